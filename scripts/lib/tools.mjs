@@ -1,0 +1,128 @@
+// Installs the machine-level tools the project needs, idempotently, printing progress.
+// Go-built servers are cached outside the checkout, keyed by name and version, so a fresh
+// clone (and CI on the same machine) reuses them.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, cpSync, writeFileSync, chmodSync, rmSync, renameSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const cacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'pagecast');
+export const binDir = join(cacheDir, 'bin');
+
+const GO = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
+
+/** Each Go tool: how to build it, and the binary name it ends up as (name-version). */
+export const goTools = {
+  'nats-server': { version: 'v2.14.5', module: 'github.com/nats-io/nats-server/v2', kind: 'install' },
+  ferretdb: {
+    version: 'v1.24.2',
+    module: 'github.com/FerretDB/FerretDB',
+    kind: 'build',
+    pkg: './cmd/ferretdb',
+    // The module zip lacks build/version/version.txt; without it the binary panics at start.
+    prepare: (dir, version) => writeFileSync(join(dir, 'build/version/version.txt'), version),
+  },
+  minio: {
+    version: 'v0.0.0-20260212201848-7aac2a2c5b7c',
+    module: 'github.com/minio/minio',
+    kind: 'install',
+  },
+  'stripe-mock': { version: 'v0.203.0', module: 'github.com/stripe/stripe-mock', kind: 'install' },
+  'docker-compose': { version: 'v5.1.0', module: 'github.com/docker/compose/v5', kind: 'build', pkg: './cmd' },
+  k6: { version: 'v1.8.1', module: 'go.k6.io/k6', kind: 'install' },
+};
+
+export function toolPath(name) {
+  return join(binDir, `${name}-${goTools[name].version}`);
+}
+
+function log(msg) {
+  process.stdout.write(`[setup] ${msg}\n`);
+}
+
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${err.slice(-4000)}`)),
+    );
+  });
+}
+
+/** Runs fn while printing elapsed time every 15 s, so a long build never looks hung. */
+async function withProgress(label, fn) {
+  const started = Date.now();
+  log(`${label} ...`);
+  const timer = setInterval(() => log(`${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`), 15000);
+  try {
+    const r = await fn();
+    log(`${label}: done in ${Math.round((Date.now() - started) / 1000)} s`);
+    return r;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export async function ensureGoTool(name) {
+  const tool = goTools[name];
+  const target = toolPath(name);
+  if (existsSync(target)) return target;
+  mkdirSync(binDir, { recursive: true });
+  const env = { ...process.env, GOFLAGS: '-buildvcs=false', CGO_ENABLED: process.env.CGO_ENABLED ?? '0' };
+  const tmp = `${target}.tmp-${process.pid}`;
+  await withProgress(`building ${name} ${tool.version} from the Go module proxy (cached in ${binDir})`, async () => {
+    if (tool.kind === 'install') {
+      const gobin = join(cacheDir, 'gobin-tmp', `${name}-${process.pid}`);
+      mkdirSync(gobin, { recursive: true });
+      await run(GO, ['install', `${tool.module}@${tool.version}`], { env: { ...env, GOBIN: gobin } });
+      const base = tool.module.split('/').filter((p) => !/^v\d+$/.test(p)).pop();
+      renameSync(join(gobin, base), tmp);
+      rmSync(gobin, { recursive: true, force: true });
+    } else {
+      const info = JSON.parse(await run(GO, ['mod', 'download', '-json', `${tool.module}@${tool.version}`], { env }));
+      const src = join(cacheDir, 'src', `${name}-${tool.version}`);
+      rmSync(src, { recursive: true, force: true });
+      cpSync(info.Dir, src, { recursive: true });
+      spawnSync('chmod', ['-R', 'u+w', src]);
+      tool.prepare?.(src, tool.version);
+      await run(GO, ['build', '-o', tmp, tool.pkg], { cwd: src, env });
+      rmSync(src, { recursive: true, force: true });
+    }
+    chmodSync(tmp, 0o755);
+    renameSync(tmp, target); // atomic: a half-built binary is never mistaken for a cached one
+  });
+  return target;
+}
+
+function dpkgInstalled(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
+
+let aptUpdated = false;
+export async function ensureDebianPackages(pkgs) {
+  const missing = pkgs.filter((p) => !dpkgInstalled(p));
+  if (missing.length === 0) return;
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args]) : run('apt-get', args));
+  await withProgress(`installing Debian packages: ${missing.join(' ')}`, async () => {
+    if (!aptUpdated) {
+      await apt(['update', '-q']);
+      aptUpdated = true;
+    }
+    await run(sudo.length ? 'sudo' : 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-q', '--no-install-recommends', ...missing], {
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+  });
+}
+
+export const debian = {
+  conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk'],
+  browser: ['chromium'],
+  bench: ['poppler-utils', 'mupdf-tools'],
+};
