@@ -1,0 +1,255 @@
+// Starts and stops the local infrastructure: NATS (JetStream), FerretDB (MongoDB protocol, SQLite backend),
+// MinIO (S3), maildev (SMTP + mail API) and, on request, stripe-mock. A server whose URL is already in the
+// environment is not started: that is how compose and real deployments run.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureGoTool, toolPath } from './tools.mjs';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const profiles = {
+  dev: { nats: 4222, mongo: 27017, s3: 9000, s3console: 9001, smtp: 1025, mailweb: 1080, stripe: 12111 },
+  test: { nats: 14222, mongo: 27117, s3: 19000, s3console: 19001, smtp: 11025, mailweb: 11080, stripe: 12211 },
+};
+
+const log = (msg) => process.stdout.write(`[infra] ${msg}\n`);
+
+export function dataDir(profile) {
+  return join(root, '.data', profile);
+}
+
+/** Local secrets: generated once per checkout and profile, never committed (.data is git-ignored). */
+export function localSecrets(profile) {
+  const file = join(dataDir(profile), 'secrets.env');
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    const s = {
+      S3_ACCESS_KEY: `pagecast-${randomBytes(6).toString('hex')}`,
+      S3_SECRET_KEY: randomBytes(24).toString('base64url'),
+      INTERNAL_SECRET: randomBytes(32).toString('base64url'),
+    };
+    writeFileSync(file, `${Object.entries(s).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
+  }
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('='))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+}
+
+/** The environment every process of a profile gets: URLs of the servers (from env when set) and local secrets. */
+export function infraEnv(profile, env = process.env) {
+  const p = profiles[profile];
+  const secrets = localSecrets(profile);
+  return {
+    MONGO_URL: env.MONGO_URL || `mongodb://127.0.0.1:${p.mongo}`,
+    NATS_URL: env.NATS_URL || `nats://127.0.0.1:${p.nats}`,
+    S3_ENDPOINT: env.S3_ENDPOINT || `http://127.0.0.1:${p.s3}`,
+    S3_ACCESS_KEY: env.S3_ACCESS_KEY || secrets.S3_ACCESS_KEY,
+    S3_SECRET_KEY: env.S3_SECRET_KEY || secrets.S3_SECRET_KEY,
+    S3_BUCKET: env.S3_BUCKET || 'pagecast',
+    SMTP_URL: env.SMTP_URL || `smtp://127.0.0.1:${p.smtp}`,
+    MAILDEV_API_URL: env.MAILDEV_API_URL || `http://127.0.0.1:${p.mailweb}`,
+    STRIPE_API_BASE: env.STRIPE_API_BASE || `http://127.0.0.1:${p.stripe}`,
+    INTERNAL_SECRET: env.INTERNAL_SECRET || secrets.INTERNAL_SECRET,
+  };
+}
+
+function portOpen(port, host = '127.0.0.1') {
+  return new Promise((res) => {
+    const s = net.connect({ port, host });
+    s.once('connect', () => {
+      s.destroy();
+      res(true);
+    });
+    s.once('error', () => res(false));
+    s.setTimeout(1000, () => {
+      s.destroy();
+      res(false);
+    });
+  });
+}
+
+async function waitFor(check, what, timeoutMs, logFile) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const tail = logFile && existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : '';
+  throw new Error(`${what} did not become ready in ${timeoutMs / 1000} s.${tail ? `\nIts log (${logFile}):\n${tail}` : ''}`);
+}
+
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Server definitions: which env var means "already provided", what to build, how to run and when it is ready. */
+function servers(profile) {
+  const p = profiles[profile];
+  const d = dataDir(profile);
+  const secrets = localSecrets(profile);
+  return {
+    nats: {
+      envVar: 'NATS_URL',
+      port: p.nats,
+      tool: 'nats-server',
+      cmd: () => [toolPath('nats-server'), ['-a', '127.0.0.1', '-p', String(p.nats), '-js', '-sd', join(d, 'nats')]],
+    },
+    mongo: {
+      envVar: 'MONGO_URL',
+      port: p.mongo,
+      tool: 'ferretdb',
+      cmd: () => {
+        mkdirSync(join(d, 'ferretdb'), { recursive: true });
+        return [
+          toolPath('ferretdb'),
+          [
+            '--handler=sqlite',
+            `--sqlite-url=file:${join(d, 'ferretdb')}/`,
+            `--listen-addr=127.0.0.1:${p.mongo}`,
+            '--telemetry=disable',
+            '--log-level=warn',
+            `--state-dir=${join(d, 'ferretdb')}`,
+            '--debug-addr=-',
+          ],
+        ];
+      },
+    },
+    s3: {
+      envVar: 'S3_ENDPOINT',
+      port: p.s3,
+      tool: 'minio',
+      env: { MINIO_ROOT_USER: secrets.S3_ACCESS_KEY, MINIO_ROOT_PASSWORD: secrets.S3_SECRET_KEY, MINIO_BROWSER: 'off' },
+      cmd: () => [
+        toolPath('minio'),
+        ['server', join(d, 'minio'), '--address', `127.0.0.1:${p.s3}`, '--console-address', `127.0.0.1:${p.s3console}`, '--quiet'],
+      ],
+      ready: async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${p.s3}/minio/health/ready`)).ok;
+        } catch {
+          return false;
+        }
+      },
+    },
+    mail: {
+      envVar: 'SMTP_URL',
+      port: p.smtp,
+      cmd: () => [
+        process.execPath,
+        [join(root, 'node_modules/maildev/bin/maildev'), '--smtp', String(p.smtp), '--web', String(p.mailweb), '--ip', '127.0.0.1', '--silent'],
+      ],
+      ready: async () => (await portOpen(p.smtp)) && (await portOpen(p.mailweb)),
+    },
+    stripe: {
+      envVar: 'STRIPE_API_BASE',
+      port: p.stripe,
+      tool: 'stripe-mock',
+      cmd: () => [toolPath('stripe-mock'), ['-http-port', String(p.stripe), '-https-port', String(p.stripe + 1)]],
+    },
+  };
+}
+
+/**
+ * Starts the named servers of a profile unless they are provided or already running; returns the env to use and a
+ * stop() that ends only what this call started.
+ */
+export async function up({ profile = 'dev', only = ['nats', 'mongo', 's3', 'mail'], env = process.env, detached = false } = {}) {
+  const defs = servers(profile);
+  const d = dataDir(profile);
+  mkdirSync(join(d, 'logs'), { recursive: true });
+  mkdirSync(join(d, 'pids'), { recursive: true });
+  const started = [];
+  const wanted = only.filter((name) => {
+    if (env[defs[name].envVar]) {
+      log(`${name}: using ${env[defs[name].envVar]} from the environment`);
+      return false;
+    }
+    return true;
+  });
+  // Build missing tools one at a time: parallel Go builds on two cores only slow each other down.
+  for (const name of wanted) if (defs[name].tool) await ensureGoTool(defs[name].tool);
+  await Promise.all(
+    wanted.map(async (name) => {
+      const def = defs[name];
+      const ready = def.ready ?? (() => portOpen(def.port));
+      const pidFile = join(d, 'pids', `${name}.pid`);
+      if (await portOpen(def.port)) {
+        const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
+        if (!pid || !pidAlive(pid)) log(`${name}: port ${def.port} is already in use by another process; using it as is`);
+        else log(`${name}: already running (pid ${pid})`);
+        await waitFor(ready, name, 30000);
+        return;
+      }
+      const [cmd, args] = def.cmd();
+      const logFile = join(d, 'logs', `${name}.log`);
+      const out = openSync(logFile, 'a');
+      const child = spawn(cmd, args, {
+        cwd: root,
+        env: { ...process.env, ...def.env },
+        stdio: ['ignore', out, out],
+        detached: true, // own process group: stop() ends the server and its children together
+      });
+      if (detached) child.unref();
+      writeFileSync(pidFile, String(child.pid));
+      let exited = null;
+      child.on('exit', (code) => (exited = code ?? 'signal'));
+      log(`${name}: starting on 127.0.0.1:${def.port} (log ${logFile})`);
+      await waitFor(async () => {
+        if (exited !== null) throw new Error(`${name} exited (${exited}) while starting; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+        return ready();
+      }, name, 60000, logFile);
+      log(`${name}: ready`);
+      started.push({ name, pid: child.pid, pidFile });
+    }),
+  );
+  return {
+    env: infraEnv(profile, env),
+    started: started.map((s) => s.name),
+    async stop() {
+      await Promise.all(started.map((s) => killGroup(s.pid, s.name).then(() => rmSync(s.pidFile, { force: true }))));
+    },
+  };
+}
+
+async function killGroup(pid, name) {
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 50; i++) {
+    if (!pidAlive(pid)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {}
+  log(`${name}: killed after 5 s`);
+}
+
+/** Stops every server of a profile recorded in its pid files (for `npm run infra down`). */
+export async function down(profile = 'dev') {
+  const d = join(dataDir(profile), 'pids');
+  for (const name of Object.keys(servers(profile))) {
+    const f = join(d, `${name}.pid`);
+    if (!existsSync(f)) continue;
+    const pid = Number(readFileSync(f, 'utf8'));
+    if (pidAlive(pid)) {
+      await killGroup(pid, name);
+      log(`${name}: stopped`);
+    }
+    rmSync(f, { force: true });
+  }
+}

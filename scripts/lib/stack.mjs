@@ -1,0 +1,136 @@
+// Starts the whole product on one machine: infrastructure, the four services and the gateway. Used by `npm start`
+// (dev profile) and by the browser tests (test profile); stop() ends exactly what start started.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { buildFrontEnds } from './build.mjs';
+import { dataDir, profiles, root, up } from './infra.mjs';
+import { debian, ensureDebianPackages } from './tools.mjs';
+
+export const services = [
+  { name: 'account', dir: 'services/account', urlVar: 'ACCOUNT_URL', devPort: 4101 },
+  { name: 'file-conversion', dir: 'services/file-conversion', urlVar: 'FILES_URL', devPort: 4102 },
+  { name: 'marketplace', dir: 'services/marketplace', urlVar: 'MARKETPLACE_URL', devPort: 4103 },
+  { name: 'billing', dir: 'services/billing', urlVar: 'BILLING_URL', devPort: 4104 },
+];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url, name, child, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} while starting (see its log above or in .data/)`);
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (r.ok) return;
+      last = `${r.status} ${await r.text()}`;
+    } catch (e) {
+      last = e.message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${name} was not ready after ${timeoutMs / 1000} s (${url}: ${last})`);
+}
+
+/** Pipes a child's output line by line with a name prefix, to the terminal or to a log file. */
+function pipeOutput(child, name, sink) {
+  for (const stream of [child.stdout, child.stderr]) {
+    let buf = '';
+    stream.on('data', (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        sink.write(`[${name}] ${buf.slice(0, i)}\n`);
+        buf = buf.slice(i + 1);
+      }
+    });
+  }
+}
+
+/**
+ * @param {{ profile?: 'dev'|'test', port?: number, build?: boolean, quiet?: boolean, env?: Record<string,string> }} opts
+ *   quiet: processes log to .data/<profile>/logs/<name>.log instead of the terminal.
+ */
+export async function startStack({ profile = 'dev', port = 8080, build = true, quiet = false, env: extraEnv = {} } = {}) {
+  const say = (m) => process.stdout.write(`[stack] ${m}\n`);
+  const children = [];
+  let infra;
+  const stop = async () => {
+    await Promise.all(
+      children.reverse().map(
+        (c) =>
+          new Promise((resolve) => {
+            if (c.exitCode !== null || c.signalCode) return resolve();
+            c.once('exit', resolve);
+            try {
+              process.kill(-c.pid, 'SIGTERM');
+            } catch {
+              resolve();
+            }
+            setTimeout(() => {
+              try {
+                process.kill(-c.pid, 'SIGKILL');
+              } catch {}
+            }, 8000).unref();
+          }),
+      ),
+    );
+    await infra?.stop();
+  };
+  try {
+    await ensureDebianPackages(debian.conversion);
+    infra = await up({ profile, only: ['nats', 'mongo', 's3', 'mail', 'stripe'] });
+    if (build) await buildFrontEnds();
+    const logs = join(dataDir(profile), 'logs');
+    mkdirSync(logs, { recursive: true });
+    const ports = {};
+    for (const s of services) ports[s.name] = profile === 'dev' ? s.devPort : await freePort();
+    const common = {
+      ...process.env,
+      ...infra.env,
+      NODE_ENV: process.env.NODE_ENV || (profile === 'dev' ? 'development' : 'test'),
+      PUBLIC_URL: process.env.PUBLIC_URL || `http://localhost:${port}`,
+      ...Object.fromEntries(services.map((s) => [s.urlVar, `http://127.0.0.1:${ports[s.name]}`])),
+      ...extraEnv,
+    };
+    const launch = (name, cwd, envOverrides) => {
+      const child = spawn(join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+        cwd: join(root, cwd),
+        env: { ...common, ...envOverrides },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // own process group, so stop() also ends anything it spawned (conversion workers)
+      });
+      pipeOutput(child, name, quiet ? createWriteStream(join(logs, `${name}.log`), { flags: 'a' }) : process.stdout);
+      children.push(child);
+      return child;
+    };
+    say(`starting ${services.map((s) => s.name).join(', ')} ...`);
+    await Promise.all(
+      services.map((s) => {
+        const child = launch(s.name, s.dir, { PORT: String(ports[s.name]) });
+        return waitReady(`http://127.0.0.1:${ports[s.name]}/readyz`, s.name, child);
+      }),
+    );
+    say('starting gateway ...');
+    const gw = launch('gateway', 'gateway', { PORT: String(port) });
+    await waitReady(`http://127.0.0.1:${port}/readyz`, 'gateway', gw);
+    return { url: `http://localhost:${port}`, env: common, ports, profile, stop, mailUrl: infra.env.MAILDEV_API_URL };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+export { profiles };
