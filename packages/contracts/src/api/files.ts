@@ -1,0 +1,388 @@
+import { z } from 'zod';
+import { constants, fileKinds } from '../constants';
+import { defineRoutes } from '../route-def';
+import {
+  DisplayMode,
+  EditDisplayDuration,
+  FileStatus,
+  Id,
+  IsoDateTime,
+  OkResponse,
+  PublishPrice,
+  Tags,
+  Title,
+  UploadDisplayDuration,
+} from '../validation';
+
+export const FileKind = z.enum(fileKinds);
+export type FileKind = z.infer<typeof FileKind>;
+
+/** Kind of an upload by its name or its declared type (the server also sniffs the bytes). */
+export function uploadKindOf(name: string, mimeType?: string): FileKind | undefined {
+  const lower = name.toLowerCase();
+  for (const kind of fileKinds) {
+    if (lower.endsWith(constants.upload.extensions[kind])) return kind;
+  }
+  for (const kind of fileKinds) {
+    if (mimeType === constants.upload.mimeTypes[kind]) return kind;
+  }
+  return undefined;
+}
+
+/** The title an upload gets by default: the file name without a .pdf suffix. */
+export function defaultTitleFromFilename(name: string): string {
+  return name.replace(/\.pdf$/i, '');
+}
+
+export const CopyrightInfo = z.object(
+  {
+    authorName: z
+      .string({ error: 'validation.authorNameRequired' })
+      .trim()
+      .min(1, 'validation.authorNameRequired')
+      .max(100, 'validation.copyrightTooLong'),
+    companyName: z.string().trim().max(100, 'validation.copyrightTooLong').optional(),
+    copyrightText: z.string().trim().max(2000, 'validation.copyrightTooLong').optional(),
+  },
+  { error: 'validation.jsonInvalid' },
+);
+export type CopyrightInfo = z.infer<typeof CopyrightInfo>;
+
+// Multipart fields arrive as strings: these turn them into the JSON types first.
+const blankToUndefined = (v: unknown) => (v === '' || v === null || v === 'null' ? undefined : v);
+const formNumber = (v: unknown) => {
+  const b = blankToUndefined(v);
+  return typeof b === 'string' ? Number(b) : b;
+};
+const formBoolean = (v: unknown) => {
+  const b = blankToUndefined(v);
+  return b === 'true' ? true : b === 'false' ? false : b;
+};
+const formJson = (v: unknown) => {
+  const b = blankToUndefined(v);
+  if (typeof b !== 'string') return b;
+  try {
+    return JSON.parse(b);
+  } catch {
+    return b; // the schema then refuses it
+  }
+};
+/** tags as JSON array text, comma-separated text, or repeated fields */
+const formTags = (v: unknown) => {
+  const b = blankToUndefined(v);
+  if (typeof b !== 'string') return b;
+  if (b.trim().startsWith('[')) return formJson(b);
+  return b.split(',');
+};
+
+function requireSaleFields(
+  value: { isPublished?: boolean; publishPrice?: number | null; copyrightInfo?: CopyrightInfo | undefined },
+  ctx: z.RefinementCtx,
+  requireAuthor: boolean,
+) {
+  if (!value.isPublished) return;
+  if (value.publishPrice == null) {
+    ctx.addIssue({ code: 'custom', message: 'validation.pricePlanRequired', path: ['publishPrice'] });
+  }
+  if (requireAuthor && !value.copyrightInfo?.authorName) {
+    ctx.addIssue({ code: 'custom', message: 'validation.authorNameRequired', path: ['copyrightInfo', 'authorName'] });
+  }
+}
+
+/**
+ * Text fields of POST /api/files/upload (multipart; the file itself is the field `pdf`).
+ * Selling needs a price plan and an author name.
+ */
+export const UploadFileFields = z
+  .object({
+    title: Title,
+    displayDuration: z.preprocess(formNumber, UploadDisplayDuration.default(constants.defaultDisplayDuration)),
+    displayMode: z.preprocess(blankToUndefined, DisplayMode.default(constants.defaultDisplayMode)),
+    tags: z.preprocess(formTags, Tags.default([])),
+    isPublished: z.preprocess(formBoolean, z.boolean({ error: 'validation.booleanInvalid' }).default(false)),
+    publishPrice: z.preprocess(formNumber, PublishPrice.optional()),
+    copyrightInfo: z.preprocess(formJson, CopyrightInfo.optional()),
+  })
+  .superRefine((value, ctx) => requireSaleFields(value, ctx, true));
+export type UploadFileFields = z.infer<typeof UploadFileFields>;
+/** Same as UploadFileFields: the name the conventions use for request schemas. */
+export const UploadFileRequest = UploadFileFields;
+
+/** Something that looks like a browser File (name, size, type). */
+export interface UploadableFile {
+  name: string;
+  size: number;
+  type: string;
+}
+const isUploadableFile = (v: unknown): v is UploadableFile =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as UploadableFile).name === 'string' &&
+  typeof (v as UploadableFile).size === 'number';
+
+/** The upload dialog (browser): the file checks plus the same rules as the server's fields. */
+export const UploadForm = z
+  .object({
+    file: z
+      .custom<UploadableFile>(isUploadableFile, { error: 'validation.fileAndTitleRequired' })
+      .refine((f) => f.size <= constants.upload.maxBytes, 'validation.fileTooLarge')
+      .refine((f) => uploadKindOf(f.name, f.type) !== undefined, 'validation.fileTypeUnsupported'),
+    title: z
+      .string({ error: 'validation.fileAndTitleRequired' })
+      .trim()
+      .min(1, 'validation.fileAndTitleRequired')
+      .max(constants.title.maxLength, 'validation.titleTooLong'),
+    // the input falls back to 30 when it is not a number (spec point 5)
+    displayDuration: z.preprocess(
+      (v) => (typeof v === 'number' && Number.isNaN(v) ? constants.defaultDisplayDuration : v),
+      UploadDisplayDuration.default(constants.defaultDisplayDuration),
+    ),
+    displayMode: DisplayMode.default(constants.defaultDisplayMode),
+    tags: Tags.default([]),
+    isPublished: z.boolean().default(false),
+    publishPrice: PublishPrice.optional(),
+    copyrightInfo: CopyrightInfo.optional(),
+  })
+  .superRefine((value, ctx) => requireSaleFields(value, ctx, true));
+export type UploadForm = z.infer<typeof UploadForm>;
+
+export const PublishSettingsRequest = z
+  .object({
+    isPublished: z.boolean({ error: 'validation.booleanInvalid' }),
+    publishPrice: PublishPrice.nullable().optional(),
+    /** sent only when one of its parts is filled; then the author name is needed */
+    copyrightInfo: CopyrightInfo.optional(),
+  })
+  .superRefine((value, ctx) => requireSaleFields(value, ctx, false));
+export type PublishSettingsRequest = z.infer<typeof PublishSettingsRequest>;
+export const PublishSettingsForm = PublishSettingsRequest;
+
+export const UpdateDurationRequest = z.object({ displayDuration: EditDisplayDuration });
+export type UpdateDurationRequest = z.infer<typeof UpdateDurationRequest>;
+export const UpdateDisplayModeRequest = z.object({ displayMode: DisplayMode });
+export type UpdateDisplayModeRequest = z.infer<typeof UpdateDisplayModeRequest>;
+/** PUT /api/files/:id: every field optional (the interface sends tags). */
+export const UpdateFileRequest = z.object({
+  title: Title.optional(),
+  displayDuration: EditDisplayDuration.optional(),
+  displayMode: DisplayMode.optional(),
+  tags: Tags.optional(),
+});
+export type UpdateFileRequest = z.infer<typeof UpdateFileRequest>;
+
+export const FileIdParams = z.object({ id: Id });
+export type FileIdParams = z.infer<typeof FileIdParams>;
+export const SignageQuery = z.object({ signage_mode: z.enum(['true', 'false']).optional() });
+export type SignageQuery = z.infer<typeof SignageQuery>;
+
+export const FileSummary = z.object({
+  id: z.string(),
+  userId: z.string(),
+  title: z.string(),
+  filename: z.string(),
+  kind: FileKind,
+  pageCount: z.number().int().nonnegative(),
+  /** pages converted so far (equals pageCount once done) */
+  pagesReady: z.number().int().nonnegative(),
+  displayDuration: z.number().int(),
+  displayMode: DisplayMode,
+  tags: z.array(z.string()),
+  isPublished: z.boolean(),
+  publishPrice: z.number().int().nullable(),
+  status: FileStatus,
+  /** why a file is disabled (conversion failure) */
+  statusReason: z.string().nullable().optional(),
+  /** first page image, when there is one */
+  thumbnailUrl: z.string().nullable().optional(),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+});
+export type FileSummary = z.infer<typeof FileSummary>;
+export const FileList = z.array(FileSummary);
+export type FileList = z.infer<typeof FileList>;
+
+/** A file the caller may play: their own, or bought and within its 30-day licence. */
+export const AccessibleFile = FileSummary.extend({
+  access: z.enum(['owner', 'purchased']),
+  licenceExpiresAt: IsoDateTime.nullable(),
+});
+export type AccessibleFile = z.infer<typeof AccessibleFile>;
+export const AccessibleFileList = z.array(AccessibleFile);
+export type AccessibleFileList = z.infer<typeof AccessibleFileList>;
+/** GET /api/files/:id (player) */
+export const PlayerFile = AccessibleFile;
+export type PlayerFile = AccessibleFile;
+
+export const FilePage = z.object({
+  id: z.string(),
+  fileId: z.string(),
+  pageNumber: z.number().int().positive(),
+  /** URL of the image, '/media/<content-hash key>' (immutable, cache forever) */
+  imagePath: z.string(),
+  displayDuration: z.number().int(),
+  width: z.number().int().nullable().optional(),
+  height: z.number().int().nullable().optional(),
+  createdAt: IsoDateTime,
+});
+export type FilePage = z.infer<typeof FilePage>;
+export const FilePageList = z.array(FilePage);
+export type FilePageList = z.infer<typeof FilePageList>;
+
+export const FileCopyright = z.object({
+  authorName: z.string().nullable(),
+  companyName: z.string().nullable(),
+  copyrightText: z.string().nullable(),
+});
+export type FileCopyright = z.infer<typeof FileCopyright>;
+
+export const PurchasersResponse = z.object({
+  hasActivePurchasers: z.boolean(),
+  activePurchaserCount: z.number().int().nonnegative(),
+});
+export type PurchasersResponse = z.infer<typeof PurchasersResponse>;
+
+export const MediaParams = z.object({
+  key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, 'validation.idInvalid'),
+});
+export type MediaParams = z.infer<typeof MediaParams>;
+export const MediaResponse = z.string().describe('image bytes');
+
+export const filesRoutes = defineRoutes([
+  {
+    id: 'listFiles',
+    method: 'get',
+    path: '/api/files',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: "The caller's files, newest first",
+    response: FileList,
+  },
+  {
+    id: 'listAccessibleFiles',
+    method: 'get',
+    path: '/api/files/accessible',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Files the caller may play (own and purchased within the licence), for playlists',
+    response: AccessibleFileList,
+  },
+  {
+    id: 'uploadFile',
+    method: 'post',
+    path: '/api/files/upload',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Upload a PDF, PPTX or DOCX (10 MB, tier file limit); conversion runs in the background',
+    body: UploadFileFields,
+    multipart: true,
+    fileField: constants.upload.fileField,
+    response: FileSummary,
+  },
+  {
+    id: 'getFileCopyright',
+    method: 'get',
+    path: '/api/files/:id/copyright',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: "A file's copyright information",
+    params: FileIdParams,
+    response: FileCopyright,
+  },
+  {
+    id: 'updatePublishSettings',
+    method: 'put',
+    path: '/api/files/:id/publish',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Publish (with a price plan) or unpublish a file',
+    params: FileIdParams,
+    body: PublishSettingsRequest,
+    response: FileSummary,
+  },
+  {
+    id: 'getFilePurchasers',
+    method: 'get',
+    path: '/api/files/:id/purchasers',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Whether buyers still hold a licence for the file (asked before deleting)',
+    params: FileIdParams,
+    response: PurchasersResponse,
+  },
+  {
+    id: 'deleteFile',
+    method: 'delete',
+    path: '/api/files/:id',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Delete a file, its pages and playlist entries; buyers lose access',
+    params: FileIdParams,
+    response: OkResponse,
+  },
+  {
+    id: 'updateFileDuration',
+    method: 'put',
+    path: '/api/files/:id/duration',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Set the display time per page (1–300 s)',
+    params: FileIdParams,
+    body: UpdateDurationRequest,
+    response: FileSummary,
+  },
+  {
+    id: 'updateFileDisplayMode',
+    method: 'put',
+    path: '/api/files/:id/display-mode',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Set the display mode',
+    params: FileIdParams,
+    body: UpdateDisplayModeRequest,
+    response: FileSummary,
+  },
+  {
+    id: 'updateFile',
+    method: 'put',
+    path: '/api/files/:id',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Update title, duration, display mode or tags',
+    params: FileIdParams,
+    body: UpdateFileRequest,
+    response: FileSummary,
+  },
+  {
+    id: 'getFile',
+    method: 'get',
+    path: '/api/files/:id',
+    service: 'file-conversion',
+    auth: 'optional',
+    summary: 'A file for the player (owner or licence holder; 401 when anonymous, 404 otherwise)',
+    params: FileIdParams,
+    query: SignageQuery,
+    response: PlayerFile,
+  },
+  {
+    id: 'getFilePages',
+    method: 'get',
+    path: '/api/files/:id/pages',
+    service: 'file-conversion',
+    auth: 'optional',
+    summary: "A file's pages in order, with their image paths",
+    params: FileIdParams,
+    query: SignageQuery,
+    response: FilePageList,
+  },
+  {
+    id: 'getMedia',
+    method: 'get',
+    path: '/media/:key',
+    service: 'file-conversion',
+    auth: 'optional',
+    summary: 'A page image by its content-hash key (immutable)',
+    params: MediaParams,
+    response: MediaResponse,
+    responseContentType: 'image/*',
+  },
+]);

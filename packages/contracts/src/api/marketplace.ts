@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { constants } from '../constants';
+import { defineRoutes } from '../route-def';
+import { Id, IsoDateTime, normalizeTags } from '../validation';
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const queryInt = (v: unknown) => {
+  const b = blankToUndefined(v);
+  return typeof b === 'string' ? Number(b) : b;
+};
+
+/** GET /api/marketplace: title search, tags (repeated; also comma-separated), page from 1, 24 per page. */
+export const MarketplaceQuery = z.object({
+  q: z.preprocess(blankToUndefined, z.string().trim().max(100, 'validation.searchTooLong').optional()),
+  tags: z.preprocess(
+    (v) => {
+      const b = blankToUndefined(v);
+      if (b === undefined) return undefined;
+      const list = Array.isArray(b) ? b : [b];
+      return list.flatMap((t) => (typeof t === 'string' ? t.split(',') : [t]));
+    },
+    z
+      .array(z.string({ error: 'validation.tagInvalid' }))
+      .transform(normalizeTags)
+      .pipe(
+        z
+          .array(z.string().max(constants.tags.maxLength, 'validation.tagLength'))
+          .max(constants.tags.maxCount, 'validation.tagsMax20'),
+      )
+      .default([]),
+  ),
+  page: z.preprocess(
+    queryInt,
+    z
+      .number({ error: 'validation.pageInvalid' })
+      .int('validation.pageInvalid')
+      .min(1, 'validation.pageInvalid')
+      .default(1),
+  ),
+  limit: z.preprocess(
+    queryInt,
+    z
+      .number({ error: 'validation.limitRange' })
+      .int('validation.limitRange')
+      .min(1, 'validation.limitRange')
+      .max(constants.marketplacePageSize, 'validation.limitRange')
+      .default(constants.marketplacePageSize),
+  ),
+});
+export type MarketplaceQuery = z.infer<typeof MarketplaceQuery>;
+
+export const MarketplaceListing = z.object({
+  id: z.string(),
+  title: z.string(),
+  publishPrice: z.number().int(),
+  pageCount: z.number().int().nonnegative(),
+  displayDuration: z.number().int(),
+  updatedAt: IsoDateTime,
+  tags: z.array(z.string()),
+  sellerId: z.string(),
+  /** the caller holds a licence that has not expired */
+  purchased: z.boolean(),
+  /** the caller is the seller */
+  isOwn: z.boolean(),
+});
+export type MarketplaceListing = z.infer<typeof MarketplaceListing>;
+
+export const Pagination = z.object({
+  page: z.number().int().positive(),
+  limit: z.number().int().positive(),
+  total: z.number().int().nonnegative(),
+  totalPages: z.number().int().nonnegative(),
+  hasMore: z.boolean(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+export const MarketplacePage = z.object({ files: z.array(MarketplaceListing), pagination: Pagination });
+export type MarketplacePage = z.infer<typeof MarketplacePage>;
+
+export const PurchaseParams = z.object({ id: Id });
+export const PurchaseResponse = z.object({
+  message: z.string(),
+  purchaseId: z.string(),
+  fileId: z.string(),
+  pointsSpent: z.number().int(),
+  /** the buyer's balance after the purchase */
+  balance: z.number().int().nonnegative(),
+  expiresAt: IsoDateTime,
+});
+export type PurchaseResponse = z.infer<typeof PurchaseResponse>;
+
+export const marketplaceRoutes = defineRoutes([
+  {
+    id: 'searchMarketplace',
+    method: 'get',
+    path: '/api/marketplace',
+    service: 'marketplace',
+    auth: 'session',
+    summary: 'Published files: title search, tag filter (all tags), 24 per page',
+    query: MarketplaceQuery,
+    response: MarketplacePage,
+  },
+  {
+    id: 'purchaseFile',
+    method: 'post',
+    path: '/api/marketplace/purchase/:id',
+    service: 'marketplace',
+    auth: 'session',
+    summary: 'Buy a published file with points (30-day licence)',
+    params: PurchaseParams,
+    response: PurchaseResponse,
+  },
+]);

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { defineRoutes } from '../route-def';
+import { Id, IsoDateTime, OkResponse } from '../validation';
+import { AccessibleFile } from './files';
+
+export const PlaylistName = z
+  .string({ error: 'validation.playlistNameRequired' })
+  .trim()
+  .min(1, 'validation.playlistNameRequired')
+  .max(100, 'validation.playlistNameTooLong');
+
+export const CreatePlaylistRequest = z.object({
+  name: PlaylistName,
+  description: z.string().trim().max(500, 'validation.descriptionTooLong').nullable().optional(),
+});
+export type CreatePlaylistRequest = z.infer<typeof CreatePlaylistRequest>;
+export const CreatePlaylistForm = CreatePlaylistRequest;
+
+export const Playlist = z.object({
+  id: z.string(),
+  userId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  itemCount: z.number().int().nonnegative(),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+});
+export type Playlist = z.infer<typeof Playlist>;
+export const PlaylistList = z.array(Playlist);
+export type PlaylistList = z.infer<typeof PlaylistList>;
+
+export const PlaylistIdParams = z.object({ id: Id });
+export const PlaylistItemParams = z.object({ id: Id, fileId: Id });
+
+export const AddPlaylistItemRequest = z.object({
+  fileId: Id,
+  position: z
+    .number({ error: 'validation.positionInvalid' })
+    .int('validation.positionInvalid')
+    .min(0, 'validation.positionInvalid'),
+});
+export type AddPlaylistItemRequest = z.infer<typeof AddPlaylistItemRequest>;
+
+export const PlaylistItem = z.object({
+  id: z.string(),
+  playlistId: z.string(),
+  fileId: z.string(),
+  position: z.number().int().nonnegative(),
+  createdAt: IsoDateTime,
+  /** the file, when the caller may still play it (null: deleted or licence expired) */
+  file: AccessibleFile.nullable().optional(),
+});
+export type PlaylistItem = z.infer<typeof PlaylistItem>;
+export const PlaylistItemList = z.array(PlaylistItem);
+export type PlaylistItemList = z.infer<typeof PlaylistItemList>;
+
+/** The playlist editor (browser): name plus the chosen files in order, at least one. */
+export const PlaylistEditorForm = z.object({
+  name: PlaylistName,
+  fileIds: z.array(Id).min(1, 'validation.playlistFilesRequired'),
+});
+export type PlaylistEditorForm = z.infer<typeof PlaylistEditorForm>;
+
+export const playlistsRoutes = defineRoutes([
+  {
+    id: 'listPlaylists',
+    method: 'get',
+    path: '/api/playlists',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: "The caller's playlists",
+    response: PlaylistList,
+  },
+  {
+    id: 'createPlaylist',
+    method: 'post',
+    path: '/api/playlists',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Create a playlist',
+    body: CreatePlaylistRequest,
+    response: Playlist,
+  },
+  {
+    id: 'listPlaylistItems',
+    method: 'get',
+    path: '/api/playlists/:id/items',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: "A playlist's items by position",
+    params: PlaylistIdParams,
+    response: PlaylistItemList,
+  },
+  {
+    id: 'addPlaylistItem',
+    method: 'post',
+    path: '/api/playlists/:id/items',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Add a file at a position (a file once per playlist, a position once)',
+    params: PlaylistIdParams,
+    body: AddPlaylistItemRequest,
+    response: PlaylistItem,
+  },
+  {
+    id: 'removePlaylistItem',
+    method: 'delete',
+    path: '/api/playlists/:id/items/:fileId',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Remove a file from a playlist',
+    params: PlaylistItemParams,
+    response: OkResponse,
+  },
+  {
+    id: 'deletePlaylist',
+    method: 'delete',
+    path: '/api/playlists/:id',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Delete a playlist and its items',
+    params: PlaylistIdParams,
+    response: OkResponse,
+  },
+]);

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { authProviders } from '../constants';
+import { defineRoutes } from '../route-def';
+import { FirstName, IsoDateTime, LastName, MembershipTier, MessageResponse, NewPassword } from '../validation';
+
+export const AuthProvider = z.enum(authProviders);
+export type AuthProvider = z.infer<typeof AuthProvider>;
+
+/** The signed-in user (GET /api/auth/user); points and tier are account's copy of billing's figures. */
+export const CurrentUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  points: z.number().int(),
+  membershipTier: MembershipTier,
+  pendingDowngradeTier: MembershipTier.nullable(),
+  /** YYYYMM */
+  downgradeEffectiveMonth: z.number().int().nullable(),
+  authProvider: AuthProvider,
+  emailVerified: z.boolean(),
+  hasSeenWelcome: z.boolean(),
+  migratedAt: IsoDateTime.nullable(),
+  /** end of the 30-day trial, when the user is or was on trial */
+  trialEndsAt: IsoDateTime.nullable().optional(),
+  createdAt: IsoDateTime,
+  updatedAt: IsoDateTime,
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+/** http(s) URL or empty (empty clears the picture). */
+export const ProfileImageUrl = z.union([
+  z.literal(''),
+  z.url({ protocol: /^https?$/, error: 'validation.urlInvalid' }).max(2048, 'validation.urlInvalid'),
+]);
+
+export const UpdateProfileRequest = z.object({
+  firstName: FirstName,
+  lastName: LastName,
+  profileImageUrl: z.string({ error: 'validation.urlInvalid' }).trim().pipe(ProfileImageUrl).nullable().optional(),
+});
+export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;
+/** The settings form is what the server receives. */
+export const ProfileForm = UpdateProfileRequest;
+export type ProfileForm = UpdateProfileRequest;
+
+export const ChangePasswordRequest = z
+  .object({
+    currentPassword: z
+      .string({ error: 'validation.currentPasswordRequired' })
+      .min(1, 'validation.currentPasswordRequired'),
+    newPassword: NewPassword.min(12, 'validation.newPasswordMin12'),
+    confirmPassword: z.string({ error: 'validation.passwordMin12' }).min(12, 'validation.passwordMin12'),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: 'validation.newPasswordsDoNotMatch',
+    path: ['confirmPassword'],
+  });
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
+export const ChangePasswordForm = ChangePasswordRequest;
+export type ChangePasswordForm = ChangePasswordRequest;
+
+/** Password and confirmation, both 12+ and equal (set-password and account migration). */
+export const SetPasswordForm = z
+  .object({
+    password: NewPassword,
+    confirmPassword: z.string({ error: 'validation.passwordMin12' }).min(12, 'validation.passwordMin12'),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: 'validation.passwordsDoNotMatch',
+    path: ['confirmPassword'],
+  });
+export type SetPasswordForm = z.infer<typeof SetPasswordForm>;
+
+export const userRoutes = defineRoutes([
+  {
+    id: 'updateProfile',
+    method: 'put',
+    path: '/api/user/profile',
+    service: 'account',
+    auth: 'session',
+    summary: 'Update first name, last name and profile image URL',
+    body: UpdateProfileRequest,
+    response: CurrentUser,
+  },
+  {
+    id: 'changePassword',
+    method: 'put',
+    path: '/api/user/password',
+    service: 'account',
+    auth: 'session',
+    summary: 'Change the password of a local account (other sessions are revoked)',
+    body: ChangePasswordRequest,
+    response: MessageResponse,
+  },
+]);

@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import { fileKinds, pointTransactionTypes } from './constants';
+import { DisplayMode, FileStatus, IsoDateTime, MembershipTier } from './validation';
+
+/** Event subjects: `<service>.<entity>.<event>.v1`. */
+export const subjects = {
+  userRegistered: 'account.user.registered.v1',
+  userVerified: 'account.user.verified.v1',
+  userUpdated: 'account.user.updated.v1',
+  userMigrated: 'account.user.migrated.v1',
+  sessionRevoked: 'account.session.revoked.v1',
+  fileUploaded: 'files.file.uploaded.v1',
+  fileUpdated: 'files.file.updated.v1',
+  filePublished: 'files.file.published.v1',
+  fileUnpublished: 'files.file.unpublished.v1',
+  fileDeleted: 'files.file.deleted.v1',
+  pageReady: 'files.page.ready.v1',
+  playlistSaved: 'files.playlist.saved.v1',
+  playlistDeleted: 'files.playlist.deleted.v1',
+  conversionRequested: 'files.conversion.requested.v1',
+  purchaseCompleted: 'marketplace.purchase.completed.v1',
+  licenceExpired: 'marketplace.licence.expired.v1',
+  pointsChanged: 'billing.points.changed.v1',
+  membershipChanged: 'billing.membership.changed.v1',
+} as const;
+export type Subject = (typeof subjects)[keyof typeof subjects];
+export const allSubjects = Object.values(subjects) as Subject[];
+
+const tags = z.array(z.string());
+
+export const UserRegisteredEvent = z.object({
+  userId: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  membershipTier: MembershipTier,
+  points: z.number().int(),
+  registeredAt: IsoDateTime,
+  locale: z.string(),
+});
+export const UserVerifiedEvent = z.object({ userId: z.string(), email: z.string(), verifiedAt: IsoDateTime });
+export const UserUpdatedEvent = z.object({
+  userId: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  profileImageUrl: z.string().nullable(),
+  updatedAt: IsoDateTime,
+});
+export const UserMigratedEvent = z.object({
+  userId: z.string(),
+  bonusPoints: z.literal(100),
+  migratedAt: IsoDateTime.optional(),
+});
+export const SessionRevokedEvent = z.object({ sessionId: z.string(), userId: z.string(), revokedAt: IsoDateTime });
+
+export const FileUploadedEvent = z.object({
+  fileId: z.string(),
+  ownerId: z.string(),
+  title: z.string(),
+  kind: z.enum(fileKinds),
+  sizeBytes: z.number().int().nonnegative(),
+  uploadedAt: IsoDateTime,
+});
+/** Snapshot of a file after any change (edit, conversion progress or end, publish state). */
+export const FileUpdatedEvent = z.object({
+  fileId: z.string(),
+  ownerId: z.string(),
+  title: z.string(),
+  status: FileStatus,
+  pageCount: z.number().int().nonnegative(),
+  displayDuration: z.number().int(),
+  displayMode: DisplayMode,
+  tags,
+  isPublished: z.boolean(),
+  publishPrice: z.number().int().nullable(),
+  updatedAt: IsoDateTime,
+});
+/** Listing data for the marketplace; also sent again when a published file changes. */
+export const FilePublishedEvent = z.object({
+  fileId: z.string(),
+  ownerId: z.string(),
+  title: z.string(),
+  publishPrice: z.number().int(),
+  pageCount: z.number().int().nonnegative(),
+  displayDuration: z.number().int(),
+  tags,
+  updatedAt: IsoDateTime,
+});
+export const FileUnpublishedEvent = z.object({ fileId: z.string(), ownerId: z.string(), updatedAt: IsoDateTime });
+export const FileDeletedEvent = z.object({ fileId: z.string(), ownerId: z.string(), deletedAt: IsoDateTime });
+export const PageReadyEvent = z.object({
+  fileId: z.string(),
+  ownerId: z.string(),
+  pageNumber: z.number().int().positive(),
+  imageKey: z.string(),
+  /** pages stored so far and the total, for progress */
+  pagesDone: z.number().int().nonnegative(),
+  pageCount: z.number().int().nonnegative(),
+});
+export const PlaylistSavedEvent = z.object({
+  playlistId: z.string(),
+  ownerId: z.string(),
+  name: z.string(),
+  fileIds: z.array(z.string()),
+  updatedAt: IsoDateTime,
+});
+export const PlaylistDeletedEvent = z.object({ playlistId: z.string(), ownerId: z.string(), deletedAt: IsoDateTime });
+/** Work-queue job (stream CONVERSION). */
+export const ConversionRequestedEvent = z.object({
+  fileId: z.string(),
+  ownerId: z.string(),
+  objectKey: z.string(),
+  kind: z.enum(fileKinds),
+  attempt: z.number().int().positive(),
+});
+export const PurchaseCompletedEvent = z.object({
+  purchaseId: z.string(),
+  buyerId: z.string(),
+  fileId: z.string(),
+  sellerId: z.string(),
+  price: z.number().int(),
+  expiresAt: IsoDateTime,
+  purchasedAt: IsoDateTime.optional(),
+});
+export const LicenceExpiredEvent = z.object({
+  purchaseId: z.string(),
+  buyerId: z.string(),
+  fileId: z.string(),
+  expiredAt: IsoDateTime,
+});
+export const PointsChangedEvent = z.object({
+  userId: z.string(),
+  balance: z.number().int().nonnegative(),
+  entryId: z.string(),
+  /** the ledger entry that changed the balance (signed), for monthly sums kept by other services */
+  amount: z.number().int().optional(),
+  type: z.enum(pointTransactionTypes).optional(),
+  occurredAt: IsoDateTime.optional(),
+});
+export const MembershipChangedEvent = z.object({
+  userId: z.string(),
+  tier: MembershipTier,
+  pendingDowngradeTier: MembershipTier.nullable(),
+  /** YYYYMM of the month the pending downgrade takes effect */
+  downgradeEffectiveMonth: z.number().int().nullable(),
+});
+
+export const eventDataSchemas = {
+  [subjects.userRegistered]: UserRegisteredEvent,
+  [subjects.userVerified]: UserVerifiedEvent,
+  [subjects.userUpdated]: UserUpdatedEvent,
+  [subjects.userMigrated]: UserMigratedEvent,
+  [subjects.sessionRevoked]: SessionRevokedEvent,
+  [subjects.fileUploaded]: FileUploadedEvent,
+  [subjects.fileUpdated]: FileUpdatedEvent,
+  [subjects.filePublished]: FilePublishedEvent,
+  [subjects.fileUnpublished]: FileUnpublishedEvent,
+  [subjects.fileDeleted]: FileDeletedEvent,
+  [subjects.pageReady]: PageReadyEvent,
+  [subjects.playlistSaved]: PlaylistSavedEvent,
+  [subjects.playlistDeleted]: PlaylistDeletedEvent,
+  [subjects.conversionRequested]: ConversionRequestedEvent,
+  [subjects.purchaseCompleted]: PurchaseCompletedEvent,
+  [subjects.licenceExpired]: LicenceExpiredEvent,
+  [subjects.pointsChanged]: PointsChangedEvent,
+  [subjects.membershipChanged]: MembershipChangedEvent,
+} as const satisfies { [S in Subject]: z.ZodType };
+
+export type EventData<S extends Subject> = z.infer<(typeof eventDataSchemas)[S]>;
+
+export interface EventEnvelope<S extends Subject = Subject> {
+  id: string;
+  type: S;
+  occurredAt: string;
+  data: EventData<S>;
+}
+
+/** An envelope whose `data` narrows when `type` is checked. */
+export type AnyEvent = { [S in Subject]: EventEnvelope<S> }[Subject];
+
+export const EventEnvelopeSchema = z.object({
+  id: z.uuid(),
+  type: z.enum(allSubjects as [Subject, ...Subject[]]),
+  occurredAt: IsoDateTime,
+  data: z.unknown(),
+});
+
+/** Validates the envelope and its data by type; throws a ZodError on anything bad. */
+export function parseEvent(raw: unknown): EventEnvelope {
+  const envelope = EventEnvelopeSchema.parse(typeof raw === 'string' ? JSON.parse(raw) : raw);
+  const data = eventDataSchemas[envelope.type].parse(envelope.data);
+  return { ...envelope, data } as EventEnvelope;
+}
+
+/** A new envelope with a fresh id (also the JetStream message id). */
+export function createEvent<S extends Subject>(
+  type: S,
+  data: EventData<S>,
+  opts: { id?: string; occurredAt?: Date } = {},
+): EventEnvelope<S> {
+  const parsed = eventDataSchemas[type].parse(data) as EventData<S>;
+  return {
+    id: opts.id ?? crypto.randomUUID(),
+    type,
+    occurredAt: (opts.occurredAt ?? new Date()).toISOString(),
+    data: parsed,
+  };
+}
+
+export const DUPLICATE_WINDOW_MS = 120000;
+
+export interface StreamDef {
+  name: string;
+  subjects: string[];
+  retention: 'limits' | 'workqueue';
+  duplicateWindowMs: number;
+}
+
+export const streams: ReadonlyArray<StreamDef> = [
+  { name: 'ACCOUNT', subjects: ['account.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
+  {
+    name: 'FILES',
+    subjects: ['files.file.>', 'files.page.>', 'files.playlist.>'],
+    retention: 'limits',
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
+  },
+  {
+    name: 'CONVERSION',
+    subjects: ['files.conversion.>'],
+    retention: 'workqueue',
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
+  },
+  { name: 'MARKETPLACE', subjects: ['marketplace.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
+  { name: 'BILLING', subjects: ['billing.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
+];
+
+/** NATS subject match with `*` (one token) and `>` (one or more trailing tokens). */
+export function subjectMatches(pattern: string, subject: string): boolean {
+  const p = pattern.split('.');
+  const s = subject.split('.');
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '>') return s.length > i;
+    if (i >= s.length) return false;
+    if (p[i] !== '*' && p[i] !== s[i]) return false;
+  }
+  return p.length === s.length;
+}
+
+/** The stream that stores a subject. */
+export function streamForSubject(subject: string): StreamDef | undefined {
+  return streams.find((stream) => stream.subjects.some((pattern) => subjectMatches(pattern, subject)));
+}

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+export const IDENTITY_HEADER = 'x-pagecast-identity';
+export const SESSION_COOKIE = 'pc_session';
+/** Lifetime of the session JWT (claims `exp` - `iat`). */
+export const SESSION_TOKEN_TTL_SECONDS = 900;
+/** Services refuse an identity header whose `iat` is older than this. */
+export const IDENTITY_MAX_AGE_SECONDS = 60;
+/** userId of internal calls the gateway makes on its own behalf (e.g. session refresh). */
+export const SYSTEM_USER_ID = 'system';
+
+export const Identity = z.object({ userId: z.string(), sessionId: z.string(), iat: z.number().int() });
+export type Identity = z.infer<typeof Identity>;
+
+export const SessionClaims = z.object({ sub: z.string(), sid: z.string(), iat: z.number(), exp: z.number() });
+export type SessionClaims = z.infer<typeof SessionClaims>;
+
+/** Account `POST /internal/sessions/refresh` (gateway only, not routed from outside). */
+export const SessionRefreshRequest = z.object({ sid: z.string().min(1) });
+export type SessionRefreshRequest = z.infer<typeof SessionRefreshRequest>;
+export const SessionRefreshResponse = z.object({ token: z.string(), expiresAt: z.number().int() });
+export type SessionRefreshResponse = z.infer<typeof SessionRefreshResponse>;

@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { ErrorBody } from './errors';
+import { SESSION_COOKIE } from './identity';
+import type { RouteDef } from './route-def';
+import { routesFor } from './routes';
+import type { ServiceName } from './services';
+
+type JsonSchema = Record<string, unknown>;
+
+/** JSON Schema (2020-12, which OpenAPI 3.1 uses) of a zod schema; never throws on transforms or refinements. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete out.$schema;
+  return out;
+}
+
+/** '/api/files/:id' → '/api/files/{id}' */
+export function toOpenApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+  if (!schema) return [];
+  const json = jsonSchemaOf(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, propSchema]) => {
+    const param: JsonSchema = {
+      name,
+      in: where,
+      required: where === 'path' ? true : required.has(name),
+      schema: propSchema,
+    };
+    // repeated query values (?tags=a&tags=b)
+    if (where === 'query' && propSchema.type === 'array') {
+      param.style = 'form';
+      param.explode = true;
+    }
+    return param;
+  });
+}
+
+function requestBodyOf(route: RouteDef): JsonSchema | undefined {
+  if (!route.body) return undefined;
+  const schema = jsonSchemaOf(route.body, 'input');
+  if (!route.multipart) {
+    return { required: !route.body.safeParse(undefined).success, content: { 'application/json': { schema } } };
+  }
+  const properties = { ...((schema.properties ?? {}) as Record<string, JsonSchema>) };
+  const required = [...((schema.required ?? []) as string[])];
+  if (route.fileField) {
+    properties[route.fileField] = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' };
+    required.unshift(route.fileField);
+  }
+  // object-valued text fields travel as JSON text
+  const encoding: Record<string, JsonSchema> = {};
+  for (const [name, prop] of Object.entries(properties)) {
+    if (prop.type === 'object') encoding[name] = { contentType: 'application/json' };
+  }
+  return {
+    required: true,
+    content: { 'multipart/form-data': { schema: { ...schema, type: 'object', properties, required }, encoding } },
+  };
+}
+
+function operationOf(route: RouteDef): JsonSchema {
+  const status = String(route.successStatus ?? 200);
+  const success: JsonSchema =
+    status === '302'
+      ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
+      : {
+          description: 'OK',
+          content: {
+            [route.responseContentType ?? 'application/json']: {
+              schema: route.responseContentType
+                ? { type: 'string', format: 'binary' }
+                : jsonSchemaOf(route.response, 'output'),
+            },
+          },
+        };
+  const errorResponse = { $ref: '#/components/responses/Error' };
+  const operation: JsonSchema = {
+    operationId: route.id,
+    summary: route.summary,
+    tags: [route.service],
+    parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
+    responses: { [status]: success, '4XX': errorResponse, '5XX': errorResponse },
+    'x-pagecast-auth': route.auth,
+  };
+  const body = requestBodyOf(route);
+  if (body) operation.requestBody = body;
+  if (route.auth === 'session') operation.security = [{ cookieAuth: [] }];
+  else if (route.auth === 'optional') operation.security = [{}, { cookieAuth: [] }];
+  else operation.security = [];
+  return operation;
+}
+
+/** OpenAPI 3.1 document of one service's routes (served at GET /openapi.json). */
+export function buildOpenApiDocument(service: ServiceName): Record<string, unknown> {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routesFor(service)) {
+    const key = toOpenApiPath(route.path);
+    paths[key] ??= {};
+    paths[key][route.method] = operationOf(route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: `Pagecast ${service} API`, version: '1.0.0' },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      schemas: { Error: jsonSchemaOf(ErrorBody, 'output') },
+      responses: {
+        Error: {
+          description: 'Error ({ code, message, issues })',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
+      securitySchemes: { cookieAuth: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+    },
+  };
+}

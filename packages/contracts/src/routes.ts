@@ -1,0 +1,92 @@
+import { accountRoutes } from './api/auth';
+import { contactRoutes } from './api/contact';
+import { dashboardRoutes } from './api/dashboard';
+import { filesRoutes } from './api/files';
+import { marketplaceRoutes } from './api/marketplace';
+import { membershipRoutes } from './api/membership';
+import { playlistsRoutes } from './api/playlists';
+import { pointsRoutes } from './api/points';
+import { userRoutes } from './api/user';
+import type { RouteDef } from './route-def';
+import type { ServiceName } from './services';
+
+/** Every HTTP call of the spec's point 7, plus /api/login, /api/logout, the payment webhook and page images. */
+export const apiRoutes: RouteDef[] = [
+  ...accountRoutes,
+  ...userRoutes,
+  ...contactRoutes,
+  ...filesRoutes,
+  ...playlistsRoutes,
+  ...dashboardRoutes,
+  ...marketplaceRoutes,
+  ...pointsRoutes,
+  ...membershipRoutes,
+];
+
+export function routesFor(service: ServiceName): RouteDef[] {
+  return apiRoutes.filter((route) => route.service === service);
+}
+
+function segments(path: string): string[] {
+  const clean = (path.split('?')[0] ?? '').replace(/\/+$/, '');
+  return clean.split('/').slice(1);
+}
+
+interface Compiled {
+  route: RouteDef;
+  parts: string[];
+  /** static segments count first so '/api/files/accessible' beats '/api/files/:id' */
+  staticCount: number;
+}
+
+let compiled: Compiled[] | undefined;
+function table(): Compiled[] {
+  compiled ??= apiRoutes
+    .map((route) => {
+      const parts = segments(route.path);
+      return { route, parts, staticCount: parts.filter((p) => !p.startsWith(':')).length };
+    })
+    .sort((a, b) => b.staticCount - a.staticCount);
+  return compiled;
+}
+
+/** The route and its path parameters for a method and a concrete path (query string ignored). */
+export function matchRoute(
+  method: string,
+  path: string,
+): { route: RouteDef; params: Record<string, string> } | undefined {
+  let m = method.toLowerCase();
+  if (m === 'head') m = 'get';
+  const actual = segments(path);
+  for (const { route, parts } of table()) {
+    if (route.method !== m || parts.length !== actual.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as string;
+      const value = actual[i] as string;
+      if (part.startsWith(':')) {
+        if (!value) {
+          ok = false;
+          break;
+        }
+        try {
+          params[part.slice(1)] = decodeURIComponent(value);
+        } catch {
+          ok = false;
+          break;
+        }
+      } else if (part !== value) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return { route, params };
+  }
+  return undefined;
+}
+
+/** Matches '/api/files/abc' to the route of '/api/files/:id'. */
+export function findRoute(method: string, path: string): RouteDef | undefined {
+  return matchRoute(method, path)?.route;
+}
