@@ -1,0 +1,58 @@
+// Gateway configuration, read from the environment (docs/platform.md, "Environment").
+//
+// Shared with every service (see @pagecast/service-kit baseConfigSchema):
+//   PORT             port to listen on (gateway default 8080)
+//   LOG_LEVEL        pino level (info)
+//   NATS_URL         NATS with JetStream; the gateway reads account.session.revoked.v1 from the ACCOUNT stream
+//   PUBLIC_URL       the app's origin, e.g. http://localhost:8080; https → the session cookie is Secure, HSTS on
+//   INTERNAL_SECRET  HMAC key of the x-pagecast-identity header (at least 32 characters)
+// Gateway only:
+//   ACCOUNT_URL, FILES_URL, MARKETPLACE_URL, BILLING_URL
+//                    service origins (defaults http://127.0.0.1:4101 .. 4104)
+//   JWKS_URL         account's public keys (default ACCOUNT_URL + /.well-known/jwks.json)
+//   STATIC_DIR       the shell's build (default <repo>/shell/dist)
+//   REMOTES_DIR      folder holding mf-files/dist, mf-marketplace/dist, mf-player/dist (default <repo>)
+//   REMOTES          optional JSON {"mf_files": "<url of mf-manifest.json>", ...}; replaces the defaults served
+//                    by /remotes.json, and its origins are allowed by the CSP
+//   PROXY_TIMEOUT_MS upstream idle timeout before 504/503 JSON (default 30000)
+//   RATE_LIMIT_WINDOW_MS  window of both rate limits (default 60000)
+//   RATE_LIMIT_AUTH_MAX   requests per window and address on the auth endpoints (login, register, ...; default 20)
+//   RATE_LIMIT_API_MAX    requests per window and address on all of /api (default 600)
+//   TRUST_PROXY      express "trust proxy" value (default loopback): which hops may set X-Forwarded-For
+//   SSE_HEARTBEAT_MS interval of the comment heartbeat on /api/events (default 25000)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@pagecast/service-kit';
+import { z } from 'zod';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const url = (dflt: string) => z.url().default(dflt);
+
+export const gatewayConfigShape = {
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  ACCOUNT_URL: url('http://127.0.0.1:4101'),
+  FILES_URL: url('http://127.0.0.1:4102'),
+  MARKETPLACE_URL: url('http://127.0.0.1:4103'),
+  BILLING_URL: url('http://127.0.0.1:4104'),
+  JWKS_URL: z.url().optional(),
+  STATIC_DIR: z.string().default(path.join(repoRoot, 'shell', 'dist')),
+  REMOTES_DIR: z.string().default(repoRoot),
+  REMOTES: z.string().optional(),
+  PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(20),
+  RATE_LIMIT_API_MAX: z.coerce.number().int().positive().default(600),
+  TRUST_PROXY: z.string().default('loopback'),
+  SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(25_000),
+};
+
+export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+  const cfg = loadConfig(gatewayConfigShape, env);
+  return {
+    ...cfg,
+    JWKS_URL: cfg.JWKS_URL ?? `${cfg.ACCOUNT_URL.replace(/\/$/, '')}/.well-known/jwks.json`,
+  };
+}

@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorMessagesJa, type ServiceName } from '@pagecast/contracts';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Logger } from './log.js';
+
+export type ServiceTargets = Record<ServiceName, string>;
+
+/** Set-Cookie values from the gateway (refresh, clear) survive the upstream's headers unless it sets the same cookie. */
+function mergeSetCookie(ours: string[], upstream: string[]): string[] {
+  const upstreamNames = new Set(upstream.map((c) => c.slice(0, c.indexOf('=')).trim()));
+  return [...ours.filter((c) => !upstreamNames.has(c.slice(0, c.indexOf('=')).trim())), ...upstream];
+}
+
+function asList(value: number | string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [String(value)];
+}
+
+function unavailable(res: ServerResponse, status: number) {
+  const body = JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: errorMessagesJa.SERVICE_UNAVAILABLE });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+/**
+ * One streaming proxy per service. Bodies are piped both ways (no buffering, so large uploads pass as they
+ * come); an unreachable or silent upstream answers 503/502 JSON instead of hanging.
+ */
+export function createServiceProxy(opts: { targets: ServiceTargets; timeoutMs: number; logger: Logger }) {
+  const { logger } = opts;
+  const make = (service: ServiceName) =>
+    createProxyMiddleware<IncomingMessage, ServerResponse>({
+      target: opts.targets[service],
+      changeOrigin: false,
+      xfwd: true,
+      proxyTimeout: opts.timeoutMs,
+      on: {
+        proxyRes(proxyRes, _req, res) {
+          const ours = asList(res.getHeader('set-cookie'));
+          if (ours.length > 0)
+            proxyRes.headers['set-cookie'] = mergeSetCookie(ours, proxyRes.headers['set-cookie'] ?? []);
+        },
+        error(err, req, res) {
+          const code = (err as NodeJS.ErrnoException).code;
+          logger.warn({ err, service, url: req.url, code }, 'upstream failed');
+          if (!('writeHead' in res)) return void res.destroy(); // a socket (upgrade)
+          if (res.headersSent) return void res.destroy();
+          if (req.url?.startsWith('/api/logout')) {
+            // Logging out must still work while account is away: the gateway clears the cookie itself.
+            res.writeHead(302, {
+              location: '/',
+              'cache-control': 'no-store',
+              'set-cookie': asList(res.getHeader('set-cookie')),
+            });
+            res.end();
+            return;
+          }
+          const refused =
+            code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'EAI_AGAIN';
+          unavailable(res, refused ? 503 : 502);
+        },
+      },
+    });
+  const proxies = {} as Record<ServiceName, ReturnType<typeof make>>;
+  for (const service of Object.keys(opts.targets) as ServiceName[]) proxies[service] = make(service);
+
+  return (service: ServiceName, req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    proxies[service](req, res, (err?: unknown) => {
+      // http-proxy-middleware also reports errors here after the error event has answered.
+      if (err && !res.headersSent) unavailable(res, 502);
+    });
+}

@@ -1,0 +1,123 @@
+import { type JetStreamClient, DeliverPolicy } from '@nats-io/jetstream';
+import { parseEvent, subjects } from '@pagecast/contracts';
+import type { Logger } from './log.js';
+
+/** Revoked session ids, each kept for the token lifetime after its revocation (a token can live no longer). */
+export class RevocationStore {
+  private readonly until = new Map<string, number>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  add(sessionId: string, revokedAtMs: number = Date.now()): void {
+    // A minute of slack for clocks that disagree between account and gateway.
+    const until = revokedAtMs + this.ttlMs + 60_000;
+    if (until <= Date.now()) return;
+    this.until.set(sessionId, Math.max(until, this.until.get(sessionId) ?? 0));
+  }
+
+  has(sessionId: string): boolean {
+    const until = this.until.get(sessionId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.until.delete(sessionId);
+    return false;
+  }
+
+  prune(now = Date.now()): void {
+    for (const [sid, until] of this.until) if (until <= now) this.until.delete(sid);
+  }
+
+  get size(): number {
+    return this.until.size;
+  }
+}
+
+type RawRevocation = { occurredAt?: unknown; data?: { sessionId?: unknown; revokedAt?: unknown } } | null;
+
+export interface RevocationFeed {
+  /** Resolves when the backlog since (now − TTL) has been read, so no recent revocation is missed. */
+  caughtUp: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Reads account.session.revoked.v1 from the ACCOUNT stream with an ordered (ephemeral) consumer that starts
+ * at now − TTL: a gateway that starts late still knows every revocation whose tokens could still be alive.
+ */
+export function startRevocationFeed(opts: {
+  js: JetStreamClient;
+  store: RevocationStore;
+  ttlSeconds: number;
+  logger: Logger;
+  stream?: string;
+  onRevoked?: (sessionId: string) => void;
+}): RevocationFeed {
+  const { js, store, logger, ttlSeconds } = opts;
+  const stream = opts.stream ?? 'ACCOUNT';
+  let stopped = false;
+  let current: { close(): Promise<unknown> } | undefined;
+  let markCaughtUp!: () => void;
+  const caughtUp = new Promise<void>((resolve) => {
+    markCaughtUp = resolve;
+  });
+  const pruneTimer = setInterval(() => store.prune(), 60_000);
+  pruneTimer.unref();
+
+  const runOnce = async () => {
+    const consumer = await js.consumers.get(stream, {
+      filter_subjects: [subjects.sessionRevoked],
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: new Date(Date.now() - ttlSeconds * 1000).toISOString(),
+    });
+    const info = await consumer.info(true);
+    if (info.num_pending === 0) markCaughtUp();
+    const messages = await consumer.consume();
+    current = messages;
+    for await (const m of messages) {
+      let raw: RawRevocation | undefined;
+      try {
+        raw = m.json<RawRevocation>();
+      } catch {
+        raw = undefined;
+      }
+      let sessionId: unknown = raw?.data?.sessionId;
+      let at = Date.parse(String(raw?.data?.revokedAt ?? raw?.occurredAt ?? ''));
+      try {
+        const event = parseEvent(raw);
+        const data = event.data as { sessionId: string; revokedAt?: string };
+        sessionId = data.sessionId;
+        at = Date.parse(data.revokedAt ?? event.occurredAt);
+      } catch (err) {
+        // Fail closed: a revocation that names a session is honoured even if the rest of it is malformed.
+        logger.warn({ err, subject: m.subject, seq: m.seq }, 'malformed revocation event');
+      }
+      if (typeof sessionId === 'string' && sessionId) {
+        store.add(sessionId, Number.isFinite(at) ? at : Date.now());
+        opts.onRevoked?.(sessionId);
+      }
+      if (m.info.pending === 0) markCaughtUp();
+    }
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        await runOnce();
+      } catch (err) {
+        if (stopped) break;
+        logger.error({ err }, 'revocation feed failed; retrying in 2 s');
+      }
+      if (!stopped) await new Promise((r) => setTimeout(r, 2000));
+    }
+  };
+  void loop();
+
+  return {
+    caughtUp,
+    async stop() {
+      stopped = true;
+      clearInterval(pruneTimer);
+      await current?.close();
+    },
+  };
+}

@@ -1,0 +1,231 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import {
+  errorMessagesJa,
+  findRoute,
+  IDENTITY_HEADER,
+  SESSION_COOKIE,
+  SESSION_TOKEN_TTL_SECONDS,
+  type ServiceName,
+  servicePrefixes,
+} from '@pagecast/contracts';
+import { connectNats, createHttpApp, createLogger, ensureStreams, signIdentityHeader } from '@pagecast/service-kit';
+import compression from 'compression';
+import type express from 'express';
+import type { GatewayConfig } from './config.js';
+import type { Logger } from './log.js';
+import { readCookie, serializeCookie } from './cookies.js';
+import { docsPage, documentedServices } from './docs.js';
+import { createEventsHub } from './events.js';
+import { createServiceProxy } from './proxy.js';
+import { foreignOrigins, resolveRemotes } from './remotes.js';
+import { type RevocationFeed, RevocationStore, startRevocationFeed } from './revocations.js';
+import { rateLimits, securityHeaders, trustProxyValue } from './security.js';
+import { createSessionVerifier, type SessionIdentity } from './session.js';
+import { remotesRouter, shellRouter } from './static.js';
+
+export interface Gateway {
+  app: express.Express;
+  /** Connects NATS, reads recent revocations, then listens. Port 0 picks a free port. */
+  start(port?: number): Promise<{ port: number; url: string }>;
+  close(): Promise<void>;
+  /** For tests and future feeds: the revocation set and the live-update hub. */
+  revocations: RevocationStore;
+  events: ReturnType<typeof createEventsHub>;
+}
+
+interface SessionLocals {
+  identity?: SessionIdentity;
+  sessionUnavailable?: boolean;
+}
+
+const sessionOf = (res: express.Response): SessionLocals => res.locals as SessionLocals;
+
+function sendError(res: express.Response, status: number, code: 'NOT_FOUND' | 'SERVICE_UNAVAILABLE') {
+  res.status(status).set('Cache-Control', 'no-store').json({ code, message: errorMessagesJa[code] });
+}
+
+function sendUnauthorized(res: express.Response) {
+  // Exactly this body: the spec's client looks for "401" and "Unauthorized".
+  res.status(401).set('Cache-Control', 'no-store').json({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
+}
+
+/** Longest matching prefix of the contracts' table (for page image keys the route table does not match). */
+function serviceForPrefix(path: string): ServiceName | undefined {
+  let best: { prefix: string; service: ServiceName } | undefined;
+  for (const p of servicePrefixes) {
+    if (path.startsWith(p.prefix) && (!best || p.prefix.length > best.prefix.length)) best = p;
+  }
+  return best?.service;
+}
+
+/**
+ * The kit's app parses JSON bodies for services; the gateway must stream every body to the service untouched
+ * (a parsed body is gone from the stream and the proxied request would hang), so that layer is taken out.
+ */
+function passBodiesThrough(app: express.Express): void {
+  const router = (app as unknown as { router: { stack: { name?: string }[] } }).router;
+  const index = router.stack.findIndex((layer) => layer.name === 'jsonParser');
+  if (index >= 0) router.stack.splice(index, 1);
+}
+
+export function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}): Gateway {
+  const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
+  const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
+  const remotes = resolveRemotes(config.REMOTES);
+  const revocations = new RevocationStore(SESSION_TOKEN_TTL_SECONDS * 1000);
+  const verifier = createSessionVerifier({
+    jwksUrl: config.JWKS_URL,
+    accountUrl: config.ACCOUNT_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    revocations,
+    logger,
+  });
+  const targets: Record<ServiceName, string> = {
+    account: config.ACCOUNT_URL,
+    'file-conversion': config.FILES_URL,
+    marketplace: config.MARKETPLACE_URL,
+    billing: config.BILLING_URL,
+  };
+  const proxy = createServiceProxy({ targets, timeoutMs: config.PROXY_TIMEOUT_MS, logger });
+  const events = createEventsHub(config.SSE_HEARTBEAT_MS);
+  const limits = rateLimits({
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    authMax: config.RATE_LIMIT_AUTH_MAX,
+    apiMax: config.RATE_LIMIT_API_MAX,
+  });
+  const cookie = (value: string, maxAge: number | undefined) =>
+    serializeCookie(SESSION_COOKIE, value, { secure: https, maxAge });
+  const clearCookie = cookie('', 0);
+
+  let nats: Awaited<ReturnType<typeof connectNats>> | undefined;
+  let feed: RevocationFeed | undefined;
+  let server: Server | undefined;
+
+  const ready = async () =>
+    Boolean(nats && !nats.nc.isClosed() && !nats.nc.isDraining()) && (await verifier.jwksReachable());
+  const { app, finish } = createHttpApp({ name: 'gateway', logger, ready });
+  passBodiesThrough(app);
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxyValue(config.TRUST_PROXY));
+
+  // Only the gateway may set the identity header: whatever a client sends is dropped before anything else.
+  app.use((req, res, next) => {
+    delete req.headers[IDENTITY_HEADER];
+    const requestId = res.getHeader('x-request-id');
+    if (typeof requestId === 'string') req.headers['x-request-id'] = requestId;
+    next();
+  });
+  app.use(securityHeaders({ remoteOrigins: foreignOrigins(remotes), https }));
+  app.use(limits.api, limits.auth);
+
+  // A browser navigation after some unauthorized errors (spec point 2): the login screen lives in the shell.
+  app.get('/api/login', (_req, res) => res.redirect(302, '/login'));
+
+  // Session: verified locally against account's keys; refreshed once when expired; revoked → anonymous.
+  app.use(async (req, res, next) => {
+    if (!/^\/(api|media)(\/|$)/.test(req.path)) return next();
+    const outcome = await verifier.check(readCookie(req.headers, SESSION_COOKIE));
+    const locals = sessionOf(res);
+    if (outcome.kind === 'valid') locals.identity = outcome.identity;
+    else if (outcome.kind === 'refreshed') {
+      locals.identity = outcome.identity;
+      res.append('Set-Cookie', cookie(outcome.token, outcome.maxAgeSeconds));
+    } else if (outcome.kind === 'invalid') res.append('Set-Cookie', clearCookie);
+    else if (outcome.kind === 'unavailable') locals.sessionUnavailable = true;
+    next();
+  });
+
+  const requireSession: express.RequestHandler = (_req, res, next) => {
+    const locals = sessionOf(res);
+    if (locals.identity) return next();
+    if (locals.sessionUnavailable) return sendError(res, 503, 'SERVICE_UNAVAILABLE');
+    sendUnauthorized(res);
+  };
+
+  app.get('/api/docs', compression(), (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-cache').send(docsPage());
+  });
+  app.get('/api/docs/:service/openapi.json', (req, res) => {
+    const service = documentedServices.find((s) => s === req.params.service);
+    if (!service) return sendError(res, 404, 'NOT_FOUND');
+    req.url = '/openapi.json';
+    return proxy(service, req, res);
+  });
+  app.get('/api/events', requireSession, (req, res) => {
+    const identity = sessionOf(res).identity as SessionIdentity;
+    events.handler(req, res, identity);
+  });
+
+  // Everything else under /api and /media goes to the service that owns it, per the contracts' route table.
+  app.use((req, res, next) => {
+    const path = req.path;
+    const isApi = path === '/api' || path.startsWith('/api/');
+    const isMedia = path.startsWith('/media/');
+    if (!isApi && !isMedia) return next();
+    const route = findRoute(req.method, path);
+    // Page image keys may hold slashes the route table's '/media/:key' does not: the prefix decides then.
+    const service = route?.service ?? (isMedia ? serviceForPrefix(path) : undefined);
+    const auth = route?.auth ?? 'optional';
+    if (!service) return sendError(res, 404, 'NOT_FOUND');
+    const locals = sessionOf(res);
+    if (auth === 'session' && !locals.identity) return requireSession(req, res, next);
+    if (locals.identity) req.headers[IDENTITY_HEADER] = signIdentityHeader(locals.identity, config.INTERNAL_SECRET);
+    // Account clears the cookie on logout; the gateway does too, so a logout always logs out.
+    if (path === '/api/logout') res.setHeader('Set-Cookie', [clearCookie]);
+    return proxy(service, req, res);
+  });
+
+  // Front end: the remotes' builds, their manifest URLs, and the shell with its SPA fallback.
+  app.use(compression());
+  app.get('/remotes.json', (_req, res) => {
+    res.set('Cache-Control', 'no-cache').json(remotes);
+  });
+  app.use(remotesRouter(config.REMOTES_DIR));
+  app.use(shellRouter(config.STATIC_DIR));
+  finish();
+
+  return {
+    app,
+    revocations,
+    events,
+    async start(port = config.PORT) {
+      nats = await connectNats(config.NATS_URL, logger, 'gateway');
+      await ensureStreams(nats.jsm);
+      feed = startRevocationFeed({
+        js: nats.js,
+        store: revocations,
+        ttlSeconds: SESSION_TOKEN_TTL_SECONDS,
+        logger,
+        onRevoked: (sid) => events.end((c) => c.sessionId === sid),
+      });
+      // Serve nothing before the recent revocations are known (bounded wait: a slow NATS must not block forever).
+      const caughtUp = await Promise.race([
+        feed.caughtUp.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),
+      ]);
+      if (!caughtUp) logger.warn('revocation backlog not read within 10 s; continuing');
+      const listening = app.listen(port);
+      server = listening;
+      await new Promise<void>((resolve, reject) => {
+        listening.once('listening', resolve);
+        listening.once('error', reject);
+      });
+      const actual = (listening.address() as AddressInfo).port;
+      logger.info({ port: actual }, 'gateway listening');
+      return { port: actual, url: `http://127.0.0.1:${actual}` };
+    },
+    async close() {
+      events.end();
+      if (server) {
+        const s = server;
+        await new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        });
+      }
+      await feed?.stop();
+      if (nats && !nats.nc.isClosed()) await nats.nc.close();
+    },
+  };
+}

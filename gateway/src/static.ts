@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express from 'express';
+import { remoteApps } from './remotes.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+// rspack names built assets like main.3f9a1c2e.js or 123.3f9a1c2e.chunk.css: the hash makes them immutable.
+const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+(\.map)?$/i;
+
+/** Cache policy by file name: entry points are revalidated every time, content-hashed files cached forever. */
+export function cacheControlFor(filePath: string): string {
+  const base = path.basename(filePath);
+  if (base === 'index.html' || base.startsWith('mf-manifest') || base.startsWith('mf-stats')) return 'no-cache';
+  if (base.startsWith('remoteEntry')) return 'no-cache';
+  if (HASHED.test(base)) return IMMUTABLE;
+  return 'no-cache';
+}
+
+const staticOptions = {
+  index: false as const,
+  cacheControl: false,
+  etag: true,
+  setHeaders(res: express.Response, filePath: string) {
+    res.setHeader('Cache-Control', cacheControlFor(filePath));
+  },
+};
+
+const notBuilt = (what: string, workspace: string) =>
+  `Pagecast: the ${what} is not built yet (missing ${workspace}/dist).\n` +
+  'Run `npm run build` (or `npm start`, which builds what is missing), then reload this page.\n';
+
+/** Serves each remote's dist at /remotes/<short>/, or a clear 503 when that remote has not been built. */
+export function remotesRouter(remotesDir: string): express.Router {
+  const router = express.Router();
+  for (const remote of remoteApps) {
+    const dir = path.join(remotesDir, remote.workspace, 'dist');
+    const serve = express.static(dir, staticOptions);
+    router.use(`/remotes/${remote.short}`, (req, res, next) => {
+      // Public code: a shell served from another origin (a team's own deployment) may load it.
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      if (!fs.existsSync(dir)) {
+        res
+          .status(503)
+          .type('text/plain')
+          .set('Cache-Control', 'no-store')
+          .send(notBuilt(remote.name, remote.workspace));
+        return;
+      }
+      serve(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        res.status(404).type('text/plain').set('Cache-Control', 'no-store').send('Not found\n');
+      });
+    });
+  }
+  return router;
+}
+
+/** The paths that belong to the single-page app: GET navigations outside /api, /media and /remotes, no file name. */
+function isAppNavigation(req: express.Request): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (/^\/(api|media|remotes)(\/|$)/.test(req.path)) return false;
+  const last = req.path.split('/').pop() ?? '';
+  if (last.includes('.')) return false; // an asset that does not exist: 404, not the app
+  return Boolean(req.accepts('html'));
+}
+
+/** The shell's build at /, with the SPA fallback to index.html. */
+export function shellRouter(staticDir: string): express.Router {
+  const router = express.Router();
+  const index = path.join(staticDir, 'index.html');
+  router.use(express.static(staticDir, staticOptions));
+  router.use((req, res, next) => {
+    if (!isAppNavigation(req)) return next();
+    if (!fs.existsSync(index)) {
+      res.status(503).type('text/plain').set('Cache-Control', 'no-store').send(notBuilt('shell', 'shell'));
+      return;
+    }
+    res.sendFile(index, { headers: { 'Cache-Control': 'no-cache' }, cacheControl: false, lastModified: true });
+  });
+  return router;
+}

@@ -1,0 +1,529 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import zlib from 'node:zlib';
+import { verifyIdentityHeader } from '@pagecast/service-kit';
+import { testEnv } from '@pagecast/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../src/server.js';
+import {
+  cookieHeader,
+  type Seen,
+  createKeys,
+  type Keys,
+  makeStaticTree,
+  publishRevocation,
+  startEchoService,
+  startFakeAccount,
+  startGateway,
+  waitFor,
+} from './support.js';
+
+const SECRET = testEnv().INTERNAL_SECRET;
+
+let keys: Keys;
+let account: Awaited<ReturnType<typeof startFakeAccount>>;
+let files: Awaited<ReturnType<typeof startEchoService>>;
+let marketplace: Awaited<ReturnType<typeof startEchoService>>;
+let billing: Awaited<ReturnType<typeof startEchoService>>;
+let tree: ReturnType<typeof makeStaticTree>;
+let gw: { gateway: Gateway; url: string };
+const extra: Gateway[] = [];
+
+let serviceEnv: Record<string, string>;
+
+beforeAll(async () => {
+  keys = await createKeys();
+  account = await startFakeAccount(keys);
+  files = await startEchoService('file-conversion');
+  marketplace = await startEchoService('marketplace');
+  billing = await startEchoService('billing');
+  tree = makeStaticTree();
+  serviceEnv = {
+    ACCOUNT_URL: account.url,
+    FILES_URL: files.url,
+    MARKETPLACE_URL: marketplace.url,
+    BILLING_URL: billing.url,
+    STATIC_DIR: tree.staticDir,
+    REMOTES_DIR: tree.root,
+    SSE_HEARTBEAT_MS: '200',
+  };
+  gw = await startGateway(serviceEnv);
+});
+
+afterAll(async () => {
+  await Promise.all([gw?.gateway.close(), ...extra.map((g) => g.close())]);
+  await Promise.all([account?.close(), files?.close(), marketplace?.close(), billing?.close()]);
+  tree?.cleanup();
+});
+
+async function anotherGateway(env: Record<string, string>) {
+  const started = await startGateway({ ...serviceEnv, ...env });
+  extra.push(started.gateway);
+  return started.url;
+}
+
+const newSession = async (opts: { exp?: number } = {}) => {
+  const userId = `u-${randomUUID()}`;
+  const sessionId = `s-${randomUUID()}`;
+  const token = await keys.sign({ sub: userId, sid: sessionId, ...opts });
+  return { userId, sessionId, token };
+};
+
+const lastSeen = (svc: { seen: Seen[] }, url: string) => svc.seen.filter((s) => s.url === url).at(-1);
+
+/** Raw GET (no automatic decompression) returning status, headers and the body bytes. */
+function rawGet(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+describe('identity', () => {
+  it('a valid session cookie reaches the service as a verifiable identity header', async () => {
+    const s = await newSession();
+    const res = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(200);
+    const header = lastSeen(files, '/api/files')?.headers['x-pagecast-identity'];
+    expect(typeof header).toBe('string');
+    const identity = verifyIdentityHeader(header as string, SECRET);
+    expect(identity).toMatchObject({ userId: s.userId, sessionId: s.sessionId });
+    expect(verifyIdentityHeader(header as string, 'another-secret-another-secret-1234')).toBeNull();
+  });
+
+  it('a client-sent identity header never reaches a service', async () => {
+    const forged = `${Buffer.from(JSON.stringify({ userId: 'victim', sessionId: 'x', iat: 1 })).toString('base64url')}.abc`;
+    const marker = randomUUID();
+    const json = JSON.stringify({ email: `${marker}@example.com`, password: 'x' });
+    const res = await fetch(`${gw.url}/api/auth/local-login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-pagecast-identity': forged },
+      body: json,
+    });
+    expect(res.status).toBe(200);
+    const seen = account.seen.filter((r) => r.url === '/api/auth/local-login').at(-1);
+    expect(seen?.headers['x-pagecast-identity']).toBeUndefined();
+    // The JSON body reached account byte for byte (the gateway parses no body).
+    expect(seen?.sha256).toBe(createHash('sha256').update(json).digest('hex'));
+
+    // With a real session, the forged value is replaced by the gateway's own.
+    const s = await newSession();
+    await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(s.token), 'x-pagecast-identity': forged } });
+    const header = lastSeen(files, '/api/files')?.headers['x-pagecast-identity'] as string;
+    expect(header).not.toBe(forged);
+    expect(verifyIdentityHeader(header, SECRET)?.userId).toBe(s.userId);
+  });
+
+  it('a session route without a cookie answers 401 without calling the service', async () => {
+    const before = files.seen.length;
+    const res = await fetch(`${gw.url}/api/files`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
+    expect(files.seen.length).toBe(before);
+  });
+
+  it('an expired token is refreshed once: new cookie, and the request passes', async () => {
+    const past = Math.floor(Date.now() / 1000) - 1000;
+    const s = await newSession({ exp: past + 900 });
+    account.liveSessions.set(s.sessionId, s.userId);
+    const calls = account.refreshCalls.length;
+    const res = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(200);
+    expect(account.refreshCalls.length).toBe(calls + 1);
+    const call = account.refreshCalls.at(-1);
+    expect(call?.body).toEqual({ sid: s.sessionId });
+    expect(verifyIdentityHeader(call?.headers['x-pagecast-identity'] as string, SECRET)).toMatchObject({
+      userId: s.userId,
+      sessionId: s.sessionId,
+    });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pc_session='));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\//);
+    const maxAge = Number(/Max-Age=(\d+)/.exec(cookie ?? '')?.[1]);
+    expect(maxAge).toBeGreaterThan(3500); // the session's end, not the token's
+    expect(maxAge).toBeLessThanOrEqual(3600);
+    expect(cookie).not.toMatch(/Secure/); // PUBLIC_URL is http in tests
+    const fresh = cookie?.split(';')[0]?.slice('pc_session='.length) ?? '';
+    expect(fresh.length).toBeGreaterThan(20);
+    expect(fresh).not.toBe(s.token);
+    const header = lastSeen(files, '/api/files')?.headers['x-pagecast-identity'] as string;
+    expect(verifyIdentityHeader(header, SECRET)?.sessionId).toBe(s.sessionId);
+
+    // The new cookie is valid on its own: no further refresh.
+    const again = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(fresh) } });
+    expect(again.status).toBe(200);
+    expect(account.refreshCalls.length).toBe(calls + 1);
+  });
+
+  it('an expired token whose session account refuses is cleared and treated as anonymous', async () => {
+    const past = Math.floor(Date.now() / 1000) - 1000;
+    const s = await newSession({ exp: past + 900 });
+    const res = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(401);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pc_session='));
+    expect(cookie).toMatch(/^pc_session=;.*Max-Age=0/);
+  });
+
+  it('a tampered token is anonymous', async () => {
+    const s = await newSession();
+    const [h, p, sig] = s.token.split('.');
+    const payload = JSON.parse(Buffer.from(p as string, 'base64url').toString());
+    const tampered = [
+      h,
+      Buffer.from(JSON.stringify({ ...payload, sub: 'someone-else' })).toString('base64url'),
+      sig,
+    ].join('.');
+    const before = files.seen.length;
+    const res = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(tampered) } });
+    expect(res.status).toBe(401);
+    expect(files.seen.length).toBe(before);
+    expect(res.headers.getSetCookie().some((c) => /^pc_session=;/.test(c))).toBe(true);
+
+    // On a public route the request passes, without identity.
+    const marker = randomUUID();
+    await fetch(`${gw.url}/api/auth/local-login?m=${marker}`, {
+      method: 'POST',
+      headers: { cookie: cookieHeader(tampered), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const seen = account.seen.find((r) => r.url.includes(marker));
+    expect(seen).toBeDefined();
+    expect(seen?.headers['x-pagecast-identity']).toBeUndefined();
+  });
+
+  it('a token signed by another key is anonymous', async () => {
+    const other = await createKeys();
+    const token = await other.sign({ sub: 'u', sid: 's' });
+    const res = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(token) } });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('revocations', () => {
+  it('a revoked session announced on NATS is refused on the next request, and its cookie cleared', async () => {
+    const s = await newSession();
+    const ok = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(ok.status).toBe(200);
+    await publishRevocation(s.sessionId, s.userId);
+    const res = await waitFor(async () => {
+      const r = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+      return r.status === 401 ? r : undefined;
+    });
+    expect(res.headers.getSetCookie().some((c) => /^pc_session=;/.test(c))).toBe(true);
+  });
+
+  it('a gateway started after a revocation still refuses that session', async () => {
+    const s = await newSession();
+    await publishRevocation(s.sessionId, s.userId);
+    const url = await anotherGateway({});
+    const before = files.seen.length;
+    const res = await fetch(`${url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(401);
+    expect(files.seen.length).toBe(before);
+    // ... while a session that was not revoked still works there.
+    const other = await newSession();
+    const fine = await fetch(`${url}/api/files`, { headers: { cookie: cookieHeader(other.token) } });
+    expect(fine.status).toBe(200);
+  });
+
+  it('a revocation ends the open live-update streams of that session', async () => {
+    const s = await newSession();
+    const res = await fetch(`${gw.url}/api/events`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read(); // the stream is open
+    await publishRevocation(s.sessionId, s.userId);
+    const ended = await waitFor(async () => {
+      const { done } = await reader.read();
+      return done ? true : undefined;
+    });
+    expect(ended).toBe(true);
+  });
+
+  it('an expired token of a revoked session is not refreshed', async () => {
+    const past = Math.floor(Date.now() / 1000) - 1000;
+    const s = await newSession({ exp: past + 900 });
+    account.liveSessions.set(s.sessionId, s.userId);
+    await publishRevocation(s.sessionId, s.userId);
+    await waitFor(async () => (gw.gateway.revocations.has(s.sessionId) ? true : undefined));
+    const calls = account.refreshCalls.length;
+    const res = await fetch(`${gw.url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(401);
+    expect(account.refreshCalls.length).toBe(calls);
+  });
+});
+
+describe('routing', () => {
+  it('routes each prefix to its owning service', async () => {
+    const s = await newSession();
+    const headers = { cookie: cookieHeader(s.token) };
+    const market = await fetch(`${gw.url}/api/marketplace?q=abc&page=1&limit=24`, { headers });
+    expect((await market.json()).service).toBe('marketplace');
+    const points = await fetch(`${gw.url}/api/points/history`, { headers });
+    expect((await points.json()).service).toBe('billing');
+    const user = await fetch(`${gw.url}/api/auth/user`, { headers });
+    const body = await user.json();
+    expect(body.service).toBe('account');
+    expect(body.url).toBe('/api/auth/user');
+    const page = await fetch(`${gw.url}/media/abc.webp`);
+    expect((await page.json()).service).toBe('file-conversion');
+    const nested = await fetch(`${gw.url}/media/pages/abc.webp`, { headers });
+    const nestedBody = await nested.json();
+    expect(nestedBody.service).toBe('file-conversion');
+    expect(verifyIdentityHeader(nestedBody.headers['x-pagecast-identity'], SECRET)?.userId).toBe(s.userId);
+  });
+
+  it('an unknown /api path is 404 NOT_FOUND', async () => {
+    const res = await fetch(`${gw.url}/api/no-such-thing`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).code).toBe('NOT_FOUND');
+  });
+
+  it('/api/login goes to the login screen; /api/logout reaches account and clears the cookie', async () => {
+    const login = await fetch(`${gw.url}/api/login`, { redirect: 'manual' });
+    expect(login.status).toBe(302);
+    expect(login.headers.get('location')).toBe('/login');
+
+    const s = await newSession();
+    const logout = await fetch(`${gw.url}/api/logout`, {
+      redirect: 'manual',
+      headers: { cookie: cookieHeader(s.token) },
+    });
+    expect(logout.status).toBe(302);
+    expect(logout.headers.get('location')).toBe('/');
+    expect(logout.headers.getSetCookie().some((c) => /^pc_session=;.*Max-Age=0/.test(c))).toBe(true);
+    const seen = account.seen.filter((r) => r.url === '/api/logout').at(-1);
+    expect(verifyIdentityHeader(seen?.headers['x-pagecast-identity'] as string, SECRET)?.sessionId).toBe(s.sessionId);
+  });
+
+  it('a 5 MB upload streams through intact', async () => {
+    const s = await newSession();
+    const payload = randomBytes(5 * 1024 * 1024);
+    const res = await fetch(`${gw.url}/api/files/upload`, {
+      method: 'POST',
+      headers: { cookie: cookieHeader(s.token), 'content-type': 'multipart/form-data; boundary=x' },
+      body: payload,
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.bytes).toBe(payload.length);
+    expect(body.sha256).toBe(createHash('sha256').update(payload).digest('hex'));
+  });
+
+  it('an upstream that is down answers 503 JSON quickly', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as net.AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const url = await anotherGateway({ BILLING_URL: `http://127.0.0.1:${port}` });
+    const s = await newSession();
+    const started = Date.now();
+    const res = await fetch(`${url}/api/points/history`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(503);
+    expect((await res.json()).code).toBe('SERVICE_UNAVAILABLE');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('an upstream that never answers gets a 502 JSON after the proxy timeout, not a hang', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((sock) => sockets.push(sock)); // accepts, never answers
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const url = await anotherGateway({ MARKETPLACE_URL: `http://127.0.0.1:${port}`, PROXY_TIMEOUT_MS: '500' });
+      const s = await newSession();
+      const started = Date.now();
+      const res = await fetch(`${url}/api/marketplace`, { headers: { cookie: cookieHeader(s.token) } });
+      expect([502, 503]).toContain(res.status);
+      expect((await res.json()).code).toBe('SERVICE_UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('auth endpoints answer 429 RATE_LIMITED with Retry-After after N calls per address', async () => {
+    const url = await anotherGateway({ RATE_LIMIT_AUTH_MAX: '3', RATE_LIMIT_API_MAX: '100' });
+    const post = () =>
+      fetch(`${url}/api/auth/local-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+    for (let i = 0; i < 3; i++) expect((await post()).status).toBe(200);
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Other API calls are still under the general limit.
+    expect((await fetch(`${url}/api/auth/user`)).status).toBe(200);
+  });
+
+  it('the general /api limit applies to every call', async () => {
+    const url = await anotherGateway({ RATE_LIMIT_API_MAX: '4' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await fetch(`${url}/api/auth/user`)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    // Static files are not counted.
+    expect((await fetch(`${url}/remotes.json`)).status).toBe(200);
+  });
+});
+
+describe('front end', () => {
+  it('/remotes.json lists the default manifests, uncached', async () => {
+    const res = await fetch(`${gw.url}/remotes.json`);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.json()).toEqual({
+      mf_files: '/remotes/files/mf-manifest.json',
+      mf_marketplace: '/remotes/marketplace/mf-manifest.json',
+      mf_player: '/remotes/player/mf-manifest.json',
+    });
+  });
+
+  it('REMOTES overrides /remotes.json and the CSP allows the remote origin', async () => {
+    const url = await anotherGateway({
+      REMOTES: JSON.stringify({ mf_player: 'http://localhost:3003/mf-manifest.json' }),
+    });
+    const res = await fetch(`${url}/remotes.json`);
+    expect(await res.json()).toEqual({
+      mf_files: '/remotes/files/mf-manifest.json',
+      mf_marketplace: '/remotes/marketplace/mf-manifest.json',
+      mf_player: 'http://localhost:3003/mf-manifest.json',
+    });
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src [^;]*http:\/\/localhost:3003/);
+    expect(csp).toMatch(/connect-src [^;]*http:\/\/localhost:3003/);
+    const defaultCsp = (await fetch(`${gw.url}/remotes.json`)).headers.get('content-security-policy') ?? '';
+    expect(defaultCsp).not.toMatch(/localhost:3003/);
+    expect(defaultCsp).toMatch(/frame-ancestors 'none'/);
+    expect(defaultCsp).toMatch(/img-src 'self' data: blob:/);
+  });
+
+  it('hashed files are immutable; index, manifest and remoteEntry are revalidated', async () => {
+    const hashed = await fetch(`${gw.url}/main.3f9a1c2e.js`);
+    expect(hashed.status).toBe(200);
+    expect(hashed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const index = await fetch(`${gw.url}/`, { headers: { accept: 'text/html' } });
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(await index.text()).toContain('shell-index');
+    const manifest = await fetch(`${gw.url}/remotes/files/mf-manifest.json`);
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('cache-control')).toBe('no-cache');
+    expect(manifest.headers.get('access-control-allow-origin')).toBe('*');
+    const entry = await fetch(`${gw.url}/remotes/files/remoteEntry.js`);
+    expect(entry.headers.get('cache-control')).toBe('no-cache');
+    const chunk = await fetch(`${gw.url}/remotes/files/static/js/412.a1b2c3d4.js`);
+    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${gw.url}/remotes/files/nope.js`)).status).toBe(404);
+  });
+
+  it('negotiates gzip and brotli for static files', async () => {
+    const gz = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(tree.big);
+    const br = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'br, gzip' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(tree.big);
+    const plain = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(tree.big);
+  });
+
+  it('falls back to index.html for app paths, not for assets or /api', async () => {
+    const deep = await fetch(`${gw.url}/signage/abc123?autoplay=true`, { headers: { accept: 'text/html' } });
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toContain('shell-index');
+    expect((await fetch(`${gw.url}/missing.3f9a1c2e.js`)).status).toBe(404);
+    const api = await fetch(`${gw.url}/api/unknown/path`, { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect((await api.json()).code).toBe('NOT_FOUND');
+  });
+
+  it('a remote or shell that is not built answers a clear 503, and the gateway keeps running', async () => {
+    const player = await fetch(`${gw.url}/remotes/player/mf-manifest.json`);
+    expect(player.status).toBe(503);
+    expect(await player.text()).toContain('npm run build');
+    const url = await anotherGateway({ STATIC_DIR: `${tree.root}/nowhere` });
+    const index = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+    expect(index.status).toBe(503);
+    expect(await index.text()).toContain('npm run build');
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('gateway endpoints', () => {
+  it('/api/events streams ready and heartbeats to a signed-in browser, 401 otherwise', async () => {
+    expect((await fetch(`${gw.url}/api/events`)).status).toBe(401);
+    const s = await newSession();
+    const ctrl = new AbortController();
+    const res = await fetch(`${gw.url}/api/events`, {
+      headers: { cookie: cookieHeader(s.token) },
+      signal: ctrl.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    const decoder = new TextDecoder();
+    while (!text.includes(': heartbeat')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    expect(text).toMatch(/event: ready\ndata: \{"userId":"[^"]+"/);
+    expect(text).toContain(': heartbeat');
+    ctrl.abort();
+  });
+
+  it('/api/docs lists the four services and proxies their OpenAPI documents', async () => {
+    const page = await fetch(`${gw.url}/api/docs`);
+    const html = await page.text();
+    for (const s of ['account', 'file-conversion', 'marketplace', 'billing']) {
+      expect(html).toContain(`/api/docs/${s}/openapi.json`);
+    }
+    const doc = await fetch(`${gw.url}/api/docs/marketplace/openapi.json`);
+    expect((await doc.json()).info.title).toBe('marketplace');
+    expect((await fetch(`${gw.url}/api/docs/nope/openapi.json`)).status).toBe(404);
+  });
+
+  it('health, readiness and metrics', async () => {
+    expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
+    const metrics = await fetch(`${gw.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/# TYPE/);
+    const rid = await fetch(`${gw.url}/healthz`, { headers: { 'x-request-id': 'req-abc-123' } });
+    expect(rid.headers.get('x-request-id')).toBe('req-abc-123');
+  });
+
+  it('is not ready while the key set cannot be read', async () => {
+    const url = await anotherGateway({ JWKS_URL: 'http://127.0.0.1:9/.well-known/jwks.json' });
+    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+    // A session cannot be checked then: session routes say so rather than logging the user out.
+    const s = await newSession();
+    const res = await fetch(`${url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });
+    expect(res.status).toBe(503);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('pc_session='))).toBe(false);
+  });
+
+  it('the request id reaches the service', async () => {
+    const marker = randomUUID();
+    await fetch(`${gw.url}/api/auth/user?m=${marker}`, { headers: { 'x-request-id': `rid-${marker}` } });
+    const seen = account.seen.find((r) => r.url.includes(marker));
+    expect(seen?.headers['x-request-id']).toBe(`rid-${marker}`);
+  });
+});

@@ -1,0 +1,191 @@
+// Real stand-ins for the services around the gateway: an account with a JWKS and a refresh endpoint, and echo
+// services that report what reached them (headers, body size and hash), all plain HTTP servers on port 0.
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstream } from '@nats-io/jetstream';
+import { subjects } from '@pagecast/contracts';
+import { testEnv } from '@pagecast/service-kit/testing';
+import express from 'express';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { type GatewayConfig, loadGatewayConfig } from '../src/config.js';
+import { createGateway, type Gateway } from '../src/server.js';
+
+export interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: number;
+  sha256: string;
+}
+
+export async function listen(app: express.Express): Promise<{ server: Server; url: string; port: number }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}`, port };
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/** Reads the body as a stream (as a service would) and answers what it saw. */
+function echo(name: string, seen: Seen[]): express.RequestHandler {
+  return (req, res) => {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      hash.update(chunk);
+    });
+    req.on('end', () => {
+      const entry = {
+        method: req.method,
+        url: req.originalUrl,
+        headers: req.headers,
+        bytes,
+        sha256: hash.digest('hex'),
+      };
+      seen.push(entry);
+      res.json({ service: name, ...entry });
+    });
+  };
+}
+
+export async function startEchoService(name: string) {
+  const seen: Seen[] = [];
+  const app = express();
+  app.get('/openapi.json', (_req, res) => {
+    res.json({ openapi: '3.1.0', info: { title: name, version: 'test' }, paths: {} });
+  });
+  app.use(echo(name, seen));
+  const { server, url } = await listen(app);
+  return { url, seen, close: () => closeServer(server) };
+}
+
+export async function createKeys() {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const kid = randomUUID();
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
+  const sign = (claims: { sub: string; sid: string; iat?: number; exp?: number }) => {
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({ sid: claims.sid })
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setSubject(claims.sub)
+      .setIssuedAt(claims.iat ?? now)
+      .setExpirationTime(claims.exp ?? now + 900)
+      .sign(privateKey);
+  };
+  return { jwk, sign };
+}
+
+export type Keys = Awaited<ReturnType<typeof createKeys>>;
+
+/** Account stand-in: JWKS, the internal refresh call (answers for sessions in `liveSessions`), echo for the rest. */
+export async function startFakeAccount(keys: Keys) {
+  const seen: Seen[] = [];
+  const refreshCalls: { headers: Record<string, string | string[] | undefined>; body: unknown }[] = [];
+  const liveSessions = new Map<string, string>(); // sid → userId
+  const app = express();
+  app.get('/.well-known/jwks.json', (_req, res) => {
+    res.json({ keys: [keys.jwk] });
+  });
+  app.post('/internal/sessions/refresh', express.json(), async (req, res) => {
+    refreshCalls.push({ headers: req.headers, body: req.body });
+    const sid = (req.body as { sid?: string }).sid ?? '';
+    const userId = liveSessions.get(sid);
+    if (!userId) {
+      res.status(401).json({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
+      return;
+    }
+    // SessionRefreshResponse of the contracts: the new token and the session's end (epoch seconds).
+    res.json({ token: await keys.sign({ sub: userId, sid }), expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json({ openapi: '3.1.0', info: { title: 'account', version: 'test' }, paths: {} });
+  });
+  app.get('/api/logout', (req, res) => {
+    // Like account: clear the cookie and go home. Recorded for the test.
+    seen.push({ method: req.method, url: req.originalUrl, headers: req.headers, bytes: 0, sha256: '' });
+    res.redirect(302, '/');
+  });
+  app.use(echo('account', seen));
+  const { server, url } = await listen(app);
+  return { url, seen, refreshCalls, liveSessions, close: () => closeServer(server) };
+}
+
+export function makeStaticTree() {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-static-'));
+  const big = `console.log(${JSON.stringify('pagecast '.repeat(400))});\n`;
+  const write = (rel: string, content: string) => {
+    const file = path.join(root, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+  write('shell/dist/index.html', '<!doctype html><html><body><div id="root"></div>shell-index</body></html>');
+  write('shell/dist/main.3f9a1c2e.js', big);
+  write('shell/dist/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  write('mf-files/dist/mf-manifest.json', JSON.stringify({ id: 'mf_files', name: 'mf_files' }));
+  write('mf-files/dist/remoteEntry.js', big);
+  write('mf-files/dist/static/js/412.a1b2c3d4.js', big);
+  write('mf-marketplace/dist/mf-manifest.json', JSON.stringify({ id: 'mf_marketplace' }));
+  // mf-player is deliberately not built.
+  return {
+    root,
+    staticDir: path.join(root, 'shell', 'dist'),
+    big,
+    cleanup: () => fs.rmSync(root, { recursive: true }),
+  };
+}
+
+export function gatewayConfig(env: Record<string, string>): GatewayConfig {
+  return loadGatewayConfig({ ...process.env, ...testEnv(), LOG_LEVEL: 'silent', PORT: '0', ...env });
+}
+
+export async function startGateway(env: Record<string, string>): Promise<{ gateway: Gateway; url: string }> {
+  const gateway = createGateway(gatewayConfig(env));
+  const { url } = await gateway.start(0);
+  return { gateway, url };
+}
+
+/** Publishes a revocation exactly as account's outbox does (envelope, message id). */
+export async function publishRevocation(sessionId: string, userId: string) {
+  const nc = await connect({ servers: testEnv().NATS_URL });
+  try {
+    const js = jetstream(nc);
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const envelope = {
+      id,
+      type: subjects.sessionRevoked,
+      occurredAt: now,
+      data: { sessionId, userId, revokedAt: now },
+    };
+    await js.publish(subjects.sessionRevoked, JSON.stringify(envelope), { msgID: id });
+  } finally {
+    await nc.close();
+  }
+}
+
+export const cookieHeader = (token: string) => `pc_session=${token}`;
+
+export async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
