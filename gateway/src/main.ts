@@ -1,6 +1,6 @@
 import { runService } from '@pagecast/service-kit';
-import { loadGatewayConfig } from './config.js';
-import { createGateway } from './server.js';
+import { loadGatewayConfig } from './config';
+import { createGateway } from './server';
 
 runService({
   name: 'gateway',

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorMessagesJa, type ServiceName } from '@pagecast/contracts';
 import { createProxyMiddleware } from 'http-proxy-middleware';
-import type { Logger } from './log.js';
+import type { Logger } from './log';
 
 export type ServiceTargets = Record<ServiceName, string>;
 

@@ -1,6 +1,6 @@
 import { type JetStreamClient, DeliverPolicy } from '@nats-io/jetstream';
 import { parseEvent, subjects } from '@pagecast/contracts';
-import type { Logger } from './log.js';
+import type { Logger } from './log';
 
 /** Revoked session ids, each kept for the token lifetime after its revocation (a token can live no longer). */
 export class RevocationStore {

@@ -12,17 +12,17 @@ import {
 import { connectNats, createHttpApp, createLogger, ensureStreams, signIdentityHeader } from '@pagecast/service-kit';
 import compression from 'compression';
 import type express from 'express';
-import type { GatewayConfig } from './config.js';
-import type { Logger } from './log.js';
-import { readCookie, serializeCookie } from './cookies.js';
-import { docsPage, documentedServices } from './docs.js';
-import { createEventsHub } from './events.js';
-import { createServiceProxy } from './proxy.js';
-import { foreignOrigins, resolveRemotes } from './remotes.js';
-import { type RevocationFeed, RevocationStore, startRevocationFeed } from './revocations.js';
-import { rateLimits, securityHeaders, trustProxyValue } from './security.js';
-import { createSessionVerifier, type SessionIdentity } from './session.js';
-import { remotesRouter, shellRouter } from './static.js';
+import type { GatewayConfig } from './config';
+import type { Logger } from './log';
+import { readCookie, serializeCookie } from './cookies';
+import { docsPage, documentedServices } from './docs';
+import { createEventsHub } from './events';
+import { createServiceProxy } from './proxy';
+import { foreignOrigins, resolveRemotes } from './remotes';
+import { type RevocationFeed, RevocationStore, startRevocationFeed } from './revocations';
+import { rateLimits, securityHeaders, trustProxyValue } from './security';
+import { createSessionVerifier, type SessionIdentity } from './session';
+import { remotesRouter, shellRouter } from './static';
 
 export interface Gateway {
   app: express.Express;
@@ -63,12 +63,6 @@ function serviceForPrefix(path: string): ServiceName | undefined {
  * The kit's app parses JSON bodies for services; the gateway must stream every body to the service untouched
  * (a parsed body is gone from the stream and the proxied request would hang), so that layer is taken out.
  */
-function passBodiesThrough(app: express.Express): void {
-  const router = (app as unknown as { router: { stack: { name?: string }[] } }).router;
-  const index = router.stack.findIndex((layer) => layer.name === 'jsonParser');
-  if (index >= 0) router.stack.splice(index, 1);
-}
-
 export function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}): Gateway {
   const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
@@ -104,8 +98,7 @@ export function createGateway(config: GatewayConfig, opts: { logger?: Logger } =
 
   const ready = async () =>
     Boolean(nats && !nats.nc.isClosed() && !nats.nc.isDraining()) && (await verifier.jwksReachable());
-  const { app, finish } = createHttpApp({ name: 'gateway', logger, ready });
-  passBodiesThrough(app);
+  const { app, finish } = createHttpApp({ name: 'gateway', logger, ready, json: false });
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(config.TRUST_PROXY));
 

@@ -1,9 +1,9 @@
 import { IDENTITY_HEADER } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
-import type { Logger } from './log.js';
+import type { Logger } from './log';
 import { z } from 'zod';
-import type { RevocationStore } from './revocations.js';
+import type { RevocationStore } from './revocations';
 
 export interface SessionIdentity {
   userId: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express from 'express';
-import { remoteApps } from './remotes.js';
+import { remoteApps } from './remotes';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // rspack names built assets like main.3f9a1c2e.js or 123.3f9a1c2e.chunk.css: the hash makes them immutable.

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { verifyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Gateway } from '../src/server.js';
+import type { Gateway } from '../src/server';
 import {
   cookieHeader,
   type Seen,
@@ -17,7 +17,7 @@ import {
   startFakeAccount,
   startGateway,
   waitFor,
-} from './support.js';
+} from './support';
 
 const SECRET = testEnv().INTERNAL_SECRET;
 

@@ -12,8 +12,8 @@ import { subjects } from '@pagecast/contracts';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { type GatewayConfig, loadGatewayConfig } from '../src/config.js';
-import { createGateway, type Gateway } from '../src/server.js';
+import { type GatewayConfig, loadGatewayConfig } from '../src/config';
+import { createGateway, type Gateway } from '../src/server';
 
 export interface Seen {
   method: string;

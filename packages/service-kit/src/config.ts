@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** Thrown by loadConfig; its message lists every bad variable, one a line, so a failed start is easy to read. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const url = (example: string) => z.string().url(`must be a URL such as ${example}`);
+
+/**
+ * Variables every service reads. Defaults are the dev-profile servers (docs/platform.md); secrets have none.
+ * S3 keys are optional here because only services that store objects need them: those make them required in `extra`.
+ */
+export const baseConfigSchema = {
+  PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MONGO_URL: url('mongodb://127.0.0.1:27017').default('mongodb://127.0.0.1:27017'),
+  /** Overrides the service's own database name (pagecast_<service>); tests use it to isolate runs. */
+  MONGO_DB: z.string().min(1).optional(),
+  NATS_URL: url('nats://127.0.0.1:4222').default('nats://127.0.0.1:4222'),
+  S3_ENDPOINT: url('http://127.0.0.1:9000').default('http://127.0.0.1:9000'),
+  S3_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SECRET_KEY: z.string().min(1).optional(),
+  S3_BUCKET: z.string().min(3).default('pagecast'),
+  SMTP_URL: url('smtp://127.0.0.1:1025').default('smtp://127.0.0.1:1025'),
+  PUBLIC_URL: url('http://localhost:8080').default('http://localhost:8080'),
+  INTERNAL_SECRET: z.string({ error: 'is required' }).min(32, 'must be at least 32 characters'),
+};
+
+const baseObject = z.object(baseConfigSchema);
+export type BaseConfig = z.infer<typeof baseObject>;
+
+/**
+ * Reads the base variables plus `extra` (which may override base entries, e.g. a default PORT or required S3 keys).
+ * Empty strings count as unset. Throws ConfigError naming every missing or bad variable.
+ */
+export function loadConfig<S extends z.ZodRawShape>(
+  extra: S,
+  env: NodeJS.ProcessEnv = process.env,
+): BaseConfig & z.infer<z.ZodObject<S>> {
+  const schema = z.object({ ...baseConfigSchema, ...extra });
+  const input = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => {
+      const name = i.path.join('.');
+      const message = i.code === 'invalid_type' && input[name] === undefined ? 'is required' : i.message;
+      return `  ${name}: ${message}`;
+    });
+    throw new ConfigError(`Invalid configuration (environment variables):\n${lines.join('\n')}`);
+  }
+  return result.data as BaseConfig & z.infer<z.ZodObject<S>>;
+}

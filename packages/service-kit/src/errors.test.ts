@@ -1,0 +1,178 @@
+import { Writable } from 'node:stream';
+import { validationMessagesJa } from '@pagecast/contracts';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError, parseWith } from './errors';
+import { createHttpApp, type Listening, listen } from './http';
+import { identityMiddleware, requireIdentity, signIdentityHeader } from './identity';
+
+describe('parseWith', () => {
+  const schema = z.object({
+    email: z.string().email('validation.emailInvalid'),
+    profile: z.object({ firstName: z.string().min(1, 'validation.firstNameRequired') }),
+    nickname: z.string().min(3, 'validation.someUnknownKey'),
+  });
+
+  it('returns the parsed value when valid', () => {
+    const value = { email: 'a@example.com', profile: { firstName: 'Hana' }, nickname: 'abc' };
+    expect(parseWith(schema, value)).toEqual(value);
+  });
+
+  it('throws VALIDATION whose issues carry the path, the Japanese text and the message key', () => {
+    let caught: unknown;
+    try {
+      parseWith(schema, { email: 'nope', profile: { firstName: '' }, nickname: 'x' });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(AppError);
+    const err = caught as AppError;
+    expect(err.code).toBe('VALIDATION');
+    expect(err.status).toBe(400);
+    expect(err.issues).toEqual([
+      { path: 'email', key: 'validation.emailInvalid', message: validationMessagesJa['validation.emailInvalid'] },
+      {
+        path: 'profile.firstName',
+        key: 'validation.firstNameRequired',
+        message: validationMessagesJa['validation.firstNameRequired'],
+      },
+      // no Japanese text for the key: the key itself is the message
+      { path: 'nickname', key: 'validation.someUnknownKey', message: 'validation.someUnknownKey' },
+    ]);
+    expect(validationMessagesJa['validation.emailInvalid']).toMatch(/メール/);
+  });
+});
+
+describe('errorHandler (through createHttpApp)', () => {
+  const logLines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const secret = 's'.repeat(40);
+  let server: Listening;
+
+  beforeAll(async () => {
+    const { app, finish } = createHttpApp({ name: 'errors-test', logger });
+    app.use(identityMiddleware(secret));
+    app.get('/app-error', () => {
+      throw new AppError('INSUFFICIENT_POINTS', { details: { balance: 3 } });
+    });
+    app.get('/custom', () => {
+      throw new AppError('CONFLICT', { message: 'custom text', status: 418 });
+    });
+    app.post('/zod', (req, res) => {
+      res.json(z.object({ n: z.number({ error: 'validation.invalid' }) }).parse(req.body));
+    });
+    app.get('/boom', async () => {
+      throw new Error('database exploded: secret detail');
+    });
+    app.get('/me', (req, res) => {
+      res.json(requireIdentity(req));
+    });
+    finish();
+    server = await listen(app, 0, '127.0.0.1');
+  });
+  afterAll(() => server.close());
+
+  it('an AppError becomes its status and { code, message } (+ details)', async () => {
+    const res = await fetch(`${server.url}/app-error`);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({
+      code: 'INSUFFICIENT_POINTS',
+      message: 'ポイントが不足しています',
+      details: { balance: 3 },
+    });
+  });
+
+  it('an AppError keeps an explicit message and status', async () => {
+    const res = await fetch(`${server.url}/custom`);
+    expect(res.status).toBe(418);
+    expect(await res.json()).toEqual({ code: 'CONFLICT', message: 'custom text' });
+  });
+
+  it('a ZodError becomes 400 VALIDATION with issues', async () => {
+    const res = await fetch(`${server.url}/zod`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ n: 'x' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      code: 'VALIDATION',
+      message: '入力内容を確認してください',
+      issues: [{ path: 'n', key: 'validation.invalid', message: validationMessagesJa['validation.invalid'] }],
+    });
+  });
+
+  it('malformed JSON is a 400 VALIDATION, not a 500', async () => {
+    const res = await fetch(`${server.url}/zod`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"n":',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('VALIDATION');
+  });
+
+  it('a JSON body over 1 MB is 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await fetch(`${server.url}/zod`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ n: 1, pad: 'x'.repeat(1024 * 1024) }),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { code: string }).code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('an unexpected error is a 500 INTERNAL with a correlationId that is also in the log, without the detail', async () => {
+    const res = await fetch(`${server.url}/boom`, { headers: { 'x-request-id': 'req-boom-1' } });
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({ code: 'INTERNAL', message: 'サーバーでエラーが発生しました', correlationId: 'req-boom-1' });
+    expect(res.headers.get('x-request-id')).toBe('req-boom-1');
+    const logged = logLines.find((l) => l.correlationId === 'req-boom-1');
+    expect(logged?.err).toMatchObject({ message: 'database exploded: secret detail' });
+  });
+
+  it('each request without an id gets a fresh one', async () => {
+    const a = await fetch(`${server.url}/boom`);
+    const b = await fetch(`${server.url}/boom`);
+    const idA = ((await a.json()) as { correlationId: string }).correlationId;
+    const idB = ((await b.json()) as { correlationId: string }).correlationId;
+    expect(idA).toMatch(/^[0-9a-f-]{36}$/);
+    expect(idA).not.toBe(idB);
+    expect(a.headers.get('x-request-id')).toBe(idA);
+  });
+
+  it('an unknown route is 404 NOT_FOUND', async () => {
+    const res = await fetch(`${server.url}/nope`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ code: 'NOT_FOUND', message: '見つかりません' });
+  });
+
+  it('identity: none → anonymous (401 where required); valid → the identity; bad → 401 Unauthorized', async () => {
+    const anonymous = await fetch(`${server.url}/me`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
+
+    const ok = await fetch(`${server.url}/me`, {
+      headers: { 'x-pagecast-identity': signIdentityHeader({ userId: 'u9', sessionId: 's9' }, secret) },
+    });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ userId: 'u9', sessionId: 's9' });
+
+    const forged = await fetch(`${server.url}/healthz`, {
+      headers: { 'x-pagecast-identity': signIdentityHeader({ userId: 'u9', sessionId: 's9' }, 'x'.repeat(40)) },
+    });
+    expect(forged.status).toBe(200); // health comes before the identity middleware
+    const forgedMe = await fetch(`${server.url}/me`, {
+      headers: { 'x-pagecast-identity': signIdentityHeader({ userId: 'u9', sessionId: 's9' }, 'x'.repeat(40)) },
+    });
+    expect(forgedMe.status).toBe(401);
+  });
+});

@@ -1,0 +1,86 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { IDENTITY_HEADER, Identity } from '@pagecast/contracts';
+import type { Request, RequestHandler } from 'express';
+import type { z } from 'zod';
+import { AppError } from './errors';
+
+type IdentityValue = z.infer<typeof Identity>;
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** Set by identityMiddleware from the gateway's signed header; undefined = anonymous. */
+      identity?: IdentityValue;
+    }
+  }
+}
+
+/** How old (or how far in the future, for clock skew) a header may be. */
+export const IDENTITY_MAX_AGE_SECONDS = 60;
+
+function mac(payload: string, secret: string): Buffer {
+  return createHmac('sha256', secret).update(payload).digest();
+}
+
+/** `<base64url(JSON {userId, sessionId, iat})>.<base64url(HMAC-SHA256(secret, first part))>`; `now` in ms. */
+export function signIdentityHeader(
+  identity: { userId: string; sessionId: string },
+  secret: string,
+  now: number = Date.now(),
+): string {
+  const json = JSON.stringify({ userId: identity.userId, sessionId: identity.sessionId, iat: Math.floor(now / 1000) });
+  const payload = Buffer.from(json).toString('base64url');
+  return `${payload}.${mac(payload, secret).toString('base64url')}`;
+}
+
+/** The identity when the signature matches and iat is within 60 s of `now` (ms); otherwise null. */
+export function verifyIdentityHeader(
+  value: string | undefined,
+  secret: string,
+  now: number = Date.now(),
+): IdentityValue | null {
+  if (!value) return null;
+  const parts = value.split('.');
+  if (parts.length !== 2) return null;
+  const [payload = '', signature = ''] = parts;
+  const given = Buffer.from(signature, 'base64url');
+  const expected = mac(payload, secret);
+  // Equal lengths first: timingSafeEqual throws otherwise; the length of an HMAC is no secret.
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const result = Identity.safeParse(parsed);
+  if (!result.success) return null;
+  const age = Math.floor(now / 1000) - result.data.iat;
+  if (Math.abs(age) > IDENTITY_MAX_AGE_SECONDS) return null;
+  return result.data;
+}
+
+/** Sets req.identity from the header; no header = anonymous; a present but bad header → 401. */
+export function identityMiddleware(secret: string): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers[IDENTITY_HEADER];
+    req.identity = undefined;
+    if (header === undefined) {
+      next();
+      return;
+    }
+    const identity = verifyIdentityHeader(Array.isArray(header) ? undefined : header, secret);
+    if (!identity) {
+      next(new AppError('UNAUTHORIZED'));
+      return;
+    }
+    req.identity = identity;
+    next();
+  };
+}
+
+/** The caller's identity or a 401. */
+export function requireIdentity(req: Request): IdentityValue {
+  if (!req.identity) throw new AppError('UNAUTHORIZED');
+  return req.identity;
+}

@@ -1,0 +1,34 @@
+export { type BaseConfig, baseConfigSchema, ConfigError, loadConfig } from './config';
+export { AppError, errorHandler, isDuplicateKeyError, parseWith, toAppError, zodIssues } from './errors';
+export { createHttpApp, type HttpAppOptions, JSON_BODY_LIMIT, type Listening, listen } from './http';
+export {
+  IDENTITY_MAX_AGE_SECONDS,
+  identityMiddleware,
+  requireIdentity,
+  signIdentityHeader,
+  verifyIdentityHeader,
+} from './identity';
+export { createLogger, type Logger } from './logger';
+export { connectMongo, mongoReady } from './mongo';
+export {
+  type ConsumeOptions,
+  connectNats,
+  consume,
+  ensureStreams,
+  type JetStreamClient,
+  type JetStreamManager,
+  type Nats,
+  type NatsConnection,
+  natsReady,
+  type StreamDefinition,
+} from './nats';
+export {
+  createOutbox,
+  type Outbox,
+  type OutboxEntry,
+  type OutboxModel,
+  RELAY_AGE_MS,
+  RELAY_INTERVAL_MS,
+} from './outbox';
+export { createS3, type S3, type S3Config } from './s3';
+export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';

@@ -1,0 +1,199 @@
+import { type EventEnvelope, parseEvent, type Subject, streams as contractStreams } from '@pagecast/contracts';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  type JetStreamClient,
+  JetStreamApiError,
+  type JetStreamManager,
+  type JsMsg,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
+import type { pino } from 'pino';
+
+export type { JetStreamClient, JetStreamManager, NatsConnection };
+
+export interface Nats {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+}
+
+const disconnected = new WeakSet<NatsConnection>();
+
+/** Connects (reconnecting forever), logs connection changes and returns the JetStream client and manager. */
+export async function connectNats(url: string, logger: pino.Logger, name: string): Promise<Nats> {
+  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000, timeout: 5000 });
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') {
+        disconnected.add(nc);
+        logger.warn({ server: s.server }, 'nats disconnected');
+      } else if (s.type === 'reconnect') {
+        disconnected.delete(nc);
+        logger.info({ server: s.server }, 'nats reconnected');
+      } else if (s.type === 'error') {
+        logger.warn({ status: s }, 'nats error');
+      }
+    }
+  })();
+  const js = jetstream(nc);
+  const jsm = await jetstreamManager(nc);
+  logger.info({ url }, 'nats connected');
+  return { nc, js, jsm };
+}
+
+/** Readiness: connected (not closed, draining or between reconnects). */
+export function natsReady(nc: NatsConnection): boolean {
+  return !nc.isClosed() && !nc.isDraining() && !disconnected.has(nc);
+}
+
+const API_STREAM_NOT_FOUND = 10059;
+const API_STREAM_NAME_IN_USE = 10058;
+const API_CONSUMER_NOT_FOUND = 10014;
+
+function apiCode(err: unknown): number | undefined {
+  return err instanceof JetStreamApiError ? err.code : undefined;
+}
+
+export interface StreamDefinition {
+  name: string;
+  subjects: string[];
+  retention: 'limits' | 'workqueue';
+  duplicateWindowMs: number;
+}
+
+/** Creates each stream or brings its subjects and duplicate window up to date; safe when services race at start. */
+export async function ensureStreams(
+  jsm: JetStreamManager,
+  list: ReadonlyArray<StreamDefinition> = contractStreams,
+): Promise<void> {
+  for (const def of list) {
+    const wanted = { subjects: [...def.subjects], duplicate_window: nanos(def.duplicateWindowMs) };
+    let info: Awaited<ReturnType<JetStreamManager['streams']['info']>> | undefined;
+    try {
+      info = await jsm.streams.info(def.name);
+    } catch (err) {
+      if (apiCode(err) !== API_STREAM_NOT_FOUND) throw err;
+    }
+    if (!info) {
+      try {
+        await jsm.streams.add({
+          name: def.name,
+          ...wanted,
+          retention: def.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+          storage: StorageType.File,
+        });
+        continue;
+      } catch (err) {
+        // Another service created it between our info and add: fall through to the update check.
+        if (apiCode(err) !== API_STREAM_NAME_IN_USE) throw err;
+        info = await jsm.streams.info(def.name);
+      }
+    }
+    const same =
+      [...info.config.subjects].sort().join(' ') === [...wanted.subjects].sort().join(' ') &&
+      info.config.duplicate_window === wanted.duplicate_window;
+    if (!same) await jsm.streams.update(def.name, wanted);
+  }
+}
+
+export interface ConsumeOptions<S extends Subject> {
+  stream: string;
+  durable: string;
+  subjects: S[];
+  handler: (event: EventEnvelope<S>) => Promise<void>;
+  logger: pino.Logger;
+  /** Where a new durable starts; ignored when it exists. Default 'all'. */
+  deliver?: 'all' | 'new';
+  /** First redelivery delay after a failed handler; doubles per attempt up to 60 s. Default 1000 ms. */
+  retryDelayMs?: number;
+  /** Deliveries before a failing message is given up (terminated and logged). Default 50. */
+  maxDeliver?: number;
+  /** Redelivery if neither acked nor kept alive; long handlers are kept alive automatically. Default 30 s. */
+  ackWaitMs?: number;
+}
+
+/**
+ * A durable pull consumer with explicit acks. Each message is parsed with the contracts (bad ones are logged and
+ * terminated so they do not loop), handed to `handler`, and acked after it returns; a throw naks with a growing
+ * delay. Messages are handled one at a time, in order.
+ */
+export async function consume<S extends Subject>(
+  js: JetStreamClient,
+  opts: ConsumeOptions<S>,
+): Promise<{ stop(): Promise<void> }> {
+  const { stream, durable, logger } = opts;
+  const ackWaitMs = opts.ackWaitMs ?? 30_000;
+  const retryDelayMs = opts.retryDelayMs ?? 1000;
+  const maxDeliver = opts.maxDeliver ?? 50;
+  const log = logger.child({ stream, durable });
+  const jsm = await js.jetstreamManager();
+  const config = {
+    filter_subjects: [...opts.subjects] as string[],
+    ack_wait: nanos(ackWaitMs),
+    max_deliver: maxDeliver,
+  };
+  try {
+    await jsm.consumers.info(stream, durable);
+    await jsm.consumers.update(stream, durable, config);
+  } catch (err) {
+    if (apiCode(err) !== API_CONSUMER_NOT_FOUND) throw err;
+    await jsm.consumers.add(stream, {
+      ...config,
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: opts.deliver === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+    });
+  }
+  const consumer = await js.consumers.get(stream, durable);
+  const messages = await consumer.consume({ max_messages: 16 });
+
+  const handle = async (m: JsMsg) => {
+    let event: EventEnvelope<S>;
+    try {
+      const parsed = parseEvent(m.json());
+      if (parsed.type !== m.subject || !(opts.subjects as string[]).includes(parsed.type)) {
+        throw new Error(`event type ${parsed.type} does not match subject ${m.subject}`);
+      }
+      event = parsed as EventEnvelope<S>;
+    } catch (err) {
+      log.error({ err, subject: m.subject, seq: m.seq }, 'bad message terminated');
+      m.term('bad message');
+      return;
+    }
+    // Long handlers (a conversion) keep the message from being redelivered while they work.
+    const keepAlive = setInterval(() => m.working(), Math.max(1000, ackWaitMs / 2));
+    try {
+      await opts.handler(event);
+      clearInterval(keepAlive);
+      m.ack();
+    } catch (err) {
+      clearInterval(keepAlive);
+      const attempt = m.info.deliveryCount;
+      if (attempt >= maxDeliver) {
+        log.error({ err, eventId: event.id, type: event.type, attempt }, 'handler failed; giving up on the event');
+        m.term('handler failed too often');
+        return;
+      }
+      const delay = Math.min(retryDelayMs * 2 ** (attempt - 1), 60_000);
+      log.warn({ err, eventId: event.id, type: event.type, attempt, delay }, 'handler failed; will retry');
+      m.nak(delay);
+    }
+  };
+
+  const loop = (async () => {
+    for await (const m of messages) await handle(m);
+  })().catch((err) => log.error({ err }, 'consumer loop ended with an error'));
+
+  log.info({ subjects: opts.subjects }, 'consuming');
+  return {
+    async stop() {
+      await messages.close();
+      await loop;
+    },
+  };
+}
