@@ -1,0 +1,167 @@
+// Every deployable has a Dockerfile that builds from the repository root, installs only its workspace, runs as a
+// non-root user and reports its health. Checked by reading the files: no Docker engine runs on this machine.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const read = (p: string) => readFileSync(join(root, p), 'utf8');
+
+const nodeDeployables = [
+  'services/account',
+  'services/file-conversion',
+  'services/marketplace',
+  'services/billing',
+  'gateway',
+];
+const staticDeployables = ['shell', 'mf-files', 'mf-marketplace', 'mf-player'];
+
+/** Workspace folders from the root package.json, with "dir/*" patterns expanded (what npm ci checks the lock against). */
+function workspaces(): string[] {
+  const patterns = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
+  return patterns.flatMap((p) => {
+    if (!p.endsWith('/*')) return [p];
+    const dir = p.slice(0, -2);
+    return readdirSync(join(root, dir), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(root, dir, d.name, 'package.json')))
+      .map((d) => `${dir}/${d.name}`);
+  });
+}
+
+interface Stage {
+  from: string;
+  lines: string[];
+}
+
+/** Splits a Dockerfile into stages, joining continued lines and dropping comments. */
+function stages(text: string): { args: Record<string, string>; stages: Stage[] } {
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const args: Record<string, string> = {};
+  const out: Stage[] = [];
+  for (const line of lines) {
+    const from = /^FROM\s+(\S+)/i.exec(line);
+    if (from?.[1]) {
+      out.push({ from: from[1].replace(/^\$\{(\w+)\}$/, (_, name: string) => args[name] ?? name), lines: [] });
+      continue;
+    }
+    const arg = /^ARG\s+(\w+)=(\S+)/i.exec(line);
+    if (arg?.[1] && arg[2] && out.length === 0) args[arg[1]] = arg[2];
+    out.at(-1)?.lines.push(line);
+  }
+  return { args, stages: out };
+}
+
+const final = (f: { stages: Stage[] }) => f.stages.at(-1) as Stage;
+const user = (s: Stage) =>
+  s.lines
+    .filter((l) => /^USER\s/i.test(l))
+    .at(-1)
+    ?.split(/\s+/)[1];
+
+describe('deployable images', () => {
+  it('covers every service folder and front end: a new deployable without a Dockerfile fails here', () => {
+    const serviceDirs = readdirSync(join(root, 'services')).map((d) => `services/${d}`);
+    const frontDirs = readdirSync(root).filter((d) => d === 'shell' || d.startsWith('mf-'));
+    expect([...serviceDirs, 'gateway', ...frontDirs].sort()).toEqual([...nodeDeployables, ...staticDeployables].sort());
+    for (const dir of [...nodeDeployables, ...staticDeployables]) {
+      expect(existsSync(join(root, dir, 'Dockerfile')), `${dir}/Dockerfile`).toBe(true);
+    }
+  });
+
+  it.each([...nodeDeployables, ...staticDeployables])(
+    '%s: multi-stage on node:24-bookworm-slim, npm ci of its own workspace with every manifest',
+    (dir) => {
+      const f = stages(read(`${dir}/Dockerfile`));
+      expect(f.stages.length).toBeGreaterThanOrEqual(2);
+      expect(f.stages[0]?.from).toBe('node:24-bookworm-slim');
+      const installs = f.stages.filter((s) => s.lines.some((l) => /\bnpm ci\b/.test(l)));
+      expect(installs.length).toBeGreaterThanOrEqual(1);
+      const own = installs.find((s) => s.lines.some((l) => l.includes(`npm ci -w ${dir} `)));
+      expect(own, `a stage runs npm ci -w ${dir}`).toBeDefined();
+      for (const stage of installs) {
+        // npm ci compares the lock with every workspace manifest, so each must be there before it runs.
+        const ciAt = stage.lines.findIndex((l) => /\bnpm ci\b/.test(l));
+        const before = stage.lines.slice(0, ciAt);
+        expect(before).toContain('COPY package.json package-lock.json ./');
+        for (const ws of workspaces()) expect(before, ws).toContain(`COPY ${ws}/package.json ${ws}/`);
+      }
+      // Sources are copied after the install, so a source change does not redo npm ci.
+      const text = read(`${dir}/Dockerfile`);
+      expect(text.indexOf(`COPY ${dir}/ ${dir}/`)).toBeGreaterThan(text.indexOf(`npm ci -w ${dir}`));
+    },
+  );
+
+  it.each(nodeDeployables)('%s: production dependencies only, tsx, non-root, HEALTHCHECK on /healthz', (dir) => {
+    const f = stages(read(`${dir}/Dockerfile`));
+    const text = read(`${dir}/Dockerfile`);
+    expect(text).toContain(`npm ci -w ${dir} --omit=dev`);
+    const run = final(f);
+    expect(run.from).toBe('node:24-bookworm-slim');
+    expect(user(run)).toBeDefined();
+    expect(['root', '0']).not.toContain(user(run));
+    expect(run.lines.find((l) => /^HEALTHCHECK\s/i.test(l))).toMatch(/\/healthz/);
+    expect(run.lines.find((l) => /^CMD\s/i.test(l))).toBe('CMD ["tsx", "src/main.ts"]');
+    expect(
+      run.lines.some((l) => /tsx@\d+\.\d+\.\d+/.test(l)),
+      'tsx pinned',
+    ).toBe(true);
+    expect(run.lines).toContain(`WORKDIR /app/${dir}`);
+  });
+
+  it.each(staticDeployables)('%s: rspack build, served by nginx as an unprivileged user with a health check', (dir) => {
+    const f = stages(read(`${dir}/Dockerfile`));
+    const build = f.stages[0] as Stage;
+    expect(build.lines).toContain(`WORKDIR /app/${dir}`);
+    expect(build.lines.some((l) => /^RUN npx (--no-install )?rspack build$/.test(l))).toBe(true);
+    const run = final(f);
+    expect(run.from).toBe('nginx:stable-alpine');
+    expect(user(run)).toBe('nginx');
+    expect(run.lines.find((l) => /^HEALTHCHECK\s/i.test(l))).toMatch(/\/healthz/);
+    expect(run.lines).toContain(`COPY --from=build /app/${dir}/dist /usr/share/nginx/html`);
+    const conf = dir === 'shell' ? 'shell.conf' : 'remote.conf';
+    expect(run.lines).toContain(`COPY deploy/nginx/${conf} /etc/nginx/conf.d/default.conf`);
+    expect(run.lines).toContain('COPY deploy/nginx/nginx.conf /etc/nginx/nginx.conf');
+  });
+
+  it('file-conversion installs LibreOffice (Writer, Impress) and the CJK fonts in its runtime image', () => {
+    const run = final(stages(read('services/file-conversion/Dockerfile')));
+    const apt = run.lines.find((l) => l.includes('apt-get install')) ?? '';
+    for (const pkg of ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk'])
+      expect(apt).toContain(pkg);
+  });
+
+  it('the gateway image holds the shell build and points REMOTES at the remote containers', () => {
+    const f = stages(read('gateway/Dockerfile'));
+    expect(f.stages.some((s) => s.lines.includes('RUN npx --no-install rspack build'))).toBe(true);
+    const run = final(f);
+    expect(run.lines.some((l) => /^COPY --from=shell-build \/app\/shell\/dist shell\/dist$/.test(l))).toBe(true);
+    const env = run.lines.find((l) => l.startsWith('ENV ') && l.includes('REMOTES=')) ?? '';
+    const json = /REMOTES='([^']+)'/.exec(env)?.[1] ?? '';
+    expect(Object.keys(JSON.parse(json)).sort()).toEqual(['mf_files', 'mf_marketplace', 'mf_player']);
+  });
+
+  it('no Dockerfile sets a secret', () => {
+    for (const dir of [...nodeDeployables, ...staticDeployables]) {
+      for (const line of read(`${dir}/Dockerfile`).split('\n')) {
+        if (/^\s*(ENV|ARG)\s/i.test(line)) expect(line, dir).not.toMatch(/SECRET|PASSWORD|ACCESS_KEY|TOKEN/i);
+      }
+    }
+  });
+
+  it('.dockerignore keeps dependencies, builds, local data and git out of the build context', () => {
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
+    for (const entry of ['**/node_modules', '**/dist', '.data', '.git']) expect(ignored).toContain(entry);
+  });
+
+  it('the nginx configuration files the images copy exist', () => {
+    for (const f of ['nginx.conf', 'remote.conf', 'shell.conf'])
+      expect(existsSync(join(root, 'deploy/nginx', f)), f).toBe(true);
+  });
+});

@@ -1,0 +1,142 @@
+// npm run bench: starts the stack quietly (test profile, gateway on 18091), runs each benchmark of `benches` in
+// turn, prints its table, and stops what it started. Figures only: it never fails on time (only when it cannot
+// measure at all). Every request goes to this machine's loopback address, in bounded loops.
+//
+// To add a benchmark, append { name, run } to `benches`: run(ctx) gets { stack, measure, hostUrl } and returns
+// { rows, notes? }, rows being what `measure` returns plus a `label`; the baseline it compares with is measured in
+// the same run, next to it.
+import { performance } from 'node:perf_hooks';
+import { startStack } from './lib/stack.mjs';
+
+const say = (m) => process.stdout.write(`[bench] ${m}\n`);
+const PORT = 18091;
+
+/** The p-th percentile (0..100) of sorted numbers, nearest rank. */
+function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Sends `requests` GETs to url with `concurrency` in flight (after `warmup` unmeasured ones) and returns latency
+ * percentiles in ms and throughput. Fails only if a response is not the expected status.
+ */
+async function measure(url, { requests = 2000, concurrency = 20, warmup = 200, expect = 200, headers = {} } = {}) {
+  if (!/^http:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?\//.test(url)) throw new Error(`not a loopback URL: ${url}`);
+  const one = async () => {
+    const t0 = performance.now();
+    const r = await fetch(url, { headers });
+    await r.arrayBuffer();
+    const ms = performance.now() - t0;
+    if (r.status !== expect) throw new Error(`GET ${url} answered ${r.status}, expected ${expect}`);
+    return ms;
+  };
+  const runLoop = async (count, record) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < count) {
+        next += 1;
+        const ms = await one();
+        record?.(ms);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  };
+  await runLoop(warmup);
+  const times = [];
+  const t0 = performance.now();
+  await runLoop(requests, (ms) => times.push(ms));
+  const seconds = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return {
+    requests: times.length,
+    concurrency,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    rps: times.length / seconds,
+  };
+}
+
+const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+function printTable(rows) {
+  const head = ['', 'requests', 'conc.', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s'];
+  const body = rows.map((r) => [
+    r.label,
+    String(r.requests),
+    String(r.concurrency),
+    fmt(r.p50),
+    fmt(r.p95),
+    fmt(r.p99),
+    fmt(r.rps, 0),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  process.stdout.write(`${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${body.map(line).join('\n')}\n`);
+}
+
+/** Gateway overhead: the same answer asked of a service directly and through the gateway. */
+async function gatewayOverhead({ stack, measure, hostUrl }) {
+  const service = `http://127.0.0.1:${stack.ports.account}`;
+  const rows = [
+    { label: 'account /healthz (direct)', ...(await measure(`${service}/healthz`)) },
+    { label: 'gateway /healthz (own)', ...(await measure(`${hostUrl}/healthz`)) },
+    { label: 'account /openapi.json (direct)', ...(await measure(`${service}/openapi.json`)) },
+    {
+      label: 'gateway /api/docs/account/openapi.json (proxied)',
+      ...(await measure(`${hostUrl}/api/docs/account/openapi.json`)),
+    },
+  ];
+  const [, , direct, proxied] = rows;
+  return {
+    rows,
+    notes: [
+      `proxied/direct p50 latency: ${fmt(proxied.p50 / direct.p50)}x (+${fmt(proxied.p50 - direct.p50)} ms), ` +
+        `p99: ${fmt(proxied.p99 / direct.p99)}x; throughput: ${fmt(proxied.rps / direct.rps)}x of direct`,
+    ],
+  };
+}
+
+const benches = [{ name: 'gateway overhead', run: gatewayOverhead }];
+
+let stack;
+let stopping = false;
+async function finish(code) {
+  if (stopping) return;
+  stopping = true;
+  if (stack) await stack.stop().catch((e) => say(`stopping failed: ${e.message}`));
+  process.exit(code);
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(130));
+
+try {
+  say(`starting the stack (test profile, gateway on ${PORT}; logs in .data/test/logs) ...`);
+  // The gateway's per-address /api limit (600/min) would turn a benchmark into a 429 count: lift it here only.
+  stack = await startStack({
+    profile: 'test',
+    port: PORT,
+    quiet: true,
+    build: false, // no benchmark here needs the front ends; later ones that do can build them
+    env: { RATE_LIMIT_API_MAX: '10000000', LOG_LEVEL: 'warn' },
+  });
+  const hostUrl = `http://127.0.0.1:${PORT}`;
+  const only = process.argv[2];
+  let failed = 0;
+  for (const bench of benches.filter((b) => !only || b.name.includes(only))) {
+    process.stdout.write(`\n== ${bench.name}\n`);
+    try {
+      const { rows, notes = [] } = await bench.run({ stack, measure, hostUrl });
+      printTable(rows);
+      for (const n of notes) process.stdout.write(`${n}\n`);
+    } catch (e) {
+      failed += 1;
+      say(`${bench.name}: could not measure: ${e.message}`);
+    }
+  }
+  process.stdout.write('\n');
+  await finish(failed ? 1 : 0);
+} catch (e) {
+  console.error(`[bench] ${e.stack || e.message}`);
+  await finish(1);
+}
