@@ -1,0 +1,118 @@
+import { ConversionError } from './errors.ts';
+import { extractDocxText, joinPageTexts } from './extract-text.ts';
+import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
+import { officeToPdf } from './office-to-pdf.ts';
+import { RenderPool } from './pool.ts';
+import { type OnPage, type PageSummary, renderPdf } from './render-pdf.ts';
+import { type DocumentKind, sniffFile } from './sniff.ts';
+import { guardZip } from './zip-guard.ts';
+
+export interface ConvertInput {
+  /** The uploaded file on disk; it is read, never modified or moved. */
+  path: string;
+  /** The member's file name: for messages only, the type always comes from the bytes. */
+  declaredName?: string;
+}
+
+export interface ConvertOptions {
+  /** Render workers; default: one pool per process, sized to the cores, made on first use. */
+  pool?: RenderPool;
+  limits?: Partial<ConversionLimits>;
+  encode?: Partial<EncodeSettings>;
+  /** Parent of the per-job LibreOffice directories (default: the OS temp dir). */
+  tmpDir?: string;
+  /** 'auto' (default) runs LibreOffice without network when possible; 'off' is for tests of the profile alone. */
+  isolateNetwork?: 'auto' | 'off';
+  maxBufferedPages?: number;
+}
+
+export interface ConversionResult {
+  kind: DocumentKind;
+  pageCount: number;
+  /** Page metadata in page order (the bytes went to onPage). */
+  pages: PageSummary[];
+  /** The document's text for the copyright check: mammoth raw text for Word, page texts otherwise. */
+  text: string;
+  /** LibreOffice ran with no network at all (PPTX/DOCX only). */
+  networkIsolated?: boolean;
+  timings: { officeMs: number; renderMs: number; totalMs: number };
+}
+
+let sharedPool: RenderPool | undefined;
+export function defaultRenderPool(): RenderPool {
+  sharedPool ??= new RenderPool({ unref: true });
+  return sharedPool;
+}
+
+/**
+ * sniff → ZIP guard → (LibreOffice → PDF) → pages rendered on the worker pool and streamed to onPage.
+ * Refusals throw a ConversionError with a stable code; nothing is left in tmpDir either way. If it fails after
+ * some pages were delivered, the caller discards them.
+ */
+export async function convertDocument(
+  input: ConvertInput,
+  opts: ConvertOptions,
+  onPage: OnPage,
+): Promise<ConversionResult> {
+  const started = performance.now();
+  const limits = { ...defaultLimits, ...opts.limits };
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new ConversionError('FILE_CONVERSION_TIMEOUT', `conversion took over ${limits.fileTimeoutMs} ms`),
+      ),
+    limits.fileTimeoutMs,
+  );
+  let cleanup: (() => Promise<void>) | undefined;
+  try {
+    const sniffed = await sniffFile(input.path);
+    if (sniffed.zip) guardZip(sniffed.zip, limits);
+    let pdfPath = input.path;
+    let officeMs = 0;
+    let networkIsolated: boolean | undefined;
+    let docxText: Promise<string> | undefined;
+    if (sniffed.kind !== 'pdf') {
+      if (sniffed.kind === 'docx') {
+        docxText = extractDocxText(input.path);
+        docxText.catch(() => {}); // awaited below; a failure here must not be unhandled meanwhile
+      }
+      const t = performance.now();
+      const remaining = limits.fileTimeoutMs - (t - started);
+      const office = await officeToPdf(input.path, sniffed.kind, {
+        tmpDir: opts.tmpDir,
+        timeoutMs: Math.min(limits.officeTimeoutMs, remaining),
+        isolateNetwork: opts.isolateNetwork,
+      });
+      cleanup = office.cleanup;
+      pdfPath = office.pdfPath;
+      networkIsolated = office.networkIsolated;
+      officeMs = performance.now() - t;
+    }
+    const r0 = performance.now();
+    const { pageCount, pages } = await renderPdf(
+      pdfPath,
+      {
+        pool: opts.pool ?? defaultRenderPool(),
+        limits,
+        encode: opts.encode,
+        signal: controller.signal,
+        maxBufferedPages: opts.maxBufferedPages,
+      },
+      onPage,
+    );
+    const renderMs = performance.now() - r0;
+    const text = docxText ? await docxText.catch(() => joinPageTexts(pages)) : joinPageTexts(pages);
+    return {
+      kind: sniffed.kind,
+      pageCount,
+      pages,
+      text,
+      ...(networkIsolated === undefined ? {} : { networkIsolated }),
+      timings: { officeMs, renderMs, totalMs: performance.now() - started },
+    };
+  } finally {
+    clearTimeout(timer);
+    await cleanup?.();
+  }
+}

@@ -1,0 +1,15 @@
+export {
+  type ConversionResult,
+  type ConvertInput,
+  type ConvertOptions,
+  convertDocument,
+  defaultRenderPool,
+} from './convert.ts';
+export { ConversionError, ConversionErrorCode, conversionErrorStatus, isConversionError } from './errors.ts';
+export { extractDocxText, joinPageTexts } from './extract-text.ts';
+export { type ConversionLimits, defaultEncode, defaultLimits, type EncodeSettings } from './limits.ts';
+export { canIsolateNetwork, type OfficePdf, officeToPdf } from './office-to-pdf.ts';
+export { RenderPool, type RenderPoolOptions } from './pool.ts';
+export { type OnPage, type PageSummary, type RenderedPage, renderPdf } from './render-pdf.ts';
+export { type DocumentKind, type SniffResult, sniffFile } from './sniff.ts';
+export { guardZip } from './zip-guard.ts';
