@@ -88,12 +88,15 @@ export function createHttpApp(opts: HttpAppOptions): { app: express.Express; reg
     res.type(registry.contentType).send(await registry.metrics());
   });
 
+  // The document never changes while the process runs: build it once, on first request.
+  let openapiJson: string | undefined;
   app.get('/openapi.json', (_req, res, next) => {
     if (!opts.openapi) {
       next(new AppError('NOT_FOUND'));
       return;
     }
-    res.json(opts.openapi());
+    openapiJson ??= JSON.stringify(opts.openapi());
+    res.type('application/json').send(openapiJson);
   });
 
   return {
