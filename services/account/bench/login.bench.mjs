@@ -1,0 +1,170 @@
+// Login latency with the chosen argon2id cost (m=19456 KiB, t=2, p=1): starts the account service as its own
+// process (tsx src/main.ts) against the test servers, registers and verifies one member through the real mail,
+// then runs bounded loops on loopback with a fixed number of requests in flight:
+//   - GET /healthz                 baseline: the service's HTTP path without work
+//   - argon2id verify in-process   the hash check alone, same cost and concurrency
+//   - POST /api/auth/local-login   the whole login (rate-limit records, hash check, session, JWT, cookie)
+// Figures only: it never fails on time.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { hash, verify } from '@node-rs/argon2';
+import { testEnv } from '@pagecast/service-kit/testing';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const serviceDir = join(here, '..');
+const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** Runs `one` `total` times with `concurrency` in flight; latency percentiles (ms) and throughput. */
+async function loop(one, { total, concurrency, warmup = 20 }) {
+  let next = 0;
+  const times = [];
+  const run = async (count, record) => {
+    next = 0;
+    const worker = async () => {
+      while (next < count) {
+        next += 1;
+        const t0 = performance.now();
+        await one();
+        if (record) times.push(performance.now() - t0);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  };
+  await run(warmup, false);
+  const t0 = performance.now();
+  await run(total, true);
+  const seconds = (performance.now() - t0) / 1000;
+  times.sort((a, b) => a - b);
+  return {
+    requests: times.length,
+    concurrency,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    p99: percentile(times, 99),
+    rps: times.length / seconds,
+  };
+}
+
+async function freePort() {
+  const srv = createServer().listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+async function waitFor(check, what, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function benchLogin({ log = console.log, total = 500, concurrency = 50 } = {}) {
+  const env = testEnv();
+  const port = await freePort();
+  const dbName = `account_bench_${Date.now().toString(36)}`;
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(join(serviceDir, '../../node_modules/.bin/tsx'), ['src/main.ts'], {
+    cwd: serviceDir,
+    env: { ...process.env, ...env, PORT: String(port), MONGO_DB: dbName, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    await waitFor(async () => (await fetch(`${base}/readyz`)).ok, 'account to be ready');
+    // 50 members, each on its own address (as behind the gateway): one account or one address with 50
+    // logins in flight at once would meet the login rate limits, which count attempts still being checked.
+    const post = (path, body, headers = {}) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const password = 'bench password 123';
+    const tag = randomBytes(4).toString('hex');
+    const members = Array.from({ length: concurrency }, (_, i) => ({
+      email: `bench-${tag}-${i}@example.com`,
+      headers: { 'x-forwarded-for': `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}` },
+    }));
+    await Promise.all(
+      members.map(async ({ email }) => {
+        const reg = await post('/api/auth/register', { email, firstName: 'Bench', lastName: 'Mark', password });
+        if (!reg.ok) throw new Error(`register answered ${reg.status}`);
+      }),
+    );
+    const mails = await waitFor(async () => {
+      const all = await (await fetch(`${env.MAILDEV_API_URL}/email`)).json();
+      const mine = all.filter((m) => m.to.some((t) => t.address.startsWith(`bench-${tag}-`)));
+      return mine.length >= members.length ? mine : undefined;
+    }, 'the verification mails');
+    for (const mail of mails) {
+      const token = /[?&]token=([\w-]+)/.exec(mail.text)?.[1];
+      if (!(await post('/api/auth/verify-email', { token })).ok) throw new Error('verification failed');
+    }
+
+    const rows = [];
+    rows.push({
+      label: 'GET /healthz (baseline)',
+      ...(await loop(
+        async () => {
+          const r = await fetch(`${base}/healthz`);
+          await r.arrayBuffer();
+          if (!r.ok) throw new Error(`healthz ${r.status}`);
+        },
+        { total, concurrency },
+      )),
+    });
+    const stored = await hash(password, ARGON2);
+    rows.push({
+      label: 'argon2id verify (in-process)',
+      ...(await loop(
+        async () => {
+          if (!(await verify(stored, password))) throw new Error('verify failed');
+        },
+        { total, concurrency },
+      )),
+    });
+    let turn = 0;
+    const login = async () => {
+      const member = members[turn++ % members.length];
+      const r = await post('/api/auth/local-login', { email: member.email, password }, member.headers);
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`login answered ${r.status}`);
+    };
+    rows.push({
+      label: 'POST /api/auth/local-login, 1 in flight',
+      ...(await loop(login, { total: 50, concurrency: 1, warmup: 5 })),
+    });
+    rows.push({ label: 'POST /api/auth/local-login', ...(await loop(login, { total, concurrency })) });
+
+    const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
+    log(
+      `argon2id m=${ARGON2.memoryCost} KiB t=${ARGON2.timeCost} p=${ARGON2.parallelism}; libuv pool ${process.env.UV_THREADPOOL_SIZE ?? 4} threads`,
+    );
+    log(['', 'requests', 'conc.', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s'].join('\t'));
+    for (const r of rows)
+      log([r.label, r.requests, r.concurrency, fmt(r.p50), fmt(r.p95), fmt(r.p99), fmt(r.rps, 0)].join('\t'));
+    return rows;
+  } finally {
+    child.kill('SIGTERM');
+    await once(child, 'exit').catch(() => undefined);
+    // The bench's own database: dropped with the driver the service uses.
+    const { default: mongoose } = await import('mongoose');
+    const conn = await mongoose.createConnection(env.MONGO_URL, { dbName }).asPromise();
+    await conn.dropDatabase();
+    await conn.close();
+  }
+}

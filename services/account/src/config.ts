@@ -1,0 +1,16 @@
+import { loadConfig } from '@pagecast/service-kit';
+import { z } from 'zod';
+
+/** Variables of this service on top of the kit's base (docs/platform.md); PORT overrides the default. */
+export const configSchema = {
+  PORT: z.coerce.number().int().min(0).max(65535).default(4101),
+  /** Sender of account's mails (verification, password reset). */
+  MAIL_FROM: z.string().min(3).default('Pagecast <no-reply@pagecast.local>'),
+};
+
+/** Throws a ConfigError naming every missing or bad variable. */
+export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(configSchema, env);
+}
+
+export type Config = ReturnType<typeof loadServiceConfig>;

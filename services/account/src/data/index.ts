@@ -1,0 +1,58 @@
+import type mongoose from 'mongoose';
+import { type ClaimRepository, createClaimRepository } from './claims';
+import { type ContactMessageRepository, createContactMessageRepository } from './contact-messages';
+import { createRateLimitRepository, type RateLimitRepository } from './rate-limits';
+import { createSessionRepository, type SessionRepository } from './sessions';
+import { createSigningKeyRepository, type SigningKeyRepository } from './signing-keys';
+import { createUserRepository, type UserRepository } from './users';
+
+export * from './claims';
+export * from './contact-messages';
+export * from './mailer';
+export * from './rate-limits';
+export * from './sessions';
+export * from './signing-keys';
+export * from './users';
+
+/** Mongoose models and repositories; nothing else touches the driver. */
+export interface Repositories {
+  users: UserRepository;
+  sessions: SessionRepository;
+  keys: SigningKeyRepository;
+  rateLimits: RateLimitRepository;
+  contactMessages: ContactMessageRepository;
+  claims: ClaimRepository;
+  /** Builds the indexes (the unique e-mail index must exist before the first registration). */
+  init(): Promise<void>;
+}
+
+export function createRepositories(conn: mongoose.Connection): Repositories {
+  const users = createUserRepository(conn);
+  const sessions = createSessionRepository(conn);
+  const keys = createSigningKeyRepository(conn);
+  const rateLimits = createRateLimitRepository(conn);
+  const contactMessages = createContactMessageRepository(conn);
+  const claims = createClaimRepository(conn);
+  return {
+    users,
+    sessions,
+    keys,
+    rateLimits,
+    contactMessages,
+    claims,
+    async init() {
+      for (const m of [
+        users.model,
+        sessions.model,
+        keys.model,
+        rateLimits.model,
+        contactMessages.model,
+        claims.model,
+      ]) {
+        await m.createCollection().catch(() => undefined);
+        await m.createIndexes();
+      }
+    },
+  };
+}
+export * from './sweeper';

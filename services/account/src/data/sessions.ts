@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+
+/** The sessions store the spec names: { _id: sid, sess, expire }. */
+export interface SessionRecord {
+  _id: string;
+  sess: { userId: string; createdAt: Date; userAgent: string | null; ip: string | null };
+  expire: Date;
+}
+
+const sessionSchema = new mongoose.Schema<SessionRecord>(
+  {
+    _id: { type: String, required: true },
+    sess: {
+      userId: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      userAgent: { type: String, default: null },
+      ip: { type: String, default: null },
+    },
+    expire: { type: Date, required: true },
+  },
+  { collection: 'sessions', versionKey: false, minimize: false },
+);
+sessionSchema.index({ 'sess.userId': 1 });
+// Plain index, swept by the service: FerretDB has no TTL indexes.
+sessionSchema.index({ expire: 1 });
+
+const defineModel = (conn: mongoose.Connection) => conn.model('Session', sessionSchema);
+type SessionModel = ReturnType<typeof defineModel>;
+
+export function createSessionRepository(conn: mongoose.Connection) {
+  const model = (conn.models.Session as SessionModel | undefined) ?? defineModel(conn);
+  return {
+    model,
+    async create(input: {
+      userId: string;
+      userAgent: string | null;
+      ip: string | null;
+      lifetimeMs: number;
+    }): Promise<SessionRecord> {
+      const now = new Date();
+      const doc: SessionRecord = {
+        _id: randomUUID(),
+        sess: { userId: input.userId, createdAt: now, userAgent: input.userAgent, ip: input.ip },
+        expire: new Date(now.getTime() + input.lifetimeMs),
+      };
+      await model.create(doc);
+      return doc;
+    },
+    /** The session when it exists and has not expired. */
+    findActive(sid: string, now = new Date()): Promise<SessionRecord | null> {
+      return model.findOne({ _id: sid, expire: { $gt: now } }).lean<SessionRecord>();
+    },
+    /** Deletes one session; returns it when it existed. */
+    remove(sid: string): Promise<SessionRecord | null> {
+      return model.findOneAndDelete({ _id: sid }).lean<SessionRecord>();
+    },
+    /** Deletes every session of a user except `keep`; returns the deleted sids. */
+    async removeAllOfUser(userId: string, keep?: string): Promise<string[]> {
+      const filter = keep ? { 'sess.userId': userId, _id: { $ne: keep } } : { 'sess.userId': userId };
+      const ids = (await model.find(filter, { _id: 1 }).lean<Array<{ _id: string }>>()).map((d) => d._id);
+      if (ids.length > 0) await model.deleteMany({ _id: { $in: ids } });
+      return ids;
+    },
+    async sweepExpired(now = new Date()): Promise<number> {
+      const res = await model.deleteMany({ expire: { $lte: now } });
+      return res.deletedCount;
+    },
+  };
+}
+export type SessionRepository = ReturnType<typeof createSessionRepository>;

@@ -1,0 +1,128 @@
+import type { Locale } from './locale';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Texts {
+  subject: string;
+  greeting: (name: string) => string;
+  body: string;
+  action: string;
+  expiry: string;
+  ignore: string;
+}
+
+const verification: Record<Locale, Texts> = {
+  ja: {
+    subject: '【Pagecast】メールアドレスの確認',
+    greeting: (name) => `${name} 様`,
+    body: 'Pagecast にご登録いただきありがとうございます。次のリンクからメールアドレスを確認してください。',
+    action: 'メールアドレスを確認する',
+    expiry: 'このリンクの有効期限は24時間です。',
+    ignore: 'お心当たりのない場合は、このメールを破棄してください。',
+  },
+  en: {
+    subject: '[Pagecast] Confirm your e-mail address',
+    greeting: (name) => `Hello ${name},`,
+    body: 'Thank you for signing up to Pagecast. Please confirm your e-mail address with the link below.',
+    action: 'Confirm my e-mail address',
+    expiry: 'This link is valid for 24 hours.',
+    ignore: 'If you did not sign up, you can ignore this e-mail.',
+  },
+  fr: {
+    subject: '[Pagecast] Confirmez votre adresse e-mail',
+    greeting: (name) => `Bonjour ${name},`,
+    body: 'Merci de votre inscription à Pagecast. Veuillez confirmer votre adresse e-mail avec le lien ci-dessous.',
+    action: 'Confirmer mon adresse e-mail',
+    expiry: 'Ce lien est valable 24 heures.',
+    ignore: 'Si vous ne vous êtes pas inscrit, vous pouvez ignorer cet e-mail.',
+  },
+  it: {
+    subject: '[Pagecast] Conferma il tuo indirizzo e-mail',
+    greeting: (name) => `Ciao ${name},`,
+    body: 'Grazie per esserti registrato a Pagecast. Conferma il tuo indirizzo e-mail con il link qui sotto.',
+    action: 'Conferma il mio indirizzo e-mail',
+    expiry: 'Questo link è valido per 24 ore.',
+    ignore: 'Se non ti sei registrato, puoi ignorare questa e-mail.',
+  },
+};
+
+const reset: Record<Locale, Texts> = {
+  ja: {
+    subject: '【Pagecast】パスワードの再設定',
+    greeting: (name) => `${name} 様`,
+    body: 'パスワード再設定のリクエストを受け付けました。次のリンクから新しいパスワードを設定してください。',
+    action: 'パスワードを再設定する',
+    expiry: 'このリンクの有効期限は1時間で、一度だけ使用できます。',
+    ignore: 'お心当たりのない場合は、このメールを破棄してください。パスワードは変更されません。',
+  },
+  en: {
+    subject: '[Pagecast] Reset your password',
+    greeting: (name) => `Hello ${name},`,
+    body: 'We received a request to reset your password. Set a new password with the link below.',
+    action: 'Reset my password',
+    expiry: 'This link is valid for 1 hour and can be used once.',
+    ignore: 'If you did not ask for this, ignore this e-mail: your password stays unchanged.',
+  },
+  fr: {
+    subject: '[Pagecast] Réinitialisez votre mot de passe',
+    greeting: (name) => `Bonjour ${name},`,
+    body: 'Nous avons reçu une demande de réinitialisation de votre mot de passe. Choisissez-en un nouveau avec le lien ci-dessous.',
+    action: 'Réinitialiser mon mot de passe',
+    expiry: 'Ce lien est valable 1 heure et ne peut servir qu’une fois.',
+    ignore: 'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
+  },
+  it: {
+    subject: '[Pagecast] Reimposta la tua password',
+    greeting: (name) => `Ciao ${name},`,
+    body: 'Abbiamo ricevuto una richiesta di reimpostazione della password. Scegline una nuova con il link qui sotto.',
+    action: 'Reimposta la mia password',
+    expiry: 'Questo link è valido per 1 ora e può essere usato una sola volta.',
+    ignore: 'Se non hai fatto tu questa richiesta, ignora questa e-mail: la tua password resta invariata.',
+  },
+};
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function render(t: Texts, name: string, link: string): MailContent {
+  const text = [t.greeting(name), '', t.body, '', link, '', t.expiry, t.ignore, '', 'Pagecast'].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;line-height:1.6;color:#222">',
+    `<p>${escapeHtml(t.greeting(name))}</p>`,
+    `<p>${escapeHtml(t.body)}</p>`,
+    `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(t.action)}</a></p>`,
+    `<p style="font-size:13px;color:#555">${escapeHtml(link)}</p>`,
+    `<p style="font-size:13px;color:#555">${escapeHtml(t.expiry)}<br>${escapeHtml(t.ignore)}</p>`,
+    '<p>Pagecast</p></body></html>',
+  ].join('\n');
+  return { subject: t.subject, text, html };
+}
+
+/** The name a mail greets: first name, else the e-mail address. */
+function greetingName(firstName: string | null | undefined, email: string): string {
+  return firstName?.trim() || email;
+}
+
+export function verificationMail(
+  locale: Locale,
+  opts: { publicUrl: string; email: string; firstName: string | null; token: string },
+): MailContent {
+  const url = new URL('/verify-email', opts.publicUrl);
+  url.searchParams.set('token', opts.token);
+  url.searchParams.set('email', opts.email);
+  return render(verification[locale], greetingName(opts.firstName, opts.email), url.toString());
+}
+
+export function passwordResetMail(
+  locale: Locale,
+  opts: { publicUrl: string; email: string; firstName: string | null; token: string },
+): MailContent {
+  const url = new URL('/reset-password', opts.publicUrl);
+  url.searchParams.set('token', opts.token);
+  return render(reset[locale], greetingName(opts.firstName, opts.email), url.toString());
+}

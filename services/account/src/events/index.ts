@@ -1,0 +1,22 @@
+import type { ServiceContext } from '../server';
+import { consumeBillingEvents } from './billing-consumers';
+
+export interface RunningConsumer {
+  stop(): Promise<void>;
+}
+
+/** The durable's name: one per database, so test runs with their own database do not share a consumer. */
+export function durableName(dbName: string): string {
+  return dbName === 'pagecast_account' ? 'account' : `account-${dbName.replace(/[^\w-]/g, '_')}`;
+}
+
+/** Starts this service's JetStream consumers. Publishing of account.* events goes through `context.outbox`. */
+export async function startConsumers(context: ServiceContext): Promise<RunningConsumer[]> {
+  const billing = await consumeBillingEvents({
+    js: context.nats.js,
+    durable: `${durableName(context.dbName)}-billing`,
+    users: context.data.users,
+    logger: context.logger,
+  });
+  return [billing];
+}

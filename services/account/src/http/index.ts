@@ -1,0 +1,16 @@
+import type { Router } from 'express';
+import type { ServiceContext } from '../server';
+import { createAccounts } from './accounts';
+import { createRoutes } from './routes';
+
+export * from './accounts';
+export * from './background';
+export * from './cookies';
+export * from './session-tokens';
+
+/** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
+export function createRouter(context: ServiceContext): Router {
+  const { config, logger, data, outbox, mailer, tokens, background } = context;
+  const accounts = createAccounts({ publicUrl: config.PUBLIC_URL, logger, data, outbox, mailer, tokens, background });
+  return createRoutes({ accounts, tokens, secureCookies: config.PUBLIC_URL.startsWith('https:') });
+}

@@ -1,0 +1,163 @@
+import {
+  ChangePasswordRequest,
+  ContactRequest,
+  EmptyBody,
+  type Identity,
+  LocalLoginRequest,
+  MigrateAccountRequest,
+  RegisterRequest,
+  RequestPasswordResetRequest,
+  ResendVerificationRequest,
+  ResetPasswordRequest,
+  SessionRefreshRequest,
+  UpdateProfileRequest,
+  VerifyEmailRequest,
+} from '@pagecast/contracts';
+import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
+import { type Request, type Response, Router } from 'express';
+import { pickLocale } from '../domain';
+import { type Accounts, EmailNotVerified } from './accounts';
+import { clearSessionCookie, sessionCookie } from './cookies';
+import type { SessionTokens } from './session-tokens';
+
+export interface RouteDeps {
+  accounts: Accounts;
+  tokens: SessionTokens;
+  /** Secure cookies when the app is served over https */
+  secureCookies: boolean;
+}
+
+const localeOf = (req: Request) => (stored: string | null) =>
+  pickLocale((req.body as { locale?: unknown } | undefined)?.locale, req.get('accept-language'), stored);
+
+export function createRoutes({ accounts, tokens, secureCookies }: RouteDeps): Router {
+  const router = Router();
+
+  /** The caller's identity, and its session must still be in the store. */
+  const session = async (req: Request): Promise<Identity> => {
+    const identity = requireIdentity(req);
+    if (!(await accounts.sessionAlive(identity.userId, identity.sessionId))) throw new AppError('UNAUTHORIZED');
+    return identity;
+  };
+  const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
+
+  // --- public auth calls
+  router.post('/api/auth/register', async (req, res) => {
+    const input = parseWith(RegisterRequest, req.body);
+    res.json(await accounts.register(input, localeOf(req)(null)));
+  });
+
+  router.post('/api/auth/verify-email', async (req, res) => {
+    const { token } = parseWith(VerifyEmailRequest, req.body);
+    res.json(await accounts.verifyEmail(token));
+  });
+
+  router.post('/api/auth/resend-verification', (req, res) => {
+    const { email } = parseWith(ResendVerificationRequest, req.body);
+    res.json(accounts.resendVerification(email, localeOf(req)));
+  });
+
+  router.post('/api/auth/request-password-reset', (req, res) => {
+    const { email } = parseWith(RequestPasswordResetRequest, req.body);
+    res.json(accounts.requestPasswordReset(email, localeOf(req)));
+  });
+
+  router.post('/api/auth/reset-password', async (req, res) => {
+    const input = parseWith(ResetPasswordRequest, req.body);
+    res.json(await accounts.resetPassword(input.token, input.newPassword));
+  });
+
+  router.post('/api/auth/local-login', async (req, res) => {
+    const input = parseWith(LocalLoginRequest, req.body);
+    noStore(res);
+    try {
+      const {
+        session: s,
+        isFirstLogin,
+        user,
+      } = await accounts.login(input, {
+        userAgent: req.get('user-agent')?.slice(0, 512) ?? null,
+        ip: req.ip ?? null,
+      });
+      res.append('Set-Cookie', sessionCookie(s.token, s.maxAgeSeconds, secureCookies));
+      res.json({ message: 'ログインしました', isFirstLogin, user });
+    } catch (err) {
+      if (err instanceof EmailNotVerified) {
+        // The spec's client reads requiresVerification, message and email from this 403.
+        res.status(403).json({ code: err.code, message: err.message, requiresVerification: true, email: err.email });
+        return;
+      }
+      if (err instanceof AppError && err.code === 'RATE_LIMITED') {
+        res.set('Retry-After', String(err.details?.retryAfterSeconds ?? 60));
+      }
+      throw err;
+    }
+  });
+
+  // --- navigations
+  router.get('/api/login', (_req, res) => {
+    res.redirect(302, '/login');
+  });
+
+  router.get('/api/logout', async (req, res) => {
+    if (req.identity) await accounts.logout(req.identity.userId, req.identity.sessionId);
+    noStore(res);
+    res.append('Set-Cookie', clearSessionCookie(secureCookies));
+    res.redirect(302, '/');
+  });
+
+  // --- signed-in calls
+  router.get('/api/auth/user', async (req, res) => {
+    const { userId } = await session(req);
+    noStore(res);
+    res.json(await accounts.currentUser(userId));
+  });
+
+  router.post('/api/auth/mark-welcome-seen', async (req, res) => {
+    const { userId } = await session(req);
+    parseWith(EmptyBody, req.body);
+    res.json(await accounts.markWelcomeSeen(userId));
+  });
+
+  router.post('/api/auth/migrate-account', async (req, res) => {
+    const { userId } = await session(req);
+    const input = parseWith(MigrateAccountRequest, req.body);
+    res.json(await accounts.migrate(userId, input));
+  });
+
+  router.put('/api/user/profile', async (req, res) => {
+    const { userId } = await session(req);
+    const input = parseWith(UpdateProfileRequest, req.body);
+    res.json(await accounts.updateProfile(userId, input));
+  });
+
+  router.put('/api/user/password', async (req, res) => {
+    const { userId, sessionId } = await session(req);
+    const input = parseWith(ChangePasswordRequest, req.body);
+    res.json(await accounts.changePassword(userId, sessionId, input));
+  });
+
+  // --- open to visitors and members
+  router.post('/api/contact', async (req, res) => {
+    const input = parseWith(ContactRequest, req.body);
+    res.json(await accounts.contact(input, req.identity?.userId ?? null));
+  });
+
+  // --- for the gateway
+  router.get('/.well-known/jwks.json', async (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300');
+    res.json(await tokens.jwks());
+  });
+
+  router.post('/internal/sessions/refresh', async (req, res) => {
+    const identity = requireIdentity(req);
+    const { sid } = parseWith(SessionRefreshRequest, req.body);
+    if (identity.sessionId !== sid) throw new AppError('UNAUTHORIZED');
+    const answer = await accounts.refresh(identity.userId, sid);
+    if (!answer) throw new AppError('UNAUTHORIZED');
+    noStore(res);
+    res.json(answer);
+  });
+
+  return router;
+}

@@ -1,0 +1,185 @@
+// Starts the real account service in-process against the test servers and speaks to it as the gateway would:
+// HTTP with a signed identity header, NATS for events, maildev's API for the mails.
+import { IDENTITY_HEADER, SESSION_COOKIE, type Subject } from '@pagecast/contracts';
+import { connectNats, type Nats, signIdentityHeader } from '@pagecast/service-kit';
+import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { decodeJwt } from 'jose';
+import { loadServiceConfig } from '../src/config';
+import { durableName } from '../src/events';
+import { createServer, type Server } from '../src/server';
+
+/** Answers and event data: checked by the tests' assertions, not by the compiler. */
+// biome-ignore lint/suspicious/noExplicitAny: test payloads are asserted at run time
+export type Json = any;
+
+export const PUBLIC_URL = 'http://pagecast.test:8080';
+export const env = testEnv();
+
+export interface Harness {
+  server: Server;
+  url: string;
+  nats: Nats;
+  close(): Promise<void>;
+}
+
+export async function startHarness(prefix: string, extraEnv: Record<string, string> = {}): Promise<Harness> {
+  const config = loadServiceConfig({
+    ...env,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    MONGO_DB: uniqueName(prefix),
+    PUBLIC_URL,
+    ...extraEnv,
+  });
+  const server = await createServer(config);
+  const nats = await connectNats(env.NATS_URL, server.context.logger, `${prefix}-test`);
+  return {
+    server,
+    url: server.url,
+    nats,
+    async close() {
+      await server.context.background.idle();
+      await server.context.conn.dropDatabase();
+      const durable = `${durableName(server.context.dbName)}-billing`;
+      await nats.jsm.consumers.delete('BILLING', durable).catch(() => undefined);
+      await server.close();
+      await nats.nc.drain();
+    },
+  };
+}
+
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+export interface Call {
+  status: number;
+  body: Json;
+  headers: Headers;
+}
+
+export async function call(
+  h: Harness,
+  method: string,
+  path: string,
+  opts: { body?: unknown; identity?: { userId: string; sessionId: string }; headers?: Record<string, string> } = {},
+): Promise<Call> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.identity) headers[IDENTITY_HEADER] = signIdentityHeader(opts.identity, env.INTERNAL_SECRET);
+  const res = await fetch(`${h.url}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    redirect: 'manual',
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body, headers: res.headers };
+}
+
+export interface Mail {
+  to: Array<{ address: string }>;
+  subject: string;
+  text: string;
+  html: string;
+  date: string;
+}
+
+/** The mails maildev holds for an address, oldest first. */
+export async function mailsTo(address: string): Promise<Mail[]> {
+  const res = await fetch(`${env.MAILDEV_API_URL}/email`);
+  const all = (await res.json()) as Mail[];
+  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+}
+
+/** Waits until `count` mails have arrived for the address; returns the newest. */
+export async function waitForMail(address: string, count = 1, timeoutMs = 10_000): Promise<Mail> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await mailsTo(address);
+    if (mails.length >= count) return mails[mails.length - 1] as Mail;
+    if (Date.now() > until) throw new Error(`no mail #${count} for ${address} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function tokenFromMail(mail: Mail): string {
+  const match = /[?&]token=([\w-]+)/.exec(mail.text);
+  if (!match?.[1]) throw new Error(`no token in mail: ${mail.text}`);
+  return match[1];
+}
+
+export interface Session {
+  token: string;
+  userId: string;
+  sessionId: string;
+  identity: { userId: string; sessionId: string };
+  setCookie: string;
+}
+
+/** The session cookie set by a login answer. */
+export function sessionFrom(res: Call): Session {
+  const setCookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  if (!setCookie) throw new Error(`no session cookie (status ${res.status})`);
+  const token = setCookie.slice(SESSION_COOKIE.length + 1).split(';')[0] ?? '';
+  const claims = decodeJwt(token) as { sub: string; sid: string };
+  return {
+    token,
+    userId: claims.sub,
+    sessionId: claims.sid,
+    identity: { userId: claims.sub, sessionId: claims.sid },
+    setCookie,
+  };
+}
+
+/** Registers, verifies with the mailed token and returns the credentials. */
+export async function verifiedMember(
+  h: Harness,
+  tag: string,
+  password = 'correct horse battery',
+): Promise<{ email: string; password: string }> {
+  const email = uniqueEmail(tag);
+  const reg = await call(h, 'POST', '/api/auth/register', {
+    body: { email, firstName: '花子', lastName: '佐藤', password },
+  });
+  if (reg.status !== 200) throw new Error(`register answered ${reg.status}: ${JSON.stringify(reg.body)}`);
+  const token = tokenFromMail(await waitForMail(email));
+  const verified = await call(h, 'POST', '/api/auth/verify-email', { body: { token } });
+  if (verified.status !== 200) throw new Error(`verify answered ${verified.status}`);
+  return { email, password };
+}
+
+export async function login(h: Harness, email: string, password: string, headers?: Record<string, string>) {
+  const res = await call(h, 'POST', '/api/auth/local-login', { body: { email, password }, headers });
+  if (res.status !== 200) throw new Error(`login answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { res, session: sessionFrom(res) };
+}
+
+/** Collects the events published on a subject from now on. */
+export function collectEvents(h: Harness, subject: Subject) {
+  const events: Array<{ id: string; type: string; data: Json }> = [];
+  const sub = h.nats.nc.subscribe(subject, {
+    callback: (err, msg) => {
+      if (!err) events.push(msg.json());
+    },
+  });
+  return {
+    events,
+    async waitFor(predicate: (e: { data: Json }) => boolean, count = 1, timeoutMs = 5000) {
+      const until = Date.now() + timeoutMs;
+      while (events.filter(predicate).length < count) {
+        if (Date.now() > until)
+          throw new Error(`expected ${count} ${subject} events, got ${events.filter(predicate).length}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return events.filter(predicate);
+    },
+    stop: () => sub.unsubscribe(),
+  };
+}

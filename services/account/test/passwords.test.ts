@@ -1,0 +1,205 @@
+import { subjects } from '@pagecast/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  collectEvents,
+  type Harness,
+  login,
+  mailsTo,
+  startHarness,
+  tokenFromMail,
+  uniqueEmail,
+  verifiedMember,
+  waitForMail,
+} from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness('account_passwords');
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const password = 'correct horse battery';
+const newPassword = 'a much better passphrase';
+
+describe('password reset', () => {
+  it('answers identically for known and unknown addresses and mails only the known one', async () => {
+    const { email } = await verifiedMember(h, 'reset-known');
+    const unknown = uniqueEmail('reset-unknown');
+    const a = await call(h, 'POST', '/api/auth/request-password-reset', { body: { email } });
+    const b = await call(h, 'POST', '/api/auth/request-password-reset', { body: { email: unknown } });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(a.status);
+    expect(b.body).toEqual(a.body);
+    expect([...b.headers.keys()].sort()).toEqual([...a.headers.keys()].sort());
+    await waitForMail(email, 2); // verification, then reset
+    await h.server.context.background.idle();
+    expect(await mailsTo(unknown)).toEqual([]);
+  });
+
+  it('sets the new password with a single-use token of one hour and ends every session', async () => {
+    const revoked = collectEvents(h, subjects.sessionRevoked);
+    const { email } = await verifiedMember(h, 'reset');
+    const one = (await login(h, email, password)).session;
+    const two = (await login(h, email, password)).session;
+    await call(h, 'POST', '/api/auth/request-password-reset', {
+      body: { email },
+      headers: { 'accept-language': 'en-GB,en;q=0.8' },
+    });
+    const mail = await waitForMail(email, 2);
+    expect(mail.subject).toBe('[Pagecast] Reset your password');
+    expect(mail.text).toMatch(/http:\/\/pagecast\.test:8080\/reset-password\?token=/);
+    const stored = await h.server.context.data.users.model.findOne({ email }).lean();
+    const minutes = ((stored?.passwordResetExpires?.getTime() ?? 0) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(59);
+    expect(minutes).toBeLessThanOrEqual(60);
+
+    const token = tokenFromMail(mail);
+    const res = await call(h, 'POST', '/api/auth/reset-password', { body: { token, newPassword } });
+    expect(res.status).toBe(200);
+    expect(typeof res.body.message).toBe('string');
+
+    const events = await revoked.waitFor((e) => e.data.userId === one.userId, 2);
+    expect(events.map((e) => e.data.sessionId).sort()).toEqual([one.sessionId, two.sessionId].sort());
+    revoked.stop();
+    for (const s of [one, two]) {
+      const r = await call(h, 'POST', '/internal/sessions/refresh', {
+        body: { sid: s.sessionId },
+        identity: s.identity,
+      });
+      expect(r.status).toBe(401);
+    }
+    expect((await call(h, 'POST', '/api/auth/local-login', { body: { email, password } })).status).toBe(401);
+    await login(h, email, newPassword);
+
+    const reuse = await call(h, 'POST', '/api/auth/reset-password', {
+      body: { token, newPassword: 'yet another passphrase' },
+    });
+    expect(reuse.status).toBe(400);
+    expect(reuse.body.code).toBe('TOKEN_INVALID');
+  });
+
+  it('refuses an expired reset token', async () => {
+    const { email } = await verifiedMember(h, 'reset-expired');
+    await call(h, 'POST', '/api/auth/request-password-reset', { body: { email } });
+    const token = tokenFromMail(await waitForMail(email, 2));
+    await h.server.context.data.users.model.updateOne(
+      { email },
+      { $set: { passwordResetExpires: new Date(Date.now() - 1000) } },
+    );
+    const res = await call(h, 'POST', '/api/auth/reset-password', { body: { token, newPassword } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('TOKEN_INVALID');
+    await login(h, email, password);
+  });
+});
+
+describe('password change', () => {
+  it('checks the current password, keeps this session and revokes the others', async () => {
+    const { email } = await verifiedMember(h, 'change');
+    const current = (await login(h, email, password)).session;
+    const other = (await login(h, email, password)).session;
+    const revoked = collectEvents(h, subjects.sessionRevoked);
+
+    const wrong = await call(h, 'PUT', '/api/user/password', {
+      identity: current.identity,
+      body: { currentPassword: 'not my password', newPassword, confirmPassword: newPassword },
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe('WRONG_CURRENT_PASSWORD');
+
+    const res = await call(h, 'PUT', '/api/user/password', {
+      identity: current.identity,
+      body: { currentPassword: password, newPassword, confirmPassword: newPassword },
+    });
+    expect(res.status).toBe(200);
+
+    const [event] = await revoked.waitFor((e) => e.data.userId === current.userId);
+    expect(event?.data.sessionId).toBe(other.sessionId);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(revoked.events.filter((e) => e.data.sessionId === current.sessionId)).toEqual([]);
+    revoked.stop();
+
+    const refreshOther = await call(h, 'POST', '/internal/sessions/refresh', {
+      body: { sid: other.sessionId },
+      identity: other.identity,
+    });
+    expect(refreshOther.status).toBe(401);
+    expect((await call(h, 'GET', '/api/auth/user', { identity: other.identity })).status).toBe(401);
+    const refreshCurrent = await call(h, 'POST', '/internal/sessions/refresh', {
+      body: { sid: current.sessionId },
+      identity: current.identity,
+    });
+    expect(refreshCurrent.status).toBe(200);
+    expect((await call(h, 'GET', '/api/auth/user', { identity: current.identity })).status).toBe(200);
+
+    expect((await call(h, 'POST', '/api/auth/local-login', { body: { email, password } })).status).toBe(401);
+    await login(h, email, newPassword);
+  });
+});
+
+describe('login rate limits', () => {
+  it('refuses a sixth failure on one account within the window with 429 and Retry-After, even with the right password', async () => {
+    const { email } = await verifiedMember(h, 'limit-account');
+    for (let i = 0; i < 5; i++) {
+      const res = await call(h, 'POST', '/api/auth/local-login', {
+        body: { email, password: `wrong password ${i}` },
+        headers: { 'x-forwarded-for': `198.51.100.${i + 1}` },
+      });
+      expect(res.status).toBe(401);
+    }
+    const limited = await call(h, 'POST', '/api/auth/local-login', {
+      body: { email, password },
+      headers: { 'x-forwarded-for': '198.51.100.99' },
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('RATE_LIMITED');
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+
+    // Another account is not affected.
+    const other = await verifiedMember(h, 'limit-other');
+    await login(h, other.email, other.password, { 'x-forwarded-for': '198.51.100.99' });
+  });
+
+  it('refuses logins from an address after twenty failures, whatever the account, and not from other addresses', async () => {
+    const member = await verifiedMember(h, 'limit-address');
+    const address = { 'x-forwarded-for': '203.0.113.7' };
+    const attempts = Array.from({ length: 20 }, (_, i) =>
+      call(h, 'POST', '/api/auth/local-login', {
+        body: { email: uniqueEmail(`guess${i}`), password: 'guessing' },
+        headers: address,
+      }),
+    );
+    const answers = await Promise.all(attempts);
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(401));
+    const limited = await call(h, 'POST', '/api/auth/local-login', {
+      body: { email: member.email, password: member.password },
+      headers: address,
+    });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    await login(h, member.email, member.password, { 'x-forwarded-for': '203.0.113.8' });
+  });
+
+  it('counts concurrent failures atomically: of ten parallel guesses on one account at most five are checked', async () => {
+    const { email, password: right } = await verifiedMember(h, 'limit-parallel');
+    const guess = (i: number) =>
+      call(h, 'POST', '/api/auth/local-login', {
+        body: { email, password: `parallel guess ${i}` },
+        headers: { 'x-forwarded-for': `192.0.2.${i + 1}` },
+      });
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => guess(i)));
+    const checked = answers.filter((a) => a.status === 401).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(answers.filter((a) => a.status === 429).length).toBe(10 - checked);
+    // Refused attempts do not count: the account takes exactly 5 - checked more failures, then locks.
+    for (let i = checked; i < 5; i++) expect((await guess(100 + i)).status).toBe(401);
+    expect((await guess(200)).status).toBe(429);
+    const locked = await call(h, 'POST', '/api/auth/local-login', { body: { email, password: right } });
+    expect(locked.status).toBe(429);
+  });
+});
