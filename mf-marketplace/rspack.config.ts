@@ -1,0 +1,9 @@
+import { remoteConfig } from '@pagecast/federation';
+
+export default remoteConfig({
+  name: 'mf_marketplace',
+  dir: import.meta.dirname,
+  port: 3002,
+  title: 'Pagecast marketplace (standalone)',
+  exposes: { './routes': './src/routes/index.ts' },
+});

@@ -1,0 +1,2 @@
+// Async boundary: shared singletons (react, ...) are negotiated before any of them is imported.
+import('./bootstrap');

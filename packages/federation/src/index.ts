@@ -1,0 +1,216 @@
+// The one Module Federation policy of Pagecast (docs/platform.md, "Front end composition") and the rspack
+// configurations built on it, so that every front end's rspack.config.ts is a few lines.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { type Configuration, rspack } from '@rspack/core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+interface PackageJson {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function readPackageJson(dir: string): PackageJson {
+  return JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as PackageJson;
+}
+
+/** Shared singletons: package → the package.json whose version it takes (subpaths take their parent's). */
+export const sharedSingletons: ReadonlyArray<{ key: string; pkg: string }> = [
+  { key: 'react', pkg: 'react' },
+  { key: 'react/jsx-runtime', pkg: 'react' },
+  { key: 'react/jsx-dev-runtime', pkg: 'react' },
+  { key: 'react-dom', pkg: 'react-dom' },
+  { key: 'react-dom/client', pkg: 'react-dom' },
+  { key: 'react-router', pkg: 'react-router' },
+  { key: '@tanstack/react-query', pkg: '@tanstack/react-query' },
+  { key: 'i18next', pkg: 'i18next' },
+  { key: 'react-i18next', pkg: 'react-i18next' },
+  { key: '@pagecast/ui', pkg: '@pagecast/ui' },
+  { key: '@pagecast/i18n', pkg: '@pagecast/i18n' },
+];
+
+/** Workspace packages: their version comes from their own package.json (dependents say "*"). */
+const workspaceDirs: Record<string, string> = {
+  '@pagecast/ui': path.join(repoRoot, 'packages/ui'),
+  '@pagecast/i18n': path.join(repoRoot, 'packages/i18n'),
+};
+
+export interface SharedEntry {
+  singleton: true;
+  requiredVersion: string;
+  version?: string;
+}
+
+/**
+ * The shared map for one front end: every singleton with requiredVersion from that front end's package.json
+ * (exact pins there, so host and remotes must agree), workspace packages at ^their version.
+ */
+export function sharedPolicy(appDir: string): Record<string, SharedEntry> {
+  const app = readPackageJson(appDir);
+  const deps = { ...app.devDependencies, ...app.dependencies };
+  const shared: Record<string, SharedEntry> = {};
+  for (const { key, pkg } of sharedSingletons) {
+    const workspaceDir = workspaceDirs[pkg];
+    if (workspaceDir) {
+      const { version } = readPackageJson(workspaceDir);
+      shared[key] = { singleton: true, requiredVersion: `^${version}`, version };
+      continue;
+    }
+    const wanted = deps[pkg];
+    if (!wanted) throw new Error(`${app.name}: shared singleton ${pkg} is missing from package.json dependencies`);
+    shared[key] = { singleton: true, requiredVersion: wanted };
+  }
+  return shared;
+}
+
+export interface FrontEndOptions {
+  /** the front end's folder (where package.json and src/ live) */
+  dir: string;
+  /** dev server port (docs/platform.md: shell 3000, mf-files 3001, mf-marketplace 3002, mf-player 3003) */
+  port: number;
+  /** page title of the standalone/host HTML page */
+  title?: string;
+  mode?: 'development' | 'production';
+}
+
+export interface RemoteOptions extends FrontEndOptions {
+  /** federation name: mf_files, mf_marketplace or mf_player */
+  name: string;
+  /** what the remote exposes, e.g. { './routes': './src/routes/index.tsx' } */
+  exposes: Record<string, string>;
+}
+
+const gatewayUrl = () => process.env.GATEWAY_URL ?? 'http://localhost:8080';
+
+function modeOf(opts: FrontEndOptions): 'development' | 'production' {
+  return opts.mode ?? (process.env.NODE_ENV === 'production' ? 'production' : 'development');
+}
+
+/** What every front end shares: TS/TSX through builtin SWC (automatic React runtime), native CSS, hashed names. */
+function baseConfig(opts: FrontEndOptions & { publicPath: string }): Configuration {
+  const mode = modeOf(opts);
+  const prod = mode === 'production';
+  return {
+    mode,
+    context: opts.dir,
+    entry: { main: './src/index.ts' },
+    devtool: prod ? 'source-map' : 'cheap-module-source-map',
+    target: 'web',
+    output: {
+      path: path.join(opts.dir, 'dist'),
+      publicPath: opts.publicPath,
+      // gateway/src/static.ts caches names with an 8+ hex hash forever
+      filename: prod ? '[name].[contenthash:10].js' : '[name].js',
+      chunkFilename: prod ? '[name].[contenthash:10].js' : '[name].js',
+      cssFilename: prod ? '[name].[contenthash:10].css' : '[name].css',
+      cssChunkFilename: prod ? '[name].[contenthash:10].css' : '[name].css',
+      assetModuleFilename: 'assets/[name].[contenthash:10][ext]',
+      clean: true,
+    },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.jsx', '.js', '.json'],
+      // workspace packages import siblings as './x.ts'
+      extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+    },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          loader: 'builtin:swc-loader',
+          options: {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              transform: { react: { runtime: 'automatic', development: !prod } },
+            },
+            env: { targets: 'chrome >= 100, firefox >= 100, safari >= 15' },
+          },
+          type: 'javascript/auto',
+        },
+        // contracts' modules only declare schemas and constants: whatever a bundle does not use can be dropped
+        // (the landing page needs the constants, not zod)
+        { test: /[\\/]packages[\\/]contracts[\\/]src[\\/]/, sideEffects: false },
+        { test: /\.css$/, type: 'css/auto' },
+        { test: /\.(png|jpe?g|gif|svg|webp|woff2?)$/, type: 'asset' },
+      ],
+    },
+    optimization: { moduleIds: prod ? 'deterministic' : 'named', chunkIds: prod ? 'deterministic' : 'named' },
+    performance: { hints: false },
+    // lazy compilation (the dev default) rebuilds on the first request of each chunk, and without HMR that
+    // reloads the page; federated chunks are requested at run time, so it would reload again and again
+    lazyCompilation: false,
+    devServer: {
+      port: opts.port,
+      host: 'localhost',
+      historyApiFallback: true,
+      hot: false,
+      headers: { 'Access-Control-Allow-Origin': '*' },
+      proxy: [
+        {
+          context: ['/api', '/media', '/remotes.json', '/remotes'],
+          target: gatewayUrl(),
+          changeOrigin: true,
+          ws: true,
+        },
+      ],
+    },
+  };
+}
+
+function htmlPlugin(opts: FrontEndOptions) {
+  return new rspack.HtmlRspackPlugin({
+    template: path.join(opts.dir, 'index.html'),
+    title: opts.title ?? 'Pagecast',
+    inject: 'body',
+    scriptLoading: 'defer',
+    // only the app entry (not a remote's remoteEntry.js), from the root: deep links like /signage/x must work
+    chunks: ['main'],
+    publicPath: '/',
+  });
+}
+
+/**
+ * A remote: emits remoteEntry.js and mf-manifest.json at publicPath 'auto' (it is served at /remotes/<short>/ by
+ * the gateway, or from its own dev server), plus a standalone page (src/index.ts → bootstrap.tsx) for dev.
+ */
+export function remoteConfig(opts: RemoteOptions): Configuration {
+  const base = baseConfig({ ...opts, publicPath: 'auto' });
+  return {
+    ...base,
+    output: { ...base.output, uniqueName: opts.name },
+    plugins: [
+      htmlPlugin(opts),
+      new ModuleFederationPlugin({
+        name: opts.name,
+        filename: 'remoteEntry.js',
+        exposes: opts.exposes,
+        shared: sharedPolicy(opts.dir),
+        manifest: true,
+        dts: false,
+      }),
+    ],
+  };
+}
+
+/** The host: no remote is built in (principle 6); it registers what /remotes.json lists at run time. */
+export function hostConfig(opts: FrontEndOptions & { name?: string }): Configuration {
+  const base = baseConfig({ ...opts, publicPath: '/' });
+  return {
+    ...base,
+    output: { ...base.output, uniqueName: opts.name ?? 'shell' },
+    plugins: [
+      htmlPlugin(opts),
+      new ModuleFederationPlugin({
+        name: opts.name ?? 'shell',
+        remotes: {},
+        shared: sharedPolicy(opts.dir),
+        dts: false,
+      }),
+    ],
+  };
+}

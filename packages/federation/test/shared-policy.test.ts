@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { hostConfig, remoteConfig, sharedPolicy, sharedSingletons } from '../src/index';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const frontEnds = ['shell', 'mf-files', 'mf-marketplace', 'mf-player'];
+
+describe('shared-dependency policy', () => {
+  it('gives the host and every remote the same singletons with the same required versions', () => {
+    const policies = frontEnds.map((fe) => sharedPolicy(path.join(root, fe)));
+    for (const policy of policies) expect(policy).toEqual(policies[0]);
+    const shell = policies[0] ?? {};
+    expect(Object.keys(shell).sort()).toEqual(sharedSingletons.map((s) => s.key).sort());
+    for (const entry of Object.values(shell)) expect(entry.singleton).toBe(true);
+  });
+
+  it('takes required versions from package.json, subpaths from their parent package', () => {
+    const shell = sharedPolicy(path.join(root, 'shell'));
+    expect(shell.react?.requiredVersion).toBe('19.3.1');
+    expect(shell['react-dom/client']?.requiredVersion).toBe(shell['react-dom']?.requiredVersion);
+    expect(shell['react/jsx-runtime']?.requiredVersion).toBe('19.3.1');
+    expect(shell['@tanstack/react-query']?.requiredVersion).toBe('5.108.0');
+    expect(shell['@pagecast/ui']).toEqual({ singleton: true, requiredVersion: '^0.1.0', version: '0.1.0' });
+  });
+
+  it('pins the same rspack and federation versions in all four front ends', () => {
+    const pins = [
+      '@rspack/core',
+      '@rspack/cli',
+      '@rspack/dev-server',
+      '@module-federation/enhanced',
+      '@module-federation/runtime',
+    ];
+    const seen = frontEnds.map(async (fe) => {
+      const pkg = (await import(path.join(root, fe, 'package.json'), { with: { type: 'json' } })).default as {
+        dependencies: Record<string, string>;
+        devDependencies: Record<string, string>;
+      };
+      const all = { ...pkg.dependencies, ...pkg.devDependencies };
+      return pins.map((name) => all[name]);
+    });
+    return Promise.all(seen).then((versions) => {
+      for (const v of versions) expect(v).toEqual(versions[0]);
+      expect(versions[0]).toEqual(['2.3.2', '2.2.8', '2.2.2', '2.9.2', '2.9.2']);
+    });
+  });
+});
+
+describe('rspack configurations', () => {
+  it('builds remotes with a manifest at publicPath auto and the host with no remotes', () => {
+    const remote = remoteConfig({
+      name: 'mf_player',
+      dir: path.join(root, 'mf-player'),
+      port: 3003,
+      exposes: { './routes': './src/routes/index.tsx' },
+      mode: 'production',
+    });
+    expect(remote.output?.publicPath).toBe('auto');
+    expect(remote.output?.filename).toMatch(/\[contenthash/);
+    const mf = remote.plugins?.find((p) => p?.constructor.name === 'ModuleFederationPlugin') as unknown as {
+      _options: Record<string, unknown>;
+    };
+    expect(mf._options).toMatchObject({ name: 'mf_player', manifest: true, dts: false, filename: 'remoteEntry.js' });
+
+    const host = hostConfig({ dir: path.join(root, 'shell'), port: 3000, mode: 'production' });
+    const hostMf = host.plugins?.find((p) => p?.constructor.name === 'ModuleFederationPlugin') as unknown as {
+      _options: Record<string, unknown>;
+    };
+    expect(hostMf._options).toMatchObject({ name: 'shell', remotes: {}, dts: false });
+    expect(host.plugins?.some((p) => p?.constructor.name === 'HtmlRspackPlugin')).toBe(true);
+  });
+});

@@ -1,0 +1,74 @@
+// i18next set-up of spec point 9: ja, en, fr, it; fallback ja; only the language part of a code; detection order
+// stored choice, browser language, page language attribute; the choice cached in localStorage.
+import i18next, { type BackendModule, type i18n as I18n, type ResourceKey } from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+import { initReactI18next } from 'react-i18next';
+import ja from './locales/ja/index';
+
+export const languages = ['ja', 'en', 'fr', 'it'] as const;
+export type Language = (typeof languages)[number];
+export const fallbackLanguage: Language = 'ja';
+export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
+
+// Japanese is bundled (source and fallback); the other catalogues are separate chunks loaded on demand.
+const loaders: Record<Exclude<Language, 'ja'>, () => Promise<{ default: ResourceKey }>> = {
+  en: () => import('./locales/en/index'),
+  fr: () => import('./locales/fr/index'),
+  it: () => import('./locales/it/index'),
+};
+
+const lazyCatalogues: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    const load = loaders[language as keyof typeof loaders];
+    if (!load) return callback(null, language === 'ja' ? ja : {});
+    load().then(
+      (mod) => callback(null, mod.default),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+    );
+  },
+};
+
+/** Sets <html lang> to the language in use. */
+export function setHtmlLang(language: string | undefined) {
+  if (typeof document === 'undefined' || !language) return;
+  document.documentElement.lang = language;
+}
+
+let ready: Promise<I18n> | undefined;
+
+/**
+ * Initialises the one i18next instance (idempotent: the shell and a remote's standalone page may both call it;
+ * @pagecast/i18n is a federation singleton, so there is one instance in the page).
+ */
+export function initI18n(options: { lng?: string } = {}): Promise<I18n> {
+  ready ??= (async () => {
+    const instance = i18next.createInstance();
+    instance.on('languageChanged', () => setHtmlLang(instance.resolvedLanguage ?? instance.language));
+    await instance
+      .use(lazyCatalogues)
+      .use(LanguageDetector)
+      .use(initReactI18next)
+      .init({
+        ...(options.lng ? { lng: options.lng } : {}),
+        resources: { ja: { translation: ja } },
+        partialBundledLanguages: true,
+        supportedLngs: [...languages],
+        fallbackLng: fallbackLanguage,
+        load: 'languageOnly',
+        nonExplicitSupportedLngs: true,
+        returnNull: false,
+        interpolation: { escapeValue: false }, // React escapes
+        detection: {
+          order: ['localStorage', 'navigator', 'htmlTag'],
+          lookupLocalStorage: LANGUAGE_STORAGE_KEY,
+          caches: ['localStorage'],
+        },
+        react: { useSuspense: false },
+      });
+    setHtmlLang(instance.resolvedLanguage ?? instance.language);
+    return instance;
+  })();
+  return ready;
+}

@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+import { LANGUAGE_STORAGE_KEY, type Language, languages, setHtmlLang } from './i18n';
+
+/** A language picker: the choice is stored (localStorage 'i18nextLng') and sets <html lang>. */
+export function LanguageSwitcher({ className }: { className?: string }) {
+  const { t, i18n } = useTranslation();
+  const current = (i18n.resolvedLanguage ?? i18n.language ?? 'ja').slice(0, 2) as Language;
+
+  const change = async (language: Language) => {
+    await i18n.changeLanguage(language);
+    try {
+      localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+    } catch {
+      // storage disabled: the choice lasts for this page only
+    }
+    setHtmlLang(language);
+  };
+
+  return (
+    <label className={['pc-language', className].filter(Boolean).join(' ')}>
+      <span className="pc-visually-hidden">{t('common.language')}</span>
+      <select
+        className="pc-select"
+        data-testid="language-switcher"
+        value={current}
+        onChange={(e) => void change(e.target.value as Language)}
+      >
+        {languages.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {t(`common.languages.${language}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,32 @@
+// One JSON file per section, so that features can add their texts without touching each other's files.
+import common from './common.json';
+import nav from './nav.json';
+import landing from './landing.json';
+import notFound from './notFound.json';
+import auth from './auth.json';
+import toasts from './toasts.json';
+import errors from './errors.json';
+import validation from './validation.json';
+import files from './files.json';
+import marketplace from './marketplace.json';
+import player from './player.json';
+import playlist from './playlist.json';
+import points from './points.json';
+import settings from './settings.json';
+
+export default {
+  common,
+  nav,
+  landing,
+  notFound,
+  auth,
+  toasts,
+  errors,
+  validation,
+  files,
+  marketplace,
+  player,
+  playlist,
+  points,
+  settings,
+};

@@ -1,0 +1,84 @@
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  /** wider content (forms, lists) */
+  size?: 'sm' | 'md' | 'lg';
+}
+
+/** A modal dialog: Escape and the backdrop close it, focus moves inside and returns afterwards. */
+export function Dialog({ open, onOpenChange, title, description, children, footer, size = 'md' }: DialogProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const descriptionId = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  const backdrop = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const previous = document.activeElement as HTMLElement | null;
+    const focusable = panel.current?.querySelector<HTMLElement>(
+      'input, select, textarea, button:not(.pc-dialog__close), [href], [tabindex]:not([tabindex="-1"])',
+    );
+    (focusable ?? panel.current)?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onOpenChange(false);
+    };
+    // a press on the backdrop itself (not inside the panel) closes
+    const onDown = (e: MouseEvent) => {
+      if (e.target === backdrop.current) onOpenChange(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onDown);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onDown);
+      previous?.focus?.();
+    };
+  }, [open, onOpenChange]);
+
+  if (!open) return null;
+  return (
+    <div className="pc-dialog-backdrop" ref={backdrop}>
+      <div
+        ref={panel}
+        className={`pc-dialog pc-dialog--${size}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        tabIndex={-1}
+      >
+        <div className="pc-dialog__header">
+          <h2 id={titleId} className="pc-dialog__title">
+            {title}
+          </h2>
+          <button
+            type="button"
+            className="pc-dialog__close"
+            aria-label={t('common.close')}
+            onClick={() => onOpenChange(false)}
+          >
+            ×
+          </button>
+        </div>
+        {description ? (
+          <p id={descriptionId} className="pc-dialog__description">
+            {description}
+          </p>
+        ) : null}
+        {children ? <div className="pc-dialog__body">{children}</div> : null}
+        {footer ? <div className="pc-dialog__footer">{footer}</div> : null}
+      </div>
+    </div>
+  );
+}
+
+/** Alias: the spec calls them modals. */
+export const Modal = Dialog;

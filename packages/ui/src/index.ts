@@ -1,0 +1,48 @@
+export { Badge, type BadgeVariant } from './components/badge';
+export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClass } from './components/button';
+export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
+export { Dialog, type DialogProps, Modal } from './components/dialog';
+export { FieldError, Input, Label, PasswordInput } from './components/form';
+export { Spinner } from './components/spinner';
+export {
+  avatarInitials,
+  CURRENT_USER_STALE_TIME_MS,
+  currentUserQuery,
+  currentUserQueryKey,
+  type SessionUser,
+  useAuth,
+} from './session/current-user';
+export { describeError } from './session/errors';
+export {
+  apiRequest,
+  formatHttpError,
+  getQueryFn,
+  HttpError,
+  isUnauthorizedError,
+  throwIfResNotOk,
+  type UnauthorizedBehavior,
+} from './session/http';
+export { createQueryClient } from './session/query-client';
+export { LOGIN_REDIRECT_DELAY_MS, useRequireLogin } from './session/require-login';
+export {
+  isRememberablePath,
+  NEVER_REMEMBERED,
+  RETURN_PAGE_KEY,
+  rememberReturnPage,
+  takeReturnPage,
+} from './session/return-page';
+export {
+  dismissToast,
+  removeToast,
+  shouldDismissOnSwipe,
+  TOAST_DURATION_MS,
+  TOAST_LIMIT,
+  TOAST_REMOVE_DELAY_MS,
+  TOAST_SWIPE_THRESHOLD_PX,
+  type ToastAction,
+  type ToastInput,
+  type ToastItem,
+  type ToastVariant,
+  toast,
+} from './toast/toast-store';
+export { Toaster, useToast } from './toast/toaster';

@@ -1,0 +1,97 @@
+import { constants } from '@pagecast/contracts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { avatarInitials, CURRENT_USER_STALE_TIME_MS } from '../src/session/current-user';
+import { formatHttpError, HttpError, isUnauthorizedError, throwIfResNotOk } from '../src/session/http';
+import { createQueryClient } from '../src/session/query-client';
+import { LOGIN_REDIRECT_DELAY_MS } from '../src/session/require-login';
+import { isRememberablePath, RETURN_PAGE_KEY, rememberReturnPage, takeReturnPage } from '../src/session/return-page';
+
+describe('return page', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('is remembered and given back once', () => {
+    expect(rememberReturnPage('/marketplace?q=cats')).toBe(true);
+    expect(sessionStorage.getItem(RETURN_PAGE_KEY)).toBe('/marketplace?q=cats');
+    expect(takeReturnPage()).toBe('/marketplace?q=cats');
+    expect(takeReturnPage()).toBeNull();
+  });
+
+  it('never remembers the login, register, reset and verify pages', () => {
+    for (const path of [
+      '/login',
+      '/register',
+      '/request-password-reset',
+      '/reset-password?token=abc',
+      '/verify-email?token=t&email=a@b.c',
+      '/login/',
+    ]) {
+      expect(isRememberablePath(path)).toBe(false);
+      expect(rememberReturnPage(path)).toBe(false);
+    }
+    expect(takeReturnPage()).toBeNull();
+  });
+
+  it('keeps an earlier page when a never-remembered one comes later', () => {
+    rememberReturnPage('/files');
+    rememberReturnPage('/login');
+    expect(takeReturnPage()).toBe('/files');
+  });
+
+  it('accepts only same-origin paths', () => {
+    expect(isRememberablePath('https://evil.example/')).toBe(false);
+    expect(isRememberablePath('//evil.example/x')).toBe(false);
+    expect(isRememberablePath('/points')).toBe(true);
+    expect(isRememberablePath('/loginx')).toBe(true);
+  });
+});
+
+describe('avatar initials', () => {
+  it('uses first and last name, else the e-mail, else U', () => {
+    expect(avatarInitials({ firstName: 'taro', lastName: 'yamada', email: 'x@y.z' })).toBe('TY');
+    expect(avatarInitials({ firstName: '太郎', lastName: '山田', email: 'x@y.z' })).toBe('太山');
+    expect(avatarInitials({ firstName: 'taro', lastName: '', email: 'hanako@example.com' })).toBe('H');
+    expect(avatarInitials({ firstName: null, lastName: null, email: '' })).toBe('U');
+    expect(avatarInitials(null)).toBe('U');
+  });
+});
+
+describe('error text', () => {
+  it('is "<status>: <body>", or the status text when the body is empty', () => {
+    expect(formatHttpError(404, 'Not Found', '')).toBe('404: Not Found');
+    expect(formatHttpError(500, 'Internal Server Error', 'boom')).toBe('500: boom');
+  });
+
+  it('turns a non-OK response into an Error with that text and the parsed code', async () => {
+    const body = JSON.stringify({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
+    const error = await throwIfResNotOk(new Response(body, { status: 401, statusText: 'Unauthorized' })).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).message).toBe(`401: ${body}`);
+    expect((error as HttpError).code).toBe('UNAUTHORIZED');
+    expect(isUnauthorizedError(error)).toBe(true);
+    expect(isUnauthorizedError(new Error('403: Forbidden'))).toBe(false);
+
+    const empty = await throwIfResNotOk(new Response('', { status: 503, statusText: 'Service Unavailable' })).catch(
+      (e: unknown) => e,
+    );
+    expect((empty as Error).message).toBe('503: Service Unavailable');
+    await expect(throwIfResNotOk(new Response('ok', { status: 200 }))).resolves.toBeUndefined();
+  });
+});
+
+describe('client defaults', () => {
+  it('follow spec point 7 and the shared constants', () => {
+    const defaults = createQueryClient().getDefaultOptions();
+    expect(defaults.queries).toMatchObject({
+      staleTime: Number.POSITIVE_INFINITY,
+      refetchInterval: false,
+      refetchOnWindowFocus: false,
+      retry: false,
+    });
+    expect(defaults.mutations?.retry).toBe(false);
+    expect(CURRENT_USER_STALE_TIME_MS).toBe(300_000);
+    expect(LOGIN_REDIRECT_DELAY_MS).toBe(constants.redirectDelaysMs.loginRequired);
+  });
+});

@@ -1,0 +1,14 @@
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+export function Brand() {
+  const { t } = useTranslation();
+  return (
+    <Link to="/" className="pc-brand" data-testid="brand">
+      <span className="pc-brand__mark" aria-hidden="true">
+        P
+      </span>
+      {t('common.appName')}
+    </Link>
+  );
+}

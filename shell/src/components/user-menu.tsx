@@ -1,0 +1,72 @@
+import { avatarInitials, type SessionUser } from '@pagecast/ui';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+/** Logout is a full navigation: the gateway clears the session cookie and redirects. */
+export function logout() {
+  window.location.assign('/api/logout');
+}
+
+export function UserMenu({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const name = [user.lastName, user.firstName].filter(Boolean).join(' ');
+  const close = () => setOpen(false);
+  return (
+    <div className="pc-menu" ref={root}>
+      <button
+        type="button"
+        className="pc-avatar"
+        aria-label={t('nav.userMenu')}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={panelId}
+        data-testid="user-menu"
+        onClick={() => setOpen((v) => !v)}
+      >
+        {user.profileImageUrl ? <img src={user.profileImageUrl} alt="" /> : avatarInitials(user)}
+      </button>
+      {open ? (
+        <div className="pc-menu__panel" role="menu" id={panelId}>
+          <div className="pc-menu__label">
+            {name ? <div>{name}</div> : null}
+            <div>{user.email}</div>
+          </div>
+          <Link role="menuitem" className="pc-menu__item" to="/" onClick={close}>
+            {t('nav.dashboard')}
+          </Link>
+          <Link role="menuitem" className="pc-menu__item" to="/files" onClick={close}>
+            {t('nav.files')}
+          </Link>
+          <Link role="menuitem" className="pc-menu__item" to="/points" onClick={close}>
+            {t('nav.points')}
+          </Link>
+          <Link role="menuitem" className="pc-menu__item" to="/settings" onClick={close}>
+            {t('nav.settings')}
+          </Link>
+          <button type="button" role="menuitem" className="pc-menu__item pc-menu__item--danger" onClick={logout}>
+            {t('nav.logout')}
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { LoginForm } from '@pagecast/contracts';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  currentUserQueryKey,
+  describeError,
+  FieldError,
+  HttpError,
+  Input,
+  Label,
+  PasswordInput,
+  takeReturnPage,
+  toast,
+} from '@pagecast/ui';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { localLogin } from './api/local-login';
+
+type LoginFields = z.input<typeof LoginForm>;
+
+/** Login (spec points 2, 4, 8): e-mail and password; the server's message on failure. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const form = useForm<LoginFields, unknown, z.output<typeof LoginForm>>({
+    resolver: zodResolver(LoginForm),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors } = form.formState;
+
+  const login = useMutation({
+    mutationFn: localLogin,
+    onSuccess: async (data) => {
+      toast({ title: t('toasts.loginSuccess') });
+      queryClient.setQueryData(currentUserQueryKey, data.user);
+      await queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
+      if (data.isFirstLogin) return navigate('/welcome');
+      navigate(takeReturnPage() ?? '/');
+    },
+    onError: (error) => {
+      if (error instanceof HttpError && error.status === 403 && error.data?.requiresVerification) {
+        toast({ title: t('toasts.verificationRequired'), description: error.serverMessage, variant: 'destructive' });
+        const email = typeof error.data.email === 'string' ? error.data.email : form.getValues('email');
+        navigate(`/verify-email?email=${encodeURIComponent(email)}`);
+        return;
+      }
+      toast({
+        title: t('toasts.loginFailed'),
+        description: describeError(error, t, t('toasts.loginFailedFallback')),
+        variant: 'destructive',
+      });
+    },
+  });
+
+  const fieldError = (message?: string) => (message ? t(message, { defaultValue: message }) : undefined);
+
+  return (
+    <div className="pc-center" data-testid="login-page">
+      <Card className="pc-auth-card">
+        <CardHeader>
+          <h1 className="pc-page__title">{t('auth.login.title')}</h1>
+          <CardDescription>{t('auth.login.subtitle')}</CardDescription>
+        </CardHeader>
+        <form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
+          <CardContent className="pc-stack">
+            <div className="pc-field">
+              <Label htmlFor="login-email">{t('auth.email')}</Label>
+              <Input
+                id="login-email"
+                type="email"
+                autoComplete="email"
+                aria-invalid={errors.email ? true : undefined}
+                {...form.register('email')}
+              />
+              <FieldError>{fieldError(errors.email?.message)}</FieldError>
+            </div>
+            <div className="pc-field">
+              <Label htmlFor="login-password">{t('auth.password')}</Label>
+              <PasswordInput
+                id="login-password"
+                autoComplete="current-password"
+                aria-invalid={errors.password ? true : undefined}
+                {...form.register('password')}
+              />
+              <FieldError>{fieldError(errors.password?.message)}</FieldError>
+            </div>
+            <div style={{ textAlign: 'right' }}>
+              <Link to="/request-password-reset">{t('auth.login.forgotPassword')}</Link>
+            </div>
+            <Button type="submit" size="lg" loading={login.isPending} data-testid="login-submit">
+              {login.isPending ? t('auth.login.submitting') : t('auth.login.submit')}
+            </Button>
+          </CardContent>
+        </form>
+        <CardFooter style={{ flexDirection: 'column', alignItems: 'center' }}>
+          <span className="pc-muted">
+            {t('auth.login.noAccount')} <Link to="/register">{t('auth.login.register')}</Link>
+          </span>
+          <Link to="/">{t('common.backHome')}</Link>
+        </CardFooter>
+      </Card>
+    </div>
+  );
+}

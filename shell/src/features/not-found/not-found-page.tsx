@@ -1,0 +1,25 @@
+import { buttonClass, Card, CardDescription, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <div className="pc-center" data-testid="not-found">
+      <Card className="pc-state-card">
+        <CardHeader>
+          <CardTitle>
+            <span aria-hidden="true">⚠ </span>
+            {t('notFound.title')}
+          </CardTitle>
+          <CardDescription>{t('notFound.hint')}</CardDescription>
+        </CardHeader>
+        <CardFooter>
+          <Link to="/" className={buttonClass('outline', 'md')}>
+            {t('common.backHome')}
+          </Link>
+        </CardFooter>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+// Starts the whole product once (infra, services, gateway; builds the front ends if needed) on port 18080.
+// E2E_BASE_URL points the tests at a stack that is already running instead.
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    /** maildev's HTTP API (the verification e-mails) */
+    mailUrl: string;
+  }
+}
+
+interface Stack {
+  url: string;
+  mailUrl?: string;
+  stop(): Promise<void>;
+}
+
+let stack: Stack | undefined;
+
+export async function setup(project: TestProject) {
+  const given = process.env.E2E_BASE_URL;
+  const defaultMail = process.env.MAILDEV_API_URL ?? 'http://127.0.0.1:11080';
+  if (given) {
+    project.provide('baseUrl', given.replace(/\/$/, ''));
+    project.provide('mailUrl', defaultMail);
+    return;
+  }
+  // @ts-expect-error: plain JavaScript module without types
+  const { startStack } = (await import('../../scripts/lib/stack.mjs')) as {
+    startStack(opts: { profile: string; port: number; quiet?: boolean }): Promise<Stack>;
+  };
+  stack = await startStack({ profile: 'test', port: 18080, quiet: true });
+  project.provide('baseUrl', stack.url);
+  project.provide('mailUrl', stack.mailUrl ?? defaultMail);
+}
+
+export async function teardown() {
+  await stack?.stop();
+}

@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openBrowser, type Session } from './browser';
+
+const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.data/screenshots');
+let session: Session | undefined;
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+describe('landing page', () => {
+  it('renders in Japanese for a fresh Japanese browser, with the hero, features and plans', async () => {
+    session = await openBrowser({ locale: 'ja-JP' });
+    const { page } = session;
+    await page.goto('/');
+    const hero = page.getByRole('heading', { level: 1 });
+    await hero.waitFor();
+    expect(await hero.textContent()).toBe('PDF・PowerPoint・Wordを、そのままデジタルサイネージに');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
+    expect(await page.getByTestId('hero-start').textContent()).toBe('今すぐ始める');
+    expect(await page.getByTestId('hero-start').getAttribute('href')).toBe('/register');
+    expect(await page.getByTestId('hero-login').getAttribute('href')).toBe('/login');
+    expect(await page.getByRole('heading', { name: 'Pagecastでできること' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('plan-standard').textContent()).toContain('3,000ポイント/月');
+    expect(await page.getByTestId('plan-creator').textContent()).toContain('ファイル登録 50件まで');
+    expect(await page.getByTestId('app-header').count()).toBe(0); // the signed-in header is not shown
+    mkdirSync(screenshots, { recursive: true });
+    await page.screenshot({ path: path.join(screenshots, 'landing.png'), fullPage: true });
+  });
+
+  it('switches to English and keeps the choice across a reload', async () => {
+    session = await openBrowser({ locale: 'ja-JP' });
+    const { page } = session;
+    await page.goto('/');
+    await page.getByTestId('language-switcher').selectOption('en');
+    const hero = page.getByRole('heading', { level: 1 });
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    expect(await hero.textContent()).toBe('Turn PDF, PowerPoint and Word files into digital signage');
+    expect(await page.evaluate(() => localStorage.getItem('i18nextLng'))).toBe('en');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Turn PDF, PowerPoint and Word files into digital signage' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.getByTestId('hero-start').textContent()).toBe('Start now');
+  });
+
+  it('follows the browser language when nothing is stored (French)', async () => {
+    session = await openBrowser({ locale: 'fr-FR' });
+    const { page } = session;
+    await page.goto('/');
+    await page.getByTestId('hero-start').waitFor();
+    await page.waitForFunction(() => document.documentElement.lang === 'fr');
+    expect(await page.getByTestId('hero-start').textContent()).toBe('Commencer maintenant');
+  });
+
+  it('shows the not-found screen for an unknown path', async () => {
+    session = await openBrowser();
+    const { page } = session;
+    await page.goto('/this/page/does-not-exist');
+    const notFound = page.getByTestId('not-found');
+    await notFound.waitFor();
+    const text = await notFound.textContent();
+    expect(text).toContain('404 Page Not Found');
+    expect(text).toContain('Did you forget to add the page to the router?');
+  });
+});
