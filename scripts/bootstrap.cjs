@@ -17,7 +17,10 @@ if (!scripts[cmd]) {
 
 const lock = join(root, 'package-lock.json');
 const stamp = join(root, 'node_modules', '.pagecast-install-stamp');
-const want = createHash('sha256').update(readFileSync(lock)).update(readFileSync(join(root, 'package.json'))).digest('hex');
+const want = createHash('sha256')
+  .update(readFileSync(lock))
+  .update(readFileSync(join(root, 'package.json')))
+  .digest('hex');
 const node24 = join(root, 'node_modules', 'node', 'bin', 'node');
 if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== want || !existsSync(node24)) {
   console.log('[setup] installing npm dependencies (npm ci; about a minute on a fresh clone) ...');
@@ -31,7 +34,9 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== want || !existsSync(no
   console.log(`[setup] npm dependencies installed in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
-const child = spawn(node24, [join(root, 'scripts', scripts[cmd]), ...args], { cwd: root, stdio: 'inherit' });
+// node_modules/.bin first on PATH, so every `#!/usr/bin/env node` tool below also runs on Node 24.
+const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}` };
+const child = spawn(node24, [join(root, 'scripts', scripts[cmd]), ...args], { cwd: root, stdio: 'inherit', env });
 // The real script handles signals itself (it stops what it started); forward them and wait for its exit.
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -44,7 +44,14 @@ async function check(label, cmd, args, env) {
 try {
   await ensureDebianPackages([...debian.conversion, ...debian.browser]);
   infra = await up({ profile: 'test', only: ['nats', 'mongo', 's3', 'mail', 'stripe'] });
-  const env = { ...process.env, ...infra.env, NODE_ENV: 'test', PAGECAST_TEST_INFRA: '1' };
+  // node_modules/.bin first: tools with a `#!/usr/bin/env node` line must run on the project's Node 24, not the system's.
+  const env = {
+    ...process.env,
+    ...infra.env,
+    PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
+    NODE_ENV: 'test',
+    PAGECAST_TEST_INFRA: '1',
+  };
   const bin = (n) => join(root, 'node_modules/.bin', n);
 
   await check('type-check (tsc -b)', bin('tsc'), ['-b'], env);
@@ -69,7 +76,9 @@ try {
     totals.failed += r.numFailedTests;
     totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
     // A suite that failed to load has no failed test in it; count it so it cannot hide.
-    const broken = (r.testResults ?? []).filter((f) => f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed'));
+    const broken = (r.testResults ?? []).filter(
+      (f) => f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed'),
+    );
     for (const f of broken) say(`suite failed to run: ${f.name}: ${(f.message || '').split('\n')[0]}`);
     totals.failed += broken.length;
     if (code !== 0 && totals.failed === 0) totals.failed += 1;

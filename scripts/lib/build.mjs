@@ -46,7 +46,9 @@ function run(ws) {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`rspack build of ${ws} failed:\n${out.slice(-6000)}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`rspack build of ${ws} failed:\n${out.slice(-6000)}`)),
+    );
   });
 }
 

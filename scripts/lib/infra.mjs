@@ -32,7 +32,13 @@ export function localSecrets(profile) {
       S3_SECRET_KEY: randomBytes(24).toString('base64url'),
       INTERNAL_SECRET: randomBytes(32).toString('base64url'),
     };
-    writeFileSync(file, `${Object.entries(s).map(([k, v]) => `${k}=${v}`).join('\n')}\n`, { mode: 0o600 });
+    writeFileSync(
+      file,
+      `${Object.entries(s)
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n')}\n`,
+      { mode: 0o600 },
+    );
   }
   return Object.fromEntries(
     readFileSync(file, 'utf8')
@@ -82,7 +88,9 @@ async function waitFor(check, what, timeoutMs, logFile) {
     await new Promise((r) => setTimeout(r, 200));
   }
   const tail = logFile && existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-2000) : '';
-  throw new Error(`${what} did not become ready in ${timeoutMs / 1000} s.${tail ? `\nIts log (${logFile}):\n${tail}` : ''}`);
+  throw new Error(
+    `${what} did not become ready in ${timeoutMs / 1000} s.${tail ? `\nIts log (${logFile}):\n${tail}` : ''}`,
+  );
 }
 
 function pidAlive(pid) {
@@ -133,7 +141,15 @@ function servers(profile) {
       env: { MINIO_ROOT_USER: secrets.S3_ACCESS_KEY, MINIO_ROOT_PASSWORD: secrets.S3_SECRET_KEY, MINIO_BROWSER: 'off' },
       cmd: () => [
         toolPath('minio'),
-        ['server', join(d, 'minio'), '--address', `127.0.0.1:${p.s3}`, '--console-address', `127.0.0.1:${p.s3console}`, '--quiet'],
+        [
+          'server',
+          join(d, 'minio'),
+          '--address',
+          `127.0.0.1:${p.s3}`,
+          '--console-address',
+          `127.0.0.1:${p.s3console}`,
+          '--quiet',
+        ],
       ],
       ready: async () => {
         try {
@@ -148,7 +164,16 @@ function servers(profile) {
       port: p.smtp,
       cmd: () => [
         process.execPath,
-        [join(root, 'node_modules/maildev/bin/maildev'), '--smtp', String(p.smtp), '--web', String(p.mailweb), '--ip', '127.0.0.1', '--silent'],
+        [
+          join(root, 'node_modules/maildev/bin/maildev'),
+          '--smtp',
+          String(p.smtp),
+          '--web',
+          String(p.mailweb),
+          '--ip',
+          '127.0.0.1',
+          '--silent',
+        ],
       ],
       ready: async () => (await portOpen(p.smtp)) && (await portOpen(p.mailweb)),
     },
@@ -165,7 +190,12 @@ function servers(profile) {
  * Starts the named servers of a profile unless they are provided or already running; returns the env to use and a
  * stop() that ends only what this call started.
  */
-export async function up({ profile = 'dev', only = ['nats', 'mongo', 's3', 'mail'], env = process.env, detached = false } = {}) {
+export async function up({
+  profile = 'dev',
+  only = ['nats', 'mongo', 's3', 'mail'],
+  env = process.env,
+  detached = false,
+} = {}) {
   const defs = servers(profile);
   const d = dataDir(profile);
   mkdirSync(join(d, 'logs'), { recursive: true });
@@ -187,7 +217,8 @@ export async function up({ profile = 'dev', only = ['nats', 'mongo', 's3', 'mail
       const pidFile = join(d, 'pids', `${name}.pid`);
       if (await portOpen(def.port)) {
         const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
-        if (!pid || !pidAlive(pid)) log(`${name}: port ${def.port} is already in use by another process; using it as is`);
+        if (!pid || !pidAlive(pid))
+          log(`${name}: port ${def.port} is already in use by another process; using it as is`);
         else log(`${name}: already running (pid ${pid})`);
         await waitFor(ready, name, 30000);
         return;
@@ -206,10 +237,18 @@ export async function up({ profile = 'dev', only = ['nats', 'mongo', 's3', 'mail
       let exited = null;
       child.on('exit', (code) => (exited = code ?? 'signal'));
       log(`${name}: starting on 127.0.0.1:${def.port} (log ${logFile})`);
-      await waitFor(async () => {
-        if (exited !== null) throw new Error(`${name} exited (${exited}) while starting; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
-        return ready();
-      }, name, 60000, logFile);
+      await waitFor(
+        async () => {
+          if (exited !== null)
+            throw new Error(
+              `${name} exited (${exited}) while starting; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`,
+            );
+          return ready();
+        },
+        name,
+        60000,
+        logFile,
+      );
       log(`${name}: ready`);
       started.push({ name, pid: child.pid, pidFile });
     }),

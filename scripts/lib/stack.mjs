@@ -31,7 +31,8 @@ async function waitReady(url, name, child, timeoutMs = 60000) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} while starting (see its log above or in .data/)`);
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited with code ${child.exitCode} while starting (see its log above or in .data/)`);
     try {
       const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (r.ok) return;
@@ -50,11 +51,9 @@ function pipeOutput(child, name, sink) {
     let buf = '';
     stream.on('data', (d) => {
       buf += d;
-      let i;
-      while ((i = buf.indexOf('\n')) >= 0) {
-        sink.write(`[${name}] ${buf.slice(0, i)}\n`);
-        buf = buf.slice(i + 1);
-      }
+      const lines = buf.split('\n');
+      buf = lines.pop() ?? '';
+      for (const line of lines) sink.write(`[${name}] ${line}\n`);
     });
   }
 }
@@ -63,7 +62,13 @@ function pipeOutput(child, name, sink) {
  * @param {{ profile?: 'dev'|'test', port?: number, build?: boolean, quiet?: boolean, env?: Record<string,string> }} opts
  *   quiet: processes log to .data/<profile>/logs/<name>.log instead of the terminal.
  */
-export async function startStack({ profile = 'dev', port = 8080, build = true, quiet = false, env: extraEnv = {} } = {}) {
+export async function startStack({
+  profile = 'dev',
+  port = 8080,
+  build = true,
+  quiet = false,
+  env: extraEnv = {},
+} = {}) {
   const say = (m) => process.stdout.write(`[stack] ${m}\n`);
   const children = [];
   let infra;
@@ -99,6 +104,7 @@ export async function startStack({ profile = 'dev', port = 8080, build = true, q
     for (const s of services) ports[s.name] = profile === 'dev' ? s.devPort : await freePort();
     const common = {
       ...process.env,
+      PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
       ...infra.env,
       NODE_ENV: process.env.NODE_ENV || (profile === 'dev' ? 'development' : 'test'),
       PUBLIC_URL: process.env.PUBLIC_URL || `http://localhost:${port}`,

@@ -58,7 +58,10 @@ function run(cmd, args, opts = {}) {
 async function withProgress(label, fn) {
   const started = Date.now();
   log(`${label} ...`);
-  const timer = setInterval(() => log(`${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`), 15000);
+  const timer = setInterval(
+    () => log(`${label}: still working (${Math.round((Date.now() - started) / 1000)} s)`),
+    15000,
+  );
   try {
     const r = await fn();
     log(`${label}: done in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -80,7 +83,10 @@ export async function ensureGoTool(name) {
       const gobin = join(cacheDir, 'gobin-tmp', `${name}-${process.pid}`);
       mkdirSync(gobin, { recursive: true });
       await run(GO, ['install', `${tool.module}@${tool.version}`], { env: { ...env, GOBIN: gobin } });
-      const base = tool.module.split('/').filter((p) => !/^v\d+$/.test(p)).pop();
+      const base = tool.module
+        .split('/')
+        .filter((p) => !/^v\d+$/.test(p))
+        .pop();
       renameSync(join(gobin, base), tmp);
       rmSync(gobin, { recursive: true, force: true });
     } else {
@@ -115,9 +121,13 @@ export async function ensureDebianPackages(pkgs) {
       await apt(['update', '-q']);
       aptUpdated = true;
     }
-    await run(sudo.length ? 'sudo' : 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-q', '--no-install-recommends', ...missing], {
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
+    await run(
+      sudo.length ? 'sudo' : 'apt-get',
+      [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-q', '--no-install-recommends', ...missing],
+      {
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      },
+    );
   });
 }
 
