@@ -1,3 +1,10 @@
+// Server-sent events to signed-in browsers (GET /api/events). A stream says what it watches with the query
+// parameters `playlist=<id>` and `file=<id>` (repeatable); live.ts feeds NATS events in through forward(), which
+// finds the watching streams through one index (watch key → streams), O(1) per event and key.
+//
+// What goes out is only the fact of a change and ids, never content: the player refetches with its own session, so
+// the gateway needs no access check here and a stream learns nothing it could not already read.
+import { errorMessagesJa } from '@pagecast/contracts';
 import type express from 'express';
 
 export interface EventClient {
@@ -6,14 +13,125 @@ export interface EventClient {
   send(event: string, data: unknown): void;
 }
 
-/**
- * Server-sent events to signed-in browsers. For now it greets with `ready` and keeps the line open with a
- * comment heartbeat (proxies drop idle connections); publish() is where NATS-fed updates will go.
- */
-export function createEventsHub(heartbeatMs: number) {
-  const clients = new Set<EventClient & { res: express.Response }>();
+export interface LiveLimits {
+  /** open streams in this gateway; more answer 503 (the player falls back to refetching on its own timer) */
+  maxStreams: number;
+  /** open streams per session; a new one closes the session's oldest (a player reopened in another tab) */
+  maxStreamsPerSession: number;
+  /** playlist + file ids one stream may watch */
+  maxWatches: number;
+  /** the browser's reconnect delay (`retry:`) */
+  retryMs: number;
+  /** a stream whose unsent bytes pass this is closed (a stalled client); it reconnects and resyncs */
+  maxBufferedBytes: number;
+}
+
+export const defaultLiveLimits: LiveLimits = {
+  maxStreams: 10_000,
+  maxStreamsPerSession: 20,
+  maxWatches: 50,
+  retryMs: 2000,
+  maxBufferedBytes: 256 * 1024,
+};
+
+/** An event as streams receive it: `data: {"id","type","data"}` where data holds ids only. */
+export interface ForwardedEvent {
+  id: string;
+  type: string;
+  data: Record<string, string>;
+}
+
+/** Index keys: what a stream watches, and what an event concerns. */
+export const watchKey = {
+  playlist: (id: string) => `playlist:${id}`,
+  file: (id: string) => `file:${id}`,
+};
+
+interface Stream extends EventClient {
+  res: express.Response;
+  keys: string[];
+  write(chunk: string): void;
+}
+
+const WATCH_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+function queryList(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The watch keys of a request, or the issues that make it a 400. */
+function parseWatches(
+  query: express.Request['query'],
+  max: number,
+): { keys: string[] } | { issues: { path: string; message: string }[] } {
+  const keys = new Set<string>();
+  const issues: { path: string; message: string }[] = [];
+  for (const kind of ['playlist', 'file'] as const) {
+    for (const id of queryList(query[kind])) {
+      if (typeof id === 'string' && WATCH_ID.test(id)) keys.add(watchKey[kind](id));
+      else issues.push({ path: kind, message: '無効なIDです' });
+    }
+  }
+  if (keys.size > max) issues.push({ path: 'playlist', message: `監視できるIDは${max}個までです` });
+  return issues.length ? { issues } : { keys: [...keys] };
+}
+
+export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits> = {}) {
+  const cfg: LiveLimits = { ...defaultLiveLimits, ...limits };
+  const streams = new Set<Stream>();
+  const byKey = new Map<string, Set<Stream>>();
+  /** per session, oldest first (a Set keeps insertion order) */
+  const bySession = new Map<string, Set<Stream>>();
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  // One timer for every stream (a timer per stream would cost memory and wake-ups): proxies drop idle lines.
+  const beat = () => {
+    const line = `: heartbeat ${Date.now()}\n\n`;
+    for (const s of streams) s.write(line);
+  };
+
+  const remove = (s: Stream) => {
+    if (!streams.delete(s)) return;
+    for (const key of s.keys) {
+      const set = byKey.get(key);
+      set?.delete(s);
+      if (set?.size === 0) byKey.delete(key);
+    }
+    const mine = bySession.get(s.sessionId);
+    mine?.delete(s);
+    if (mine?.size === 0) bySession.delete(s.sessionId);
+    if (streams.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  };
 
   const handler = (req: express.Request, res: express.Response, identity: { userId: string; sessionId: string }) => {
+    const watches = parseWatches(req.query, cfg.maxWatches);
+    if ('issues' in watches) {
+      res
+        .status(400)
+        .set('Cache-Control', 'no-store')
+        .json({ code: 'VALIDATION', message: errorMessagesJa.VALIDATION, issues: watches.issues });
+      return;
+    }
+    if (streams.size >= cfg.maxStreams) {
+      res
+        .status(503)
+        .set({ 'Cache-Control': 'no-store', 'Retry-After': '30' })
+        .json({ code: 'SERVICE_UNAVAILABLE', message: errorMessagesJa.SERVICE_UNAVAILABLE });
+      return;
+    }
+    const mine = bySession.get(identity.sessionId);
+    if (mine && mine.size >= cfg.maxStreamsPerSession) {
+      const oldest = mine.values().next().value;
+      if (oldest) {
+        remove(oldest);
+        oldest.res.end();
+      }
+    }
+
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -23,36 +141,93 @@ export function createEventsHub(heartbeatMs: number) {
     req.socket.setTimeout(0);
     req.socket.setNoDelay(true);
 
-    const client = {
-      ...identity,
+    const stream: Stream = {
+      userId: identity.userId,
+      sessionId: identity.sessionId,
       res,
+      keys: watches.keys,
+      write(chunk: string) {
+        if (res.writableEnded) return;
+        if (res.writableLength > cfg.maxBufferedBytes) {
+          remove(stream);
+          res.end();
+          return;
+        }
+        res.write(chunk);
+      },
       send(event: string, data: unknown) {
-        res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       },
     };
-    clients.add(client);
-    res.write(`retry: 5000\n\n`);
-    client.send('ready', { userId: identity.userId, at: new Date().toISOString() });
-    const beat = setInterval(() => res.write(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
-    res.on('close', () => {
-      clearInterval(beat);
-      clients.delete(client);
-    });
+    streams.add(stream);
+    for (const key of stream.keys) {
+      let set = byKey.get(key);
+      if (!set) {
+        set = new Set();
+        byKey.set(key, set);
+      }
+      set.add(stream);
+    }
+    let session = bySession.get(identity.sessionId);
+    if (!session) {
+      session = new Set();
+      bySession.set(identity.sessionId, session);
+    }
+    session.add(stream);
+    heartbeat ??= setInterval(beat, heartbeatMs);
+    heartbeat.unref();
+    res.on('close', () => remove(stream));
+
+    const now = Date.now();
+    stream.write(`retry: ${cfg.retryMs}\n\n`);
+    // `ready` carries an id so that every reconnect sends Last-Event-ID and gets the resync below.
+    stream.write(
+      `event: ready\ndata: ${JSON.stringify({ userId: identity.userId, at: new Date(now).toISOString(), watching: stream.keys.length })}\nid: ready-${now}\n\n`,
+    );
+    // Nothing is kept to replay what was missed while disconnected: the client refetches once instead.
+    const lastEventId = req.headers['last-event-id'] ?? req.query.lastEventId;
+    if (typeof lastEventId === 'string' && lastEventId) {
+      stream.send('resync', { reason: 'reconnected', lastEventId: lastEventId.slice(0, 100) });
+    }
   };
 
   return {
     handler,
+    /** Sends an event to the streams watching any of `keys` (each stream once). Returns how many got it. */
+    forward(event: ForwardedEvent, keys: string[]): number {
+      let targets: Set<Stream> | undefined;
+      if (keys.length === 1) targets = byKey.get(keys[0] as string);
+      else {
+        targets = new Set();
+        for (const key of keys) for (const s of byKey.get(key) ?? []) targets.add(s);
+      }
+      if (!targets || targets.size === 0) return 0;
+      const chunk = `event: ${event.type}\nid: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`;
+      // a copy: a write may close a stalled stream, which removes it from the set being walked
+      const list = [...targets];
+      for (const s of list) s.write(chunk);
+      return list.length;
+    },
     /** Sends an event to every open stream of one user. */
     publish(userId: string, event: string, data: unknown) {
-      for (const c of clients) if (c.userId === userId) c.send(event, data);
+      for (const s of streams) if (s.userId === userId) s.send(event, data);
     },
-    /** Ends every stream of a session (after a revocation or at shutdown). */
+    /** Ends every stream matching `filter` (after a revocation, or all at shutdown). */
     end(filter: (c: EventClient) => boolean = () => true) {
-      for (const c of clients) if (filter(c)) c.res.end();
+      for (const s of [...streams]) {
+        if (!filter(s)) continue;
+        remove(s);
+        s.res.end();
+      }
     },
     get size() {
-      return clients.size;
+      return streams.size;
     },
+    /** Distinct ids watched, for metrics and tests. */
+    get watchedKeys() {
+      return byKey.size;
+    },
+    limits: cfg,
   };
 }
 

@@ -16,7 +16,8 @@ import type { GatewayConfig } from './config';
 import type { Logger } from './log';
 import { readCookie, serializeCookie } from './cookies';
 import { docsPage, documentedServices } from './docs';
-import { createEventsHub } from './events';
+import { createEventsHub, type LiveLimits } from './events';
+import { type LiveFeed, liveLimitsFromEnv, startLiveFeed } from './live';
 import { createServiceProxy } from './proxy';
 import { foreignOrigins, resolveRemotes } from './remotes';
 import { type RevocationFeed, RevocationStore, startRevocationFeed } from './revocations';
@@ -63,7 +64,10 @@ function serviceForPrefix(path: string): ServiceName | undefined {
  * The kit's app parses JSON bodies for services; the gateway must stream every body to the service untouched
  * (a parsed body is gone from the stream and the proxied request would hang), so that layer is taken out.
  */
-export function createGateway(config: GatewayConfig, opts: { logger?: Logger } = {}): Gateway {
+export function createGateway(
+  config: GatewayConfig,
+  opts: { logger?: Logger; live?: Partial<LiveLimits> } = {},
+): Gateway {
   const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const remotes = resolveRemotes(config.REMOTES);
@@ -82,7 +86,7 @@ export function createGateway(config: GatewayConfig, opts: { logger?: Logger } =
     billing: config.BILLING_URL,
   };
   const proxy = createServiceProxy({ targets, timeoutMs: config.PROXY_TIMEOUT_MS, logger });
-  const events = createEventsHub(config.SSE_HEARTBEAT_MS);
+  const events = createEventsHub(config.SSE_HEARTBEAT_MS, { ...liveLimitsFromEnv(), ...opts.live });
   const limits = rateLimits({
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     authMax: config.RATE_LIMIT_AUTH_MAX,
@@ -94,6 +98,7 @@ export function createGateway(config: GatewayConfig, opts: { logger?: Logger } =
 
   let nats: Awaited<ReturnType<typeof connectNats>> | undefined;
   let feed: RevocationFeed | undefined;
+  let live: LiveFeed | undefined;
   let server: Server | undefined;
 
   const ready = async () =>
@@ -192,12 +197,15 @@ export function createGateway(config: GatewayConfig, opts: { logger?: Logger } =
         logger,
         onRevoked: (sid) => events.end((c) => c.sessionId === sid),
       });
-      // Serve nothing before the recent revocations are known (bounded wait: a slow NATS must not block forever).
+      // Live updates (events.ts): playlist and file changes forwarded to the streams watching them.
+      live = startLiveFeed({ js: nats.js, hub: events, logger });
+      // Serve nothing before the recent revocations are known and the live feed is in place (bounded wait: a slow
+      // NATS must not block forever).
       const caughtUp = await Promise.race([
-        feed.caughtUp.then(() => true),
+        Promise.all([feed.caughtUp, live.ready]).then(() => true),
         new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),
       ]);
-      if (!caughtUp) logger.warn('revocation backlog not read within 10 s; continuing');
+      if (!caughtUp) logger.warn('revocation backlog or live feed not ready within 10 s; continuing');
       const listening = app.listen(port);
       server = listening;
       await new Promise<void>((resolve, reject) => {
@@ -218,6 +226,7 @@ export function createGateway(config: GatewayConfig, opts: { logger?: Logger } =
         });
       }
       await feed?.stop();
+      await live?.stop();
       if (nats && !nats.nc.isClosed()) await nats.nc.close();
     },
   };

@@ -22,6 +22,8 @@ const staticOptions = {
   etag: true,
   setHeaders(res: express.Response, filePath: string) {
     res.setHeader('Cache-Control', cacheControlFor(filePath));
+    // the player's service worker lives under /remotes/player/ but must control /signage/ pages
+    if (path.basename(filePath) === 'sw.js') res.setHeader('Service-Worker-Allowed', '/');
   },
 };
 

@@ -48,6 +48,7 @@ describe('route table', () => {
       'post /api/playlists',
       'get /api/playlists/:id/items',
       'post /api/playlists/:id/items',
+      'put /api/playlists/:id/items',
       'delete /api/playlists/:id/items/:fileId',
       'delete /api/playlists/:id',
       'post /api/contact',

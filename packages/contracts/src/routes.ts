@@ -10,7 +10,10 @@ import { userRoutes } from './api/user';
 import type { RouteDef } from './route-def';
 import type { ServiceName } from './services';
 
-/** Every HTTP call of the spec's point 7, plus /api/login, /api/logout, the payment webhook and page images. */
+/**
+ * Every HTTP call of the spec's point 7, plus /api/login, /api/logout, the payment webhook, page images and the
+ * atomic playlist save (PUT /api/playlists/:id/items).
+ */
 export const apiRoutes: RouteDef[] = [
   ...accountRoutes,
   ...userRoutes,

@@ -54,6 +54,18 @@ export type PlaylistItem = z.infer<typeof PlaylistItem>;
 export const PlaylistItemList = z.array(PlaylistItem);
 export type PlaylistItemList = z.infer<typeof PlaylistItemList>;
 
+/**
+ * PUT /api/playlists/:id/items: the editor's save as one atomic replace (instead of deleting every item and adding
+ * the chosen ones one by one): the files in play order, at least one, each once (a repeat answers 409).
+ */
+export const SavePlaylistItemsRequest = z.object({
+  fileIds: z
+    .array(Id, { error: 'validation.playlistFilesRequired' })
+    .min(1, 'validation.playlistFilesRequired')
+    .max(500, 'validation.invalid'),
+});
+export type SavePlaylistItemsRequest = z.infer<typeof SavePlaylistItemsRequest>;
+
 /** The playlist editor (browser): name plus the chosen files in order, at least one. */
 export const PlaylistEditorForm = z.object({
   name: PlaylistName,
@@ -101,6 +113,17 @@ export const playlistsRoutes = defineRoutes([
     params: PlaylistIdParams,
     body: AddPlaylistItemRequest,
     response: PlaylistItem,
+  },
+  {
+    id: 'savePlaylistItems',
+    method: 'put',
+    path: '/api/playlists/:id/items',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: "Replace a playlist's items with these files in order, in one atomic update",
+    params: PlaylistIdParams,
+    body: SavePlaylistItemsRequest,
+    response: PlaylistItemList,
   },
   {
     id: 'removePlaylistItem',

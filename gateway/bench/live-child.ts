@@ -1,0 +1,28 @@
+// The gateway under measurement for live.bench.mjs, in its own process (so the 2000 client sockets of the bench do
+// not count in its memory). Started with `node --expose-gc --import tsx`; talks to the bench over IPC:
+//   → { type: 'listening', port }      once it serves
+//   ← { type: 'mem' }  → { type: 'mem', heapUsed, rss, streams }   after two full collections
+//   ← { type: 'stop' }                  closes and exits
+import { loadGatewayConfig } from '../src/config';
+import { createGateway } from '../src/server';
+
+const send = (m: unknown) => process.send?.(m);
+const collect = (globalThis as { gc?: () => void }).gc;
+
+const gateway = createGateway(loadGatewayConfig(), {
+  live: { maxStreams: Number(process.env.SSE_MAX_STREAMS ?? 10_000) },
+});
+const { port } = await gateway.start(0);
+send({ type: 'listening', port });
+
+process.on('message', async (m: { type?: string }) => {
+  if (m.type === 'mem') {
+    collect?.();
+    collect?.();
+    const mu = process.memoryUsage();
+    send({ type: 'mem', heapUsed: mu.heapUsed, rss: mu.rss, streams: gateway.events.size });
+  } else if (m.type === 'stop') {
+    await gateway.close();
+    process.exit(0);
+  }
+});

@@ -1,0 +1,137 @@
+// Live updates: reads the events players care about from JetStream and hands each to the SSE hub (events.ts),
+// reduced to ids, for the streams watching that playlist or file.
+//
+// One ordered (ephemeral, unacknowledged, flow-controlled) consumer per stream: JetStream consumers belong to one
+// stream, and these subjects live in two (FILES, MARKETPLACE). Each starts at the stream's next sequence ("deliver
+// new": a gateway has no one to replay history to) and, after a failure, resumes after the last sequence it saw.
+//
+// Environment (read here, not in config.ts): SSE_MAX_STREAMS (default 10000) caps open streams in this gateway;
+// SSE_MAX_STREAMS_PER_SESSION (default 20) closes a session's oldest stream when it opens one more.
+import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
+import { type AnyEvent, parseEvent, subjects } from '@pagecast/contracts';
+import { z } from 'zod';
+import { type EventsHub, type ForwardedEvent, type LiveLimits, watchKey } from './events';
+import type { Logger } from './log';
+
+/** Subjects forwarded to browsers, by the stream that stores them. */
+export const liveSubjects = {
+  FILES: [
+    subjects.playlistSaved,
+    subjects.playlistDeleted,
+    subjects.fileUpdated,
+    subjects.fileDeleted,
+    subjects.pageReady,
+  ] as string[],
+  MARKETPLACE: [subjects.licenceExpired] as string[],
+} as const;
+
+/** The index keys an event concerns and the ids it may show: the fact of a change, no content. */
+export function liveView(event: AnyEvent): { keys: string[]; forwarded: ForwardedEvent } | undefined {
+  const out = (key: string, data: Record<string, string>) => ({
+    keys: [key],
+    forwarded: { id: event.id, type: event.type, data },
+  });
+  switch (event.type) {
+    case subjects.playlistSaved:
+    case subjects.playlistDeleted:
+      return out(watchKey.playlist(event.data.playlistId), { playlistId: event.data.playlistId });
+    case subjects.fileUpdated:
+    case subjects.fileDeleted:
+    case subjects.pageReady:
+    case subjects.licenceExpired:
+      return out(watchKey.file(event.data.fileId), { fileId: event.data.fileId });
+    default:
+      return undefined;
+  }
+}
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** SSE_MAX_STREAMS and SSE_MAX_STREAMS_PER_SESSION from the environment; bad values are refused at start. */
+export function liveLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<LiveLimits> {
+  const out: Partial<LiveLimits> = {};
+  if (env.SSE_MAX_STREAMS) out.maxStreams = positiveInt.parse(env.SSE_MAX_STREAMS);
+  if (env.SSE_MAX_STREAMS_PER_SESSION) out.maxStreamsPerSession = positiveInt.parse(env.SSE_MAX_STREAMS_PER_SESSION);
+  return out;
+}
+
+export interface LiveFeed {
+  /** Resolves when every consumer is in place: events published from then on reach the streams. */
+  ready: Promise<void>;
+  /** Events forwarded to at least one stream, and events read. */
+  readonly counts: { read: number; forwarded: number };
+  stop(): Promise<void>;
+}
+
+export function startLiveFeed(opts: { js: JetStreamClient; hub: EventsHub; logger: Logger }): LiveFeed {
+  const { js, hub, logger } = opts;
+  let stopped = false;
+  const counts = { read: 0, forwarded: 0 };
+  const open = new Set<{ close(): Promise<unknown> }>();
+
+  const follow = (stream: keyof typeof liveSubjects) => {
+    let markReady!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      markReady = resolve;
+    });
+    /** the next sequence to read; set at the first start, advanced by every message */
+    let nextSeq: number | undefined;
+
+    const runOnce = async () => {
+      if (nextSeq === undefined) {
+        const jsm = await js.jetstreamManager();
+        nextSeq = (await jsm.streams.info(stream)).state.last_seq + 1;
+      }
+      // Starting at an explicit sequence (not DeliverPolicy.New) also covers events published while the
+      // consumer is being created.
+      const consumer = await js.consumers.get(stream, {
+        filter_subjects: liveSubjects[stream],
+        deliver_policy: DeliverPolicy.StartSequence,
+        opt_start_seq: nextSeq,
+      });
+      const messages = await consumer.consume();
+      open.add(messages);
+      markReady();
+      try {
+        for await (const m of messages) {
+          nextSeq = m.seq + 1;
+          counts.read++;
+          let event: AnyEvent;
+          try {
+            event = parseEvent(m.json()) as AnyEvent;
+          } catch (err) {
+            logger.debug({ err, subject: m.subject, seq: m.seq }, 'live: malformed event skipped');
+            continue;
+          }
+          const view = liveView(event);
+          if (view && hub.forward(view.forwarded, view.keys) > 0) counts.forwarded++;
+        }
+      } finally {
+        open.delete(messages);
+      }
+    };
+
+    void (async () => {
+      while (!stopped) {
+        try {
+          await runOnce();
+        } catch (err) {
+          if (stopped) break;
+          logger.error({ err, stream }, 'live feed failed; retrying in 2 s');
+        }
+        if (!stopped) await new Promise((r) => setTimeout(r, 2000).unref());
+      }
+    })();
+    return ready;
+  };
+
+  const ready = Promise.all([follow('FILES'), follow('MARKETPLACE')]).then(() => undefined);
+  return {
+    ready,
+    counts,
+    async stop() {
+      stopped = true;
+      await Promise.all([...open].map((m) => m.close().catch(() => undefined)));
+    },
+  };
+}
