@@ -28,9 +28,15 @@ export async function setup(project: TestProject) {
   }
   // @ts-expect-error: plain JavaScript module without types
   const { startStack } = (await import('../../scripts/lib/stack.mjs')) as {
-    startStack(opts: { profile: string; port: number; quiet?: boolean }): Promise<Stack>;
+    startStack(opts: { profile: string; port: number; quiet?: boolean; env?: Record<string, string> }): Promise<Stack>;
   };
-  stack = await startStack({ profile: 'test', port: 18080, quiet: true });
+  // The account journeys make more auth calls from one address than the default limit of 20 per minute allows.
+  stack = await startStack({
+    profile: 'test',
+    port: 18080,
+    quiet: true,
+    env: { RATE_LIMIT_AUTH_MAX: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000' },
+  });
   project.provide('baseUrl', stack.url);
   project.provide('mailUrl', stack.mailUrl ?? defaultMail);
 }

@@ -6,6 +6,8 @@ export const configSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(4101),
   /** Sender of account's mails (verification, password reset). */
   MAIL_FROM: z.string().min(3).default('Pagecast <no-reply@pagecast.local>'),
+  /** Failed logins per client address in 15 minutes before 429 (browser tests from one address raise it). */
+  LOGIN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
 };
 
 /** Throws a ConfigError naming every missing or bad variable. */

@@ -35,6 +35,8 @@ import type { SessionTokens } from './session-tokens';
 
 export interface AccountDeps {
   publicUrl: string;
+  /** Failed logins allowed per address in the window (LOGIN_FAILURES_PER_ADDRESS by default). */
+  loginFailuresPerAddress?: number;
   logger: Logger;
   data: Repositories;
   outbox: Outbox;
@@ -224,7 +226,7 @@ export function createAccounts(deps: AccountDeps) {
       const [accountHit, addressHit] = hits;
       const over = [
         accountHit.count > LOGIN_FAILURES_PER_ACCOUNT ? accountHit : undefined,
-        addressHit.count > LOGIN_FAILURES_PER_ADDRESS ? addressHit : undefined,
+        addressHit.count > (deps.loginFailuresPerAddress ?? LOGIN_FAILURES_PER_ADDRESS) ? addressHit : undefined,
       ].filter((h) => h !== undefined);
       if (over.length > 0) {
         // A refused attempt is not a guess: do not let it extend the lock.

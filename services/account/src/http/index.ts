@@ -11,6 +11,15 @@ export * from './session-tokens';
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {
   const { config, logger, data, outbox, mailer, tokens, background } = context;
-  const accounts = createAccounts({ publicUrl: config.PUBLIC_URL, logger, data, outbox, mailer, tokens, background });
+  const accounts = createAccounts({
+    publicUrl: config.PUBLIC_URL,
+    loginFailuresPerAddress: config.LOGIN_FAILURES_PER_ADDRESS,
+    logger,
+    data,
+    outbox,
+    mailer,
+    tokens,
+    background,
+  });
   return createRoutes({ accounts, tokens, secureCookies: config.PUBLIC_URL.startsWith('https:') });
 }
