@@ -4,15 +4,43 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
 import { AppFrame, PublicFrame } from '../components/app-frame';
-import { PlaceholderPage } from '../features/account/placeholder-page';
-import { DashboardPage } from '../features/dashboard/dashboard-page';
+import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { LandingPage } from '../features/landing/landing-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
 import { PointsPage } from '../features/points/points-page';
 import { RemoteRoute } from '../federation/remote-route';
 
-// The login form brings zod and react-hook-form: its own chunk, out of the first download.
-const LoginPage = lazy(() => import('../features/auth/login-page').then((m) => ({ default: m.LoginPage })));
+// The account screens bring zod and react-hook-form: their own chunks, out of the first download.
+const LoginPage = lazy(() => import('../features/auth/components/login-page').then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() =>
+  import('../features/auth/components/register-page').then((m) => ({ default: m.RegisterPage })),
+);
+const RequestPasswordResetPage = lazy(() =>
+  import('../features/auth/components/request-password-reset-page').then((m) => ({
+    default: m.RequestPasswordResetPage,
+  })),
+);
+const ResetPasswordPage = lazy(() =>
+  import('../features/auth/components/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
+);
+const VerifyEmailPage = lazy(() =>
+  import('../features/auth/components/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
+);
+const LegalPage = lazy(() => import('../features/auth/components/legal-page').then((m) => ({ default: m.LegalPage })));
+const WelcomePage = lazy(() =>
+  import('../features/welcome/components/welcome-page').then((m) => ({ default: m.WelcomePage })),
+);
+const SettingsPage = lazy(() =>
+  import('../features/settings/components/settings-page').then((m) => ({ default: m.SettingsPage })),
+);
+const MigrateAccountPage = lazy(() =>
+  import('../features/migrate-account/components/migrate-account-page').then((m) => ({
+    default: m.MigrateAccountPage,
+  })),
+);
+const ContactPage = lazy(() =>
+  import('../features/contact/components/contact-page').then((m) => ({ default: m.ContactPage })),
+);
 
 function PageLoading() {
   const { t } = useTranslation();
@@ -24,7 +52,6 @@ const lazyPage = (page: ReactNode) => <Suspense fallback={<PageLoading />}>{page
 const files = <RemoteRoute remote="mf_files" component="FilesPage" />;
 const marketplace = <RemoteRoute remote="mf_marketplace" component="MarketplacePage" />;
 const playlists = <RemoteRoute remote="mf_player" component="PlaylistsPage" />;
-const placeholder = (titleKey: string) => <PlaceholderPage titleKey={titleKey} />;
 
 function signedInRoutes() {
   return (
@@ -35,12 +62,14 @@ function signedInRoutes() {
       <Route path="/playback" element={playlists} />
       <Route path="/marketplace" element={marketplace} />
       <Route path="/points" element={<PointsPage />} />
-      <Route path="/settings" element={placeholder('settings.title')} />
-      <Route path="/welcome" element={placeholder('auth.welcome.title')} />
-      <Route path="/migrate-account" element={placeholder('auth.migrate.title')} />
-      <Route path="/contact" element={placeholder('auth.contact.title')} />
+      <Route path="/settings" element={lazyPage(<SettingsPage />)} />
+      <Route path="/welcome" element={lazyPage(<WelcomePage />)} />
+      <Route path="/migrate-account" element={lazyPage(<MigrateAccountPage />)} />
+      <Route path="/contact" element={lazyPage(<ContactPage />)} />
       <Route path="/login" element={lazyPage(<LoginPage />)} />
-      <Route path="/verify-email" element={placeholder('auth.verifyEmail.title')} />
+      <Route path="/verify-email" element={lazyPage(<VerifyEmailPage />)} />
+      <Route path="/terms" element={lazyPage(<LegalPage kind="terms" />)} />
+      <Route path="/privacy" element={lazyPage(<LegalPage kind="privacy" />)} />
       <Route path="*" element={<NotFoundPage />} />
     </Route>
   );
@@ -52,11 +81,13 @@ function signedOutRoutes() {
       <Route index element={<LandingPage />} />
       <Route element={<PublicFrame />}>
         <Route path="/login" element={lazyPage(<LoginPage />)} />
-        <Route path="/register" element={placeholder('auth.register.title')} />
-        <Route path="/request-password-reset" element={placeholder('auth.requestPasswordReset.title')} />
-        <Route path="/reset-password" element={placeholder('auth.resetPassword.title')} />
-        <Route path="/verify-email" element={placeholder('auth.verifyEmail.title')} />
-        <Route path="/contact" element={placeholder('auth.contact.title')} />
+        <Route path="/register" element={lazyPage(<RegisterPage />)} />
+        <Route path="/request-password-reset" element={lazyPage(<RequestPasswordResetPage />)} />
+        <Route path="/reset-password" element={lazyPage(<ResetPasswordPage />)} />
+        <Route path="/verify-email" element={lazyPage(<VerifyEmailPage />)} />
+        <Route path="/contact" element={lazyPage(<ContactPage />)} />
+        <Route path="/terms" element={lazyPage(<LegalPage kind="terms" />)} />
+        <Route path="/privacy" element={lazyPage(<LegalPage kind="privacy" />)} />
         {/* Pages of the signed-in table that send a visitor to /login themselves (remembered path, toast, 500 ms);
             the remotes are still loaded so that they do it in their own route component. */}
         <Route path="/files" element={files} />

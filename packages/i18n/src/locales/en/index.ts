@@ -8,6 +8,7 @@ import toasts from './toasts.json';
 import errors from './errors.json';
 import validation from './validation.json';
 import files from './files.json';
+import dashboard from './dashboard.json';
 import marketplace from './marketplace.json';
 import player from './player.json';
 import playlist from './playlist.json';
@@ -24,6 +25,7 @@ export default {
   errors,
   validation,
   files,
+  dashboard,
   marketplace,
   player,
   playlist,

@@ -29,6 +29,12 @@ export function UserMenu({ user }: { user: SessionUser }) {
   }, [open]);
 
   const name = [user.lastName, user.firstName].filter(Boolean).join(' ');
+  const initials = avatarInitials(user);
+  // Two kanji do not fit the circle at the Latin size.
+  const avatarStyle = {
+    whiteSpace: 'nowrap',
+    fontSize: /^[\x20-\x7e]*$/.test(initials) ? undefined : '0.72rem',
+  } as const;
   const close = () => setOpen(false);
   return (
     <div className="pc-menu" ref={root}>
@@ -40,9 +46,10 @@ export function UserMenu({ user }: { user: SessionUser }) {
         aria-expanded={open}
         aria-controls={panelId}
         data-testid="user-menu"
+        style={avatarStyle}
         onClick={() => setOpen((v) => !v)}
       >
-        {user.profileImageUrl ? <img src={user.profileImageUrl} alt="" /> : avatarInitials(user)}
+        {user.profileImageUrl ? <img src={user.profileImageUrl} alt="" /> : initials}
       </button>
       {open ? (
         <div className="pc-menu__panel" role="menu" id={panelId}>

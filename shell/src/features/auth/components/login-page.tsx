@@ -9,10 +9,8 @@ import {
   CardHeader,
   currentUserQueryKey,
   describeError,
-  FieldError,
   HttpError,
   Input,
-  Label,
   PasswordInput,
   takeReturnPage,
   toast,
@@ -22,16 +20,18 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { localLogin } from './api/local-login';
+import { Field, fieldAria } from '../../../components/form-field';
+import { localLogin } from '../api/local-login';
 
-type LoginFields = z.input<typeof LoginForm>;
-
-/** Login (spec points 2, 4, 8): e-mail and password; the server's message on failure. */
+/**
+ * Login (spec points 2, 4, 8): first login → /welcome; else the remembered page (once); else /. An unverified
+ * address (403 requiresVerification) goes to /verify-email with its e-mail.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const form = useForm<LoginFields, unknown, z.output<typeof LoginForm>>({
+  const form = useForm<z.input<typeof LoginForm>, unknown, z.output<typeof LoginForm>>({
     resolver: zodResolver(LoginForm),
     defaultValues: { email: '', password: '' },
   });
@@ -61,8 +61,6 @@ export function LoginPage() {
     },
   });
 
-  const fieldError = (message?: string) => (message ? t(message, { defaultValue: message }) : undefined);
-
   return (
     <div className="pc-center" data-testid="login-page">
       <Card className="pc-auth-card">
@@ -72,27 +70,21 @@ export function LoginPage() {
         </CardHeader>
         <form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
           <CardContent className="pc-stack">
-            <div className="pc-field">
-              <Label htmlFor="login-email">{t('auth.email')}</Label>
+            <Field id="login-email" label={t('auth.email')} error={errors.email?.message}>
               <Input
-                id="login-email"
                 type="email"
                 autoComplete="email"
-                aria-invalid={errors.email ? true : undefined}
+                {...fieldAria('login-email', errors.email?.message)}
                 {...form.register('email')}
               />
-              <FieldError>{fieldError(errors.email?.message)}</FieldError>
-            </div>
-            <div className="pc-field">
-              <Label htmlFor="login-password">{t('auth.password')}</Label>
+            </Field>
+            <Field id="login-password" label={t('auth.password')} error={errors.password?.message}>
               <PasswordInput
-                id="login-password"
                 autoComplete="current-password"
-                aria-invalid={errors.password ? true : undefined}
+                {...fieldAria('login-password', errors.password?.message)}
                 {...form.register('password')}
               />
-              <FieldError>{fieldError(errors.password?.message)}</FieldError>
-            </div>
+            </Field>
             <div style={{ textAlign: 'right' }}>
               <Link to="/request-password-reset">{t('auth.login.forgotPassword')}</Link>
             </div>

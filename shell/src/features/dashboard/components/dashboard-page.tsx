@@ -1,0 +1,221 @@
+import type { DashboardStats } from '@pagecast/contracts';
+import {
+  Badge,
+  type BadgeVariant,
+  Button,
+  buttonClass,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Spinner,
+  useRequireLogin,
+} from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useSessionExpired } from '../../../components/session-expired';
+import { dashboardStatsQuery } from '../api/get-dashboard-stats';
+import { fileStatusLabel, nextRenewalDate, TIER_PROGRESS_PERCENT } from './dashboard-model';
+import './dashboard.css';
+
+const badgeVariant: Record<ReturnType<typeof fileStatusLabel>, BadgeVariant> = {
+  published: 'success',
+  processing: 'warning',
+  disabled: 'destructive',
+  private: 'secondary',
+};
+
+function Overview({ stats }: { stats: DashboardStats }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const number = (n: number) => n.toLocaleString(i18n.language);
+  const tier = stats.user.membershipTier;
+  const renewal = nextRenewalDate(tier);
+
+  return (
+    <>
+      <div className="pd-grid">
+        <Card data-testid="dashboard-tier">
+          <CardHeader>
+            <CardDescription>{t('dashboard.tier.title')}</CardDescription>
+            <CardTitle className="pd-figure">{t(`common.tiers.${tier}`)}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <div
+              className="pd-bar"
+              role="progressbar"
+              aria-label={t('dashboard.tier.progress')}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={TIER_PROGRESS_PERCENT}
+            >
+              <div style={{ width: `${TIER_PROGRESS_PERCENT}%` }} />
+            </div>
+            <p className="pc-muted" data-testid="dashboard-renewal">
+              {renewal
+                ? t('dashboard.tier.nextRenewal', { date: renewal.toLocaleDateString(i18n.language) })
+                : t('dashboard.tier.noRenewal')}
+            </p>
+          </CardContent>
+        </Card>
+
+        <Card data-testid="dashboard-file-count">
+          <CardHeader>
+            <CardDescription>{t('dashboard.files.title')}</CardDescription>
+            <CardTitle className="pd-figure">
+              <span data-testid="dashboard-file-count-value">
+                {t('dashboard.files.count', { files: stats.fileCount, limit: stats.fileLimit })}
+              </span>
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <div className="pd-bar" aria-hidden="true">
+              <div style={{ width: `${Math.min(100, (stats.fileCount / stats.fileLimit) * 100)}%` }} />
+            </div>
+            <p className="pc-muted">{t('dashboard.files.limit', { limit: stats.fileLimit })}</p>
+          </CardContent>
+        </Card>
+
+        <Card data-testid="dashboard-earnings">
+          <CardHeader>
+            <CardDescription>{t('dashboard.earnings.title')}</CardDescription>
+            <CardTitle className="pd-figure">
+              {t('dashboard.earnings.value', { points: number(stats.monthlyEarnings) })}
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <p className="pc-muted">{t('dashboard.earnings.hint')}</p>
+          </CardContent>
+        </Card>
+      </div>
+
+      <Card style={{ marginBottom: 24 }}>
+        <CardHeader>
+          <CardTitle>{t('dashboard.quickActions.title')}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <div className="pd-actions">
+            <Button onClick={() => navigate('/files?upload=1')} data-testid="dashboard-upload">
+              {t('dashboard.quickActions.upload')}
+            </Button>
+            <Link className={buttonClass('outline')} to="/files" data-testid="dashboard-manage-files">
+              {t('dashboard.quickActions.manageFiles')}
+            </Link>
+            <Link className={buttonClass('outline')} to="/marketplace">
+              {t('dashboard.quickActions.marketplace')}
+            </Link>
+            <Link className={buttonClass('outline')} to="/points">
+              {t('dashboard.quickActions.buyPoints')}
+            </Link>
+          </div>
+        </CardContent>
+      </Card>
+
+      <div className="pd-columns">
+        <Card data-testid="dashboard-recent">
+          <CardHeader>
+            <CardTitle>{t('dashboard.recent.title')}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {stats.recentFiles.length === 0 ? (
+              <div className="pc-stack" style={{ alignItems: 'flex-start' }}>
+                <p className="pc-muted">{t('dashboard.recent.empty')}</p>
+                <Link className={buttonClass('primary', 'sm')} to="/files?upload=1">
+                  {t('dashboard.quickActions.upload')}
+                </Link>
+              </div>
+            ) : (
+              <ul className="pd-recent">
+                {stats.recentFiles.map((file) => {
+                  const label = fileStatusLabel(file);
+                  return (
+                    <li key={file.id} data-testid="dashboard-recent-file">
+                      <span className="pd-recent__title" title={file.title}>
+                        {file.title}
+                      </span>
+                      <Badge variant={badgeVariant[label]} data-testid="dashboard-recent-status">
+                        {t(`files.status.${label}`)}
+                      </Badge>
+                      <a
+                        className={buttonClass('outline', 'sm')}
+                        href={`/signage/${encodeURIComponent(file.id)}`}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        aria-label={t('dashboard.recent.playLabel', { title: file.title })}
+                        data-testid="dashboard-recent-play"
+                      >
+                        ▶ {t('dashboard.recent.play')}
+                      </a>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+
+        <Card className="pd-points" data-testid="dashboard-points">
+          <CardHeader>
+            <CardTitle>{t('dashboard.points.title')}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <p className="pd-figure" data-testid="dashboard-points-balance">
+              {number(stats.user.points)} <small>{t('dashboard.points.unit')}</small>
+            </p>
+            <dl>
+              <dt className="pc-muted">{t('dashboard.points.earned')}</dt>
+              <dd>+{number(stats.monthlyEarnings)}</dd>
+              <dt className="pc-muted">{t('dashboard.points.spent')}</dt>
+              <dd>-{number(stats.monthlySpent)}</dd>
+            </dl>
+            <div className="pc-row">
+              <Link className={buttonClass('primary', 'sm')} to="/points">
+                {t('dashboard.points.buy')}
+              </Link>
+              <Link className={buttonClass('outline', 'sm')} to="/points">
+                {t('dashboard.points.cashOut')}
+              </Link>
+            </div>
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+/** Dashboard (/ when signed in): tier, file count against the limit, earnings, quick actions, recent files, points. */
+export function DashboardPage() {
+  const { t, i18n } = useTranslation();
+  const { allowed, user } = useRequireLogin();
+  const stats = useQuery({ ...dashboardStatsQuery, enabled: allowed });
+  const sessionExpired = useSessionExpired();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failed read
+  useEffect(() => {
+    if (stats.error) sessionExpired(stats.error);
+  }, [stats.error]);
+
+  if (!allowed) return <Spinner />;
+  const name = user?.firstName?.trim() || user?.email || '';
+  return (
+    <div className="pc-container pc-page" data-testid="dashboard-page">
+      <h1 className="pc-page__title">{t('dashboard.title')}</h1>
+      <p className="pc-page__subtitle pc-muted">{t('dashboard.welcome', { name })}</p>
+      {stats.isLoading ? <Spinner label={t('common.loading')} /> : null}
+      {stats.isError ? (
+        <Card role="alert">
+          <CardHeader>
+            <CardDescription>{t('dashboard.loadFailed')}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button onClick={() => void stats.refetch()}>{t('common.retry')}</Button>
+          </CardContent>
+        </Card>
+      ) : null}
+      {stats.data ? <Overview key={i18n.language} stats={stats.data} /> : null}
+    </div>
+  );
+}

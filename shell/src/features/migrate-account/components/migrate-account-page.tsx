@@ -1,0 +1,197 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { constants, type MigrateAccountRequest, MigrateAccountForm } from '@pagecast/contracts';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  currentUserQueryKey,
+  Dialog,
+  describeError,
+  PasswordInput,
+  toast,
+  useAuth,
+} from '@pagecast/ui';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { Field, fieldAria } from '../../../components/form-field';
+import { useSessionExpired } from '../../../components/session-expired';
+import { migrateAccount } from '../api/migrate-account';
+
+const benefits = ['independent', 'bonus', 'safer', 'dataKept'] as const;
+const warnings = ['oldLogin', 'passwordRequired', 'irreversible'] as const;
+
+/**
+ * Account migration (spec points 2, 8): only for the old external login; anyone else gets 'サービス移行完了' and
+ * goes to /. Password and confirmation (12+), a final confirmation dialog, then '移行完了' with the bonus.
+ */
+export function MigrateAccountPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const sessionExpired = useSessionExpired();
+  const { user } = useAuth();
+  const [pending, setPending] = useState<MigrateAccountRequest | null>(null);
+  const justMigrated = useRef(false);
+  const form = useForm<z.input<typeof MigrateAccountForm>, unknown, z.output<typeof MigrateAccountForm>>({
+    resolver: zodResolver(MigrateAccountForm),
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+  const { errors } = form.formState;
+  const provider = user?.authProvider;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: decided once per arrival, not on a language change
+  useEffect(() => {
+    if (!provider || provider === 'external' || justMigrated.current) return;
+    toast({ title: t('toasts.alreadyMigrated'), description: t('toasts.alreadyMigratedDescription') });
+    navigate('/', { replace: true });
+  }, [provider]);
+
+  const mutation = useMutation({
+    mutationFn: migrateAccount,
+    onSuccess: (data) => {
+      justMigrated.current = true;
+      setPending(null);
+      queryClient.setQueryData(currentUserQueryKey, data.user);
+      toast({
+        title: t('toasts.migrated'),
+        description: t('toasts.migratedDescription', { points: data.migrationBonus.toLocaleString(i18n.language) }),
+      });
+      navigate('/');
+    },
+    onError: (error) => {
+      setPending(null);
+      if (sessionExpired(error)) return;
+      toast({
+        title: t('toasts.migrateFailed'),
+        description: describeError(error, t, t('toasts.migrateFailedFallback')),
+        variant: 'destructive',
+      });
+    },
+  });
+
+  if (!user || provider !== 'external') return null;
+  const name = [user.lastName, user.firstName].filter(Boolean).join(' ');
+
+  return (
+    <div className="pc-container pc-page" data-testid="migrate-account-page">
+      <div className="pc-stack" style={{ maxWidth: 760, margin: '0 auto' }}>
+        <div>
+          <h1 className="pc-page__title">{t('auth.migrate.title')}</h1>
+          <p className="pc-page__subtitle">{t('auth.migrate.subtitle')}</p>
+        </div>
+        <Card>
+          <CardHeader>
+            <CardTitle>{t('auth.migrate.currentAccount')}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="pc-stack" style={{ margin: 0, gap: 8 }} data-testid="migrate-current">
+              {[
+                [t('auth.email'), user.email],
+                [t('auth.migrate.name'), name || '—'],
+                [t('settings.account.authMethod'), t('settings.account.authExternal')],
+              ].map(([label, value]) => (
+                <div key={label} style={{ display: 'grid', gridTemplateColumns: 'minmax(120px, 200px) 1fr', gap: 12 }}>
+                  <dt className="pc-muted">{label}</dt>
+                  <dd style={{ margin: 0 }}>{value}</dd>
+                </div>
+              ))}
+            </dl>
+          </CardContent>
+        </Card>
+        <Card data-testid="migrate-benefits">
+          <CardHeader>
+            <CardTitle>{t('auth.migrate.benefitsTitle')}</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul style={{ margin: 0, paddingLeft: 20 }}>
+              {benefits.map((key) => (
+                <li key={key}>
+                  {t(`auth.migrate.benefits.${key}`, {
+                    points: constants.migrationBonusPoints.toLocaleString(i18n.language),
+                  })}
+                </li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+        <Card
+          data-testid="migrate-warnings"
+          style={{ borderColor: 'var(--pc-warning)', background: 'var(--pc-warning-soft)' }}
+        >
+          <CardHeader>
+            <CardTitle>
+              <span aria-hidden="true">⚠ </span>
+              {t('auth.migrate.warningsTitle')}
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul style={{ margin: 0, paddingLeft: 20 }}>
+              {warnings.map((key) => (
+                <li key={key}>{t(`auth.migrate.warnings.${key}`)}</li>
+              ))}
+            </ul>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>{t('auth.migrate.passwordTitle')}</CardTitle>
+            <CardDescription>{t('auth.passwordHint', { min: constants.minPasswordLength })}</CardDescription>
+          </CardHeader>
+          <form noValidate onSubmit={form.handleSubmit((values) => setPending(values))}>
+            <CardContent className="pc-stack">
+              <Field id="migrate-password" label={t('auth.password')} error={errors.password?.message}>
+                <PasswordInput
+                  autoComplete="new-password"
+                  placeholder={t('auth.passwordHint', { min: constants.minPasswordLength })}
+                  {...fieldAria('migrate-password', errors.password?.message)}
+                  {...form.register('password')}
+                />
+              </Field>
+              <Field id="migrate-confirm" label={t('auth.confirmPassword')} error={errors.confirmPassword?.message}>
+                <PasswordInput
+                  autoComplete="new-password"
+                  {...fieldAria('migrate-confirm', errors.confirmPassword?.message)}
+                  {...form.register('confirmPassword')}
+                />
+              </Field>
+              <div className="pc-row" style={{ justifyContent: 'flex-end' }}>
+                <Button type="submit" loading={mutation.isPending} data-testid="migrate-submit">
+                  {t('auth.migrate.submit')}
+                </Button>
+              </div>
+            </CardContent>
+          </form>
+        </Card>
+      </div>
+      <Dialog
+        open={pending !== null}
+        onOpenChange={(open) => {
+          if (!open && !mutation.isPending) setPending(null);
+        }}
+        title={t('auth.migrate.confirmTitle')}
+        description={t('auth.migrate.confirmDescription')}
+        footer={
+          <>
+            <Button variant="ghost" disabled={mutation.isPending} onClick={() => setPending(null)}>
+              {t('common.cancel')}
+            </Button>
+            <Button
+              loading={mutation.isPending}
+              data-testid="migrate-confirm-button"
+              onClick={() => pending && mutation.mutate(pending)}
+            >
+              {mutation.isPending ? t('auth.migrate.migrating') : t('auth.migrate.confirm')}
+            </Button>
+          </>
+        }
+      />
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ProfileForm } from '@pagecast/contracts';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  currentUserQueryKey,
+  Input,
+  type SessionUser,
+  toast,
+} from '@pagecast/ui';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { Field, fieldAria } from '../../../components/form-field';
+import { useSessionExpired } from '../../../components/session-expired';
+import { updateProfile } from '../api/update-profile';
+
+type ProfileFields = z.input<typeof ProfileForm>;
+
+const fieldsOf = (user: SessionUser): ProfileFields => ({
+  firstName: user.firstName ?? '',
+  lastName: user.lastName ?? '',
+  profileImageUrl: user.profileImageUrl ?? '',
+});
+
+/** Profile (spec point 2): first name, last name, picture URL; read first, an edit toggle, save or cancel. */
+export function ProfileCard({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const sessionExpired = useSessionExpired();
+  const [editing, setEditing] = useState(false);
+  const form = useForm<ProfileFields, unknown, z.output<typeof ProfileForm>>({
+    resolver: zodResolver(ProfileForm),
+    defaultValues: fieldsOf(user),
+  });
+  const { errors } = form.formState;
+
+  const mutation = useMutation({
+    mutationFn: updateProfile,
+    onSuccess: (updated) => {
+      queryClient.setQueryData(currentUserQueryKey, updated);
+      form.reset(fieldsOf(updated));
+      setEditing(false);
+      toast({ title: t('toasts.profileUpdated'), description: t('toasts.profileUpdatedDescription') });
+    },
+    onError: (error) => {
+      if (sessionExpired(error)) return;
+      toast({
+        title: t('toasts.profileUpdateFailed'),
+        description: t('toasts.profileUpdateFailedDescription'),
+        variant: 'destructive',
+      });
+    },
+  });
+
+  const cancel = () => {
+    form.reset(fieldsOf(user));
+    setEditing(false);
+  };
+
+  return (
+    <Card data-testid="profile-card">
+      <CardHeader className="pc-row" style={{ justifyContent: 'space-between', flexDirection: 'row' }}>
+        <div>
+          <CardTitle>{t('settings.profile.title')}</CardTitle>
+          <CardDescription>{t('settings.profile.description')}</CardDescription>
+        </div>
+        {editing ? null : (
+          <Button variant="outline" size="sm" onClick={() => setEditing(true)} data-testid="profile-edit">
+            {t('settings.profile.edit')}
+          </Button>
+        )}
+      </CardHeader>
+      {editing ? (
+        <form noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
+          <CardContent className="pc-stack">
+            <div className="pc-row" style={{ alignItems: 'flex-start' }}>
+              <div style={{ flex: 1, minWidth: 200 }}>
+                <Field id="profile-last-name" label={t('auth.lastName')} error={errors.lastName?.message}>
+                  <Input
+                    autoComplete="family-name"
+                    {...fieldAria('profile-last-name', errors.lastName?.message)}
+                    {...form.register('lastName')}
+                  />
+                </Field>
+              </div>
+              <div style={{ flex: 1, minWidth: 200 }}>
+                <Field id="profile-first-name" label={t('auth.firstName')} error={errors.firstName?.message}>
+                  <Input
+                    autoComplete="given-name"
+                    {...fieldAria('profile-first-name', errors.firstName?.message)}
+                    {...form.register('firstName')}
+                  />
+                </Field>
+              </div>
+            </div>
+            <Field
+              id="profile-image-url"
+              label={t('settings.profile.imageUrl')}
+              error={errors.profileImageUrl?.message}
+              hint={t('settings.profile.imageUrlHint')}
+            >
+              <Input
+                type="url"
+                inputMode="url"
+                placeholder="https://"
+                {...fieldAria('profile-image-url', errors.profileImageUrl?.message, true)}
+                {...form.register('profileImageUrl')}
+              />
+            </Field>
+            <div className="pc-row" style={{ justifyContent: 'flex-end' }}>
+              <Button variant="ghost" onClick={cancel} disabled={mutation.isPending} data-testid="profile-cancel">
+                {t('common.cancel')}
+              </Button>
+              <Button type="submit" loading={mutation.isPending} data-testid="profile-save">
+                {mutation.isPending ? t('common.saving') : t('common.save')}
+              </Button>
+            </div>
+          </CardContent>
+        </form>
+      ) : (
+        <CardContent>
+          <dl className="pc-stack" style={{ margin: 0, gap: 10 }}>
+            <ReadOnly label={t('auth.lastName')} value={user.lastName} testId="profile-last-name-value" />
+            <ReadOnly label={t('auth.firstName')} value={user.firstName} testId="profile-first-name-value" />
+            <ReadOnly label={t('settings.profile.imageUrl')} value={user.profileImageUrl} />
+          </dl>
+        </CardContent>
+      )}
+    </Card>
+  );
+}
+
+export function ReadOnly({ label, value, testId }: { label: string; value: unknown; testId?: string }) {
+  const { t } = useTranslation();
+  const text = value === null || value === undefined || value === '' ? t('settings.notSet') : String(value);
+  return (
+    <div style={{ display: 'grid', gridTemplateColumns: 'minmax(120px, 200px) 1fr', gap: 12 }}>
+      <dt className="pc-muted">{label}</dt>
+      <dd style={{ margin: 0, wordBreak: 'break-all' }} data-testid={testId}>
+        {text}
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+// The signage player on real converted PDFs: header, keys, fullscreen, autoplay on page durations with no blank
+// frame, the image fallback card, and the login redirect for a visitor.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Api,
+  openPlayerBrowser,
+  type PlayerBrowser,
+  playerState,
+  recordPlayback,
+  setDuration,
+  signedInMember,
+  type UploadedFile,
+  uploadPdf,
+  waitForSteps,
+} from './player-helpers';
+
+let api: Api;
+let deck: UploadedFile; // vertical.pdf, 3 pages
+let session: PlayerBrowser | undefined;
+
+beforeAll(async () => {
+  api = await signedInMember();
+  deck = await uploadPdf(api, 'vertical.pdf', 'Vertical deck', 5);
+}, 180_000);
+
+afterEach(async () => {
+  await session?.close();
+  session = undefined;
+});
+
+describe('signage player', () => {
+  it('shows the header before playing, moves with the keys, plays full-screen on page durations and wraps', async () => {
+    expect(deck.pageCount).toBe(3);
+    session = await openPlayerBrowser(api);
+    const { page } = session;
+    await page.goto(`/signage/${deck.id}`);
+    const header = page.getByTestId('player-header');
+    await header.waitFor();
+    expect(await page.getByTestId('player-title').textContent()).toBe('Vertical deck');
+    expect(await page.getByTestId('player-page-of').textContent()).toBe('Page 1 of 3');
+    expect(await page.getByTestId('player-counter').textContent()).toBe('1 / 3');
+    expect(await header.textContent()).toContain('ESCキーで再生を停止します');
+    // the display mode starts from the file's (fit-height, 縦長) and the viewer can pick another
+    expect(await page.getByTestId('player-mode').inputValue()).toBe('fit-height');
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[data-front="true"]')?.naturalWidth);
+    expect((await playerState(page)).imageShown).toBe(true);
+    await page.getByTestId('player-mode').selectOption({ label: '横長' });
+    expect((await playerState(page)).mode).toBe('fit-width');
+
+    // keys: right and left move a page
+    await page.keyboard.press('ArrowRight');
+    await page.getByTestId('player-page-of').filter({ hasText: 'Page 2 of 3' }).waitFor();
+    await page.keyboard.press('ArrowRight');
+    await page.getByTestId('player-counter').filter({ hasText: '3 / 3' }).waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('player-counter').filter({ hasText: '2 / 3' }).waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('player-counter').filter({ hasText: '1 / 3' }).waitFor();
+
+    // 1 s per page (PUT /api/files/:id/duration) reaches the open player live, at the next boundary
+    await page.waitForFunction(() => document.querySelector('[data-player="signage"]')?.getAttribute('data-live') === 'open');
+    await setDuration(api, deck.id, 1);
+    // the change arrives and waits for the next boundary: the page on screen keeps its 5 s
+    await page.waitForFunction(
+      () => document.querySelector('[data-player="signage"]')?.getAttribute('data-update-pending') === 'true',
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(await page.getByTestId('remote-mf_player').getAttribute('data-duration-ms')).toBe('5000');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(
+      () => document.querySelector('[data-player="signage"]')?.getAttribute('data-duration-ms') === '1000',
+      undefined,
+      { timeout: 10_000 },
+    );
+
+    // fullscreen, then Space plays: the header goes, pages advance every second and wrap to the first
+    await page.getByTestId('player-fullscreen').click();
+    await page.waitForFunction(() => document.fullscreenElement !== null);
+    expect(await page.getByTestId('player-fullscreen').textContent()).toBe('全画面を終了');
+    await recordPlayback(page);
+    await page.keyboard.press('Space');
+    await header.waitFor({ state: 'detached' });
+    const { steps, blankFrames, frames } = await waitForSteps(page, (s) => s.length >= 5, 15_000);
+    const pages = steps.map((s) => s.page);
+    expect(pages.slice(0, 5)).toEqual([0, 1, 2, 0, 1]);
+    const gaps = steps.slice(1, 5).map((s, i) => s.at - (steps[i] as { at: number }).at);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThan(800);
+      expect(gap).toBeLessThan(2500);
+    }
+    // never a frame without a decoded image between pages
+    expect(frames).toBeGreaterThan(30);
+    expect(blankFrames).toBe(0);
+
+    // Escape stops playback and leaves fullscreen
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.fullscreenElement === null);
+    await header.waitFor();
+    expect((await playerState(page)).playing).toBe(false);
+    const stoppedAt = (await playerState(page)).pageIndex;
+    await page.waitForTimeout(1500);
+    expect((await playerState(page)).pageIndex).toBe(stoppedAt);
+
+    // Space toggles play back on (the Play button shows Pause while playing)
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('[data-player="signage"]')?.getAttribute('data-playing') === 'true');
+    await page.keyboard.press('Space');
+    await page.getByTestId('player-play').filter({ hasText: '再生' }).waitFor();
+  });
+
+  it('autoplay=true starts playing at once; a page whose image cannot load shows the fallback card', async () => {
+    // the worker is blocked here so that page.route sees the image requests
+    session = await openPlayerBrowser(api, { serviceWorkers: 'block' });
+    const { page } = session;
+    await page.route('**/media/**', (route) => route.abort());
+    await page.goto(`/signage/${deck.id}?autoplay=true`);
+    const card = page.getByTestId('player-image-fallback');
+    await card.waitFor();
+    const text = await card.textContent();
+    expect(text).toContain('Vertical deck');
+    expect(text).toContain('ページ 1');
+    expect(text).toContain('Image could not be loaded');
+    expect((await playerState(page)).playing).toBe(true);
+    // autoplay goes on past a broken page
+    await page.waitForFunction(
+      () => document.querySelector('[data-player="signage"]')?.getAttribute('data-page-index') === '1',
+      undefined,
+      { timeout: 5000 },
+    );
+    expect(await card.textContent()).toContain('ページ 2');
+  });
+
+  it('a visitor is sent to log in: location remembered, toast, /login after 1 s', async () => {
+    session = await openPlayerBrowser(null);
+    const { page } = session;
+    const started = Date.now();
+    await page.goto(`/signage/${deck.id}?autoplay=true`);
+    const toast = page.getByTestId('toast');
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain('ログインが必要です');
+    await page.waitForURL('**/login');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(await page.evaluate(() => sessionStorage.getItem('pagecast.returnPage'))).toBe(
+      `/signage/${deck.id}?autoplay=true`,
+    );
+  });
+});
