@@ -6,7 +6,11 @@
 // { rows, notes? }, rows being what `measure` returns plus a `label`; the baseline it compares with is measured in
 // the same run, next to it.
 import { performance } from 'node:perf_hooks';
+import { register } from 'tsx/esm/api';
 import { startStack } from './lib/stack.mjs';
+
+// The services' own benchmarks import their TypeScript sources.
+register();
 
 const say = (m) => process.stdout.write(`[bench] ${m}\n`);
 const PORT = 18091;
@@ -98,7 +102,30 @@ async function gatewayOverhead({ stack, measure, hostUrl }) {
   };
 }
 
-const benches = [{ name: 'gateway overhead', run: gatewayOverhead }];
+/** A benchmark that lives beside its service: it starts what it needs and returns rows of its own shape. */
+const owned =
+  (file, fn, opts = {}) =>
+  async () => {
+    const mod = await import(new URL(`../${file}`, import.meta.url).href);
+    return { rows: await mod[fn]({ log: (line) => process.stdout.write(`  ${line}\n`), ...opts }) };
+  };
+
+const benches = [
+  { name: 'gateway overhead', run: gatewayOverhead },
+  {
+    name: 'login: argon2id under 50 concurrent logins',
+    run: owned('services/account/bench/login.bench.mjs', 'benchLogin'),
+  },
+  {
+    name: 'conversion: pages per second vs pdftoppm + sharp and mutool + sharp',
+    run: owned('services/file-conversion/bench/conversion.bench.mjs', 'benchConversion'),
+  },
+  {
+    name: 'upload to first playable page (14-page PDF)',
+    run: owned('services/file-conversion/bench/first-page.bench.mjs', 'benchFirstPage'),
+  },
+  { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
+];
 
 let stack;
 let stopping = false;
@@ -121,13 +148,26 @@ try {
     env: { RATE_LIMIT_API_MAX: '10000000', LOG_LEVEL: 'warn' },
   });
   const hostUrl = `http://127.0.0.1:${PORT}`;
+  // The owned benchmarks start their own service instances against the same local servers.
+  for (const k of [
+    'MONGO_URL',
+    'NATS_URL',
+    'S3_ENDPOINT',
+    'S3_ACCESS_KEY',
+    'S3_SECRET_KEY',
+    'SMTP_URL',
+    'MAILDEV_API_URL',
+    'INTERNAL_SECRET',
+  ])
+    process.env[k] ??= stack.env[k];
   const only = process.argv[2];
   let failed = 0;
   for (const bench of benches.filter((b) => !only || b.name.includes(only))) {
     process.stdout.write(`\n== ${bench.name}\n`);
     try {
       const { rows, notes = [] } = await bench.run({ stack, measure, hostUrl });
-      printTable(rows);
+      if (rows.every((r) => 'requests' in r && 'p50' in r)) printTable(rows);
+      else console.table(rows);
       for (const n of notes) process.stdout.write(`${n}\n`);
     } catch (e) {
       failed += 1;

@@ -8,6 +8,8 @@ import { isDuplicateKeyError } from './errors';
 export interface OutboxEntry {
   _id: string;
   subject: string;
+  /** Where it is published when that differs from the event type (a partition of a work queue). */
+  publishSubject?: string;
   data: unknown;
   occurredAt: Date;
   sentAt: Date | null;
@@ -17,6 +19,7 @@ const outboxSchema = new mongoose.Schema<OutboxEntry>(
   {
     _id: { type: String, required: true },
     subject: { type: String, required: true },
+    publishSubject: { type: String },
     data: { type: mongoose.Schema.Types.Mixed, required: true },
     occurredAt: { type: Date, required: true },
     sentAt: { type: Date, default: null },
@@ -34,7 +37,11 @@ export const SENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 export interface Outbox {
   /** Validates the data, stores the entry, publishes it (message id = event id) and marks it sent. */
-  add<S extends Subject>(subject: S, data: EventData<S>, opts?: { id?: string }): Promise<EventEnvelope<S>>;
+  add<S extends Subject>(
+    subject: S,
+    data: EventData<S>,
+    opts?: { id?: string; subjectSuffix?: string },
+  ): Promise<EventEnvelope<S>>;
   /** One relay pass: publishes unsent entries older than RELAY_AGE_MS; returns how many were sent. */
   relayOnce(): Promise<number>;
   start(): void;
@@ -56,7 +63,7 @@ export function createOutbox(conn: mongoose.Connection, js: JetStreamClient, log
 
   /** Publishes and marks sent. A duplicate ack (already stored within the window) also counts as sent. */
   const send = async (e: OutboxEntry): Promise<void> => {
-    const ack = await js.publish(e.subject, JSON.stringify(envelopeOf(e)), { msgID: e._id });
+    const ack = await js.publish(e.publishSubject ?? e.subject, JSON.stringify(envelopeOf(e)), { msgID: e._id });
     if (ack.duplicate) log.debug({ id: e._id }, 'already published');
     await model.updateOne({ _id: e._id }, { $set: { sentAt: new Date() } });
   };
@@ -97,11 +104,12 @@ export function createOutbox(conn: mongoose.Connection, js: JetStreamClient, log
   return {
     model,
     relayOnce,
-    async add<S extends Subject>(subject: S, data: EventData<S>, opts: { id?: string } = {}) {
+    async add<S extends Subject>(subject: S, data: EventData<S>, opts: { id?: string; subjectSuffix?: string } = {}) {
       const parsed = eventDataSchemas[subject].parse(data) as EventData<S>;
       const entry: OutboxEntry = {
         _id: opts.id ?? randomUUID(),
         subject,
+        ...(opts.subjectSuffix ? { publishSubject: `${subject}.${opts.subjectSuffix}` } : {}),
         data: parsed,
         occurredAt: new Date(),
         sentAt: null,

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import type { CopyrightInfo } from '@pagecast/contracts';
+import { isDuplicateKeyError, type Outbox } from '@pagecast/service-kit';
+import type { CopyrightAnalysis } from '../domain';
+import type { AuthorProfileDoc, CopyrightInfoDoc, FileDoc, Models, PageDoc } from './models';
+import { removeFileFromPlaylists } from './playlists';
+
+/** Files, their pages, licences, copyright records and the points entries (for monthly sums). */
+export function createFilesRepo(models: Models) {
+  const { files, pages, licences, copyrightInfo, copyrightChecks, authorProfiles, pointEntries } = models;
+  const activeLicenceFilter = (now = new Date()) => ({ expiresAt: { $gt: now } });
+
+  return {
+    async create(doc: FileDoc): Promise<void> {
+      await files.create(doc);
+    },
+    findById: (id: string) => files.findById(id).lean<FileDoc>(),
+    findOwned: (id: string, userId: string) => files.findOne({ _id: id, userId }).lean<FileDoc>(),
+    listByOwner: (userId: string, limit?: number) => {
+      const q = files.find({ userId }).sort({ createdAt: -1, _id: 1 });
+      if (limit) q.limit(limit);
+      return q.lean<FileDoc[]>();
+    },
+    listByIds: (ids: string[]) => files.find({ _id: { $in: ids } }).lean<FileDoc[]>(),
+    countByOwner: (userId: string) => files.countDocuments({ userId }),
+    /** Applies `set` to the caller's file; null when it is not theirs (or gone). */
+    updateOwned: (id: string, userId: string, set: Partial<FileDoc>) =>
+      files
+        .findOneAndUpdate({ _id: id, userId }, { $set: { ...set, updatedAt: new Date() } }, { returnDocument: 'after' })
+        .lean<FileDoc>(),
+    update: (id: string, set: Record<string, unknown>) =>
+      files
+        .findOneAndUpdate({ _id: id }, { $set: { ...set, updatedAt: new Date() } }, { returnDocument: 'after' })
+        .lean<FileDoc>(),
+    deleteFileDoc: async (id: string) => (await files.deleteOne({ _id: id })).deletedCount === 1,
+
+    // --- pages
+    listPages: (fileId: string) => pages.find({ fileId }).sort({ pageNumber: 1 }).lean<PageDoc[]>(),
+    countPages: (fileId: string) => pages.countDocuments({ fileId }),
+    /** Inserts or replaces the page with this number: a re-run of a job overwrites what an earlier run stored. */
+    async upsertPage(page: Omit<PageDoc, '_id' | 'createdAt'>): Promise<void> {
+      await pages.updateOne(
+        { fileId: page.fileId, pageNumber: page.pageNumber },
+        { $set: page, $setOnInsert: { _id: randomUUID(), createdAt: new Date() } },
+        { upsert: true },
+      );
+    },
+    setPagesDuration: (fileId: string, displayDuration: number) =>
+      pages.updateMany({ fileId }, { $set: { displayDuration } }),
+    /** Removes a file's pages (or those above `keepUpTo`); returns the object keys they used. */
+    async deletePages(fileId: string, keepUpTo = 0): Promise<string[]> {
+      const filter = { fileId, pageNumber: { $gt: keepUpTo } };
+      const gone = await pages.find(filter).select({ keys: 1 }).lean<Pick<PageDoc, 'keys'>[]>();
+      await pages.deleteMany(filter);
+      return [...new Set(gone.flatMap((p) => p.keys))];
+    },
+    /** Of these keys, those some page still shows (another file with the same content). */
+    async keysInUse(keys: string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const used = await pages
+        .find({ keys: { $in: keys } })
+        .select({ keys: 1 })
+        .lean<Pick<PageDoc, 'keys'>[]>();
+      return new Set(used.flatMap((p) => p.keys).filter((k) => keys.includes(k)));
+    },
+    /** The files (and their owners) that show an object: the media check's one indexed query. */
+    pagesShowing: (key: string) =>
+      pages.find({ keys: key }).select({ fileId: 1, ownerId: 1 }).lean<Pick<PageDoc, 'fileId' | 'ownerId'>[]>(),
+
+    // --- licences (read model of marketplace purchases)
+    async hasActiveLicence(buyerId: string, fileIds: string | string[]): Promise<boolean> {
+      const ids = Array.isArray(fileIds) ? fileIds : [fileIds];
+      return (await licences.exists({ buyerId, fileId: { $in: ids }, ...activeLicenceFilter() })) !== null;
+    },
+    activeLicencesOf: (buyerId: string) =>
+      licences
+        .find({ buyerId, ...activeLicenceFilter() })
+        .select({ fileId: 1, expiresAt: 1 })
+        .lean<{ fileId: string; expiresAt: Date }[]>(),
+    async activePurchaserCount(fileId: string): Promise<number> {
+      const buyers = await licences.distinct('buyerId', { fileId, ...activeLicenceFilter() });
+      return buyers.length;
+    },
+    async recordLicence(l: { purchaseId: string; buyerId: string; fileId: string; sellerId: string; expiresAt: Date }) {
+      await licences.updateOne(
+        { _id: l.purchaseId },
+        {
+          $set: { buyerId: l.buyerId, fileId: l.fileId, sellerId: l.sellerId, expiresAt: l.expiresAt },
+          $setOnInsert: { createdAt: new Date() },
+        },
+        { upsert: true },
+      );
+    },
+    async expireLicence(purchaseId: string, at: Date) {
+      await licences.updateOne({ _id: purchaseId, expiresAt: { $gt: at } }, { $set: { expiresAt: at } });
+    },
+
+    // --- copyright
+    getCopyrightInfo: (fileId: string) => copyrightInfo.findOne({ fileId }).lean<CopyrightInfoDoc>(),
+    async setCopyrightInfo(fileId: string, info: CopyrightInfo): Promise<void> {
+      await copyrightInfo.updateOne(
+        { fileId },
+        {
+          $set: {
+            authorName: info.authorName,
+            companyName: info.companyName || null,
+            copyrightText: info.copyrightText || null,
+          },
+          $setOnInsert: { _id: randomUUID(), createdAt: new Date() },
+        },
+        { upsert: true },
+      );
+    },
+    defaultAuthorProfile: (userId: string) =>
+      authorProfiles.findOne({ userId, isDefault: true }).lean<AuthorProfileDoc>(),
+    /** The copyright info of the member's last sale becomes the default the publish form offers. */
+    async setDefaultAuthorProfile(userId: string, info: CopyrightInfo): Promise<void> {
+      const set = {
+        name: info.authorName,
+        authorName: info.authorName,
+        companyName: info.companyName || null,
+        copyrightText: info.copyrightText || null,
+        updatedAt: new Date(),
+      };
+      const res = await authorProfiles.updateOne({ userId, isDefault: true }, { $set: set });
+      if (res.matchedCount === 0) {
+        await authorProfiles.create({ _id: randomUUID(), userId, isDefault: true, createdAt: new Date(), ...set });
+      }
+    },
+    async recordTextAnalysis(fileId: string, analysis: CopyrightAnalysis, details: string): Promise<void> {
+      await copyrightChecks.updateOne(
+        { fileId, checkType: 'text_analysis' },
+        {
+          $set: {
+            status: analysis.riskLevel === 'high' ? 'failed' : 'passed',
+            riskLevel: analysis.riskLevel,
+            detectedPatterns: analysis.detectedPatterns,
+            details,
+          },
+          $setOnInsert: { _id: randomUUID(), createdAt: new Date(), userConfirmed: false },
+        },
+        { upsert: true },
+      );
+    },
+    /** The member confirmed at publish that they hold the rights. */
+    async recordUserConfirmation(fileId: string): Promise<void> {
+      const analysis = await copyrightChecks.findOne({ fileId, checkType: 'text_analysis' }).lean();
+      await copyrightChecks.updateOne(
+        { fileId, checkType: 'user_confirmation' },
+        {
+          $set: {
+            status: 'passed',
+            userConfirmed: true,
+            riskLevel: analysis?.riskLevel ?? 'low',
+            detectedPatterns: analysis?.detectedPatterns ?? [],
+            details: 'confirmed by the member when publishing',
+          },
+          $setOnInsert: { _id: randomUUID(), createdAt: new Date() },
+        },
+        { upsert: true },
+      );
+    },
+    copyrightChecksOf: (fileId: string) => copyrightChecks.find({ fileId }).lean(),
+    async deleteCopyright(fileId: string): Promise<void> {
+      await Promise.all([copyrightInfo.deleteMany({ fileId }), copyrightChecks.deleteMany({ fileId })]);
+    },
+
+    // --- playlists hold files: a deleted file leaves them
+    // (items are embedded in their playlist: data/playlists.ts owns that write and announces the changed playlists)
+    deletePlaylistItemsOf: (fileId: string, outbox?: Outbox) => removeFileFromPlaylists(files.db, fileId, outbox),
+
+    // --- points entries (billing.points.changed.v1), for the dashboard's monthly sums
+    async recordPointEntry(e: {
+      entryId: string;
+      userId: string;
+      amount: number;
+      type: 'earn' | 'spend' | 'purchase' | null;
+      occurredAt: Date;
+    }) {
+      try {
+        await pointEntries.create({
+          _id: e.entryId,
+          userId: e.userId,
+          amount: e.amount,
+          type: e.type,
+          occurredAt: e.occurredAt,
+        });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    },
+    async monthlySums(userId: string, since: Date): Promise<{ earned: number; spent: number }> {
+      const rows = await pointEntries
+        .find({ userId, occurredAt: { $gte: since } })
+        .select({ amount: 1, type: 1 })
+        .lean();
+      let earned = 0;
+      let spent = 0;
+      for (const r of rows) {
+        if (r.type === 'earn') earned += Math.abs(r.amount);
+        else if (r.type === 'spend') spent += Math.abs(r.amount);
+      }
+      return { earned, spent };
+    },
+  };
+}
+export type FilesRepo = ReturnType<typeof createFilesRepo>;

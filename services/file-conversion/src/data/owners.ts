@@ -1,0 +1,84 @@
+import type { MembershipTier } from '@pagecast/contracts';
+import { isDuplicateKeyError } from '@pagecast/service-kit';
+import { DEFAULT_TIER, fileLimitFor } from '../domain';
+import type { Models, OwnerDoc } from './models';
+
+/** The owners read model (tier and points as account and billing announce them) and the tier slots. */
+export function createOwners(models: Models) {
+  const { owners, fileSlots } = models;
+
+  /** The owner's document, created with the default tier if we have not heard of them yet. */
+  async function ensure(userId: string): Promise<OwnerDoc> {
+    const found = await owners.findById(userId).lean<OwnerDoc>();
+    if (found) return found;
+    const doc: OwnerDoc = {
+      _id: userId,
+      membershipTier: DEFAULT_TIER,
+      points: 0,
+      pointsAt: null,
+      updatedAt: new Date(),
+    };
+    try {
+      await owners.create(doc);
+      return doc;
+    } catch (err) {
+      // another request created it first
+      if (!isDuplicateKeyError(err)) throw err;
+      return (await owners.findById(userId).lean<OwnerDoc>()) as OwnerDoc;
+    }
+  }
+
+  return {
+    ensure,
+
+    /**
+     * Takes one of the tier's file slots for `fileId`, or answers false when all are taken. Slot n is the document
+     * `<userId>:<n>`, n < limit: two concurrent uploads cannot take the same one (unique _id), so the limit holds.
+     */
+    async reserveSlot(userId: string, fileId: string): Promise<{ ok: boolean; limit: number }> {
+      const owner = await ensure(userId);
+      const limit = fileLimitFor(owner.membershipTier);
+      const taken = new Set(
+        (await fileSlots.find({ userId }).select({ _id: 1 }).lean<{ _id: string }[]>()).map((s) => s._id),
+      );
+      for (let n = 0; n < limit; n++) {
+        const _id = `${userId}:${n}`;
+        if (taken.has(_id)) continue;
+        try {
+          await fileSlots.create({ _id, userId, fileId, createdAt: new Date() });
+        } catch (err) {
+          if (isDuplicateKeyError(err)) continue; // a concurrent upload took it
+          throw err;
+        }
+        // After a downgrade a member may still hold slots above the new limit: those count too.
+        if ((await fileSlots.countDocuments({ userId })) > limit) {
+          await fileSlots.deleteOne({ _id, fileId });
+          return { ok: false, limit };
+        }
+        return { ok: true, limit };
+      }
+      return { ok: false, limit };
+    },
+
+    async releaseSlot(fileId: string): Promise<void> {
+      await fileSlots.deleteMany({ fileId });
+    },
+
+    slotsHeld: (userId: string) => fileSlots.countDocuments({ userId }),
+
+    async setTier(userId: string, tier: MembershipTier): Promise<void> {
+      await ensure(userId);
+      await owners.updateOne({ _id: userId }, { $set: { membershipTier: tier, updatedAt: new Date() } });
+    },
+
+    /** Keeps the newest balance: an older event arriving late does not overwrite it. */
+    async setPoints(userId: string, points: number, at: Date): Promise<void> {
+      await ensure(userId);
+      await owners.updateOne(
+        { _id: userId, $or: [{ pointsAt: null }, { pointsAt: { $lte: at } }] },
+        { $set: { points, pointsAt: at, updatedAt: new Date() } },
+      );
+    },
+  };
+}
+export type Owners = ReturnType<typeof createOwners>;

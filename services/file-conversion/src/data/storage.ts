@@ -1,0 +1,55 @@
+import type { Readable } from 'node:stream';
+import type { S3 } from '@pagecast/service-kit';
+
+/** Object storage of originals and page images; nothing else talks to the S3 client. */
+export interface Storage {
+  putFile(key: string, path: string, contentType: string): Promise<void>;
+  putBuffer(key: string, body: Buffer, contentType: string): Promise<void>;
+  downloadTo(key: string, path: string): Promise<void>;
+  /** The object's bytes as a stream, or undefined when it does not exist. */
+  get(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  exists(key: string): Promise<boolean>;
+  remove(keys: string[]): Promise<void>;
+}
+
+const notFound = (err: unknown) => {
+  const code = (err as { code?: string }).code;
+  return code === 'NoSuchKey' || code === 'NotFound';
+};
+
+export function createStorage(s3: S3): Storage {
+  const { client, bucket } = s3;
+  return {
+    async putFile(key, path, contentType) {
+      await client.fPutObject(bucket, key, path, { 'Content-Type': contentType });
+    },
+    async putBuffer(key, body, contentType) {
+      await client.putObject(bucket, key, body, body.length, { 'Content-Type': contentType });
+    },
+    async downloadTo(key, path) {
+      await client.fGetObject(bucket, key, path);
+    },
+    async get(key) {
+      try {
+        const stat = await client.statObject(bucket, key);
+        const stream = await client.getObject(bucket, key);
+        return { stream, size: stat.size };
+      } catch (err) {
+        if (notFound(err)) return undefined;
+        throw err;
+      }
+    },
+    async exists(key) {
+      try {
+        await client.statObject(bucket, key);
+        return true;
+      } catch (err) {
+        if (notFound(err)) return false;
+        throw err;
+      }
+    },
+    async remove(keys) {
+      if (keys.length > 0) await client.removeObjects(bucket, keys);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { FileStatus } from '@pagecast/contracts';
+
+/** How a caller relates to a file. */
+export type Access = 'owner' | 'purchased' | 'none';
+
+/**
+ * Who may read a file: the owner always; a licence holder only for playback (signage_mode=true).
+ * Everyone else gets the same answer as for a file that does not exist.
+ */
+export function accessTo(
+  file: { userId: string },
+  callerId: string,
+  opts: { signageMode: boolean; hasActiveLicence: boolean },
+): Access {
+  if (file.userId === callerId) return 'owner';
+  if (opts.signageMode && opts.hasActiveLicence) return 'purchased';
+  return 'none';
+}
+
+/** Publishing needs a converted file: not processing, not disabled (spec point 2, publish settings hidden then). */
+export function canPublish(status: FileStatus): boolean {
+  return status === 'private';
+}
+
+/** Whether a licence still gives access at `now`. */
+export function licenceActive(expiresAt: Date, now = new Date()): boolean {
+  return expiresAt.getTime() > now.getTime();
+}
+
+/** The first day of the month of `now` (UTC, like the ledger's timestamps): monthly sums count from here. */
+export function startOfMonth(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/** Object keys in storage. Page images are content-addressed, so one object may serve several files. */
+export const storageKeys = {
+  original: (fileId: string) => `originals/${fileId}`,
+  page: (hash: string) => `pages/${hash}.webp`,
+};
+
+/** URL path of a page image: '/media/<hash>.webp' (immutable). */
+export function mediaPath(hash: string): string {
+  return `/media/${hash}.webp`;
+}
+
+/** The content hash in a media key '<sha256>.webp', or undefined when the key is not one. */
+export function hashFromMediaKey(key: string): string | undefined {
+  const m = /^([0-9a-f]{64})\.webp$/.exec(key);
+  return m?.[1];
+}

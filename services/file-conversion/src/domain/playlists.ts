@@ -1,0 +1,60 @@
+// Playlist rules as plain functions. Items live inside their playlist document (see data/playlists.ts), so every
+// change is computed here from one consistent snapshot and written back whole.
+
+export interface PlaylistItemRecord {
+  fileId: string;
+  position: number;
+  createdAt: Date;
+}
+
+export interface PlaylistRecord {
+  _id: string;
+  userId: string;
+  name: string;
+  description: string | null;
+  /** embedded: a save is one single-document write, so a reader never sees half of it */
+  items: PlaylistItemRecord[];
+  /** +1 on every change */
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Items in play order. */
+export function inPlayOrder(items: readonly PlaylistItemRecord[]): PlaylistItemRecord[] {
+  return [...items].sort((a, b) => a.position - b.position);
+}
+
+/** Why a file cannot go at a position: it is already in the playlist, or the position is taken. */
+export function placementConflict(
+  items: readonly PlaylistItemRecord[],
+  fileId: string,
+  position: number,
+): 'PLAYLIST_ITEM_EXISTS' | 'PLAYLIST_POSITION_TAKEN' | undefined {
+  if (items.some((i) => i.fileId === fileId)) return 'PLAYLIST_ITEM_EXISTS';
+  if (items.some((i) => i.position === position)) return 'PLAYLIST_POSITION_TAKEN';
+  return undefined;
+}
+
+/** The first id that appears twice, if any. */
+export function firstRepeat(ids: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/**
+ * The items of a save: the files in order at positions 0..n-1. A file that was already in the playlist keeps its
+ * createdAt (it was added then, only moved now).
+ */
+export function itemsFromFileIds(
+  fileIds: readonly string[],
+  previous: readonly PlaylistItemRecord[],
+  now: Date,
+): PlaylistItemRecord[] {
+  const since = new Map(previous.map((i) => [i.fileId, i.createdAt]));
+  return fileIds.map((fileId, position) => ({ fileId, position, createdAt: since.get(fileId) ?? now }));
+}

@@ -1,0 +1,107 @@
+import { subjects } from '@pagecast/contracts';
+import { consume, type Logger, type Nats } from '@pagecast/service-kit';
+import type { Repositories } from '../data';
+import type { ServiceSettings } from '../workers/settings';
+
+export { announceFileChange, filePublishedData, fileUpdatedData } from './publish';
+
+export interface RunningConsumer {
+  stop(): Promise<void>;
+}
+
+export interface ConsumerDeps {
+  nats: Nats;
+  data: Repositories;
+  logger: Logger;
+  settings: Pick<ServiceSettings, 'CONSUMER_PREFIX' | 'EVENTS_DELIVER'>;
+}
+
+/**
+ * The read models this service keeps from other services' events (durable, ack after the write, idempotent):
+ * owners (tier from account and billing, points balance), point entries (monthly sums for the dashboard) and
+ * licences (marketplace purchases, for playback and page images).
+ */
+export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsumer[]> {
+  const { nats, data, logger, settings } = deps;
+  const prefix = settings.CONSUMER_PREFIX;
+  const deliver = settings.EVENTS_DELIVER;
+  const consumers: RunningConsumer[] = [];
+  try {
+    consumers.push(
+      await consume(nats.js, {
+        stream: 'ACCOUNT',
+        durable: `${prefix}-account`,
+        subjects: [subjects.userRegistered],
+        logger,
+        deliver,
+        handler: async (e) => {
+          await data.owners.setTier(e.data.userId, e.data.membershipTier);
+          await data.owners.setPoints(e.data.userId, e.data.points, new Date(e.data.registeredAt));
+        },
+      }),
+    );
+    consumers.push(
+      await consume(nats.js, {
+        stream: 'BILLING',
+        durable: `${prefix}-billing`,
+        subjects: [subjects.membershipChanged, subjects.pointsChanged],
+        logger,
+        deliver,
+        handler: async (e) => {
+          if (e.type === subjects.membershipChanged) {
+            const d = e.data as { userId: string; tier: Parameters<typeof data.owners.setTier>[1] };
+            await data.owners.setTier(d.userId, d.tier);
+            return;
+          }
+          const d = e.data as {
+            userId: string;
+            balance: number;
+            entryId: string;
+            amount?: number;
+            type?: 'earn' | 'spend' | 'purchase';
+            occurredAt?: string;
+          };
+          const at = new Date(d.occurredAt ?? e.occurredAt);
+          await data.owners.setPoints(d.userId, d.balance, at);
+          if (d.amount !== undefined) {
+            await data.files.recordPointEntry({
+              entryId: d.entryId,
+              userId: d.userId,
+              amount: d.amount,
+              type: d.type ?? null,
+              occurredAt: at,
+            });
+          }
+        },
+      }),
+    );
+    consumers.push(
+      await consume(nats.js, {
+        stream: 'MARKETPLACE',
+        durable: `${prefix}-marketplace`,
+        subjects: [subjects.purchaseCompleted, subjects.licenceExpired],
+        logger,
+        deliver,
+        handler: async (e) => {
+          if (e.type === subjects.purchaseCompleted) {
+            const d = e.data as {
+              purchaseId: string;
+              buyerId: string;
+              fileId: string;
+              sellerId: string;
+              expiresAt: string;
+            };
+            await data.files.recordLicence({ ...d, expiresAt: new Date(d.expiresAt) });
+            return;
+          }
+          const d = e.data as { purchaseId: string; expiredAt: string };
+          await data.files.expireLicence(d.purchaseId, new Date(d.expiredAt));
+        },
+      }),
+    );
+  } catch (err) {
+    await Promise.all(consumers.map((c) => c.stop()));
+    throw err;
+  }
+  return consumers;
+}

@@ -1,0 +1,43 @@
+import type { EventData } from '@pagecast/contracts';
+import type { Outbox } from '@pagecast/service-kit';
+import type { FileDoc } from '../data';
+
+const iso = (d: Date) => new Date(d).toISOString();
+
+export function fileUpdatedData(f: FileDoc): EventData<'files.file.updated.v1'> {
+  return {
+    fileId: f._id,
+    ownerId: f.userId,
+    title: f.title,
+    status: f.status,
+    pageCount: f.pageCount,
+    displayDuration: f.displayDuration,
+    displayMode: f.displayMode,
+    tags: f.tags,
+    isPublished: f.isPublished,
+    publishPrice: f.publishPrice,
+    updatedAt: iso(f.updatedAt),
+  };
+}
+
+/** Listing data for the marketplace; only for a converted, published file with a price. */
+export function filePublishedData(f: FileDoc): EventData<'files.file.published.v1'> | undefined {
+  if (!f.isPublished || f.status !== 'private' || f.publishPrice == null) return undefined;
+  return {
+    fileId: f._id,
+    ownerId: f.userId,
+    title: f.title,
+    publishPrice: f.publishPrice,
+    pageCount: f.pageCount,
+    displayDuration: f.displayDuration,
+    tags: f.tags,
+    updatedAt: iso(f.updatedAt),
+  };
+}
+
+/** After any change: the snapshot, and the listing again when the file is on sale (its data may have changed). */
+export async function announceFileChange(outbox: Outbox, f: FileDoc): Promise<void> {
+  await outbox.add('files.file.updated.v1', fileUpdatedData(f));
+  const listing = filePublishedData(f);
+  if (listing) await outbox.add('files.file.published.v1', listing);
+}

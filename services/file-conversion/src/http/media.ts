@@ -1,0 +1,56 @@
+import { MediaParams } from '@pagecast/contracts';
+import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
+import { Router } from 'express';
+import { hashFromMediaKey, storageKeys } from '../domain';
+import type { ServiceContext } from '../server';
+import type { TtlLru } from './access-cache';
+
+export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+
+/**
+ * GET /media/<sha256>.webp: a page image or thumbnail, only for the owner of a file that shows it or a holder of
+ * an active licence for such a file. Others get 404, as for an image that does not exist.
+ */
+export function mediaRouter(ctx: ServiceContext, cache: TtlLru<boolean>): Router {
+  const router = Router();
+  const repo = ctx.data.files;
+
+  const allowed = async (userId: string, hash: string): Promise<boolean> => {
+    const cacheKey = `${userId}\u0000${hash}`;
+    const hit = cache.get(cacheKey);
+    if (hit !== undefined) return hit;
+    const showing = await repo.pagesShowing(hash);
+    let ok = showing.some((p) => p.ownerId === userId);
+    if (!ok && showing.length > 0) ok = await repo.hasActiveLicence(userId, [...new Set(showing.map((p) => p.fileId))]);
+    cache.set(cacheKey, ok);
+    return ok;
+  };
+
+  router.get('/media/:key', async (req, res) => {
+    const { userId } = requireIdentity(req);
+    const { key } = parseWith(MediaParams, req.params);
+    const hash = hashFromMediaKey(key);
+    if (!hash || !(await allowed(userId, hash))) throw new AppError('NOT_FOUND');
+    const etag = `"${key}"`;
+    res.setHeader('Cache-Control', MEDIA_CACHE_CONTROL);
+    res.setHeader('ETag', etag);
+    if (req.headers['if-none-match'] === etag) {
+      res.status(304).end();
+      return;
+    }
+    const object = await ctx.data.storage.get(storageKeys.page(hash));
+    if (!object) {
+      res.removeHeader('Cache-Control');
+      throw new AppError('NOT_FOUND');
+    }
+    res.setHeader('Content-Type', 'image/webp');
+    res.setHeader('Content-Length', String(object.size));
+    object.stream.on('error', (err) => {
+      ctx.logger.warn({ err, key }, 'media stream failed');
+      res.destroy(err);
+    });
+    object.stream.pipe(res);
+  });
+
+  return router;
+}

@@ -1,0 +1,49 @@
+import type { AccessibleFile, FilePage, FileSummary } from '@pagecast/contracts';
+import type { FileDoc, PageDoc } from '../data';
+import { mediaPath } from '../domain';
+
+const iso = (d: Date) => new Date(d).toISOString();
+
+export function toFileSummary(f: FileDoc): FileSummary {
+  return {
+    id: f._id,
+    userId: f.userId,
+    title: f.title,
+    filename: f.filename,
+    kind: f.kind,
+    pageCount: f.status === 'processing' ? f.conversion.pagesTotal : f.pageCount,
+    pagesReady: f.conversion.pagesDone,
+    displayDuration: f.displayDuration,
+    displayMode: f.displayMode,
+    tags: f.tags,
+    isPublished: f.isPublished,
+    publishPrice: f.publishPrice,
+    status: f.status,
+    statusReason: f.disabledReason,
+    thumbnailUrl: f.thumbKey ? mediaPath(f.thumbKey) : null,
+    createdAt: iso(f.createdAt),
+    updatedAt: iso(f.updatedAt),
+  };
+}
+
+export function toAccessibleFile(
+  f: FileDoc,
+  access: 'owner' | 'purchased',
+  licenceExpiresAt: Date | null,
+): AccessibleFile {
+  return { ...toFileSummary(f), access, licenceExpiresAt: licenceExpiresAt ? iso(licenceExpiresAt) : null };
+}
+
+export function toFilePage(p: PageDoc): FilePage & { thumbPath: string } {
+  return {
+    id: p._id,
+    fileId: p.fileId,
+    pageNumber: p.pageNumber,
+    imagePath: mediaPath(p.imageKey),
+    thumbPath: mediaPath(p.thumbKey),
+    displayDuration: p.displayDuration,
+    width: p.width ?? null,
+    height: p.height ?? null,
+    createdAt: iso(p.createdAt),
+  };
+}

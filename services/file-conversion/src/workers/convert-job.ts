@@ -1,0 +1,177 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventData } from '@pagecast/contracts';
+import type { Logger, Outbox } from '@pagecast/service-kit';
+import { convertDocument, defaultRenderPool, type RenderPool } from '../conversion/index.ts';
+import type { FileDoc, Repositories } from '../data';
+import { analyseCopyright, storageKeys } from '../domain';
+import { announceFileChange } from '../events/publish';
+import type { LocalOriginals } from './local-originals';
+
+/** The file was deleted (or left processing) while its job ran: the job stops and cleans up. */
+export class FileGoneError extends Error {
+  constructor(fileId: string) {
+    super(`file ${fileId} is no longer being converted`);
+    this.name = 'FileGoneError';
+  }
+}
+
+/** The worker is stopping: the job is handed back to the queue. */
+export class WorkerStoppingError extends Error {
+  constructor() {
+    super('worker stopping');
+    this.name = 'WorkerStoppingError';
+  }
+}
+
+export interface JobDeps {
+  data: Repositories;
+  outbox: Outbox;
+  logger: Logger;
+  pool?: RenderPool;
+  /** Originals already on this machine (the upload that just arrived), by file id: saves the download. */
+  localOriginals?: LocalOriginals;
+  stopping: () => boolean;
+}
+
+/**
+ * Converts one file: original → engine → each page's WebP and thumbnail stored under its content hash, its page
+ * document upserted (a re-run replaces pages by number) and progress announced as it finishes; then the copyright
+ * text analysis and the final status. Throws the engine's ConversionError for a file it refuses.
+ */
+export async function convertFile(
+  deps: JobDeps,
+  file: FileDoc,
+  job: EventData<'files.conversion.requested.v1'>,
+  attempt: number,
+): Promise<FileDoc> {
+  const { data, outbox, logger } = deps;
+  const repo = data.files;
+  const started = performance.now();
+  const dir = await mkdtemp(join(tmpdir(), 'pagecast-job-'));
+  try {
+    let path = deps.localOriginals?.get(file._id);
+    if (!path) {
+      path = join(dir, 'original');
+      await data.storage.downloadTo(job.objectKey, path);
+    }
+    await repo.update(file._id, { 'conversion.attempts': attempt });
+    const result = await convertDocument(
+      { path, declaredName: file.filename },
+      { pool: deps.pool ?? defaultRenderPool(), tmpDir: dir },
+      async (page) => {
+        if (deps.stopping()) throw new WorkerStoppingError();
+        if (page.pageNumber === 1)
+          logger.debug({ fileId: file._id, ms: Math.round(performance.now() - started) }, 'first page rendered');
+        await Promise.all([
+          data.storage.putBuffer(storageKeys.page(page.sha256), page.webp, 'image/webp'),
+          data.storage.putBuffer(storageKeys.page(page.thumbnail.sha256), page.thumbnail.webp, 'image/webp'),
+        ]);
+        await repo.upsertPage({
+          fileId: file._id,
+          ownerId: file.userId,
+          pageNumber: page.pageNumber,
+          imageKey: page.sha256,
+          thumbKey: page.thumbnail.sha256,
+          keys: [page.sha256, page.thumbnail.sha256],
+          width: page.width,
+          height: page.height,
+          displayDuration: file.displayDuration,
+          text: page.text,
+        });
+        const pagesDone = await repo.countPages(file._id);
+        const set: Record<string, unknown> = { 'conversion.pagesDone': pagesDone };
+        if (page.pageNumber === 1) set.thumbKey = page.thumbnail.sha256;
+        const updated = await data.models.files.updateOne({ _id: file._id, status: 'processing' }, { $set: set });
+        if (updated.matchedCount === 0) throw new FileGoneError(file._id);
+        await outbox.add('files.page.ready.v1', {
+          fileId: file._id,
+          ownerId: file.userId,
+          pageNumber: page.pageNumber,
+          imageKey: page.sha256,
+          pagesDone,
+          // the engine does not tell the total before the end; 0 = not known yet
+          pageCount: file.conversion.pagesTotal,
+        });
+      },
+    );
+    // A re-run of a file that had more pages (cannot happen for the same bytes, but stays correct).
+    await removeUnusedObjects(data, await repo.deletePages(file._id, result.pageCount));
+
+    const analysis = analyseCopyright(result.text);
+    await repo.recordTextAnalysis(
+      file._id,
+      analysis,
+      `${result.kind}, ${result.pageCount} pages, ${result.text.length} characters`,
+    );
+
+    const done = await data.models.files
+      .findOneAndUpdate(
+        { _id: file._id, status: 'processing' },
+        {
+          $set: {
+            status: 'private',
+            pageCount: result.pageCount,
+            'conversion.pagesDone': result.pageCount,
+            'conversion.pagesTotal': result.pageCount,
+            'conversion.finishedAt': new Date(),
+            updatedAt: new Date(),
+          },
+        },
+        { returnDocument: 'after' },
+      )
+      .lean<FileDoc>();
+    if (!done) throw new FileGoneError(file._id);
+    await announceFileChange(outbox, done);
+    logger.info(
+      {
+        fileId: file._id,
+        kind: result.kind,
+        pages: result.pageCount,
+        timings: result.timings,
+        risk: analysis.riskLevel,
+      },
+      'file converted',
+    );
+    return done;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Page objects are shared by content: an object goes only when no page of any file shows it any more. */
+export async function removeUnusedObjects(data: Repositories, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const inUse = await data.files.keysInUse(keys);
+  await data.storage.remove(keys.filter((k) => !inUse.has(k)).map((k) => storageKeys.page(k)));
+}
+
+/** A failed conversion: the file stays (it holds its tier slot until the member deletes it) but cannot be played. */
+export async function disableFile(
+  deps: Pick<JobDeps, 'data' | 'outbox'>,
+  fileId: string,
+  reason: string,
+): Promise<void> {
+  const { data, outbox } = deps;
+  const disabled = await data.models.files
+    .findOneAndUpdate(
+      { _id: fileId, status: 'processing' },
+      {
+        $set: {
+          status: 'disabled',
+          disabledReason: reason,
+          isPublished: false,
+          'conversion.finishedAt': new Date(),
+          updatedAt: new Date(),
+        },
+      },
+      { returnDocument: 'after' },
+    )
+    .lean<FileDoc>();
+  if (!disabled) return;
+  // Pages a failed run stored are not playable: they go.
+  await removeUnusedObjects(data, await data.files.deletePages(fileId));
+  await data.models.files.updateOne({ _id: fileId }, { $set: { 'conversion.pagesDone': 0, thumbKey: null } });
+  await announceFileChange(outbox, { ...disabled, thumbKey: null });
+}

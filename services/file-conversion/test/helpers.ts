@@ -1,0 +1,170 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createEvent, type EventData, type Subject } from '@pagecast/contracts';
+import { signIdentityHeader } from '@pagecast/service-kit';
+import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { loadServiceConfig } from '../src/config';
+import { createServer, type Server } from '../src/server';
+import type { ServiceSettings } from '../src/workers';
+
+/** A JSON answer: its shape is what the assertions check. */
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
+export type Json = any;
+
+export const corpus = process.env.PAGECAST_CORPUS ?? '/work/shared/corpus';
+
+export interface TestService {
+  server: Server;
+  env: Record<string, string>;
+  settings: Partial<ServiceSettings>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real service in-process against the test servers, with its own database, bucket and read-model durables,
+ * so runs do not see each other's data. `share` starts a second process-like instance on the same data.
+ */
+export async function startService(
+  opts: { settings?: Partial<ServiceSettings>; share?: TestService } = {},
+): Promise<TestService> {
+  const env: Record<string, string> = opts.share?.env ?? {
+    ...(testEnv() as unknown as Record<string, string>),
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    MONGO_DB: uniqueName('fc_test').replace(/-/g, '_'),
+    S3_BUCKET: uniqueName('fc-test'),
+  };
+  const settings: Partial<ServiceSettings> = {
+    CONSUMER_PREFIX: opts.share?.settings.CONSUMER_PREFIX ?? uniqueName('fc-test'),
+    // its own partition of the shared work queue: another stack on the same NATS never takes these jobs
+    CONVERSION_QUEUE: opts.share?.settings.CONVERSION_QUEUE ?? uniqueName('fcq'),
+    EVENTS_DELIVER: 'new',
+    CONVERSION_ROLE: 'all',
+    ...opts.settings,
+  };
+  const server = await createServer(loadServiceConfig(env), { settings });
+  return {
+    server,
+    env,
+    settings,
+    async close() {
+      await server.close();
+    },
+  };
+}
+
+/** Drops what a run made: database, bucket (with its objects), durables. */
+export async function destroyService(svc: TestService): Promise<void> {
+  const { context } = svc.server;
+  await context.conn.dropDatabase().catch(() => {});
+  const { client, bucket } = context.s3;
+  const names: string[] = [];
+  for await (const o of client.listObjectsV2(bucket, '', true)) if (o.name) names.push(o.name);
+  if (names.length) await client.removeObjects(bucket, names);
+  await client.removeBucket(bucket).catch(() => {});
+  const prefix = svc.settings.CONSUMER_PREFIX;
+  for (const [stream, suffix] of [
+    ['ACCOUNT', 'account'],
+    ['BILLING', 'billing'],
+    ['MARKETPLACE', 'marketplace'],
+  ] as const) {
+    await context.nats.jsm.consumers.delete(stream, `${prefix}-${suffix}`).catch(() => {});
+  }
+  await svc.close();
+}
+
+export function identityHeaders(svc: TestService, userId: string): Record<string, string> {
+  return {
+    'x-pagecast-identity': signIdentityHeader({ userId, sessionId: `s-${userId}` }, svc.env.INTERNAL_SECRET ?? ''),
+  };
+}
+
+/** A call as the gateway would pass it: signed identity of `userId` (none when undefined). */
+export async function call(
+  svc: TestService,
+  userId: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json; headers: Headers }> {
+  const headers: Record<string, string> = userId ? identityHeaders(svc, userId) : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${svc.server.url}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+export async function fileBytes(path: string): Promise<{ bytes: Buffer; name: string }> {
+  return { bytes: await readFile(path), name: basename(path) };
+}
+
+/** POST /api/files/upload as the browser sends it: multipart, the file in the field `pdf`. */
+export async function upload(
+  svc: TestService,
+  userId: string,
+  file: { bytes: Buffer; name: string } | undefined,
+  fields: Record<string, string | string[]> = {},
+) {
+  const form = new FormData();
+  if (file) form.append('pdf', new Blob([new Uint8Array(file.bytes)]), file.name);
+  for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) form.append(k, one);
+  const res = await fetch(`${svc.server.url}/api/files/upload`, {
+    method: 'POST',
+    headers: identityHeaders(svc, userId),
+    body: form,
+  });
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+  everyMs = 50,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Waits until a file leaves processing; returns it. */
+export async function waitConverted(svc: TestService, userId: string, fileId: string, timeoutMs = 90_000) {
+  return waitFor(
+    `file ${fileId} converted`,
+    async () => {
+      const r = await call(svc, userId, 'GET', `/api/files/${fileId}`);
+      return r.status === 200 && r.body.status !== 'processing' ? r.body : undefined;
+    },
+    timeoutMs,
+    200,
+  );
+}
+
+export async function objectNames(svc: TestService, prefix = ''): Promise<string[]> {
+  const { client, bucket } = svc.server.context.s3;
+  const names: string[] = [];
+  for await (const o of client.listObjectsV2(bucket, prefix, true)) if (o.name) names.push(o.name);
+  return names.sort();
+}
+
+/** Publishes another service's event on NATS, as that service would. */
+export async function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>): Promise<void> {
+  const event = createEvent(type, data);
+  await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
+}
+
+export const newUser = () => uniqueName('user');

@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfWithPages } from './conversion/fixtures';
+import {
+  call,
+  corpus,
+  destroyService,
+  fileBytes,
+  identityHeaders,
+  newUser,
+  objectNames,
+  startService,
+  type TestService,
+  upload,
+  waitConverted,
+  waitFor,
+} from './helpers';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(async () => {
+  await destroyService(svc);
+});
+
+describe('upload and conversion', () => {
+  it('a PDF becomes pages as they finish; the owner can fetch the images, another member gets 404', async () => {
+    const owner = newUser();
+    const other = newUser();
+    const up = await upload(svc, owner, await fileBytes(join(corpus, 'pdf/tracemonkey.pdf')), {
+      title: 'TraceMonkey',
+      displayDuration: '12',
+      tags: 'Research, JIT ,research',
+    });
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ title: 'TraceMonkey', kind: 'pdf', status: 'processing', displayDuration: 12 });
+    expect(up.body.tags).toEqual(['research', 'jit']);
+    const id: string = up.body.id;
+
+    // Pages become playable before the whole file is done.
+    const first = await waitFor('first page', async () => {
+      const r = await call(svc, owner, 'GET', `/api/files/${id}/pages`);
+      return r.body.length > 0 ? r.body : undefined;
+    });
+    expect(first[0].imagePath).toMatch(/^\/media\/[0-9a-f]{64}\.webp$/);
+
+    const done = await waitConverted(svc, owner, id);
+    expect(done).toMatchObject({ status: 'private', pageCount: 14, pagesReady: 14, statusReason: null });
+    expect(done.thumbnailUrl).toMatch(/^\/media\/[0-9a-f]{64}\.webp$/);
+
+    const pages = (await call(svc, owner, 'GET', `/api/files/${id}/pages`)).body;
+    expect(pages.map((p: { pageNumber: number }) => p.pageNumber)).toEqual([...Array(14).keys()].map((i) => i + 1));
+    expect(pages[0]).toMatchObject({ displayDuration: 12, fileId: id });
+    expect(pages[0].width).toBeGreaterThan(0);
+
+    const image = await fetch(`${svc.server.url}${pages[0].imagePath}`, { headers: identityHeaders(svc, owner) });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/webp');
+    expect(image.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    const key = pages[0].imagePath.slice('/media/'.length);
+    expect(image.headers.get('etag')).toBe(`"${key}"`);
+    const bytes = Buffer.from(await image.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
+
+    const thumb = await fetch(`${svc.server.url}${pages[0].thumbPath}`, { headers: identityHeaders(svc, owner) });
+    expect(thumb.status).toBe(200);
+
+    const again = await fetch(`${svc.server.url}${pages[0].imagePath}`, {
+      headers: { ...identityHeaders(svc, owner), 'if-none-match': `"${key}"` },
+    });
+    expect(again.status).toBe(304);
+
+    const refused = await fetch(`${svc.server.url}${pages[0].imagePath}`, { headers: identityHeaders(svc, other) });
+    expect(refused.status).toBe(404);
+    const anonymous = await fetch(`${svc.server.url}${pages[0].imagePath}`);
+    expect(anonymous.status).toBe(401);
+    expect((await call(svc, other, 'GET', `/api/files/${id}/pages?signage_mode=true`)).status).toBe(404);
+
+    // Stored: the original, and each page's image and thumbnail under their content hash.
+    expect(await objectNames(svc, `originals/${id}`)).toEqual([`originals/${id}`]);
+    expect((await objectNames(svc, 'pages/')).length).toBeGreaterThanOrEqual(28);
+
+    // The text went to the copyright check.
+    const checks = await svc.server.context.data.files.copyrightChecksOf(id);
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ checkType: 'text_analysis' });
+    const texts = await svc.server.context.data.files.listPages(id);
+    expect(texts.map((p) => p.text).join(' ')).toMatch(/trace/i);
+  });
+
+  it('a PPTX and a DOCX are converted end to end', async () => {
+    const owner = newUser();
+    const pptx = await upload(svc, owner, await fileBytes(join(corpus, 'pptx/ph-populated-placeholders.pptx')), {
+      title: 'スライド',
+    });
+    const docx = await upload(svc, owner, await fileBytes(join(corpus, 'docx/tables.docx')), { title: '文書' });
+    expect(pptx.status).toBe(200);
+    expect(docx.status).toBe(200);
+    expect(pptx.body.kind).toBe('pptx');
+    expect(docx.body.kind).toBe('docx');
+    const [p, d] = await Promise.all([
+      waitConverted(svc, owner, pptx.body.id, 120_000),
+      waitConverted(svc, owner, docx.body.id, 120_000),
+    ]);
+    expect(p.status).toBe('private');
+    expect(p.pageCount).toBeGreaterThan(0);
+    expect(d.status).toBe('private');
+    expect(d.pageCount).toBeGreaterThan(0);
+    const pages = (await call(svc, owner, 'GET', `/api/files/${d.id}/pages`)).body;
+    expect(pages).toHaveLength(d.pageCount);
+    const img = await fetch(`${svc.server.url}${pages[0].imagePath}`, { headers: identityHeaders(svc, owner) });
+    expect(img.status).toBe(200);
+  }, 180_000);
+
+  it('a file the converter refuses ends disabled with the reason, keeping its slot until deleted', async () => {
+    const owner = newUser();
+    // 501 pages: a PDF by its bytes, refused by the engine's page limit during conversion.
+    const up = await upload(svc, owner, { bytes: pdfWithPages(501), name: 'many.pdf' }, { title: 'Too many' });
+    expect(up.status).toBe(200);
+    const done = await waitConverted(svc, owner, up.body.id);
+    expect(done).toMatchObject({ status: 'disabled', statusReason: 'FILE_TOO_MANY_PAGES', pagesReady: 0 });
+    expect((await call(svc, owner, 'GET', `/api/files/${up.body.id}/pages`)).body).toEqual([]);
+    expect((await call(svc, owner, 'GET', '/api/dashboard/stats')).body.fileCount).toBe(1);
+    expect(await svc.server.context.data.owners.slotsHeld(owner)).toBe(1);
+    // cannot be published
+    const pub = await call(svc, owner, 'PUT', `/api/files/${up.body.id}/publish`, {
+      isPublished: true,
+      publishPrice: 3000,
+    });
+    expect(pub.status).toBe(409);
+    expect(pub.body.code).toBe('FILE_NOT_READY');
+    expect((await call(svc, owner, 'DELETE', `/api/files/${up.body.id}`)).status).toBe(200);
+    expect(await svc.server.context.data.owners.slotsHeld(owner)).toBe(0);
+  });
+});
