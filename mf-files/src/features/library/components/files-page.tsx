@@ -1,22 +1,136 @@
-import { Card, CardDescription, CardHeader, Spinner, useRequireLogin } from '@pagecast/ui';
+import type { FileSummary } from '@pagecast/contracts';
+import { Button, Card, CardDescription, CardHeader, Spinner, useRequireLogin } from '@pagecast/ui';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useSessionExpired } from '../../../lib/session-expired';
+import { dashboardStatsQueryKey, filesQuery, filesQueryKey } from '../api/list-files';
+import { useWatchFiles } from '../api/watch-files';
+import { DeleteFileDialog } from './delete-file-dialog';
+import { type EditKind, FileCard } from './file-card';
+import { PublishSettingsDialog } from './publish-settings-dialog';
+import { UploadDialog } from './upload-dialog';
+import './files.css';
+
+type Editing = Record<EditKind, string | null>;
+const noEditing: Editing = { duration: null, mode: null, tags: null };
+
+function EmptyState({ onUpload }: { onUpload: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Card className="pf-empty" data-testid="files-empty">
+      <div className="pf-empty__icon" aria-hidden="true">
+        ⬆
+      </div>
+      <h2>{t('files.empty.title')}</h2>
+      <p className="pc-muted">{t('files.empty.description')}</p>
+      <Button onClick={onUpload} data-testid="files-empty-upload">
+        {t('files.empty.action')}
+      </Button>
+    </Card>
+  );
+}
+
+function Library() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const sessionExpired = useSessionExpired();
+  const [params, setParams] = useSearchParams();
+  const files = useQuery(filesQuery);
+  const [uploadOpen, setUploadOpen] = useState(false);
+  const [editing, setEditing] = useState<Editing>(noEditing);
+  const [deleting, setDeleting] = useState<FileSummary | null>(null);
+  const [publishing, setPublishing] = useState<FileSummary | null>(null);
+
+  // /files?upload=1 (the dashboard's quick action) opens the upload modal once.
+  useEffect(() => {
+    if (params.get('upload') !== '1') return;
+    setUploadOpen(true);
+    const next = new URLSearchParams(params);
+    next.delete('upload');
+    setParams(next, { replace: true });
+  }, [params, setParams]);
+
+  const handled = useRef<unknown>(null);
+  useEffect(() => {
+    if (files.error && handled.current !== files.error) {
+      handled.current = files.error;
+      sessionExpired(files.error);
+    }
+  }, [files.error, sessionExpired]);
+
+  // Pages appear as they are converted: the live stream says when, the list's own polling is the fallback.
+  const processing = useMemo(
+    () => (files.data ?? []).filter((f) => f.status === 'processing').map((f) => f.id),
+    [files.data],
+  );
+  useWatchFiles(processing, () => {
+    void queryClient.invalidateQueries({ queryKey: filesQueryKey });
+    void queryClient.invalidateQueries({ queryKey: dashboardStatsQueryKey });
+  });
+
+  const openUpload = useCallback(() => setUploadOpen(true), []);
+  const closeDelete = useCallback(() => setDeleting(null), []);
+  const closePublish = useCallback(() => setPublishing(null), []);
+
+  let content: ReactNode;
+  if (files.isLoading) content = <Spinner label={t('common.loading')} />;
+  else if (files.isError)
+    content = (
+      <Card role="alert">
+        <CardHeader>
+          <CardDescription>{t('files.loadFailed')}</CardDescription>
+        </CardHeader>
+        <div className="pc-row" style={{ padding: '0 20px 20px' }}>
+          <Button onClick={() => void files.refetch()}>{t('common.retry')}</Button>
+        </div>
+      </Card>
+    );
+  else if (!files.data?.length) content = <EmptyState onUpload={openUpload} />;
+  else
+    content = (
+      <div className="pf-grid" data-testid="files-grid">
+        {files.data.map((file) => (
+          <FileCard
+            key={file.id}
+            file={file}
+            editing={new Set((Object.keys(editing) as EditKind[]).filter((k) => editing[k] === file.id))}
+            onEdit={(kind, open) =>
+              setEditing((e) => ({ ...e, [kind]: open ? file.id : e[kind] === file.id ? null : e[kind] }))
+            }
+            onDelete={() => setDeleting(file)}
+            onPublishSettings={() => setPublishing(file)}
+          />
+        ))}
+      </div>
+    );
+
+  return (
+    <>
+      <div className="pf-page-head">
+        <div>
+          <h1 className="pc-page__title">{t('files.title')}</h1>
+          <p className="pc-page__subtitle pc-muted">{t('files.subtitle')}</p>
+        </div>
+        <Button onClick={openUpload} data-testid="files-upload">
+          {t('files.uploadButton')}
+        </Button>
+      </div>
+      {content}
+      <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
+      {deleting ? <DeleteFileDialog file={deleting} onClose={closeDelete} /> : null}
+      {publishing ? <PublishSettingsDialog file={publishing} onClose={closePublish} /> : null}
+    </>
+  );
+}
 
 /** File management (/files). Signed-in only: a visitor is remembered, told to log in and sent to /login. */
 export function FilesPage() {
-  const { t } = useTranslation();
   const { allowed } = useRequireLogin();
   return (
     <div className="pc-container pc-page" data-testid="remote-mf_files">
-      {allowed ? (
-        <Card>
-          <CardHeader>
-            <h1 className="pc-page__title">{t('files.title')}</h1>
-            <CardDescription>{t('files.subtitle')}</CardDescription>
-          </CardHeader>
-        </Card>
-      ) : (
-        <Spinner />
-      )}
+      {allowed ? <Library /> : <Spinner />}
     </div>
   );
 }

@@ -32,6 +32,7 @@ function Overview({ stats }: { stats: DashboardStats }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const number = (n: number) => n.toLocaleString(i18n.language);
+  const signed = (n: number, sign: '+' | '-') => (n > 0 ? `${sign}${number(n)}` : number(n));
   const tier = stats.user.membershipTier;
   const renewal = nextRenewalDate(tier);
 
@@ -167,9 +168,9 @@ function Overview({ stats }: { stats: DashboardStats }) {
             </p>
             <dl>
               <dt className="pc-muted">{t('dashboard.points.earned')}</dt>
-              <dd>+{number(stats.monthlyEarnings)}</dd>
+              <dd>{signed(stats.monthlyEarnings, '+')}</dd>
               <dt className="pc-muted">{t('dashboard.points.spent')}</dt>
-              <dd>-{number(stats.monthlySpent)}</dd>
+              <dd>{signed(stats.monthlySpent, '-')}</dd>
             </dl>
             <div className="pc-row">
               <Link className={buttonClass('primary', 'sm')} to="/points">
