@@ -32,3 +32,12 @@ export {
 } from './outbox';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';
+export {
+  type Closer,
+  type OnClose,
+  type RunningService,
+  type RuntimeContext,
+  type RuntimeContextWithS3,
+  type ServiceRuntimeOptions,
+  startServiceRuntime,
+} from './runtime';

@@ -1,84 +1,10 @@
-import { routesFor } from '@pagecast/contracts';
-import { ConfigError } from '@pagecast/service-kit';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeServiceHealth } from '@pagecast/service-kit/health-suite';
 import { loadServiceConfig } from '../src/config';
-import { createServer, type Server, SERVICE_NAME } from '../src/server';
+import { createServer, SERVICE_NAME } from '../src/server';
 
-let server: Server;
-
-beforeAll(async () => {
-  const config = loadServiceConfig({
-    ...testEnv(),
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    MONGO_DB: uniqueName('marketplace_health'),
-  });
-  server = await createServer(config);
-});
-afterAll(async () => {
-  await server?.context.conn.dropDatabase();
-  await server?.close();
-});
-
-describe('marketplace starts against the real servers', () => {
-  it('is alive and ready', async () => {
-    const health = await fetch(`${server.url}/healthz`);
-    expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
-    const ready = await fetch(`${server.url}/readyz`);
-    expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready' });
-  });
-
-  it('serves an OpenAPI 3.1 document with exactly its own routes', async () => {
-    const res = await fetch(`${server.url}/openapi.json`);
-    expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
-    expect(doc.openapi).toMatch(/^3\.1\./);
-    const own = routesFor(SERVICE_NAME);
-    expect(own.length).toBeGreaterThan(0);
-    const expected = own.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort();
-    const served = Object.entries(doc.paths)
-      .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`))
-      .sort();
-    expect(served).toEqual(expected);
-  });
-
-  it('exposes Prometheus metrics including HTTP request durations', async () => {
-    await fetch(`${server.url}/healthz`);
-    const res = await fetch(`${server.url}/metrics`);
-    expect(res.status).toBe(200);
-    const text = await res.text();
-    expect(text).toContain('process_cpu_user_seconds_total');
-    expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/healthz"[^}]*status_code="200"/);
-    expect(text).toContain('service="marketplace"');
-  });
-
-  it('answers an unknown route with 404 NOT_FOUND', async () => {
-    const res = await fetch(`${server.url}/api/no-such-route`);
-    expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
-  });
-
-  it('refuses a forged identity header with 401 Unauthorized', async () => {
-    const res = await fetch(`${server.url}/api/no-such-route`, { headers: { 'x-pagecast-identity': 'forged.header' } });
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
-  });
-});
-
-describe('marketplace configuration', () => {
-  it('defaults to port 4103 and the dev servers', () => {
-    const config = loadServiceConfig({ INTERNAL_SECRET: 'x'.repeat(32) });
-    expect(config.PORT).toBe(4103);
-    expect(config.MONGO_URL).toBe('mongodb://127.0.0.1:27017');
-    expect(config.NATS_URL).toBe('nats://127.0.0.1:4222');
-  });
-
-  it('fails fast with a readable message when INTERNAL_SECRET is missing', () => {
-    const { INTERNAL_SECRET: _, ...rest } = testEnv();
-    expect(() => loadServiceConfig(rest)).toThrow(ConfigError);
-    expect(() => loadServiceConfig(rest)).toThrow(/INTERNAL_SECRET: is required/);
-  });
+describeServiceHealth({
+  service: SERVICE_NAME,
+  defaultPort: 4103,
+  loadConfig: loadServiceConfig,
+  createServer,
 });

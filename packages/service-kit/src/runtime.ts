@@ -1,0 +1,128 @@
+import type { ServiceName } from '@pagecast/contracts';
+import { buildOpenApiDocument } from '@pagecast/contracts/openapi';
+import type { RequestHandler } from 'express';
+import type mongoose from 'mongoose';
+import { type BaseConfig, ConfigError } from './config';
+import { createHttpApp, listen } from './http';
+import { identityMiddleware } from './identity';
+import { createLogger, type Logger } from './logger';
+import { connectMongo, mongoReady } from './mongo';
+import { connectNats, ensureStreams, type Nats, natsReady } from './nats';
+import { createOutbox, type Outbox } from './outbox';
+import { createS3, type S3 } from './s3';
+
+/** Something to undo on close; a rejection is logged, and the rest still close. */
+export type Closer = () => Promise<unknown>;
+/** Registers a closer; closers run newest first. */
+export type OnClose = (close: Closer) => void;
+
+/** The connections every service opens, in the order the runtime opens them. */
+export interface RuntimeContext<C extends BaseConfig = BaseConfig> {
+  config: C;
+  logger: Logger;
+  conn: mongoose.Connection;
+  nats: Nats;
+  outbox: Outbox;
+  /** this service's database name (durable consumer names derive from it) */
+  dbName: string;
+}
+
+/** The runtime context of a service that stores objects: S3 is connected and part of readiness. */
+export type RuntimeContextWithS3<C extends BaseConfig = BaseConfig> = RuntimeContext<C> & { s3: S3 };
+
+export interface RunningService<Ctx> {
+  port: number;
+  url: string;
+  context: Ctx;
+  close(): Promise<void>;
+}
+
+export interface ServiceRuntimeOptions<C extends BaseConfig, S extends boolean, Ctx> {
+  name: ServiceName;
+  config: C;
+  /** default: a logger named after the service at config.LOG_LEVEL */
+  logger?: Logger;
+  /** the service's own database; config.MONGO_DB overrides it (tests) */
+  databaseName: string;
+  /** connect S3 (keys required) and ensure the bucket; /readyz then also checks it */
+  s3?: S;
+  /** express 'trust proxy' for a service that reads the client address behind the gateway */
+  trustProxy?: string;
+  /** Builds the service's context from the connections: repositories and its own resources (closers via onClose). */
+  context(base: S extends true ? RuntimeContextWithS3<C> : RuntimeContext<C>, onClose: OnClose): Promise<Ctx> | Ctx;
+  /** Starts consumers and workers (closers via onClose) and returns the routers to serve behind the identity check. */
+  mount(context: Ctx, onClose: OnClose): Promise<RequestHandler[]> | RequestHandler[];
+}
+
+/**
+ * The start-up every service shares: mongo, nats (+ streams), the outbox relay, optionally S3, then the service's
+ * context, consumers and routers, then HTTP on config.PORT (0 = any free port) with health, metrics and OpenAPI.
+ * close() undoes what was opened, newest first; a failed start closes what it had opened and rethrows.
+ */
+export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends boolean = false>(
+  opts: ServiceRuntimeOptions<C, S, Ctx>,
+): Promise<RunningService<Ctx>> {
+  const { name, config } = opts;
+  const logger = opts.logger ?? createLogger(name, config.LOG_LEVEL);
+  const closers: Closer[] = [];
+  const onClose: OnClose = (close) => {
+    closers.push(close);
+  };
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((err: unknown) => logger.warn({ err }, 'error while closing'));
+    }
+  };
+  try {
+    const dbName = config.MONGO_DB ?? opts.databaseName;
+    const conn = await connectMongo(config.MONGO_URL, dbName, logger);
+    onClose(() => conn.close());
+    const nats = await connectNats(config.NATS_URL, logger, name);
+    onClose(() => nats.nc.drain());
+    await ensureStreams(nats.jsm);
+    const outbox = createOutbox(conn, nats.js, logger);
+    outbox.start();
+    onClose(() => outbox.stop());
+
+    const base: RuntimeContext<C> & { s3?: S3 } = { config, logger, conn, nats, outbox, dbName };
+    if (opts.s3) {
+      base.s3 = createS3(s3Config(config));
+      await base.s3.ensureBucket();
+    }
+    const { s3 } = base;
+    const context = await opts.context(base as Parameters<typeof opts.context>[0], onClose);
+    const routers = await opts.mount(context, onClose);
+
+    let openapi: unknown;
+    const { app, finish } = createHttpApp({
+      name,
+      logger,
+      ready: async () => natsReady(nats.nc) && (await mongoReady(conn)) && (s3 ? await s3.ready() : true),
+      openapi: () => {
+        openapi ??= buildOpenApiDocument(name);
+        return openapi;
+      },
+    });
+    if (opts.trustProxy) app.set('trust proxy', opts.trustProxy);
+    app.use(identityMiddleware(config.INTERNAL_SECRET));
+    for (const router of routers) app.use(router);
+    finish();
+
+    const http = await listen(app, config.PORT);
+    onClose(() => http.close());
+    logger.info({ port: http.port }, `${name} listening`);
+    return { port: http.port, url: http.url, context, close: closeAll };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+function s3Config(config: BaseConfig) {
+  const { S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey } = config;
+  // A service's config schema makes the keys required; this guards a service that forgot to.
+  if (!accessKey || !secretKey) {
+    throw new ConfigError('Invalid configuration (environment variables):\n  S3_ACCESS_KEY/S3_SECRET_KEY: is required');
+  }
+  return { endpoint: config.S3_ENDPOINT, accessKey, secretKey, bucket: config.S3_BUCKET };
+}

@@ -1,0 +1,118 @@
+import express from 'express';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { type RunningService, type RuntimeContext, startServiceRuntime } from '../src/runtime';
+import { testEnv, uniqueName } from '../src/testing';
+
+const logger = createLogger('billing', 'silent');
+const configFor = (db: string) => loadConfig({}, { ...testEnv(), PORT: '0', LOG_LEVEL: 'silent', MONGO_DB: db });
+const started: RunningService<RuntimeContext>[] = [];
+
+afterAll(async () => {
+  for (const s of started) await s.close();
+});
+
+function pingRouter() {
+  const router = express.Router();
+  router.get('/api/ping', (req, res) => {
+    res.json({ ip: req.ip });
+  });
+  return router;
+}
+
+describe('startServiceRuntime (real NATS, FerretDB and MinIO)', () => {
+  it('serves the mounted routers behind the identity check and closes newest first', async () => {
+    const order: string[] = [];
+    const server = await startServiceRuntime({
+      name: 'billing',
+      config: configFor(uniqueName('kit_runtime')),
+      logger,
+      databaseName: 'unused',
+      context: (base, onClose) => {
+        onClose(async () => order.push(`context (mongo open: ${base.conn.readyState === 1})`));
+        return { ...base, extra: 1 };
+      },
+      mount: (context, onClose) => {
+        expect(context.extra).toBe(1);
+        onClose(async () => order.push('mount'));
+        return [pingRouter()];
+      },
+    });
+    expect(server.context.dbName).toMatch(/^kit_runtime-/);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/ping`)).status).toBe(200);
+    const forged = await fetch(`${server.url}/api/ping`, { headers: { 'x-pagecast-identity': 'forged.header' } });
+    expect(forged.status).toBe(401);
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string };
+    expect(doc.openapi).toMatch(/^3\.1\./);
+
+    await server.context.conn.dropDatabase();
+    await server.close();
+    // HTTP closed before the service's own closers; those before the connections they use.
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    expect(order).toEqual(['mount', 'context (mongo open: true)']);
+    expect(server.context.conn.readyState).toBe(0);
+    expect(server.context.nats.nc.isClosed()).toBe(true);
+  });
+
+  it('a failed start closes what it had opened and rethrows', async () => {
+    let seen: RuntimeContext | undefined;
+    const closed: string[] = [];
+    const start = startServiceRuntime({
+      name: 'billing',
+      config: configFor(uniqueName('kit_runtime')),
+      logger,
+      databaseName: 'unused',
+      context: (base, onClose) => {
+        seen = base;
+        onClose(async () => closed.push('context'));
+        return base;
+      },
+      mount: () => {
+        throw new Error('consumer failed');
+      },
+    });
+    await expect(start).rejects.toThrow('consumer failed');
+    expect(closed).toEqual(['context']);
+    expect(seen?.conn.readyState).toBe(0);
+    expect(seen?.nats.nc.isClosed()).toBe(true);
+  });
+
+  it('with s3 ensures the bucket and is ready only while it answers', async () => {
+    const bucket = uniqueName('kit-runtime');
+    const server = await startServiceRuntime({
+      name: 'file-conversion',
+      config: { ...configFor(uniqueName('kit_runtime')), S3_BUCKET: bucket },
+      logger,
+      databaseName: 'unused',
+      s3: true,
+      context: (base) => base,
+      mount: () => [],
+    });
+    started.push(server);
+    const { s3 } = server.context;
+    expect(s3.bucket).toBe(bucket);
+    expect(await s3.client.bucketExists(bucket)).toBe(true);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    await s3.client.removeBucket(bucket);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+    await server.context.conn.dropDatabase();
+  });
+
+  it('trustProxy takes the client address from the gateway', async () => {
+    const server = await startServiceRuntime({
+      name: 'account',
+      config: configFor(uniqueName('kit_runtime')),
+      logger,
+      databaseName: 'unused',
+      trustProxy: 'loopback',
+      context: (base) => base,
+      mount: () => [pingRouter()],
+    });
+    started.push(server);
+    const res = await fetch(`${server.url}/api/ping`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(await res.json()).toEqual({ ip: '203.0.113.7' });
+    await server.context.conn.dropDatabase();
+  });
+});
