@@ -24,6 +24,7 @@ export {
 } from './session/http';
 export { createQueryClient } from './session/query-client';
 export { LOGIN_REDIRECT_DELAY_MS, useRequireLogin } from './session/require-login';
+export { useSessionExpired } from './session/session-expired';
 export {
   isRememberablePath,
   NEVER_REMEMBERED,

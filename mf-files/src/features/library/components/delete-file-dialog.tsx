@@ -3,7 +3,7 @@ import { Button, Dialog, FieldError, Spinner, toast } from '@pagecast/ui';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSessionExpired } from '../../../lib/session-expired';
+import { useSessionExpired } from '@pagecast/ui';
 import { deleteFile } from '../api/delete-file';
 import { filePurchasersQuery } from '../api/get-file-purchasers';
 import { dashboardStatsQueryKey, filesQueryKey } from '../api/list-files';

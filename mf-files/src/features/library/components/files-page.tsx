@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useSessionExpired } from '../../../lib/session-expired';
+import { useSessionExpired } from '@pagecast/ui';
 import { dashboardStatsQueryKey, filesQuery, filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';
 import { DeleteFileDialog } from './delete-file-dialog';

@@ -9,7 +9,7 @@ import { Button, describeError, Dialog, FieldError, Input, Label, toast } from '
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSessionExpired } from '../../../lib/session-expired';
+import { useSessionExpired } from '@pagecast/ui';
 import { fileQuery } from '../api/get-file';
 import { dashboardStatsQueryKey, filesQueryKey } from '../api/list-files';
 import { type UploadProgress, uploadFile } from '../api/upload-file';

@@ -2,7 +2,7 @@ import type { FileList, FileSummary } from '@pagecast/contracts';
 import { describeError, toast } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSessionExpired } from '../../../lib/session-expired';
+import { useSessionExpired } from '@pagecast/ui';
 import { dashboardStatsQueryKey, filesQueryKey } from '../api/list-files';
 
 /**

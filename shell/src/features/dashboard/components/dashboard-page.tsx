@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useSessionExpired } from '../../../components/session-expired';
+import { useSessionExpired } from '@pagecast/ui';
 import { dashboardStatsQuery } from '../api/get-dashboard-stats';
 import { fileStatusLabel, nextRenewalDate, TIER_PROGRESS_PERCENT } from './dashboard-model';
 import './dashboard.css';

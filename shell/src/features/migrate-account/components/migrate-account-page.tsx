@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Field, fieldAria } from '../../../components/form-field';
-import { useSessionExpired } from '../../../components/session-expired';
+import { useSessionExpired } from '@pagecast/ui';
 import { migrateAccount } from '../api/migrate-account';
 
 const benefits = ['independent', 'bonus', 'safer', 'dataKept'] as const;

@@ -18,7 +18,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { Field, fieldAria } from '../../../components/form-field';
-import { useSessionExpired } from '../../../components/session-expired';
+import { useSessionExpired } from '@pagecast/ui';
 import { changePassword } from '../api/change-password';
 
 /**

@@ -1,10 +1,8 @@
-import {
-  currentUserQueryKey,
-  isUnauthorizedError,
-  LOGIN_REDIRECT_DELAY_MS,
-  rememberReturnPage,
-  toast,
-} from '@pagecast/ui';
+import { toast } from '../toast/toast-store';
+import { currentUserQueryKey } from './current-user';
+import { isUnauthorizedError } from './http';
+import { LOGIN_REDIRECT_DELAY_MS } from './require-login';
+import { rememberReturnPage } from './return-page';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
