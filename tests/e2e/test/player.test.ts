@@ -58,7 +58,9 @@ describe('signage player', () => {
     await page.getByTestId('player-counter').filter({ hasText: '1 / 3' }).waitFor();
 
     // 1 s per page (PUT /api/files/:id/duration) reaches the open player live, at the next boundary
-    await page.waitForFunction(() => document.querySelector('[data-player="signage"]')?.getAttribute('data-live') === 'open');
+    await page.waitForFunction(
+      () => document.querySelector('[data-player="signage"]')?.getAttribute('data-live') === 'open',
+    );
     await setDuration(api, deck.id, 1);
     // the change arrives and waits for the next boundary: the page on screen keeps its 5 s
     await page.waitForFunction(
@@ -68,17 +70,19 @@ describe('signage player', () => {
     );
     expect(await page.getByTestId('remote-mf_player').getAttribute('data-duration-ms')).toBe('5000');
     await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('player-counter').filter({ hasText: '2 / 3' }).waitFor();
     await page.waitForFunction(
       () => document.querySelector('[data-player="signage"]')?.getAttribute('data-duration-ms') === '1000',
       undefined,
       { timeout: 10_000 },
     );
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('player-counter').filter({ hasText: '1 / 3' }).waitFor();
 
     // fullscreen, then Space plays: the header goes, pages advance every second and wrap to the first
     await page.getByTestId('player-fullscreen').click();
     await page.waitForFunction(() => document.fullscreenElement !== null);
-    expect(await page.getByTestId('player-fullscreen').textContent()).toBe('全画面を終了');
+    await page.getByTestId('player-fullscreen').filter({ hasText: '全画面を終了' }).waitFor();
     await recordPlayback(page);
     await page.keyboard.press('Space');
     await header.waitFor({ state: 'detached' });
@@ -105,7 +109,9 @@ describe('signage player', () => {
 
     // Space toggles play back on (the Play button shows Pause while playing)
     await page.keyboard.press('Space');
-    await page.waitForFunction(() => document.querySelector('[data-player="signage"]')?.getAttribute('data-playing') === 'true');
+    await page.waitForFunction(
+      () => document.querySelector('[data-player="signage"]')?.getAttribute('data-playing') === 'true',
+    );
     await page.keyboard.press('Space');
     await page.getByTestId('player-play').filter({ hasText: '再生' }).waitFor();
   });
@@ -130,6 +136,35 @@ describe('signage player', () => {
       { timeout: 5000 },
     );
     expect(await card.textContent()).toContain('ページ 2');
+  });
+
+  it('without the live stream it looks again at every page change with If-None-Match, and still applies updates', async () => {
+    session = await openPlayerBrowser(api, { serviceWorkers: 'block' });
+    const { page } = session;
+    await page.route('**/api/events**', (route) => route.abort());
+    const conditional: number[] = [];
+    page.on('response', (res) => {
+      const req = res.request();
+      if (req.url().includes(`/api/files/${deck.id}?signage_mode=true`) && req.headers()['if-none-match'])
+        conditional.push(res.status());
+    });
+    await setDuration(api, deck.id, 1);
+    await page.goto(`/signage/${deck.id}?autoplay=true`);
+    await page.locator('[data-player="signage"][data-live="down"]').waitFor();
+    await recordPlayback(page);
+    await waitForSteps(page, (s) => s.length >= 5, 10_000);
+    // unchanged: the server answers 304 and sends no body
+    expect(conditional.length).toBeGreaterThanOrEqual(2);
+    expect(conditional.every((status) => status === 304)).toBe(true);
+    // a change is still picked up, at a later page change
+    await setDuration(api, deck.id, 2);
+    await page.waitForFunction(
+      () => document.querySelector('[data-player="signage"]')?.getAttribute('data-duration-ms') === '2000',
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect(conditional).toContain(200);
+    await setDuration(api, deck.id, 1);
   });
 
   it('a visitor is sent to log in: location remembered, toast, /login after 1 s', async () => {

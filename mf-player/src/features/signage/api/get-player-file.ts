@@ -1,8 +1,14 @@
 import type { PlayerFile } from '@pagecast/contracts';
 import { queryOptions } from '@tanstack/react-query';
+import { fetchJsonWithEtag } from '../../../lib/conditional-fetch';
 
-/** GET /api/files/:id?signage_mode=true through the default fetcher (the key is the path). */
+export const playerFilePath = (fileId: string) => `/api/files/${encodeURIComponent(fileId)}?signage_mode=true`;
+
+/** GET /api/files/:id?signage_mode=true (owner or licence holder; 401 anonymous, 403/404 otherwise), with ETag. */
 export const playerFileQuery = (fileId: string) =>
-  queryOptions<PlayerFile | null>({
-    queryKey: [`/api/files/${encodeURIComponent(fileId)}?signage_mode=true`],
+  queryOptions<PlayerFile>({
+    queryKey: [playerFilePath(fileId)],
+    queryFn: ({ signal }) => fetchJsonWithEtag<PlayerFile>(playerFilePath(fileId), signal),
+    // offline, the request still goes out: the service worker answers from its cache
+    networkMode: 'always',
   });

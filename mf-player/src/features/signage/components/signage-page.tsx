@@ -1,21 +1,36 @@
+import type { FilePage, PlayerFile, PlaylistItem } from '@pagecast/contracts';
 import { constants } from '@pagecast/contracts';
-import {
-  buttonClass,
-  Card,
-  CardDescription,
-  CardFooter,
-  CardHeader,
-  CardTitle,
-  HttpError,
-  rememberReturnPage,
-  Spinner,
-  toast,
-} from '@pagecast/ui';
-import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { HttpError, rememberReturnPage, Spinner, toast } from '@pagecast/ui';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { playerFileQuery } from '../api/get-player-file';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '../../../sw/register';
+import { playerFilePath, playerFileQuery } from '../api/get-player-file';
+import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
+import { playingPlaylistQuery, playlistItemsPath } from '../api/get-playing-playlist';
+import type { Stale } from '../model/live-events';
+import {
+  applyAtBoundary,
+  type DisplayMode,
+  effectiveMode,
+  ignoreKeyTarget,
+  keyAction,
+  type Latest,
+  nextStep,
+  pageDurationMs,
+  parseIndex,
+  playlistItemSearch,
+  previousStep,
+  type Snapshot,
+  type Step,
+  type StepContext,
+} from '../model/playback';
+import { useLayeredImage } from '../model/use-layered-image';
+import { useLiveUpdates } from '../model/use-live-updates';
+import { PlayerControls, PlayerHeader } from './player-chrome';
+import { ImageFallback, StateCard } from './state-card';
+import './player.css';
 
 export type LoadFailure = 'login' | 'not-found' | 'failed';
 
@@ -28,62 +43,546 @@ export function classifyLoadError(error: unknown): LoadFailure {
   return 'failed';
 }
 
-function StateCard({ title, description, back }: { title: string; description: string; back?: boolean }) {
-  const { t } = useTranslation();
-  return (
-    <div className="pc-center" style={{ minHeight: '100vh' }}>
-      <Card className="pc-state-card" data-testid="player-error" role="alert">
-        <CardHeader>
-          <CardTitle>{title}</CardTitle>
-          <CardDescription>{description}</CardDescription>
-        </CardHeader>
-        {back ? (
-          <CardFooter>
-            <Link to="/" className={buttonClass('primary')}>
-              {t('player.backToDashboard')}
-            </Link>
-          </CardFooter>
-        ) : null}
-      </Card>
-    </div>
-  );
+const isGone = (error: unknown) => error !== null && classifyLoadError(error) === 'not-found';
+const isLogin = (error: unknown) => error !== null && classifyLoadError(error) === 'login';
+
+type PlayerSnapshot = Snapshot<PlayerFile, FilePage, PlaylistItem>;
+const CONTROLS_VISIBLE_MS = 3000;
+/** Files of a playlist whose pages are fetched ahead for the offline cache. */
+const PRECACHE_FILES = 30;
+const ITEM_LOAD_TIMEOUT_MS = 8000;
+
+/** A fresh read (conditional request), or when the network is out what is cached; "gone" answers are thrown. */
+async function freshOrCached<T>(fetchIt: () => Promise<T>, cached: () => T | undefined): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    // a hanging network must not hold the screen on the last page
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), ITEM_LOAD_TIMEOUT_MS);
+    });
+    return await Promise.race([fetchIt(), timeout]);
+  } catch (error) {
+    if (isGone(error) || isLogin(error)) throw error;
+    const kept = cached();
+    if (kept === undefined) throw error;
+    return kept;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** The signage player (/signage/:fileId). The full player comes in a later issue; this loads the file. */
+/**
+ * The file and pages of a playlist item about to be played, or 'gone' (deleted, licence ended). With the live
+ * stream open, what is cached and not invalidated by an event is current; without it, it is asked again.
+ */
+async function loadItem(
+  qc: QueryClient,
+  fileId: string,
+  live: boolean,
+): Promise<{ file: PlayerFile; pages: FilePage[] } | 'gone'> {
+  const staleTime = live ? Number.POSITIVE_INFINITY : 0;
+  const fileQuery = playerFileQuery(fileId);
+  const pagesQuery = playerPagesQuery(fileId);
+  try {
+    const [file, pages] = await Promise.all([
+      freshOrCached(
+        () => qc.fetchQuery({ ...fileQuery, staleTime }),
+        () => qc.getQueryData(fileQuery.queryKey),
+      ),
+      freshOrCached(
+        () => qc.fetchQuery({ ...pagesQuery, staleTime }),
+        () => qc.getQueryData(pagesQuery.queryKey),
+      ),
+    ]);
+    return { file, pages };
+  } catch (error) {
+    if (isGone(error)) return 'gone';
+    throw error;
+  }
+}
+
+/** What the server said last about a file (and the playlist), straight from the query cache. */
+function readLatest(
+  qc: QueryClient,
+  fileId: string,
+  playlistId: string | null,
+): Latest<PlayerFile, FilePage, PlaylistItem> {
+  const file = qc.getQueryState(playerFileQuery(fileId).queryKey);
+  const pages = qc.getQueryState(playerPagesQuery(fileId).queryKey);
+  const items = playlistId ? qc.getQueryState(playingPlaylistQuery(playlistId).queryKey) : undefined;
+  return {
+    file: file?.data,
+    pages: pages?.data,
+    items: playlistId ? items?.data : null,
+    fileGone: isGone(file?.error ?? null) || isGone(pages?.error ?? null),
+    playlistGone: playlistId !== null && isGone(items?.error ?? null),
+  };
+}
+
+/**
+ * The signage player (/signage/:fileId?playlist=&index=&autoplay=). What is on screen (the snapshot) changes only at
+ * page boundaries; live events and refetches update the react-query data, which the next boundary applies.
+ */
 export function SignagePage() {
   const { t } = useTranslation();
   const { fileId = '' } = useParams();
+  const [search] = useSearchParams();
+  const playlistId = search.get('playlist') || null;
+  const index = parseIndex(search.get('index'));
   const navigate = useNavigate();
   const location = useLocation();
-  const file = useQuery(playerFileQuery(fileId));
-  const failure = file.error ? classifyLoadError(file.error) : null;
+  const qc = useQueryClient();
 
+  const fileQ = useQuery(playerFileQuery(fileId));
+  const pagesQ = useQuery(playerPagesQuery(fileId));
+  const itemsQ = useQuery({ ...playingPlaylistQuery(playlistId ?? ''), enabled: playlistId !== null });
+
+  const [snapshot, setSnapshot] = useState<PlayerSnapshot | null>(null);
+  const [pageIndex, setPageIndex] = useState(0);
+  const [playing, setPlaying] = useState(search.get('autoplay') === 'true');
+  const [pickedMode, setPickedMode] = useState<DisplayMode | null>(null);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [imageFailed, setImageFailed] = useState(false);
+  const [gone, setGone] = useState(false);
+  const [shownTick, setShownTick] = useState(0);
+  const [controlsVisible, setControlsVisible] = useState(false);
+  const [online, setOnline] = useState(typeof navigator === 'undefined' ? true : navigator.onLine);
+
+  const rootRef = useRef<HTMLDivElement>(null);
+  const layers = useLayeredImage();
+  const snapshotRef = useRef<PlayerSnapshot | null>(null);
+  const pageIndexRef = useRef(0);
+  // Where the player is: follows the URL when the URL changes, and is moved ahead of it when the player navigates
+  // (a render still carrying the old URL must not move it back).
+  const routeRef = useRef({ fileId, playlistId, index });
+  const seenRoute = useRef(`${fileId}|${playlistId}|${index}`);
+  if (seenRoute.current !== `${fileId}|${playlistId}|${index}`) {
+    seenRoute.current = `${fileId}|${playlistId}|${index}`;
+    routeRef.current = { fileId, playlistId, index };
+  }
+  const busy = useRef(false);
+  const exitingFullscreen = useRef(false);
+  const appliedAt = useRef<number | null>(null);
+
+  // read from the query results (not the cache) so that this component re-renders when they change
+  const latest: Latest<PlayerFile, FilePage, PlaylistItem> = {
+    file: fileQ.data,
+    pages: pagesQ.data,
+    items: playlistId ? itemsQ.data : null,
+    fileGone: isGone(fileQ.error) || isGone(pagesQ.error),
+    playlistGone: playlistId !== null && isGone(itemsQ.error),
+  };
+
+  const commit = useCallback((next: PlayerSnapshot, page: number) => {
+    snapshotRef.current = next;
+    pageIndexRef.current = page;
+    setSnapshot(next);
+    setPageIndex(page);
+  }, []);
+
+  const refetchAll = useCallback(() => {
+    const { fileId: id, playlistId: pid } = routeRef.current;
+    void qc.invalidateQueries({ queryKey: [playerFilePath(id)] });
+    void qc.invalidateQueries({ queryKey: [playerPagesPath(id)] });
+    if (pid) void qc.invalidateQueries({ queryKey: [playlistItemsPath(pid)] });
+  }, [qc]);
+
+  const onStale = useCallback(
+    (stale: Stale) => {
+      if (stale.kind === 'all') {
+        refetchAll();
+        return;
+      }
+      if (stale.kind === 'playlist') void qc.invalidateQueries({ queryKey: [playlistItemsPath(stale.playlistId)] });
+      else {
+        void qc.invalidateQueries({ queryKey: [playerFilePath(stale.fileId)] });
+        void qc.invalidateQueries({ queryKey: [playerPagesPath(stale.fileId)] });
+      }
+    },
+    [qc, refetchAll],
+  );
+
+  const watchedFiles = playlistId && itemsQ.data ? [fileId, ...itemsQ.data.map((i) => i.fileId)] : [fileId];
+  const { state: liveState, liveRef } = useLiveUpdates({
+    enabled: Boolean(fileId) && !gone && (fileQ.isSuccess || snapshot !== null),
+    playlistId,
+    fileIds: watchedFiles,
+    onStale,
+  });
+
+  const stepContext = useCallback((snap: PlayerSnapshot, page: number): StepContext => {
+    const { fileId: id, playlistId: pid, index: at } = routeRef.current;
+    return {
+      pageIndex: page,
+      pageCount: snap.pages.length,
+      fileGone: snap.fileGone,
+      playlist: pid && snap.items ? { items: snap.items, index: at, fileId: id } : null,
+    };
+  }, []);
+
+  /** After a page is on screen: start its timer and get the next image ready in the hidden layer. */
+  const afterShown = useCallback(
+    (snap: PlayerSnapshot, page: number) => {
+      setShownTick((n) => n + 1);
+      const next = nextStep(stepContext(snap, page));
+      if (next.kind === 'page' && next.pageIndex !== page) {
+        const url = snap.pages[next.pageIndex]?.imagePath;
+        if (url) void layers.prepare(url);
+      } else if (next.kind === 'item') {
+        void loadItem(qc, next.fileId, liveRef.current).then(
+          (item) => {
+            const url = item !== 'gone' ? item.pages[0]?.imagePath : undefined;
+            if (url) void layers.prepare(url);
+          },
+          () => undefined,
+        );
+      }
+    },
+    [qc, layers, stepContext, liveRef],
+  );
+
+  /** Shows page `page` of `snap` (decoded before the swap) and makes it current. */
+  const showPage = useCallback(
+    async (snap: PlayerSnapshot, page: number) => {
+      const url = snap.pages[page]?.imagePath;
+      const result = url ? await layers.show(url) : 'failed';
+      if (result === 'superseded') return;
+      commit(snap, page);
+      setImageFailed(url !== undefined && result === 'failed');
+      afterShown(snap, page);
+    },
+    [layers, commit, afterShown],
+  );
+
+  /** Goes to another playlist item: its first image is decoded before the URL changes (no blank frame). */
+  const showItem = useCallback(
+    async (snap: PlayerSnapshot, step: Extract<Step, { kind: 'item' }>) => {
+      const { playlistId: pid } = routeRef.current;
+      if (!pid) return;
+      let target = step;
+      const items = snap.items ?? [];
+      for (let tries = 0; tries < items.length; tries++) {
+        let loaded: Awaited<ReturnType<typeof loadItem>>;
+        try {
+          loaded = await loadItem(qc, target.fileId, liveRef.current);
+        } catch {
+          // offline with nothing cached for it: keep playing what is here
+          await showPage(snap, 0);
+          return;
+        }
+        if (loaded === 'gone') {
+          const after = nextStep({
+            pageIndex: 0,
+            pageCount: 0,
+            playlist: {
+              items: items.map((i) => (i.fileId === target.fileId ? { ...i, file: null } : i)),
+              index: target.index,
+              fileId: target.fileId,
+            },
+            fileGone: true,
+          });
+          if (after.kind !== 'item') break;
+          target = after;
+          continue;
+        }
+        const url = loaded.pages[0]?.imagePath;
+        const result = url ? await layers.show(url) : 'failed';
+        if (result === 'superseded') return;
+        const next: PlayerSnapshot = { file: loaded.file, pages: loaded.pages, items: snap.items, fileGone: false };
+        routeRef.current = { fileId: target.fileId, playlistId: pid, index: target.index };
+        commit(next, 0);
+        setImageFailed(url !== undefined && result === 'failed');
+        navigate(`/signage/${encodeURIComponent(target.fileId)}${playlistItemSearch(pid, target.index)}`, {
+          replace: true,
+        });
+        afterShown(next, 0);
+        return;
+      }
+      setGone(true);
+      setPlaying(false);
+    },
+    [qc, layers, commit, navigate, afterShown, showPage, liveRef],
+  );
+
+  /** A page boundary: apply what changed since the last one, then go to the next (or previous) step. */
+  const advance = useCallback(
+    async (direction: 'next' | 'previous') => {
+      const shown = snapshotRef.current;
+      if (!shown || busy.current) return;
+      busy.current = true;
+      try {
+        const { snapshot: snap, changed } = applyAtBoundary(
+          shown,
+          readLatest(qc, shown.file.id, routeRef.current.playlistId),
+        );
+        if (changed) {
+          appliedAt.current = Date.now();
+          snapshotRef.current = snap;
+          setSnapshot(snap);
+        }
+        const ctx = stepContext(snap, Math.min(pageIndexRef.current, Math.max(snap.pages.length - 1, 0)));
+        const step = direction === 'next' ? nextStep(ctx) : previousStep(ctx);
+        if (step.kind === 'not-found') {
+          setGone(true);
+          setPlaying(false);
+        } else if (step.kind === 'page') await showPage(snap, step.pageIndex);
+        else await showItem(snap, step);
+      } finally {
+        busy.current = false;
+        // without a live stream, look again at every page change (conditional requests: 304 when unchanged)
+        if (!liveRef.current) refetchAll();
+      }
+    },
+    [qc, stepContext, showPage, showItem, refetchAll, liveRef],
+  );
+
+  // First screen of a file (or a file opened by its URL): everything loaded, then page 1.
+  useEffect(() => {
+    if (snapshotRef.current?.file.id === fileId) return;
+    if (!latest.file || !latest.pages) return;
+    if (playlistId && itemsQ.isPending) return;
+    const first: PlayerSnapshot = {
+      file: latest.file,
+      pages: latest.pages,
+      items: playlistId ? (itemsQ.data ?? null) : null,
+      fileGone: false,
+    };
+    snapshotRef.current = first;
+    setGone(false);
+    void showPage(first, 0);
+  }, [fileId, latest.file, latest.pages, playlistId, itemsQ.isPending, itemsQ.data, showPage]);
+
+  // A file still being converted: its pages are applied as soon as they come (nothing is on screen to interrupt).
+  useEffect(() => {
+    const shown = snapshotRef.current;
+    if (!shown || shown.pages.length > 0 || !latest.pages?.length || shown.file.id !== fileId) return;
+    const { snapshot: snap } = applyAtBoundary(shown, readLatest(qc, shown.file.id, playlistId));
+    snapshotRef.current = snap;
+    void showPage(snap, 0);
+  }, [latest.pages, fileId, playlistId, qc, showPage]);
+
+  // Autoplay: each page stays for its duration, measured from when it appeared (only a new page, play/pause or
+  // the end restart the timer; other renders, such as an update arriving, must not).
+  const advanceRef = useRef(advance);
+  advanceRef.current = advance;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: shownTick restarts the timer for every page shown
+  useEffect(() => {
+    const snap = snapshotRef.current;
+    if (!playing || !snap || gone) return;
+    const timer = setTimeout(
+      () => void advanceRef.current('next'),
+      pageDurationMs(snap.pages[pageIndexRef.current], snap.file),
+    );
+    return () => clearTimeout(timer);
+  }, [playing, shownTick, gone]);
+
+  const enterFullscreen = useCallback(() => {
+    void rootRef.current?.requestFullscreen?.().catch(() => undefined);
+  }, []);
+  const exitFullscreen = useCallback(() => {
+    if (!document.fullscreenElement) return;
+    exitingFullscreen.current = true;
+    void document.exitFullscreen().catch(() => undefined);
+  }, []);
+
+  useEffect(() => {
+    const onChange = () => {
+      const on = Boolean(document.fullscreenElement);
+      setFullscreen(on);
+      // the browser takes ESC itself in fullscreen: leaving fullscreen that way stops playback too
+      if (!on && !exitingFullscreen.current) setPlaying(false);
+      exitingFullscreen.current = false;
+    };
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || ignoreKeyTarget(e.target as HTMLElement | null)) return;
+      const action = keyAction(e.key);
+      if (!action) return;
+      e.preventDefault();
+      if (action === 'stop') {
+        setPlaying(false);
+        exitFullscreen();
+      } else if (action === 'toggle') setPlaying((p) => !p);
+      else void advance(action);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [advance, exitFullscreen]);
+
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+
+  // Offline first: the worker keeps every image of this file, and of the playlist's files, before they are due.
+  useEffect(() => {
+    void registerPlayerServiceWorker().then(() => precacheApp());
+  }, []);
+  useEffect(() => {
+    if (!snapshot) return;
+    const id = snapshot.file.id;
+    const pid = routeRef.current.playlistId;
+    void precacheForOffline([
+      playerFilePath(id),
+      playerPagesPath(id),
+      ...(pid ? [playlistItemsPath(pid)] : []),
+      ...snapshot.pages.map((p) => p.imagePath),
+    ]);
+  }, [snapshot]);
+  const playlistFileKey = (itemsQ.data ?? [])
+    .filter((i) => i.file)
+    .map((i) => i.fileId)
+    .join(',');
+  useEffect(() => {
+    if (!playlistFileKey) return;
+    let cancelled = false;
+    void (async () => {
+      for (const id of playlistFileKey.split(',').slice(0, PRECACHE_FILES)) {
+        if (cancelled) return;
+        const pages = await qc.fetchQuery(playerPagesQuery(id)).catch(() => null);
+        if (pages)
+          await precacheForOffline([playerFilePath(id), playerPagesPath(id), ...pages.map((p) => p.imagePath)]);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [playlistFileKey, qc]);
+
+  // While playing, the controls appear when the mouse moves.
+  useEffect(() => {
+    if (!playing) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onMove = () => {
+      setControlsVisible(true);
+      clearTimeout(timer);
+      timer = setTimeout(() => setControlsVisible(false), CONTROLS_VISIBLE_MS);
+    };
+    window.addEventListener('mousemove', onMove);
+    return () => {
+      window.removeEventListener('mousemove', onMove);
+      clearTimeout(timer);
+      setControlsVisible(false);
+    };
+  }, [playing]);
+
+  // 401 from any read: remember where we were, say so, log in after 1 s (spec point 6).
+  const loginNeeded = isLogin(fileQ.error) || isLogin(pagesQ.error) || isLogin(itemsQ.error);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure, not again when the language or navigate changes
   useEffect(() => {
-    if (failure !== 'login') return;
+    if (!loginNeeded) return;
     rememberReturnPage(`${location.pathname}${location.search}`);
     toast({ title: t('toasts.loginRequired'), variant: 'destructive' });
     const timer = setTimeout(() => navigate('/login'), constants.redirectDelaysMs.playerLoginRequired);
     return () => clearTimeout(timer);
-  }, [failure]);
+  }, [loginNeeded]);
 
-  let body: ReactNode;
-  if (file.isLoading) body = <Spinner label={t('player.loading')} />;
-  else if (failure === 'not-found')
-    body = <StateCard title={t('player.notFoundTitle')} description={t('player.notFoundDescription')} back />;
-  else if (failure === 'login') body = <Spinner />;
-  else if (failure || !file.data)
-    body = <StateCard title={t('player.loadFailedTitle')} description={t('player.loadFailedDescription')} />;
-  else
-    body = (
-      <div className="pc-center" style={{ minHeight: '100vh' }}>
-        <Card className="pc-state-card">
-          <CardHeader>
-            <CardTitle>{file.data.title}</CardTitle>
-            <CardDescription>{t('player.pagesCount', { count: file.data.pageCount })}</CardDescription>
-          </CardHeader>
-        </Card>
+  // what is on screen stays until the next file is ready (no blank frame, even for a URL typed by hand)
+  const showing = snapshot;
+  const firstLoadError = snapshot?.file.id === fileId ? null : (fileQ.error ?? pagesQ.error);
+  const failure = loginNeeded ? 'login' : firstLoadError ? classifyLoadError(firstLoadError) : null;
+  const mode = effectiveMode(pickedMode, showing?.file);
+  const pageCount = showing?.pages.length ?? 0;
+  const playableItems = showing?.items?.filter((i) => i.file) ?? [];
+  const playlistPosition =
+    playlistId && showing?.items
+      ? {
+          current:
+            Math.max(
+              playableItems.findIndex((i) => i.fileId === fileId),
+              0,
+            ) + 1,
+          total: playableItems.length,
+        }
+      : null;
+
+  let overlay: ReactNode = null;
+  if (gone || failure === 'not-found')
+    overlay = <StateCard title={t('player.notFoundTitle')} description={t('player.notFoundDescription')} back />;
+  else if (failure === 'failed')
+    overlay = <StateCard title={t('player.loadFailedTitle')} description={t('player.loadFailedDescription')} />;
+  else if (failure === 'login' || !showing)
+    overlay = (
+      <div className="pc-player__overlay">
+        <Spinner label={t('player.loading')} />
       </div>
     );
-  return <div data-testid="remote-mf_player">{body}</div>;
+  else if (pageCount === 0)
+    overlay = (
+      <div className="pc-player__overlay">
+        <Spinner label={t('player.preparing')} />
+      </div>
+    );
+  else if (imageFailed) overlay = <ImageFallback title={showing.file.title} pageNumber={pageIndex + 1} />;
+
+  const ready = showing !== null && !gone && !failure;
+  // an update has arrived and waits for the next page boundary (never applied mid-page)
+  const pending = snapshot !== null && applyAtBoundary(snapshot, readLatest(qc, snapshot.file.id, playlistId)).changed;
+  return (
+    <div
+      ref={rootRef}
+      className={`pc-player pc-player--${mode}${playing ? ' is-playing' : ''}${controlsVisible ? ' show-controls' : ''}`}
+      data-testid="remote-mf_player"
+      data-player="signage"
+      data-file-id={showing?.file.id ?? ''}
+      data-page-index={pageIndex}
+      data-playing={String(playing)}
+      data-live={liveState}
+      data-mode={mode}
+      data-playlist-files={showing?.items?.map((i) => i.fileId).join(',') ?? ''}
+      data-duration-ms={showing ? pageDurationMs(showing.pages[pageIndex], showing.file) : ''}
+      data-applied-at={appliedAt.current ?? ''}
+      data-update-pending={String(pending)}
+    >
+      <div className="pc-player__stage" data-testid="player-stage">
+        <img
+          ref={layers.setLayer(0)}
+          className="pc-player__layer"
+          data-front="false"
+          data-testid="player-layer"
+          alt=""
+        />
+        <img
+          ref={layers.setLayer(1)}
+          className="pc-player__layer"
+          data-front="false"
+          data-testid="player-layer"
+          alt=""
+        />
+      </div>
+      {overlay}
+      {!online && ready ? <span className="pc-player__badge">{t('player.offline')}</span> : null}
+      {ready && !playing ? (
+        <PlayerHeader
+          title={showing.file.title}
+          pageNumber={pageCount ? pageIndex + 1 : 0}
+          pageCount={pageCount}
+          mode={mode}
+          onMode={setPickedMode}
+          playing={playing}
+          onTogglePlay={() => setPlaying((p) => !p)}
+          fullscreen={fullscreen}
+          onToggleFullscreen={() => (fullscreen ? exitFullscreen() : enterFullscreen())}
+          playlistPosition={playlistPosition}
+        />
+      ) : null}
+      {ready ? (
+        <PlayerControls
+          current={pageCount ? pageIndex + 1 : 0}
+          total={pageCount}
+          onPrevious={() => void advance('previous')}
+          onNext={() => void advance('next')}
+        />
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,156 @@
+import type { Playlist } from '@pagecast/contracts';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+  describeError,
+  Spinner,
+  toast,
+  useSessionExpired,
+} from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { playlistItemsQuery } from '../api/get-playlist-items';
+import { accessibleFilesQuery } from '../api/list-accessible-files';
+import { useSavePlaylistItems } from '../api/save-playlist-items';
+import { moveFile, removeFile, toggleFile } from '../model/editor';
+
+/** The editor: a checkbox list of files and the chosen ones in order (up, down, remove); save or cancel. */
+export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onClose: () => void }) {
+  const { t } = useTranslation();
+  const sessionExpired = useSessionExpired();
+  const files = useQuery(accessibleFilesQuery);
+  const items = useQuery({ ...playlistItemsQuery(playlist.id), staleTime: 0 });
+  const save = useSavePlaylistItems();
+  const [order, setOrder] = useState<string[] | null>(null);
+
+  useEffect(() => {
+    if (items.data && order === null) setOrder(items.data.map((i) => i.fileId));
+  }, [items.data, order]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure
+  useEffect(() => {
+    if (!items.error || sessionExpired(items.error)) return;
+    toast({
+      title: t('playlist.toast.error'),
+      description: describeError(items.error, t, t('playlist.toast.itemsFailed')),
+      variant: 'destructive',
+    });
+  }, [items.error]);
+
+  const titleOf = (fileId: string) =>
+    files.data?.find((f) => f.id === fileId)?.title ??
+    items.data?.find((i) => i.fileId === fileId)?.file?.title ??
+    fileId;
+
+  const onSave = () => {
+    if (!order || order.length === 0) {
+      toast({
+        title: t('playlist.toast.error'),
+        description: t('validation.playlistFilesRequired'),
+        variant: 'destructive',
+      });
+      return;
+    }
+    save.mutate(
+      { playlistId: playlist.id, fileIds: order, previousFileIds: items.data?.map((i) => i.fileId) ?? [] },
+      {
+        onSuccess: () => {
+          toast({ title: t('playlist.toast.updated') });
+          onClose();
+        },
+        onError: (error) => {
+          if (sessionExpired(error)) return;
+          toast({
+            title: t('playlist.toast.error'),
+            description: describeError(error, t, t('playlist.toast.updateFailed')),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  };
+
+  const chosen = order ?? [];
+  return (
+    <Card data-testid="playlist-editor">
+      <CardHeader>
+        <CardTitle>{t('playlist.editorTitle', { name: playlist.name })}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {files.isLoading || items.isLoading ? (
+          <Spinner />
+        ) : (
+          <div className="pc-grid" style={{ gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))' }}>
+            <fieldset className="pc-stack" style={{ border: 0, padding: 0 }}>
+              <legend className="pc-label">{t('playlist.chooseFiles')}</legend>
+              {(files.data ?? []).length === 0 ? <p className="pc-muted">{t('playlist.noFiles')}</p> : null}
+              {(files.data ?? []).map((file) => (
+                <label key={file.id} className="pc-row" data-testid="playlist-file-option">
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(file.id)}
+                    onChange={() => setOrder(toggleFile(chosen, file.id))}
+                  />
+                  <span>{file.title}</span>
+                  <span className="pc-muted">{t('playlist.pages', { count: file.pageCount })}</span>
+                </label>
+              ))}
+            </fieldset>
+            <div className="pc-stack">
+              <span className="pc-label">{t('playlist.order')}</span>
+              {chosen.length === 0 ? <p className="pc-muted">{t('playlist.noneSelected')}</p> : null}
+              <ol className="pc-stack" data-testid="playlist-order" style={{ paddingLeft: 20, margin: 0 }}>
+                {chosen.map((fileId, i) => (
+                  <li key={fileId} data-testid="playlist-order-item" data-file-id={fileId}>
+                    <div className="pc-row">
+                      <span style={{ flex: 1 }}>{titleOf(fileId)}</span>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`${t('playlist.moveUp')}: ${titleOf(fileId)}`}
+                        disabled={i === 0}
+                        onClick={() => setOrder(moveFile(chosen, i, -1))}
+                      >
+                        ↑
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`${t('playlist.moveDown')}: ${titleOf(fileId)}`}
+                        disabled={i === chosen.length - 1}
+                        onClick={() => setOrder(moveFile(chosen, i, 1))}
+                      >
+                        ↓
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-label={`${t('playlist.remove')}: ${titleOf(fileId)}`}
+                        onClick={() => setOrder(removeFile(chosen, fileId))}
+                      >
+                        ×
+                      </Button>
+                    </div>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          </div>
+        )}
+      </CardContent>
+      <CardFooter className="pc-row">
+        <Button data-testid="playlist-save" loading={save.isPending} disabled={order === null} onClick={onSave}>
+          {t('playlist.save', { count: chosen.length })}
+        </Button>
+        <Button variant="outline" onClick={onClose}>
+          {t('playlist.cancel')}
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}

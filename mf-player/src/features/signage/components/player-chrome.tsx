@@ -1,0 +1,77 @@
+import { Button } from '@pagecast/ui';
+import { useTranslation } from 'react-i18next';
+import type { DisplayMode } from '../model/playback';
+
+const modes: DisplayMode[] = ['fit-width', 'fit-height', 'fill'];
+
+export interface PlayerHeaderProps {
+  title: string;
+  pageNumber: number;
+  pageCount: number;
+  mode: DisplayMode;
+  onMode: (mode: DisplayMode) => void;
+  playing: boolean;
+  onTogglePlay: () => void;
+  fullscreen: boolean;
+  onToggleFullscreen: () => void;
+  playlistPosition?: { current: number; total: number } | null;
+}
+
+/** Shown before playing (and when paused): title, page, display mode, play, fullscreen and the ESC hint. */
+export function PlayerHeader(props: PlayerHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <header className="pc-player__header" data-testid="player-header">
+      <h1 className="pc-player__title" data-testid="player-title">
+        {props.title}
+      </h1>
+      <span className="pc-player__meta" data-testid="player-page-of">
+        {t('player.pageOf', { current: props.pageNumber, total: props.pageCount })}
+      </span>
+      {props.playlistPosition ? (
+        <span className="pc-player__meta" data-testid="player-playlist-position">
+          {t('player.playlistPosition', props.playlistPosition)}
+        </span>
+      ) : null}
+      <span className="pc-player__spacer" />
+      <select
+        className="pc-player__select"
+        aria-label={t('player.displayMode')}
+        data-testid="player-mode"
+        value={props.mode}
+        onChange={(e) => props.onMode(e.target.value as DisplayMode)}
+      >
+        {modes.map((m) => (
+          <option key={m} value={m}>
+            {t(`player.modes.${m}`)}
+          </option>
+        ))}
+      </select>
+      <Button size="sm" data-testid="player-play" onClick={props.onTogglePlay}>
+        {props.playing ? t('player.pause') : t('player.play')}
+      </Button>
+      <Button size="sm" variant="secondary" data-testid="player-fullscreen" onClick={props.onToggleFullscreen}>
+        {props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
+      </Button>
+      <span className="pc-player__hint">{t('player.escHint')}</span>
+    </header>
+  );
+}
+
+/** Bottom controls: previous, 'current / total', next. */
+export function PlayerControls(props: { current: number; total: number; onPrevious: () => void; onNext: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="pc-player__controls" data-testid="player-controls">
+      <Button size="sm" variant="secondary" data-testid="player-previous" onClick={props.onPrevious}>
+        ‹ {t('player.previous')}
+      </Button>
+      <span className="pc-player__counter" data-testid="player-counter">
+        {t('player.counter', { current: props.current, total: props.total })}
+      </span>
+      <Button size="sm" variant="secondary" data-testid="player-next" onClick={props.onNext}>
+        {t('player.next')} ›
+      </Button>
+    </nav>
+  );
+}

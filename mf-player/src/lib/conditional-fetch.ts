@@ -1,0 +1,34 @@
+// Reads JSON with If-None-Match: an unchanged resource answers 304 and the same object is returned, so react-query
+// sees no change and a player refetching at every page change costs the server a comparison, not a body.
+import { throwIfResNotOk } from '@pagecast/ui';
+
+const known = new Map<string, { etag: string; data: unknown }>();
+const MAX_KNOWN = 200;
+
+export async function fetchJsonWithEtag<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const previous = known.get(url);
+  const res = await fetch(url, {
+    credentials: 'include',
+    signal,
+    // A conditional request must reach the server (or the service worker), not the HTTP cache. The browser would
+    // add 'Cache-Control: no-cache' to it, and a server honouring that never answers 304: max-age=0 says
+    // "revalidate" without it.
+    headers: previous ? { 'If-None-Match': previous.etag, 'Cache-Control': 'max-age=0' } : {},
+    cache: 'no-store',
+  });
+  if (res.status === 304 && previous) return previous.data as T;
+  await throwIfResNotOk(res);
+  const data = (await res.json()) as T;
+  const etag = res.headers.get('ETag');
+  if (etag) {
+    known.delete(url);
+    known.set(url, { etag, data });
+    if (known.size > MAX_KNOWN) known.delete(known.keys().next().value as string);
+  } else known.delete(url);
+  return data;
+}
+
+/** Forgets what was read (tests; a log-out). */
+export function forgetEtags() {
+  known.clear();
+}

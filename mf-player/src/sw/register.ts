@@ -1,0 +1,70 @@
+// Registers the player's service worker (sw.ts, built to <remote>/sw.js) for the /signage/ pages, and asks it to
+// keep the images of what is being played. The script lives under /remotes/player/, so the gateway answers it
+// with `Service-Worker-Allowed: /` (gateway/src/static.ts) to let it control /signage/.
+import { appFilesToKeep, PRECACHE_APP_MESSAGE, PRECACHE_MESSAGE, SW_SCOPE } from './strategy';
+
+declare const __webpack_public_path__: string | undefined;
+
+/** The worker's URL next to this remote's own files, when that is this page's origin (else null: no worker). */
+export function serviceWorkerUrl(publicPath: string | undefined, pageHref: string): string | null {
+  if (!publicPath) return null;
+  try {
+    const url = new URL('sw.js', new URL(publicPath, pageHref));
+    return url.origin === new URL(pageHref).origin ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+let registering: Promise<ServiceWorkerRegistration | null> | undefined;
+const handedOver = new Set<string>();
+
+export function registerPlayerServiceWorker(): Promise<ServiceWorkerRegistration | null> {
+  registering ??= (async () => {
+    if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
+    const publicPath = typeof __webpack_public_path__ === 'string' ? __webpack_public_path__ : undefined;
+    const url = serviceWorkerUrl(publicPath, window.location.href);
+    if (!url) return null;
+    try {
+      return await navigator.serviceWorker.register(url, { scope: SW_SCOPE });
+    } catch (err) {
+      // no worker (insecure origin, refused scope): the player still plays, only not through a network cut
+      console.warn('[player] service worker not registered', err);
+      return null;
+    }
+  })();
+  return registering;
+}
+
+/**
+ * Asks the worker to fetch and keep these URLs for a network cut: page images (kept once, they never change) and
+ * the file, pages and playlist reads (read again: the page may have read them before the worker was there).
+ */
+export async function precacheForOffline(all: readonly string[]): Promise<void> {
+  // a read is handed over once per page load: afterwards its 200 answers pass through the worker, which keeps them
+  const urls = all.filter((u) => u.startsWith('/media/') || !handedOver.has(u));
+  for (const u of urls) if (!u.startsWith('/media/')) handedOver.add(u);
+  if (urls.length === 0 || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  const registration = await registerPlayerServiceWorker();
+  if (!registration) return;
+  const ready = await navigator.serviceWorker.ready;
+  (navigator.serviceWorker.controller ?? ready.active)?.postMessage({ type: PRECACHE_MESSAGE, urls: [...urls] });
+}
+
+/**
+ * Asks the worker to keep the app itself (the player page and the code this page loaded before the worker
+ * controlled it), so that a reload during a network cut still starts the player.
+ */
+export async function precacheApp(): Promise<void> {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  const registration = await registerPlayerServiceWorker();
+  if (!registration) return;
+  const ready = await navigator.serviceWorker.ready;
+  const loaded = performance.getEntriesByType('resource').map((e) => e.name);
+  const urls = appFilesToKeep(loaded, window.location.origin);
+  (navigator.serviceWorker.controller ?? ready.active)?.postMessage({
+    type: PRECACHE_APP_MESSAGE,
+    page: window.location.href,
+    urls,
+  });
+}
