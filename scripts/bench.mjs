@@ -7,6 +7,7 @@
 // the same run, next to it.
 import { performance } from 'node:perf_hooks';
 import { register } from 'tsx/esm/api';
+import { buildFrontEnds } from './lib/build.mjs';
 import { startStack } from './lib/stack.mjs';
 
 // The services' own benchmarks import their TypeScript sources.
@@ -125,6 +126,16 @@ const benches = [
     run: owned('services/file-conversion/bench/first-page.bench.mjs', 'benchFirstPage'),
   },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
+  {
+    name: 'player: playlist edit to screen (20 edits, 1 s pages, Chromium)',
+    run: async (ctx) => {
+      await buildFrontEnds();
+      return owned('mf-player/bench/edit-latency.bench.mjs', 'benchEditLatency', {
+        baseUrl: ctx.hostUrl,
+        mailUrl: ctx.stack.mailUrl,
+      })();
+    },
+  },
 ];
 
 let stack;
