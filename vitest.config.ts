@@ -4,6 +4,12 @@ import { defineConfig } from 'vitest/config';
 // Globs (not literal paths) so that a workspace without tests yet does not stop the run.
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'services/*/vitest.config.ts', '{gateway,shell,deploy}/vitest.config.ts', 'mf-*/vitest.config.ts', 'tests/*/vitest.config.ts'],
+    projects: [
+      'packages/*/vitest.config.ts',
+      'services/*/vitest.config.ts',
+      '{gateway,shell,deploy}/vitest.config.ts',
+      'mf-*/vitest.config.ts',
+      'tests/*/vitest.config.ts',
+    ],
   },
 });

@@ -106,6 +106,7 @@ export async function ensureGoTool(name) {
 }
 
 function dpkgInstalled(pkg) {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax, not a JS template
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
   return r.status === 0 && r.stdout.includes('install ok installed');
 }

@@ -44,6 +44,9 @@ describe('upload and conversion', () => {
       return r.body.length > 0 ? r.body : undefined;
     });
     expect(first[0].imagePath).toMatch(/^\/media\/[0-9a-f]{64}\.webp$/);
+    // While it converts, the total is already known, so progress reads "N of 14".
+    const during = await call(svc, owner, 'GET', `/api/files/${id}`);
+    if (during.body.status === 'processing') expect(during.body.pageCount).toBe(14);
 
     const done = await waitConverted(svc, owner, id);
     expect(done).toMatchObject({ status: 'private', pageCount: 14, pagesReady: 14, statusReason: null });

@@ -8,6 +8,8 @@ import type { FromWorker, PageRenderSettings, WorkerPage } from './render-protoc
 export interface RenderedPage {
   /** 1-based. */
   pageNumber: number;
+  /** Pages in the whole document (known once it is opened), so callers can show progress as N of M. */
+  pageCount: number;
   width: number;
   height: number;
   webp: Buffer;
@@ -19,7 +21,7 @@ export interface RenderedPage {
 }
 
 /** What stays of a page once delivered: no pixels. */
-export type PageSummary = Omit<RenderedPage, 'webp' | 'thumbnail'> & {
+export type PageSummary = Omit<RenderedPage, 'webp' | 'thumbnail' | 'pageCount'> & {
   bytes: number;
   thumbnail: { width: number; height: number; sha256: string; bytes: number };
 };
@@ -130,6 +132,7 @@ export function renderPdf(
       const thumb = Buffer.from(wp.thumbnail.buffer, wp.thumbnail.byteOffset, wp.thumbnail.byteLength);
       const page: RenderedPage = {
         pageNumber: wp.pageNumber,
+        pageCount,
         width: wp.width,
         height: wp.height,
         webp,
@@ -145,7 +148,7 @@ export function renderPdf(
       delivery = delivery.then(async () => {
         if (finished) return;
         await onPage(page);
-        const { webp: _w, thumbnail, ...rest } = page;
+        const { webp: _w, thumbnail, pageCount: _n, ...rest } = page;
         summaries.push({
           ...rest,
           bytes: webp.byteLength,

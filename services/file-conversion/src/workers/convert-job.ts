@@ -81,7 +81,10 @@ export async function convertFile(
           text: page.text,
         });
         const pagesDone = await repo.countPages(file._id);
-        const set: Record<string, unknown> = { 'conversion.pagesDone': pagesDone };
+        const set: Record<string, unknown> = {
+          'conversion.pagesDone': pagesDone,
+          'conversion.pagesTotal': page.pageCount,
+        };
         if (page.pageNumber === 1) set.thumbKey = page.thumbnail.sha256;
         const updated = await data.models.files.updateOne({ _id: file._id, status: 'processing' }, { $set: set });
         if (updated.matchedCount === 0) throw new FileGoneError(file._id);
@@ -91,8 +94,7 @@ export async function convertFile(
           pageNumber: page.pageNumber,
           imageKey: page.sha256,
           pagesDone,
-          // the engine does not tell the total before the end; 0 = not known yet
-          pageCount: file.conversion.pagesTotal,
+          pageCount: page.pageCount,
         });
       },
     );
