@@ -1,48 +1,45 @@
+import { type ErrorCode, errorStatus } from '@pagecast/contracts';
+
 /**
- * Stable codes for documents the engine refuses. The lead copies them into @pagecast/contracts' ErrorCode;
- * the service's error handler maps a ConversionError to its HTTP status.
+ * The codes of documents the engine refuses. Their HTTP status and message live once, in @pagecast/contracts'
+ * ErrorCode; this is the subset the engine may raise:
+ * - FILE_TYPE_UNSUPPORTED: not a PDF, PPTX or DOCX judged by its bytes (the name is never trusted);
+ * - FILE_MACRO_ENABLED: a macro-enabled Office package (pptm/docm content type or a vbaProject part);
+ * - FILE_LEGACY_OFFICE: legacy binary Office (OLE2 compound file, e.g. a .doc renamed .docx);
+ * - FILE_ENCRYPTED: password-protected PDF or encrypted Office package;
+ * - FILE_CORRUPT: truncated or unreadable (broken PDF trailer, broken ZIP directory, unrenderable document);
+ * - FILE_ARCHIVE_BOMB: ZIP limits exceeded (entries, uncompressed size, or a bomb-like compression ratio);
+ * - FILE_TOO_MANY_PAGES: more pages than the limit, refused before any page is rendered;
+ * - FILE_PAGE_TOO_LARGE: a page whose shape cannot be shown on a screen, or has no area;
+ * - FILE_IMAGE_TOO_LARGE: an embedded image above the pixel limit (decompression bomb inside a PDF);
+ * - FILE_CONVERSION_TIMEOUT: longer than the time limit (LibreOffice or rendering);
+ * - FILE_CONVERSION_FAILED: the converter failed in a way the file caused (LibreOffice exit, crash, out of memory).
  */
-export const ConversionErrorCode = {
-  /** Not a PDF, PPTX or DOCX judged by its bytes (the name is never trusted). */
-  FILE_TYPE_UNSUPPORTED: 'FILE_TYPE_UNSUPPORTED',
-  /** A macro-enabled Office package (pptm/docm content type or a vbaProject part). */
-  FILE_MACRO_ENABLED: 'FILE_MACRO_ENABLED',
-  /** Legacy binary Office (OLE2 compound file, e.g. a .doc renamed .docx). */
-  FILE_LEGACY_OFFICE: 'FILE_LEGACY_OFFICE',
-  /** Password-protected PDF or encrypted Office package. */
-  FILE_ENCRYPTED: 'FILE_ENCRYPTED',
-  /** Truncated or unreadable file (broken PDF trailer, broken ZIP directory, unrenderable document). */
-  FILE_CORRUPT: 'FILE_CORRUPT',
-  /** ZIP limits exceeded: too many entries, too large uncompressed, or a compression ratio typical of a bomb. */
-  FILE_ARCHIVE_BOMB: 'FILE_ARCHIVE_BOMB',
-  /** More pages than the limit; refused before any page is rendered. */
-  FILE_TOO_MANY_PAGES: 'FILE_TOO_MANY_PAGES',
-  /** A page whose shape cannot be shown on a screen (aspect ratio beyond the limit) or has no area. */
-  FILE_PAGE_TOO_LARGE: 'FILE_PAGE_TOO_LARGE',
-  /** An embedded image above the pixel limit (decompression bomb inside a PDF). */
-  FILE_IMAGE_TOO_LARGE: 'FILE_IMAGE_TOO_LARGE',
-  /** The file took longer than the time limit (LibreOffice or rendering). */
-  FILE_CONVERSION_TIMEOUT: 'FILE_CONVERSION_TIMEOUT',
-  /** The converter failed in a way the file caused (LibreOffice exit, renderer crash or out of memory). */
-  FILE_CONVERSION_FAILED: 'FILE_CONVERSION_FAILED',
-} as const;
+const codes = [
+  'FILE_TYPE_UNSUPPORTED',
+  'FILE_MACRO_ENABLED',
+  'FILE_LEGACY_OFFICE',
+  'FILE_ENCRYPTED',
+  'FILE_CORRUPT',
+  'FILE_ARCHIVE_BOMB',
+  'FILE_TOO_MANY_PAGES',
+  'FILE_PAGE_TOO_LARGE',
+  'FILE_IMAGE_TOO_LARGE',
+  'FILE_CONVERSION_TIMEOUT',
+  'FILE_CONVERSION_FAILED',
+] as const satisfies readonly ErrorCode[];
 
-export type ConversionErrorCode = (typeof ConversionErrorCode)[keyof typeof ConversionErrorCode];
+export type ConversionErrorCode = (typeof codes)[number];
 
-/** Suggested HTTP status per code: 415 for types we do not take, 422 for files we take but refuse. */
-export const conversionErrorStatus: Record<ConversionErrorCode, number> = {
-  FILE_TYPE_UNSUPPORTED: 415,
-  FILE_MACRO_ENABLED: 415,
-  FILE_LEGACY_OFFICE: 415,
-  FILE_ENCRYPTED: 422,
-  FILE_CORRUPT: 422,
-  FILE_ARCHIVE_BOMB: 422,
-  FILE_TOO_MANY_PAGES: 422,
-  FILE_PAGE_TOO_LARGE: 422,
-  FILE_IMAGE_TOO_LARGE: 422,
-  FILE_CONVERSION_TIMEOUT: 422,
-  FILE_CONVERSION_FAILED: 422,
+export const ConversionErrorCode = Object.fromEntries(codes.map((c) => [c, c])) as {
+  readonly [K in ConversionErrorCode]: K;
 };
+
+/** HTTP status per code, from the contracts: 415 for types we do not take, 422 for files we take but refuse. */
+export const conversionErrorStatus = Object.fromEntries(codes.map((c) => [c, errorStatus[c]])) as Record<
+  ConversionErrorCode,
+  number
+>;
 
 export class ConversionError extends Error {
   readonly code: ConversionErrorCode;
