@@ -9,18 +9,13 @@ import { performance } from 'node:perf_hooks';
 import { register } from 'tsx/esm/api';
 import { buildFrontEnds } from './lib/build.mjs';
 import { startStack } from './lib/stack.mjs';
+import { percentile } from './lib/stats.mjs';
 
 // The services' own benchmarks import their TypeScript sources.
 register();
 
 const say = (m) => process.stdout.write(`[bench] ${m}\n`);
 const PORT = 18091;
-
-/** The p-th percentile (0..100) of sorted numbers, nearest rank. */
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 /**
  * Sends `requests` GETs to url with `concurrency` in flight (after `warmup` unmeasured ones) and returns latency

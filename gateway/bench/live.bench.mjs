@@ -15,13 +15,9 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { percentile } from '../../scripts/lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 async function jwksServer() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });

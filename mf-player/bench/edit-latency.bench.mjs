@@ -13,12 +13,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { percentile } from '../../scripts/lib/stats.mjs';
 
-/** The p-th percentile (0..100) of sorted numbers, nearest rank. */
-export function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+export { percentile };
 
 const summary = (values) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -14,15 +14,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { hash, verify } from '@node-rs/argon2';
 import { testEnv } from '@pagecast/service-kit/testing';
+import { percentile } from '../../../scripts/lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serviceDir = join(here, '..');
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 /** Runs `one` `total` times with `concurrency` in flight; latency percentiles (ms) and throughput. */
 async function loop(one, { total, concurrency, warmup = 20 }) {
