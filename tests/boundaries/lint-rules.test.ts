@@ -1,0 +1,120 @@
+// The architecture's boundaries are lint rules (biome.json overrides), not memory. Each rule is shown to fire on a
+// sample that breaks it and to stay quiet on its allowed neighbour, with the repository's own biome.json.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const biome = join(root, 'node_modules/.bin/biome');
+
+interface Diagnostic {
+  category: string;
+  location: { path: { file: string } | string; span?: [number, number] };
+}
+
+const samples: Record<string, string> = {
+  // domain/ imports data/, use-cases/, http/, events/
+  'services/alpha/src/domain/bad-data.ts': "import { x } from '../data/models';\nexport const y = x;\n",
+  'services/alpha/src/domain/bad-use-case.ts':
+    "import { x } from '../use-cases/transfer-points';\nexport const y = x;\n",
+  'services/alpha/src/domain/bad-http.ts': "import { x } from '../http';\nexport const y = x;\n",
+  'services/alpha/src/domain/bad-events.ts': "import { x } from '../events/consumers';\nexport const y = x;\n",
+  'services/alpha/src/domain/good.ts':
+    "import { x } from './fees';\nimport { z } from '@pagecast/contracts';\nexport const y = [x, z];\n",
+  // a service imports another service
+  'services/alpha/src/http/bad-relative.ts': "import { x } from '../../../beta/src/data';\nexport const y = x;\n",
+  'services/alpha/src/bad-package.ts': "import { x } from '@pagecast/billing';\nexport const y = x;\n",
+  'services/alpha/test/bad-test.ts': "import { x } from '../../beta/test/helpers';\nexport const y = x;\n",
+  'services/alpha/src/use-cases/good.ts':
+    "import { x } from '../data/models';\nimport { z } from '../../../../scripts/lib/stats.mjs';\nexport const y = [x, z];\n",
+  // a front-end feature imports another feature
+  'app/src/features/one/components/bad-view.tsx': "import { x } from '../../two/api/get-two';\nexport const y = x;\n",
+  'app/src/features/one/bad-page.tsx': "import { x } from '../two/components/two-card';\nexport const y = x;\n",
+  'app/src/features/one/components/good-view.tsx':
+    "import { x } from '../api/get-one';\nimport { z } from '../../../lib/http';\nexport const y = [x, z];\n",
+  // file names are kebab-case
+  'app/src/features/one/components/BadName.tsx': 'export const y = 1;\n',
+  'app/src/features/one/components/good-name.tsx': 'export const y = 1;\n',
+};
+
+let dir = '';
+let diagnostics: Diagnostic[] = [];
+
+const fileOf = (d: Diagnostic) => (typeof d.location.path === 'string' ? d.location.path : d.location.path.file);
+const rulesFor = (file: string) =>
+  diagnostics.filter((d) => fileOf(d).replace(/\\/g, '/').endsWith(file)).map((d) => d.category);
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pagecast-lint-'));
+  const config = JSON.parse(readFileSync(join(root, 'biome.json'), 'utf8')) as Record<string, unknown>;
+  delete config.$schema;
+  writeFileSync(join(dir, 'biome.json'), JSON.stringify(config));
+  for (const [file, text] of Object.entries(samples)) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  let out = '';
+  try {
+    out = execFileSync(biome, ['lint', '--reporter=json', '--max-diagnostics=none', '.'], {
+      cwd: dir,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (err) {
+    out = (err as { stdout: string }).stdout; // biome exits 1 when it reports errors, as expected here
+  }
+  diagnostics = (JSON.parse(out) as { diagnostics: Diagnostic[] }).diagnostics;
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const restricted = 'lint/style/noRestrictedImports';
+const naming = 'lint/style/useFilenamingConvention';
+
+describe('lint rules that hold the architecture', () => {
+  it.each([
+    'services/alpha/src/domain/bad-data.ts',
+    'services/alpha/src/domain/bad-use-case.ts',
+    'services/alpha/src/domain/bad-http.ts',
+    'services/alpha/src/domain/bad-events.ts',
+  ])('domain/ importing data/, use-cases/, http/ or events/ fails: %s', (file) => {
+    expect(rulesFor(file)).toContain(restricted);
+  });
+
+  it.each([
+    'services/alpha/src/http/bad-relative.ts',
+    'services/alpha/src/bad-package.ts',
+    'services/alpha/test/bad-test.ts',
+  ])('a service importing another service fails: %s', (file) => {
+    expect(rulesFor(file)).toContain(restricted);
+  });
+
+  it.each(['app/src/features/one/components/bad-view.tsx', 'app/src/features/one/bad-page.tsx'])(
+    'a feature importing another feature fails: %s',
+    (file) => {
+      expect(rulesFor(file)).toContain(restricted);
+    },
+  );
+
+  it('a file name that is not kebab-case fails', () => {
+    expect(rulesFor('app/src/features/one/components/BadName.tsx')).toContain(naming);
+  });
+
+  it.each([
+    'services/alpha/src/domain/good.ts',
+    'services/alpha/src/use-cases/good.ts',
+    'app/src/features/one/components/good-view.tsx',
+    'app/src/features/one/components/good-name.tsx',
+  ])('allowed imports and names pass: %s', (file) => {
+    expect(rulesFor(file)).toEqual([]);
+  });
+
+  it('the repository itself keeps the rules (biome lint is clean)', () => {
+    expect(() =>
+      execFileSync(biome, ['lint', '--max-diagnostics=20', '.'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }),
+    ).not.toThrow();
+  });
+});
