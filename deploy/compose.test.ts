@@ -22,7 +22,7 @@ const frontEnds = { shell: 3000, 'mf-files': 3001, 'mf-marketplace': 3002, 'mf-p
 
 interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; args?: Record<string, string> };
   command?: string[] | null;
   environment?: Record<string, string | null>;
   ports?: { target: number; published: string }[];
@@ -166,12 +166,26 @@ describe('compose.yaml with the secrets provided', () => {
     });
   });
 
-  it('builds each deployable from the repository root with its own Dockerfile', () => {
+  it('builds each deployable from the repository root with the Dockerfile of its kind and its own workspace', () => {
+    const kindOf = (name: string) =>
+      name === 'gateway' ? 'gateway' : name in appServices ? 'service' : ('frontend' as const);
     for (const name of [...Object.keys(appServices), 'gateway', ...Object.keys(frontEnds)]) {
       const build = service(cfg, name).build;
       expect(build?.context, name).toBe(root);
+      expect(build?.dockerfile, name).toBe(`deploy/docker/${kindOf(name)}.Dockerfile`);
       expect(existsSync(join(root, build?.dockerfile ?? 'missing')), `${name}: ${build?.dockerfile}`).toBe(true);
+      expect(service(cfg, name).image, name).toBe(`pagecast/${name}:local`);
+      if (name === 'gateway') continue;
+      const workspace = name in appServices ? `services/${name}` : name;
+      expect(build?.args?.WORKSPACE, name).toBe(workspace);
+      expect(existsSync(join(root, workspace, 'package.json')), workspace).toBe(true);
     }
+    for (const [name, port] of Object.entries(appServices)) {
+      expect(service(cfg, name).build?.args?.PORT, name).toBe(String(port));
+      expect(service(cfg, name).environment?.PORT, name).toBe(String(port));
+    }
+    expect(service(cfg, 'file-conversion').build?.args?.APT_PACKAGES).toContain('libreoffice-impress-nogui');
+    expect(service(cfg, 'shell').build?.args?.NGINX_SITE).toBe('shell.conf');
   });
 
   it('follows the remotes to other origins when told to', async () => {

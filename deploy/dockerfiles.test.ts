@@ -1,5 +1,7 @@
-// Every deployable has a Dockerfile that builds from the repository root, installs only its workspace, runs as a
-// non-root user and reports its health. Checked by reading the files: no Docker engine runs on this machine.
+// One Dockerfile per kind of deployable (deploy/docker: service, front end, gateway), chosen per deployable by build
+// arguments in compose.yaml (compose.test.ts checks that every deployable builds from its kind). Each builds from the
+// repository root, installs only its workspace, runs as a non-root user and reports its health. Checked by reading the
+// files: no Docker engine runs on this machine.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,43 +65,55 @@ const user = (s: Stage) =>
     .at(-1)
     ?.split(/\s+/)[1];
 
+const kinds = {
+  service: 'deploy/docker/service.Dockerfile',
+  frontend: 'deploy/docker/frontend.Dockerfile',
+  gateway: 'deploy/docker/gateway.Dockerfile',
+} as const;
+const allKinds = Object.values(kinds);
+
 describe('deployable images', () => {
-  it('covers every service folder and front end: a new deployable without a Dockerfile fails here', () => {
+  it('has one Dockerfile per kind and none per folder: a copy per deployable cannot come back unnoticed', () => {
+    for (const file of allKinds) expect(existsSync(join(root, file)), file).toBe(true);
     const serviceDirs = readdirSync(join(root, 'services')).map((d) => `services/${d}`);
     const frontDirs = readdirSync(root).filter((d) => d === 'shell' || d.startsWith('mf-'));
     expect([...serviceDirs, 'gateway', ...frontDirs].sort()).toEqual([...nodeDeployables, ...staticDeployables].sort());
-    for (const dir of [...nodeDeployables, ...staticDeployables]) {
-      expect(existsSync(join(root, dir, 'Dockerfile')), `${dir}/Dockerfile`).toBe(true);
-    }
+    for (const dir of [...nodeDeployables, ...staticDeployables])
+      expect(existsSync(join(root, dir, 'Dockerfile')), `${dir}/Dockerfile`).toBe(false);
   });
 
-  it.each([...nodeDeployables, ...staticDeployables])(
-    '%s: multi-stage on node:24-bookworm-slim, npm ci of its own workspace with every manifest',
-    (dir) => {
-      const f = stages(read(`${dir}/Dockerfile`));
-      expect(f.stages.length).toBeGreaterThanOrEqual(2);
-      expect(f.stages[0]?.from).toBe('node:24-bookworm-slim');
-      const installs = f.stages.filter((s) => s.lines.some((l) => /\bnpm ci\b/.test(l)));
-      expect(installs.length).toBeGreaterThanOrEqual(1);
-      const own = installs.find((s) => s.lines.some((l) => l.includes(`npm ci -w ${dir} `)));
-      expect(own, `a stage runs npm ci -w ${dir}`).toBeDefined();
-      for (const stage of installs) {
-        // npm ci compares the lock with every workspace manifest, so each must be there before it runs.
-        const ciAt = stage.lines.findIndex((l) => /\bnpm ci\b/.test(l));
-        const before = stage.lines.slice(0, ciAt);
-        expect(before).toContain('COPY package.json package-lock.json ./');
-        for (const ws of workspaces()) expect(before, ws).toContain(`COPY ${ws}/package.json ${ws}/`);
-      }
-      // Sources are copied after the install, so a source change does not redo npm ci.
-      const text = read(`${dir}/Dockerfile`);
-      expect(text.indexOf(`COPY ${dir}/ ${dir}/`)).toBeGreaterThan(text.indexOf(`npm ci -w ${dir}`));
-    },
-  );
+  it.each([
+    [kinds.service, '${WORKSPACE}'],
+    [kinds.frontend, '${WORKSPACE}'],
+    [kinds.gateway, 'gateway'],
+  ])('%s: multi-stage on node:24-bookworm-slim, npm ci of one workspace after every manifest', (file, ws) => {
+    const f = stages(read(file));
+    expect(f.stages.length).toBeGreaterThanOrEqual(2);
+    expect(f.stages[0]?.from).toBe('node:24-bookworm-slim');
+    const installs = f.stages.filter((s) => s.lines.some((l) => /\bnpm ci\b/.test(l)));
+    expect(installs.length).toBeGreaterThanOrEqual(1);
+    expect(
+      installs.some((s) => s.lines.some((l) => l.includes(`npm ci -w ${ws} `))),
+      `a stage runs npm ci -w ${ws}`,
+    ).toBe(true);
+    for (const stage of installs) {
+      // npm ci compares the lock with every workspace manifest, so each must be there before it runs.
+      const ciAt = stage.lines.findIndex((l) => /\bnpm ci\b/.test(l));
+      const before = stage.lines.slice(0, ciAt);
+      expect(before).toContain('COPY package.json package-lock.json ./');
+      for (const w of workspaces()) expect(before, w).toContain(`COPY ${w}/package.json ${w}/`);
+    }
+    // Sources are copied after the install, so a source change does not redo npm ci.
+    const text = read(file);
+    expect(text.indexOf(`COPY ${ws}/ ${ws}/`)).toBeGreaterThan(text.indexOf(`npm ci -w ${ws}`));
+  });
 
-  it.each(nodeDeployables)('%s: production dependencies only, tsx, non-root, HEALTHCHECK on /healthz', (dir) => {
-    const f = stages(read(`${dir}/Dockerfile`));
-    const text = read(`${dir}/Dockerfile`);
-    expect(text).toContain(`npm ci -w ${dir} --omit=dev`);
+  it.each([
+    [kinds.service, '${WORKSPACE}'],
+    [kinds.gateway, 'gateway'],
+  ])('%s: production dependencies only, tsx, non-root, HEALTHCHECK on /healthz', (file, ws) => {
+    const f = stages(read(file));
+    expect(read(file)).toContain(`npm ci -w ${ws} --omit=dev`);
     const run = final(f);
     expect(run.from).toBe('node:24-bookworm-slim');
     expect(user(run)).toBeDefined();
@@ -110,33 +124,34 @@ describe('deployable images', () => {
       run.lines.some((l) => /tsx@\d+\.\d+\.\d+/.test(l)),
       'tsx pinned',
     ).toBe(true);
-    expect(run.lines).toContain(`WORKDIR /app/${dir}`);
+    expect(run.lines).toContain(`WORKDIR /app/${ws}`);
   });
 
-  it.each(staticDeployables)('%s: rspack build, served by nginx as an unprivileged user with a health check', (dir) => {
-    const f = stages(read(`${dir}/Dockerfile`));
+  it('the service kind requires its WORKSPACE argument and installs the Debian packages it is given', () => {
+    const f = stages(read(kinds.service));
+    expect(f.stages[0]?.lines.some((l) => l.startsWith('RUN test -n "${WORKSPACE}"'))).toBe(true);
+    const run = final(f);
+    expect(run.lines).toContain('ARG APT_PACKAGES=""');
+    expect(run.lines.find((l) => l.includes('apt-get install')) ?? '').toContain('${APT_PACKAGES}');
+  });
+
+  it('front ends: rspack build, served by nginx as an unprivileged user with a health check', () => {
+    const f = stages(read(kinds.frontend));
     const build = f.stages[0] as Stage;
-    expect(build.lines).toContain(`WORKDIR /app/${dir}`);
+    expect(build.lines).toContain('WORKDIR /app/${WORKSPACE}');
     expect(build.lines.some((l) => /^RUN npx (--no-install )?rspack build$/.test(l))).toBe(true);
     const run = final(f);
     expect(run.from).toBe('nginx:stable-alpine');
     expect(user(run)).toBe('nginx');
     expect(run.lines.find((l) => /^HEALTHCHECK\s/i.test(l))).toMatch(/\/healthz/);
-    expect(run.lines).toContain(`COPY --from=build /app/${dir}/dist /usr/share/nginx/html`);
-    const conf = dir === 'shell' ? 'shell.conf' : 'remote.conf';
-    expect(run.lines).toContain(`COPY deploy/nginx/${conf} /etc/nginx/conf.d/default.conf`);
+    expect(run.lines).toContain('COPY --from=build /app/${WORKSPACE}/dist /usr/share/nginx/html');
+    expect(run.lines).toContain('ARG NGINX_SITE=remote.conf');
+    expect(run.lines).toContain('COPY deploy/nginx/${NGINX_SITE} /etc/nginx/conf.d/default.conf');
     expect(run.lines).toContain('COPY deploy/nginx/nginx.conf /etc/nginx/nginx.conf');
   });
 
-  it('file-conversion installs LibreOffice (Writer, Impress) and the CJK fonts in its runtime image', () => {
-    const run = final(stages(read('services/file-conversion/Dockerfile')));
-    const apt = run.lines.find((l) => l.includes('apt-get install')) ?? '';
-    for (const pkg of ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk'])
-      expect(apt).toContain(pkg);
-  });
-
   it('the gateway image holds the shell build and points REMOTES at the remote containers', () => {
-    const f = stages(read('gateway/Dockerfile'));
+    const f = stages(read(kinds.gateway));
     expect(f.stages.some((s) => s.lines.includes('RUN npx --no-install rspack build'))).toBe(true);
     const run = final(f);
     expect(run.lines.some((l) => /^COPY --from=shell-build \/app\/shell\/dist shell\/dist$/.test(l))).toBe(true);
@@ -146,9 +161,9 @@ describe('deployable images', () => {
   });
 
   it('no Dockerfile sets a secret', () => {
-    for (const dir of [...nodeDeployables, ...staticDeployables]) {
-      for (const line of read(`${dir}/Dockerfile`).split('\n')) {
-        if (/^\s*(ENV|ARG)\s/i.test(line)) expect(line, dir).not.toMatch(/SECRET|PASSWORD|ACCESS_KEY|TOKEN/i);
+    for (const file of allKinds) {
+      for (const line of read(file).split('\n')) {
+        if (/^\s*(ENV|ARG)\s/i.test(line)) expect(line, file).not.toMatch(/SECRET|PASSWORD|ACCESS_KEY|TOKEN/i);
       }
     }
   });

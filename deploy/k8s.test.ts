@@ -95,6 +95,15 @@ describe('deploy/k8s', () => {
     expect(find('Deployment', name)?.text).toContain(`app.kubernetes.io/name: ${name}`);
   });
 
+  it('runs only images that compose.yaml builds from the Dockerfiles of deploy/docker', () => {
+    const compose = readFileSync(join(dir, '../../compose.yaml'), 'utf8');
+    const built = new Set([...compose.matchAll(/^\s+image: pagecast\/([a-z-]+):/gm)].map((m) => m[1]));
+    const used = docs.flatMap((d) => [...d.text.matchAll(/image: pagecast\/([a-z-]+):/g)].map((m) => m[1]));
+    expect(used.length).toBeGreaterThanOrEqual(9);
+    for (const name of used) expect(built.has(name), `pagecast/${name} is not built by compose.yaml`).toBe(true);
+    for (const name of built) expect(used, `pagecast/${name} is built but runs nowhere on Kubernetes`).toContain(name);
+  });
+
   it('runs conversion workers as their own Deployment of the file-conversion image, in worker role', () => {
     const w = find('Deployment', 'file-conversion-worker')?.text ?? '';
     expect(w).toMatch(/image: pagecast\/file-conversion:/);

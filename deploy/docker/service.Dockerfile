@@ -1,13 +1,17 @@
 # syntax=docker/dockerfile:1
-# Pagecast billing. Build context: the repository root.
-#   docker build -f services/billing/Dockerfile -t pagecast/billing .
+# Every Node service of Pagecast (account, file-conversion, marketplace, billing, and any added later): one Dockerfile,
+# one image per service chosen by build arguments. Build context: the repository root.
+#   docker build -f deploy/docker/service.Dockerfile --build-arg WORKSPACE=services/account --build-arg PORT=4101 \
+#     -t pagecast/account .
+# file-conversion also passes APT_PACKAGES (LibreOffice, CJK fonts); compose.yaml holds every service's arguments.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- production dependencies of this workspace only
 FROM ${NODE_IMAGE} AS deps
+ARG WORKSPACE
 WORKDIR /app
 # Manifests first, so the npm ci layer is reused until a dependency changes. npm ci checks the lock against every
-# workspace, so every workspace manifest is copied; only the named workspace's dependency tree is installed.
+# workspace, so every workspace manifest is copied (a test checks this list); only the named workspace's tree is installed.
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/service-kit/package.json packages/service-kit/
@@ -24,26 +28,36 @@ COPY mf-files/package.json mf-files/
 COPY mf-marketplace/package.json mf-marketplace/
 COPY mf-player/package.json mf-player/
 COPY tests/e2e/package.json tests/e2e/
+RUN test -n "${WORKSPACE}" || (echo "build argument WORKSPACE is required (e.g. services/account)" >&2; exit 1)
 RUN --mount=type=cache,target=/root/.npm \
-    npm ci -w services/billing --omit=dev --no-audit --no-fund
+    npm ci -w ${WORKSPACE} --omit=dev --no-audit --no-fund
 
 # --- runtime: TypeScript sources run by tsx (no build step, docs/platform.md)
 FROM ${NODE_IMAGE} AS runtime
+ARG WORKSPACE
+ARG PORT=8080
+# Debian packages the service needs at run time (file-conversion: LibreOffice Writer and Impress convert PPTX and DOCX
+# to PDF, Noto CJK renders Japanese text in the page images). HOME=/tmp: LibreOffice keeps its profile there.
+ARG APT_PACKAGES=""
+RUN if [ -n "${APT_PACKAGES}" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends ${APT_PACKAGES} && rm -rf /var/lib/apt/lists/*; \
+    fi
 # tsx pinned to the repository's version (root devDependency, which npm ci -w does not install).
 RUN --mount=type=cache,target=/root/.npm \
     npm install -g --no-audit --no-fund tsx@4.23.15
 ENV NODE_ENV=production \
-    PORT=4104
+    PORT=${PORT} \
+    HOME=/tmp
 WORKDIR /app
 COPY --from=deps /app ./
 COPY tsconfig.base.json ./
 COPY packages/ packages/
-COPY services/billing/ services/billing/
+COPY ${WORKSPACE}/ ${WORKSPACE}/
 # Sources stay root-owned and read-only to the process; it only writes to /tmp (tsx cache).
 USER node
-WORKDIR /app/services/billing
-EXPOSE 4104
+WORKDIR /app/${WORKSPACE}
+EXPOSE ${PORT}
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=40s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4104) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["tsx", "src/main.ts"]

@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # Pagecast gateway. Build context: the repository root.
-#   docker build -f gateway/Dockerfile -t pagecast/gateway .
+#   docker build -f deploy/docker/gateway.Dockerfile -t pagecast/gateway .
+# Its own kind: the gateway image also holds the shell's static build, which it serves at /.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- the shell's static build, served by the gateway at / (docs/platform.md, "Front end composition")
