@@ -2,8 +2,8 @@
 // playlist_items table is not used): a save is one single-document write, so a player reading during a save sees
 // the old list or the new one, never half (FerretDB has no transactions).
 //
-// FOR THE FILES CODE (file delete): call `removeFileFromPlaylists(conn, fileId, outbox?)` from here when a file is
-// deleted; it takes the file out of every playlist and announces each changed playlist (files.playlist.saved.v1).
+// A file's delete calls `removeFileFromPlaylists` (through the files repository): it takes the file out of every
+// playlist and announces each changed playlist (files.playlist.saved.v1).
 //
 // FerretDB (SQLite) runs an update as read-then-write without a transaction, so two writers of one playlist could
 // lose one another's change (and reuse a version number). Writers therefore take a per-playlist lock first: an
