@@ -59,6 +59,12 @@ export const ErrorCode = {
   PAYMENT_NOT_CONFIGURED: 'PAYMENT_NOT_CONFIGURED',
   PAYMENT_ALREADY_RECORDED: 'PAYMENT_ALREADY_RECORDED',
   CASH_OUT_DISABLED: 'CASH_OUT_DISABLED',
+  // screens
+  PAIRING_CODE_INVALID: 'PAIRING_CODE_INVALID',
+  SCREEN_NOT_FOUND: 'SCREEN_NOT_FOUND',
+  DEVICE_NOT_ALLOWED: 'DEVICE_NOT_ALLOWED',
+  SCHEDULE_INVALID: 'SCHEDULE_INVALID',
+  PLAY_BATCH_INVALID: 'PLAY_BATCH_INVALID',
 } as const;
 export type ErrorCode = keyof typeof ErrorCode;
 
@@ -115,6 +121,11 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYMENT_NOT_CONFIGURED: 503,
   PAYMENT_ALREADY_RECORDED: 409,
   CASH_OUT_DISABLED: 403,
+  PAIRING_CODE_INVALID: 400,
+  SCREEN_NOT_FOUND: 404,
+  DEVICE_NOT_ALLOWED: 403,
+  SCHEDULE_INVALID: 400,
+  PLAY_BATCH_INVALID: 400,
 };
 
 export const errorMessagesJa: Record<ErrorCode, string> = {
@@ -171,6 +182,11 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   PAYMENT_NOT_CONFIGURED: '決済機能が利用できません。管理者にお問い合わせください。',
   PAYMENT_ALREADY_RECORDED: 'この決済は既に処理されています',
   CASH_OUT_DISABLED: '換金は現在ご利用いただけません',
+  PAIRING_CODE_INVALID: 'ペアリングコードが正しくないか、期限切れか、使用済みです',
+  SCREEN_NOT_FOUND: 'スクリーンが見つかりません',
+  DEVICE_NOT_ALLOWED: 'スクリーン端末にはこの操作は許可されていません',
+  SCHEDULE_INVALID: 'スケジュールの時間帯が空か、重なっています',
+  PLAY_BATCH_INVALID: '再生記録が正しくありません（未来の時刻、重複、または多すぎます）',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

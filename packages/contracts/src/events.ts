@@ -22,6 +22,8 @@ export const subjects = {
   licenceExpired: 'marketplace.licence.expired.v1',
   pointsChanged: 'billing.points.changed.v1',
   membershipChanged: 'billing.membership.changed.v1',
+  screenChanged: 'screens.screen.changed.v1',
+  screenRevoked: 'screens.screen.revoked.v1',
 } as const;
 export type Subject = (typeof subjects)[keyof typeof subjects];
 export const allSubjects = Object.values(subjects) as Subject[];
@@ -146,6 +148,16 @@ export const MembershipChangedEvent = z.object({
   downgradeEffectiveMonth: z.number().int().nullable(),
 });
 
+/** A screen's name, time zone or assignment changed: its display re-reads what it plays (live). */
+export const ScreenChangedEvent = z.object({ screenId: z.string(), ownerId: z.string(), changedAt: IsoDateTime });
+/** A screen was unpaired: the gateway refuses its device token from now on. */
+export const ScreenRevokedEvent = z.object({
+  screenId: z.string(),
+  deviceId: z.string(),
+  ownerId: z.string(),
+  revokedAt: IsoDateTime,
+});
+
 export const eventDataSchemas = {
   [subjects.userRegistered]: UserRegisteredEvent,
   [subjects.userVerified]: UserVerifiedEvent,
@@ -165,6 +177,8 @@ export const eventDataSchemas = {
   [subjects.licenceExpired]: LicenceExpiredEvent,
   [subjects.pointsChanged]: PointsChangedEvent,
   [subjects.membershipChanged]: MembershipChangedEvent,
+  [subjects.screenChanged]: ScreenChangedEvent,
+  [subjects.screenRevoked]: ScreenRevokedEvent,
 } as const satisfies { [S in Subject]: z.ZodType };
 
 export type EventData<S extends Subject> = z.infer<(typeof eventDataSchemas)[S]>;
@@ -233,6 +247,7 @@ export const streams: ReadonlyArray<StreamDef> = [
   },
   { name: 'MARKETPLACE', subjects: ['marketplace.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
   { name: 'BILLING', subjects: ['billing.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
+  { name: 'SCREENS', subjects: ['screens.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
 ];
 
 /** NATS subject match with `*` (one token) and `>` (one or more trailing tokens). */

@@ -20,3 +20,30 @@ export const SessionRefreshRequest = z.object({ sid: z.string().min(1) });
 export type SessionRefreshRequest = z.infer<typeof SessionRefreshRequest>;
 export const SessionRefreshResponse = z.object({ token: z.string(), expiresAt: z.number().int() });
 export type SessionRefreshResponse = z.infer<typeof SessionRefreshResponse>;
+
+// Screens: a paired display's own credential (issue 12). It is not a member session: services receive it as a
+// distinct identity kind and member routes never accept it.
+export const DEVICE_COOKIE = 'pc_device';
+/** Lifetime of a device token: long, so that a display survives restarts; revocation ends it earlier. */
+export const DEVICE_TOKEN_TTL_SECONDS = 365 * 86_400;
+
+/** Claims of the device JWT signed by screens (EdDSA, JWKS at screens' /.well-known/jwks.json). */
+export const DeviceClaims = z.object({
+  sub: z.string(), // deviceId
+  scr: z.string(), // screenId
+  own: z.string(), // the member who owns the screen
+  typ: z.literal('device'),
+  iat: z.number(),
+  exp: z.number(),
+});
+export type DeviceClaims = z.infer<typeof DeviceClaims>;
+
+/** The identity header of a device: kind 'device', never a userId, so code that reads userId sees no member. */
+export const DeviceIdentity = z.object({
+  kind: z.literal('device'),
+  deviceId: z.string(),
+  screenId: z.string(),
+  ownerId: z.string(),
+  iat: z.number().int(),
+});
+export type DeviceIdentity = z.infer<typeof DeviceIdentity>;

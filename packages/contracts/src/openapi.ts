@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorBody } from './errors';
-import { SESSION_COOKIE } from './identity';
+import { DEVICE_COOKIE, SESSION_COOKIE } from './identity';
 import type { RouteDef } from './route-def';
 import { routesFor } from './routes';
 import type { ServiceName } from './services';
@@ -91,6 +91,7 @@ function operationOf(route: RouteDef): JsonSchema {
   if (body) operation.requestBody = body;
   if (route.auth === 'session') operation.security = [{ cookieAuth: [] }];
   else if (route.auth === 'optional') operation.security = [{}, { cookieAuth: [] }];
+  else if (route.auth === 'device') operation.security = [{ deviceAuth: [] }];
   else operation.security = [];
   return operation;
 }
@@ -116,7 +117,10 @@ export function buildOpenApiDocument(service: ServiceName): Record<string, unkno
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
       },
-      securitySchemes: { cookieAuth: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+      securitySchemes: {
+        cookieAuth: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+        deviceAuth: { type: 'apiKey', in: 'cookie', name: DEVICE_COOKIE },
+      },
     },
   };
 }

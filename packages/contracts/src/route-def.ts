@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { ServiceName } from './services';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
-export type RouteAuth = 'public' | 'session' | 'optional';
+/** 'device': only a paired display's own credential (never a member session) */
+export type RouteAuth = 'public' | 'session' | 'optional' | 'device';
 
 export interface RouteDef {
   /** operation id, unique */

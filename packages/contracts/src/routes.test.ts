@@ -56,6 +56,17 @@ describe('route table', () => {
       'get /api/logout',
       'post /api/payments/webhook',
       'get /media/:key',
+      // screens (issue 12)
+      'post /api/screens/pairing',
+      'post /api/screens/pairing/:pairingId/poll',
+      'post /api/screens',
+      'get /api/screens',
+      'put /api/screens/:id',
+      'delete /api/screens/:id',
+      'get /api/screens/plays',
+      'get /api/screens/device/me',
+      'post /api/screens/device/heartbeat',
+      'post /api/screens/device/plays',
     ];
     expect(apiRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());
   });
@@ -84,11 +95,16 @@ describe('route table', () => {
         'optional get /api/files/:id/pages',
         'public post /api/payments/webhook',
         'optional get /media/:key',
+        'public post /api/screens/pairing',
+        'public post /api/screens/pairing/:pairingId/poll',
+        'device get /api/screens/device/me',
+        'device post /api/screens/device/heartbeat',
+        'device post /api/screens/device/plays',
       ].sort(),
     );
   });
 
-  it('splits the routes among the four services', () => {
+  it('splits the routes among the services', () => {
     const total = ServiceName.options.reduce((n, s) => n + routesFor(s).length, 0);
     expect(total).toBe(apiRoutes.length);
     expect(

@@ -6,6 +6,7 @@ import { marketplaceRoutes } from './api/marketplace';
 import { membershipRoutes } from './api/membership';
 import { playlistsRoutes } from './api/playlists';
 import { pointsRoutes } from './api/points';
+import { screensRoutes } from './api/screens';
 import { userRoutes } from './api/user';
 import type { RouteDef } from './route-def';
 import type { ServiceName } from './services';
@@ -24,6 +25,7 @@ export const apiRoutes: RouteDef[] = [
   ...marketplaceRoutes,
   ...pointsRoutes,
   ...membershipRoutes,
+  ...screensRoutes,
 ];
 
 export function routesFor(service: ServiceName): RouteDef[] {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const ServiceName = z.enum(['account', 'file-conversion', 'marketplace', 'billing']);
+export const ServiceName = z.enum(['account', 'file-conversion', 'marketplace', 'billing', 'screens']);
 export type ServiceName = z.infer<typeof ServiceName>;
 
 /**
@@ -22,6 +22,7 @@ export const servicePrefixes: ReadonlyArray<{ prefix: string; service: ServiceNa
   { prefix: '/api/membership/', service: 'billing' },
   { prefix: '/api/create-payment-intent', service: 'billing' },
   { prefix: '/api/payments/', service: 'billing' },
+  { prefix: '/api/screens', service: 'screens' },
 ];
 
 /** The service that owns a path (query string ignored), or undefined for gateway-owned and unknown paths. */

@@ -47,6 +47,12 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.jsonInvalid': 'JSON の形式が正しくありません',
   'validation.playlistNameRequired': 'プレイリスト名を入力してください',
   'validation.playlistNameTooLong': 'プレイリスト名は100文字以下で入力してください',
+  // screens
+  'validation.pairingCodeInvalid': 'ペアリングコードは6文字の英数字です',
+  'validation.timeZoneInvalid': 'タイムゾーンが正しくありません',
+  'validation.timeOfDayInvalid': '時刻は HH:MM で入力してください',
+  'validation.screenNameRequired': 'スクリーン名を入力してください',
+  'validation.screenNameTooLong': 'スクリーン名は100文字以下で入力してください',
   'validation.descriptionTooLong': '説明は500文字以下で入力してください',
   'validation.playlistFilesRequired': 'ファイルを1つ以上選択してください',
   'validation.positionInvalid': '位置は0以上の整数で指定してください',

@@ -1,6 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signIdentityHeader, verifyIdentityHeader } from './identity';
+import {
+  signDeviceIdentityHeader,
+  signIdentityHeader,
+  verifyAnyIdentityHeader,
+  verifyIdentityHeader,
+} from './identity';
 
 const secret = 'a'.repeat(40);
 const who = { userId: 'u1', sessionId: 's1' };
@@ -55,5 +60,24 @@ describe('identity header', () => {
     const payload = Buffer.from(JSON.stringify({ userId: 'u1', iat: t0 / 1000 })).toString('base64url');
     const signature = createHmac('sha256', secret).update(payload).digest('base64url');
     expect(verifyIdentityHeader(`${payload}.${signature}`, secret, t0)).toBeNull();
+  });
+});
+
+describe('device identity header (screens)', () => {
+  const secret = 'd'.repeat(32);
+  const device = { deviceId: 'd1', screenId: 'scr1', ownerId: 'u1' };
+
+  it('round-trips as a device, which is never a member identity', () => {
+    const header = signDeviceIdentityHeader(device, secret);
+    expect(verifyAnyIdentityHeader(header, secret)).toMatchObject({ kind: 'device', ...device });
+    expect(verifyIdentityHeader(header, secret)).toBeNull();
+  });
+
+  it('refuses a header that mixes member and device fields', () => {
+    const payload = Buffer.from(
+      JSON.stringify({ kind: 'device', ...device, userId: 'u1', sessionId: 's', iat: Math.floor(Date.now() / 1000) }),
+    ).toString('base64url');
+    const mac = createHmac('sha256', secret).update(payload).digest('base64url');
+    expect(verifyAnyIdentityHeader(`${payload}.${mac}`, secret)).toBeNull();
   });
 });

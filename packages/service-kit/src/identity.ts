@@ -1,16 +1,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { IDENTITY_HEADER, Identity } from '@pagecast/contracts';
+import { DeviceIdentity, IDENTITY_HEADER, Identity } from '@pagecast/contracts';
 import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { AppError } from './errors';
 
 type IdentityValue = z.infer<typeof Identity>;
+type DeviceIdentityValue = z.infer<typeof DeviceIdentity>;
 
 declare global {
   namespace Express {
     interface Request {
       /** Set by identityMiddleware from the gateway's signed header; undefined = anonymous. */
       identity?: IdentityValue;
+      /** Set instead when the caller is a paired display (screens); never a member identity. */
+      device?: DeviceIdentityValue;
     }
   }
 }
@@ -33,12 +36,39 @@ export function signIdentityHeader(
   return `${payload}.${mac(payload, secret).toString('base64url')}`;
 }
 
-/** The identity when the signature matches and iat is within 60 s of `now` (ms); otherwise null. */
+/** A paired display's identity header (kind 'device'); same format and key as a member's. */
+export function signDeviceIdentityHeader(
+  device: { deviceId: string; screenId: string; ownerId: string },
+  secret: string,
+  now: number = Date.now(),
+): string {
+  const json = JSON.stringify({
+    kind: 'device',
+    deviceId: device.deviceId,
+    screenId: device.screenId,
+    ownerId: device.ownerId,
+    iat: Math.floor(now / 1000),
+  });
+  const payload = Buffer.from(json).toString('base64url');
+  return `${payload}.${mac(payload, secret).toString('base64url')}`;
+}
+
+/** The member identity when the signature matches and iat is within 60 s of `now` (ms); otherwise null. */
 export function verifyIdentityHeader(
   value: string | undefined,
   secret: string,
   now: number = Date.now(),
 ): IdentityValue | null {
+  const any = verifyAnyIdentityHeader(value, secret, now);
+  return any && !('kind' in any) ? any : null;
+}
+
+/** A member's or a device's identity (told apart by `kind`), or null. */
+export function verifyAnyIdentityHeader(
+  value: string | undefined,
+  secret: string,
+  now: number = Date.now(),
+): IdentityValue | DeviceIdentityValue | null {
   if (!value) return null;
   const parts = value.split('.');
   if (parts.length !== 2) return null;
@@ -53,7 +83,10 @@ export function verifyIdentityHeader(
   } catch {
     return null;
   }
-  const result = Identity.safeParse(parsed);
+  // A device header has kind 'device' and no userId; a member header has no kind (strict: nothing mixes).
+  const result = (
+    (parsed as { kind?: unknown } | null)?.kind === 'device' ? DeviceIdentity.strict() : Identity.strict()
+  ).safeParse(parsed);
   if (!result.success) return null;
   const age = Math.floor(now / 1000) - result.data.iat;
   if (Math.abs(age) > IDENTITY_MAX_AGE_SECONDS) return null;
@@ -69,18 +102,28 @@ export function identityMiddleware(secret: string): RequestHandler {
       next();
       return;
     }
-    const identity = verifyIdentityHeader(Array.isArray(header) ? undefined : header, secret);
+    req.device = undefined;
+    const identity = verifyAnyIdentityHeader(Array.isArray(header) ? undefined : header, secret);
     if (!identity) {
       next(new AppError('UNAUTHORIZED'));
       return;
     }
-    req.identity = identity;
+    // A device is never a member: routes that call requireIdentity refuse it as anonymous.
+    if ('kind' in identity) req.device = identity;
+    else req.identity = identity;
     next();
   };
 }
 
-/** The caller's identity or a 401. */
+/** The caller's identity or a 401 (a paired display gets DEVICE_NOT_ALLOWED: it may not act as a member). */
 export function requireIdentity(req: Request): IdentityValue {
+  if (req.device) throw new AppError('DEVICE_NOT_ALLOWED');
   if (!req.identity) throw new AppError('UNAUTHORIZED');
   return req.identity;
+}
+
+/** The paired display's identity, or 401. */
+export function requireDevice(req: Request): DeviceIdentityValue {
+  if (!req.device) throw new AppError('UNAUTHORIZED');
+  return req.device;
 }

@@ -4,8 +4,11 @@ export { createHttpApp, type HttpAppOptions, JSON_BODY_LIMIT, type Listening, li
 export {
   IDENTITY_MAX_AGE_SECONDS,
   identityMiddleware,
+  requireDevice,
   requireIdentity,
+  signDeviceIdentityHeader,
   signIdentityHeader,
+  verifyAnyIdentityHeader,
   verifyIdentityHeader,
 } from './identity';
 export { createLogger, type Logger } from './logger';

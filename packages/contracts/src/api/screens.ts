@@ -1,0 +1,290 @@
+// Screens (issue 12): paired displays with their own device credential, what they play, heartbeats, proof of play.
+import { z } from 'zod';
+import { defineRoutes } from '../route-def';
+import { Id, IsoDateTime, OkResponse } from '../validation';
+
+/** Pairing codes: 6 characters of an alphabet without look-alikes (0/O, 1/I): 32^6 ≈ 1.07e9 codes. */
+export const PAIRING_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const PAIRING_CODE_LENGTH = 6;
+export const PAIRING_CODE_TTL_SECONDS = 300;
+/** The display sends a heartbeat this often; the Screens page shows it offline after two missed ones. */
+export const SCREEN_HEARTBEAT_SECONDS = 15;
+export const SCREEN_OFFLINE_AFTER_SECONDS = 2 * SCREEN_HEARTBEAT_SECONDS + 5;
+export const SCREEN_DEFAULT_TIME_ZONE = 'Asia/Tokyo';
+/** Play batches: records per batch, and how far ahead of the server's clock a record may start. */
+export const PLAY_BATCH_MAX = 500;
+export const PLAY_FUTURE_SLACK_SECONDS = 300;
+/** A page shown longer than a day is a stuck display, not proof of play. */
+export const PLAY_MAX_SECONDS = 86_400;
+/** Records older than this are refused (the device keeps at most this much offline). */
+export const PLAY_MAX_AGE_DAYS = 31;
+
+export const PairingCode = z
+  .string({ error: 'validation.pairingCodeInvalid' })
+  .trim()
+  .toUpperCase()
+  .regex(new RegExp(`^[${PAIRING_CODE_ALPHABET}]{${PAIRING_CODE_LENGTH}}$`), 'validation.pairingCodeInvalid');
+
+/** An IANA zone name the server's Intl knows. */
+export const TimeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'validation.timeZoneInvalid');
+
+/** POST /api/screens/pairing (public): a display asks for a code. */
+export const PairingStarted = z.object({
+  pairingId: z.string(),
+  code: z.string(),
+  /** only the display that asked knows it: polling needs it, so a code seen on the wall cannot take the token */
+  pollSecret: z.string(),
+  expiresAt: IsoDateTime,
+});
+export type PairingStarted = z.infer<typeof PairingStarted>;
+
+export const PairingIdParams = z.object({ pairingId: Id });
+export const PollPairingRequest = z.object({ pollSecret: z.string().min(16).max(128) });
+export type PollPairingRequest = z.infer<typeof PollPairingRequest>;
+/** 'paired' comes with the device cookie (Set-Cookie pc_device). */
+export const PairingStatus = z.object({
+  status: z.enum(['waiting', 'paired', 'expired']),
+  screenId: z.string().optional(),
+});
+export type PairingStatus = z.infer<typeof PairingStatus>;
+
+/** "HH:MM", 00:00..24:00 (24:00 = end of the day). */
+export const TimeOfDay = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'validation.timeOfDayInvalid');
+/** 0 = Sunday .. 6 = Saturday (as Date.getDay). */
+export const Weekday = z.number().int().min(0).max(6);
+
+export const DayPart = z.object({
+  days: z.array(Weekday).min(1).max(7),
+  /** start ≥ end means the part crosses midnight (22:00–02:00 starts on the listed day) */
+  start: TimeOfDay,
+  end: TimeOfDay,
+  playlistId: Id,
+});
+export type DayPart = z.infer<typeof DayPart>;
+
+export const ScreenSchedule = z.object({
+  parts: z.array(DayPart).max(50),
+  /** what plays outside every part; null = nothing (a blank screen) */
+  defaultPlaylistId: Id.nullable(),
+});
+export type ScreenSchedule = z.infer<typeof ScreenSchedule>;
+
+export const ScreenAssignment = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('playlist'), playlistId: Id }),
+  z.object({ kind: z.literal('file'), fileId: Id }),
+  z.object({ kind: z.literal('schedule'), schedule: ScreenSchedule }),
+]);
+export type ScreenAssignment = z.infer<typeof ScreenAssignment>;
+
+export const ScreenNowPlaying = z.object({
+  fileId: z.string().nullable(),
+  page: z.number().int().nonnegative().nullable(),
+});
+
+export const Screen = z.object({
+  id: z.string(),
+  name: z.string(),
+  timeZone: z.string(),
+  assignment: ScreenAssignment,
+  pairedAt: IsoDateTime,
+  lastSeenAt: IsoDateTime.nullable(),
+  online: z.boolean(),
+  nowPlaying: ScreenNowPlaying.nullable(),
+  appVersion: z.string().nullable(),
+  screenSize: z.object({ width: z.number().int(), height: z.number().int() }).nullable(),
+});
+export type Screen = z.infer<typeof Screen>;
+export const ScreenList = z.array(Screen);
+export type ScreenList = z.infer<typeof ScreenList>;
+
+export const ScreenName = z
+  .string({ error: 'validation.screenNameRequired' })
+  .trim()
+  .min(1, 'validation.screenNameRequired')
+  .max(100, 'validation.screenNameTooLong');
+
+/** POST /api/screens: the member claims a code. */
+export const PairScreenRequest = z.object({
+  code: PairingCode,
+  name: ScreenName,
+  timeZone: TimeZone.default(SCREEN_DEFAULT_TIME_ZONE),
+});
+export type PairScreenRequest = z.infer<typeof PairScreenRequest>;
+export const PairScreenForm = PairScreenRequest;
+
+export const ScreenIdParams = z.object({ id: Id });
+export const UpdateScreenRequest = z.object({
+  name: ScreenName.optional(),
+  timeZone: TimeZone.optional(),
+  assignment: ScreenAssignment.optional(),
+});
+export type UpdateScreenRequest = z.infer<typeof UpdateScreenRequest>;
+
+/** GET /api/screens/device/me: the paired display's own screen. */
+export const DeviceScreen = z.object({
+  screenId: z.string(),
+  name: z.string(),
+  timeZone: z.string(),
+  assignment: ScreenAssignment,
+  heartbeatSeconds: z.number().int().positive(),
+});
+export type DeviceScreen = z.infer<typeof DeviceScreen>;
+
+export const HeartbeatRequest = z.object({
+  appVersion: z.string().max(40),
+  screenSize: z.object({ width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }),
+  nowPlaying: ScreenNowPlaying.nullable(),
+});
+export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
+
+export const PlayRecord = z.object({
+  /** made on the device (a UUID): the same record sent twice counts once */
+  id: z.uuid(),
+  fileId: Id,
+  page: z.number().int().nonnegative().max(10_000),
+  startedAt: IsoDateTime,
+  seconds: z.number().positive().max(PLAY_MAX_SECONDS),
+});
+export type PlayRecord = z.infer<typeof PlayRecord>;
+export const PlayBatchRequest = z.object({ plays: z.array(PlayRecord).min(1).max(PLAY_BATCH_MAX) });
+export type PlayBatchRequest = z.infer<typeof PlayBatchRequest>;
+export const PlayBatchResponse = z.object({
+  accepted: z.number().int().nonnegative(),
+  duplicates: z.number().int().nonnegative(),
+});
+export type PlayBatchResponse = z.infer<typeof PlayBatchResponse>;
+
+export const PlayReportQuery = z.object({
+  from: z.iso.date(),
+  to: z.iso.date(),
+  screenId: Id.optional(),
+  format: z.enum(['json', 'csv']).default('json'),
+});
+export type PlayReportQuery = z.infer<typeof PlayReportQuery>;
+export const PlayReportRow = z.object({
+  day: z.string(),
+  screenId: z.string(),
+  screenName: z.string(),
+  fileId: z.string(),
+  plays: z.number().int().nonnegative(),
+  seconds: z.number().nonnegative(),
+});
+export type PlayReportRow = z.infer<typeof PlayReportRow>;
+export const PlayReport = z.array(PlayReportRow);
+export type PlayReport = z.infer<typeof PlayReport>;
+
+export const screensRoutes = defineRoutes([
+  {
+    id: 'startScreenPairing',
+    method: 'post',
+    path: '/api/screens/pairing',
+    service: 'screens',
+    auth: 'public',
+    summary: 'A display asks for a pairing code (rate-limited)',
+    response: PairingStarted,
+    successStatus: 201,
+  },
+  {
+    id: 'pollScreenPairing',
+    method: 'post',
+    path: '/api/screens/pairing/:pairingId/poll',
+    service: 'screens',
+    auth: 'public',
+    summary: 'The display asks whether its code was claimed; when it was, the device cookie is set',
+    params: PairingIdParams,
+    body: PollPairingRequest,
+    response: PairingStatus,
+  },
+  {
+    id: 'pairScreen',
+    method: 'post',
+    path: '/api/screens',
+    service: 'screens',
+    auth: 'session',
+    summary: 'The member pairs a display by its code, with a name and a time zone',
+    body: PairScreenRequest,
+    response: Screen,
+    successStatus: 201,
+  },
+  {
+    id: 'listScreens',
+    method: 'get',
+    path: '/api/screens',
+    service: 'screens',
+    auth: 'session',
+    summary: "The member's screens with their status",
+    response: ScreenList,
+  },
+  {
+    id: 'updateScreen',
+    method: 'put',
+    path: '/api/screens/:id',
+    service: 'screens',
+    auth: 'session',
+    summary: 'Rename a screen, change its time zone or what it plays (overlapping or empty day parts: 400)',
+    params: ScreenIdParams,
+    body: UpdateScreenRequest,
+    response: Screen,
+  },
+  {
+    id: 'revokeScreen',
+    method: 'delete',
+    path: '/api/screens/:id',
+    service: 'screens',
+    auth: 'session',
+    summary: 'Unpair a screen: its device credential stops working within seconds',
+    params: ScreenIdParams,
+    response: OkResponse,
+  },
+  {
+    id: 'screenPlayReport',
+    method: 'get',
+    path: '/api/screens/plays',
+    service: 'screens',
+    auth: 'session',
+    summary: "Plays per day, screen and file of the member's screens (format=csv for a download)",
+    query: PlayReportQuery,
+    response: PlayReport,
+  },
+  {
+    id: 'deviceScreen',
+    method: 'get',
+    path: '/api/screens/device/me',
+    service: 'screens',
+    auth: 'device',
+    summary: 'The paired display reads its own screen: name, time zone and what it plays',
+    response: DeviceScreen,
+  },
+  {
+    id: 'deviceHeartbeat',
+    method: 'post',
+    path: '/api/screens/device/heartbeat',
+    service: 'screens',
+    auth: 'device',
+    summary: 'The display says it is on, what it shows, its app version and screen size',
+    body: HeartbeatRequest,
+    response: OkResponse,
+  },
+  {
+    id: 'devicePlays',
+    method: 'post',
+    path: '/api/screens/device/plays',
+    service: 'screens',
+    auth: 'device',
+    summary: 'Proof of play: a batch of page-shown records; a record id counts once however often sent',
+    body: PlayBatchRequest,
+    response: PlayBatchResponse,
+  },
+]);

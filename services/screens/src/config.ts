@@ -1,0 +1,19 @@
+import { loadConfig } from '@pagecast/service-kit';
+import { z } from 'zod';
+
+/**
+ * Variables of this service on top of the kit's base (docs/platform.md):
+ *   PORT                  default 4105
+ *   PAIRING_RATE_MAX      pairing codes a display address may ask for per minute (default 10)
+ *   PAIR_ATTEMPT_RATE_MAX codes a member may try per minute, right or wrong (default 10)
+ */
+export const configSchema = {
+  PORT: z.coerce.number().int().min(0).max(65535).default(4105),
+  PAIRING_RATE_MAX: z.coerce.number().int().positive().default(10),
+  PAIR_ATTEMPT_RATE_MAX: z.coerce.number().int().positive().default(10),
+};
+
+export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {
+  return loadConfig(configSchema, env);
+}
+export type Config = ReturnType<typeof loadServiceConfig>;

@@ -1,0 +1,20 @@
+import type mongoose from 'mongoose';
+import { createDeviceTokens } from './device-tokens';
+import { defineModels } from './models';
+import { createPairingRepository } from './pairings';
+import { createPlayRepository } from './plays';
+import { createRateLimits } from './rate-limits';
+import { createScreenRepository } from './screens';
+
+export function createRepositories(conn: mongoose.Connection) {
+  const models = defineModels(conn);
+  return {
+    pairings: createPairingRepository(models),
+    screens: createScreenRepository(models),
+    plays: createPlayRepository(models),
+    rateLimits: createRateLimits(conn),
+    deviceTokens: createDeviceTokens(conn),
+  };
+}
+export type Repositories = ReturnType<typeof createRepositories>;
+export type { PairingClaimRecord, PairingRecord, PlayRecordDoc, ScreenRecord } from './models';

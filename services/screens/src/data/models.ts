@@ -1,0 +1,130 @@
+import type { ScreenAssignment } from '@pagecast/contracts';
+import mongoose from 'mongoose';
+
+/** A code shown on a display, waiting to be claimed. `_id` is the pairingId. */
+export interface PairingRecord {
+  _id: string;
+  code: string;
+  pollSecretHash: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+/**
+ * The claim of a code: inserted once under the code's unique pairingId (the atomic step on FerretDB), so two
+ * members typing the same code at once cannot both pair it.
+ */
+export interface PairingClaimRecord {
+  _id: string; // pairingId
+  screenId: string;
+  deviceId: string;
+  ownerId: string;
+  /** what the member typed: the screen can be (re)built from the claim alone after a crash */
+  name: string;
+  timeZone: string;
+  claimedAt: Date;
+}
+
+export interface ScreenRecord {
+  _id: string;
+  ownerId: string;
+  deviceId: string;
+  pairingId: string;
+  name: string;
+  timeZone: string;
+  assignment: ScreenAssignment;
+  pairedAt: Date;
+  revokedAt: Date | null;
+  lastSeenAt: Date | null;
+  nowPlaying: { fileId: string | null; page: number | null } | null;
+  appVersion: string | null;
+  screenSize: { width: number; height: number } | null;
+}
+
+/** One page shown, as the display recorded it; `_id` is the device's record id, so a resend is a duplicate key. */
+export interface PlayRecordDoc {
+  _id: string;
+  screenId: string;
+  ownerId: string;
+  fileId: string;
+  page: number;
+  startedAt: Date;
+  /** the screen's local calendar day of startedAt (YYYY-MM-DD): the report's day */
+  day: string;
+  seconds: number;
+  receivedAt: Date;
+}
+
+const pairingSchema = new mongoose.Schema<PairingRecord>(
+  {
+    _id: { type: String, required: true },
+    code: { type: String, required: true },
+    pollSecretHash: { type: String, required: true },
+    expiresAt: { type: Date, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { collection: 'pairings', versionKey: false },
+);
+pairingSchema.index({ code: 1, expiresAt: -1 });
+
+const claimSchema = new mongoose.Schema<PairingClaimRecord>(
+  {
+    _id: { type: String, required: true },
+    screenId: { type: String, required: true },
+    deviceId: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    name: { type: String, required: true },
+    timeZone: { type: String, required: true },
+    claimedAt: { type: Date, required: true },
+  },
+  { collection: 'pairing_claims', versionKey: false },
+);
+
+const screenSchema = new mongoose.Schema<ScreenRecord>(
+  {
+    _id: { type: String, required: true },
+    ownerId: { type: String, required: true, index: true },
+    deviceId: { type: String, required: true, unique: true },
+    pairingId: { type: String, required: true, unique: true },
+    name: { type: String, required: true },
+    timeZone: { type: String, required: true },
+    assignment: { type: mongoose.Schema.Types.Mixed, required: true },
+    pairedAt: { type: Date, required: true },
+    revokedAt: { type: Date, default: null },
+    lastSeenAt: { type: Date, default: null },
+    nowPlaying: { type: mongoose.Schema.Types.Mixed, default: null },
+    appVersion: { type: String, default: null },
+    screenSize: { type: mongoose.Schema.Types.Mixed, default: null },
+  },
+  { collection: 'screens', versionKey: false, minimize: false },
+);
+
+const playSchema = new mongoose.Schema<PlayRecordDoc>(
+  {
+    _id: { type: String, required: true },
+    screenId: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    fileId: { type: String, required: true },
+    page: { type: Number, required: true },
+    startedAt: { type: Date, required: true },
+    day: { type: String, required: true },
+    seconds: { type: Number, required: true },
+    receivedAt: { type: Date, required: true },
+  },
+  { collection: 'plays', versionKey: false },
+);
+// The owner's report (by day) and, later, a seller's counts per file (by fileId and day, never screen or owner).
+playSchema.index({ ownerId: 1, day: 1 });
+playSchema.index({ fileId: 1, day: 1 });
+
+export function defineModels(conn: mongoose.Connection) {
+  const get = <T>(name: string, schema: mongoose.Schema<T>) =>
+    (conn.models[name] as mongoose.Model<T> | undefined) ?? conn.model<T>(name, schema);
+  return {
+    pairings: get('Pairing', pairingSchema),
+    claims: get('PairingClaim', claimSchema),
+    screens: get('Screen', screenSchema),
+    plays: get('Play', playSchema),
+  };
+}
+export type Models = ReturnType<typeof defineModels>;

@@ -1,0 +1,33 @@
+import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
+import type { Config } from './config';
+import type { ServiceContext } from './context';
+import { createRepositories } from './data';
+import { startConsumers } from './events';
+import { createRouter } from './http';
+
+export const SERVICE_NAME = 'screens';
+/** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
+export const DATABASE_NAME = 'pagecast_screens';
+
+export type Server = RunningService<ServiceContext>;
+
+/** Starts the service (main.ts and the component tests, which run it in-process). */
+export async function createServer(
+  config: Config,
+  opts: { logger?: Logger; now?: () => number } = {},
+): Promise<Server> {
+  return startServiceRuntime({
+    name: SERVICE_NAME,
+    config,
+    logger: opts.logger,
+    databaseName: DATABASE_NAME,
+    // the pairing rate limit counts the display's address, which the gateway forwards
+    trustProxy: 'loopback, linklocal, uniquelocal',
+    context: (base): ServiceContext => ({ ...base, data: createRepositories(base.conn), now: opts.now ?? Date.now }),
+    mount: async (context, onClose) => {
+      const consumers = await startConsumers(context);
+      onClose(() => Promise.all(consumers.map((c) => c.stop())));
+      return [createRouter(context)];
+    },
+  });
+}

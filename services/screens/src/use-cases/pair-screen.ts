@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { type PairScreenRequest, SCREEN_DEFAULT_TIME_ZONE, type Screen } from '@pagecast/contracts';
+import { AppError, isDuplicateKeyError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import type { PairingClaimRecord } from '../data';
+import { presentScreen } from './present-screen';
+
+/** The screen a claim stands for; idempotent, so a crash between claim and screen is repaired by the next poll. */
+export async function ensureScreenOfClaim(ctx: ServiceContext, claim: PairingClaimRecord): Promise<void> {
+  try {
+    await ctx.data.screens.create({
+      _id: claim.screenId,
+      ownerId: claim.ownerId,
+      deviceId: claim.deviceId,
+      pairingId: claim._id,
+      name: claim.name,
+      timeZone: claim.timeZone,
+      assignment: { kind: 'none' },
+      pairedAt: claim.claimedAt,
+      revokedAt: null,
+      lastSeenAt: null,
+      nowPlaying: null,
+      appVersion: null,
+      screenSize: null,
+    });
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+  }
+}
+
+/**
+ * The member types the code shown on the display. Wrong, expired and already used codes all answer
+ * PAIRING_CODE_INVALID (no hint which); attempts are rate-limited per member, right or wrong.
+ */
+export async function pairScreen(ctx: ServiceContext, ownerId: string, input: PairScreenRequest): Promise<Screen> {
+  const now = ctx.now();
+  if (!(await ctx.data.rateLimits.allow(`pair:${ownerId}`, ctx.config.PAIR_ATTEMPT_RATE_MAX, 60_000, now))) {
+    throw new AppError('RATE_LIMITED');
+  }
+  const [pairing] = await ctx.data.pairings.findActive(input.code, new Date(now));
+  if (!pairing) throw new AppError('PAIRING_CODE_INVALID');
+  const claim: PairingClaimRecord = {
+    _id: pairing._id,
+    screenId: randomUUID(),
+    deviceId: randomUUID(),
+    ownerId,
+    name: input.name,
+    timeZone: input.timeZone ?? SCREEN_DEFAULT_TIME_ZONE,
+    claimedAt: new Date(now),
+  };
+  // The one atomic step: of two members typing the same code at once, one insert lands.
+  if (!(await ctx.data.pairings.claim(claim))) throw new AppError('PAIRING_CODE_INVALID');
+  await ensureScreenOfClaim(ctx, claim);
+  const screen = await ctx.data.screens.get(claim.screenId);
+  if (!screen) throw new AppError('INTERNAL');
+  return presentScreen(screen, now);
+}

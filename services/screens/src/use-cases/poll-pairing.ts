@@ -1,0 +1,29 @@
+import { PAIRING_CODE_TTL_SECONDS, type PairingStatus } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { ensureScreenOfClaim } from './pair-screen';
+import { hashSecret } from './start-pairing';
+
+/**
+ * The display asks, about once a second, whether its code was claimed. Only the holder of the poll secret (the
+ * display that asked for the code) gets the device token, and only shortly after the claim.
+ */
+export async function pollPairing(
+  ctx: ServiceContext,
+  input: { pairingId: string; pollSecret: string },
+): Promise<PairingStatus & { token?: string }> {
+  const now = ctx.now();
+  const pairing = await ctx.data.pairings.get(input.pairingId);
+  if (!pairing || pairing.pollSecretHash !== hashSecret(input.pollSecret)) throw new AppError('NOT_FOUND');
+  const claim = await ctx.data.pairings.claimOf(pairing._id);
+  if (!claim) return { status: pairing.expiresAt.getTime() > now ? 'waiting' : 'expired' };
+  if (now > claim.claimedAt.getTime() + PAIRING_CODE_TTL_SECONDS * 1000) return { status: 'expired' };
+  await ensureScreenOfClaim(ctx, claim);
+  const screen = await ctx.data.screens.get(claim.screenId);
+  if (!screen || screen.revokedAt) return { status: 'expired' };
+  const token = await ctx.data.deviceTokens.sign(
+    { deviceId: screen.deviceId, screenId: screen._id, ownerId: screen.ownerId },
+    now,
+  );
+  return { status: 'paired', screenId: screen._id, token };
+}

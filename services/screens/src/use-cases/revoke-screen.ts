@@ -1,0 +1,18 @@
+import type { ServiceContext } from '../context';
+import { ownedScreen } from './owned-screen';
+
+/**
+ * Unpairs a screen: stored as revoked first (its device calls here stop at once), then announced, so the gateway
+ * refuses the device token everywhere and closes the display's live stream.
+ */
+export async function revokeScreen(ctx: ServiceContext, ownerId: string, screenId: string): Promise<void> {
+  const screen = await ownedScreen(ctx, ownerId, screenId);
+  const revokedAt = new Date(ctx.now());
+  await ctx.data.screens.set(screenId, { revokedAt });
+  await ctx.outbox.add('screens.screen.revoked.v1', {
+    screenId,
+    deviceId: screen.deviceId,
+    ownerId,
+    revokedAt: revokedAt.toISOString(),
+  });
+}

@@ -1,0 +1,31 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { PAIRING_CODE_TTL_SECONDS, type PairingStarted } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { codeFromBytes } from '../domain';
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+
+/** A display asks for a code: rate-limited per address, unique among the codes alive, valid five minutes. */
+export async function startPairing(ctx: ServiceContext, input: { address: string }): Promise<PairingStarted> {
+  const now = ctx.now();
+  if (!(await ctx.data.rateLimits.allow(`pairing:${input.address}`, ctx.config.PAIRING_RATE_MAX, 60_000, now))) {
+    throw new AppError('RATE_LIMITED');
+  }
+  let code = codeFromBytes(randomBytes(8));
+  // A code alive twice would make a claim ambiguous: draw again (rare: 2^30 codes).
+  for (let i = 0; i < 5 && (await ctx.data.pairings.findActive(code, new Date(now))).length > 0; i++) {
+    code = codeFromBytes(randomBytes(8));
+  }
+  const pairingId = randomUUID();
+  const pollSecret = randomBytes(24).toString('base64url');
+  const expiresAt = new Date(now + PAIRING_CODE_TTL_SECONDS * 1000);
+  await ctx.data.pairings.create({
+    _id: pairingId,
+    code,
+    pollSecretHash: hashSecret(pollSecret),
+    expiresAt,
+    createdAt: new Date(now),
+  });
+  return { pairingId, code, pollSecret, expiresAt: expiresAt.toISOString() };
+}

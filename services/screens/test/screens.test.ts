@@ -1,0 +1,385 @@
+// Screens against the real service (FerretDB, NATS): pairing by code, the device's own identity, revocation,
+// schedules, heartbeats and proof of play, and every refusal with its stable code.
+import { randomUUID } from 'node:crypto';
+import { DEVICE_COOKIE, DeviceClaims, PairingStarted, Screen, ScreenList } from '@pagecast/contracts';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, member, startService, type TestService } from './helpers';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService({ PAIRING_RATE_MAX: '4', PAIR_ATTEMPT_RATE_MAX: '6' });
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+/** A display's address: each test its own, so the pairing rate limit of one does not spill into another. */
+const address = () => `10.1.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+
+async function startPairing(ip = address()) {
+  const res = await call(svc, null, 'POST', '/api/screens/pairing', undefined, { 'x-forwarded-for': ip });
+  expect(res.status).toBe(201);
+  return PairingStarted.parse(res.body);
+}
+
+const poll = (p: { pairingId: string; pollSecret: string }) =>
+  call(svc, null, 'POST', `/api/screens/pairing/${p.pairingId}/poll`, { pollSecret: p.pollSecret });
+
+/** Pairs a new display for `owner`; returns the screen and the device identity its token stands for. */
+async function paired(owner: { userId: string }, name = 'Shop window') {
+  const p = await startPairing();
+  const res = await call(svc, owner, 'POST', '/api/screens', { code: p.code, name });
+  expect(res.status).toBe(201);
+  const screen = Screen.parse(res.body);
+  const polled = await poll(p);
+  expect(polled.body).toEqual({ status: 'paired', screenId: screen.id });
+  const cookie = polled.headers.get('set-cookie') ?? '';
+  const token = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
+  const claims = DeviceClaims.parse(decode(token));
+  return { screen, token, device: { deviceId: claims.sub, screenId: claims.scr, ownerId: claims.own } };
+}
+
+const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+
+async function screensOf(owner: { userId: string }) {
+  const res = await call(svc, owner, 'GET', '/api/screens');
+  expect(res.status).toBe(200);
+  return ScreenList.parse(res.body);
+}
+
+async function lastEvent(subject: string, match: (data: Record<string, unknown>) => boolean) {
+  const { jsm } = svc.server.context.nats;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const info = await jsm.streams.info('SCREENS');
+    for (let seq = info.state.last_seq; seq > Math.max(0, info.state.last_seq - 500); seq--) {
+      const m = await jsm.streams.getMessage('SCREENS', { seq }).catch(() => undefined);
+      if (!m || m.subject !== subject) continue;
+      const data = m.json<{ data: Record<string, unknown> }>().data;
+      if (match(data)) return data;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return undefined;
+}
+
+describe('pairing', () => {
+  it('a display is paired by its code and receives a device token for that screen only, signed for the JWKS', async () => {
+    const owner = member();
+    const p = await startPairing();
+    expect(p.code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
+    expect((await poll(p)).body).toEqual({ status: 'waiting' });
+
+    const res = await call(svc, owner, 'POST', '/api/screens', { code: p.code.toLowerCase(), name: ' Lobby ' });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: 'Lobby',
+      timeZone: 'Asia/Tokyo',
+      online: false,
+      assignment: { kind: 'none' },
+    });
+
+    const polled = await poll(p);
+    expect(polled.body).toEqual({ status: 'paired', screenId: res.body.id });
+    const cookie = polled.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(new RegExp(`^${DEVICE_COOKIE}=[^;]+; Path=/; Max-Age=\\d+; HttpOnly; SameSite=Lax`));
+    const token = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
+    const jwks = await call(svc, null, 'GET', '/.well-known/jwks.json');
+    const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks.body));
+    expect(protectedHeader.alg).toBe('EdDSA');
+    expect(payload).toMatchObject({ scr: res.body.id, own: owner.userId, typ: 'device' });
+    expect(await screensOf(owner)).toHaveLength(1);
+  });
+
+  it('a wrong, malformed, expired or already used code is refused and pairs nothing', async () => {
+    const owner = member();
+    const other = member();
+    const wrong = await call(svc, owner, 'POST', '/api/screens', { code: 'ZZZZZZ', name: 'x' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe('PAIRING_CODE_INVALID');
+    const malformed = await call(svc, owner, 'POST', '/api/screens', { code: 'O0I1', name: 'x' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('VALIDATION');
+    const zone = await call(svc, owner, 'POST', '/api/screens', { code: 'ABCDEF', name: 'x', timeZone: 'Mars/Base' });
+    expect(zone.body.code).toBe('VALIDATION');
+
+    const p = await startPairing();
+    expect((await call(svc, owner, 'POST', '/api/screens', { code: p.code, name: 'first' })).status).toBe(201);
+    const reused = await call(svc, other, 'POST', '/api/screens', { code: p.code, name: 'second' });
+    expect(reused.status).toBe(400);
+    expect(reused.body.code).toBe('PAIRING_CODE_INVALID');
+    expect(await screensOf(other)).toEqual([]);
+
+    const late = await startPairing();
+    svc.clock.offsetMs = 301_000;
+    try {
+      const expired = await call(svc, other, 'POST', '/api/screens', { code: late.code, name: 'late' });
+      expect(expired.body.code).toBe('PAIRING_CODE_INVALID');
+      expect((await poll(late)).body).toEqual({ status: 'expired' });
+    } finally {
+      svc.clock.offsetMs = 0;
+    }
+    expect(await screensOf(other)).toEqual([]);
+    expect(await screensOf(owner)).toHaveLength(1);
+  });
+
+  it('two members typing the same code at once: exactly one pairs it', async () => {
+    const p = await startPairing();
+    const members = [member(), member(), member(), member()];
+    const answers = await Promise.all(
+      members.map((m) => call(svc, m, 'POST', '/api/screens', { code: p.code, name: 'race' })),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.body.code === 'PAIRING_CODE_INVALID')).toHaveLength(3);
+    const counts = await Promise.all(members.map(async (m) => (await screensOf(m)).length));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
+  it('only the display that asked for the code can collect the token', async () => {
+    const p = await startPairing();
+    await call(svc, member(), 'POST', '/api/screens', { code: p.code, name: 'x' });
+    const stolen = await poll({ pairingId: p.pairingId, pollSecret: 'a'.repeat(32) });
+    expect(stolen.status).toBe(404);
+    expect(stolen.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('asking for codes is rate-limited per display address; member attempts per member', async () => {
+    const ip = address();
+    for (let i = 0; i < 4; i++) await startPairing(ip);
+    const fifth = await call(svc, null, 'POST', '/api/screens/pairing', undefined, { 'x-forwarded-for': ip });
+    expect(fifth.status).toBe(429);
+    expect(fifth.body.code).toBe('RATE_LIMITED');
+    await startPairing(address()); // another address is not held back
+
+    const guesser = member();
+    for (let i = 0; i < 6; i++) {
+      const res = await call(svc, guesser, 'POST', '/api/screens', { code: 'ZZZZZ2', name: 'x' });
+      expect(res.body.code).toBe('PAIRING_CODE_INVALID');
+    }
+    const p = await startPairing();
+    const blocked = await call(svc, guesser, 'POST', '/api/screens', { code: p.code, name: 'x' });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.code).toBe('RATE_LIMITED');
+    expect((await poll(p)).body).toEqual({ status: 'waiting' });
+  });
+});
+
+describe('the device identity', () => {
+  it('reads its own screen, and is refused every member call', async () => {
+    const owner = member();
+    const { screen, device } = await paired(owner);
+    const me = await call(svc, { device }, 'GET', '/api/screens/device/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ screenId: screen.id, name: 'Shop window', timeZone: 'Asia/Tokyo' });
+
+    for (const [method, path, body] of [
+      ['GET', '/api/screens', undefined],
+      ['POST', '/api/screens', { code: 'ABCDEF', name: 'x' }],
+      ['PUT', `/api/screens/${screen.id}`, { name: 'renamed' }],
+      ['DELETE', `/api/screens/${screen.id}`, undefined],
+      ['GET', '/api/screens/plays?from=2026-01-01&to=2026-01-02', undefined],
+    ] as const) {
+      const res = await call(svc, { device }, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(res.body.code).toBe('DEVICE_NOT_ALLOWED');
+    }
+    expect((await screensOf(owner))[0]?.name).toBe('Shop window');
+    // and a member is no device
+    const asMember = await call(svc, owner, 'GET', '/api/screens/device/me');
+    expect(asMember.status).toBe(401);
+  });
+
+  it('a device identity naming another screen is refused', async () => {
+    const owner = member();
+    const a = await paired(owner, 'A');
+    const b = await paired(owner, 'B');
+    const forged = { ...a.device, screenId: b.screen.id };
+    const res = await call(svc, { device: forged }, 'POST', '/api/screens/device/heartbeat', {
+      appVersion: '1',
+      screenSize: { width: 1, height: 1 },
+      nowPlaying: null,
+    });
+    expect(res.status).toBe(401);
+    expect((await screensOf(owner)).find((s) => s.id === b.screen.id)?.lastSeenAt).toBeNull();
+  });
+
+  it('revocation ends the device at once and is announced for the gateway; strangers cannot revoke', async () => {
+    const owner = member();
+    const { screen, device } = await paired(owner);
+    const stranger = await call(svc, member(), 'DELETE', `/api/screens/${screen.id}`);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body.code).toBe('SCREEN_NOT_FOUND');
+    expect((await call(svc, { device }, 'GET', '/api/screens/device/me')).status).toBe(200);
+
+    expect((await call(svc, owner, 'DELETE', `/api/screens/${screen.id}`)).body).toEqual({ ok: true });
+    expect((await call(svc, { device }, 'GET', '/api/screens/device/me')).status).toBe(401);
+    expect(await screensOf(owner)).toEqual([]);
+    const event = await lastEvent('screens.screen.revoked.v1', (d) => d.screenId === screen.id);
+    expect(event).toMatchObject({ deviceId: device.deviceId, ownerId: owner.userId });
+    expect((await call(svc, owner, 'DELETE', `/api/screens/${screen.id}`)).body.code).toBe('SCREEN_NOT_FOUND');
+  });
+});
+
+describe('what a screen plays', () => {
+  it('stores a valid schedule and announces it; refuses overlapping or empty day parts and keeps the old one', async () => {
+    const owner = member();
+    const { screen, device } = await paired(owner);
+    const schedule = {
+      kind: 'schedule',
+      schedule: {
+        parts: [
+          { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', playlistId: 'pl-day' },
+          { days: [5], start: '22:00', end: '02:00', playlistId: 'pl-night' },
+        ],
+        defaultPlaylistId: 'pl-default',
+      },
+    };
+    const ok = await call(svc, owner, 'PUT', `/api/screens/${screen.id}`, {
+      assignment: schedule,
+      timeZone: 'Europe/Paris',
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.assignment).toEqual(schedule);
+    expect(await lastEvent('screens.screen.changed.v1', (d) => d.screenId === screen.id)).toBeDefined();
+
+    for (const parts of [
+      [
+        { days: [1], start: '09:00', end: '12:00', playlistId: 'a' },
+        { days: [1], start: '11:00', end: '13:00', playlistId: 'b' },
+      ],
+      [{ days: [2], start: '10:00', end: '10:00', playlistId: 'a' }],
+      [
+        { days: [6], start: '23:00', end: '01:00', playlistId: 'a' },
+        { days: [0], start: '00:00', end: '00:30', playlistId: 'b' },
+      ],
+    ]) {
+      const bad = await call(svc, owner, 'PUT', `/api/screens/${screen.id}`, {
+        assignment: { kind: 'schedule', schedule: { parts, defaultPlaylistId: null } },
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.code).toBe('SCHEDULE_INVALID');
+    }
+    const badTime = await call(svc, owner, 'PUT', `/api/screens/${screen.id}`, {
+      assignment: {
+        kind: 'schedule',
+        schedule: { parts: [{ days: [1], start: '25:00', end: '26:00', playlistId: 'a' }], defaultPlaylistId: null },
+      },
+    });
+    expect(badTime.body.code).toBe('VALIDATION');
+    const me = await call(svc, { device }, 'GET', '/api/screens/device/me');
+    expect(me.body).toMatchObject({ assignment: schedule, timeZone: 'Europe/Paris' });
+  });
+});
+
+describe('heartbeats and proof of play', () => {
+  const play = (over: Record<string, unknown> = {}) => ({
+    id: randomUUID(),
+    fileId: 'file-1',
+    page: 0,
+    startedAt: new Date(Date.now() - 60_000).toISOString(),
+    seconds: 10,
+    ...over,
+  });
+
+  it('shows a screen online with what it plays after a heartbeat, and offline after a missed interval', async () => {
+    const owner = member();
+    const { screen, device } = await paired(owner);
+    const beat = await call(svc, { device }, 'POST', '/api/screens/device/heartbeat', {
+      appVersion: '1.2.3',
+      screenSize: { width: 1920, height: 1080 },
+      nowPlaying: { fileId: 'file-9', page: 3 },
+    });
+    expect(beat.status).toBe(200);
+    const [seen] = await screensOf(owner);
+    expect(seen).toMatchObject({
+      id: screen.id,
+      online: true,
+      appVersion: '1.2.3',
+      screenSize: { width: 1920, height: 1080 },
+      nowPlaying: { fileId: 'file-9', page: 3 },
+    });
+    svc.clock.offsetMs = 40_000;
+    try {
+      expect((await screensOf(owner))[0]?.online).toBe(false);
+    } finally {
+      svc.clock.offsetMs = 0;
+    }
+  });
+
+  it('counts each record once however often the batch is sent, per file, day and screen, also as CSV', async () => {
+    const owner = member();
+    const { screen, device } = await paired(owner, 'Counter, "front"');
+    // 23:30 UTC is the next day in Tokyo: the screen's day counts
+    const batch = {
+      plays: [
+        play({ startedAt: '2026-11-21T23:30:00.000Z', fileId: 'f-a', page: 0 }),
+        play({ startedAt: '2026-11-21T23:30:10.000Z', fileId: 'f-a', page: 1 }),
+        play({ startedAt: '2026-11-21T10:00:00.000Z', fileId: 'f-b' }),
+      ],
+    };
+    svc.clock.offsetMs = Date.parse('2026-11-22T12:00:00Z') - Date.now();
+    try {
+      const first = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
+      expect(first.body).toEqual({ accepted: 3, duplicates: 0 });
+      const again = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
+      expect(again.body).toEqual({ accepted: 0, duplicates: 3 });
+      const overlapping = await call(svc, { device }, 'POST', '/api/screens/device/plays', {
+        plays: [batch.plays[0], play({ startedAt: '2026-11-22T00:00:00.000Z', fileId: 'f-b' })],
+      });
+      expect(overlapping.body).toEqual({ accepted: 1, duplicates: 1 });
+    } finally {
+      svc.clock.offsetMs = 0;
+    }
+    const report = await call(svc, owner, 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22');
+    expect(report.status).toBe(200);
+    expect(report.body).toEqual([
+      { day: '2026-11-21', screenId: screen.id, screenName: 'Counter, "front"', fileId: 'f-b', plays: 1, seconds: 10 },
+      { day: '2026-11-22', screenId: screen.id, screenName: 'Counter, "front"', fileId: 'f-a', plays: 2, seconds: 20 },
+      { day: '2026-11-22', screenId: screen.id, screenName: 'Counter, "front"', fileId: 'f-b', plays: 1, seconds: 10 },
+    ]);
+    const csv = await call(svc, owner, 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22&format=csv');
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.text.split('\r\n')).toEqual([
+      'day,screen_id,screen_name,file_id,plays,seconds',
+      `2026-11-21,${screen.id},"Counter, ""front""",f-b,1,10`,
+      `2026-11-22,${screen.id},"Counter, ""front""",f-a,2,20`,
+      `2026-11-22,${screen.id},"Counter, ""front""",f-b,1,10`,
+      '',
+    ]);
+    // another member sees none of it
+    expect((await call(svc, member(), 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22')).body).toEqual([]);
+  });
+
+  it('refuses malformed, repeated, future-dated, too old and huge batches, storing nothing of them', async () => {
+    const owner = member();
+    const { device } = await paired(owner);
+    const today = new Date().toISOString().slice(0, 10);
+    const good = play();
+    const cases: Array<[unknown, string]> = [
+      [{ plays: [good, { ...good }] }, 'PLAY_BATCH_INVALID'], // the same id twice in one batch
+      [{ plays: [good, play({ startedAt: new Date(Date.now() + 3_600_000).toISOString() })] }, 'PLAY_BATCH_INVALID'],
+      [{ plays: [good, play({ startedAt: '2020-01-01T00:00:00.000Z' })] }, 'PLAY_BATCH_INVALID'],
+      [{ plays: [good, play({ seconds: -1 })] }, 'VALIDATION'],
+      [{ plays: [good, play({ id: 'not-a-uuid' })] }, 'VALIDATION'],
+      [{ plays: [] }, 'VALIDATION'],
+      [{ plays: Array.from({ length: 501 }, () => play()) }, 'VALIDATION'],
+      ['{"plays": [', 'VALIDATION'],
+    ];
+    for (const [body, code] of cases) {
+      const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(res.body.code).toBe(code);
+    }
+    expect((await call(svc, owner, 'GET', `/api/screens/plays?from=2019-01-01&to=${today}`)).body.code).toBe(
+      'VALIDATION',
+    );
+    const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await call(svc, owner, 'GET', `/api/screens/plays?from=${from}&to=${tomorrow}`)).body).toEqual([]);
+    // the good record alone is accepted afterwards: it was not stored by the refused batches
+    expect((await call(svc, { device }, 'POST', '/api/screens/device/plays', { plays: [good] })).body).toEqual({
+      accepted: 1,
+      duplicates: 0,
+    });
+  });
+});
