@@ -9,7 +9,9 @@
 // Gateway only:
 //   ACCOUNT_URL, FILES_URL, MARKETPLACE_URL, BILLING_URL
 //                    service origins (defaults http://127.0.0.1:4101 .. 4104)
+//   SCREENS_URL      screens service origin (default http://127.0.0.1:4105)
 //   JWKS_URL         account's public keys (default ACCOUNT_URL + /.well-known/jwks.json)
+//   SCREENS_JWKS_URL screens' device-token keys (default SCREENS_URL + /.well-known/jwks.json)
 //   STATIC_DIR       the shell's build (default <repo>/shell/dist)
 //   REMOTES_DIR      folder holding mf-files/dist, mf-marketplace/dist, mf-player/dist (default <repo>)
 //   REMOTES          optional JSON {"mf_files": "<url of mf-manifest.json>", ...}; replaces the defaults served
@@ -35,7 +37,9 @@ export const gatewayConfigShape = {
   FILES_URL: url('http://127.0.0.1:4102'),
   MARKETPLACE_URL: url('http://127.0.0.1:4103'),
   BILLING_URL: url('http://127.0.0.1:4104'),
+  SCREENS_URL: url('http://127.0.0.1:4105'),
   JWKS_URL: z.url().optional(),
+  SCREENS_JWKS_URL: z.url().optional(),
   STATIC_DIR: z.string().default(path.join(repoRoot, 'shell', 'dist')),
   REMOTES_DIR: z.string().default(repoRoot),
   REMOTES: z.string().optional(),
@@ -54,5 +58,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     ...cfg,
     JWKS_URL: cfg.JWKS_URL ?? `${cfg.ACCOUNT_URL.replace(/\/$/, '')}/.well-known/jwks.json`,
+    SCREENS_JWKS_URL: cfg.SCREENS_JWKS_URL ?? `${cfg.SCREENS_URL.replace(/\/$/, '')}/.well-known/jwks.json`,
   };
 }

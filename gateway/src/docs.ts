@@ -1,6 +1,6 @@
 import { apiRoutes, type ServiceName } from '@pagecast/contracts';
 
-export const documentedServices: ServiceName[] = ['account', 'file-conversion', 'marketplace', 'billing'];
+export const documentedServices: ServiceName[] = ['account', 'file-conversion', 'marketplace', 'billing', 'screens'];
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

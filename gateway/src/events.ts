@@ -45,6 +45,8 @@ export interface ForwardedEvent {
 export const watchKey = {
   playlist: (id: string) => `playlist:${id}`,
   file: (id: string) => `file:${id}`,
+  /** a paired display watches its own screen (screens.screen.changed.v1) */
+  screen: (id: string) => `screen:${id}`,
 };
 
 interface Stream extends EventClient {
@@ -107,8 +109,15 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     }
   };
 
-  const handler = (req: express.Request, res: express.Response, identity: { userId: string; sessionId: string }) => {
+  const handler = (
+    req: express.Request,
+    res: express.Response,
+    identity: { userId: string; sessionId: string },
+    /** keys the gateway adds itself (a display's own screen), not asked for in the query */
+    ownKeys: string[] = [],
+  ) => {
     const watches = parseWatches(req.query, cfg.maxWatches);
+    if ('keys' in watches) watches.keys.push(...ownKeys);
     if ('issues' in watches) {
       res
         .status(400)

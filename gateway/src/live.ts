@@ -23,6 +23,7 @@ export const liveSubjects = {
     subjects.pageReady,
   ] as string[],
   MARKETPLACE: [subjects.licenceExpired] as string[],
+  SCREENS: [subjects.screenChanged] as string[],
 } as const;
 
 /** The index keys an event concerns and the ids it may show: the fact of a change, no content. */
@@ -40,6 +41,8 @@ export function liveView(event: AnyEvent): { keys: string[]; forwarded: Forwarde
     case subjects.pageReady:
     case subjects.licenceExpired:
       return out(watchKey.file(event.data.fileId), { fileId: event.data.fileId });
+    case subjects.screenChanged:
+      return out(watchKey.screen(event.data.screenId), { screenId: event.data.screenId });
     default:
       return undefined;
   }
@@ -125,7 +128,7 @@ export function startLiveFeed(opts: { js: JetStreamClient; hub: EventsHub; logge
     return ready;
   };
 
-  const ready = Promise.all([follow('FILES'), follow('MARKETPLACE')]).then(() => undefined);
+  const ready = Promise.all([follow('FILES'), follow('MARKETPLACE'), follow('SCREENS')]).then(() => undefined);
   return {
     ready,
     counts,

@@ -32,7 +32,10 @@ export class RevocationStore {
   }
 }
 
-type RawRevocation = { occurredAt?: unknown; data?: { sessionId?: unknown; revokedAt?: unknown } } | null;
+type RawRevocation = {
+  occurredAt?: unknown;
+  data?: { sessionId?: unknown; deviceId?: unknown; revokedAt?: unknown };
+} | null;
 
 export interface RevocationFeed {
   /** Resolves when the backlog since (now − TTL) has been read, so no recent revocation is missed. */
@@ -50,10 +53,15 @@ export function startRevocationFeed(opts: {
   ttlSeconds: number;
   logger: Logger;
   stream?: string;
+  /** the revocation subject and the data field naming what is revoked (screens: screen revoked, deviceId) */
+  subject?: string;
+  idField?: 'sessionId' | 'deviceId';
   onRevoked?: (sessionId: string) => void;
 }): RevocationFeed {
   const { js, store, logger, ttlSeconds } = opts;
   const stream = opts.stream ?? 'ACCOUNT';
+  const subject = opts.subject ?? subjects.sessionRevoked;
+  const idField = opts.idField ?? 'sessionId';
   let stopped = false;
   let current: { close(): Promise<unknown> } | undefined;
   let markCaughtUp!: () => void;
@@ -65,7 +73,7 @@ export function startRevocationFeed(opts: {
 
   const runOnce = async () => {
     const consumer = await js.consumers.get(stream, {
-      filter_subjects: [subjects.sessionRevoked],
+      filter_subjects: [subject],
       deliver_policy: DeliverPolicy.StartTime,
       opt_start_time: new Date(Date.now() - ttlSeconds * 1000).toISOString(),
     });
@@ -80,12 +88,12 @@ export function startRevocationFeed(opts: {
       } catch {
         raw = undefined;
       }
-      let sessionId: unknown = raw?.data?.sessionId;
+      let sessionId: unknown = raw?.data?.[idField];
       let at = Date.parse(String(raw?.data?.revokedAt ?? raw?.occurredAt ?? ''));
       try {
         const event = parseEvent(raw);
-        const data = event.data as { sessionId: string; revokedAt?: string };
-        sessionId = data.sessionId;
+        const data = event.data as { sessionId?: string; deviceId?: string; revokedAt?: string };
+        sessionId = data[idField];
         at = Date.parse(data.revokedAt ?? event.occurredAt);
       } catch (err) {
         // Fail closed: a revocation that names a session is honoured even if the rest of it is malformed.

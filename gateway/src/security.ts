@@ -1,6 +1,6 @@
-import { errorMessagesJa } from '@pagecast/contracts';
+import { DEVICE_COOKIE, errorMessagesJa } from '@pagecast/contracts';
 import type express from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 
 // Card payments (point purchase dialog) load Stripe's script and frames.
@@ -50,7 +50,9 @@ export const authLimitedPaths = new Set(
   ].map((name) => `/api/auth/${name}`),
 );
 
-export function rateLimits(opts: { windowMs: number; authMax: number; apiMax: number }) {
+const carriesDevice = (req: express.Request) => (req.headers.cookie ?? '').includes(`${DEVICE_COOKIE}=`);
+
+export function rateLimits(opts: { windowMs: number; authMax: number; apiMax: number; deviceMax?: number }) {
   const handler: express.RequestHandler = (_req, res) => {
     res.status(429).json({ code: 'RATE_LIMITED', message: errorMessagesJa.RATE_LIMITED });
   };
@@ -64,7 +66,19 @@ export function rateLimits(opts: { windowMs: number; authMax: number; apiMax: nu
     api: rateLimit({
       ...common,
       limit: opts.apiMax,
-      skip: (req) => !req.path.startsWith('/api/'), // page images (/media) are cached, not limited
+      // page images (/media) are cached, not limited; paired displays are limited per device below, because a
+      // shop's screens share one public address
+      skip: (req) => !req.path.startsWith('/api/') || carriesDevice(req),
+    }),
+    /** After the device check: per device when its token is valid, per address when it is not. */
+    device: rateLimit({
+      ...common,
+      limit: opts.deviceMax ?? opts.apiMax,
+      skip: (req) => !req.path.startsWith('/api/') || !carriesDevice(req),
+      keyGenerator: (req, res) => {
+        const device = (res.locals as { device?: { deviceId: string } }).device;
+        return device ? `device:${device.deviceId}` : ipKeyGenerator(req.ip ?? '');
+      },
     }),
   };
 }

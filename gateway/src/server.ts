@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import {
+  DEVICE_COOKIE,
+  DEVICE_TOKEN_TTL_SECONDS,
   errorMessagesJa,
   findRoute,
   IDENTITY_HEADER,
@@ -8,15 +10,24 @@ import {
   SESSION_TOKEN_TTL_SECONDS,
   type ServiceName,
   servicePrefixes,
+  subjects,
 } from '@pagecast/contracts';
-import { connectNats, createHttpApp, createLogger, ensureStreams, signIdentityHeader } from '@pagecast/service-kit';
+import {
+  connectNats,
+  createHttpApp,
+  createLogger,
+  ensureStreams,
+  signDeviceIdentityHeader,
+  signIdentityHeader,
+} from '@pagecast/service-kit';
 import compression from 'compression';
 import type express from 'express';
 import type { GatewayConfig } from './config';
 import type { Logger } from './log';
 import { readCookie, serializeCookie } from './cookies';
+import { createDeviceVerifier, type DeviceIdentity } from './device';
 import { docsPage, documentedServices } from './docs';
-import { createEventsHub, type LiveLimits } from './events';
+import { createEventsHub, type LiveLimits, watchKey } from './events';
 import { type LiveFeed, liveLimitsFromEnv, startLiveFeed } from './live';
 import { createServiceProxy } from './proxy';
 import { foreignOrigins, resolveRemotes } from './remotes';
@@ -32,17 +43,26 @@ export interface Gateway {
   close(): Promise<void>;
   /** For tests and future feeds: the revocation set and the live-update hub. */
   revocations: RevocationStore;
+  /** revoked paired displays (by deviceId) */
+  deviceRevocations: RevocationStore;
   events: ReturnType<typeof createEventsHub>;
 }
 
 interface SessionLocals {
   identity?: SessionIdentity;
   sessionUnavailable?: boolean;
+  /** a paired display, when there is no member session */
+  device?: DeviceIdentity;
+  deviceUnavailable?: boolean;
 }
 
 const sessionOf = (res: express.Response): SessionLocals => res.locals as SessionLocals;
 
-function sendError(res: express.Response, status: number, code: 'NOT_FOUND' | 'SERVICE_UNAVAILABLE') {
+function sendError(
+  res: express.Response,
+  status: number,
+  code: 'NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'DEVICE_NOT_ALLOWED',
+) {
   res.status(status).set('Cache-Control', 'no-store').json({ code, message: errorMessagesJa[code] });
 }
 
@@ -79,11 +99,14 @@ export function createGateway(
     revocations,
     logger,
   });
+  const deviceRevocations = new RevocationStore(DEVICE_TOKEN_TTL_SECONDS * 1000);
+  const devices = createDeviceVerifier({ jwksUrl: config.SCREENS_JWKS_URL, revocations: deviceRevocations, logger });
   const targets: Record<ServiceName, string> = {
     account: config.ACCOUNT_URL,
     'file-conversion': config.FILES_URL,
     marketplace: config.MARKETPLACE_URL,
     billing: config.BILLING_URL,
+    screens: config.SCREENS_URL,
   };
   const proxy = createServiceProxy({ targets, timeoutMs: config.PROXY_TIMEOUT_MS, logger });
   const events = createEventsHub(config.SSE_HEARTBEAT_MS, { ...liveLimitsFromEnv(), ...opts.live });
@@ -95,9 +118,11 @@ export function createGateway(
   const cookie = (value: string, maxAge: number | undefined) =>
     serializeCookie(SESSION_COOKIE, value, { secure: https, maxAge });
   const clearCookie = cookie('', 0);
+  const clearDeviceCookie = serializeCookie(DEVICE_COOKIE, '', { secure: https, maxAge: 0 });
 
   let nats: Awaited<ReturnType<typeof connectNats>> | undefined;
   let feed: RevocationFeed | undefined;
+  let deviceFeed: RevocationFeed | undefined;
   let live: LiveFeed | undefined;
   let server: Server | undefined;
 
@@ -131,8 +156,16 @@ export function createGateway(
       res.append('Set-Cookie', cookie(outcome.token, outcome.maxAgeSeconds));
     } else if (outcome.kind === 'invalid') res.append('Set-Cookie', clearCookie);
     else if (outcome.kind === 'unavailable') locals.sessionUnavailable = true;
+    // A paired display (screens): its own credential, used only when no member is signed in on this browser.
+    if (!locals.identity) {
+      const device = await devices.check(readCookie(req.headers, DEVICE_COOKIE));
+      if (device.kind === 'valid') locals.device = device.device;
+      else if (device.kind === 'invalid') res.append('Set-Cookie', clearDeviceCookie);
+      else if (device.kind === 'unavailable') locals.deviceUnavailable = true;
+    }
     next();
   });
+  app.use(limits.device);
 
   const requireSession: express.RequestHandler = (_req, res, next) => {
     const locals = sessionOf(res);
@@ -150,9 +183,14 @@ export function createGateway(
     req.url = '/openapi.json';
     return proxy(service, req, res);
   });
-  app.get('/api/events', requireSession, (req, res) => {
-    const identity = sessionOf(res).identity as SessionIdentity;
-    events.handler(req, res, identity);
+  app.get('/api/events', (req, res) => {
+    const { identity, device } = sessionOf(res);
+    if (!identity && device) {
+      // A display's stream: its own screen's changes, plus the playlists and files it asks to watch.
+      const client = { userId: `screen:${device.screenId}`, sessionId: `device:${device.deviceId}` };
+      return events.handler(req, res, client, [watchKey.screen(device.screenId)]);
+    }
+    requireSession(req, res, () => events.handler(req, res, identity as SessionIdentity));
   });
 
   // Everything else under /api and /media goes to the service that owns it, per the contracts' route table.
@@ -167,8 +205,16 @@ export function createGateway(
     const auth = route?.auth ?? 'optional';
     if (!service) return sendError(res, 404, 'NOT_FOUND');
     const locals = sessionOf(res);
+    // A display's credential never stands in for a member, and only a display may call the device routes.
+    if (auth === 'session' && !locals.identity && locals.device) return sendError(res, 403, 'DEVICE_NOT_ALLOWED');
     if (auth === 'session' && !locals.identity) return requireSession(req, res, next);
+    if (auth === 'device' && !locals.device) {
+      return locals.deviceUnavailable ? sendError(res, 503, 'SERVICE_UNAVAILABLE') : sendUnauthorized(res);
+    }
     if (locals.identity) req.headers[IDENTITY_HEADER] = signIdentityHeader(locals.identity, config.INTERNAL_SECRET);
+    else if (locals.device) {
+      req.headers[IDENTITY_HEADER] = signDeviceIdentityHeader(locals.device, config.INTERNAL_SECRET);
+    }
     // Account clears the cookie on logout; the gateway does too, so a logout always logs out.
     if (path === '/api/logout') res.setHeader('Set-Cookie', [clearCookie]);
     return proxy(service, req, res);
@@ -186,6 +232,7 @@ export function createGateway(
   return {
     app,
     revocations,
+    deviceRevocations,
     events,
     async start(port = config.PORT) {
       nats = await connectNats(config.NATS_URL, logger, 'gateway');
@@ -197,12 +244,23 @@ export function createGateway(
         logger,
         onRevoked: (sid) => events.end((c) => c.sessionId === sid),
       });
+      // Revoked displays: every revocation a device token could outlive (they live a year), from SCREENS.
+      deviceFeed = startRevocationFeed({
+        js: nats.js,
+        store: deviceRevocations,
+        ttlSeconds: DEVICE_TOKEN_TTL_SECONDS,
+        logger,
+        stream: 'SCREENS',
+        subject: subjects.screenRevoked,
+        idField: 'deviceId',
+        onRevoked: (deviceId) => events.end((c) => c.sessionId === `device:${deviceId}`),
+      });
       // Live updates (events.ts): playlist and file changes forwarded to the streams watching them.
       live = startLiveFeed({ js: nats.js, hub: events, logger });
       // Serve nothing before the recent revocations are known and the live feed is in place (bounded wait: a slow
       // NATS must not block forever).
       const caughtUp = await Promise.race([
-        Promise.all([feed.caughtUp, live.ready]).then(() => true),
+        Promise.all([feed.caughtUp, deviceFeed.caughtUp, live.ready]).then(() => true),
         new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),
       ]);
       if (!caughtUp) logger.warn('revocation backlog or live feed not ready within 10 s; continuing');
@@ -226,6 +284,7 @@ export function createGateway(
         });
       }
       await feed?.stop();
+      await deviceFeed?.stop();
       await live?.stop();
       if (nats && !nats.nc.isClosed()) await nats.nc.close();
     },
