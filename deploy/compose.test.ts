@@ -17,7 +17,7 @@ const secrets = {
 } as const;
 type SecretName = keyof typeof secrets;
 
-const appServices = { account: 4101, 'file-conversion': 4102, marketplace: 4103, billing: 4104 } as const;
+const appServices = { account: 4101, 'file-conversion': 4102, marketplace: 4103, billing: 4104, screens: 4105 } as const;
 const frontEnds = { shell: 3000, 'mf-files': 3001, 'mf-marketplace': 3002, 'mf-player': 3003 } as const;
 
 interface ComposeService {
@@ -152,6 +152,7 @@ describe('compose.yaml with the secrets provided', () => {
       FILES_URL: 'http://file-conversion:4102',
       MARKETPLACE_URL: 'http://marketplace:4103',
       BILLING_URL: 'http://billing:4104',
+      SCREENS_URL: 'http://screens:4105',
     });
     // The gateway's secret set is the identity key only: it never needs the storage keys.
     expect(gw.S3_SECRET_KEY).toBeUndefined();

@@ -15,6 +15,7 @@ const nodeDeployables = [
   'services/file-conversion',
   'services/marketplace',
   'services/billing',
+  'services/screens',
   'gateway',
 ];
 const staticDeployables = ['shell', 'mf-files', 'mf-marketplace', 'mf-player'];

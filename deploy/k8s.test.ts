@@ -28,12 +28,21 @@ const docs: Doc[] = files.flatMap((file) =>
     })),
 );
 const find = (kind: string, name: string) => docs.find((d) => d.kind === kind && d.name === name);
-const nodeWorkloads = ['account', 'file-conversion', 'file-conversion-worker', 'marketplace', 'billing', 'gateway'];
+const nodeWorkloads = [
+  'account',
+  'file-conversion',
+  'file-conversion-worker',
+  'marketplace',
+  'billing',
+  'screens',
+  'gateway',
+];
 const withService = [
   'account',
   'file-conversion',
   'marketplace',
   'billing',
+  'screens',
   'gateway',
   'shell',
   'mf-files',
@@ -137,6 +146,7 @@ describe('deploy/k8s', () => {
       'FILES_URL',
       'MARKETPLACE_URL',
       'BILLING_URL',
+      'SCREENS_URL',
       'REMOTES',
     ]) {
       expect(cm, key).toMatch(new RegExp(`^\\s{2}${key}: \\S`, 'm'));

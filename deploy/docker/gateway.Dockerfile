@@ -17,6 +17,7 @@ COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/
 COPY services/billing/package.json services/billing/
+COPY services/screens/package.json services/screens/
 COPY gateway/package.json gateway/
 COPY shell/package.json shell/
 COPY mf-files/package.json mf-files/
@@ -47,6 +48,7 @@ COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/
 COPY services/billing/package.json services/billing/
+COPY services/screens/package.json services/screens/
 COPY gateway/package.json gateway/
 COPY shell/package.json shell/
 COPY mf-files/package.json mf-files/

@@ -13,6 +13,7 @@ export const services = [
   { name: 'file-conversion', dir: 'services/file-conversion', urlVar: 'FILES_URL', devPort: 4102 },
   { name: 'marketplace', dir: 'services/marketplace', urlVar: 'MARKETPLACE_URL', devPort: 4103 },
   { name: 'billing', dir: 'services/billing', urlVar: 'BILLING_URL', devPort: 4104 },
+  { name: 'screens', dir: 'services/screens', urlVar: 'SCREENS_URL', devPort: 4105 },
 ];
 
 function freePort() {
