@@ -148,8 +148,17 @@ export const MembershipChangedEvent = z.object({
   downgradeEffectiveMonth: z.number().int().nullable(),
 });
 
-/** A screen's name, time zone or assignment changed: its display re-reads what it plays (live). */
-export const ScreenChangedEvent = z.object({ screenId: z.string(), ownerId: z.string(), changedAt: IsoDateTime });
+/**
+ * A screen's name, time zone or assignment changed: its display re-reads what it plays (live), and file-conversion
+ * keeps what the screen's device may read (these playlists and files, and the files of these playlists).
+ */
+export const ScreenChangedEvent = z.object({
+  screenId: z.string(),
+  ownerId: z.string(),
+  changedAt: IsoDateTime,
+  playlistIds: z.array(z.string()).default([]),
+  fileIds: z.array(z.string()).default([]),
+});
 /** A screen was unpaired: the gateway refuses its device token from now on. */
 export const ScreenRevokedEvent = z.object({
   screenId: z.string(),

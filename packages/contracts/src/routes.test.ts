@@ -93,6 +93,7 @@ describe('route table', () => {
         'optional get /api/logout',
         'optional get /api/files/:id',
         'optional get /api/files/:id/pages',
+        'optional get /api/playlists/:id/items',
         'public post /api/payments/webhook',
         'optional get /media/:key',
         'public post /api/screens/pairing',

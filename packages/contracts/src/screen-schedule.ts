@@ -107,6 +107,23 @@ export function resolvePlaying(assignment: ScreenAssignment, timeZone: string, i
   }
 }
 
+/** Every playlist and file an assignment may play: what the screen's device may read. */
+export function assignedContent(assignment: ScreenAssignment): { playlistIds: string[]; fileIds: string[] } {
+  switch (assignment.kind) {
+    case 'playlist':
+      return { playlistIds: [assignment.playlistId], fileIds: [] };
+    case 'file':
+      return { playlistIds: [], fileIds: [assignment.fileId] };
+    case 'none':
+      return { playlistIds: [], fileIds: [] };
+    case 'schedule': {
+      const ids = new Set(assignment.schedule.parts.map((p) => p.playlistId));
+      if (assignment.schedule.defaultPlaylistId) ids.add(assignment.schedule.defaultPlaylistId);
+      return { playlistIds: [...ids], fileIds: [] };
+    }
+  }
+}
+
 /** Minutes of the week where some part starts or ends. */
 function boundaryMinutes(schedule: ScreenSchedule): number[] {
   const out = new Set<number>();

@@ -67,6 +67,7 @@ export async function destroyService(svc: TestService): Promise<void> {
     ['ACCOUNT', 'account'],
     ['BILLING', 'billing'],
     ['MARKETPLACE', 'marketplace'],
+    ['SCREENS', 'screens'],
   ] as const) {
     await context.nats.jsm.consumers.delete(stream, `${prefix}-${suffix}`).catch(() => {});
   }

@@ -240,7 +240,10 @@ describe('what a screen plays', () => {
     });
     expect(ok.status).toBe(200);
     expect(ok.body.assignment).toEqual(schedule);
-    expect(await lastEvent('screens.screen.changed.v1', (d) => d.screenId === screen.id)).toBeDefined();
+    expect(await lastEvent('screens.screen.changed.v1', (d) => d.screenId === screen.id)).toMatchObject({
+      playlistIds: ['pl-day', 'pl-night', 'pl-default'],
+      fileIds: [],
+    });
 
     for (const parts of [
       [

@@ -98,7 +98,9 @@ export const playlistsRoutes = defineRoutes([
     method: 'get',
     path: '/api/playlists/:id/items',
     service: 'file-conversion',
-    auth: 'session',
+    // 'optional' so that a paired display (a device identity) reaches the service, which lets it read only the
+    // playlists assigned to its screen; anonymous callers still get 401 from the service
+    auth: 'optional',
     summary: "A playlist's items by position",
     params: PlaylistIdParams,
     response: PlaylistItemList,

@@ -99,6 +99,37 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
         },
       }),
     );
+    // Paired screens (issue 12): what each screen's device may read.
+    consumers.push(
+      await consume(nats.js, {
+        stream: 'SCREENS',
+        durable: `${prefix}-screens`,
+        subjects: [subjects.screenChanged, subjects.screenRevoked],
+        logger,
+        deliver,
+        handler: async (e) => {
+          if (e.type === subjects.screenChanged) {
+            const d = e.data as {
+              screenId: string;
+              ownerId: string;
+              changedAt: string;
+              playlistIds: string[];
+              fileIds: string[];
+            };
+            await data.screenContent.apply({
+              _id: d.screenId,
+              ownerId: d.ownerId,
+              playlistIds: d.playlistIds,
+              fileIds: d.fileIds,
+              changedAt: new Date(d.changedAt),
+            });
+            return;
+          }
+          const d = e.data as { screenId: string; ownerId: string; revokedAt: string };
+          await data.screenContent.revoke(d.screenId, d.ownerId, new Date(d.revokedAt));
+        },
+      }),
+    );
   } catch (err) {
     await Promise.all(consumers.map((c) => c.stop()));
     throw err;

@@ -13,9 +13,11 @@ import {
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { FileDoc } from '../data';
+import { createPlaylistsRepo } from '../data/playlists';
 import { accessTo, canPublish, fileLimitFor, startOfMonth, storageKeys } from '../domain';
 import { announceFileChange, filePublishedData, fileUpdatedData } from '../events/publish';
 import type { ServiceContext } from '../server';
+import { playerUserId } from './player-identity';
 import { removeUnusedObjects } from '../workers/convert-job';
 import { toAccessibleFile, toFilePage, toFileSummary } from './present';
 import { uploadFile } from './upload';
@@ -25,6 +27,7 @@ const notFound = () => new AppError('FILE_NOT_FOUND');
 export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[]) => void): Router {
   const router = Router();
   const repo = ctx.data.files;
+  const playlists = createPlaylistsRepo(ctx.conn);
 
   /** The caller's own file, or 404 (another member's id gets the same answer as a missing one). */
   const ownFile = async (req: Request): Promise<FileDoc> => {
@@ -35,10 +38,11 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
     return file;
   };
 
-  /** Owner, or licence holder in signage mode; anonymous → 401, anyone else → 404. */
+  /** Owner, or licence holder in signage mode (or that owner's paired screen, for a file assigned to it); anonymous → 401, anyone else → 404. */
   const readableFile = async (req: Request) => {
-    const { userId } = requireIdentity(req);
+    const member = req.device ? undefined : requireIdentity(req).userId;
     const { id } = parseWith(FileIdParams, req.params);
+    const userId = member ?? (await playerUserId(req, ctx.data, playlists, { fileId: id }));
     const { signage_mode } = parseWith(SignageQuery, req.query);
     const file = await repo.findById(id);
     if (!file) throw notFound();

@@ -1,9 +1,11 @@
 import { MediaParams } from '@pagecast/contracts';
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
-import { Router } from 'express';
+import { type Request, Router } from 'express';
+import { createPlaylistsRepo } from '../data/playlists';
 import { hashFromMediaKey, storageKeys } from '../domain';
 import type { ServiceContext } from '../server';
 import type { TtlLru } from './access-cache';
+import { playerUserId } from './player-identity';
 
 export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 
@@ -14,6 +16,7 @@ export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 export function mediaRouter(ctx: ServiceContext, cache: TtlLru<boolean>): Router {
   const router = Router();
   const repo = ctx.data.files;
+  const playlists = createPlaylistsRepo(ctx.conn);
 
   const allowed = async (userId: string, hash: string): Promise<boolean> => {
     const cacheKey = `${userId}\u0000${hash}`;
@@ -26,11 +29,23 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<boolean>): Router
     return ok;
   };
 
+  /** A paired display reads an image only of a file assigned to its screen, as the screen's owner. */
+  const deviceReader = async (req: Request, hash: string): Promise<string> => {
+    const fileIds = [...new Set((await repo.pagesShowing(hash)).map((p) => p.fileId))];
+    try {
+      return await playerUserId(req, ctx.data, playlists, { fileIds });
+    } catch {
+      throw new AppError('NOT_FOUND');
+    }
+  };
+
   router.get('/media/:key', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const member = req.device ? undefined : requireIdentity(req).userId;
     const { key } = parseWith(MediaParams, req.params);
     const hash = hashFromMediaKey(key);
-    if (!hash || !(await allowed(userId, hash))) throw new AppError('NOT_FOUND');
+    if (!hash) throw new AppError('NOT_FOUND');
+    const userId = member ?? (await deviceReader(req, hash));
+    if (!(await allowed(userId, hash))) throw new AppError('NOT_FOUND');
     const etag = `"${key}"`;
     res.setHeader('Cache-Control', MEDIA_CACHE_CONTROL);
     res.setHeader('ETag', etag);

@@ -18,6 +18,7 @@ import type { FileDoc } from '../data';
 import { createPlaylistsRepo, type PlaylistRecord } from '../data/playlists';
 import { firstRepeat, inPlayOrder, itemsFromFileIds, placementConflict } from '../domain/playlists';
 import type { ServiceContext } from '../server';
+import { playerUserId } from './player-identity';
 import { toAccessibleFile } from './present';
 
 const iso = (d: Date) => new Date(d).toISOString();
@@ -110,8 +111,10 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/api/playlists/:id/items', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const member = req.device ? undefined : requireIdentity(req).userId;
     const { id } = parseWith(PlaylistIdParams, req.params);
+    // a paired display reads the playlists assigned to its screen, as their owner
+    const userId = member ?? (await playerUserId(req, ctx.data, repo, { playlistId: id }));
     const p = await repo.findOwned(id, userId);
     if (!p) throw notFound();
     res.json(await presentItems(p, userId));

@@ -1,4 +1,4 @@
 export { codeFromBytes } from './pairing';
 export { csvField, localDay, type PlayBatchProblem, playBatchProblems, toCsv } from './plays';
 export { isOnline } from './status';
-export { nextBoundary, resolvePlaying, scheduleProblems } from '@pagecast/contracts';
+export { assignedContent, nextBoundary, resolvePlaying, scheduleProblems } from '@pagecast/contracts';

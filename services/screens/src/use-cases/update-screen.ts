@@ -1,7 +1,7 @@
 import type { Screen, UpdateScreenRequest } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { scheduleProblems } from '../domain';
+import { assignedContent, scheduleProblems } from '../domain';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
 
@@ -35,6 +35,7 @@ export async function updateScreen(
     screenId,
     ownerId,
     changedAt: new Date(ctx.now()).toISOString(),
+    ...assignedContent(fields.assignment ?? screen.assignment),
   });
   return presentScreen({ ...screen, ...fields }, ctx.now());
 }

@@ -1,0 +1,54 @@
+import mongoose from 'mongoose';
+
+/**
+ * Read model of screens.screen.changed.v1 / .revoked.v1: what a paired display may read (issue 12). A device
+ * identity reads a file only when it is one of these files or in one of these playlists of the screen's owner.
+ */
+export interface ScreenContentRecord {
+  _id: string; // screenId
+  ownerId: string;
+  playlistIds: string[];
+  fileIds: string[];
+  /** the event time of the last change applied: an older event arriving late changes nothing */
+  changedAt: Date;
+  /** unpaired: kept as a tombstone so that a late change event cannot give access back */
+  revoked: boolean;
+}
+
+const schema = new mongoose.Schema<ScreenContentRecord>(
+  {
+    _id: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    playlistIds: { type: [String], default: [] },
+    fileIds: { type: [String], default: [] },
+    changedAt: { type: Date, required: true },
+    revoked: { type: Boolean, default: false },
+  },
+  { collection: 'screen_content', versionKey: false },
+);
+
+export function createScreenContent(conn: mongoose.Connection) {
+  const define = () => conn.model('ScreenContent', schema);
+  const model = (conn.models.ScreenContent as ReturnType<typeof define> | undefined) ?? define();
+  return {
+    /** What a paired screen may read, or null (unknown or unpaired). */
+    async get(screenId: string): Promise<ScreenContentRecord | null> {
+      const record = await model.findById(screenId).lean<ScreenContentRecord>();
+      return record && !record.revoked ? record : null;
+    },
+    /** One writer per screen (its owner's edits, in order); a redelivered or older event is ignored. */
+    async apply(record: Omit<ScreenContentRecord, 'revoked'>): Promise<void> {
+      const current = await model.findById(record._id).lean<ScreenContentRecord>();
+      if (current && (current.revoked || current.changedAt >= record.changedAt)) return;
+      await model.updateOne({ _id: record._id }, { $set: { ...record, revoked: false } }, { upsert: true });
+    },
+    async revoke(screenId: string, ownerId: string, at: Date): Promise<void> {
+      await model.updateOne(
+        { _id: screenId },
+        { $set: { ownerId, playlistIds: [], fileIds: [], changedAt: at, revoked: true } },
+        { upsert: true },
+      );
+    },
+  };
+}
+export type ScreenContent = ReturnType<typeof createScreenContent>;
