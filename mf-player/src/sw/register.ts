@@ -1,7 +1,7 @@
 // Registers the player's service worker (sw.ts, built to <remote>/sw.js) for the /signage/ pages, and asks it to
 // keep the images of what is being played. The script lives under /remotes/player/, so the gateway answers it
 // with `Service-Worker-Allowed: /` (gateway/src/static.ts) to let it control /signage/.
-import { appFilesToKeep, PRECACHE_APP_MESSAGE, PRECACHE_MESSAGE, SW_SCOPE } from './strategy';
+import { appFilesToKeep, PRECACHE_APP_MESSAGE, PRECACHE_MESSAGE, SCREEN_SCOPE, SW_SCOPE } from './strategy';
 
 declare const __webpack_public_path__: string | undefined;
 
@@ -26,7 +26,9 @@ export function registerPlayerServiceWorker(): Promise<ServiceWorkerRegistration
     const url = serviceWorkerUrl(publicPath, window.location.href);
     if (!url) return null;
     try {
-      return await navigator.serviceWorker.register(url, { scope: SW_SCOPE });
+      // a paired display (/screen) gets its own registration of the same worker
+      const scope = window.location.pathname === SCREEN_SCOPE ? SCREEN_SCOPE : SW_SCOPE;
+      return await navigator.serviceWorker.register(url, { scope });
     } catch (err) {
       // no worker (insecure origin, refused scope): the player still plays, only not through a network cut
       console.warn('[player] service worker not registered', err);

@@ -1,6 +1,8 @@
 // What the player's service worker does with each request, as a plain function (unit-tested; sw.ts applies it).
 
 export const SW_SCOPE = '/signage/';
+/** The paired display's page (issue 12): the same worker, registered a second time for this scope. */
+export const SCREEN_SCOPE = '/screen';
 export const PRECACHE_MESSAGE = 'pagecast-player-precache';
 export const PRECACHE_APP_MESSAGE = 'pagecast-player-precache-app';
 export const CACHE_NAMES = { media: 'pagecast-media-v1', data: 'pagecast-player-data-v1', app: 'pagecast-app-v1' };
@@ -19,6 +21,7 @@ const PLAYER_DATA = [
   /^\/api\/files\/[^/]+$/, // GET /api/files/:id?signage_mode=true
   /^\/api\/files\/[^/]+\/pages$/, // its pages
   /^\/api\/playlists\/[^/]+\/items$/, // the playlist being played
+  /^\/api\/screens\/device\/me$/, // a paired display's own screen (what it plays), for a reload while offline
 ];
 
 export function strategyFor(
@@ -37,7 +40,9 @@ export function strategyFor(
       : 'data-network-first';
   }
   if (path.startsWith('/api/')) return 'pass';
-  if (request.mode === 'navigate') return path.startsWith(SW_SCOPE) ? 'app-network-first' : 'pass';
+  if (request.mode === 'navigate') {
+    return path.startsWith(SW_SCOPE) || path === SCREEN_SCOPE ? 'app-network-first' : 'pass';
+  }
   if (path === '/remotes.json' || path.startsWith('/remotes/')) return 'app-network-first';
   if (request.destination === 'script' || request.destination === 'style') return 'app-network-first';
   return 'pass';
@@ -45,7 +50,10 @@ export function strategyFor(
 
 /** The cache key of a navigation: every /signage/… page is the same app shell. */
 export function appCacheKey(request: { url: string; mode?: string }): string {
-  if (request.mode === 'navigate') return new URL('/signage/', request.url).href;
+  if (request.mode === 'navigate') {
+    const screen = new URL(request.url).pathname === SCREEN_SCOPE;
+    return new URL(screen ? SCREEN_SCOPE : '/signage/', request.url).href;
+  }
   return request.url;
 }
 

@@ -91,7 +91,8 @@ scope.addEventListener('fetch', (e) => {
 async function keepApp(page: unknown, urls: unknown): Promise<void> {
   const cache = await caches.open(CACHE_NAMES.app);
   const origin = scope.location.origin;
-  if (typeof page === 'string' && new URL(page, origin).pathname.startsWith('/signage/')) {
+  const pagePath = typeof page === 'string' ? new URL(page, origin).pathname : '';
+  if (typeof page === 'string' && (pagePath.startsWith('/signage/') || pagePath === '/screen')) {
     try {
       const res = await fetch(page, { credentials: 'same-origin', headers: { accept: 'text/html' } });
       if (res.status === 200) await cache.put(appCacheKey({ url: new URL(page, origin).href, mode: 'navigate' }), res);

@@ -186,7 +186,7 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   SCREEN_NOT_FOUND: 'スクリーンが見つかりません',
   DEVICE_NOT_ALLOWED: 'スクリーン端末にはこの操作は許可されていません',
   SCHEDULE_INVALID: 'スケジュールの時間帯が空か、重なっています',
-  PLAY_BATCH_INVALID: '再生記録が正しくありません（未来の時刻、重複、または多すぎます）',
+  PLAY_BATCH_INVALID: '再生記録が正しくありません（未来の時刻、重複、または古すぎます）',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -60,6 +60,7 @@ function signedInRoutes() {
       <Route path="/files" element={files} />
       <Route path="/playbook" element={playlists} />
       <Route path="/playback" element={playlists} />
+      <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
       <Route path="/marketplace" element={marketplace} />
       <Route path="/points" element={<PointsPage />} />
       <Route path="/settings" element={lazyPage(<SettingsPage />)} />
@@ -94,6 +95,7 @@ function signedOutRoutes() {
         <Route path="/marketplace" element={marketplace} />
         <Route path="/playbook" element={playlists} />
         <Route path="/playback" element={playlists} />
+        <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
         <Route path="/points" element={<PointsPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
@@ -106,6 +108,8 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route path="/signage/:fileId" element={<RemoteRoute remote="mf_player" component="SignagePage" />} />
+      {/* a display pairs and plays without a member login (issue 12) */}
+      <Route path="/screen" element={<RemoteRoute remote="mf_player" component="DisplayPage" />} />
       {isLoading ? <Route path="*" element={<PageLoading />} /> : user ? signedInRoutes() : signedOutRoutes()}
     </Routes>
   );

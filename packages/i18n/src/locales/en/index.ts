@@ -14,6 +14,7 @@ import player from './player.json';
 import playlist from './playlist.json';
 import points from './points.json';
 import settings from './settings.json';
+import screens from './screens.json';
 
 export default {
   common,
@@ -31,4 +32,5 @@ export default {
   playlist,
   points,
   settings,
+  screens,
 };

@@ -9,6 +9,7 @@ const navItems = [
   { to: '/', key: 'nav.dashboard', end: true },
   { to: '/files', key: 'nav.files' },
   { to: '/playbook', key: 'nav.playlist' },
+  { to: '/screens', key: 'nav.screens' },
   { to: '/marketplace', key: 'nav.marketplace' },
   { to: '/contact', key: 'nav.contact' },
 ];

@@ -1,0 +1,165 @@
+import { SCREEN_HEARTBEAT_SECONDS } from '@pagecast/contracts';
+import { HttpError } from '@pagecast/ui';
+import qrcode from 'qrcode-generator';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { precacheApp, registerPlayerServiceWorker } from '../../../sw/register';
+import { sendHeartbeat } from '../api/send-heartbeat';
+import { sendPlays } from '../api/send-plays';
+import { createPlayLog } from '../model/play-log';
+import { isUnauthorized, useDisplaySession } from '../model/use-display-session';
+import { useDisplayPlayer } from '../model/use-display-player';
+import './display.css';
+
+/** Reported with each heartbeat; the Screens page shows it. */
+export const DISPLAY_APP_VERSION = '1.0.0';
+const FLUSH_MS = 10_000;
+
+/** /screen: a display pairs by a code shown on it, then plays what its screen is given, on its own. */
+export function DisplayPage() {
+  const { state, refresh, unpaired } = useDisplaySession();
+  useEffect(() => {
+    void registerPlayerServiceWorker().then(() => precacheApp());
+  }, []);
+  if (state.kind === 'starting') return <main className="pc-display" aria-busy="true" />;
+  if (state.kind === 'pairing') return <PairingCode code={state.pairing?.code ?? null} />;
+  return <PairedDisplay key={state.screen.screenId} screen={state.screen} refresh={refresh} unpaired={unpaired} />;
+}
+
+function PairingCode({ code }: { code: string | null }) {
+  const { t } = useTranslation();
+  const link = code ? `${window.location.origin}/screens?code=${code}` : '';
+  const qr = useMemo(() => {
+    if (!link) return '';
+    const q = qrcode(0, 'M');
+    q.addData(link);
+    q.make();
+    return q.createDataURL(6, 2);
+  }, [link]);
+  return (
+    <main className="pc-display pc-display--pairing">
+      <h1>{t('screens.display.title')}</h1>
+      <p>{t('screens.display.help')}</p>
+      <p className="pc-display__code" data-testid="pairing-code" aria-live="polite">
+        {code ?? '······'}
+      </p>
+      {qr ? <img className="pc-display__qr" src={qr} alt={t('screens.display.qr')} width={220} height={220} /> : null}
+    </main>
+  );
+}
+
+function PairedDisplay({
+  screen,
+  refresh,
+  unpaired,
+}: {
+  screen: Parameters<typeof useDisplayPlayer>[0];
+  refresh: () => Promise<void>;
+  unpaired: () => void;
+}) {
+  const { t } = useTranslation();
+  const log = useMemo(() => createPlayLog(window.localStorage), []);
+  const [version, setVersion] = useState(0);
+  const { slide, watched } = useDisplayPlayer(screen, { version, onPlayed: (r) => log.add(r) });
+  const nowPlaying = useRef<{ fileId: string | null; page: number | null } | null>(null);
+  nowPlaying.current = slide ? { fileId: slide.fileId, page: slide.page } : null;
+
+  // Heartbeat; a 401 means the screen was unpaired.
+  useEffect(() => {
+    const beat = () =>
+      sendHeartbeat({
+        appVersion: DISPLAY_APP_VERSION,
+        screenSize: { width: window.screen.width, height: window.screen.height },
+        nowPlaying: nowPlaying.current,
+      }).catch((err) => {
+        if (isUnauthorized(err)) unpaired();
+      });
+    void beat();
+    const timer = setInterval(beat, (screen.heartbeatSeconds || SCREEN_HEARTBEAT_SECONDS) * 1000);
+    return () => clearInterval(timer);
+  }, [screen.heartbeatSeconds, unpaired]);
+
+  // Proof of play: sent in batches; kept while offline; a refused batch is dropped (it would be refused again).
+  useEffect(() => {
+    let sending = false;
+    const flush = async () => {
+      if (sending) return;
+      sending = true;
+      try {
+        for (let batch = log.batch(); batch.length > 0; batch = log.batch()) {
+          try {
+            await sendPlays(batch);
+          } catch (err) {
+            if (err instanceof HttpError && err.status === 400) log.remove(batch.map((r) => r.id));
+            else if (isUnauthorized(err)) return unpaired();
+            else return;
+            continue;
+          }
+          log.remove(batch.map((r) => r.id));
+        }
+      } finally {
+        sending = false;
+      }
+    };
+    const timer = setInterval(flush, FLUSH_MS);
+    window.addEventListener('online', flush);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('online', flush);
+    };
+  }, [log, unpaired]);
+
+  // Live: the screen's own changes, and the playlists and files it plays; a closed stream may mean revoked.
+  const files = [...new Set(watched.slides.map((s) => s.fileId))].slice(0, 40);
+  const playlists =
+    screen.assignment.kind === 'playlist'
+      ? [screen.assignment.playlistId]
+      : screen.assignment.kind === 'schedule'
+        ? [
+            ...new Set([
+              ...screen.assignment.schedule.parts.map((p) => p.playlistId),
+              ...(screen.assignment.schedule.defaultPlaylistId ? [screen.assignment.schedule.defaultPlaylistId] : []),
+            ]),
+          ].slice(0, 10)
+        : [];
+  const query = [
+    ...playlists.map((id) => `playlist=${encodeURIComponent(id)}`),
+    ...files.map((id) => `file=${encodeURIComponent(id)}`),
+  ].join('&');
+  useEffect(() => {
+    const source = new EventSource(`/api/events${query ? `?${query}` : ''}`);
+    source.addEventListener('screens.screen.changed.v1', () => void refresh());
+    const reload = () => setVersion((v) => v + 1);
+    for (const type of [
+      'files.playlist.saved.v1',
+      'files.file.updated.v1',
+      'files.file.deleted.v1',
+      'files.page.ready.v1',
+      'resync',
+    ])
+      source.addEventListener(type, reload);
+    // The browser reconnects by itself; a refusal (revoked) closes the source: ask the server what happened.
+    source.onerror = () => {
+      if (source.readyState === EventSource.CLOSED) void refresh();
+    };
+    return () => source.close();
+  }, [query, refresh]);
+
+  return (
+    <main className="pc-display" data-testid="display-playing" data-screen={screen.screenId}>
+      {slide ? (
+        <img
+          className="pc-display__page"
+          src={slide.imagePath}
+          alt={t('screens.display.pageAlt', { page: slide.page + 1 })}
+          data-file={slide.fileId}
+          data-page={slide.page}
+        />
+      ) : (
+        <p className="pc-display__idle" data-testid="display-idle">
+          {screen.name}
+        </p>
+      )}
+    </main>
+  );
+}
