@@ -53,6 +53,7 @@ async function slidesOf(playing: Playing): Promise<Slide[]> {
 }
 
 const keyOf = (p: Playing) => JSON.stringify(p);
+const RETRY_MS = 3000;
 
 export function useDisplayPlayer(
   screen: DeviceScreen,
@@ -60,6 +61,7 @@ export function useDisplayPlayer(
 ) {
   const [playing, setPlaying] = useState<Playing>(() => resolvePlaying(screen.assignment, screen.timeZone, Date.now()));
   const [slides, setSlides] = useState<Slide[]>([]);
+  const slidesRef = useRef<Slide[]>([]);
   /** pages shown so far: the slide is step % slides.length, and every step is a new showing (one-page loops too) */
   const [step, setStep] = useState(0);
   const shownAt = useRef<{ slide: Slide; at: number } | null>(null);
@@ -79,20 +81,33 @@ export function useDisplayPlayer(
 
   // The slides of what plays (again after a live change: opts.version).
   const playingKey = keyOf(playing);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: playingKey stands for playing; version forces a reload
+  // Nothing readable yet (the assignment may reach the files service a moment after the display): try again.
+  const [retry, setRetry] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: playingKey stands for playing; version and retry force a reload
   useEffect(() => {
     let stale = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const again = () => {
+      timer = setTimeout(() => setRetry((n) => n + 1), RETRY_MS);
+    };
     slidesOf(playing)
       .then((next) => {
         if (stale) return;
-        setSlides((prev) => (JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
-        setStep(0);
+        if (JSON.stringify(slidesRef.current) !== JSON.stringify(next)) {
+          slidesRef.current = next;
+          setSlides(next);
+          setStep(0);
+        }
+        if (next.length === 0 && playing.kind !== 'none') again();
       })
-      .catch(() => undefined);
+      .catch(() => {
+        if (!stale) again();
+      });
     return () => {
       stale = true;
+      clearTimeout(timer);
     };
-  }, [playingKey, opts.version]);
+  }, [playingKey, opts.version, retry]);
 
   const slide = slides.length ? slides[step % slides.length] : undefined;
 
