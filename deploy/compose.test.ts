@@ -17,7 +17,13 @@ const secrets = {
 } as const;
 type SecretName = keyof typeof secrets;
 
-const appServices = { account: 4101, 'file-conversion': 4102, marketplace: 4103, billing: 4104, screens: 4105 } as const;
+const appServices = {
+  account: 4101,
+  'file-conversion': 4102,
+  marketplace: 4103,
+  billing: 4104,
+  screens: 4105,
+} as const;
 const frontEnds = { shell: 3000, 'mf-files': 3001, 'mf-marketplace': 3002, 'mf-player': 3003 } as const;
 
 interface ComposeService {

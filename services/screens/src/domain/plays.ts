@@ -38,5 +38,5 @@ export function csvField(value: string | number): string {
 }
 
 export function toCsv(header: string[], rows: Array<Array<string | number>>): string {
-  return [header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return `${[header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
