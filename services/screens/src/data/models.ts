@@ -66,6 +66,7 @@ const pairingSchema = new mongoose.Schema<PairingRecord>(
   { collection: 'pairings', versionKey: false },
 );
 pairingSchema.index({ code: 1, expiresAt: -1 });
+pairingSchema.index({ expiresAt: 1 });
 
 const claimSchema = new mongoose.Schema<PairingClaimRecord>(
   {

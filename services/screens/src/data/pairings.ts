@@ -21,6 +21,10 @@ export function createPairingRepository(models: Models) {
       }
     },
     claimOf: (pairingId: string) => claims.findById(pairingId).lean<PairingClaimRecord>(),
+    /** Codes long expired are of no use (their claims, and the screens, stay): removed as new ones are made. */
+    async removeExpired(before: Date): Promise<void> {
+      await pairings.deleteMany({ expiresAt: { $lt: before } });
+    },
   };
 }
 export type PairingRepository = ReturnType<typeof createPairingRepository>;

@@ -25,8 +25,8 @@ export function createRateLimits(conn: mongoose.Connection) {
     async allow(key: string, max: number, windowMs: number, now = Date.now()): Promise<boolean> {
       await model.create({ _id: randomUUID(), key, at: new Date(now) });
       const count = await model.countDocuments({ key, at: { $gt: new Date(now - windowMs) } });
-      // old attempts are removed as we go (no TTL indexes on FerretDB)
-      if (count === 1) await model.deleteMany({ key, at: { $lte: new Date(now - windowMs) } });
+      // old attempts of this key are removed as we go (no TTL indexes on FerretDB)
+      await model.deleteMany({ key, at: { $lte: new Date(now - windowMs) } });
       return count <= max;
     },
   };

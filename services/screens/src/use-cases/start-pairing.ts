@@ -17,6 +17,8 @@ export async function startPairing(ctx: ServiceContext, input: { address: string
   for (let i = 0; i < 5 && (await ctx.data.pairings.findActive(code, new Date(now))).length > 0; i++) {
     code = codeFromBytes(randomBytes(8));
   }
+  // no TTL indexes on FerretDB: codes expired for an hour go as new ones are made
+  await ctx.data.pairings.removeExpired(new Date(now - 3_600_000));
   const pairingId = randomUUID();
   const pollSecret = randomBytes(24).toString('base64url');
   const expiresAt = new Date(now + PAIRING_CODE_TTL_SECONDS * 1000);
