@@ -47,8 +47,29 @@ try {
   let baseUrl = process.env.BASE_URL;
   if (!baseUrl) {
     say('starting the stack (test profile, gateway on 18090; logs in .data/test/logs) ...');
-    stack = await startStack({ profile: 'test', port: 18090, quiet: true });
+    // screens: the setup pairs many displays from one address, which the default limits would refuse
+    const env =
+      scenario === 'screens'
+        ? { RATE_LIMIT_API_MAX: '1000000', PAIRING_RATE_MAX: '1000000', PAIR_ATTEMPT_RATE_MAX: '1000000' }
+        : {};
+    stack = await startStack({ profile: 'test', port: 18090, quiet: true, env });
     baseUrl = `http://127.0.0.1:18090`;
+  }
+  if (scenario === 'screens') {
+    // paired displays through the real API before k6 starts (load/lib/pair-screens.mjs)
+    const { pairScreens } = await import('../load/lib/pair-screens.mjs');
+    const count = Math.min(Number(process.env.SCREENS || 100), 20_000);
+    const out = join(root, '.data', 'test', 'load-screens.json');
+    say(`pairing ${count} screens ...`);
+    const paired = await pairScreens({
+      base: baseUrl,
+      mailUrl: stack?.mailUrl ?? process.env.MAILDEV_API_URL ?? 'http://127.0.0.1:11080',
+      count,
+      out,
+      corpus: process.env.PAGECAST_CORPUS_PDF ?? '/work/shared/corpus/pdf',
+    });
+    say(`${paired} screens paired`);
+    process.env.SCREENS_FILE = out;
   }
   say(`k6 run load/${scenario}.js against ${baseUrl}`);
   const code = await new Promise((resolve) => {
