@@ -157,11 +157,15 @@ describe('paired displays at the gateway', () => {
       screenId: randomUUID(),
       ownerId: device.ownerId,
       changedAt: new Date().toISOString(),
+      playlistIds: [],
+      fileIds: [],
     });
     await publish('screens.screen.changed.v1', {
       screenId: device.screenId,
       ownerId: device.ownerId,
       changedAt: new Date().toISOString(),
+      playlistIds: [],
+      fileIds: [],
     });
     await waitFor(async () => (text.includes('event: screens.screen.changed.v1') ? true : undefined));
     expect(text.match(/event: screens\.screen\.changed\.v1/g)).toHaveLength(1);
