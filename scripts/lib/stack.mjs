@@ -6,7 +6,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { buildFrontEnds } from './build.mjs';
 import { dataDir, profiles, root, up } from './infra.mjs';
-import { debian, ensureDebianPackages } from './tools.mjs';
+import { debianFor, ensureDebianPackages } from './tools.mjs';
 
 export const services = [
   { name: 'account', dir: 'services/account', urlVar: 'ACCOUNT_URL', devPort: 4101 },
@@ -95,7 +95,7 @@ export async function startStack({
     await infra?.stop();
   };
   try {
-    await ensureDebianPackages(debian.conversion);
+    await ensureDebianPackages(debianFor('start'));
     infra = await up({ profile, only: ['nats', 'mongo', 's3', 'mail', 'stripe'] });
     if (build) await buildFrontEnds();
     const logs = join(dataDir(profile), 'logs');
