@@ -82,7 +82,7 @@ async function gatewayOverhead({ stack, measure, hostUrl }) {
   const service = `http://127.0.0.1:${stack.ports.account}`;
   const rows = [
     { label: 'account /healthz (direct)', ...(await measure(`${service}/healthz`)) },
-    { label: 'gateway /healthz (own)', ...(await measure(`${hostUrl}/healthz`)) },
+    { label: 'gateway /healthz (own, internal listener)', ...(await measure(`${stack.internalUrl}/healthz`)) },
     { label: 'account /openapi.json (direct)', ...(await measure(`${service}/openapi.json`)) },
     {
       label: 'gateway /api/docs/account/openapi.json (proxied)',

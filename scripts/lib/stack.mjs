@@ -130,9 +130,19 @@ export async function startStack({
       }),
     );
     say('starting gateway ...');
-    const gw = launch('gateway', 'gateway', { PORT: String(port) });
-    await waitReady(`http://127.0.0.1:${port}/readyz`, 'gateway', gw);
-    return { url: `http://localhost:${port}`, env: common, ports, profile, stop, mailUrl: infra.env.MAILDEV_API_URL };
+    // Its probes and metrics are on an internal listener, never on the public port (docs/platform.md).
+    const internalPort = Number(common.INTERNAL_PORT) || (profile === 'dev' ? 9090 : await freePort());
+    const gw = launch('gateway', 'gateway', { PORT: String(port), INTERNAL_PORT: String(internalPort) });
+    await waitReady(`http://127.0.0.1:${internalPort}/readyz`, 'gateway', gw);
+    return {
+      url: `http://localhost:${port}`,
+      internalUrl: `http://127.0.0.1:${internalPort}`,
+      env: common,
+      ports,
+      profile,
+      stop,
+      mailUrl: infra.env.MAILDEV_API_URL,
+    };
   } catch (e) {
     await stop();
     throw e;

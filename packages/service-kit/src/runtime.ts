@@ -97,6 +97,7 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     const { app, finish } = createHttpApp({
       name,
       logger,
+      bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
       ready: async () => natsReady(nats.nc) && (await mongoReady(conn)) && (s3 ? await s3.ready() : true),
       openapi: () => {
         openapi ??= buildOpenApiDocument(name);
@@ -108,9 +109,12 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     for (const router of routers) app.use(router);
     finish();
 
-    const http = await listen(app, config.PORT);
+    const http = await listen(app, config.PORT, config.HOST, {
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    });
     onClose(() => http.close());
-    logger.info({ port: http.port }, `${name} listening`);
+    logger.info({ host: config.HOST, port: http.port }, `${name} listening`);
     return { port: http.port, url: http.url, context, close: closeAll };
   } catch (err) {
     await closeAll();
