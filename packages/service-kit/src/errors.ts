@@ -107,6 +107,8 @@ export function errorHandler(logger: pino.Logger): ErrorRequestHandler {
       next(err);
       return;
     }
+    // An error answer may say what this member may or may not see: never cached, whatever the route had set.
+    res.setHeader('Cache-Control', 'no-store');
     const appError = toAppError(err);
     if (appError) {
       const body: Record<string, unknown> = { code: appError.code, message: appError.message };

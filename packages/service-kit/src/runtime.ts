@@ -106,6 +106,9 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     });
     if (opts.trustProxy) app.set('trust proxy', opts.trustProxy);
     app.use(identityMiddleware(config.INTERNAL_SECRET));
+    // A service's answers depend on the member (or may): no cache may keep or share them. A route whose answer is
+    // the same for everyone and worth caching (jwks, page images) sets its own Cache-Control.
+    app.use(noStore);
     for (const router of routers) app.use(router);
     finish();
 
@@ -121,6 +124,11 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     throw err;
   }
 }
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 function s3Config(config: BaseConfig) {
   const { S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey } = config;
