@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, parseWith } from './errors';
-import { createHttpApp, DEFAULT_TIMEOUTS, type Listening, listen } from './http';
+import { createHttpApp, DEFAULT_TIMEOUTS, decodedBody, type Listening, listen } from './http';
 import { identityMiddleware, requireIdentity, signIdentityHeader } from './identity';
 
 describe('parseWith', () => {
@@ -75,6 +75,16 @@ describe('errorHandler (through createHttpApp)', () => {
     });
     app.get('/me', (req, res) => {
       res.json(requireIdentity(req));
+    });
+    // a handler that streams the body itself (as uploads do)
+    app.post('/raw', async (req, res, next) => {
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of decodedBody(req)) chunks.push(chunk as Buffer);
+        res.json({ text: Buffer.concat(chunks).toString() });
+      } catch (err) {
+        next(err);
+      }
     });
     app.get('/items/:id', (req, res) => {
       res.json({ id: req.params.id });
@@ -220,6 +230,28 @@ describe('errorHandler (through createHttpApp)', () => {
       expect(await res.json()).toEqual({ n: 1 });
     });
 
+    it.each(Object.keys(encoders))(
+      'decodedBody: a streamed %s body is decoded, a broken one is 400',
+      async (encoding) => {
+        const raw = (body: Uint8Array<ArrayBuffer>) =>
+          fetch(`${server.url}/raw`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/octet-stream', 'content-encoding': encoding },
+            body,
+          });
+        const ok = await raw(new Uint8Array((encoders[encoding] as (b: Buffer) => Buffer)(Buffer.from('hello'))));
+        expect(await ok.json()).toEqual({ text: 'hello' });
+        const bad = await raw(new Uint8Array(Buffer.from('hello')));
+        expect([bad.status, ((await bad.json()) as { code: string }).code]).toEqual([400, 'MALFORMED_REQUEST']);
+        const unknown = await fetch(`${server.url}/raw`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'compress' },
+          body: 'hello',
+        });
+        expect(unknown.status).toBe(415);
+      },
+    );
+
     it('an unknown Content-Encoding is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
       const res = await fetch(`${server.url}/zod`, {
         method: 'POST',
@@ -236,6 +268,9 @@ describe('errorHandler (through createHttpApp)', () => {
         const res = await fetch(`${server.url}/items/${bad}`);
         expect(res.status).toBe(400);
         expect(await res.json()).toEqual({ code: 'MALFORMED_REQUEST', message: errorMessagesJa.MALFORMED_REQUEST });
+        // the same on a path no route matches: malformed before it is unknown
+        const unknown = await fetch(`${server.url}/nowhere/${bad}`);
+        expect([unknown.status, ((await unknown.json()) as { code: string }).code]).toEqual([400, 'MALFORMED_REQUEST']);
         const good = await fetch(`${server.url}/items/%E3%81%82`);
         expect(await good.json()).toEqual({ id: 'あ' });
       },
@@ -256,6 +291,11 @@ describe('time-outs', () => {
     const { app, finish } = createHttpApp({ name: 'timeouts-test', logger, bodyIdleTimeoutMs: 300 });
     app.post('/echo', (req, res) => {
       res.json(req.body);
+    });
+    // ignores its body and is slower than the idle time-out: it must still answer
+    app.post('/slow', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 900));
+      res.json({ slow: true });
     });
     finish();
     server = await listen(app, 0, '127.0.0.1', { headersTimeoutMs: 400, requestTimeoutMs: 5000 });
@@ -284,6 +324,35 @@ describe('time-outs', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain('"code":"REQUEST_TIMEOUT"');
     expect(ms).toBeLessThan(3000);
+  });
+
+  it('a body that keeps arriving slowly, and a slow handler after a complete body, are not cut', async () => {
+    const slowBody = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(server.port, '127.0.0.1', async () => {
+        socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n');
+        for (const part of ['{"a"', ':', '"slow', '"}']) {
+          await new Promise((r) => setTimeout(r, 200)); // 800 ms in all, each pause under the 300 ms idle limit
+          socket.write(part);
+        }
+      });
+      let answer = '';
+      socket.on('data', (d) => {
+        answer += d.toString();
+        if (answer.includes('}', answer.indexOf('\r\n\r\n'))) {
+          socket.destroy();
+          resolve(answer);
+        }
+      });
+      socket.on('error', reject);
+    });
+    expect(slowBody).toMatch(/^HTTP\/1\.1 200 /);
+    expect(slowBody).toContain('{"a":"slow"}');
+    const slow = await fetch(`${server.url}/slow`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'ignored',
+    });
+    expect([slow.status, await slow.json()]).toEqual([200, { slow: true }]);
   });
 
   it('headers that never finish are cut off by the headers time-out', async () => {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import http, { type Server } from 'node:http';
+import http, { type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { errorMessagesJa } from '@pagecast/contracts';
 import express from 'express';
 import type { pino } from 'pino';
@@ -53,6 +55,42 @@ export function createServer(app: express.Express, t: ServerTimeouts = {}): Serv
   );
 }
 
+/**
+ * The request body as the client meant it, for handlers that stream it themselves (uploads): decoded per its
+ * Content-Encoding like express.json does for JSON. An unknown encoding throws 415 UNSUPPORTED_MEDIA_TYPE; bytes that
+ * are not what the encoding says make the returned stream fail with 400 MALFORMED_REQUEST.
+ */
+export function decodedBody(req: IncomingMessage): Readable {
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  if (encoding === 'identity' || encoding === '') return req;
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (!decoder) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+  const out = new PassThrough();
+  decoder.on('error', (err) => out.destroy(new AppError('MALFORMED_REQUEST', { cause: err })));
+  req.on('error', (err) => out.destroy(err));
+  return req.pipe(decoder).pipe(out);
+}
+
+/** A path whose %-escapes do not decode (`/media/%ff`, `/x/%E0%A4%A`) is malformed, whatever route it was for. */
+const wellEncodedPath: express.RequestHandler = (req, _res, next) => {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    next(new AppError('MALFORMED_REQUEST'));
+    return;
+  }
+  next();
+};
+
 function hasBody(req: express.Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
@@ -60,29 +98,43 @@ function hasBody(req: express.Request): boolean {
 
 /**
  * A body that stops arriving (a Content-Length larger than what was sent) must not hold the connection: while the
- * body is incomplete, socket inactivity of `ms` answers 408 REQUEST_TIMEOUT and closes. Once the body is in (or the
- * answer is sent) the timer is off, so slow handlers and long responses (event streams) are not affected.
+ * body is incomplete, `ms` without a byte from the client answers 408 REQUEST_TIMEOUT and closes. Watched through the
+ * socket's byte count, not a socket time-out: Node destroys a timed-out socket nobody claims, which would also cut
+ * slow handlers, and a socket time-out would replace the server's keep-alive one.
  */
 function bodyIdleTimeout(ms: number): express.RequestHandler {
   return (req, res, next) => {
     if (!hasBody(req)) return next();
-    const off = () => req.socket.setTimeout(0);
-    // On the request, not the socket: node's own socket handler destroys a timed-out socket nobody claims.
-    req.setTimeout(ms, () => {
-      if (req.complete || res.writableEnded) return off();
-      const close = () => {
-        req.socket.end();
-        setTimeout(() => req.socket.destroy(), 1000).unref();
-      };
-      if (res.headersSent) return close();
-      res.once('finish', close);
-      res.status(408).set('Connection', 'close').json({
-        code: 'REQUEST_TIMEOUT',
-        message: errorMessagesJa.REQUEST_TIMEOUT,
-      });
-    });
-    req.once('end', off);
-    res.once('finish', off);
+    const socket = req.socket;
+    let seen = socket.bytesRead;
+    let lastByteAt = Date.now();
+    const timer = setInterval(
+      () => {
+        if (req.complete || res.writableEnded || socket.destroyed) return stop();
+        if (socket.bytesRead !== seen) {
+          seen = socket.bytesRead;
+          lastByteAt = Date.now();
+          return;
+        }
+        if (Date.now() - lastByteAt < ms) return;
+        stop();
+        const close = () => {
+          socket.end();
+          setTimeout(() => socket.destroy(), 1000).unref();
+        };
+        if (res.headersSent) return close();
+        res.once('finish', close);
+        res.status(408).set({ Connection: 'close', 'Cache-Control': 'no-store' }).json({
+          code: 'REQUEST_TIMEOUT',
+          message: errorMessagesJa.REQUEST_TIMEOUT,
+        });
+      },
+      Math.max(25, Math.min(1000, Math.floor(ms / 4))),
+    );
+    timer.unref();
+    const stop = () => clearInterval(timer);
+    req.once('end', stop);
+    res.once('close', stop);
     next();
   };
 }
@@ -131,6 +183,7 @@ export function createHttpApp(opts: HttpAppOptions): {
   );
 
   app.use(bodyIdleTimeout(opts.bodyIdleTimeoutMs ?? DEFAULT_TIMEOUTS.bodyIdleTimeoutMs));
+  app.use(wellEncodedPath);
 
   app.use((req, res, next) => {
     const end = duration.startTimer();

@@ -3,6 +3,7 @@ export { AppError, errorHandler, isDuplicateKeyError, parseWith, toAppError, zod
 export {
   createHttpApp,
   createServer,
+  decodedBody,
   DEFAULT_TIMEOUTS,
   type HttpAppOptions,
   JSON_BODY_LIMIT,
