@@ -1,7 +1,8 @@
 // Our own hostile cases over every route of the contracts' table (routes added later are covered as they come),
 // through the gateway as a signed-in member and directly at the owning service: a body that is not encoded as its
 // Content-Encoding says, and a path whose %-escapes do not decode. Each must answer 400 MALFORMED_REQUEST with an
-// error body exactly as the published schema says (no extra fields), never cached, never a 5xx.
+// error body exactly as the published schema says (no extra fields), never cached, never a 5xx. Every answer of a
+// route that may depend on the member is Cache-Control: no-store.
 import { apiRoutes, ErrorBody, type RouteDef } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -75,6 +76,10 @@ describe('every route of the contracts: bad input is 400 MALFORMED_REQUEST, thro
         });
         const text = await res.text();
         expect(res.status, `${via} ${route.method} ${path}: ${text}`).toBeLessThan(500);
+        // whatever the answer, if it may depend on the member no cache may keep it (page images say their own)
+        if (route.auth !== 'public' && !res.headers.get('content-type')?.startsWith('image/')) {
+          expect(res.headers.get('cache-control'), `${via} ${route.method} ${path}`).toBe('no-store');
+        }
         if (res.status >= 400 && res.headers.get('content-type')?.includes('json')) {
           expect(ErrorBody.strict().safeParse(JSON.parse(text)).success, `${via} ${path}: ${text}`).toBe(true);
         }
