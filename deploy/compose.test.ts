@@ -122,6 +122,15 @@ describe('compose.yaml with the secrets provided', () => {
     }
   });
 
+  it('makes the processes listen beyond loopback (their default) and keeps the gateway probes on its internal port', () => {
+    for (const name of [...Object.keys(appServices), 'gateway'])
+      expect(service(cfg, name).environment?.HOST, name).toBe('0.0.0.0');
+    const gw = service(cfg, 'gateway');
+    expect(gw.environment?.INTERNAL_PORT).toBe('9090');
+    expect(gw.healthcheck?.test?.join(' ')).toContain('INTERNAL_PORT');
+    expect(published(gw)).not.toContain('9090:9090');
+  });
+
   it('starts services after healthy infrastructure and the bucket job, and the gateway after healthy services', () => {
     for (const name of Object.keys(appServices)) {
       const deps = service(cfg, name).depends_on ?? {};

@@ -97,6 +97,16 @@ describe('deploy/k8s', () => {
     expect(text).toMatch(/key: INTERNAL_SECRET/);
   });
 
+  it('the pods listen beyond loopback; the gateway probes its internal port, which its Service does not expose', () => {
+    expect(readFileSync(join(dir, 'configmap.yaml'), 'utf8')).toMatch(/^\s{2}HOST: 0\.0\.0\.0$/m);
+    const gw = find('Deployment', 'gateway')?.text ?? '';
+    for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe'])
+      expect(block(gw, probe), probe).toMatch(/port: internal/);
+    expect(gw).toMatch(/- name: internal\n\s+containerPort: 9090/);
+    expect(gw).toMatch(/name: INTERNAL_HOST\n\s+value: 0\.0\.0\.0/);
+    expect(find('Service', 'gateway')?.text).not.toMatch(/9090|internal/);
+  });
+
   it.each(withService)('%s: a Service selects its pods', (name) => {
     const svc = find('Service', name);
     expect(svc, name).toBeDefined();

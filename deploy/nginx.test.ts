@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDebianPackages } from '../scripts/lib/tools.mjs';
+import { debian, ensureDebianPackages } from '../scripts/lib/tools.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -30,7 +30,7 @@ let remote = '';
 let shell = '';
 
 beforeAll(async () => {
-  await ensureDebianPackages(['nginx-light']);
+  await ensureDebianPackages(debian.test);
   work = mkdtempSync(join(tmpdir(), 'pagecast-nginx-'));
   chmodSync(work, 0o755); // nginx workers run as an unprivileged user when the master is root
   const html = join(work, 'html');

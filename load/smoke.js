@@ -16,7 +16,7 @@ export const options = {
     checks: ['rate>0.99'],
     http_req_failed: ['rate<0.01'],
     'http_req_duration{name:landing}': ['p(95)<1000'],
-    'http_req_duration{name:healthz}': ['p(95)<300'],
+    'http_req_duration{name:internal}': ['p(95)<300'],
     'http_req_duration{name:remotes}': ['p(95)<300'],
     'http_req_duration{name:auth-user}': ['p(95)<500'],
   },
@@ -24,6 +24,7 @@ export const options = {
 
 // The anonymous /api/auth/user call is expected to be refused: 401 is its success here.
 const unauthorizedExpected = http.expectedStatuses(401);
+const notFoundExpected = http.expectedStatuses(404);
 
 export default function () {
   group('landing page', () => {
@@ -48,9 +49,12 @@ export default function () {
     });
   });
 
-  group('healthz', () => {
-    const r = http.get(`${BASE_URL}/healthz`, { tags: { name: 'healthz' } });
-    check(r, { 'healthz 200': (res) => res.status === 200 });
+  // Probes and metrics live on the gateway's internal listener: the public port must not answer them.
+  group('internal endpoints are not public', () => {
+    for (const path of ['/healthz', '/metrics']) {
+      const r = http.get(`${BASE_URL}${path}`, { tags: { name: 'internal' }, responseCallback: notFoundExpected });
+      check(r, { [`${path} 404 on the public port`]: (res) => res.status === 404 });
+    }
   });
 
   group('anonymous /api/auth/user', () => {

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { register } from 'tsx/esm/api';
 import { buildFrontEnds } from './lib/build.mjs';
 import { startStack } from './lib/stack.mjs';
+import { debianFor, ensureDebianPackages } from './lib/tools.mjs';
 import { percentile } from './lib/stats.mjs';
 
 // The services' own benchmarks import their TypeScript sources.
@@ -81,7 +82,7 @@ async function gatewayOverhead({ stack, measure, hostUrl }) {
   const service = `http://127.0.0.1:${stack.ports.account}`;
   const rows = [
     { label: 'account /healthz (direct)', ...(await measure(`${service}/healthz`)) },
-    { label: 'gateway /healthz (own)', ...(await measure(`${hostUrl}/healthz`)) },
+    { label: 'gateway /healthz (own, internal listener)', ...(await measure(`${stack.internalUrl}/healthz`)) },
     { label: 'account /openapi.json (direct)', ...(await measure(`${service}/openapi.json`)) },
     {
       label: 'gateway /api/docs/account/openapi.json (proxied)',
@@ -144,6 +145,8 @@ async function finish(code) {
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(130));
 
 try {
+  // pdftoppm and mutool (conversion baseline) and chromium (player latency) come from the bench lists.
+  await ensureDebianPackages(debianFor('bench'));
   say(`starting the stack (test profile, gateway on ${PORT}; logs in .data/test/logs) ...`);
   // The gateway's per-address /api limit (600/min) would turn a benchmark into a 429 count: lift it here only.
   stack = await startStack({

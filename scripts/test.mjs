@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrontEnds } from './lib/build.mjs';
 import { dataDir, root, up } from './lib/infra.mjs';
-import { debian, ensureDebianPackages } from './lib/tools.mjs';
+import { debianFor, ensureDebianPackages, ensurePythonTool } from './lib/tools.mjs';
 
 const say = (m) => process.stdout.write(`[test] ${m}\n`);
 const extra = process.argv.slice(2); // e.g. a project filter: npm test -- --project gateway
@@ -42,7 +42,9 @@ async function check(label, cmd, args, env) {
 }
 
 try {
-  await ensureDebianPackages([...debian.conversion, ...debian.browser]);
+  await ensureDebianPackages(debianFor('test'));
+  // tests/fuzz runs schemathesis from its venv in the tool cache
+  await ensurePythonTool('schemathesis');
   infra = await up({ profile: 'test', only: ['nats', 'mongo', 's3', 'mail', 'stripe'] });
   // node_modules/.bin first: tools with a `#!/usr/bin/env node` line must run on the project's Node 24, not the system's.
   const env = {

@@ -76,8 +76,9 @@ COPY --from=shell-build /app/shell/dist shell/dist
 # Sources stay root-owned and read-only to the process; it only writes to /tmp (tsx cache).
 USER node
 WORKDIR /app/gateway
-EXPOSE 8080
+# 9090: the internal listener (/healthz, /readyz, /metrics); publish only 8080.
+EXPOSE 8080 9090
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=40s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.INTERNAL_PORT || 9090) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["tsx", "src/main.ts"]

@@ -2,11 +2,17 @@
 //
 // Shared with every service (see @pagecast/service-kit baseConfigSchema):
 //   PORT             port to listen on (gateway default 8080)
+//   HOST             address to listen on (default 127.0.0.1; compose and Kubernetes set 0.0.0.0)
+//   HEADERS_TIMEOUT_MS, BODY_IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS  HTTP time-outs (10 s, 10 s, 120 s)
 //   LOG_LEVEL        pino level (info)
 //   NATS_URL         NATS with JetStream; the gateway reads account.session.revoked.v1 from the ACCOUNT stream
 //   PUBLIC_URL       the app's origin, e.g. http://localhost:8080; https → the session cookie is Secure, HSTS on
 //   INTERNAL_SECRET  HMAC key of the x-pagecast-identity header (at least 32 characters)
 // Gateway only:
+//   INTERNAL_PORT    the internal listener: /healthz, /readyz and /metrics for probes and the scraper, never on the
+//                    public port (default 9090; 0 = any free port)
+//   INTERNAL_HOST    its address (default 127.0.0.1; Kubernetes sets 0.0.0.0 so the kubelet and Prometheus reach the
+//                    pod, while the Service and the Ingress expose only the public port)
 //   ACCOUNT_URL, FILES_URL, MARKETPLACE_URL, BILLING_URL
 //                    service origins (defaults http://127.0.0.1:4101 .. 4104)
 //   SCREENS_URL      screens service origin (default http://127.0.0.1:4105)
@@ -33,6 +39,8 @@ const url = (dflt: string) => z.url().default(dflt);
 
 export const gatewayConfigShape = {
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(9090),
+  INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
   ACCOUNT_URL: url('http://127.0.0.1:4101'),
   FILES_URL: url('http://127.0.0.1:4102'),
   MARKETPLACE_URL: url('http://127.0.0.1:4103'),

@@ -18,6 +18,11 @@ export interface LiveLimits {
   maxStreams: number;
   /** open streams per session; a new one closes the session's oldest (a player reopened in another tab) */
   maxStreamsPerSession: number;
+  /**
+   * open streams per member over all their sessions; more answer 429 (the member's other screens keep theirs, the
+   * refused one refetches on its own timer): many sessions must not reach the global cap alone
+   */
+  maxStreamsPerMember: number;
   /** playlist + file ids one stream may watch */
   maxWatches: number;
   /** the browser's reconnect delay (`retry:`) */
@@ -29,6 +34,7 @@ export interface LiveLimits {
 export const defaultLiveLimits: LiveLimits = {
   maxStreams: 10_000,
   maxStreamsPerSession: 20,
+  maxStreamsPerMember: 60,
   maxWatches: 50,
   retryMs: 2000,
   maxBufferedBytes: 256 * 1024,
@@ -85,6 +91,7 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
   const byKey = new Map<string, Set<Stream>>();
   /** per session, oldest first (a Set keeps insertion order) */
   const bySession = new Map<string, Set<Stream>>();
+  const byMember = new Map<string, Set<Stream>>();
   let heartbeat: NodeJS.Timeout | undefined;
 
   // One timer for every stream (a timer per stream would cost memory and wake-ups): proxies drop idle lines.
@@ -103,6 +110,9 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     const mine = bySession.get(s.sessionId);
     mine?.delete(s);
     if (mine?.size === 0) bySession.delete(s.sessionId);
+    const member = byMember.get(s.userId);
+    member?.delete(s);
+    if (member?.size === 0) byMember.delete(s.userId);
     if (streams.size === 0 && heartbeat) {
       clearInterval(heartbeat);
       heartbeat = undefined;
@@ -133,7 +143,17 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
       return;
     }
     const mine = bySession.get(identity.sessionId);
-    if (mine && mine.size >= cfg.maxStreamsPerSession) {
+    const sessionFull = (mine?.size ?? 0) >= cfg.maxStreamsPerSession;
+    // The session's own oldest stream makes room first; only what is still over the member's cap is refused.
+    const memberCount = (byMember.get(identity.userId)?.size ?? 0) - (sessionFull ? 1 : 0);
+    if (memberCount >= cfg.maxStreamsPerMember) {
+      res
+        .status(429)
+        .set({ 'Cache-Control': 'no-store', 'Retry-After': '30' })
+        .json({ code: 'RATE_LIMITED', message: errorMessagesJa.RATE_LIMITED });
+      return;
+    }
+    if (mine && sessionFull) {
       const oldest = mine.values().next().value;
       if (oldest) {
         remove(oldest);
@@ -183,6 +203,12 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
       bySession.set(identity.sessionId, session);
     }
     session.add(stream);
+    let member = byMember.get(identity.userId);
+    if (!member) {
+      member = new Set();
+      byMember.set(identity.userId, member);
+    }
+    member.add(stream);
     heartbeat ??= setInterval(beat, heartbeatMs);
     heartbeat.unref();
     res.on('close', () => remove(stream));
@@ -219,7 +245,7 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     },
     /** Sends an event to every open stream of one user. */
     publish(userId: string, event: string, data: unknown) {
-      for (const s of streams) if (s.userId === userId) s.send(event, data);
+      for (const s of [...(byMember.get(userId) ?? [])]) s.send(event, data);
     },
     /** Ends every stream matching `filter` (after a revocation, or all at shutdown). */
     end(filter: (c: EventClient) => boolean = () => true) {

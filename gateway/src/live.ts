@@ -55,6 +55,7 @@ export function liveLimitsFromEnv(env: NodeJS.ProcessEnv = process.env): Partial
   const out: Partial<LiveLimits> = {};
   if (env.SSE_MAX_STREAMS) out.maxStreams = positiveInt.parse(env.SSE_MAX_STREAMS);
   if (env.SSE_MAX_STREAMS_PER_SESSION) out.maxStreamsPerSession = positiveInt.parse(env.SSE_MAX_STREAMS_PER_SESSION);
+  if (env.SSE_MAX_STREAMS_PER_MEMBER) out.maxStreamsPerMember = positiveInt.parse(env.SSE_MAX_STREAMS_PER_MEMBER);
   return out;
 }
 

@@ -54,7 +54,10 @@ const carriesDevice = (req: express.Request) => (req.headers.cookie ?? '').inclu
 
 export function rateLimits(opts: { windowMs: number; authMax: number; apiMax: number; deviceMax?: number }) {
   const handler: express.RequestHandler = (_req, res) => {
-    res.status(429).json({ code: 'RATE_LIMITED', message: errorMessagesJa.RATE_LIMITED });
+    res
+      .status(429)
+      .set('Cache-Control', 'no-store')
+      .json({ code: 'RATE_LIMITED', message: errorMessagesJa.RATE_LIMITED });
   };
   const common = { windowMs: opts.windowMs, standardHeaders: 'draft-7', legacyHeaders: false, handler } as const;
   return {

@@ -16,12 +16,15 @@ import {
   connectNats,
   createHttpApp,
   createLogger,
+  createServer,
   ensureStreams,
+  type Listening,
+  listen,
   signDeviceIdentityHeader,
   signIdentityHeader,
 } from '@pagecast/service-kit';
 import compression from 'compression';
-import type express from 'express';
+import express from 'express';
 import type { GatewayConfig } from './config';
 import type { Logger } from './log';
 import { readCookie, serializeCookie } from './cookies';
@@ -38,8 +41,11 @@ import { remotesRouter, shellRouter } from './static';
 
 export interface Gateway {
   app: express.Express;
-  /** Connects NATS, reads recent revocations, then listens. Port 0 picks a free port. */
-  start(port?: number): Promise<{ port: number; url: string }>;
+  /**
+   * Connects NATS, reads recent revocations, then listens: the public port (the app) and the internal one (/healthz,
+   * /readyz, /metrics). Port 0 picks a free port.
+   */
+  start(port?: number, internalPort?: number): Promise<{ port: number; url: string; internalUrl: string }>;
   close(): Promise<void>;
   /** For tests and future feeds: the revocation set and the live-update hub. */
   revocations: RevocationStore;
@@ -125,10 +131,19 @@ export function createGateway(
   let deviceFeed: RevocationFeed | undefined;
   let live: LiveFeed | undefined;
   let server: Server | undefined;
+  let internal: Listening | undefined;
 
   const ready = async () =>
     Boolean(nats && !nats.nc.isClosed() && !nats.nc.isDraining()) && (await verifier.jwksReachable());
-  const { app, finish } = createHttpApp({ name: 'gateway', logger, ready, json: false });
+  // Probes and metrics live on the internal listener only: the public must not read metrics or readiness.
+  const { app, probes, finish } = createHttpApp({
+    name: 'gateway',
+    logger,
+    ready,
+    json: false,
+    probes: false,
+    bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
+  });
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(config.TRUST_PROXY));
 
@@ -234,7 +249,7 @@ export function createGateway(
     revocations,
     deviceRevocations,
     events,
-    async start(port = config.PORT) {
+    async start(port = config.PORT, internalPort = config.INTERNAL_PORT) {
       nats = await connectNats(config.NATS_URL, logger, 'gateway');
       await ensureStreams(nats.jsm);
       feed = startRevocationFeed({
@@ -264,15 +279,23 @@ export function createGateway(
         new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),
       ]);
       if (!caughtUp) logger.warn('revocation backlog or live feed not ready within 10 s; continuing');
-      const listening = app.listen(port);
+      const internalApp = express();
+      internalApp.disable('x-powered-by');
+      internalApp.use(probes);
+      internal = await listen(internalApp, internalPort, config.INTERNAL_HOST);
+      const listening = createServer(app, {
+        headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+      });
+      listening.listen(port, config.HOST);
       server = listening;
       await new Promise<void>((resolve, reject) => {
         listening.once('listening', resolve);
         listening.once('error', reject);
       });
       const actual = (listening.address() as AddressInfo).port;
-      logger.info({ port: actual }, 'gateway listening');
-      return { port: actual, url: `http://127.0.0.1:${actual}` };
+      logger.info({ host: config.HOST, port: actual, internalPort: internal.port }, 'gateway listening');
+      return { port: actual, url: `http://127.0.0.1:${actual}`, internalUrl: internal.url };
     },
     async close() {
       events.end();
@@ -283,6 +306,7 @@ export function createGateway(
           s.closeAllConnections();
         });
       }
+      await internal?.close();
       await feed?.stop();
       await deviceFeed?.stop();
       await live?.stop();

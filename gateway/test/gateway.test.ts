@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import zlib from 'node:zlib';
 import { verifyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
@@ -27,7 +28,7 @@ let files: Awaited<ReturnType<typeof startEchoService>>;
 let marketplace: Awaited<ReturnType<typeof startEchoService>>;
 let billing: Awaited<ReturnType<typeof startEchoService>>;
 let tree: ReturnType<typeof makeStaticTree>;
-let gw: { gateway: Gateway; url: string };
+let gw: { gateway: Gateway; url: string; internalUrl: string };
 const extra: Gateway[] = [];
 
 let serviceEnv: Record<string, string>;
@@ -57,9 +58,12 @@ afterAll(async () => {
   tree?.cleanup();
 });
 
+/** public URL → internal listener URL (probes, metrics) of the gateways anotherGateway started */
+const internalOf = new Map<string, string>();
 async function anotherGateway(env: Record<string, string>) {
   const started = await startGateway({ ...serviceEnv, ...env });
   extra.push(started.gateway);
+  internalOf.set(started.url, started.internalUrl);
   return started.url;
 }
 
@@ -461,7 +465,7 @@ describe('front end', () => {
     const index = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
     expect(index.status).toBe(503);
     expect(await index.text()).toContain('npm run build');
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${internalOf.get(url)}/healthz`)).status).toBe(200);
   });
 });
 
@@ -500,19 +504,52 @@ describe('gateway endpoints', () => {
     expect((await fetch(`${gw.url}/api/docs/nope/openapi.json`)).status).toBe(404);
   });
 
-  it('health, readiness and metrics', async () => {
-    expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
-    expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
-    const metrics = await fetch(`${gw.url}/metrics`);
-    expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toMatch(/# TYPE/);
-    const rid = await fetch(`${gw.url}/healthz`, { headers: { 'x-request-id': 'req-abc-123' } });
+  it('health, readiness and metrics on the internal listener, which counts the public requests', async () => {
+    expect((await fetch(`${gw.internalUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${gw.internalUrl}/readyz`)).status).toBe(200);
+    const rid = await fetch(`${gw.url}/api/docs`, { headers: { 'x-request-id': 'req-abc-123' } });
     expect(rid.headers.get('x-request-id')).toBe('req-abc-123');
+    const metrics = await fetch(`${gw.internalUrl}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/docs"/);
+  });
+
+  it('the public port answers 404 to /metrics, /healthz and /readyz (they are internal)', async () => {
+    for (const path of ['/metrics', '/healthz', '/readyz']) {
+      const res = await fetch(`${gw.url}${path}`, { headers: { accept: 'application/json' } });
+      expect(res.status, path).toBe(404);
+      expect(await res.text(), path).not.toMatch(/# TYPE|"status"/);
+    }
+  });
+
+  it('binds loopback unless HOST / INTERNAL_HOST say otherwise', async () => {
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+    expect(external, 'this machine needs a non-loopback address for this test').toBeDefined();
+    const connects = (host: string, port: string) =>
+      new Promise<boolean>((done) => {
+        const socket = net.connect({ host, port: Number(port) });
+        socket.once('connect', () => {
+          socket.destroy();
+          done(true);
+        });
+        socket.once('error', () => done(false));
+      });
+    const url = await anotherGateway({});
+    const internal = internalOf.get(url) as string;
+    for (const u of [url, internal]) {
+      const { port } = new URL(u);
+      expect(await connects('127.0.0.1', port), u).toBe(true);
+      expect(await connects(external as string, port), u).toBe(false);
+    }
+    const open = await anotherGateway({ HOST: '0.0.0.0' });
+    expect(await connects(external as string, new URL(open).port)).toBe(true);
   });
 
   it('is not ready while the key set cannot be read', async () => {
     const url = await anotherGateway({ JWKS_URL: 'http://127.0.0.1:9/.well-known/jwks.json' });
-    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+    expect((await fetch(`${internalOf.get(url)}/readyz`)).status).toBe(503);
     // A session cannot be checked then: session routes say so rather than logging the user out.
     const s = await newSession();
     const res = await fetch(`${url}/api/files`, { headers: { cookie: cookieHeader(s.token) } });

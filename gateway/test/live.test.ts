@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createEvent, type EventData, type Subject } from '@pagecast/contracts';
+import { createEvent, type EventData, errorMessagesJa, type Subject } from '@pagecast/contracts';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveLimits } from '../src/events';
@@ -16,6 +16,7 @@ import {
   publishRevocation,
   startEchoService,
   startFakeAccount,
+  waitFor,
 } from './support';
 
 let keys: Keys;
@@ -332,5 +333,47 @@ describe('bounds', () => {
     expect(over.res.status).toBe(503);
     expect(over.res.headers.get('retry-after')).toBe('30');
     for (const st of [...streams, ...two]) st.close();
+  });
+
+  it("a member's streams over all their sessions are capped (429); a session at its own cap still replaces its oldest", async () => {
+    const { url: small, gateway } = await gatewayWith({
+      maxStreams: 100,
+      maxStreamsPerSession: 2,
+      maxStreamsPerMember: 5,
+    });
+    const userId = `u-${randomUUID()}`;
+    const newSession = () => keys.sign({ sub: userId, sid: `s-${randomUUID()}` });
+    const a = await newSession();
+    const tokens = [a, a, await newSession(), await newSession(), await newSession()];
+    const open = [];
+    for (const token of tokens) {
+      const st = await openStream(small, { token });
+      await st.next(named('ready'));
+      open.push(st);
+    }
+    expect(gateway.events.size).toBe(5);
+
+    const e = await newSession();
+    const refused = await openStream(small, { token: e });
+    expect(refused.res.status).toBe(429);
+    expect(await refused.res.json()).toEqual({ code: 'RATE_LIMITED', message: errorMessagesJa.RATE_LIMITED });
+    expect(refused.res.headers.get('retry-after')).toBe('30');
+    for (const st of open) expect(await st.untilEnded(100)).toBe(false);
+
+    const aThird = await openStream(small, { token: a });
+    expect(aThird.res.status).toBe(200);
+    await aThird.next(named('ready'));
+    expect(await open[0]?.untilEnded()).toBe(true);
+    expect(gateway.events.size).toBe(5);
+
+    open[4]?.close();
+    await waitFor(async () => (gateway.events.size === 4 ? true : undefined));
+    const eAgain = await openStream(small, { token: e });
+    expect(eAgain.res.status).toBe(200);
+
+    const other = await session();
+    const theirs = await openStream(small, { token: other.token });
+    expect(theirs.res.status).toBe(200);
+    for (const st of [...open, aThird, eAgain, theirs]) st.close();
   });
 });

@@ -150,13 +150,22 @@ export function makeStaticTree() {
 }
 
 export function gatewayConfig(env: Record<string, string>): GatewayConfig {
-  return loadGatewayConfig({ ...process.env, ...testEnv(), LOG_LEVEL: 'silent', PORT: '0', ...env });
+  return loadGatewayConfig({
+    ...process.env,
+    ...testEnv(),
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    INTERNAL_PORT: '0',
+    ...env,
+  });
 }
 
-export async function startGateway(env: Record<string, string>): Promise<{ gateway: Gateway; url: string }> {
+export async function startGateway(
+  env: Record<string, string>,
+): Promise<{ gateway: Gateway; url: string; internalUrl: string }> {
   const gateway = createGateway(gatewayConfig(env));
-  const { url } = await gateway.start(0);
-  return { gateway, url };
+  const { url, internalUrl } = await gateway.start(0);
+  return { gateway, url, internalUrl };
 }
 
 /** Publishes a revocation exactly as account's outbox does (envelope, message id). */

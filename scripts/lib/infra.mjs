@@ -181,7 +181,10 @@ function servers(profile) {
       envVar: 'STRIPE_API_BASE',
       port: p.stripe,
       tool: 'stripe-mock',
-      cmd: () => [toolPath('stripe-mock'), ['-http-port', String(p.stripe), '-https-port', String(p.stripe + 1)]],
+      cmd: () => [
+        toolPath('stripe-mock'),
+        ['-http-addr', `127.0.0.1:${p.stripe}`, '-https-addr', `127.0.0.1:${p.stripe + 1}`],
+      ],
     },
   };
 }

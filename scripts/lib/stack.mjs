@@ -6,7 +6,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { buildFrontEnds } from './build.mjs';
 import { dataDir, profiles, root, up } from './infra.mjs';
-import { debian, ensureDebianPackages } from './tools.mjs';
+import { debianFor, ensureDebianPackages } from './tools.mjs';
 
 export const services = [
   { name: 'account', dir: 'services/account', urlVar: 'ACCOUNT_URL', devPort: 4101 },
@@ -96,7 +96,7 @@ export async function startStack({
     await infra?.stop();
   };
   try {
-    await ensureDebianPackages(debian.conversion);
+    await ensureDebianPackages(debianFor('start'));
     infra = await up({ profile, only: ['nats', 'mongo', 's3', 'mail', 'stripe'] });
     if (build) await buildFrontEnds();
     const logs = join(dataDir(profile), 'logs');
@@ -131,9 +131,19 @@ export async function startStack({
       }),
     );
     say('starting gateway ...');
-    const gw = launch('gateway', 'gateway', { PORT: String(port) });
-    await waitReady(`http://127.0.0.1:${port}/readyz`, 'gateway', gw);
-    return { url: `http://localhost:${port}`, env: common, ports, profile, stop, mailUrl: infra.env.MAILDEV_API_URL };
+    // Its probes and metrics are on an internal listener, never on the public port (docs/platform.md).
+    const internalPort = Number(common.INTERNAL_PORT) || (profile === 'dev' ? 9090 : await freePort());
+    const gw = launch('gateway', 'gateway', { PORT: String(port), INTERNAL_PORT: String(internalPort) });
+    await waitReady(`http://127.0.0.1:${internalPort}/readyz`, 'gateway', gw);
+    return {
+      url: `http://localhost:${port}`,
+      internalUrl: `http://127.0.0.1:${internalPort}`,
+      env: common,
+      ports,
+      profile,
+      stop,
+      mailUrl: infra.env.MAILDEV_API_URL,
+    };
   } catch (e) {
     await stop();
     throw e;

@@ -132,8 +132,82 @@ export async function ensureDebianPackages(pkgs) {
   });
 }
 
+/** Debian packages, by purpose. Which entry point installs which lists: `installedBy`. */
 export const debian = {
   conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk'],
   browser: ['chromium'],
   bench: ['poppler-utils', 'mupdf-tools'],
+  // The Office corpus tests count a PDF's pages with pdfinfo; deploy/nginx.test.ts runs Debian's nginx.
+  test: ['poppler-utils', 'nginx-light'],
+  // schemathesis runs from a venv of Debian's python3 (ensurePythonTool).
+  python: ['python3', 'python3-venv'],
 };
+
+/** The lists each entry point installs: npm start (stack), npm test, npm run bench. */
+export const installedBy = {
+  start: ['conversion'],
+  test: ['conversion', 'browser', 'test', 'python'],
+  bench: ['conversion', 'browser', 'bench'],
+};
+
+export function debianFor(entry) {
+  return [...new Set(installedBy[entry].flatMap((list) => debian[list]))];
+}
+
+/**
+ * Every command the project's code, tests, benchmarks and scripts run, and where it comes from: a Debian package
+ * of the lists above, a Go tool of `goTools`, a PyPI tool of `pythonTools`, npm (node_modules/.bin), or `base`:
+ * part of every Debian system or a stated prerequisite (README: Node, npm, Go, root or sudo).
+ * deploy/tools.test.ts fails when code spawns a command that is not here or whose source no entry point installs.
+ */
+export const commands = {
+  soffice: { debian: 'libreoffice-writer-nogui' },
+  pdfinfo: { debian: 'poppler-utils' },
+  pdftoppm: { debian: 'poppler-utils' },
+  mutool: { debian: 'mupdf-tools' },
+  nginx: { debian: 'nginx-light' },
+  chromium: { debian: 'chromium' },
+  python3: { debian: 'python3' },
+  st: { python: 'schemathesis' },
+  unshare: { base: 'util-linux (essential)' },
+  ls: { base: 'coreutils (essential)' },
+  chmod: { base: 'coreutils (essential)' },
+  true: { base: 'coreutils (essential)' },
+  'dpkg-query': { base: 'dpkg (essential)' },
+  'apt-get': { base: 'apt (required)' },
+  sudo: { base: 'prerequisite when not root (README)' },
+  go: { base: 'prerequisite (README: Go in /usr/local/go)' },
+  node: { base: 'prerequisite (README); Node 24 comes from npm' },
+  npm: { base: 'prerequisite (README)' },
+  tsx: { npm: 'tsx' },
+  rspack: { npm: '@rspack/cli' },
+};
+
+/** PyPI tools, each in its own venv under the cache, keyed by name and version. */
+export const pythonTools = {
+  schemathesis: { version: '4.32.5', bin: 'st' },
+};
+
+export function pythonToolPath(name) {
+  const tool = pythonTools[name];
+  return join(cacheDir, 'venv', `${name}-${tool.version}`, 'bin', tool.bin);
+}
+
+/** Installs a PyPI tool into its own venv (Debian's python3, installed first), once. A venv cannot move (its
+ * launchers name their own path), so it is built in place and counts only once its `.complete` marker exists. */
+export async function ensurePythonTool(name) {
+  const tool = pythonTools[name];
+  const target = pythonToolPath(name);
+  const venv = join(cacheDir, 'venv', `${name}-${tool.version}`);
+  const marker = join(venv, '.complete');
+  if (existsSync(marker) && existsSync(target)) return target;
+  await ensureDebianPackages(debian.python);
+  await withProgress(`installing ${name} ${tool.version} from PyPI into ${venv}`, async () => {
+    rmSync(venv, { recursive: true, force: true });
+    mkdirSync(join(cacheDir, 'venv'), { recursive: true });
+    await run('/usr/bin/python3', ['-m', 'venv', venv]);
+    await run(join(venv, 'bin', 'pip'), ['install', '-q', '--disable-pip-version-check', `${name}==${tool.version}`]);
+    writeFileSync(marker, `${name}==${tool.version}\n`);
+  });
+  return target;
+}

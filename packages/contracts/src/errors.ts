@@ -10,6 +10,10 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  // a request HTTP cannot make sense of: a body not encoded as its Content-Encoding says, a broken %-escape in the path
+  MALFORMED_REQUEST: 'MALFORMED_REQUEST',
+  // a request body that stopped arriving (Content-Length larger than what was sent)
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   INTERNAL: 'INTERNAL',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   // account
@@ -77,6 +81,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  MALFORMED_REQUEST: 400,
+  REQUEST_TIMEOUT: 408,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
   EMAIL_TAKEN: 409,
@@ -138,6 +144,8 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   RATE_LIMITED: 'リクエストが多すぎます。しばらく後に再度お試しください',
   PAYLOAD_TOO_LARGE: 'リクエストが大きすぎます',
   UNSUPPORTED_MEDIA_TYPE: 'サポートされていない形式です',
+  MALFORMED_REQUEST: 'リクエストの形式が正しくありません',
+  REQUEST_TIMEOUT: 'リクエストの受信が時間内に完了しませんでした',
   INTERNAL: 'サーバーでエラーが発生しました',
   SERVICE_UNAVAILABLE: 'サービスが一時的に利用できません',
   EMAIL_TAKEN: 'このメールアドレスは既に登録されています',
@@ -201,6 +209,8 @@ export const ErrorBody = z.object({
   message: z.string(),
   issues: z.array(ErrorIssue).optional(),
   correlationId: z.string().optional(),
+  /** facts about this error a client may use, e.g. { retryAfterSeconds } with RATE_LIMITED, { fileId } */
+  details: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorBody } from './errors';
 import { buildOpenApiDocument, toOpenApiPath } from './openapi';
 import { routesFor } from './routes';
 import { ServiceName } from './services';
@@ -26,6 +27,21 @@ describe('buildOpenApiDocument', () => {
       expect(() => JSON.stringify(doc)).not.toThrow();
     });
   }
+
+  it('publishes the error fields the services send: details (rate limit, playlist items) and correlationId', () => {
+    const error = (buildOpenApiDocument('account') as Doc).components.schemas.Error as {
+      properties: Record<string, { type?: string }>;
+      additionalProperties?: boolean;
+    };
+    expect(Object.keys(error.properties).sort()).toEqual(['code', 'correlationId', 'details', 'issues', 'message']);
+    expect(error.properties.details?.type).toBe('object');
+    for (const body of [
+      { code: 'RATE_LIMITED', message: 'x', details: { retryAfterSeconds: 30 } },
+      { code: 'FILE_NOT_FOUND', message: 'x', details: { fileId: 'f1' } },
+      { code: 'INTERNAL', message: 'x', correlationId: 'req-1' },
+    ])
+      expect(ErrorBody.strict().safeParse(body).success, body.code).toBe(true);
+  });
 
   it('describes parameters, bodies, multipart and security', () => {
     const files = buildOpenApiDocument('file-conversion') as Doc;

@@ -16,6 +16,13 @@ const url = (example: string) => z.string().url(`must be a URL such as ${example
  */
 export const baseConfigSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Address to listen on: loopback unless a deployment says otherwise (compose and Kubernetes set 0.0.0.0). */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Time-outs of the HTTP server (docs/platform.md, "Time-outs"): headers must arrive within HEADERS_TIMEOUT_MS,
+   * a body may pause at most BODY_IDLE_TIMEOUT_MS, a whole request (headers and body) takes at most REQUEST_TIMEOUT_MS. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MONGO_URL: url('mongodb://127.0.0.1:27017').default('mongodb://127.0.0.1:27017'),
   /** Overrides the service's own database name (pagecast_<service>); tests use it to isolate runs. */

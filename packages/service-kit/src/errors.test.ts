@@ -1,10 +1,12 @@
+import net from 'node:net';
 import { Writable } from 'node:stream';
-import { validationMessagesJa } from '@pagecast/contracts';
+import zlib from 'node:zlib';
+import { errorMessagesJa, validationMessagesJa } from '@pagecast/contracts';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, parseWith } from './errors';
-import { createHttpApp, type Listening, listen } from './http';
+import { createHttpApp, DEFAULT_TIMEOUTS, decodedBody, type Listening, listen } from './http';
 import { identityMiddleware, requireIdentity, signIdentityHeader } from './identity';
 
 describe('parseWith', () => {
@@ -73,6 +75,23 @@ describe('errorHandler (through createHttpApp)', () => {
     });
     app.get('/me', (req, res) => {
       res.json(requireIdentity(req));
+    });
+    // a handler that streams the body itself (as uploads do)
+    app.post('/raw', async (req, res, next) => {
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of decodedBody(req)) chunks.push(chunk as Buffer);
+        res.json({ text: Buffer.concat(chunks).toString() });
+      } catch (err) {
+        next(err);
+      }
+    });
+    app.get('/items/:id', (req, res) => {
+      res.json({ id: req.params.id });
+    });
+    app.get('/s3-denied', () => {
+      // A driver's own 4xx (here an S3-style 403) is our fault, not the client's: it stays a 500.
+      throw Object.assign(new Error('Access Denied'), { statusCode: 403, status: 403 });
     });
     finish();
     server = await listen(app, 0, '127.0.0.1');
@@ -174,5 +193,181 @@ describe('errorHandler (through createHttpApp)', () => {
       headers: { 'x-pagecast-identity': signIdentityHeader({ userId: 'u9', sessionId: 's9' }, 'x'.repeat(40)) },
     });
     expect(forgedMe.status).toBe(401);
+  });
+
+  describe('bad input the client sent is 4xx with a stable code, never 500', () => {
+    const json = JSON.stringify({ n: 1 });
+    const encoders: Record<string, (b: Buffer) => Buffer> = {
+      gzip: zlib.gzipSync,
+      br: zlib.brotliCompressSync,
+      deflate: zlib.deflateSync,
+    };
+
+    it.each(Object.keys(encoders))('a body that is not valid %s is 400 MALFORMED_REQUEST', async (encoding) => {
+      for (const body of [Buffer.from(json), Buffer.from('\x1f\x8b\x08garbage'), Buffer.alloc(0)]) {
+        const res = await fetch(`${server.url}/zod`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+          body: new Uint8Array(body),
+        });
+        if (body.length === 0) {
+          // nothing to decode: an empty body is a validation error of the route, not a decoding one
+          expect(res.status).toBeLessThan(500);
+          continue;
+        }
+        expect(res.status, `${encoding} ${body.toString('hex').slice(0, 16)}`).toBe(400);
+        expect(await res.json()).toEqual({ code: 'MALFORMED_REQUEST', message: errorMessagesJa.MALFORMED_REQUEST });
+      }
+    });
+
+    it.each(Object.keys(encoders))('a validly %s-encoded body still works', async (encoding) => {
+      const res = await fetch(`${server.url}/zod`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: new Uint8Array((encoders[encoding] as (b: Buffer) => Buffer)(Buffer.from(json))),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ n: 1 });
+    });
+
+    it.each(Object.keys(encoders))(
+      'decodedBody: a streamed %s body is decoded, a broken one is 400',
+      async (encoding) => {
+        const raw = (body: Uint8Array<ArrayBuffer>) =>
+          fetch(`${server.url}/raw`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/octet-stream', 'content-encoding': encoding },
+            body,
+          });
+        const ok = await raw(new Uint8Array((encoders[encoding] as (b: Buffer) => Buffer)(Buffer.from('hello'))));
+        expect(await ok.json()).toEqual({ text: 'hello' });
+        const bad = await raw(new Uint8Array(Buffer.from('hello')));
+        expect([bad.status, ((await bad.json()) as { code: string }).code]).toEqual([400, 'MALFORMED_REQUEST']);
+        const unknown = await fetch(`${server.url}/raw`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/octet-stream', 'content-encoding': 'compress' },
+          body: 'hello',
+        });
+        expect(unknown.status).toBe(415);
+      },
+    );
+
+    it('an unknown Content-Encoding is 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+      const res = await fetch(`${server.url}/zod`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': 'x-pagecast' },
+        body: json,
+      });
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as { code: string }).code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    });
+
+    it.each(['%ff', '%E0%A4%A', '%', 'a%zz'])(
+      'a path parameter with broken percent-encoding (%s) is 400',
+      async (bad) => {
+        const res = await fetch(`${server.url}/items/${bad}`);
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ code: 'MALFORMED_REQUEST', message: errorMessagesJa.MALFORMED_REQUEST });
+        // the same on a path no route matches: malformed before it is unknown
+        const unknown = await fetch(`${server.url}/nowhere/${bad}`);
+        expect([unknown.status, ((await unknown.json()) as { code: string }).code]).toEqual([400, 'MALFORMED_REQUEST']);
+        const good = await fetch(`${server.url}/items/%E3%81%82`);
+        expect(await good.json()).toEqual({ id: 'あ' });
+      },
+    );
+
+    it("a driver's 4xx without http-errors' expose stays a 500", async () => {
+      const res = await fetch(`${server.url}/s3-denied`);
+      expect(res.status).toBe(500);
+      expect(((await res.json()) as { code: string }).code).toBe('INTERNAL');
+    });
+  });
+});
+
+describe('time-outs', () => {
+  const logger = pino({ level: 'silent' });
+  let server: Listening;
+  beforeAll(async () => {
+    const { app, finish } = createHttpApp({ name: 'timeouts-test', logger, bodyIdleTimeoutMs: 300 });
+    app.post('/echo', (req, res) => {
+      res.json(req.body);
+    });
+    // ignores its body and is slower than the idle time-out: it must still answer
+    app.post('/slow', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 900));
+      res.json({ slow: true });
+    });
+    finish();
+    server = await listen(app, 0, '127.0.0.1', { headersTimeoutMs: 400, requestTimeoutMs: 5000 });
+  });
+  afterAll(() => server.close());
+
+  /** Sends raw bytes and resolves with what came back and how long until the server closed the connection. */
+  function raw(text: string): Promise<{ answer: string; ms: number }> {
+    return new Promise((resolve, reject) => {
+      const t0 = Date.now();
+      const socket = net.connect(server.port, '127.0.0.1', () => socket.write(text));
+      let answer = '';
+      socket.on('data', (d) => {
+        answer += d.toString();
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve({ answer, ms: Date.now() - t0 }));
+      setTimeout(() => socket.destroy(), 15_000).unref();
+    });
+  }
+
+  it('a Content-Length larger than the body is answered 408 REQUEST_TIMEOUT and closed after the idle time-out', async () => {
+    const { answer, ms } = await raw(
+      'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"n":',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('"code":"REQUEST_TIMEOUT"');
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('a body that keeps arriving slowly, and a slow handler after a complete body, are not cut', async () => {
+    const slowBody = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(server.port, '127.0.0.1', async () => {
+        socket.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 12\r\n\r\n');
+        for (const part of ['{"a"', ':', '"slow', '"}']) {
+          await new Promise((r) => setTimeout(r, 200)); // 800 ms in all, each pause under the 300 ms idle limit
+          socket.write(part);
+        }
+      });
+      let answer = '';
+      socket.on('data', (d) => {
+        answer += d.toString();
+        if (answer.includes('}', answer.indexOf('\r\n\r\n'))) {
+          socket.destroy();
+          resolve(answer);
+        }
+      });
+      socket.on('error', reject);
+    });
+    expect(slowBody).toMatch(/^HTTP\/1\.1 200 /);
+    expect(slowBody).toContain('{"a":"slow"}');
+    const slow = await fetch(`${server.url}/slow`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: 'ignored',
+    });
+    expect([slow.status, await slow.json()]).toEqual([200, { slow: true }]);
+  });
+
+  it('headers that never finish are cut off by the headers time-out', async () => {
+    const { ms } = await raw('POST /echo HTTP/1.1\r\nHost: x\r\n');
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('a whole request that arrives normally is not affected, and the defaults are well under 20 s', async () => {
+    const res = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ok: true }),
+    });
+    expect(await res.json()).toEqual({ ok: true });
+    expect(DEFAULT_TIMEOUTS.bodyIdleTimeoutMs).toBeLessThan(20_000);
+    expect(DEFAULT_TIMEOUTS.headersTimeoutMs).toBeLessThan(20_000);
   });
 });

@@ -59,14 +59,35 @@ export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
-/** Errors thrown by express/body-parser carry `type` and `status`; map the ones a client can cause. */
-function fromBodyParser(err: unknown): AppError | undefined {
+/** The code of a client error (4xx) that carries no code of ours, by its status; anything else is malformed. */
+const codeOfClientStatus: Partial<Record<number, ErrorCode>> = {
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+/**
+ * Errors thrown by express, its router and body-parser (http-errors) carry `status` and often `type`: a client error
+ * (a body not encoded as its Content-Encoding says, a broken %-escape in a path parameter, a body cut short) is the
+ * client's fault and answers 4xx with a stable code, never 500.
+ */
+function fromHttpError(err: unknown): AppError | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const { type } = err as { type?: unknown };
+  const { type, status, statusCode, expose } = err as {
+    type?: unknown;
+    status?: unknown;
+    statusCode?: unknown;
+    expose?: unknown;
+  };
   if (type === 'entity.too.large') return new AppError('PAYLOAD_TOO_LARGE', { cause: err });
   if (type === 'entity.parse.failed') return new AppError('VALIDATION', { cause: err, issues: [] });
   if (type === 'encoding.unsupported' || type === 'charset.unsupported')
     return new AppError('UNSUPPORTED_MEDIA_TYPE', { cause: err });
+  // Only http-errors' client errors (expose: true): a driver's 4xx (S3 403, say) is our fault, not the client's.
+  const given = typeof status === 'number' ? status : statusCode;
+  if (expose === true && typeof given === 'number' && Number.isInteger(given) && given >= 400 && given < 500)
+    return new AppError(codeOfClientStatus[given] ?? 'MALFORMED_REQUEST', { cause: err });
   return undefined;
 }
 
@@ -75,7 +96,8 @@ export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return new AppError('VALIDATION', { issues: zodIssues(err), cause: err });
   if (isDuplicateKeyError(err)) return new AppError('CONFLICT', { cause: err });
-  return fromBodyParser(err);
+  if (err instanceof URIError) return new AppError('MALFORMED_REQUEST', { cause: err });
+  return fromHttpError(err);
 }
 
 /** The one error handler: `{ code, message, issues? }`; unexpected errors become 500 INTERNAL with a correlationId. */
@@ -85,6 +107,8 @@ export function errorHandler(logger: pino.Logger): ErrorRequestHandler {
       next(err);
       return;
     }
+    // An error answer may say what this member may or may not see: never cached, whatever the route had set.
+    res.setHeader('Cache-Control', 'no-store');
     const appError = toAppError(err);
     if (appError) {
       const body: Record<string, unknown> = { code: appError.code, message: appError.message };

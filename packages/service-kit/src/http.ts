@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { errorMessagesJa } from '@pagecast/contracts';
 import express from 'express';
 import type { pino } from 'pino';
 import { pinoHttp } from 'pino-http';
@@ -19,13 +23,133 @@ export interface HttpAppOptions {
   openapi?: () => unknown;
   /** Parse JSON bodies (default true). A proxy turns it off so that bodies stream through untouched. */
   json?: boolean;
+  /**
+   * Serve /healthz, /readyz and /metrics on this app (default true). The gateway, the public door, turns it off and
+   * serves `probes` on its own internal listener instead.
+   */
+  probes?: boolean;
+  /** A request body that sends nothing for this long is answered 408 and its connection closed (default 10 s). */
+  bodyIdleTimeoutMs?: number;
+}
+
+/** Node's own defaults (60 s for headers, 300 s per request) let a slow or lying client hold a connection long. */
+export interface ServerTimeouts {
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+export const DEFAULT_TIMEOUTS = { headersTimeoutMs: 10_000, bodyIdleTimeoutMs: 10_000, requestTimeoutMs: 120_000 };
+
+/**
+ * An HTTP server for `app` with header and whole-request time-outs (the body's idle time-out is createHttpApp's).
+ * Node checks them only every connectionsCheckingInterval (30 s by default): 1 s here, or they would not hold.
+ */
+export function createServer(app: express.Express, t: ServerTimeouts = {}): Server {
+  const headersTimeout = t.headersTimeoutMs ?? DEFAULT_TIMEOUTS.headersTimeoutMs;
+  return http.createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(t.requestTimeoutMs ?? DEFAULT_TIMEOUTS.requestTimeoutMs, headersTimeout),
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    },
+    app,
+  );
+}
+
+/**
+ * The request body as the client meant it, for handlers that stream it themselves (uploads): decoded per its
+ * Content-Encoding like express.json does for JSON. An unknown encoding throws 415 UNSUPPORTED_MEDIA_TYPE; bytes that
+ * are not what the encoding says make the returned stream fail with 400 MALFORMED_REQUEST.
+ */
+export function decodedBody(req: IncomingMessage): Readable {
+  const encoding = String(req.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
+  if (encoding === 'identity' || encoding === '') return req;
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? zlib.createGunzip()
+      : encoding === 'deflate'
+        ? zlib.createInflate()
+        : encoding === 'br'
+          ? zlib.createBrotliDecompress()
+          : undefined;
+  if (!decoder) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+  const out = new PassThrough();
+  decoder.on('error', (err) => out.destroy(new AppError('MALFORMED_REQUEST', { cause: err })));
+  req.on('error', (err) => out.destroy(err));
+  return req.pipe(decoder).pipe(out);
+}
+
+/** A path whose %-escapes do not decode (`/media/%ff`, `/x/%E0%A4%A`) is malformed, whatever route it was for. */
+const wellEncodedPath: express.RequestHandler = (req, _res, next) => {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    next(new AppError('MALFORMED_REQUEST'));
+    return;
+  }
+  next();
+};
+
+function hasBody(req: express.Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * A body that stops arriving (a Content-Length larger than what was sent) must not hold the connection: while the
+ * body is incomplete, `ms` without a byte from the client answers 408 REQUEST_TIMEOUT and closes. Watched through the
+ * socket's byte count, not a socket time-out: Node destroys a timed-out socket nobody claims, which would also cut
+ * slow handlers, and a socket time-out would replace the server's keep-alive one.
+ */
+function bodyIdleTimeout(ms: number): express.RequestHandler {
+  return (req, res, next) => {
+    if (!hasBody(req)) return next();
+    const socket = req.socket;
+    let seen = socket.bytesRead;
+    let lastByteAt = Date.now();
+    const timer = setInterval(
+      () => {
+        if (req.complete || res.writableEnded || socket.destroyed) return stop();
+        if (socket.bytesRead !== seen) {
+          seen = socket.bytesRead;
+          lastByteAt = Date.now();
+          return;
+        }
+        if (Date.now() - lastByteAt < ms) return;
+        stop();
+        const close = () => {
+          socket.end();
+          setTimeout(() => socket.destroy(), 1000).unref();
+        };
+        if (res.headersSent) return close();
+        res.once('finish', close);
+        res.status(408).set({ Connection: 'close', 'Cache-Control': 'no-store' }).json({
+          code: 'REQUEST_TIMEOUT',
+          message: errorMessagesJa.REQUEST_TIMEOUT,
+        });
+      },
+      Math.max(25, Math.min(1000, Math.floor(ms / 4))),
+    );
+    timer.unref();
+    const stop = () => clearInterval(timer);
+    req.once('end', stop);
+    res.once('close', stop);
+    next();
+  };
 }
 
 /**
  * An express app with the plumbing every service shares. Add routers, then call finish() to add the 404 and the
  * one error handler (they must come last).
  */
-export function createHttpApp(opts: HttpAppOptions): { app: express.Express; registry: Registry; finish(): void } {
+export function createHttpApp(opts: HttpAppOptions): {
+  app: express.Express;
+  registry: Registry;
+  /** /healthz, /readyz and /metrics: for probes and the scraper, not for the public */
+  probes: express.Router;
+  finish(): void;
+} {
   const { logger } = opts;
   const app = express();
   app.disable('x-powered-by');
@@ -58,6 +182,9 @@ export function createHttpApp(opts: HttpAppOptions): { app: express.Express; reg
     }),
   );
 
+  app.use(bodyIdleTimeout(opts.bodyIdleTimeoutMs ?? DEFAULT_TIMEOUTS.bodyIdleTimeoutMs));
+  app.use(wellEncodedPath);
+
   app.use((req, res, next) => {
     const end = duration.startTimer();
     res.on('finish', () => {
@@ -70,11 +197,12 @@ export function createHttpApp(opts: HttpAppOptions): { app: express.Express; reg
 
   if (opts.json !== false) app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
-  app.get('/healthz', (_req, res) => {
+  const probes = express.Router();
+  probes.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
 
-  app.get('/readyz', async (_req, res) => {
+  probes.get('/readyz', async (_req, res) => {
     let ok = false;
     try {
       ok = opts.ready ? await opts.ready() : true;
@@ -84,9 +212,10 @@ export function createHttpApp(opts: HttpAppOptions): { app: express.Express; reg
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready' });
   });
 
-  app.get('/metrics', async (_req, res) => {
+  probes.get('/metrics', async (_req, res) => {
     res.type(registry.contentType).send(await registry.metrics());
   });
+  if (opts.probes !== false) app.use(probes);
 
   // The document never changes while the process runs: build it once, on first request.
   let openapiJson: string | undefined;
@@ -102,6 +231,7 @@ export function createHttpApp(opts: HttpAppOptions): { app: express.Express; reg
   return {
     app,
     registry,
+    probes,
     finish() {
       app.use((_req, _res, next) => next(new AppError('NOT_FOUND')));
       app.use(errorHandler(logger));
@@ -115,14 +245,19 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0 = any free port) and resolves once bound; close() stops accepting and ends idle sockets. */
-export function listen(app: express.Express, port: number, host = '0.0.0.0'): Promise<Listening> {
+/**
+ * Listens on `port` (0 = any free port) and resolves once bound; close() stops accepting and ends idle sockets.
+ * Loopback unless told otherwise: a service is reached through the gateway, never directly from outside.
+ */
+export function listen(
+  app: express.Express,
+  port: number,
+  host = '127.0.0.1',
+  timeouts: ServerTimeouts = {},
+): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (err?: Error) => {
-      if (err) {
-        reject(err);
-        return;
-      }
+    const server = createServer(app, timeouts);
+    server.listen(port, host, () => {
       const actual = (server.address() as AddressInfo).port;
       resolve({
         port: actual,

@@ -1,6 +1,16 @@
 export { type BaseConfig, baseConfigSchema, ConfigError, loadConfig } from './config';
 export { AppError, errorHandler, isDuplicateKeyError, parseWith, toAppError, zodIssues } from './errors';
-export { createHttpApp, type HttpAppOptions, JSON_BODY_LIMIT, type Listening, listen } from './http';
+export {
+  createHttpApp,
+  createServer,
+  decodedBody,
+  DEFAULT_TIMEOUTS,
+  type HttpAppOptions,
+  JSON_BODY_LIMIT,
+  type Listening,
+  listen,
+  type ServerTimeouts,
+} from './http';
 export {
   IDENTITY_MAX_AGE_SECONDS,
   identityMiddleware,

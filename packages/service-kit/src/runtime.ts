@@ -97,6 +97,7 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     const { app, finish } = createHttpApp({
       name,
       logger,
+      bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
       ready: async () => natsReady(nats.nc) && (await mongoReady(conn)) && (s3 ? await s3.ready() : true),
       openapi: () => {
         openapi ??= buildOpenApiDocument(name);
@@ -105,18 +106,29 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     });
     if (opts.trustProxy) app.set('trust proxy', opts.trustProxy);
     app.use(identityMiddleware(config.INTERNAL_SECRET));
+    // A service's answers depend on the member (or may): no cache may keep or share them. A route whose answer is
+    // the same for everyone and worth caching (jwks, page images) sets its own Cache-Control.
+    app.use(noStore);
     for (const router of routers) app.use(router);
     finish();
 
-    const http = await listen(app, config.PORT);
+    const http = await listen(app, config.PORT, config.HOST, {
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    });
     onClose(() => http.close());
-    logger.info({ port: http.port }, `${name} listening`);
+    logger.info({ host: config.HOST, port: http.port }, `${name} listening`);
     return { port: http.port, url: http.url, context, close: closeAll };
   } catch (err) {
     await closeAll();
     throw err;
   }
 }
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
 
 function s3Config(config: BaseConfig) {
   const { S3_ACCESS_KEY: accessKey, S3_SECRET_KEY: secretKey } = config;

@@ -1,4 +1,6 @@
+import os from 'node:os';
 import express from 'express';
+import { AppError } from '../src/errors';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
@@ -17,6 +19,13 @@ function pingRouter() {
   const router = express.Router();
   router.get('/api/ping', (req, res) => {
     res.json({ ip: req.ip });
+  });
+  router.get('/api/shared', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=60').json({ same: 'for everyone' });
+  });
+  router.get('/api/shared-then-missing', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=60');
+    throw new AppError('NOT_FOUND');
   });
   return router;
 }
@@ -41,7 +50,20 @@ describe('startServiceRuntime (real NATS, FerretDB and MinIO)', () => {
     });
     expect(server.context.dbName).toMatch(/^kit_runtime-/);
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
-    expect((await fetch(`${server.url}/api/ping`)).status).toBe(200);
+    const ping = await fetch(`${server.url}/api/ping`);
+    expect(ping.status).toBe(200);
+    // Answers may depend on the member: no-store unless a route says its answer is shareable; errors never cached.
+    expect(ping.headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${server.url}/api/shared`)).headers.get('cache-control')).toBe('public, max-age=60');
+    const missing = await fetch(`${server.url}/api/shared-then-missing`);
+    expect([missing.status, missing.headers.get('cache-control')]).toEqual([404, 'no-store']);
+    expect((await fetch(`${server.url}/api/nothing-here`)).headers.get('cache-control')).toBe('no-store');
+    // Loopback unless HOST says otherwise: nothing answers on this machine's other addresses.
+    const external = Object.values(os.networkInterfaces())
+      .flat()
+      .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+    expect(external, 'this machine needs a non-loopback address for this test').toBeDefined();
+    await expect(fetch(`http://${external}:${server.port}/healthz`)).rejects.toThrow();
     const forged = await fetch(`${server.url}/api/ping`, { headers: { 'x-pagecast-identity': 'forged.header' } });
     expect(forged.status).toBe(401);
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string };

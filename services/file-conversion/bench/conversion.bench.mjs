@@ -120,8 +120,8 @@ async function corpusFiles(kind) {
 }
 
 export async function benchConversion({ log = console.log } = {}) {
-  const { ensureDebianPackages, debian } = await import(join(repo, 'scripts/lib/tools.mjs'));
-  await ensureDebianPackages([...debian.conversion, ...debian.bench]);
+  const { ensureDebianPackages, debianFor } = await import(join(repo, 'scripts/lib/tools.mjs'));
+  await ensureDebianPackages(debianFor('bench'));
   const cores = availableParallelism();
   const enc = { ...defaultEncode };
   const pool = new RenderPool();

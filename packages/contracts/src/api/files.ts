@@ -219,6 +219,8 @@ export const FilePage = z.object({
   pageNumber: z.number().int().positive(),
   /** URL of the image, '/media/<content-hash key>' (immutable, cache forever) */
   imagePath: z.string(),
+  /** URL of the page's thumbnail, '/media/<content-hash key>' like imagePath */
+  thumbPath: z.string(),
   displayDuration: z.number().int(),
   width: z.number().int().nullable().optional(),
   height: z.number().int().nullable().optional(),

@@ -34,7 +34,7 @@ export function toAccessibleFile(
   return { ...toFileSummary(f), access, licenceExpiresAt: licenceExpiresAt ? iso(licenceExpiresAt) : null };
 }
 
-export function toFilePage(p: PageDoc): FilePage & { thumbPath: string } {
+export function toFilePage(p: PageDoc): FilePage {
   return {
     id: p._id,
     fileId: p.fileId,

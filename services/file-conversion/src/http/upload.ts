@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   constants,
@@ -12,7 +13,7 @@ import {
   UploadFileFields,
   validationMessagesJa,
 } from '@pagecast/contracts';
-import { AppError, requireIdentity, zodIssues } from '@pagecast/service-kit';
+import { AppError, decodedBody, requireIdentity, zodIssues } from '@pagecast/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { guardZip, isConversionError, sniffFile } from '../conversion/index.ts';
@@ -38,6 +39,14 @@ const tooLarge = () => new AppError('FILE_TOO_LARGE');
 function receive(req: Request, dir: string, temps: string[]): Promise<Received> {
   const maxBytes = constants.upload.maxBytes;
   return new Promise((resolve, reject) => {
+    // A Content-Encoding the client declared is honoured (or refused), never fed to the multipart parser as is.
+    let body: Readable;
+    try {
+      body = decodedBody(req);
+    } catch (err) {
+      reject(err);
+      return;
+    }
     let bb: busboy.Busboy;
     try {
       bb = busboy({
@@ -57,7 +66,7 @@ function receive(req: Request, dir: string, temps: string[]): Promise<Received> 
     const fail = (err: unknown) => {
       if (failed) return;
       failed = true;
-      req.unpipe(bb);
+      body.unpipe(bb);
       req.resume(); // discard the rest; the answer goes out at once
       reject(err);
     };
@@ -91,7 +100,10 @@ function receive(req: Request, dir: string, temps: string[]): Promise<Received> 
       });
     });
     req.on('aborted', () => fail(new AppError('VALIDATION', { message: 'upload aborted', issues: [] })));
-    req.pipe(bb);
+    body.on('error', (err) =>
+      fail(err instanceof AppError ? err : new AppError('VALIDATION', { message: 'upload aborted', issues: [] })),
+    );
+    body.pipe(bb);
   });
 }
 
