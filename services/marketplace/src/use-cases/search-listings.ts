@@ -1,0 +1,37 @@
+import type { MarketplaceListing, MarketplacePage, MarketplaceQuery } from '@pagecast/contracts';
+import type { ServiceContext } from '../context';
+import { escapeRegex, foldTitle, pagination } from '../domain/search';
+
+/** A page of listings, newest first, with the caller's own files and active licences marked. */
+export async function searchListings(
+  ctx: Pick<ServiceContext, 'data' | 'clock'>,
+  userId: string,
+  query: MarketplaceQuery,
+): Promise<MarketplacePage> {
+  const { page, limit, tags } = query;
+  const folded = query.q ? foldTitle(query.q) : '';
+  const { rows, total } = await ctx.data.listings.search({
+    titlePattern: folded ? escapeRegex(folded) : undefined,
+    tags,
+    skip: (page - 1) * limit,
+    limit,
+  });
+  const licensed = await ctx.data.purchases.activeFileIds(
+    userId,
+    rows.map((r) => r._id),
+    ctx.clock.now(),
+  );
+  const files: MarketplaceListing[] = rows.map((r) => ({
+    id: r._id,
+    title: r.title,
+    publishPrice: r.publishPrice,
+    pageCount: r.pageCount,
+    displayDuration: r.displayDuration,
+    updatedAt: r.updatedAt.toISOString(),
+    tags: r.tags,
+    sellerId: r.sellerId,
+    purchased: licensed.has(r._id),
+    isOwn: r.sellerId === userId,
+  }));
+  return { files, pagination: pagination(page, limit, total) };
+}
