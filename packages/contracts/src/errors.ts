@@ -59,6 +59,13 @@ export const ErrorCode = {
   PAYMENT_NOT_CONFIGURED: 'PAYMENT_NOT_CONFIGURED',
   PAYMENT_ALREADY_RECORDED: 'PAYMENT_ALREADY_RECORDED',
   CASH_OUT_DISABLED: 'CASH_OUT_DISABLED',
+  TRANSFER_INVALID_PRICE: 'TRANSFER_INVALID_PRICE',
+  TRANSFER_MISMATCH: 'TRANSFER_MISMATCH',
+  TRANSFER_ABANDONED: 'TRANSFER_ABANDONED',
+  PAYMENT_MISMATCH: 'PAYMENT_MISMATCH',
+  PAYMENT_NOT_SUCCEEDED: 'PAYMENT_NOT_SUCCEEDED',
+  WEBHOOK_SIGNATURE_INVALID: 'WEBHOOK_SIGNATURE_INVALID',
+  MEMBERSHIP_BUSY: 'MEMBERSHIP_BUSY',
 } as const;
 export type ErrorCode = keyof typeof ErrorCode;
 
@@ -115,6 +122,13 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYMENT_NOT_CONFIGURED: 503,
   PAYMENT_ALREADY_RECORDED: 409,
   CASH_OUT_DISABLED: 403,
+  TRANSFER_INVALID_PRICE: 400,
+  TRANSFER_MISMATCH: 409,
+  TRANSFER_ABANDONED: 409,
+  PAYMENT_MISMATCH: 409,
+  PAYMENT_NOT_SUCCEEDED: 402,
+  WEBHOOK_SIGNATURE_INVALID: 400,
+  MEMBERSHIP_BUSY: 409,
 };
 
 export const errorMessagesJa: Record<ErrorCode, string> = {
@@ -171,6 +185,13 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   PAYMENT_NOT_CONFIGURED: '決済機能が利用できません。管理者にお問い合わせください。',
   PAYMENT_ALREADY_RECORDED: 'この決済は既に処理されています',
   CASH_OUT_DISABLED: '換金は現在ご利用いただけません',
+  TRANSFER_INVALID_PRICE: 'この価格では購入できません',
+  TRANSFER_MISMATCH: '同じ取引番号で異なる内容の取引が要求されました',
+  TRANSFER_ABANDONED: 'この取引は取り消されました',
+  PAYMENT_MISMATCH: 'この決済はお客様の購入内容と一致しません',
+  PAYMENT_NOT_SUCCEEDED: '決済がまだ完了していません',
+  WEBHOOK_SIGNATURE_INVALID: '署名が正しくありません',
+  MEMBERSHIP_BUSY: '他の操作と同時に行われました。もう一度お試しください',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -6,6 +6,7 @@ export * from './api/marketplace';
 export * from './api/membership';
 export * from './api/playlists';
 export * from './api/points';
+export * from './api/transfers';
 export * from './api/user';
 export * from './constants';
 export * from './errors';

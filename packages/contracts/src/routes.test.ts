@@ -28,6 +28,8 @@ describe('route table', () => {
       'get /api/files/:id/copyright',
       'put /api/files/:id/publish',
       'get /api/files/:id/purchasers',
+      'get /api/files/:id/preview',
+      'get /api/files/:id/preview/:page',
       'delete /api/files/:id',
       'put /api/files/:id/duration',
       'put /api/files/:id/display-mode',
@@ -42,6 +44,11 @@ describe('route table', () => {
       'post /api/membership/upgrade',
       'post /api/membership/schedule-downgrade',
       'delete /api/membership/cancel-downgrade',
+      // billing's additions: the dialog's configuration, the four cards, the membership card, the server-side confirm
+      'get /api/billing/config',
+      'get /api/points/summary',
+      'get /api/membership/status',
+      'post /api/points/confirm-payment',
       'put /api/user/profile',
       'put /api/user/password',
       'get /api/playlists',
@@ -83,6 +90,7 @@ describe('route table', () => {
         'optional get /api/files/:id',
         'optional get /api/files/:id/pages',
         'public post /api/payments/webhook',
+        'public get /api/billing/config',
         'optional get /media/:key',
       ].sort(),
     );
