@@ -87,6 +87,18 @@ export interface RemoteOptions extends FrontEndOptions {
 
 const gatewayUrl = () => process.env.GATEWAY_URL ?? 'http://localhost:8080';
 
+/**
+ * Host names a dev server may be reached by (and so serve scripts to other origins from): loopback names, plus
+ * DEV_ALLOWED_HOSTS (comma-separated, e.g. a LAN name; '.example.test' allows its subdomains too).
+ */
+export function devAllowedHosts(env: NodeJS.ProcessEnv = process.env): string[] {
+  const extra = (env.DEV_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  return [...new Set(['localhost', '127.0.0.1', '.localhost', ...extra])];
+}
+
 function modeOf(opts: FrontEndOptions): 'development' | 'production' {
   return opts.mode ?? (process.env.NODE_ENV === 'production' ? 'production' : 'development');
 }
@@ -149,6 +161,9 @@ function baseConfig(opts: FrontEndOptions & { publicPath: string }): Configurati
       host: 'localhost',
       historyApiFallback: true,
       hot: false,
+      // The composed app (the gateway, or another team's host) loads remoteEntry.js and chunks with plain
+      // cross-site script tags; the dev server answers those 403 unless the Host it was reached by is listed.
+      allowedHosts: devAllowedHosts(),
       headers: { 'Access-Control-Allow-Origin': '*' },
       proxy: [
         {
@@ -185,6 +200,12 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
     output: { ...base.output, uniqueName: opts.name },
     plugins: [
       htmlPlugin(opts),
+      // which build of the remote is live: its package version, or PAGECAST_BUILD_LABEL when a build sets one
+      new rspack.DefinePlugin({
+        __PAGECAST_BUILD_LABEL__: JSON.stringify(
+          process.env.PAGECAST_BUILD_LABEL || `${opts.name}@${readPackageJson(opts.dir).version}`,
+        ),
+      }),
       new ModuleFederationPlugin({
         name: opts.name,
         filename: 'remoteEntry.js',
