@@ -96,6 +96,8 @@ describe('the response', () => {
       updatedAt: expect.any(String),
       tags: [run, '観光', 'night'],
       sellerId: seller,
+      thumbnailUrl: `/api/files/${ids.tower}/preview/1?size=thumb`,
+      previewUrl: `/api/files/${ids.tower}/preview`,
       purchased: false,
       isOwn: true,
     });

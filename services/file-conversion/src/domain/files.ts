@@ -36,7 +36,14 @@ export function startOfMonth(now = new Date()): Date {
 export const storageKeys = {
   original: (fileId: string) => `originals/${fileId}`,
   page: (hash: string) => `pages/${hash}.webp`,
+  /** a preview rendered from a page image (cached: the page is content-addressed, so the preview never changes) */
+  preview: (hash: string, size: 'thumb' | 'page') => `previews/${hash}-${size}.webp`,
 };
+
+/** A file on sale in the marketplace: converted, published, priced. Only such a file has previews. */
+export function isOnSale(f: { isPublished: boolean; status: string; publishPrice: number | null }): boolean {
+  return f.isPublished && f.status === 'private' && f.publishPrice != null;
+}
 
 /** URL path of a page image: '/media/<hash>.webp' (immutable). */
 export function mediaPath(hash: string): string {

@@ -89,9 +89,19 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
               buyerId: string;
               fileId: string;
               sellerId: string;
+              price: number;
+              sellerNet?: number;
               expiresAt: string;
             };
-            await data.files.recordLicence({ ...d, expiresAt: new Date(d.expiresAt) });
+            await data.files.recordLicence({
+              purchaseId: d.purchaseId,
+              buyerId: d.buyerId,
+              fileId: d.fileId,
+              sellerId: d.sellerId,
+              price: d.price,
+              sellerNet: d.sellerNet ?? 0,
+              expiresAt: new Date(d.expiresAt),
+            });
             return;
           }
           const d = e.data as { purchaseId: string; expiredAt: string };

@@ -1,4 +1,9 @@
-import type { MarketplaceListing, MarketplacePage, MarketplaceQuery } from '@pagecast/contracts';
+import {
+  type MarketplaceListing,
+  type MarketplacePage,
+  type MarketplaceQuery,
+  previewImagePath,
+} from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
 import { escapeRegex, foldTitle, pagination } from '../domain/search';
 
@@ -30,6 +35,8 @@ export async function searchListings(
     updatedAt: r.updatedAt.toISOString(),
     tags: r.tags,
     sellerId: r.sellerId,
+    thumbnailUrl: previewImagePath(r._id, 1, 'thumb'),
+    previewUrl: `/api/files/${encodeURIComponent(r._id)}/preview`,
     purchased: licensed.has(r._id),
     isOwn: r.sellerId === userId,
   }));

@@ -72,6 +72,7 @@ export async function settlePurchase(
       fileId: purchase.fileId,
       sellerId: purchase.sellerId,
       price: purchase.price,
+      sellerNet: purchase.sellerNet,
       expiresAt: licence.expiresAt.toISOString(),
       purchasedAt: purchasedAt.toISOString(),
     },
