@@ -40,6 +40,8 @@ export interface PurchaseDoc {
   buyerId: string;
   fileId: string;
   sellerId: string;
+  /** the listing's title when bought (the buyer's and seller's history text) */
+  title: string;
   price: number;
   sellerNet: number;
   platformFee: number;
@@ -104,6 +106,7 @@ const purchaseSchema = new Schema<PurchaseDoc>(
     buyerId: { type: String, required: true },
     fileId: { type: String, required: true },
     sellerId: { type: String, required: true },
+    title: { type: String, required: true },
     price: { type: Number, required: true },
     sellerNet: { type: Number, required: true },
     platformFee: { type: Number, required: true },

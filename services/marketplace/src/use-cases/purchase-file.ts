@@ -45,6 +45,7 @@ export async function purchaseFile(
     buyerId,
     fileId,
     sellerId: listing.sellerId,
+    title: listing.title,
     price: listing.publishPrice,
     sellerNet,
     platformFee,
@@ -57,9 +58,7 @@ export async function purchaseFile(
 
   ctx.crashAt('before-transfer');
   const settled = await settlePurchase(ctx, purchase, { mode: 'transfer' });
-  if (settled.state === 'abandoned') {
-    throw new AppError(settled.reason === 'INSUFFICIENT_POINTS' ? 'INSUFFICIENT_POINTS' : 'SERVICE_UNAVAILABLE');
-  }
+  if (settled.state === 'abandoned') throw refusedBy(settled.reason);
   if (settled.state === 'pending') throw new AppError('SERVICE_UNAVAILABLE');
   return {
     message: SUCCESS_MESSAGE,
@@ -76,9 +75,22 @@ async function duplicateOf(ctx: ServiceContext, claimKey: string): Promise<never
   const deadline = Date.now() + DUPLICATE_WAIT_MS;
   for (;;) {
     const first = await ctx.data.purchases.byClaimKey(claimKey);
-    if (first?.state === 'abandoned' && first.reason === 'INSUFFICIENT_POINTS')
-      throw new AppError('INSUFFICIENT_POINTS');
+    if (first?.state === 'abandoned') throw refusedBy(first.reason ?? '');
     if (first?.state !== 'pending' || Date.now() > deadline) throw new AppError('ALREADY_PURCHASED');
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Billing's refusal as the member's error: its business codes pass through; anything else is our fault. */
+function refusedBy(code: string): AppError {
+  switch (code) {
+    case 'INSUFFICIENT_POINTS':
+    case 'FREE_TIER_CANNOT_PURCHASE':
+    case 'CANNOT_BUY_OWN_FILE':
+      return new AppError(code);
+    case 'TRANSFER_ABSENT':
+      return new AppError('SERVICE_UNAVAILABLE');
+    default:
+      return new AppError('INTERNAL', { message: `billing refused the transfer: ${code}` });
   }
 }

@@ -6,7 +6,8 @@ import { licenceEnd } from '../domain/purchase';
 
 export type Settled =
   | { state: 'completed'; balance: number; expiresAt: Date }
-  | { state: 'abandoned'; reason: 'INSUFFICIENT_POINTS' | 'TRANSFER_REFUSED' | 'TRANSFER_ABSENT' }
+  /** reason: billing's refusal code, or TRANSFER_ABSENT when billing never received the transfer */
+  | { state: 'abandoned'; reason: string }
   | { state: 'pending' };
 
 /**
@@ -33,6 +34,7 @@ export async function settlePurchase(
             price: purchase.price,
             sellerNet: purchase.sellerNet,
             platformFee: purchase.platformFee,
+            description: purchase.title,
           })
         : await billing.lookup(purchase._id);
   } catch (err) {
@@ -41,12 +43,7 @@ export async function settlePurchase(
   }
   if (outcome.status === 'pending') return { state: 'pending' };
   if (outcome.status !== 'applied') {
-    const reason =
-      outcome.status === 'absent'
-        ? 'TRANSFER_ABSENT'
-        : outcome.code === 'INSUFFICIENT_POINTS'
-          ? 'INSUFFICIENT_POINTS'
-          : 'TRANSFER_REFUSED';
+    const reason = outcome.status === 'absent' ? 'TRANSFER_ABSENT' : outcome.code;
     await data.purchases.setState(purchase._id, 'abandoned', { reason });
     return { state: 'abandoned', reason };
   }
