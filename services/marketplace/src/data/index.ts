@@ -1,5 +1,5 @@
+import { type Claims, createClaims } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
-import { createLeases, type Leases } from './leases';
 import { createListings, type Listings } from './listings';
 import { createMembers, type Members } from './members';
 import { createModels, type Models } from './models';
@@ -9,7 +9,6 @@ export type * from './models';
 export type { Listings } from './listings';
 export type { Members } from './members';
 export type { Purchases } from './purchases';
-export type { Leases } from './leases';
 
 /** Mongoose models and repositories; nothing else touches the driver. */
 export interface Repositories {
@@ -17,7 +16,8 @@ export interface Repositories {
   listings: Listings;
   members: Members;
   purchases: Purchases;
-  leases: Leases;
+  /** the kit's insert-once claims: the periodic jobs' run-once lease */
+  claims: Claims;
 }
 
 export function createRepositories(conn: mongoose.Connection): Repositories {
@@ -27,11 +27,15 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
     listings: createListings(models),
     members: createMembers(models),
     purchases: createPurchases(models),
-    leases: createLeases(models),
+    claims: createClaims(conn),
   };
 }
 
 /** Builds the indexes (the unique claim key is what makes a purchase happen once); safe from several processes. */
 export async function ensureIndexes(repos: Repositories): Promise<void> {
-  await Promise.all(Object.values(repos.models).map((m: { createIndexes(): Promise<unknown> }) => m.createIndexes()));
+  await Promise.all(
+    [...Object.values(repos.models), repos.claims.model].map((m: { createIndexes(): Promise<unknown> }) =>
+      m.createIndexes(),
+    ),
+  );
 }

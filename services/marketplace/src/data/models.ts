@@ -66,13 +66,6 @@ export interface LicenceDoc {
   expiredAt: Date | null;
 }
 
-/** A lease taken by a unique insert: one instance runs a periodic job per slot. */
-export interface LeaseDoc {
-  _id: string;
-  holder: string;
-  at: Date;
-}
-
 const listingSchema = new Schema<ListingDoc>(
   {
     _id: String,
@@ -137,12 +130,6 @@ const licenceSchema = new Schema<LicenceDoc>(
 licenceSchema.index({ buyerId: 1, fileId: 1, expiresAt: 1 });
 licenceSchema.index({ expiredAt: 1, expiresAt: 1 });
 
-const leaseSchema = new Schema<LeaseDoc>(
-  { _id: String, holder: { type: String, required: true }, at: { type: Date, required: true } },
-  { ...opts, collection: 'leases' },
-);
-leaseSchema.index({ at: 1 });
-
 function model<T>(conn: mongoose.Connection, name: string, schema: mongoose.Schema<T>) {
   return (conn.models[name] as mongoose.Model<T> | undefined) ?? conn.model<T>(name, schema);
 }
@@ -153,7 +140,6 @@ export function createModels(conn: mongoose.Connection) {
     members: model(conn, 'members', memberSchema),
     purchases: model(conn, 'purchases', purchaseSchema),
     licences: model(conn, 'content_purchases', licenceSchema),
-    leases: model(conn, 'leases', leaseSchema),
   };
 }
 export type Models = ReturnType<typeof createModels>;
