@@ -12,10 +12,14 @@ import { IsoDateTime } from '../validation';
  */
 export const INTERNAL_TRANSFERS_PATH = '/internal/transfers';
 /** GET `${INTERNAL_TRANSFERS_PATH}/:transferId`: what happened to a transfer (for a sweeper after a crash). */
-export const internalTransferPath = (transferId: string) => `${INTERNAL_TRANSFERS_PATH}/${encodeURIComponent(transferId)}`;
+export const internalTransferPath = (transferId: string) =>
+  `${INTERNAL_TRANSFERS_PATH}/${encodeURIComponent(transferId)}`;
 /** The userId prefix of a service identity in the identity header. */
 export const SERVICE_IDENTITY_PREFIX = 'service:';
-export const serviceIdentity = (service: string) => ({ userId: `${SERVICE_IDENTITY_PREFIX}${service}`, sessionId: 'service' });
+export const serviceIdentity = (service: string) => ({
+  userId: `${SERVICE_IDENTITY_PREFIX}${service}`,
+  sessionId: 'service',
+});
 
 const Id = z.string().min(1).max(200);
 
