@@ -49,7 +49,8 @@ function Overview({
   const balance = summary?.balance ?? stats.user.points;
   const earned = summary?.earnedThisMonth ?? stats.monthlyEarnings;
   const spent = summary?.spentThisMonth ?? stats.monthlySpent;
-  const date = (d: Date) => d.toLocaleDateString(i18n.language);
+  // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
+  const date = (d: Date) => d.toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
 
   return (
     <>

@@ -45,6 +45,8 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
   const tierName = (tier: string) => t(`common.tiers.${tier}`);
   const number = (n: number) => n.toLocaleString(i18n.language);
   const date = (iso: string | Date) => new Date(iso).toLocaleDateString(i18n.language);
+  // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
+  const tokyoDate = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
   const busy = upgrade.isPending || downgrade.isPending || cancel.isPending;
   const fail = (title: string, fallback: string) => (error: unknown) => {
     if (sessionExpired(error)) return;
@@ -111,10 +113,10 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
       <CardContent className="pc-stack">
         <p className="pc-muted" style={{ margin: 0 }} data-testid="points-membership-renewal">
           {status.membershipTier === 'trial' && status.trialEndsAt
-            ? t('points.membership.trialEnds', { date: date(status.trialEndsAt) })
+            ? t('points.membership.trialEnds', { date: tokyoDate(status.trialEndsAt) })
             : status.nextRenewalAt
               ? t('points.membership.nextRenewal', {
-                  date: date(status.nextRenewalAt),
+                  date: tokyoDate(status.nextRenewalAt),
                   points: number(status.monthlyPrice),
                 })
               : t('points.membership.noRenewal')}
