@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run infra -- <up|down|env|install> [--profile dev|test] [--with-stripe]
 import { down, infraEnv, up } from './lib/infra.mjs';
-import { debian, ensureDebianPackages, ensureGoTool, goTools } from './lib/tools.mjs';
+import { debian, ensureDebianPackages, ensureGoTool, ensurePythonTool, goTools, pythonTools } from './lib/tools.mjs';
 
 const [cmd = 'up', ...rest] = process.argv.slice(2);
 const flag = (name) => rest.includes(name);
@@ -30,6 +30,7 @@ switch (cmd) {
     break;
   case 'install':
     for (const name of Object.keys(goTools)) await ensureGoTool(name);
+    for (const name of Object.keys(pythonTools)) await ensurePythonTool(name);
     await ensureDebianPackages([...debian.conversion, ...debian.browser, ...debian.bench]);
     break;
   default:

@@ -27,7 +27,6 @@ export const goTools = {
     module: 'github.com/minio/minio',
     kind: 'install',
   },
-  'stripe-mock': { version: 'v0.203.0', module: 'github.com/stripe/stripe-mock', kind: 'install' },
   'docker-compose': { version: 'v5.1.0', module: 'github.com/docker/compose/v5', kind: 'build', pkg: './cmd' },
   k6: { version: 'v1.8.1', module: 'go.k6.io/k6', kind: 'install' },
 };
@@ -136,4 +135,39 @@ export const debian = {
   conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk'],
   browser: ['chromium'],
   bench: ['poppler-utils', 'mupdf-tools'],
+  // PyPI tools (localstripe) run from a venv of Debian's python3 (ensurePythonTool).
+  python: ['python3', 'python3-venv'],
 };
+
+/**
+ * PyPI tools, each in its own venv under the cache, keyed by name and version. localstripe stands in for the card
+ * provider in development and tests: unlike stripe-mock it keeps PaymentIntents, confirms them with test cards and
+ * sends signed webhooks.
+ */
+export const pythonTools = {
+  localstripe: { version: '1.15.10', bin: 'localstripe' },
+};
+
+export function pythonToolPath(name) {
+  const tool = pythonTools[name];
+  return join(cacheDir, 'venv', `${name}-${tool.version}`, 'bin', tool.bin);
+}
+
+/** Installs a PyPI tool into its own venv (Debian's python3, installed first), once. A venv cannot move (its
+ * launchers name their own path), so it is built in place and counts only once its `.complete` marker exists. */
+export async function ensurePythonTool(name) {
+  const tool = pythonTools[name];
+  const target = pythonToolPath(name);
+  const venv = join(cacheDir, 'venv', `${name}-${tool.version}`);
+  const marker = join(venv, '.complete');
+  if (existsSync(marker) && existsSync(target)) return target;
+  await ensureDebianPackages(debian.python);
+  await withProgress(`installing ${name} ${tool.version} from PyPI into ${venv}`, async () => {
+    rmSync(venv, { recursive: true, force: true });
+    mkdirSync(join(cacheDir, 'venv'), { recursive: true });
+    await run('/usr/bin/python3', ['-m', 'venv', venv]);
+    await run(join(venv, 'bin', 'pip'), ['install', '-q', '--disable-pip-version-check', `${name}==${tool.version}`]);
+    writeFileSync(marker, `${name}==${tool.version}\n`);
+  });
+  return target;
+}

@@ -76,11 +76,11 @@ export function createCardProvider(opts: {
     },
     async confirmIntent(id, paymentMethodId) {
       try {
-        return toIntent(await stripe.paymentIntents.confirm(id, { payment_method: paymentMethodId }));
+        // Attach, then confirm: the real provider accepts this, and localstripe refuses confirm's payment_method.
+        await stripe.paymentIntents.update(id, { payment_method: paymentMethodId });
+        return toIntent(await stripe.paymentIntents.confirm(id));
       } catch (err) {
         if (err instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(err.message);
-        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404)
-          return Promise.reject(err);
         throw err;
       }
     },
