@@ -30,7 +30,7 @@ export interface ServiceProcess {
 }
 
 export async function spawnService(
-  service: 'billing' | 'marketplace',
+  service: 'billing' | 'marketplace' | 'file-conversion',
   env: Record<string, string>,
 ): Promise<ServiceProcess> {
   const port = env.PORT ?? String(await freePort());

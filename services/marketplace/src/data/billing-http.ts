@@ -3,7 +3,7 @@ import {
   internalTransferPath,
   serviceIdentity,
   TransferOutcome,
-  type TransferRequest,
+  TransferRequest,
 } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import type { Config } from '../config';
@@ -29,7 +29,8 @@ export function createBillingClient(config: Pick<Config, 'BILLING_URL' | 'INTERN
     return TransferOutcome.parse(JSON.parse(text));
   };
   return {
-    transfer: (req) => call('POST', INTERNAL_TRANSFERS_PATH, req),
+    // the request is checked against the contract before it leaves, the answer when it comes back
+    transfer: (req) => call('POST', INTERNAL_TRANSFERS_PATH, TransferRequest.parse(req)),
     lookup: (transferId) => call('GET', internalTransferPath(transferId)),
   };
 }
