@@ -151,7 +151,9 @@ describe('card payments (localstripe)', () => {
       secret,
       timestamp: Math.floor(Date.now() / 1000) - 3600,
     });
-    for (const headers of [{ 'stripe-signature': forged }, {}, { 'stripe-signature': replayed }]) {
+    for (const headers of [{ 'stripe-signature': forged }, {}, { 'stripe-signature': replayed }] as Array<
+      Record<string, string>
+    >) {
       const res = await post(headers);
       expect([res.status, res.body.code]).toEqual([400, 'WEBHOOK_SIGNATURE_INVALID']);
     }

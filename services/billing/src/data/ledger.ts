@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { PointTransactionType } from '@pagecast/contracts';
 import { isDuplicateKeyError } from '@pagecast/service-kit';
 import { nextEntry } from '../domain/ledger';
@@ -22,18 +21,55 @@ export type AppendResult =
   | { status: 'insufficient'; balance: number };
 
 /** Tries before giving up on a hot account (each loss means another writer's entry landed: progress was made). */
-const MAX_ATTEMPTS = 200;
+const MAX_ATTEMPTS = 500;
+
+type Head = Pick<LedgerEntryDoc, 'seq' | 'balance' | 'createdAt'>;
+
+/** An entry's _id: the account and its sequence number, so "entry n+1 of this account" is the unique _id itself. */
+export const entryId = (accountId: string, seq: number) => `${accountId}:${seq}`;
 
 /**
- * The append-only ledger. An append reads the account's last entry, checks the balance and inserts entry n+1; the
- * unique (accountId, seq) index lets exactly one of several concurrent writers land n+1, and a loser retries on the
- * new head (optimistic concurrency). The unique key makes an append idempotent. No update, no `$inc`: correct on
+ * The append-only ledger. An append finds the account's last entry, checks the balance and inserts entry n+1 under
+ * _id `<account>:<n+1>`: of several concurrent writers exactly one inserts it, and a loser retries on the new head
+ * (optimistic concurrency). A unique index on `key` makes an append idempotent. No update, no `$inc`: correct on
  * FerretDB, whose updates are not atomic, and on MongoDB alike.
+ *
+ * Finding the head is by _id only (FerretDB answers a lookup by _id from its primary key, while a sort or a filter on
+ * another field scans the collection): the head this process last saw (or the stored hint, a lower bound) is probed
+ * forward one _id at a time until the next one is missing. The chain has no gaps, so that is the head.
  */
-export function createLedger({ ledger }: Models) {
-  const head = (accountId: string) =>
-    ledger.findOne({ accountId }).sort({ seq: -1 }).select({ seq: 1, balance: 1, createdAt: 1 }).lean<LedgerEntryDoc>();
+export function createLedger({ ledger, ledgerHeads }: Models) {
+  const heads = new Map<string, Head>();
   const byKey = (key: string) => ledger.findOne({ key }).lean<LedgerEntryDoc>();
+  const at = (accountId: string, seq: number) =>
+    ledger
+      .findById(entryId(accountId, seq))
+      .select({ seq: 1, balance: 1, createdAt: 1, key: 1 })
+      .lean<LedgerEntryDoc>();
+
+  async function head(accountId: string): Promise<Head | null> {
+    let known: Head | null = heads.get(accountId) ?? null;
+    if (!known) {
+      const hint = await ledgerHeads.findById(accountId).lean<{ seq: number }>();
+      if (hint && hint.seq > 0) known = await at(accountId, hint.seq);
+    }
+    for (;;) {
+      const next = await at(accountId, (known?.seq ?? 0) + 1);
+      if (!next) break;
+      known = next;
+    }
+    if (known) heads.set(accountId, { seq: known.seq, balance: known.balance, createdAt: known.createdAt });
+    return known;
+  }
+
+  const remember = async (accountId: string, h: Head) => {
+    const cur = heads.get(accountId);
+    if (!cur || cur.seq < h.seq) heads.set(accountId, h);
+    // A hint only (a lower bound for a process without the head in memory): a late, lower write is harmless.
+    if (h.seq % 20 === 0) {
+      await ledgerHeads.updateOne({ _id: accountId }, { $set: { seq: h.seq } }, { upsert: true }).catch(() => {});
+    }
+  };
 
   return {
     byKey,
@@ -42,13 +78,16 @@ export function createLedger({ ledger }: Models) {
     },
     async append(input: AppendInput, now: () => Date = () => new Date()): Promise<AppendResult> {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const existing = await byKey(input.key);
-        if (existing) return { status: 'applied', entry: existing, created: false };
         const last = await head(input.accountId);
         const next = nextEntry(last, input.amount, now());
-        if (!next) return { status: 'insufficient', balance: last?.balance ?? 0 };
+        if (!next) {
+          // Short of points, unless this very entry was applied before (a retry after the balance moved on).
+          const existing = await byKey(input.key);
+          if (existing) return { status: 'applied', entry: existing, created: false };
+          return { status: 'insufficient', balance: last?.balance ?? 0 };
+        }
         const entry: LedgerEntryDoc = {
-          _id: randomUUID(),
+          _id: entryId(input.accountId, next.seq),
           accountId: input.accountId,
           seq: next.seq,
           balance: next.balance,
@@ -64,10 +103,21 @@ export function createLedger({ ledger }: Models) {
         };
         try {
           await ledger.create(entry);
+          await remember(input.accountId, next);
           return { status: 'applied', entry, created: true };
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
-          // Lost the race for seq n+1 (or for the key): read again. A short random pause spreads a hot account's writers.
+          // Which unique index? FerretDB does not say. The slot taken → lost the race (or it is our own entry);
+          // the slot free → the key exists: applied before.
+          const taken = await at(input.accountId, next.seq);
+          if (taken?.key === input.key) {
+            return { status: 'applied', entry: (await byKey(input.key)) as LedgerEntryDoc, created: false };
+          }
+          if (!taken) {
+            const existing = await byKey(input.key);
+            if (existing) return { status: 'applied', entry: existing, created: false };
+          }
+          // A short random pause spreads a hot account's writers.
           await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + attempt * 2)));
         }
       }

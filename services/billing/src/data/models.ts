@@ -43,6 +43,7 @@ const ledgerSchema = new mongoose.Schema<LedgerEntryDoc>(
   },
   { collection: 'point_transactions', versionKey: false, minimize: false },
 );
+// _id is `<accountId>:<seq>` (unique: the optimistic lock); the compound index also serves history reads.
 ledgerSchema.index({ accountId: 1, seq: 1 }, { unique: true });
 ledgerSchema.index({ key: 1 }, { unique: true });
 ledgerSchema.index({ accountId: 1, createdAt: 1 });
@@ -125,11 +126,18 @@ const transferSchema = new mongoose.Schema<TransferDoc>(
 );
 transferSchema.index({ state: 1, createdAt: 1 });
 
+/** Where an account's chain was last seen to end: a hint (a lower bound) for finding its head by _id. */
+const ledgerHeadSchema = new mongoose.Schema<{ _id: string; seq: number }>(
+  { _id: { type: String, required: true }, seq: { type: Number, required: true } },
+  { collection: 'point_transaction_heads', versionKey: false },
+);
+
 export function createModels(conn: mongoose.Connection) {
   const get = <T>(name: string, schema: mongoose.Schema<T>) =>
     (conn.models[name] as mongoose.Model<T> | undefined) ?? conn.model<T>(name, schema);
   return {
     ledger: get('LedgerEntry', ledgerSchema),
+    ledgerHeads: get('LedgerHead', ledgerHeadSchema),
     memberships: get('Membership', membershipSchema),
     transfers: get('Transfer', transferSchema),
   };
