@@ -122,6 +122,10 @@ const benches = [
   },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
   {
+    name: 'billing ledger: appends per second and p95 for 50 members beside the plain insert rate',
+    run: owned('services/billing/bench/ledger.bench.mjs', 'benchLedger'),
+  },
+  {
     name: 'player: playlist edit to screen (20 edits, 1 s pages, Chromium)',
     run: async (ctx) => {
       await buildFrontEnds();
