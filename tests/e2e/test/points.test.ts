@@ -17,10 +17,33 @@ const cspViolations: string[] = [];
 const value = (testId: string) => page.getByTestId(testId).textContent();
 const historyRows = () => page.getByTestId('points-history-row');
 
-/** No side-scrolling at this width (issue 15: 360 px to 1920 px). */
-async function overflowAt(width: number): Promise<number> {
+/**
+ * Pixels by which this screen's own content (the page and the open dialog; the shared header is issue 15's) runs
+ * past the window's right edge at this width (issue 15: 360 px to 1920 px), with the elements that do.
+ */
+async function overflowAt(width: number): Promise<{ px: number; offenders: string[] }> {
   await page.setViewportSize({ width, height: 900 });
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  return page.evaluate(() => {
+    const edge = document.documentElement.clientWidth;
+    const roots = [...document.querySelectorAll('[data-testid="points-page"], [role="dialog"]')];
+    let px = 0;
+    const offenders: string[] = [];
+    // an element inside a box that clips or scrolls within the window does not push the page sideways
+    const clipped = (el: Element) => {
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible' && a.getBoundingClientRect().right <= edge) return true;
+      }
+      return false;
+    };
+    for (const el of roots.flatMap((r) => [r, ...r.querySelectorAll('*')])) {
+      const over = Math.ceil(el.getBoundingClientRect().right - edge);
+      if (over > 0 && !clipped(el)) {
+        px = Math.max(px, over);
+        offenders.push(`${el.tagName.toLowerCase()}.${el.className} ${over}px`);
+      }
+    }
+    return { px, offenders: offenders.slice(0, 5) };
+  });
 }
 
 /** Types a card into the stand-in's card element (plain inputs; the real Stripe.js would use its own frame). */
@@ -65,8 +88,29 @@ describe('points, card payments and plans', () => {
     // 300 points pay for neither plan
     expect(await page.getByTestId('points-upgrade-standard').isDisabled()).toBe(true);
     expect(await page.getByTestId('points-upgrade-creator').isDisabled()).toBe(true);
-    expect(await overflowAt(360)).toBe(0);
+    expect(await overflowAt(360)).toEqual({ px: 0, offenders: [] });
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('the purchase dialog is keyboard-only usable: focus starts on the packages, stays inside, returns on close', async () => {
+    const buy = page.getByTestId('points-buy');
+    await buy.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByTestId('purchase-dialog');
+    await dialog.waitFor();
+    const focusInDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe('3000');
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      expect(await focusInDialog()).toBe(true);
+    }
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await focusInDialog()).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('points-buy');
   });
 
   it('a declined card changes nothing and says why', async () => {
@@ -87,7 +131,7 @@ describe('points, card payments and plans', () => {
     await dialog.waitFor({ state: 'detached' });
     await page.reload();
     await expect.poll(() => value('points-balance-card-value'), { timeout: 15_000 }).toBe('300 ポイント');
-    expect(await historyRows().count()).toBe(1);
+    await expect.poll(() => historyRows().count()).toBe(1);
   });
 
   it('buys the 3000 package with a test card: balance, header, purchased card and history move', async () => {
@@ -168,5 +212,29 @@ describe('points, card payments and plans', () => {
     const expected = firstInTokyo.toLocaleDateString('ja', { timeZone: 'Asia/Tokyo' });
     expect(expected).toMatch(/\/1$/);
     expect(await value('dashboard-renewal')).toBe(`次回更新日: ${expected}`);
+  });
+
+  it('in French, the longest labels fit at 360, 1024 and 1440 px, with the purchase dialog open too', async () => {
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'fr'));
+    await page.goto('/points');
+    await page.getByTestId('points-page').waitFor();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Gestion des points');
+    await page.getByTestId('points-downgrade-free').waitFor({ timeout: 15_000 });
+    mkdirSync(screenshots, { recursive: true });
+    for (const width of [360, 1024, 1440]) {
+      expect(await overflowAt(width), `page at ${width} px`).toEqual({ px: 0, offenders: [] });
+      await page.screenshot({ path: path.join(screenshots, `points-fr-${width}.png`), fullPage: true });
+      await page.getByTestId('points-buy').click();
+      const dialog = page.getByTestId('purchase-dialog');
+      await dialog.waitFor();
+      expect(await overflowAt(width), `package step at ${width} px`).toEqual({ px: 0, offenders: [] });
+      await page.getByTestId('purchase-proceed').click();
+      await page.getByTestId('purchase-card').locator('input').first().waitFor();
+      expect(await overflowAt(width), `card step at ${width} px`).toEqual({ px: 0, offenders: [] });
+      await page.screenshot({ path: path.join(screenshots, `points-purchase-fr-${width}.png`) });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    }
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'ja'));
   });
 });

@@ -22,7 +22,7 @@ export function CashOutCard() {
           <dt className="pc-muted">{t('points.cashOut.fee')}</dt>
           <dd>{t('points.cashOut.feeValue', { yen: number(transferFeeYen) })}</dd>
         </dl>
-        <Button variant="outline" disabled data-testid="points-cash-out-button">
+        <Button variant="outline" className="pp-wrap" disabled data-testid="points-cash-out-button">
           {t('points.cashOut.unavailable')}
         </Button>
       </CardContent>

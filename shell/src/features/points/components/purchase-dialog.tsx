@@ -1,7 +1,7 @@
 import { type BillingConfig, constants, type PointPackageValue } from '@pagecast/contracts';
 import { Button, Dialog, describeError, toast, useSessionExpired } from '@pagecast/ui';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
-import { type FormEvent, useCallback, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CardError, PreparationError, useBuyPoints } from '../api/buy-points';
 import { loadStripeFrom } from '../model/stripe-loader';
@@ -37,6 +37,15 @@ export function PurchaseDialog({
     [onOpenChange],
   );
 
+  // keyboard users start on the chosen package (the kit's Dialog focuses the first control, a frame earlier),
+  // and come back to it from the card step
+  const chosen = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!open || step !== 'select') return;
+    const frame = requestAnimationFrame(() => chosen.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [open, step]);
+
   const number = (n: number) => n.toLocaleString(i18n.language);
   return (
     <Dialog open={open} onOpenChange={change} title={t('points.purchase.title')} size="md">
@@ -52,6 +61,7 @@ export function PurchaseDialog({
                     name="point-package"
                     value={value}
                     checked={amount === value}
+                    ref={amount === value ? chosen : undefined}
                     onChange={() => setAmount(value)}
                   />
                   <strong>{t('common.points', { points: number(value) })}</strong>
