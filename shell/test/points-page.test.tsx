@@ -263,4 +263,18 @@ describe('point purchase dialog', () => {
     await click(byTestId('points-buy'));
     expect(document.querySelector<HTMLInputElement>('input[name="point-package"]:checked')?.value).toBe('3000');
   });
+
+  it('a card script that cannot load is the spec’s preparation failure, with a way back', async () => {
+    config = { ...config, publishableKey: 'pk_test_x', stripeJsUrl: 'http://stripe.invalid/v3/' };
+    await render();
+    await click(byTestId('points-buy'));
+    await click(byTestId('purchase-proceed'));
+    const script = [...document.querySelectorAll('script')].find((el) => el.src === 'http://stripe.invalid/v3/');
+    expect(script).toBeDefined();
+    await act(async () => script?.dispatchEvent(new Event('error')));
+    await settle();
+    expect(text('purchase-load-error')).toContain('決済の準備に失敗しました');
+    await click(byTestId('purchase-back'));
+    expect(document.querySelectorAll('input[name="point-package"]')).toHaveLength(4);
+  });
 });

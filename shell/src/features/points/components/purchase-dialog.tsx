@@ -122,7 +122,30 @@ function CardStep({
   onBack: () => void;
   onPaid: () => void;
 }) {
-  const stripePromise = useMemo(() => loadStripeFrom(scriptUrl, publishableKey), [scriptUrl, publishableKey]);
+  const { t } = useTranslation();
+  const [loadFailed, setLoadFailed] = useState(false);
+  // a script that does not load (network, CSP) is the spec's preparation failure, not an endless disabled button
+  const stripePromise = useMemo(
+    () =>
+      loadStripeFrom(scriptUrl, publishableKey).catch(() => {
+        setLoadFailed(true);
+        return null;
+      }),
+    [scriptUrl, publishableKey],
+  );
+  if (loadFailed) {
+    return (
+      <>
+        <div className="pp-banner pp-banner--danger" role="alert" data-testid="purchase-load-error">
+          <strong>{t('points.purchase.errorTitle')}</strong>
+          <p>{t('points.purchase.prepareFailed')}</p>
+        </div>
+        <Button variant="outline" onClick={onBack} data-testid="purchase-back">
+          {t('common.back')}
+        </Button>
+      </>
+    );
+  }
   return (
     <Elements stripe={stripePromise}>
       <CardForm amount={amount} onBack={onBack} onPaid={onPaid} />
