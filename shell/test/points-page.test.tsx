@@ -151,6 +151,8 @@ describe('points screen', () => {
     await render();
     expect(text('points-history-empty')).toBe('ポイントの履歴はまだありません');
     expect(text('points-unavailable')).toContain('ポイント購入と換金は現在ご利用いただけません');
+    expect((byTestId('points-buy') as HTMLButtonElement).disabled).toBe(true);
+    expect((byTestId('points-cash-out-action') as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('a trial member can upgrade to what the balance pays for, after confirming', async () => {

@@ -62,6 +62,7 @@ export function PointsPage() {
     );
   const s = summary.data;
   const notice = membership.data?.notice;
+  const unavailable = config.data ? !config.data.cardPaymentsEnabled : false;
 
   return (
     <div className="pc-container pc-page" data-testid="points-page">
@@ -74,7 +75,7 @@ export function PointsPage() {
         </div>
       ) : null}
 
-      {config.data && !config.data.cardPaymentsEnabled ? (
+      {unavailable ? (
         <div className="pp-banner pp-banner--danger" role="alert" data-testid="points-unavailable">
           <strong>{t('points.unavailable.title')}</strong>
           <p>{t('points.unavailable.description')}</p>
@@ -112,7 +113,9 @@ export function PointsPage() {
       </div>
 
       <div className="pp-actions">
-        <Button onClick={() => setBuying(true)} data-testid="points-buy">
+        {/* spec point 2: with the red banner both buttons are disabled; a configuration that could not be read
+            leaves it enabled so that the dialog can tell the spec's configuration error */}
+        <Button onClick={() => setBuying(true)} disabled={unavailable} data-testid="points-buy">
           {t('points.buy')}
         </Button>
         <Button variant="outline" disabled data-testid="points-cash-out-action">
