@@ -23,6 +23,11 @@ export type AppendResult =
 /** Tries before giving up on a hot account (each loss means another writer's entry landed: progress was made). */
 const MAX_ATTEMPTS = 500;
 
+/** FerretDB (SQLite) refusing a write because another holds the database lock: a retry is safe. */
+export function isBusy(err: unknown): boolean {
+  return err instanceof Error && /SQLITE_BUSY|database is locked/.test(err.message);
+}
+
 type Head = Pick<LedgerEntryDoc, 'seq' | 'balance' | 'createdAt'>;
 
 /** An entry's _id: the account and its sequence number, so "entry n+1 of this account" is the unique _id itself. */
@@ -106,6 +111,11 @@ export function createLedger({ ledger, ledgerHeads }: Models) {
           await remember(input.accountId, next);
           return { status: 'applied', entry, created: true };
         } catch (err) {
+          if (isBusy(err)) {
+            // FerretDB's SQLite answers "database is locked" under many writers: nothing was written; try again.
+            await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
+            continue;
+          }
           if (!isDuplicateKeyError(err)) throw err;
           // Which unique index? FerretDB does not say. The slot taken → lost the race (or it is our own entry);
           // the slot free → the key exists: applied before.

@@ -50,7 +50,11 @@ export async function announceMembership(ctx: ServiceContext, doc: MembershipDoc
 /** Writes version seq+1 and announces it; false when another writer got there first. */
 export async function putMembership(ctx: ServiceContext, cur: Versioned, next: Membership, reason: string) {
   const doc = await ctx.data.memberships.put(next, cur.seq + 1, reason, ctx.clock.now());
-  if (doc) await announceMembership(ctx, doc);
+  if (doc) {
+    await announceMembership(ctx, doc).catch((err: unknown) =>
+      ctx.logger.warn({ err, memberId: doc.memberId }, 'announcement deferred to the sweep'),
+    );
+  }
   return doc !== null;
 }
 

@@ -29,6 +29,11 @@ export async function announceEntry(ctx: ServiceContext, entry: LedgerEntryDoc):
  */
 export async function postEntry(ctx: ServiceContext, input: AppendInput): Promise<AppendResult> {
   const result = await ctx.data.ledger.append(input, () => ctx.clock.now());
-  if (result.status === 'applied' && !result.entry.announced) await announceEntry(ctx, result.entry);
+  if (result.status === 'applied' && !result.entry.announced) {
+    // The entry is recorded: a failed announcement must not fail the operation (the sweep announces it later).
+    await announceEntry(ctx, result.entry).catch((err: unknown) =>
+      ctx.logger.warn({ err, entryId: result.entry._id }, 'announcement deferred to the sweep'),
+    );
+  }
   return result;
 }
