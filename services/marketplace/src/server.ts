@@ -53,6 +53,8 @@ export async function createServer(
       };
     },
     mount: async (context, onClose) => {
+      context.data.listings.index.start();
+      onClose(() => context.data.listings.index.stop());
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
       if (opts.jobs !== false) {

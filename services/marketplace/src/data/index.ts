@@ -1,5 +1,6 @@
 import { type Claims, createClaims } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
+import { createListingIndex } from './listing-index';
 import { createListings, type Listings } from './listings';
 import { createMembers, type Members } from './members';
 import { createModels, type Models } from './models';
@@ -24,7 +25,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
   const models = createModels(conn);
   return {
     models,
-    listings: createListings(models),
+    listings: createListings(models, createListingIndex(models)),
     members: createMembers(models),
     purchases: createPurchases(models),
     claims: createClaims(conn),

@@ -1,17 +1,15 @@
 import type { ListingChange } from '../domain/listing';
+import type { ListingIndex, ListingSearch } from './listing-index';
 import { foldTitle } from '../domain/search';
 import type { ListingDoc, Models } from './models';
 
-export interface ListingSearch {
-  /** folded, regex-escaped title fragment */
-  titlePattern?: string;
-  tags: string[];
-  skip: number;
-  limit: number;
-}
+export type { ListingSearch } from './listing-index';
 
-export function createListings({ listings }: Models) {
+/** Listings: the database is the truth; search reads the in-memory index (see listing-index.ts). */
+export function createListings(models: Models, index: ListingIndex) {
+  const { listings } = models;
   return {
+    index,
     get: (fileId: string) => listings.findById(fileId).lean<ListingDoc>(),
     /** The listing if the file is on sale now. */
     getListed: (fileId: string) => listings.findOne({ _id: fileId, listed: true }).lean<ListingDoc>(),
@@ -38,6 +36,7 @@ export function createListings({ listings }: Models) {
           version: f.updatedAt,
         };
         await listings.replaceOne({ _id: f.fileId }, doc, { upsert: true });
+        await index.changed(f.fileId, doc);
         return true;
       }
       const deleted = change.kind === 'deleted';
@@ -60,19 +59,11 @@ export function createListings({ listings }: Models) {
           version: change.at,
         });
       }
+      await index.changed(fileId, null);
       return true;
     },
 
-    async search(s: ListingSearch): Promise<{ rows: ListingDoc[]; total: number }> {
-      const filter: Record<string, unknown> = { listed: true };
-      if (s.titlePattern) filter.titleFolded = { $regex: s.titlePattern };
-      if (s.tags.length) filter.tags = { $all: s.tags };
-      const [rows, total] = await Promise.all([
-        listings.find(filter).sort({ updatedAt: -1, _id: -1 }).skip(s.skip).limit(s.limit).lean<ListingDoc[]>(),
-        listings.countDocuments(filter),
-      ]);
-      return { rows, total };
-    },
+    search: (s: ListingSearch) => index.search(s),
   };
 }
 export type Listings = ReturnType<typeof createListings>;

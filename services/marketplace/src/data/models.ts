@@ -130,6 +130,16 @@ const licenceSchema = new Schema<LicenceDoc>(
 licenceSchema.index({ buyerId: 1, fileId: 1, expiresAt: 1 });
 licenceSchema.index({ expiredAt: 1, expiresAt: 1 });
 
+/** One marker document: when the listings last changed (instances reload their search index when it moves). */
+export interface MetaDoc {
+  _id: string;
+  at: number;
+}
+const metaSchema = new Schema<MetaDoc>(
+  { _id: String, at: { type: Number, required: true } },
+  { ...opts, collection: 'meta' },
+);
+
 function model<T>(conn: mongoose.Connection, name: string, schema: mongoose.Schema<T>) {
   return (conn.models[name] as mongoose.Model<T> | undefined) ?? conn.model<T>(name, schema);
 }
@@ -140,6 +150,7 @@ export function createModels(conn: mongoose.Connection) {
     members: model(conn, 'members', memberSchema),
     purchases: model(conn, 'purchases', purchaseSchema),
     licences: model(conn, 'content_purchases', licenceSchema),
+    meta: model(conn, 'meta', metaSchema),
   };
 }
 export type Models = ReturnType<typeof createModels>;

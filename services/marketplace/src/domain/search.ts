@@ -6,11 +6,6 @@ export function foldTitle(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-/** The query as a literal substring pattern: regex characters in a title search mean themselves. */
-export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
-
 export function pagination(page: number, limit: number, total: number) {
   const totalPages = Math.ceil(total / limit);
   return { page, limit, total, totalPages, hasMore: page < totalPages };

@@ -5,7 +5,7 @@ import {
   previewImagePath,
 } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
-import { escapeRegex, foldTitle, pagination } from '../domain/search';
+import { foldTitle, pagination } from '../domain/search';
 
 /** A page of listings, newest first, with the caller's own files and active licences marked. */
 export async function searchListings(
@@ -16,7 +16,7 @@ export async function searchListings(
   const { page, limit, tags } = query;
   const folded = query.q ? foldTitle(query.q) : '';
   const { rows, total } = await ctx.data.listings.search({
-    titlePattern: folded ? escapeRegex(folded) : undefined,
+    titleFragment: folded || undefined,
     tags,
     skip: (page - 1) * limit,
     limit,
