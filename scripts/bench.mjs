@@ -126,6 +126,10 @@ const benches = [
     run: owned('services/billing/bench/ledger.bench.mjs', 'benchLedger'),
   },
   {
+    name: 'marketplace: search over 10,000 listings, purchases per second with the books checked',
+    run: owned('services/marketplace/bench/marketplace.bench.mjs', 'benchMarketplace'),
+  },
+  {
     name: 'player: playlist edit to screen (20 edits, 1 s pages, Chromium)',
     run: async (ctx) => {
       await buildFrontEnds();
