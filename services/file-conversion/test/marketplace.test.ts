@@ -141,10 +141,20 @@ describe('licences from the marketplace', () => {
       fileId,
       expiredAt: purchase.expiresAt,
     });
+    const expiredSent = Date.now();
     await waitFor(
       'accessible list empty',
       async () => (await call(svc, buyer, 'GET', '/api/files/accessible')).body.length === 0,
     );
+    // once the end is stored, a snapshot of the file goes out: open players refetch on it and now get 404
+    const snapshot = await waitFor('file snapshot after the expiry', async () =>
+      (
+        await svc.server.context.outbox.model
+          .find({ subject: 'files.file.updated.v1', occurredAt: { $gte: new Date(expiredSent) } })
+          .lean()
+      ).find((e) => (e.data as { fileId: string }).fileId === fileId),
+    );
+    expect(snapshot.sentAt).toBeTruthy();
     const started = Date.now();
     await waitFor('image refused', async () => (await image(buyer, pages[1].imagePath)).status === 404, 10_000, 200);
     expect(Date.now() - started).toBeLessThan(5000);
