@@ -104,7 +104,7 @@ function modeOf(opts: FrontEndOptions): 'development' | 'production' {
 }
 
 /** What every front end shares: TS/TSX through builtin SWC (automatic React runtime), native CSS, hashed names. */
-function baseConfig(opts: FrontEndOptions & { publicPath: string }): Configuration {
+function baseConfig(opts: FrontEndOptions & { publicPath: string; remote?: boolean }): Configuration {
   const mode = modeOf(opts);
   const prod = mode === 'production';
   return {
@@ -138,7 +138,9 @@ function baseConfig(opts: FrontEndOptions & { publicPath: string }): Configurati
           options: {
             jsc: {
               parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic', development: !prod } },
+              // a remote's dev build runs inside a host whose shared React may be a production build: its
+              // jsx-dev-runtime would reach into React's development internals and crash, so remotes use jsx-runtime
+              transform: { react: { runtime: 'automatic', development: !prod && !opts.remote } },
             },
             env: { targets: 'chrome >= 100, firefox >= 100, safari >= 15' },
           },
@@ -194,7 +196,7 @@ function htmlPlugin(opts: FrontEndOptions) {
  * the gateway, or from its own dev server), plus a standalone page (src/index.ts → bootstrap.tsx) for dev.
  */
 export function remoteConfig(opts: RemoteOptions): Configuration {
-  const base = baseConfig({ ...opts, publicPath: 'auto' });
+  const base = baseConfig({ ...opts, publicPath: 'auto', remote: true });
   return {
     ...base,
     output: { ...base.output, uniqueName: opts.name },
