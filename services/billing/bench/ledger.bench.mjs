@@ -95,17 +95,25 @@ export async function benchLedger({ log }) {
     const entries = await ctx.data.ledger.all();
     const byAccount = new Map();
     for (const e of entries) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
+    // Only this run's accounts count: on shared servers, other runs' registrations open accounts here too.
+    const known = new Set([...members, hot]);
     let total = 0;
     let ok = true;
-    for (const list of byAccount.values()) {
+    for (const [account, list] of byAccount) {
       list.sort((a, b) => a.seq - b.seq);
       let sum = 0;
       for (const [i, e] of list.entries()) {
         sum += e.amount;
         if (e.seq !== i + 1 || e.balance !== sum || sum < 0) ok = false;
       }
-      total += sum;
+      if (known.has(account)) total += sum;
     }
+    const keys = new Set(entries.map((e) => e.key));
+    const indexes = (await ctx.conn.db.collection('point_transactions').indexes()).map((i) => i.name);
+    log(`indexes: ${indexes.join(', ')}; entries with a repeated key: ${entries.length - keys.size}`);
+    const strangers = entries.filter((e) => !known.has(e.accountId));
+    log(`accounts: ${byAccount.size}; entries of other accounts: ${strangers.length}; database ${env.MONGO_DB}`);
+    if (process.env.LEDGER_BENCH_DEBUG) log(JSON.stringify(strangers.slice(0, 3)));
     const fmt = (n, d = 1) => Number(n).toFixed(d);
     log('label\trequests\tconcurrency\tp50 ms\tp95 ms\tp99 ms\tops/s');
     for (const r of rows)

@@ -1,7 +1,7 @@
 import { type Logger, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Clock, Server, ServiceContext } from './context';
-import { createRepositories } from './data';
+import { createRepositories, ensureIndexes } from './data';
 import { createCardProvider, registerLocalWebhook } from './data/card-provider';
 import { startConsumers } from './events';
 import { createRouter } from './http';
@@ -50,6 +50,7 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
           config.STRIPE_WEBHOOK_SECRET,
         );
       }
+      await ensureIndexes(base.conn);
       return {
         ...base,
         data: createRepositories(base.conn),

@@ -19,6 +19,21 @@ export interface Repositories {
   claims: Claims;
 }
 
+/**
+ * Builds the indexes before the service answers: the unique ones (entry slot, idempotency key, plan version) are what
+ * makes points move once, so a service must not write before they exist (mongoose would build them in the background).
+ */
+export async function ensureIndexes(conn: mongoose.Connection): Promise<void> {
+  const models = createModels(conn);
+  await Promise.all([
+    models.ledger.init(),
+    models.ledgerHeads.init(),
+    models.memberships.init(),
+    models.transfers.init(),
+  ]);
+  await createClaims(conn).model.init();
+}
+
 export function createRepositories(conn: mongoose.Connection): Repositories {
   const models = createModels(conn);
   return {
