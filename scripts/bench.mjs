@@ -123,6 +123,14 @@ const benches = [
   },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
   {
+    name: 'billing ledger: appends per second and p95 for 50 members beside the plain insert rate',
+    run: owned('services/billing/bench/ledger.bench.mjs', 'benchLedger'),
+  },
+  {
+    name: 'marketplace: search over 10,000 listings, purchases per second with the books checked',
+    run: owned('services/marketplace/bench/marketplace.bench.mjs', 'benchMarketplace'),
+  },
+  {
     name: 'player: playlist edit to screen (20 edits, 1 s pages, Chromium)',
     run: async (ctx) => {
       await buildFrontEnds();

@@ -28,6 +28,8 @@
 //   RATE_LIMIT_API_MAX    requests per window and address on all of /api (default 600)
 //   TRUST_PROXY      express "trust proxy" value (default loopback): which hops may set X-Forwarded-For
 //   SSE_HEARTBEAT_MS interval of the comment heartbeat on /api/events (default 25000)
+//   STRIPE_JS_URL    where the purchase dialog loads Stripe.js (default https://js.stripe.com/v3/; localstripe's
+//                    /js.stripe.com/v3/ in tests); the CSP allows its origin and nothing else of the card provider
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@pagecast/service-kit';
@@ -57,6 +59,7 @@ export const gatewayConfigShape = {
   RATE_LIMIT_API_MAX: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: z.string().default('loopback'),
   SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(25_000),
+  STRIPE_JS_URL: z.url({ protocol: /^https?$/ }).default('https://js.stripe.com/v3/'),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

@@ -3,29 +3,48 @@ import type express from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 
-// Card payments (point purchase dialog) load Stripe's script and frames.
-const STRIPE_SCRIPT = 'https://js.stripe.com';
-const STRIPE_FRAMES = ['https://js.stripe.com', 'https://hooks.stripe.com'];
-const STRIPE_API = 'https://api.stripe.com';
+const STRIPE_JS_ORIGIN = 'https://js.stripe.com';
+
+/**
+ * What the point purchase dialog's card provider needs, from the configured STRIPE_JS_URL: the real Stripe.js runs
+ * its card fields in frames of js.stripe.com and hooks.stripe.com and calls api.stripe.com; a stand-in such as
+ * localstripe serves its script and answers its API calls from one origin and uses no frames.
+ */
+export function cardProviderSources(stripeJsUrl: string): { script: string[]; connect: string[]; frame: string[] } {
+  const origin = new URL(stripeJsUrl).origin;
+  if (origin === STRIPE_JS_ORIGIN) {
+    return {
+      script: [STRIPE_JS_ORIGIN],
+      connect: ['https://api.stripe.com'],
+      frame: [STRIPE_JS_ORIGIN, 'https://hooks.stripe.com'],
+    };
+  }
+  return { script: [origin], connect: [origin], frame: ["'none'"] };
+}
 
 /**
  * helmet with a CSP for the composed app: our own scripts, plus the origins of remotes that REMOTES points
  * elsewhere (their manifest is fetched, their chunks are script tags, a dev server adds a websocket).
  */
-export function securityHeaders(opts: { remoteOrigins: string[]; https: boolean }): express.RequestHandler {
+export function securityHeaders(opts: {
+  remoteOrigins: string[];
+  https: boolean;
+  stripeJsUrl: string;
+}): express.RequestHandler {
   const origins = opts.remoteOrigins;
+  const card = cardProviderSources(opts.stripeJsUrl);
   const sockets = origins.map((o) => o.replace(/^http/, 'ws'));
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...origins, STRIPE_SCRIPT],
-        connectSrc: ["'self'", ...origins, ...sockets, STRIPE_API],
+        scriptSrc: ["'self'", ...origins, ...card.script],
+        connectSrc: ["'self'", ...origins, ...sockets, ...card.connect],
         imgSrc: ["'self'", 'data:', 'blob:', ...origins],
         styleSrc: ["'self'", "'unsafe-inline'", ...origins],
         fontSrc: ["'self'", 'data:', ...origins],
-        frameSrc: STRIPE_FRAMES,
+        frameSrc: card.frame,
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

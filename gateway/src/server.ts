@@ -154,7 +154,7 @@ export function createGateway(
     if (typeof requestId === 'string') req.headers['x-request-id'] = requestId;
     next();
   });
-  app.use(securityHeaders({ remoteOrigins: foreignOrigins(remotes), https }));
+  app.use(securityHeaders({ remoteOrigins: foreignOrigins(remotes), https, stripeJsUrl: config.STRIPE_JS_URL }));
   app.use(limits.api, limits.auth);
 
   // A browser navigation after some unauthorized errors (spec point 2): the login screen lives in the shell.

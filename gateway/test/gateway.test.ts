@@ -417,6 +417,27 @@ describe('front end', () => {
     expect(defaultCsp).toMatch(/img-src 'self' data: blob:/);
   });
 
+  it('the CSP allows the card provider only from STRIPE_JS_URL: Stripe and its frames, or one stand-in origin', async () => {
+    const header = async (url: string) =>
+      (await fetch(`${url}/remotes.json`)).headers.get('content-security-policy') ?? '';
+    const directive = (csp: string, name: string) =>
+      csp
+        .split(';')
+        .find((d) => d.trim().startsWith(`${name} `))
+        ?.trim();
+
+    const real = await header(await anotherGateway({ STRIPE_JS_URL: 'https://js.stripe.com/v3/' }));
+    expect(directive(real, 'script-src')).toBe("script-src 'self' https://js.stripe.com");
+    expect(directive(real, 'connect-src')).toBe("connect-src 'self' https://api.stripe.com");
+    expect(directive(real, 'frame-src')).toBe('frame-src https://js.stripe.com https://hooks.stripe.com');
+
+    const local = await header(await anotherGateway({ STRIPE_JS_URL: 'http://127.0.0.1:12999/js.stripe.com/v3/' }));
+    expect(directive(local, 'script-src')).toBe("script-src 'self' http://127.0.0.1:12999");
+    expect(directive(local, 'connect-src')).toBe("connect-src 'self' http://127.0.0.1:12999");
+    expect(directive(local, 'frame-src')).toBe("frame-src 'none'");
+    expect(local).not.toMatch(/stripe\.com/);
+  });
+
   it('hashed files are immutable; index, manifest and remoteEntry are revalidated', async () => {
     const hashed = await fetch(`${gw.url}/main.3f9a1c2e.js`);
     expect(hashed.status).toBe(200);

@@ -1,5 +1,5 @@
 // Starts and stops the local infrastructure: NATS (JetStream), FerretDB (MongoDB protocol, SQLite backend),
-// MinIO (S3), maildev (SMTP + mail API) and, on request, stripe-mock. A server whose URL is already in the
+// MinIO (S3), maildev (SMTP + mail API) and, on request, localstripe (the card provider's stand-in). A server whose URL is already in the
 // environment is not started: that is how compose and real deployments run.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } 
 import net from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureGoTool, toolPath } from './tools.mjs';
+import { ensureGoTool, ensurePythonTool, pythonToolPath, toolPath } from './tools.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,6 +31,7 @@ export function localSecrets(profile) {
       S3_ACCESS_KEY: `pagecast-${randomBytes(6).toString('hex')}`,
       S3_SECRET_KEY: randomBytes(24).toString('base64url'),
       INTERNAL_SECRET: randomBytes(32).toString('base64url'),
+      STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('hex')}`,
     };
     writeFileSync(
       file,
@@ -61,8 +62,35 @@ export function infraEnv(profile, env = process.env) {
     S3_BUCKET: env.S3_BUCKET || 'pagecast',
     SMTP_URL: env.SMTP_URL || `smtp://127.0.0.1:${p.smtp}`,
     MAILDEV_API_URL: env.MAILDEV_API_URL || `http://127.0.0.1:${p.mailweb}`,
-    STRIPE_API_BASE: env.STRIPE_API_BASE || `http://127.0.0.1:${p.stripe}`,
+    ...stripeEnv(p, secrets, env),
     INTERNAL_SECRET: env.INTERNAL_SECRET || secrets.INTERNAL_SECRET,
+  };
+}
+
+/**
+ * The card provider: the real one when STRIPE_API_BASE or STRIPE_SECRET_KEY is given (production keys come from the
+ * environment, never from here); otherwise localstripe on the profile's port, which takes any test key, serves its
+ * fake Stripe.js and signs webhooks with this checkout's local secret (a secrets.env from before it existed gets one).
+ */
+function stripeEnv(p, secrets, env) {
+  if (env.STRIPE_API_BASE || env.STRIPE_SECRET_KEY) {
+    const keys = [
+      'STRIPE_API_BASE',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_PUBLISHABLE_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'STRIPE_JS_URL',
+    ];
+    return Object.fromEntries(keys.filter((k) => env[k]).map((k) => [k, env[k]]));
+  }
+  const base = `http://127.0.0.1:${p.stripe}`;
+  return {
+    STRIPE_API_BASE: base,
+    STRIPE_SECRET_KEY: 'sk_test_localstripe',
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_localstripe',
+    STRIPE_WEBHOOK_SECRET: secrets.STRIPE_WEBHOOK_SECRET || 'whsec_localstripe_development_only',
+    STRIPE_JS_URL: `${base}/js.stripe.com/v3/`,
+    STRIPE_LOCAL: '1',
   };
 }
 
@@ -180,11 +208,16 @@ function servers(profile) {
     stripe: {
       envVar: 'STRIPE_API_BASE',
       port: p.stripe,
-      tool: 'stripe-mock',
-      cmd: () => [
-        toolPath('stripe-mock'),
-        ['-http-addr', `127.0.0.1:${p.stripe}`, '-https-addr', `127.0.0.1:${p.stripe + 1}`],
-      ],
+      python: 'localstripe',
+      // --from-scratch: no state from a previous run (intents, webhooks) is reloaded.
+      cmd: () => [pythonToolPath('localstripe'), ['--port', String(p.stripe), '--from-scratch']],
+      ready: async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${p.stripe}/js.stripe.com/v3/`)).ok;
+        } catch {
+          return false;
+        }
+      },
     },
   };
 }
@@ -212,7 +245,10 @@ export async function up({
     return true;
   });
   // Build missing tools one at a time: parallel Go builds on two cores only slow each other down.
-  for (const name of wanted) if (defs[name].tool) await ensureGoTool(defs[name].tool);
+  for (const name of wanted) {
+    if (defs[name].tool) await ensureGoTool(defs[name].tool);
+    if (defs[name].python) await ensurePythonTool(defs[name].python);
+  }
   await Promise.all(
     wanted.map(async (name) => {
       const def = defs[name];

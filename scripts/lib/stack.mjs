@@ -126,7 +126,12 @@ export async function startStack({
     say(`starting ${services.map((s) => s.name).join(', ')} ...`);
     await Promise.all(
       services.map((s) => {
-        const child = launch(s.name, s.dir, { PORT: String(ports[s.name]) });
+        const own = { PORT: String(ports[s.name]) };
+        // localstripe posts its signed webhooks straight to billing (the real provider's endpoint is set in its dashboard).
+        if (s.name === 'billing' && common.STRIPE_LOCAL === '1' && !common.STRIPE_LOCAL_WEBHOOK_URL) {
+          own.STRIPE_LOCAL_WEBHOOK_URL = `http://127.0.0.1:${ports.billing}/api/payments/webhook`;
+        }
+        const child = launch(s.name, s.dir, own);
         return waitReady(`http://127.0.0.1:${ports[s.name]}/readyz`, s.name, child);
       }),
     );

@@ -27,7 +27,6 @@ export const goTools = {
     module: 'github.com/minio/minio',
     kind: 'install',
   },
-  'stripe-mock': { version: 'v0.203.0', module: 'github.com/stripe/stripe-mock', kind: 'install' },
   'docker-compose': { version: 'v5.1.0', module: 'github.com/docker/compose/v5', kind: 'build', pkg: './cmd' },
   k6: { version: 'v1.8.1', module: 'go.k6.io/k6', kind: 'install' },
 };
@@ -139,13 +138,13 @@ export const debian = {
   bench: ['poppler-utils', 'mupdf-tools'],
   // The Office corpus tests count a PDF's pages with pdfinfo; deploy/nginx.test.ts runs Debian's nginx.
   test: ['poppler-utils', 'nginx-light'],
-  // schemathesis runs from a venv of Debian's python3 (ensurePythonTool).
+  // schemathesis and localstripe run from venvs of Debian's python3 (ensurePythonTool).
   python: ['python3', 'python3-venv'],
 };
 
 /** The lists each entry point installs: npm start (stack), npm test, npm run bench. */
 export const installedBy = {
-  start: ['conversion'],
+  start: ['conversion', 'python'],
   test: ['conversion', 'browser', 'test', 'python'],
   bench: ['conversion', 'browser', 'bench'],
 };
@@ -183,9 +182,14 @@ export const commands = {
   rspack: { npm: '@rspack/cli' },
 };
 
-/** PyPI tools, each in its own venv under the cache, keyed by name and version. */
+/**
+ * PyPI tools, each in its own venv under the cache, keyed by name and version. localstripe stands in for the card
+ * provider in development and tests: unlike stripe-mock it keeps PaymentIntents, confirms them with test cards and
+ * sends signed webhooks. schemathesis fuzzes the services' OpenAPI documents in npm test.
+ */
 export const pythonTools = {
   schemathesis: { version: '4.32.5', bin: 'st' },
+  localstripe: { version: '1.15.10', bin: 'localstripe' },
 };
 
 export function pythonToolPath(name) {

@@ -7,6 +7,11 @@ declare module 'vitest' {
     baseUrl: string;
     /** maildev's HTTP API (the verification e-mails) */
     mailUrl: string;
+    /**
+     * What the stack set in its processes' environment (service URLs, infrastructure, secrets), so that a test can
+     * start another gateway in front of the same services (remote-origin.test.ts); absent with E2E_BASE_URL.
+     */
+    stackEnv: Record<string, string> | undefined;
   }
 }
 
@@ -24,19 +29,31 @@ export async function setup(project: TestProject) {
   if (given) {
     project.provide('baseUrl', given.replace(/\/$/, ''));
     project.provide('mailUrl', defaultMail);
+    project.provide('stackEnv', undefined);
     return;
   }
   // @ts-expect-error: plain JavaScript module without types
   const { startStack } = (await import('../../scripts/lib/stack.mjs')) as {
-    startStack(opts: { profile: string; port: number; quiet?: boolean; env?: Record<string, string> }): Promise<Stack>;
+    startStack(opts: {
+      profile: string;
+      port: number;
+      quiet?: boolean;
+      env?: Record<string, string>;
+    }): Promise<Stack & { env: Record<string, string> }>;
   };
   // The account journeys make more auth calls from one address than the default limit of 20 per minute allows.
   stack = await startStack({
     profile: 'test',
     port: 18080,
     quiet: true,
-    env: { RATE_LIMIT_AUTH_MAX: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000' },
+    // TEST_CLOCK: the marketplace's test-only clock, so marketplace.test.ts sees a 30-day licence end
+    env: { RATE_LIMIT_AUTH_MAX: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000', TEST_CLOCK: 'true' },
   });
+  const started = stack as Stack & { env: Record<string, string> };
+  project.provide(
+    'stackEnv',
+    Object.fromEntries(Object.entries(started.env).filter(([key, value]) => process.env[key] !== value)),
+  );
   project.provide('baseUrl', stack.url);
   project.provide('mailUrl', stack.mailUrl ?? defaultMail);
 }

@@ -69,6 +69,13 @@ export const ErrorCode = {
   DEVICE_NOT_ALLOWED: 'DEVICE_NOT_ALLOWED',
   SCHEDULE_INVALID: 'SCHEDULE_INVALID',
   PLAY_BATCH_INVALID: 'PLAY_BATCH_INVALID',
+  TRANSFER_INVALID_PRICE: 'TRANSFER_INVALID_PRICE',
+  TRANSFER_MISMATCH: 'TRANSFER_MISMATCH',
+  TRANSFER_ABANDONED: 'TRANSFER_ABANDONED',
+  PAYMENT_MISMATCH: 'PAYMENT_MISMATCH',
+  PAYMENT_NOT_SUCCEEDED: 'PAYMENT_NOT_SUCCEEDED',
+  WEBHOOK_SIGNATURE_INVALID: 'WEBHOOK_SIGNATURE_INVALID',
+  MEMBERSHIP_BUSY: 'MEMBERSHIP_BUSY',
 } as const;
 export type ErrorCode = keyof typeof ErrorCode;
 
@@ -132,6 +139,13 @@ export const errorStatus: Record<ErrorCode, number> = {
   DEVICE_NOT_ALLOWED: 403,
   SCHEDULE_INVALID: 400,
   PLAY_BATCH_INVALID: 400,
+  TRANSFER_INVALID_PRICE: 400,
+  TRANSFER_MISMATCH: 409,
+  TRANSFER_ABANDONED: 409,
+  PAYMENT_MISMATCH: 409,
+  PAYMENT_NOT_SUCCEEDED: 402,
+  WEBHOOK_SIGNATURE_INVALID: 400,
+  MEMBERSHIP_BUSY: 409,
 };
 
 export const errorMessagesJa: Record<ErrorCode, string> = {
@@ -195,6 +209,13 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   DEVICE_NOT_ALLOWED: 'スクリーン端末にはこの操作は許可されていません',
   SCHEDULE_INVALID: 'スケジュールの時間帯が空か、重なっています',
   PLAY_BATCH_INVALID: '再生記録が正しくありません（未来の時刻、重複、または古すぎます）',
+  TRANSFER_INVALID_PRICE: 'この価格では購入できません',
+  TRANSFER_MISMATCH: '同じ取引番号で異なる内容の取引が要求されました',
+  TRANSFER_ABANDONED: 'この取引は取り消されました',
+  PAYMENT_MISMATCH: 'この決済はお客様の購入内容と一致しません',
+  PAYMENT_NOT_SUCCEEDED: '決済がまだ完了していません',
+  WEBHOOK_SIGNATURE_INVALID: '署名が正しくありません',
+  MEMBERSHIP_BUSY: '他の操作と同時に行われました。もう一度お試しください',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -122,6 +122,8 @@ export const PurchaseCompletedEvent = z.object({
   fileId: z.string(),
   sellerId: z.string(),
   price: z.number().int(),
+  /** what the seller earned (price less the platform's fee, spec point 9), for the seller's per-file sales */
+  sellerNet: z.number().int().nonnegative().optional(),
   expiresAt: IsoDateTime,
   purchasedAt: IsoDateTime.optional(),
 });

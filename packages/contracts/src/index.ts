@@ -7,6 +7,7 @@ export * from './api/membership';
 export * from './api/playlists';
 export * from './api/points';
 export * from './api/screens';
+export * from './api/transfers';
 export * from './api/user';
 export * from './constants';
 export * from './errors';

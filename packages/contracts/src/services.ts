@@ -23,6 +23,7 @@ export const servicePrefixes: ReadonlyArray<{ prefix: string; service: ServiceNa
   { prefix: '/api/create-payment-intent', service: 'billing' },
   { prefix: '/api/payments/', service: 'billing' },
   { prefix: '/api/screens', service: 'screens' },
+  { prefix: '/api/billing/', service: 'billing' },
 ];
 
 /** The service that owns a path (query string ignored), or undefined for gateway-owned and unknown paths. */

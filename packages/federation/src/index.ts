@@ -87,12 +87,24 @@ export interface RemoteOptions extends FrontEndOptions {
 
 const gatewayUrl = () => process.env.GATEWAY_URL ?? 'http://localhost:8080';
 
+/**
+ * Host names a dev server may be reached by (and so serve scripts to other origins from): loopback names, plus
+ * DEV_ALLOWED_HOSTS (comma-separated, e.g. a LAN name; '.example.test' allows its subdomains too).
+ */
+export function devAllowedHosts(env: NodeJS.ProcessEnv = process.env): string[] {
+  const extra = (env.DEV_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  return [...new Set(['localhost', '127.0.0.1', '.localhost', ...extra])];
+}
+
 function modeOf(opts: FrontEndOptions): 'development' | 'production' {
   return opts.mode ?? (process.env.NODE_ENV === 'production' ? 'production' : 'development');
 }
 
 /** What every front end shares: TS/TSX through builtin SWC (automatic React runtime), native CSS, hashed names. */
-function baseConfig(opts: FrontEndOptions & { publicPath: string }): Configuration {
+function baseConfig(opts: FrontEndOptions & { publicPath: string; remote?: boolean }): Configuration {
   const mode = modeOf(opts);
   const prod = mode === 'production';
   return {
@@ -126,7 +138,9 @@ function baseConfig(opts: FrontEndOptions & { publicPath: string }): Configurati
           options: {
             jsc: {
               parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic', development: !prod } },
+              // a remote's dev build runs inside a host whose shared React may be a production build: its
+              // jsx-dev-runtime would reach into React's development internals and crash, so remotes use jsx-runtime
+              transform: { react: { runtime: 'automatic', development: !prod && !opts.remote } },
             },
             env: { targets: 'chrome >= 100, firefox >= 100, safari >= 15' },
           },
@@ -149,6 +163,9 @@ function baseConfig(opts: FrontEndOptions & { publicPath: string }): Configurati
       host: 'localhost',
       historyApiFallback: true,
       hot: false,
+      // The composed app (the gateway, or another team's host) loads remoteEntry.js and chunks with plain
+      // cross-site script tags; the dev server answers those 403 unless the Host it was reached by is listed.
+      allowedHosts: devAllowedHosts(),
       headers: { 'Access-Control-Allow-Origin': '*' },
       proxy: [
         {
@@ -179,12 +196,18 @@ function htmlPlugin(opts: FrontEndOptions) {
  * the gateway, or from its own dev server), plus a standalone page (src/index.ts → bootstrap.tsx) for dev.
  */
 export function remoteConfig(opts: RemoteOptions): Configuration {
-  const base = baseConfig({ ...opts, publicPath: 'auto' });
+  const base = baseConfig({ ...opts, publicPath: 'auto', remote: true });
   return {
     ...base,
     output: { ...base.output, uniqueName: opts.name },
     plugins: [
       htmlPlugin(opts),
+      // which build of the remote is live: its package version, or PAGECAST_BUILD_LABEL when a build sets one
+      new rspack.DefinePlugin({
+        __PAGECAST_BUILD_LABEL__: JSON.stringify(
+          process.env.PAGECAST_BUILD_LABEL || `${opts.name}@${readPackageJson(opts.dir).version}`,
+        ),
+      }),
       new ModuleFederationPlugin({
         name: opts.name,
         filename: 'remoteEntry.js',

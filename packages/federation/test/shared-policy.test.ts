@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { hostConfig, remoteConfig, sharedPolicy, sharedSingletons } from '../src/index';
+import { devAllowedHosts, hostConfig, remoteConfig, sharedPolicy, sharedSingletons } from '../src/index';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const frontEnds = ['shell', 'mf-files', 'mf-marketplace', 'mf-player'];
@@ -69,5 +69,27 @@ describe('rspack configurations', () => {
     };
     expect(hostMf._options).toMatchObject({ name: 'shell', remotes: {}, dts: false });
     expect(host.plugins?.some((p) => p?.constructor.name === 'HtmlRspackPlugin')).toBe(true);
+  });
+});
+
+describe('dev servers of remotes', () => {
+  it('serve their chunks to the app on another origin: loopback host names allowed, plus DEV_ALLOWED_HOSTS', () => {
+    expect(devAllowedHosts({})).toEqual(['localhost', '127.0.0.1', '.localhost']);
+    expect(devAllowedHosts({ DEV_ALLOWED_HOSTS: ' signage.lan , .example.test,localhost' })).toEqual([
+      'localhost',
+      '127.0.0.1',
+      '.localhost',
+      'signage.lan',
+      '.example.test',
+    ]);
+    const config = remoteConfig({
+      name: 'mf_marketplace',
+      dir: path.join(root, 'mf-marketplace'),
+      port: 3002,
+      exposes: { './routes': './src/routes/index.ts' },
+    });
+    const devServer = config.devServer as { allowedHosts?: unknown; headers?: Record<string, string> };
+    expect(devServer.allowedHosts).toEqual(devAllowedHosts());
+    expect(devServer.headers?.['Access-Control-Allow-Origin']).toBe('*');
   });
 });

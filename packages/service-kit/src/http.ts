@@ -10,6 +10,15 @@ import { pinoHttp } from 'pino-http';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { AppError, errorHandler } from './errors';
 
+declare global {
+  namespace Express {
+    interface Request {
+      /** The JSON body's bytes as received (set by the kit's JSON parser). */
+      rawBody?: Buffer;
+    }
+  }
+}
+
 export const JSON_BODY_LIMIT = '1mb';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const quietPaths = new Set(['/healthz', '/readyz', '/metrics']);
@@ -195,7 +204,17 @@ export function createHttpApp(opts: HttpAppOptions): {
     next();
   });
 
-  if (opts.json !== false) app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  if (opts.json !== false) {
+    // The exact bytes stay on req.rawBody for a signature check (a card provider's webhook signs the raw body).
+    app.use(
+      express.json({
+        limit: JSON_BODY_LIMIT,
+        verify: (req, _res, buf) => {
+          (req as express.Request).rawBody = buf;
+        },
+      }),
+    );
+  }
 
   const probes = express.Router();
   probes.get('/healthz', (_req, res) => {

@@ -43,6 +43,7 @@ export {
   RELAY_AGE_MS,
   RELAY_INTERVAL_MS,
 } from './outbox';
+export { type ClaimRecord, type Claims, createClaims } from './claims';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SESSION_COOKIE, subjects } from '@pagecast/contracts';
+import { createEvent, SESSION_COOKIE, subjects } from '@pagecast/contracts';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLegacyUser } from '../src/cli/create-legacy-user';
@@ -75,7 +75,8 @@ describe('old external accounts and migration', () => {
     const ok = a.status === 200 ? a : b;
     const refused = a.status === 200 ? b : a;
     expect(refused.body.code).toBe('NOT_MIGRATABLE');
-    expect(ok.body).toMatchObject({ migrationBonus: 100, user: { authProvider: 'local', points: 400 } });
+    // The bonus is billing's ledger entry now: account's copy of the balance moves only with billing's event.
+    expect(ok.body).toMatchObject({ migrationBonus: 100, user: { authProvider: 'local', points: 300 } });
     expect(ok.body.user.migratedAt).toBeTruthy();
 
     const again = await call(h, 'POST', '/api/auth/migrate-account', { identity: legacy.identity, body });
@@ -86,7 +87,24 @@ describe('old external accounts and migration', () => {
     expect(events).toHaveLength(1);
     expect(events[0]?.data.bonusPoints).toBe(100);
     migrated.stop();
-    const me = await call(h, 'GET', '/api/auth/user', { identity: legacy.identity });
+    const before = await call(h, 'GET', '/api/auth/user', { identity: legacy.identity });
+    expect(before.body.points).toBe(300);
+    // Billing credits the bonus and announces the balance; account's read model follows.
+    const balance = createEvent(subjects.pointsChanged, {
+      userId: legacy.identity.userId,
+      balance: 400,
+      entryId: randomUUID(),
+      amount: 100,
+      type: 'earn',
+      occurredAt: new Date().toISOString(),
+    });
+    await h.server.context.nats.js.publish(subjects.pointsChanged, JSON.stringify(balance), { msgID: balance.id });
+    const deadline = Date.now() + 10_000;
+    let me = await call(h, 'GET', '/api/auth/user', { identity: legacy.identity });
+    while (me.body.points !== 400 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      me = await call(h, 'GET', '/api/auth/user', { identity: legacy.identity });
+    }
     expect(me.body.points).toBe(400);
 
     // The winner's password is the one that works.

@@ -1,23 +1,31 @@
-import { type Logger, type RunningService, type RuntimeContext, startServiceRuntime } from '@pagecast/service-kit';
+import { type Logger, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import { createRepositories, type Repositories } from './data';
+import type { Clock, Server, ServiceContext } from './context';
+import { createRepositories, ensureIndexes } from './data';
+import { createCardProvider, registerLocalWebhook } from './data/card-provider';
 import { startConsumers } from './events';
 import { createRouter } from './http';
+import { runJobs } from './use-cases/run-jobs';
+
+export type { Server, ServiceContext } from './context';
 
 export const SERVICE_NAME = 'billing';
 /** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
 export const DATABASE_NAME = 'pagecast_billing';
 
-/** What routers and consumers get: connections and repositories, created once at start. */
-export interface ServiceContext extends RuntimeContext<Config> {
-  data: Repositories;
+function createClock(): Clock {
+  let fixed: Date | null = null;
+  return {
+    now: () => fixed ?? new Date(),
+    set: (at) => {
+      fixed = at;
+    },
+  };
 }
 
-export type Server = RunningService<ServiceContext>;
-
 /**
- * Connects to the servers, starts the outbox relay, the consumers and HTTP on config.PORT (0 = any free port).
- * Used by main.ts and by the component tests, which run the real service in-process.
+ * Connects to the servers, starts the outbox relay, the consumers, the jobs and HTTP on config.PORT (0 = any free
+ * port). Used by main.ts and by the component tests, which run the real service in-process.
  */
 export async function createServer(config: Config, opts: { logger?: Logger } = {}): Promise<Server> {
   return startServiceRuntime({
@@ -25,10 +33,53 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
     config,
     logger: opts.logger,
     databaseName: DATABASE_NAME,
-    context: (base): ServiceContext => ({ ...base, data: createRepositories(base.conn) }),
+    context: async (base): Promise<ServiceContext> => {
+      const cards = config.STRIPE_SECRET_KEY
+        ? createCardProvider({
+            secretKey: config.STRIPE_SECRET_KEY,
+            webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+            apiBase: config.STRIPE_API_BASE,
+            webhookToleranceSeconds: config.STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+          })
+        : null;
+      if (cards && config.STRIPE_API_BASE && config.STRIPE_LOCAL_WEBHOOK_URL && config.STRIPE_WEBHOOK_SECRET) {
+        await registerLocalWebhook(
+          config.STRIPE_API_BASE,
+          base.dbName.replace(/[^\w-]/g, '_'),
+          config.STRIPE_LOCAL_WEBHOOK_URL,
+          config.STRIPE_WEBHOOK_SECRET,
+        );
+      }
+      await ensureIndexes(base.conn);
+      return {
+        ...base,
+        data: createRepositories(base.conn),
+        cards,
+        clock: createClock(),
+        crashAt: (point) => {
+          if (config.CRASH_POINT === point && Math.random() < config.CRASH_PROBABILITY)
+            process.kill(process.pid, 'SIGKILL');
+        },
+      };
+    },
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
+      if (config.JOBS_INTERVAL_MS > 0) {
+        let running: Promise<unknown> | undefined;
+        const timer = setInterval(() => {
+          running ??= runJobs(context)
+            .catch((err: unknown) => context.logger.warn({ err }, 'jobs failed; the next tick retries'))
+            .finally(() => {
+              running = undefined;
+            });
+        }, config.JOBS_INTERVAL_MS);
+        timer.unref();
+        onClose(async () => {
+          clearInterval(timer);
+          await running;
+        });
+      }
       return [createRouter(context)];
     },
   });

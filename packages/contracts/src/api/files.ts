@@ -194,6 +194,10 @@ export const FileSummary = z.object({
   statusReason: z.string().nullable().optional(),
   /** first page image, when there is one */
   thumbnailUrl: z.string().nullable().optional(),
+  /** marketplace sales of this file (the seller's own list): licences sold, all time */
+  copiesSold: z.number().int().nonnegative().optional(),
+  /** points the seller earned from those sales (price less the platform's fee) */
+  pointsEarned: z.number().int().nonnegative().optional(),
   createdAt: IsoDateTime,
   updatedAt: IsoDateTime,
 });
@@ -242,6 +246,33 @@ export const PurchasersResponse = z.object({
   activePurchaserCount: z.number().int().nonnegative(),
 });
 export type PurchasersResponse = z.infer<typeof PurchasersResponse>;
+
+/** Preview sizes of a listed file's page: a card's small thumbnail, or a low-resolution watermarked page. */
+export const previewSizes = { thumb: 240, page: 480 } as const;
+export const PreviewImageParams = z.object({
+  id: Id,
+  page: z.coerce
+    .number({ error: 'validation.pageInvalid' })
+    .int('validation.pageInvalid')
+    .min(1, 'validation.pageInvalid')
+    .max(10_000, 'validation.pageInvalid'),
+});
+export type PreviewImageParams = z.infer<typeof PreviewImageParams>;
+export const PreviewImageQuery = z.object({ size: z.enum(['thumb', 'page']).default('page') });
+export type PreviewImageQuery = z.infer<typeof PreviewImageQuery>;
+
+/** The URL of a listed file's preview image (served by file-conversion; never the full-size page). */
+export function previewImagePath(fileId: string, page: number, size: 'thumb' | 'page' = 'page'): string {
+  return `/api/files/${encodeURIComponent(fileId)}/preview/${page}?size=${size}`;
+}
+
+/** GET /api/files/:id/preview: every page of a file on sale, at low resolution with a watermark. */
+export const FilePreview = z.object({
+  fileId: z.string(),
+  pageCount: z.number().int().nonnegative(),
+  pages: z.array(z.object({ pageNumber: z.number().int().positive(), url: z.string(), thumbUrl: z.string() })),
+});
+export type FilePreview = z.infer<typeof FilePreview>;
 
 export const MediaParams = z.object({
   key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, 'validation.idInvalid'),
@@ -300,6 +331,28 @@ export const filesRoutes = defineRoutes([
     params: FileIdParams,
     body: PublishSettingsRequest,
     response: FileSummary,
+  },
+  {
+    id: 'getFilePreview',
+    method: 'get',
+    path: '/api/files/:id/preview',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: 'Preview of a file on sale: every page at low resolution with a watermark (404 when not on sale)',
+    params: FileIdParams,
+    response: FilePreview,
+  },
+  {
+    id: 'getFilePreviewImage',
+    method: 'get',
+    path: '/api/files/:id/preview/:page',
+    service: 'file-conversion',
+    auth: 'session',
+    summary: "A preview image of a file on sale: 'thumb' (card) or 'page' (watermarked), never the full-size page",
+    params: PreviewImageParams,
+    query: PreviewImageQuery,
+    response: MediaResponse,
+    responseContentType: 'image/webp',
   },
   {
     id: 'getFilePurchasers',

@@ -58,6 +58,10 @@ export const MarketplaceListing = z.object({
   updatedAt: IsoDateTime,
   tags: z.array(z.string()),
   sellerId: z.string(),
+  /** the first page as a small image (file-conversion's preview; no access to the full page) */
+  thumbnailUrl: z.string(),
+  /** the file's preview: every page at low resolution with a watermark */
+  previewUrl: z.string(),
   /** the caller holds a licence that has not expired */
   purchased: z.boolean(),
   /** the caller is the seller */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
-import { MembershipTier, OkResponse } from '../validation';
+import { IsoDateTime, MembershipTier, OkResponse } from '../validation';
 
 /** Upgrade targets (free/trial → standard or creator, standard → creator). */
 export const UpgradeTier = z.enum(['standard', 'creator'], { error: 'validation.tierInvalid' });
@@ -15,6 +15,18 @@ export const MembershipState = z.object({
   downgradeEffectiveMonth: z.number().int().nullable(),
 });
 export type MembershipState = z.infer<typeof MembershipState>;
+
+/** The membership card and the dashboard's tier card: state, next renewal, and what the member should be told. */
+export const MembershipStatus = MembershipState.extend({
+  /** trial: when it ends (30 days after registration) */
+  trialEndsAt: IsoDateTime.nullable(),
+  /** standard/creator: the next monthly charge (the 1st of next month, 00:00 Asia/Tokyo); null otherwise */
+  nextRenewalAt: IsoDateTime.nullable(),
+  monthlyPrice: z.number().int().nonnegative(),
+  /** 'trial-ended': the trial became free; 'renewal-failed': a monthly charge could not be paid, now free */
+  notice: z.enum(['trial-ended', 'renewal-failed']).nullable(),
+});
+export type MembershipStatus = z.infer<typeof MembershipStatus>;
 
 export const UpgradeMembershipRequest = z.object({ membershipTier: UpgradeTier });
 export type UpgradeMembershipRequest = z.infer<typeof UpgradeMembershipRequest>;
@@ -37,6 +49,15 @@ export const ScheduleDowngradeResponse = z.object({
 export type ScheduleDowngradeResponse = z.infer<typeof ScheduleDowngradeResponse>;
 
 export const membershipRoutes = defineRoutes([
+  {
+    id: 'getMembership',
+    method: 'get',
+    path: '/api/membership/status',
+    service: 'billing',
+    auth: 'session',
+    summary: "The caller's plan, pending downgrade, trial end, next renewal and notice",
+    response: MembershipStatus,
+  },
   {
     id: 'upgradeMembership',
     method: 'post',

@@ -49,7 +49,71 @@ export const PaymentWebhookEvent = z.looseObject({
 export type PaymentWebhookEvent = z.infer<typeof PaymentWebhookEvent>;
 export const PaymentWebhookResponse = z.object({ received: z.literal(true) });
 
+/** What the purchase dialog needs to load the card provider's script; public (no secret in it). */
+export const BillingConfig = z.object({
+  /** false when no publishable key is configured: the dialog shows the configuration error of the spec */
+  cardPaymentsEnabled: z.boolean(),
+  publishableKey: z.string().nullable(),
+  /** where Stripe.js is loaded from (the real one in production, localstripe's locally) */
+  stripeJsUrl: z.string(),
+  /** the point packages on sale (points = yen) */
+  packages: z.array(z.number().int().positive()),
+});
+export type BillingConfig = z.infer<typeof BillingConfig>;
+
+/**
+ * The Points screen's four cards. Monthly sums count ledger rows since the 1st of the current month in Asia/Tokyo
+ * (spec point 2): earn adds the amount, spend adds the absolute amount, purchase adds the amount.
+ */
+export const PointsSummary = z.object({
+  balance: z.number().int().nonnegative(),
+  earnedThisMonth: z.number().int().nonnegative(),
+  spentThisMonth: z.number().int().nonnegative(),
+  purchasedThisMonth: z.number().int().nonnegative(),
+  /** the instant the month began (00:00 Asia/Tokyo on the 1st) */
+  monthStart: IsoDateTime,
+});
+export type PointsSummary = z.infer<typeof PointsSummary>;
+
+/**
+ * Card step confirmed on the server with the member's payment method (created in the browser by the provider's
+ * card element); the points are credited as for /api/points/purchase once the provider says it succeeded.
+ */
+export const ConfirmPaymentRequest = z.object({
+  paymentIntentId: z.string().min(1).max(255),
+  paymentMethodId: z.string().min(1).max(255),
+});
+export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
+
 export const pointsRoutes = defineRoutes([
+  {
+    id: 'getBillingConfig',
+    method: 'get',
+    path: '/api/billing/config',
+    service: 'billing',
+    auth: 'public',
+    summary: 'Whether card payments are configured, the publishable key and the Stripe.js URL',
+    response: BillingConfig,
+  },
+  {
+    id: 'getPointsSummary',
+    method: 'get',
+    path: '/api/points/summary',
+    service: 'billing',
+    auth: 'session',
+    summary: 'Balance and the three monthly sums (since the 1st, Asia/Tokyo)',
+    response: PointsSummary,
+  },
+  {
+    id: 'confirmPayment',
+    method: 'post',
+    path: '/api/points/confirm-payment',
+    service: 'billing',
+    auth: 'session',
+    summary: "Confirm the member's payment intent with a payment method on the server, then credit it once",
+    body: ConfirmPaymentRequest,
+    response: PointsPurchaseResponse,
+  },
   {
     id: 'createPaymentIntent',
     method: 'post',

@@ -130,11 +130,14 @@ export function createUserRepository(conn: mongoose.Connection) {
     ): Promise<UserRecord | null> {
       return model.findOneAndUpdate({ _id: id }, { $set: fields }, after);
     },
-    /** External → local with the bonus in this read model (billing's balance event later confirms it). */
-    migrate(id: string, passwordHash: string, bonus: number, now: Date): Promise<UserRecord | null> {
+    /**
+     * External → local. The 100-point bonus is billing's ledger entry (from account.user.migrated.v1): points here
+     * change only through billing's balance events.
+     */
+    migrate(id: string, passwordHash: string, now: Date): Promise<UserRecord | null> {
       return model.findOneAndUpdate(
         { _id: id, authProvider: 'external', migratedAt: null },
-        { $set: { passwordHash, authProvider: 'local', migratedAt: now }, $inc: { points: bonus } },
+        { $set: { passwordHash, authProvider: 'local', migratedAt: now } },
         after,
       );
     },

@@ -316,12 +316,12 @@ export function createAccounts(deps: AccountDeps) {
         const stale = claim && Date.now() - claim.at.getTime() > 60_000;
         const hashOfClaim = claim?.data?.passwordHash;
         if (!stale || typeof hashOfClaim !== 'string') throw new AppError('NOT_MIGRATABLE');
-        const finished = await data.users.migrate(userId, hashOfClaim, constants.migrationBonusPoints, claim.at);
+        const finished = await data.users.migrate(userId, hashOfClaim, claim.at);
         if (finished) await announceMigration(finished);
         throw new AppError('NOT_MIGRATABLE');
       }
       const bonus = constants.migrationBonusPoints;
-      const user = await data.users.migrate(userId, passwordHash, bonus, new Date());
+      const user = await data.users.migrate(userId, passwordHash, new Date());
       if (!user) throw new AppError('NOT_MIGRATABLE');
       await announceMigration(user);
       return { message: messages.migrated, migrationBonus: bonus, user: toCurrentUser(user) };

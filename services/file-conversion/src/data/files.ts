@@ -81,18 +81,63 @@ export function createFilesRepo(models: Models) {
       const buyers = await licences.distinct('buyerId', { fileId, ...activeLicenceFilter() });
       return buyers.length;
     },
-    async recordLicence(l: { purchaseId: string; buyerId: string; fileId: string; sellerId: string; expiresAt: Date }) {
+    /** Once per purchase: a redelivered purchase never moves an expiry that already happened. */
+    async recordLicence(l: {
+      purchaseId: string;
+      buyerId: string;
+      fileId: string;
+      sellerId: string;
+      price: number;
+      sellerNet: number;
+      expiresAt: Date;
+    }) {
       await licences.updateOne(
         { _id: l.purchaseId },
         {
-          $set: { buyerId: l.buyerId, fileId: l.fileId, sellerId: l.sellerId, expiresAt: l.expiresAt },
-          $setOnInsert: { createdAt: new Date() },
+          $setOnInsert: {
+            buyerId: l.buyerId,
+            fileId: l.fileId,
+            sellerId: l.sellerId,
+            price: l.price,
+            sellerNet: l.sellerNet,
+            expiresAt: l.expiresAt,
+            createdAt: new Date(),
+          },
         },
         { upsert: true },
       );
     },
-    async expireLicence(purchaseId: string, at: Date) {
-      await licences.updateOne({ _id: purchaseId, expiresAt: { $gt: at } }, { $set: { expiresAt: at } });
+    /**
+     * The licence ends at `at`, or now if that is earlier than `at` (the marketplace's clock decides expiry; a
+     * test moves it forward, and the end must hold here at once).
+     */
+    async expireLicence(purchaseId: string, at: Date, now = new Date()) {
+      const end = at.getTime() < now.getTime() ? at : now;
+      await licences.updateOne({ _id: purchaseId, expiresAt: { $gt: end } }, { $set: { expiresAt: end } });
+    },
+    /** Copies sold (licences, all time) and points earned per file, for the seller's file list. */
+    async salesOf(fileIds: string[]): Promise<Map<string, { copiesSold: number; pointsEarned: number }>> {
+      const out = new Map<string, { copiesSold: number; pointsEarned: number }>();
+      if (!fileIds.length) return out;
+      const rows = await licences
+        .find({ fileId: { $in: fileIds } })
+        .select({ fileId: 1, sellerNet: 1 })
+        .lean<{ fileId: string; sellerNet?: number }[]>();
+      for (const r of rows) {
+        const s = out.get(r.fileId) ?? { copiesSold: 0, pointsEarned: 0 };
+        s.copiesSold++;
+        s.pointsEarned += r.sellerNet ?? 0;
+        out.set(r.fileId, s);
+      }
+      return out;
+    },
+    /** The licence's end for a buyer and any of the files (latest), or undefined when none is active. */
+    async activeLicenceEnd(buyerId: string, fileIds: string[]): Promise<Date | undefined> {
+      const rows = await licences
+        .find({ buyerId, fileId: { $in: fileIds }, ...activeLicenceFilter() })
+        .select({ expiresAt: 1 })
+        .lean<{ expiresAt: Date }[]>();
+      return rows.reduce<Date | undefined>((max, r) => (!max || r.expiresAt > max ? r.expiresAt : max), undefined);
     },
 
     // --- copyright

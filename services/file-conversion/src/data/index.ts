@@ -10,6 +10,7 @@ export type * from './models';
 export type { FilesRepo } from './files';
 export type { Owners } from './owners';
 export type { Storage } from './storage';
+export { renderPreview } from './previews';
 
 /** Mongoose models and repositories and object storage; nothing else touches the driver. */
 export interface Repositories {

@@ -69,6 +69,9 @@ export interface LicenceDoc {
   buyerId: string;
   fileId: string;
   sellerId: string;
+  /** price paid and what the seller earned, for the seller's per-file sales */
+  price: number;
+  sellerNet: number;
   expiresAt: Date;
   createdAt: Date;
 }
@@ -193,6 +196,8 @@ const licenceSchema = new Schema<LicenceDoc>(
     buyerId: { type: String, required: true },
     fileId: { type: String, required: true },
     sellerId: { type: String, required: true },
+    price: { type: Number, default: 0 },
+    sellerNet: { type: Number, default: 0 },
     expiresAt: { type: Date, required: true },
     createdAt: { type: Date, required: true },
   },

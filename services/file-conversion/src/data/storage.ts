@@ -9,6 +9,8 @@ export interface Storage {
   /** The object's bytes as a stream, or undefined when it does not exist. */
   get(key: string): Promise<{ stream: Readable; size: number } | undefined>;
   exists(key: string): Promise<boolean>;
+  /** The whole object in memory (small objects: page images), or undefined when it does not exist. */
+  getBuffer(key: string): Promise<Buffer | undefined>;
   remove(keys: string[]): Promise<void>;
 }
 
@@ -34,6 +36,17 @@ export function createStorage(s3: S3): Storage {
         const stat = await client.statObject(bucket, key);
         const stream = await client.getObject(bucket, key);
         return { stream, size: stat.size };
+      } catch (err) {
+        if (notFound(err)) return undefined;
+        throw err;
+      }
+    },
+    async getBuffer(key) {
+      try {
+        const stream = await client.getObject(bucket, key);
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
       } catch (err) {
         if (notFound(err)) return undefined;
         throw err;

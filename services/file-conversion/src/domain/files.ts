@@ -27,16 +27,27 @@ export function licenceActive(expiresAt: Date, now = new Date()): boolean {
   return expiresAt.getTime() > now.getTime();
 }
 
-/** The first day of the month of `now` (UTC, like the ledger's timestamps): monthly sums count from here. */
+/**
+ * 00:00 Asia/Tokyo on the 1st of `now`'s month: the dashboard's monthly sums count from here, as billing's Points
+ * screen does (Japan is UTC+9 all year, no daylight saving time).
+ */
 export function startOfMonth(now = new Date()): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const tokyo = new Date(now.getTime() + 9 * 3600_000);
+  return new Date(Date.UTC(tokyo.getUTCFullYear(), tokyo.getUTCMonth(), 1) - 9 * 3600_000);
 }
 
 /** Object keys in storage. Page images are content-addressed, so one object may serve several files. */
 export const storageKeys = {
   original: (fileId: string) => `originals/${fileId}`,
   page: (hash: string) => `pages/${hash}.webp`,
+  /** a preview rendered from a page image (cached: the page is content-addressed, so the preview never changes) */
+  preview: (hash: string, size: 'thumb' | 'page') => `previews/${hash}-${size}.webp`,
 };
+
+/** A file on sale in the marketplace: converted, published, priced. Only such a file has previews. */
+export function isOnSale(f: { isPublished: boolean; status: string; publishPrice: number | null }): boolean {
+  return f.isPublished && f.status === 'private' && f.publishPrice != null;
+}
 
 /** URL path of a page image: '/media/<hash>.webp' (immutable). */
 export function mediaPath(hash: string): string {

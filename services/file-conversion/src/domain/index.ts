@@ -5,6 +5,7 @@ export {
   accessTo,
   canPublish,
   hashFromMediaKey,
+  isOnSale,
   licenceActive,
   mediaPath,
   startOfMonth,

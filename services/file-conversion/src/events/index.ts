@@ -1,7 +1,8 @@
 import { subjects } from '@pagecast/contracts';
-import { consume, type Logger, type Nats } from '@pagecast/service-kit';
+import { consume, type Logger, type Nats, type Outbox } from '@pagecast/service-kit';
 import type { Repositories } from '../data';
 import type { ServiceSettings } from '../workers/settings';
+import { fileUpdatedData } from './publish';
 
 export { announceFileChange, filePublishedData, fileUpdatedData } from './publish';
 
@@ -11,6 +12,7 @@ export interface RunningConsumer {
 
 export interface ConsumerDeps {
   nats: Nats;
+  outbox: Outbox;
   data: Repositories;
   logger: Logger;
   settings: Pick<ServiceSettings, 'CONSUMER_PREFIX' | 'EVENTS_DELIVER'>;
@@ -89,13 +91,27 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
               buyerId: string;
               fileId: string;
               sellerId: string;
+              price: number;
+              sellerNet?: number;
               expiresAt: string;
             };
-            await data.files.recordLicence({ ...d, expiresAt: new Date(d.expiresAt) });
+            await data.files.recordLicence({
+              purchaseId: d.purchaseId,
+              buyerId: d.buyerId,
+              fileId: d.fileId,
+              sellerId: d.sellerId,
+              price: d.price,
+              sellerNet: d.sellerNet ?? 0,
+              expiresAt: new Date(d.expiresAt),
+            });
             return;
           }
-          const d = e.data as { purchaseId: string; expiredAt: string };
+          const d = e.data as { purchaseId: string; fileId: string; expiredAt: string };
           await data.files.expireLicence(d.purchaseId, new Date(d.expiredAt));
+          // Open players refetch on this file's events: the gateway forwarded the expiry at the same time as this
+          // consumer got it, so this snapshot, sent once the end is stored here, makes sure their refetch sees it.
+          const file = await data.files.findById(d.fileId);
+          if (file) await deps.outbox.add('files.file.updated.v1', fileUpdatedData(file));
         },
       }),
     );

@@ -15,9 +15,10 @@ export class TtlLru<V> {
     return hit.value;
   }
 
-  set(key: string, value: V, now = Date.now()): void {
+  /** `ttlMs` shortens this entry's life (never lengthens it beyond the cache's limit). */
+  set(key: string, value: V, now = Date.now(), ttlMs = this.ttlMs): void {
     this.map.delete(key);
-    this.map.set(key, { value, expires: now + this.ttlMs });
+    this.map.set(key, { value, expires: now + Math.min(ttlMs, this.ttlMs) });
     while (this.map.size > this.max) {
       const oldest = this.map.keys().next().value;
       if (oldest === undefined) break;

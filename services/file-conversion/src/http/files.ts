@@ -64,7 +64,9 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
 
   router.get('/api/files', async (req, res) => {
     const { userId } = requireIdentity(req);
-    res.json((await repo.listByOwner(userId)).map(toFileSummary));
+    const own = await repo.listByOwner(userId);
+    const sales = await repo.salesOf(own.map((f) => f._id));
+    res.json(own.map((f) => ({ ...toFileSummary(f), ...(sales.get(f._id) ?? { copiesSold: 0, pointsEarned: 0 }) })));
   });
 
   router.get('/api/files/accessible', async (req, res) => {

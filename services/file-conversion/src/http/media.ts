@@ -7,26 +7,42 @@ import type { ServiceContext } from '../server';
 import type { TtlLru } from './access-cache';
 import { playerUserId } from './player-identity';
 
+/** How long a licence holder's access is remembered (the licence may end early: expiry event, deletion). */
+const LICENCE_CACHE_MS = 3_000;
+
 export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
+export const LICENCE_CACHE_CONTROL = 'private, no-cache';
+
+/** Why a member may see an image: their own file, or an active licence; false: not at all. */
+export type MediaAccess = 'owner' | 'licence' | false;
 
 /**
  * GET /media/<sha256>.webp: a page image or thumbnail, only for the owner of a file that shows it or a holder of
- * an active licence for such a file. Others get 404, as for an image that does not exist.
+ * an active licence for such a file (remembered at most 3 s, never past its end). Others get 404, as for an image
+ * that does not exist.
  */
-export function mediaRouter(ctx: ServiceContext, cache: TtlLru<boolean>): Router {
+export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>): Router {
   const router = Router();
   const repo = ctx.data.files;
   const playlists = createPlaylistsRepo(ctx.conn);
 
-  const allowed = async (userId: string, hash: string): Promise<boolean> => {
+  const allowed = async (userId: string, hash: string): Promise<MediaAccess> => {
     const cacheKey = `${userId}\u0000${hash}`;
     const hit = cache.get(cacheKey);
     if (hit !== undefined) return hit;
     const showing = await repo.pagesShowing(hash);
-    let ok = showing.some((p) => p.ownerId === userId);
-    if (!ok && showing.length > 0) ok = await repo.hasActiveLicence(userId, [...new Set(showing.map((p) => p.fileId))]);
-    cache.set(cacheKey, ok);
-    return ok;
+    if (showing.some((p) => p.ownerId === userId)) {
+      cache.set(cacheKey, 'owner');
+      return 'owner';
+    }
+    const end = showing.length
+      ? await repo.activeLicenceEnd(userId, [...new Set(showing.map((p) => p.fileId))])
+      : undefined;
+    // A licence's yes is remembered briefly and never past its end: an ended licence stops the images within seconds.
+    const now = Date.now();
+    if (end) cache.set(cacheKey, 'licence', now, Math.min(LICENCE_CACHE_MS, end.getTime() - now));
+    else cache.set(cacheKey, false, now);
+    return end ? 'licence' : false;
   };
 
   /** A paired display reads an image only of a file assigned to its screen, as the screen's owner. */
@@ -45,9 +61,11 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<boolean>): Router
     const hash = hashFromMediaKey(key);
     if (!hash) throw new AppError('NOT_FOUND');
     const userId = member ?? (await deviceReader(req, hash));
-    if (!(await allowed(userId, hash))) throw new AppError('NOT_FOUND');
+    const access = await allowed(userId, hash);
+    if (!access) throw new AppError('NOT_FOUND');
     const etag = `"${key}"`;
-    res.setHeader('Cache-Control', MEDIA_CACHE_CONTROL);
+    // A buyer's browser asks again each time (a cheap 304 while the licence lasts), so an ended licence shows nothing.
+    res.setHeader('Cache-Control', access === 'owner' ? MEDIA_CACHE_CONTROL : LICENCE_CACHE_CONTROL);
     res.setHeader('ETag', etag);
     if (req.headers['if-none-match'] === etag) {
       res.status(304).end();

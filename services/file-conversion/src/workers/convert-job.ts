@@ -146,7 +146,11 @@ export async function convertFile(
 export async function removeUnusedObjects(data: Repositories, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
   const inUse = await data.files.keysInUse(keys);
-  await data.storage.remove(keys.filter((k) => !inUse.has(k)).map((k) => storageKeys.page(k)));
+  const unused = keys.filter((k) => !inUse.has(k));
+  await data.storage.remove([
+    ...unused.map((k) => storageKeys.page(k)),
+    ...unused.flatMap((k) => [storageKeys.preview(k, 'thumb'), storageKeys.preview(k, 'page')]),
+  ]);
 }
 
 /** A failed conversion: the file stays (it holds its tier slot until the member deletes it) but cannot be played. */

@@ -1,11 +1,12 @@
 import { Router } from 'express';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
+import { marketplaceRouter } from './marketplace';
+import { testClockRouter } from './test-clock';
 
-/**
- * The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith).
- * Empty for now: filled by the marketplace task: listings, search, tags and purchases with their 30-day licences.
- */
-export function createRouter(_context: ServiceContext): Router {
+/** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
+export function createRouter(context: ServiceContext): Router {
   const router = Router();
+  router.use(marketplaceRouter(context));
+  if (context.config.TEST_CLOCK) router.use(testClockRouter(context));
   return router;
 }

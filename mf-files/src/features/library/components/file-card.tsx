@@ -164,6 +164,18 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
             )}
           </dd>
 
+          {file.isPublished || file.copiesSold ? (
+            <>
+              <dt>{t('files.card.salesLabel')}</dt>
+              <dd data-testid="file-sales" data-copies={file.copiesSold ?? 0} data-earned={file.pointsEarned ?? 0}>
+                {t('files.card.sales', {
+                  copies: (file.copiesSold ?? 0).toLocaleString(i18n.language),
+                  points: (file.pointsEarned ?? 0).toLocaleString(i18n.language),
+                })}
+              </dd>
+            </>
+          ) : null}
+
           <dt>{t('files.card.createdLabel')}</dt>
           <dd data-testid="file-created">{created}</dd>
         </dl>

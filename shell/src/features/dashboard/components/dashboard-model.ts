@@ -1,4 +1,4 @@
-import { constants, type FileSummary } from '@pagecast/contracts';
+import { constants, type FileSummary, type MembershipStatus } from '@pagecast/contracts';
 
 /** Published first, then processing, disabled, otherwise private (spec point 4). */
 export function fileStatusLabel(file: Pick<FileSummary, 'isPublished' | 'status'>) {
@@ -7,14 +7,17 @@ export function fileStatusLabel(file: Pick<FileSummary, 'isPublished' | 'status'
   return 'private' as const;
 }
 
-/** The next renewal: one month from today; none for the free tier. */
-export function nextRenewalDate(tier: string, today: Date = new Date()): Date | null {
-  if (tier === 'free') return null;
-  const next = new Date(today);
-  next.setMonth(next.getMonth() + 1);
-  // 31 Jan + 1 month overflows into March: keep the month's last day instead
-  if (next.getDate() !== today.getDate()) next.setDate(0);
-  return next;
+/**
+ * The tier card's renewal line from billing's membership status: paid plans renew on the 1st (nextRenewalAt), a
+ * trial ends 30 days after registration and becomes free, the free plan never renews.
+ */
+export function renewalOf(
+  status: Pick<MembershipStatus, 'membershipTier' | 'nextRenewalAt' | 'trialEndsAt'>,
+): { kind: 'renewal' | 'trial-ends'; date: Date } | { kind: 'none' } {
+  if (status.membershipTier === 'trial' && status.trialEndsAt)
+    return { kind: 'trial-ends', date: new Date(status.trialEndsAt) };
+  if (status.nextRenewalAt) return { kind: 'renewal', date: new Date(status.nextRenewalAt) };
+  return { kind: 'none' };
 }
 
 /** The fixed bar of the tier card (the spec shows 65% whatever the tier). */

@@ -1,4 +1,4 @@
-import type { DashboardStats } from '@pagecast/contracts';
+import type { DashboardStats, MembershipStatus, PointsSummary } from '@pagecast/contracts';
 import {
   Badge,
   type BadgeVariant,
@@ -18,7 +18,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useSessionExpired } from '@pagecast/ui';
 import { dashboardStatsQuery } from '../api/get-dashboard-stats';
-import { fileStatusLabel, nextRenewalDate, TIER_PROGRESS_PERCENT } from './dashboard-model';
+import { membershipQuery } from '../api/get-membership';
+import { pointsSummaryQuery } from '../api/get-points-summary';
+import { fileStatusLabel, renewalOf, TIER_PROGRESS_PERCENT } from './dashboard-model';
 import './dashboard.css';
 
 const badgeVariant: Record<ReturnType<typeof fileStatusLabel>, BadgeVariant> = {
@@ -28,13 +30,27 @@ const badgeVariant: Record<ReturnType<typeof fileStatusLabel>, BadgeVariant> = {
   private: 'secondary',
 };
 
-function Overview({ stats }: { stats: DashboardStats }) {
+function Overview({
+  stats,
+  membership,
+  summary,
+}: {
+  stats: DashboardStats;
+  membership: MembershipStatus | undefined;
+  summary: PointsSummary | undefined;
+}) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const number = (n: number) => n.toLocaleString(i18n.language);
   const signed = (n: number, sign: '+' | '-') => (n > 0 ? `${sign}${number(n)}` : number(n));
-  const tier = stats.user.membershipTier;
-  const renewal = nextRenewalDate(tier);
+  const tier = membership?.membershipTier ?? stats.user.membershipTier;
+  const renewal = membership ? renewalOf(membership) : null;
+  // billing owns the ledger: its figures win over the read model's copy once they arrive
+  const balance = summary?.balance ?? stats.user.points;
+  const earned = summary?.earnedThisMonth ?? stats.monthlyEarnings;
+  const spent = summary?.spentThisMonth ?? stats.monthlySpent;
+  // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
+  const date = (d: Date) => d.toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
 
   return (
     <>
@@ -56,9 +72,13 @@ function Overview({ stats }: { stats: DashboardStats }) {
               <div style={{ width: `${TIER_PROGRESS_PERCENT}%` }} />
             </div>
             <p className="pc-muted" data-testid="dashboard-renewal">
-              {renewal
-                ? t('dashboard.tier.nextRenewal', { date: renewal.toLocaleDateString(i18n.language) })
-                : t('dashboard.tier.noRenewal')}
+              {renewal === null
+                ? '…'
+                : renewal.kind === 'renewal'
+                  ? t('dashboard.tier.nextRenewal', { date: date(renewal.date) })
+                  : renewal.kind === 'trial-ends'
+                    ? t('dashboard.tier.trialEnds', { date: date(renewal.date) })
+                    : t('dashboard.tier.noRenewal')}
             </p>
           </CardContent>
         </Card>
@@ -83,9 +103,7 @@ function Overview({ stats }: { stats: DashboardStats }) {
         <Card data-testid="dashboard-earnings">
           <CardHeader>
             <CardDescription>{t('dashboard.earnings.title')}</CardDescription>
-            <CardTitle className="pd-figure">
-              {t('dashboard.earnings.value', { points: number(stats.monthlyEarnings) })}
-            </CardTitle>
+            <CardTitle className="pd-figure">{t('dashboard.earnings.value', { points: number(earned) })}</CardTitle>
           </CardHeader>
           <CardContent>
             <p className="pc-muted">{t('dashboard.earnings.hint')}</p>
@@ -164,13 +182,13 @@ function Overview({ stats }: { stats: DashboardStats }) {
           </CardHeader>
           <CardContent>
             <p className="pd-figure" data-testid="dashboard-points-balance">
-              {number(stats.user.points)} <small>{t('dashboard.points.unit')}</small>
+              {number(balance)} <small>{t('dashboard.points.unit')}</small>
             </p>
             <dl>
               <dt className="pc-muted">{t('dashboard.points.earned')}</dt>
-              <dd>{signed(stats.monthlyEarnings, '+')}</dd>
+              <dd data-testid="dashboard-points-earned">{signed(earned, '+')}</dd>
               <dt className="pc-muted">{t('dashboard.points.spent')}</dt>
-              <dd>{signed(stats.monthlySpent, '-')}</dd>
+              <dd data-testid="dashboard-points-spent">{signed(spent, '-')}</dd>
             </dl>
             <div className="pc-row">
               <Link className={buttonClass('primary', 'sm')} to="/points">
@@ -192,6 +210,9 @@ export function DashboardPage() {
   const { t, i18n } = useTranslation();
   const { allowed, user } = useRequireLogin();
   const stats = useQuery({ ...dashboardStatsQuery, enabled: allowed });
+  const membership = useQuery({ ...membershipQuery, enabled: allowed });
+  const summary = useQuery({ ...pointsSummaryQuery, enabled: allowed });
+  const notice = membership.data?.notice;
   const sessionExpired = useSessionExpired();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failed read
@@ -205,6 +226,13 @@ export function DashboardPage() {
     <div className="pc-container pc-page" data-testid="dashboard-page">
       <h1 className="pc-page__title">{t('dashboard.title')}</h1>
       <p className="pc-page__subtitle pc-muted">{t('dashboard.welcome', { name })}</p>
+      {notice ? (
+        <div className="pd-notice" role="status" data-testid="dashboard-notice" data-notice={notice}>
+          <strong>{t(`dashboard.notice.${notice === 'trial-ended' ? 'trialEnded' : 'renewalFailed'}.title`)}</strong>
+          <p>{t(`dashboard.notice.${notice === 'trial-ended' ? 'trialEnded' : 'renewalFailed'}.description`)}</p>
+          <Link to="/points">{t('dashboard.notice.action')}</Link>
+        </div>
+      ) : null}
       {stats.isLoading ? <Spinner label={t('common.loading')} /> : null}
       {stats.isError ? (
         <Card role="alert">
@@ -216,7 +244,9 @@ export function DashboardPage() {
           </CardContent>
         </Card>
       ) : null}
-      {stats.data ? <Overview key={i18n.language} stats={stats.data} /> : null}
+      {stats.data ? (
+        <Overview key={i18n.language} stats={stats.data} membership={membership.data} summary={summary.data} />
+      ) : null}
     </div>
   );
 }

@@ -1,8 +1,10 @@
 import { LanguageSwitcher } from '@pagecast/i18n';
 import { useAuth } from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { Brand } from '../../../components/brand';
+import { pointsSummaryQuery } from '../api/get-points-summary';
 import { UserMenu } from './user-menu';
 
 const navItems = [
@@ -18,6 +20,8 @@ const navItems = [
 export function Header() {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();
+  const summary = useQuery({ ...pointsSummaryQuery, enabled: Boolean(user) });
+  const balance = (summary.data?.balance ?? user?.points ?? 0).toLocaleString(i18n.language);
   return (
     <header className="pc-header" data-testid="app-header">
       <div className="pc-container pc-header__inner">
@@ -37,11 +41,11 @@ export function Header() {
                 to="/points"
                 className="pc-points-pill"
                 title={t('nav.balance')}
-                aria-label={`${t('nav.balance')}: ${t('common.points', { points: (user.points ?? 0).toLocaleString(i18n.language) })}`}
+                aria-label={`${t('nav.balance')}: ${t('common.points', { points: balance })}`}
                 data-testid="points-balance"
                 style={{ textDecoration: 'none' }}
               >
-                {t('common.pointsShort', { points: (user.points ?? 0).toLocaleString(i18n.language) })}
+                {t('common.pointsShort', { points: balance })}
               </Link>
               <UserMenu user={user} />
             </>

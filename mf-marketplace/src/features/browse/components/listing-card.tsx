@@ -1,0 +1,96 @@
+import type { MarketplaceListing } from '@pagecast/contracts';
+import { Badge, Button, Card } from '@pagecast/ui';
+import { useTranslation } from 'react-i18next';
+import { LICENCE_DAYS, type PurchaseState } from '../model/marketplace-rules';
+
+const buttonLabel: Record<PurchaseState, string> = {
+  own: 'marketplace.card.own',
+  licensed: 'marketplace.card.licensed',
+  'free-member': 'marketplace.card.freeMember',
+  insufficient: 'marketplace.card.insufficient',
+  available: 'marketplace.card.buy',
+};
+
+/** One listing: first-page thumbnail (opens the preview), price, title, pages, seconds per page, the 30-day period, date, buy button. */
+export function ListingCard({
+  listing,
+  state,
+  onBuy,
+  onPreview,
+}: {
+  listing: MarketplaceListing;
+  state: PurchaseState;
+  onBuy: () => void;
+  onPreview: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const published = new Date(listing.updatedAt).toLocaleDateString(i18n.language);
+  return (
+    <Card
+      className="pm-card"
+      data-testid="market-card"
+      data-file-id={listing.id}
+      data-title={listing.title}
+      data-state={state}
+    >
+      <button
+        type="button"
+        className="pm-card__thumb"
+        onClick={onPreview}
+        aria-label={t('marketplace.card.preview', { title: listing.title })}
+        data-testid="market-preview-open"
+      >
+        <img src={listing.thumbnailUrl} alt="" loading="lazy" data-testid="market-thumb" />
+        <span className="pm-card__preview-hint" aria-hidden="true">
+          {t('marketplace.card.previewShort')}
+        </span>
+      </button>
+      <div className="pm-card__body">
+        <div className="pm-card__head">
+          <span className="pm-price" data-testid="market-price">
+            {t('marketplace.card.price', { price: listing.publishPrice.toLocaleString(i18n.language) })}
+          </span>
+          {listing.isOwn ? (
+            <Badge variant="secondary" data-testid="market-own">
+              {t('marketplace.card.ownBadge')}
+            </Badge>
+          ) : null}
+          {listing.purchased ? (
+            <Badge variant="success" data-testid="market-licensed">
+              {t('marketplace.card.licensedBadge')}
+            </Badge>
+          ) : null}
+        </div>
+        <h2 className="pm-card__title" title={listing.title}>
+          {listing.title}
+        </h2>
+        <dl className="pm-props">
+          <dt>{t('marketplace.card.pagesLabel')}</dt>
+          <dd data-testid="market-pages">{t('marketplace.card.pages', { n: listing.pageCount })}</dd>
+          <dt>{t('marketplace.card.durationLabel')}</dt>
+          <dd>{t('marketplace.card.duration', { seconds: listing.displayDuration })}</dd>
+          <dt>{t('marketplace.card.periodLabel')}</dt>
+          <dd>{t('marketplace.card.period', { days: LICENCE_DAYS })}</dd>
+          <dt>{t('marketplace.card.publishedLabel')}</dt>
+          <dd>{published}</dd>
+        </dl>
+        {listing.tags.length ? (
+          <ul className="pm-card__tags" aria-label={t('marketplace.card.tagsLabel')}>
+            {listing.tags.map((tag) => (
+              <li key={tag}>#{tag}</li>
+            ))}
+          </ul>
+        ) : null}
+        <Button
+          className="pm-card__buy"
+          variant={state === 'available' ? 'primary' : 'secondary'}
+          disabled={state !== 'available'}
+          onClick={onBuy}
+          data-testid="market-buy"
+        >
+          {t(buttonLabel[state])}
+        </Button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,71 @@
+import type { MarketplaceListing } from '@pagecast/contracts';
+import { Button, Dialog, Spinner } from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { filePreviewQuery } from '../api/get-file-preview';
+
+/** Before buying: every page at low resolution with the server's watermark (never the full-size images). */
+export function PreviewDialog({
+  listing,
+  canBuy,
+  onBuy,
+  onClose,
+}: {
+  listing: MarketplaceListing;
+  canBuy: boolean;
+  onBuy: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const preview = useQuery(filePreviewQuery(listing.id));
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+      title={t('marketplace.preview.title', { title: listing.title })}
+      description={t('marketplace.preview.note')}
+      size="lg"
+      footer={
+        <>
+          <Button variant="outline" onClick={onClose}>
+            {t('common.close')}
+          </Button>
+          {canBuy ? (
+            <Button onClick={onBuy} data-testid="market-preview-buy">
+              {t('marketplace.card.buy')}
+            </Button>
+          ) : null}
+        </>
+      }
+    >
+      <div data-testid="market-preview">
+        {preview.isPending ? <Spinner label={t('marketplace.loading')} /> : null}
+        {preview.isError ? (
+          <p role="alert" className="pc-field-error">
+            {t('marketplace.preview.failed')}
+          </p>
+        ) : null}
+        {preview.data && preview.data.pages.length === 0 ? <p>{t('marketplace.preview.empty')}</p> : null}
+        {preview.data?.pages.length ? (
+          <ul className="pm-preview">
+            {preview.data.pages.map((p) => (
+              <li key={p.pageNumber}>
+                <figure>
+                  <img
+                    src={p.url}
+                    alt={t('marketplace.preview.page', { n: p.pageNumber })}
+                    loading="lazy"
+                    data-testid="market-preview-page"
+                  />
+                  <figcaption aria-hidden="true">{t('marketplace.preview.page', { n: p.pageNumber })}</figcaption>
+                </figure>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}

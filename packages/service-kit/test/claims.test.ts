@@ -1,0 +1,58 @@
+import type mongoose from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClaims } from '../src/claims';
+import { connectMongo } from '../src/mongo';
+import { testEnv, uniqueName } from '../src/testing';
+import { captureLogger } from './helpers';
+
+const env = testEnv();
+const { logger } = captureLogger();
+let conn: mongoose.Connection;
+
+beforeAll(async () => {
+  conn = await connectMongo(env.MONGO_URL, uniqueName('kit_claims'), logger);
+});
+afterAll(async () => {
+  await conn.dropDatabase();
+  await conn.close();
+});
+
+describe('claims (insert-once on a real MongoDB-protocol server)', () => {
+  it('lets exactly one of many concurrent callers claim an id', async () => {
+    const claims = createClaims(conn);
+    await claims.model.init();
+    const won = await Promise.all(Array.from({ length: 20 }, () => claims.claim('once')));
+    expect(won.filter(Boolean)).toHaveLength(1);
+    expect(await claims.claim('once')).toBeNull();
+  });
+
+  it('gives an expired lease to exactly one late caller, and only the holder releases it', async () => {
+    const claims = createClaims(conn);
+    const t0 = new Date('2030-01-01T00:00:00Z');
+    const first = await claims.claim('lease', { expire: new Date(t0.getTime() + 1000), now: t0 });
+    expect(first).not.toBeNull();
+    expect(
+      await claims.claim('lease', { expire: new Date(t0.getTime() + 2000), now: new Date(t0.getTime() + 500) }),
+    ).toBeNull();
+    const later = new Date(t0.getTime() + 1500);
+    const takers = await Promise.all(
+      Array.from({ length: 10 }, () => claims.claim('lease', { expire: new Date(later.getTime() + 1000), now: later })),
+    );
+    const winners = takers.filter((t) => t !== null);
+    expect(winners).toHaveLength(1);
+    // The first holder's late release must not free the new holder's lease.
+    await claims.release(first as NonNullable<typeof first>);
+    expect((await claims.get('lease'))?.token).toBe(winners[0]?.token);
+    await claims.release(winners[0] as NonNullable<(typeof winners)[0]>);
+    expect(await claims.get('lease')).toBeNull();
+  });
+
+  it('sweeps expired leases and keeps claims without expiry', async () => {
+    const claims = createClaims(conn, 'claims_sweep');
+    await claims.claim('kept');
+    await claims.claim('short', { expire: new Date(Date.now() - 1) });
+    expect(await claims.sweepExpired()).toBe(1);
+    expect(await claims.get('kept')).not.toBeNull();
+    expect(await claims.get('short')).toBeNull();
+  });
+});

@@ -1,0 +1,118 @@
+import Stripe from 'stripe';
+
+/** What billing needs of a PaymentIntent, whoever the provider is. */
+export interface Intent {
+  id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  clientSecret: string | null;
+  metadata: Record<string, string>;
+  /** the provider's message when a confirmation failed */
+  lastError: string | null;
+}
+
+export interface CardProvider {
+  createIntent(input: { amount: number; memberId: string; packageAmount: number }): Promise<Intent>;
+  retrieveIntent(id: string): Promise<Intent | null>;
+  /** Attaches the member's payment method and confirms on the server (no 3-D Secure step in the browser). */
+  confirmIntent(id: string, paymentMethodId: string): Promise<Intent>;
+  /** The verified event, or null when the signature (or its age) is wrong. */
+  verifyWebhook(rawBody: Buffer, signature: string | undefined): { id: string; type: string; object: unknown } | null;
+}
+
+export class CardDeclinedError extends Error {}
+
+const toIntent = (pi: Stripe.PaymentIntent): Intent => ({
+  id: pi.id,
+  status: pi.status,
+  amount: pi.amount,
+  currency: pi.currency,
+  clientSecret: pi.client_secret ?? null,
+  metadata: (pi.metadata ?? {}) as Record<string, string>,
+  lastError: pi.last_payment_error?.message ?? null,
+});
+
+/**
+ * The `stripe` SDK. With `apiBase` (localstripe in development and tests) it talks to that host; without it, to the
+ * real provider. Yen is a zero-decimal currency: the amount is in yen, as points are.
+ */
+export function createCardProvider(opts: {
+  secretKey: string;
+  webhookSecret?: string;
+  apiBase?: string;
+  /** seconds a signed event stays acceptable (replays after that are refused) */
+  webhookToleranceSeconds?: number;
+}): CardProvider {
+  const base = opts.apiBase ? new URL(opts.apiBase) : undefined;
+  const stripe = new Stripe(opts.secretKey, {
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === 'https:' ? 443 : 80),
+          protocol: base.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+    maxNetworkRetries: 2,
+    timeout: 15_000,
+    telemetry: false,
+  });
+  return {
+    async createIntent({ amount, memberId, packageAmount }) {
+      const pi = await stripe.paymentIntents.create({
+        amount,
+        currency: 'jpy',
+        metadata: { memberId, package: String(packageAmount) },
+      });
+      return toIntent(pi);
+    },
+    async retrieveIntent(id) {
+      try {
+        return toIntent(await stripe.paymentIntents.retrieve(id));
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+        throw err;
+      }
+    },
+    async confirmIntent(id, paymentMethodId) {
+      try {
+        // Attach, then confirm: the real provider accepts this, and localstripe refuses confirm's payment_method.
+        await stripe.paymentIntents.update(id, { payment_method: paymentMethodId });
+        return toIntent(await stripe.paymentIntents.confirm(id));
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(err.message);
+        throw err;
+      }
+    },
+    verifyWebhook(rawBody, signature) {
+      if (!opts.webhookSecret || !signature) return null;
+      try {
+        const event = stripe.webhooks.constructEvent(
+          rawBody,
+          signature,
+          opts.webhookSecret,
+          opts.webhookToleranceSeconds ?? 300,
+        );
+        return { id: event.id, type: event.type, object: event.data.object };
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/**
+ * localstripe only (development and tests): asks it to POST signed events to `url`. The real provider's
+ * endpoints are set in its dashboard instead.
+ */
+export async function registerLocalWebhook(apiBase: string, id: string, url: string, secret: string): Promise<void> {
+  const body = new URLSearchParams({ url, secret });
+  body.append('events[]', 'payment_intent.succeeded');
+  const res = await fetch(new URL(`/_config/webhooks/${encodeURIComponent(id)}`, apiBase), {
+    method: 'POST',
+    body,
+    signal: AbortSignal.timeout(5000),
+  });
+  if (!res.ok) throw new Error(`localstripe webhook registration answered ${res.status}`);
+  await res.body?.cancel();
+}

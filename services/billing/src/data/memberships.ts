@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { isDuplicateKeyError } from '@pagecast/service-kit';
+import type { Membership } from '../domain/membership';
+import type { MembershipDoc, Models } from './models';
+
+export type Versioned = Membership & { seq: number };
+
+const toMembership = (d: MembershipDoc): Versioned => ({
+  memberId: d.memberId,
+  seq: d.seq,
+  tier: d.tier,
+  registeredAt: d.registeredAt,
+  pendingDowngradeTier: d.pendingDowngradeTier,
+  downgradeEffectiveMonth: d.downgradeEffectiveMonth,
+  paidMonth: d.paidMonth,
+  notice: d.notice,
+});
+
+/**
+ * Plans, versioned: each change inserts entry seq n+1 of the member under a unique (memberId, seq); a writer that
+ * loses the race gets `false` and decides again on the new plan (no update, so no lost update on FerretDB).
+ */
+export function createMemberships({ memberships }: Models) {
+  return {
+    async current(memberId: string): Promise<Versioned | null> {
+      const doc = await memberships.findOne({ memberId }).sort({ seq: -1 }).lean<MembershipDoc>();
+      return doc ? toMembership(doc) : null;
+    },
+    /** Inserts version `seq`; false when another writer took it first. */
+    async put(m: Membership, seq: number, reason: string, now = new Date()): Promise<MembershipDoc | null> {
+      const doc: MembershipDoc = {
+        _id: randomUUID(),
+        memberId: m.memberId,
+        seq,
+        tier: m.tier,
+        registeredAt: m.registeredAt,
+        pendingDowngradeTier: m.pendingDowngradeTier,
+        downgradeEffectiveMonth: m.downgradeEffectiveMonth,
+        paidMonth: m.paidMonth,
+        notice: m.notice,
+        reason,
+        createdAt: now,
+        announced: false,
+      };
+      try {
+        await memberships.create(doc);
+        return doc;
+      } catch (err) {
+        if (isDuplicateKeyError(err)) return null;
+        throw err;
+      }
+    },
+    /** Members whose newest plan might need a job (trial or paid); the job re-reads each one. */
+    async candidates(): Promise<string[]> {
+      const rows = await memberships
+        .find({ tier: { $in: ['trial', 'standard', 'creator', '3000point'] } })
+        .select({ memberId: 1 })
+        .lean<Pick<MembershipDoc, 'memberId'>[]>();
+      return [...new Set(rows.map((r) => r.memberId))];
+    },
+    unannounced(olderThan: Date, limit = 200) {
+      return memberships
+        .find({ announced: false, createdAt: { $lte: olderThan } })
+        .sort({ createdAt: 1 })
+        .limit(limit)
+        .lean<MembershipDoc[]>();
+    },
+    async markAnnounced(id: string) {
+      await memberships.updateOne({ _id: id }, { $set: { announced: true } });
+    },
+  };
+}
+export type Memberships = ReturnType<typeof createMemberships>;

@@ -1,0 +1,26 @@
+import type { ServiceContext } from '../context';
+import { announcePending } from './announce-pending';
+import { renewMemberships } from './renew-memberships';
+import { sweepTransfers } from './transfer-points';
+
+/**
+ * One tick of the background jobs, run by one instance at a time: the instance that inserts the tick's lease runs
+ * them (a lease that expires, so a crashed runner does not block the next tick). Every job is idempotent on its own
+ * (keys per member and month, per transfer leg), so a second run would change nothing.
+ */
+export async function runJobs(ctx: ServiceContext, opts: { force?: boolean } = {}) {
+  const leaseMs = Math.max(ctx.config.JOBS_INTERVAL_MS, 60_000);
+  const lease = opts.force
+    ? null
+    : await ctx.data.claims.claim('jobs-lease', { expire: new Date(Date.now() + leaseMs) });
+  if (!opts.force && !lease) return null;
+  try {
+    const transfers = await sweepTransfers(ctx);
+    const renewals = await renewMemberships(ctx);
+    const announced = await announcePending(ctx);
+    await ctx.data.claims.sweepExpired();
+    return { transfers, renewals, announced };
+  } finally {
+    if (lease) await ctx.data.claims.release(lease);
+  }
+}

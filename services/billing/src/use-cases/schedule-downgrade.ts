@@ -1,0 +1,29 @@
+import type { ScheduleDowngradeResponse } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { downgradeRefusal, withDowngrade } from '../domain/membership';
+import { monthKeyToDate } from '../domain/months';
+import { putMembership, requireMembership, withMemberLock } from './membership-state';
+
+/** Reserve a downgrade for the 1st of next month (Tokyo); applied by the renewal of that month. */
+export async function scheduleDowngrade(
+  ctx: ServiceContext,
+  memberId: string,
+  target: 'free' | 'standard',
+): Promise<ScheduleDowngradeResponse> {
+  return withMemberLock(ctx, memberId, async () => {
+    const cur = await requireMembership(ctx, memberId);
+    const refusal = downgradeRefusal(cur, target);
+    if (refusal) throw new AppError(refusal);
+    const next = withDowngrade(cur, target, ctx.clock.now());
+    if (!(await putMembership(ctx, cur, next, `downgrade to ${target} reserved`)))
+      throw new AppError('MEMBERSHIP_BUSY');
+    const month = next.downgradeEffectiveMonth as number;
+    return {
+      message: 'ダウングレードを予約しました',
+      scheduledTier: target,
+      effectiveDate: monthKeyToDate(month),
+      effectiveMonth: month,
+    };
+  });
+}

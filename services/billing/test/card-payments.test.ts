@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerLocalWebhook } from '../src/data/card-provider';
+import { call, checkLedger, destroyBilling, registerMember, startBilling, type TestService, waitFor } from './helpers';
+
+// The card provider is localstripe (the real provider's API cannot be reached here): it keeps intents, confirms them
+// with test cards and signs webhooks like the real one.
+let svc: TestService;
+let provider: Stripe;
+beforeAll(async () => {
+  svc = await startBilling();
+  const base = new URL(svc.env.STRIPE_API_BASE as string);
+  provider = new Stripe('sk_test_localstripe', { host: base.hostname, port: base.port, protocol: 'http' });
+  await registerLocalWebhook(
+    base.toString(),
+    svc.env.MONGO_DB as string,
+    `${svc.server.url}/api/payments/webhook`,
+    svc.env.STRIPE_WEBHOOK_SECRET as string,
+  );
+});
+afterAll(async () => {
+  await destroyBilling(svc);
+});
+
+const balance = (id: string) => svc.server.context.data.ledger.balance(id);
+const purchases = async (id: string) =>
+  (await call(svc, id, 'GET', '/api/points/history')).body.filter((r: { type: string }) => r.type === 'purchase');
+const newIntent = async (member: string, amount = 3000) => {
+  const res = await call(svc, member, 'POST', '/api/create-payment-intent', { amount });
+  expect(res.status).toBe(200);
+  expect(res.body.clientSecret).toMatch(/^pi_/);
+  return res.body.paymentIntentId as string;
+};
+
+/** What the browser's Stripe.js does with the member's card: attach it and confirm at the provider. */
+const confirmAtProvider = async (intent: string) => {
+  await provider.paymentIntents.update(intent, { payment_method: 'pm_card_visa' });
+  await provider.paymentIntents.confirm(intent);
+};
+
+describe('card payments (localstripe)', () => {
+  it('confirms on the server with the member’s card and credits the package once, whoever reports it', async () => {
+    const member = await registerMember(svc);
+    const intent = await newIntent(member);
+    const stored = await provider.paymentIntents.retrieve(intent);
+    expect(stored).toMatchObject({ amount: 3000, currency: 'jpy', metadata: { memberId: member, package: '3000' } });
+    const paid = await call(svc, member, 'POST', '/api/points/confirm-payment', {
+      paymentIntentId: intent,
+      paymentMethodId: 'pm_card_visa',
+    });
+    expect(paid.status).toBe(200);
+    expect(paid.body).toMatchObject({ added: 3000, balance: 3300 });
+    const again = await call(svc, member, 'POST', '/api/points/purchase', {
+      amount: 3000,
+      stripePaymentIntentId: intent,
+    });
+    expect(again.body).toMatchObject({ added: 3000, balance: 3300, entryId: paid.body.entryId });
+    await new Promise((r) => setTimeout(r, 1500)); // the signed webhook of the same intent arrives meanwhile
+    expect(await balance(member)).toBe(3300);
+    expect(await purchases(member)).toHaveLength(1);
+  });
+
+  it('credits from the signed webhook alone when the browser never calls back', async () => {
+    const member = await registerMember(svc);
+    const intent = await newIntent(member, 1000);
+    await confirmAtProvider(intent);
+    await waitFor('webhook credit', async () => (await balance(member)) === 1300);
+    expect(await purchases(member)).toHaveLength(1);
+  });
+
+  it('credits once when the webhook and several purchase calls race for one intent', async () => {
+    const member = await registerMember(svc);
+    const intent = await newIntent(member, 5000);
+    await confirmAtProvider(intent);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        call(svc, member, 'POST', '/api/points/purchase', { amount: 5000, stripePaymentIntentId: intent }),
+      ),
+    );
+    for (const a of answers) expect(a.status).toBe(200);
+    expect(new Set(answers.map((a) => a.body.entryId)).size).toBe(1);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await balance(member)).toBe(5300);
+    expect(await purchases(member)).toHaveLength(1);
+    await checkLedger(svc);
+  });
+
+  it('refuses bad input with a stable code and credits nothing', async () => {
+    const member = await registerMember(svc);
+    const other = await registerMember(svc);
+    const intent = await newIntent(member);
+    const othersIntent = await newIntent(other);
+    const cases: Array<[string, unknown, number, string]> = [
+      ['/api/create-payment-intent', { amount: 1234 }, 400, 'VALIDATION'],
+      ['/api/create-payment-intent', { amount: '3000' }, 400, 'VALIDATION'],
+      ['/api/points/purchase', { amount: 3000, stripePaymentIntentId: intent }, 402, 'PAYMENT_NOT_SUCCEEDED'],
+      ['/api/points/purchase', { amount: 3000, stripePaymentIntentId: othersIntent }, 404, 'NOT_FOUND'],
+      ['/api/points/purchase', { amount: 3000, stripePaymentIntentId: 'pi_doesnotexist' }, 404, 'NOT_FOUND'],
+      ['/api/points/purchase', { amount: 3000 }, 400, 'VALIDATION'],
+      [
+        '/api/points/confirm-payment',
+        { paymentIntentId: intent, paymentMethodId: 'pm_card_chargeCustomerFail' },
+        402,
+        'PAYMENT_FAILED',
+      ],
+      [
+        '/api/points/confirm-payment',
+        { paymentIntentId: othersIntent, paymentMethodId: 'pm_card_visa' },
+        404,
+        'NOT_FOUND',
+      ],
+    ];
+    for (const [path, body, statusCode, code] of cases) {
+      const res = await call(svc, member, 'POST', path, body);
+      expect([res.status, res.body.code], `${path} ${JSON.stringify(body)}`).toEqual([statusCode, code]);
+    }
+    // Paid for 1000 but claiming the 10000 package: refused even though the intent succeeded.
+    const small = await newIntent(member, 1000);
+    await call(svc, member, 'POST', '/api/points/confirm-payment', {
+      paymentIntentId: small,
+      paymentMethodId: 'pm_card_visa',
+    });
+    const greedy = await call(svc, member, 'POST', '/api/points/purchase', {
+      amount: 10000,
+      stripePaymentIntentId: small,
+    });
+    expect([greedy.status, greedy.body.code]).toEqual([409, 'PAYMENT_MISMATCH']);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await balance(member)).toBe(1300);
+    expect(await balance(other)).toBe(300);
+  });
+
+  it('refuses forged, unsigned and replayed webhooks', async () => {
+    const member = await registerMember(svc);
+    const intent = await newIntent(member);
+    await confirmAtProvider(intent);
+    await waitFor('the real webhook', async () => (await balance(member)) === 3300);
+    const payload = JSON.stringify({
+      id: `evt_${randomUUID()}`,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: intent, object: 'payment_intent' } },
+    });
+    const post = (headers: Record<string, string>) =>
+      call(svc, undefined, 'POST', '/api/payments/webhook', payload, headers);
+    const secret = svc.env.STRIPE_WEBHOOK_SECRET as string;
+    const forged = provider.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_the_secret' });
+    const replayed = provider.webhooks.generateTestHeaderString({
+      payload,
+      secret,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
+    for (const headers of [{ 'stripe-signature': forged }, {}, { 'stripe-signature': replayed }] as Array<
+      Record<string, string>
+    >) {
+      const res = await post(headers);
+      expect([res.status, res.body.code]).toEqual([400, 'WEBHOOK_SIGNATURE_INVALID']);
+    }
+    // A body altered after signing is refused too.
+    const good = provider.webhooks.generateTestHeaderString({ payload, secret });
+    const altered = await call(
+      svc,
+      undefined,
+      'POST',
+      '/api/payments/webhook',
+      payload.replace('payment_intent', 'payment_intent '),
+      {
+        'stripe-signature': good,
+      },
+    );
+    expect(altered.status).toBe(400);
+    // The genuine, fresh event repeated credits nothing more.
+    expect((await post({ 'stripe-signature': good })).status).toBe(200);
+    expect(await balance(member)).toBe(3300);
+  });
+
+  it('says card payments are not configured when no keys are set, and refuses to start a payment', async () => {
+    const bare = await startBilling({ env: { STRIPE_SECRET_KEY: '', STRIPE_PUBLISHABLE_KEY: '' } });
+    try {
+      const config = await call(bare, undefined, 'GET', '/api/billing/config');
+      expect(config.body).toMatchObject({ cardPaymentsEnabled: false, publishableKey: null });
+      const res = await call(bare, 'someone', 'POST', '/api/create-payment-intent', { amount: 3000 });
+      expect([res.status, res.body.code]).toEqual([503, 'PAYMENT_NOT_CONFIGURED']);
+    } finally {
+      await destroyBilling(bare);
+    }
+  });
+});

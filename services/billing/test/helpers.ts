@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { createEvent, type EventData, type Subject, serviceIdentity } from '@pagecast/contracts';
+import { signIdentityHeader } from '@pagecast/service-kit';
+import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { loadServiceConfig } from '../src/config';
+import { createServer, type Server } from '../src/server';
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
+export type Json = any;
+
+export interface TestService {
+  server: Server;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Billing in-process against the test servers, with its own database and durables. The card provider is
+ * localstripe at STRIPE_API_BASE (the test profile's port unless the environment names another).
+ */
+export async function startBilling(
+  opts: { env?: Record<string, string>; share?: TestService } = {},
+): Promise<TestService> {
+  const base = testEnv() as unknown as Record<string, string>;
+  const env: Record<string, string> = {
+    ...(opts.share?.env ?? {
+      ...base,
+      PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      MONGO_DB: uniqueName('billing_test').replace(/-/g, '_'),
+      CONSUMER_PREFIX: uniqueName('billing-test'),
+      EVENTS_DELIVER: 'new',
+      JOBS_INTERVAL_MS: '0',
+      TEST_CLOCK: 'true',
+      STRIPE_SECRET_KEY: 'sk_test_localstripe',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_localstripe',
+      STRIPE_WEBHOOK_SECRET: `whsec_${randomUUID().replace(/-/g, '')}`,
+      STRIPE_JS_URL: `${base.STRIPE_API_BASE}/js.stripe.com/v3/`,
+    }),
+    ...opts.env,
+  };
+  const server = await createServer(loadServiceConfig(env));
+  return { server, env, close: () => server.close() };
+}
+
+/** Drops what a run made: database and durables. */
+export async function destroyBilling(svc: TestService): Promise<void> {
+  const { context } = svc.server;
+  await context.conn.dropDatabase().catch(() => {});
+  await context.nats.jsm.consumers.delete('ACCOUNT', `${svc.env.CONSUMER_PREFIX}-account`).catch(() => {});
+  await svc.close();
+}
+
+/** A call as the gateway would pass it: signed identity of `userId` (none when undefined). */
+export async function call(
+  svc: TestService,
+  userId: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Json }> {
+  const h: Record<string, string> = { ...headers };
+  if (userId)
+    h['x-pagecast-identity'] = signIdentityHeader({ userId, sessionId: `s-${userId}` }, svc.env.INTERNAL_SECRET ?? '');
+  if (body !== undefined && !h['content-type']) h['content-type'] = 'application/json';
+  const res = await fetch(`${svc.server.url}${path}`, {
+    method,
+    headers: h,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** A call as the marketplace service makes it (service identity). */
+export function serviceCall(svc: TestService, method: string, path: string, body?: unknown) {
+  return call(svc, serviceIdentity('marketplace').userId, method, path, body);
+}
+
+/** Publishes another service's event on NATS, as that service would. */
+export async function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>, id?: string) {
+  const event = createEvent(type, data, id ? { id } : {});
+  await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
+  return event;
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** A member registered at account (opening 300 points, trial), once billing has opened them. */
+export async function registerMember(
+  svc: TestService,
+  opts: { tier?: EventData<'account.user.registered.v1'>['membershipTier']; points?: number; registeredAt?: Date } = {},
+): Promise<string> {
+  const userId = randomUUID();
+  await publishEvent(svc, 'account.user.registered.v1', {
+    userId,
+    email: `${userId}@example.test`,
+    firstName: 'Test',
+    lastName: 'Member',
+    membershipTier: opts.tier ?? 'trial',
+    points: opts.points ?? 300,
+    registeredAt: (opts.registeredAt ?? new Date()).toISOString(),
+    locale: 'ja',
+  });
+  await waitFor(`billing opens ${userId}`, async () => {
+    const m = await svc.server.context.data.memberships.current(userId);
+    const b = await svc.server.context.data.ledger.balance(userId);
+    return m && (opts.points === 0 || b > 0);
+  });
+  return userId;
+}
+
+/** Credits points directly through the ledger (as a card purchase would), for tests that need a balance. */
+export async function credit(svc: TestService, memberId: string, amount: number) {
+  const { postEntry } = await import('../src/use-cases/post-entry');
+  await postEntry(svc.server.context, {
+    accountId: memberId,
+    amount,
+    type: 'purchase',
+    description: 'test credit',
+    key: `test:${randomUUID()}`,
+  });
+}
+
+/** The ledger's invariants for the given accounts: balances ≥ 0, each balance = sum of entries, seq gapless. */
+export async function checkLedger(svc: TestService) {
+  const entries = await svc.server.context.data.ledger.all();
+  const byAccount = new Map<string, typeof entries>();
+  for (const e of entries) byAccount.set(e.accountId, [...(byAccount.get(e.accountId) ?? []), e]);
+  const balances = new Map<string, number>();
+  for (const [account, list] of byAccount) {
+    list.sort((a, b) => a.seq - b.seq);
+    let sum = 0;
+    list.forEach((e, i) => {
+      sum += e.amount;
+      if (e.seq !== i + 1) throw new Error(`${account}: seq ${e.seq} at position ${i + 1}`);
+      if (e.balance !== sum) throw new Error(`${account}: running balance ${e.balance} ≠ sum ${sum} at seq ${e.seq}`);
+      if (e.balance < 0) throw new Error(`${account}: negative balance at seq ${e.seq}`);
+    });
+    balances.set(account, sum);
+  }
+  return { entries, balances };
+}

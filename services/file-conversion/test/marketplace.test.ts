@@ -1,0 +1,183 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import {
+  call,
+  corpus,
+  destroyService,
+  fileBytes,
+  identityHeaders,
+  type Json,
+  newUser,
+  publishEvent,
+  startService,
+  type TestService,
+  upload,
+  waitConverted,
+  waitFor,
+} from './helpers';
+
+let svc: TestService;
+let fileId: string;
+const seller = newUser();
+const buyer = newUser();
+const stranger = newUser();
+
+const image = async (userId: string, path: string) => {
+  const res = await fetch(`${svc.server.url}${path}`, { headers: identityHeaders(svc, userId) });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+};
+
+beforeAll(async () => {
+  svc = await startService();
+  const up = await upload(svc, seller, await fileBytes(join(corpus, 'pdf/vertical.pdf')), { title: '販売資料' });
+  fileId = up.body.id;
+  await waitConverted(svc, seller, fileId);
+}, 120_000);
+afterAll(async () => {
+  await destroyService(svc);
+});
+
+describe('previews of a file on sale', () => {
+  it('exist only while the file is on sale', async () => {
+    expect((await call(svc, stranger, 'GET', `/api/files/${fileId}/preview`)).status).toBe(404);
+    expect((await image(stranger, `/api/files/${fileId}/preview/1?size=thumb`)).status).toBe(404);
+    const pub = await call(svc, seller, 'PUT', `/api/files/${fileId}/publish`, {
+      isPublished: true,
+      publishPrice: 3000,
+    });
+    expect(pub.status).toBe(200);
+    const preview = await call(svc, stranger, 'GET', `/api/files/${fileId}/preview`);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({
+      fileId,
+      pageCount: 3,
+      pages: [1, 2, 3].map((n) => ({
+        pageNumber: n,
+        url: `/api/files/${fileId}/preview/${n}?size=page`,
+        thumbUrl: `/api/files/${fileId}/preview/${n}?size=thumb`,
+      })),
+    });
+    expect((await call(svc, undefined, 'GET', `/api/files/${fileId}/preview`)).status).toBe(401);
+    expect((await image(stranger, `/api/files/${fileId}/preview/4`)).status).toBe(404);
+    expect((await image(stranger, `/api/files/${fileId}/preview/0`)).status).toBe(400);
+  });
+
+  it('are small, watermarked, and never the full page; the full page stays closed', async () => {
+    const pages: Json[] = (await call(svc, seller, 'GET', `/api/files/${fileId}/pages`)).body;
+    const full = await image(seller, pages[0].imagePath);
+    expect(full.status).toBe(200);
+    const fullMeta = await sharp(full.bytes).metadata();
+
+    const thumb = await image(stranger, `/api/files/${fileId}/preview/1?size=thumb`);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/webp');
+    const thumbMeta = await sharp(thumb.bytes).metadata();
+    expect(Math.max(thumbMeta.width ?? 0, thumbMeta.height ?? 0)).toBeLessThanOrEqual(240);
+
+    const page = await image(stranger, `/api/files/${fileId}/preview/1`);
+    const meta = await sharp(page.bytes).metadata();
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(480);
+    expect(meta.width ?? 0).toBeLessThan(fullMeta.width ?? 0);
+    expect(page.bytes.equals(full.bytes)).toBe(false);
+
+    // The watermark shows: the preview differs clearly from the same page merely made small.
+    const plain = await sharp(full.bytes)
+      .resize({ width: meta.width, height: meta.height, fit: 'fill' })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+    const marked = await sharp(page.bytes).removeAlpha().raw().toBuffer();
+    const red = (px: Buffer) => {
+      let n = 0;
+      for (let i = 0; i + 2 < px.length; i += 3) {
+        if ((px[i] ?? 0) > 150 && (px[i + 1] ?? 255) < 130 && (px[i + 2] ?? 255) < 130) n++;
+      }
+      return n / (px.length / 3);
+    };
+    // the red PREVIEW mark covers a visible share of the page, which the plain page does not have
+    expect(red(marked)).toBeGreaterThan(0.02);
+    expect(red(marked)).toBeGreaterThan(red(plain) * 5 + 0.01);
+
+    // previews open nothing: the full-size image is still refused to a non-buyer
+    expect((await image(stranger, pages[0].imagePath)).status).toBe(404);
+    // the rendering is kept: a second ask gives the same bytes
+    expect((await image(stranger, `/api/files/${fileId}/preview/1`)).bytes.equals(page.bytes)).toBe(true);
+  });
+});
+
+describe('licences from the marketplace', () => {
+  it('let the buyer play until the licence ends, count as purchasers and as the seller’s sales', async () => {
+    const pages: Json[] = (await call(svc, seller, 'GET', `/api/files/${fileId}/pages`)).body;
+    const purchaseId = crypto.randomUUID();
+    const purchase = {
+      purchaseId,
+      buyerId: buyer,
+      fileId,
+      sellerId: seller,
+      price: 3000,
+      sellerNet: 2000,
+      expiresAt: new Date(Date.now() + 30 * 86400_000).toISOString(),
+    };
+    await publishEvent(svc, 'marketplace.purchase.completed.v1', purchase);
+    await waitFor('licence', async () => (await call(svc, buyer, 'GET', '/api/files/accessible')).body.length === 1);
+    const img = await image(buyer, pages[1].imagePath);
+    expect(img.status).toBe(200);
+    // the buyer's browser asks again every time, so an ended licence stops the image there too
+    expect(img.headers.get('cache-control')).toBe('private, no-cache');
+    expect((await image(seller, pages[1].imagePath)).headers.get('cache-control')).toContain('immutable');
+    expect((await call(svc, seller, 'GET', `/api/files/${fileId}/purchasers`)).body).toEqual({
+      hasActivePurchasers: true,
+      activePurchaserCount: 1,
+    });
+    const mine = (await call(svc, seller, 'GET', '/api/files')).body.find((f: Json) => f.id === fileId);
+    expect(mine).toMatchObject({ copiesSold: 1, pointsEarned: 2000 });
+
+    // The marketplace's (test-moved) clock ends the licence "30 days later": here it ends now, within seconds,
+    // although the image was just served (the access cache keeps a licence's yes for 3 s at most).
+    await publishEvent(svc, 'marketplace.licence.expired.v1', {
+      purchaseId,
+      buyerId: buyer,
+      fileId,
+      expiredAt: purchase.expiresAt,
+    });
+    const expiredSent = Date.now();
+    await waitFor(
+      'accessible list empty',
+      async () => (await call(svc, buyer, 'GET', '/api/files/accessible')).body.length === 0,
+    );
+    // once the end is stored, a snapshot of the file goes out: open players refetch on it and now get 404
+    const snapshot = await waitFor('file snapshot after the expiry', async () =>
+      (
+        await svc.server.context.outbox.model
+          .find({ subject: 'files.file.updated.v1', occurredAt: { $gte: new Date(expiredSent) } })
+          .lean()
+      ).find((e) => (e.data as { fileId: string }).fileId === fileId),
+    );
+    expect(snapshot.sentAt).toBeTruthy();
+    const started = Date.now();
+    await waitFor('image refused', async () => (await image(buyer, pages[1].imagePath)).status === 404, 10_000, 200);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await call(svc, buyer, 'GET', `/api/files/${fileId}?signage_mode=true`)).status).toBe(404);
+    expect((await call(svc, seller, 'GET', `/api/files/${fileId}/purchasers`)).body.activePurchaserCount).toBe(0);
+
+    // A redelivered purchase event does not bring the licence back; the sale still counts.
+    await publishEvent(svc, 'marketplace.purchase.completed.v1', purchase);
+    const marker = crypto.randomUUID();
+    await publishEvent(svc, 'marketplace.purchase.completed.v1', {
+      ...purchase,
+      purchaseId: marker,
+      buyerId: stranger,
+    });
+    await waitFor('marker', async () => (await call(svc, stranger, 'GET', '/api/files/accessible')).body.length === 1);
+    expect((await call(svc, buyer, 'GET', '/api/files/accessible')).body).toEqual([]);
+    const after = (await call(svc, seller, 'GET', '/api/files')).body.find((f: Json) => f.id === fileId);
+    expect(after).toMatchObject({ copiesSold: 2, pointsEarned: 4000 });
+  });
+
+  it('unpublishing closes the previews but not an active licence', async () => {
+    await call(svc, seller, 'PUT', `/api/files/${fileId}/publish`, { isPublished: false });
+    expect((await call(svc, stranger, 'GET', `/api/files/${fileId}/preview`)).status).toBe(404);
+    expect((await call(svc, stranger, 'GET', `/api/files/${fileId}?signage_mode=true`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,20 @@
+import { subjects } from '@pagecast/contracts';
+import type { ServiceContext } from '../context';
+import { uuidFrom } from '../domain/ids';
+
+/** Announces the end of every licence whose time is up (marketplace.licence.expired.v1), once per licence. */
+export async function expireLicences(ctx: ServiceContext): Promise<number> {
+  const now = ctx.clock.now();
+  let count = 0;
+  for (const l of await ctx.data.purchases.dueForExpiry(now)) {
+    // The event first, under an id derived from the licence: a crash before the mark repeats the same event.
+    await ctx.outbox.add(
+      subjects.licenceExpired,
+      { purchaseId: l._id, buyerId: l.buyerId, fileId: l.fileId, expiredAt: l.expiresAt.toISOString() },
+      { id: uuidFrom(`licence-expired:${l._id}`) },
+    );
+    await ctx.data.purchases.markExpired(l._id, now);
+    count++;
+  }
+  return count;
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { MembershipTierValue, PurchaseResponse } from '@pagecast/contracts';
+import { constants } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import type { PurchaseDoc } from '../data';
+import { purchaseClaimKey, purchaseRefusal, splitPrice } from '../domain/purchase';
+import { settlePurchase } from './settle-purchase';
+
+const SUCCESS_MESSAGE = 'コンテンツを購入しました';
+/** How long a duplicate request waits for the first one to settle before answering. */
+const DUPLICATE_WAIT_MS = 5000;
+
+/**
+ * Buy a listed file: the refusals the marketplace decides, then the intent is inserted once (two tabs → one
+ * purchase), billing moves the points keyed by the purchase id, and the licence is recorded and announced.
+ */
+export async function purchaseFile(
+  ctx: ServiceContext,
+  input: { buyerId: string; fileId: string },
+): Promise<PurchaseResponse> {
+  const { buyerId, fileId } = input;
+  const { data, clock } = ctx;
+  const now = clock.now();
+  const [tier, listing, holds] = await Promise.all([
+    data.members.tierOf(buyerId),
+    data.listings.getListed(fileId),
+    data.purchases.holdsActive(buyerId, fileId, now),
+  ]);
+  const refusal = purchaseRefusal({
+    buyerId,
+    // A member not yet seen by the read model has the default tier (trial), which may buy.
+    tier: (tier ?? constants.defaultMembershipTier) as MembershipTierValue,
+    listing,
+    holdsActiveLicence: holds,
+  });
+  if (refusal) throw new AppError(refusal);
+  if (!listing) throw new AppError('LISTING_NOT_FOUND');
+
+  const ended = await data.purchases.endedCount(buyerId, fileId, now);
+  const { sellerNet, platformFee } = splitPrice(listing.publishPrice);
+  const purchase: PurchaseDoc = {
+    _id: randomUUID(),
+    claimKey: purchaseClaimKey(buyerId, fileId, ended),
+    buyerId,
+    fileId,
+    sellerId: listing.sellerId,
+    title: listing.title,
+    price: listing.publishPrice,
+    sellerNet,
+    platformFee,
+    state: 'pending',
+    reason: null,
+    createdAt: now,
+    purchasedAt: null,
+  };
+  if (!(await data.purchases.claim(purchase))) return duplicateOf(ctx, purchase.claimKey);
+
+  ctx.crashAt('before-transfer');
+  const settled = await settlePurchase(ctx, purchase, { mode: 'transfer' });
+  if (settled.state === 'abandoned') throw refusedBy(settled.reason);
+  if (settled.state === 'pending') throw new AppError('SERVICE_UNAVAILABLE');
+  return {
+    message: SUCCESS_MESSAGE,
+    purchaseId: purchase._id,
+    fileId,
+    pointsSpent: purchase.price,
+    balance: settled.balance,
+    expiresAt: settled.expiresAt.toISOString(),
+  };
+}
+
+/** A second request for the same purchase: it charges nothing; it answers as the first one ends. */
+async function duplicateOf(ctx: ServiceContext, claimKey: string): Promise<never> {
+  const deadline = Date.now() + DUPLICATE_WAIT_MS;
+  for (;;) {
+    const first = await ctx.data.purchases.byClaimKey(claimKey);
+    if (first?.state === 'abandoned') throw refusedBy(first.reason ?? '');
+    if (first?.state !== 'pending' || Date.now() > deadline) throw new AppError('ALREADY_PURCHASED');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Billing's refusal as the member's error: its business codes pass through; anything else is our fault. */
+function refusedBy(code: string): AppError {
+  switch (code) {
+    case 'INSUFFICIENT_POINTS':
+    case 'FREE_TIER_CANNOT_PURCHASE':
+    case 'CANNOT_BUY_OWN_FILE':
+      return new AppError(code);
+    case 'TRANSFER_ABSENT':
+      return new AppError('SERVICE_UNAVAILABLE');
+    default:
+      return new AppError('INTERNAL', { message: `billing refused the transfer: ${code}` });
+  }
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { createEvent, type EventData, type Subject } from '@pagecast/contracts';
+import { signIdentityHeader } from '@pagecast/service-kit';
+import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { loadServiceConfig } from '../src/config';
+import type { BillingClient } from '../src/data/billing';
+import { consumerNames } from '../src/events';
+import { createServer, type Server } from '../src/server';
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
+export type Json = any;
+
+export interface TestService {
+  server: Server;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** The marketplace in-process against the test servers, with its own database and read-model durables. */
+export async function startMarketplace(
+  opts: { env?: Record<string, string>; billing?: BillingClient; share?: TestService; jobs?: boolean } = {},
+): Promise<TestService> {
+  const env: Record<string, string> = {
+    ...(opts.share?.env ?? {
+      ...(testEnv() as unknown as Record<string, string>),
+      PORT: '0',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      MONGO_DB: uniqueName('mp_test').replace(/-/g, '_'),
+      CONSUMER_PREFIX: uniqueName('mp-test'),
+      EVENTS_DELIVER: 'new',
+      TEST_CLOCK: 'true',
+    }),
+    ...opts.env,
+  };
+  const server = await createServer(loadServiceConfig(env), { billing: opts.billing, jobs: opts.jobs ?? false });
+  return { server, env, close: () => server.close() };
+}
+
+/** Drops what a run made: database and durables. */
+export async function destroyMarketplace(svc: TestService): Promise<void> {
+  const { context } = svc.server;
+  await context.conn.dropDatabase().catch(() => {});
+  for (const [stream, name] of Object.entries(consumerNames(svc.env.CONSUMER_PREFIX ?? ''))) {
+    await context.nats.jsm.consumers.delete(stream, name).catch(() => {});
+  }
+  await svc.close();
+}
+
+export function identityHeaders(svc: TestService, userId: string): Record<string, string> {
+  return {
+    'x-pagecast-identity': signIdentityHeader({ userId, sessionId: `s-${userId}` }, svc.env.INTERNAL_SECRET ?? ''),
+  };
+}
+
+/** A call as the gateway would pass it: signed identity of `userId` (none when undefined). */
+export async function call(
+  svc: TestService,
+  userId: string | undefined,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
+  const headers: Record<string, string> = userId ? identityHeaders(svc, userId) : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${svc.server.url}${path}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Publishes another service's event on NATS, as that service would. */
+export async function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>): Promise<void> {
+  const event = createEvent(type, data);
+  await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export const newId = () => randomUUID();
+
+let tick = Date.parse('2026-01-01T00:00:00Z');
+/** Increasing timestamps, so "newest first" has a defined order. */
+export const nextTime = () => {
+  tick += 1000;
+  return new Date(tick).toISOString();
+};
+
+/** A file on sale, as file-conversion announces it. */
+export function listingEvent(
+  over: Partial<EventData<'files.file.published.v1'>> = {},
+): EventData<'files.file.published.v1'> {
+  return {
+    fileId: newId(),
+    ownerId: uniqueName('seller'),
+    title: 'Sample deck',
+    publishPrice: 3000,
+    pageCount: 3,
+    displayDuration: 30,
+    tags: [],
+    updatedAt: nextTime(),
+    ...over,
+  };
+}
+
+/** Publishes listings and waits until the read model holds the last of them. */
+export async function publishListings(svc: TestService, list: EventData<'files.file.published.v1'>[]): Promise<void> {
+  for (const l of list) await publishEvent(svc, 'files.file.published.v1', l);
+  const last = list.at(-1);
+  if (last) await waitFor('listing stored', () => svc.server.context.data.listings.get(last.fileId));
+}

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { signIdentityHeader } from '@pagecast/service-kit';
+import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+
+const servicesDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => done(port));
+    });
+  });
+}
+
+/** A service run as its own process (node + tsx as a loader, so the pid is the service's own: kill -9 hits it). */
+export interface ServiceProcess {
+  url: string;
+  env: Record<string, string>;
+  child: ChildProcess;
+  /** resolves when the process has ended (by a crash point, a kill or a stop) */
+  exited: Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+export async function spawnService(
+  service: 'billing' | 'marketplace' | 'file-conversion',
+  env: Record<string, string>,
+): Promise<ServiceProcess> {
+  const port = env.PORT ?? String(await freePort());
+  const fullEnv = { ...env, PORT: port };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: resolve(servicesDir, service),
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...fullEnv },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${service} exited while starting`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > end) throw new Error(`${service} did not become ready`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    env: fullEnv,
+    child,
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Billing's environment for one test run: its own database and durables, NATS events from now on. */
+export function billingEnv(over: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...(testEnv() as unknown as Record<string, string>),
+    MONGO_DB: uniqueName('bl_mp_test').replace(/-/g, '_'),
+    CONSUMER_PREFIX: uniqueName('bl-mp-test'),
+    EVENTS_DELIVER: 'new',
+    JOBS_INTERVAL_MS: '500',
+    TRANSFER_SWEEP_AFTER_MS: '1000',
+    ...over,
+  };
+}
+
+/** The member's balance as billing's points summary says. */
+export async function balanceOf(billingUrl: string, userId: string): Promise<number> {
+  const res = await fetch(`${billingUrl}/api/points/summary`, {
+    headers: {
+      'x-pagecast-identity': signIdentityHeader({ userId, sessionId: `s-${userId}` }, testEnv().INTERNAL_SECRET),
+    },
+  });
+  if (!res.ok) throw new Error(`points summary answered ${res.status}`);
+  return ((await res.json()) as { balance: number }).balance;
+}

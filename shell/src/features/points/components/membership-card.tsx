@@ -1,0 +1,223 @@
+import type { MembershipStatus } from '@pagecast/contracts';
+import {
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Dialog,
+  describeError,
+  toast,
+  useSessionExpired,
+} from '@pagecast/ui';
+import { useCallback, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCancelDowngrade } from '../api/cancel-downgrade';
+import { useScheduleDowngrade } from '../api/schedule-downgrade';
+import { useUpgradeMembership } from '../api/upgrade-membership';
+import {
+  type DowngradeTarget,
+  downgradeOptions,
+  monthToDate,
+  type UpgradeTarget,
+  upgradeOptions,
+} from '../model/membership-options';
+
+type Pending = { kind: 'upgrade'; tier: UpgradeTarget; cost: number } | { kind: 'downgrade'; tier: DowngradeTarget };
+
+/**
+ * Membership (spec point 4): the plan, upgrades paid with points at once (disabled below their cost), downgrades
+ * reserved for next month, and while one is reserved 'ダウングレード予約中' with only a cancel button.
+ */
+export function MembershipCard({ status }: { status: MembershipStatus }) {
+  const { t, i18n } = useTranslation();
+  const sessionExpired = useSessionExpired();
+  const upgrade = useUpgradeMembership();
+  const downgrade = useScheduleDowngrade();
+  const cancel = useCancelDowngrade();
+  const [confirming, setConfirming] = useState<Pending | null>(null);
+  const closeConfirm = useCallback((open: boolean) => {
+    if (!open) setConfirming(null);
+  }, []);
+
+  const tierName = (tier: string) => t(`common.tiers.${tier}`);
+  const number = (n: number) => n.toLocaleString(i18n.language);
+  const date = (iso: string | Date) => new Date(iso).toLocaleDateString(i18n.language);
+  // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
+  const tokyoDate = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
+  const busy = upgrade.isPending || downgrade.isPending || cancel.isPending;
+  const fail = (title: string, fallback: string) => (error: unknown) => {
+    if (sessionExpired(error)) return;
+    toast({ title, description: describeError(error, t, fallback), variant: 'destructive' });
+  };
+
+  const confirm = () => {
+    const action = confirming;
+    setConfirming(null);
+    if (!action) return;
+    if (action.kind === 'upgrade') {
+      upgrade.mutate(
+        { membershipTier: action.tier },
+        {
+          onSuccess: (result) =>
+            toast({
+              title: t('points.membership.upgraded'),
+              description: t('points.membership.upgradedDescription', {
+                tier: tierName(result.user.membershipTier),
+                points: number(result.pointsConsumed),
+              }),
+            }),
+          onError: fail(t('points.membership.upgradeFailedTitle'), t('points.membership.upgradeFailed')),
+        },
+      );
+    } else {
+      downgrade.mutate(
+        { targetTier: action.tier },
+        {
+          onSuccess: (result) =>
+            toast({
+              title: t('points.membership.downgradeScheduled'),
+              description: t('points.membership.downgradeScheduledDescription', {
+                tier: tierName(result.scheduledTier),
+                date: date(`${result.effectiveDate}T00:00:00`),
+              }),
+            }),
+          onError: fail(t('points.membership.downgradeFailedTitle'), t('points.membership.downgradeFailed')),
+        },
+      );
+    }
+  };
+
+  const cancelReservation = () =>
+    cancel.mutate(undefined, {
+      onSuccess: () => toast({ title: t('points.membership.downgradeCancelled') }),
+      onError: fail(t('points.membership.cancelFailedTitle'), t('points.membership.cancelFailed')),
+    });
+
+  const pendingTier = status.pendingDowngradeTier;
+  const effective = monthToDate(status.downgradeEffectiveMonth);
+  const upgrades = upgradeOptions(status.membershipTier, status.points);
+  const downgrades = downgradeOptions(status.membershipTier);
+
+  return (
+    <Card data-testid="points-membership">
+      <CardHeader>
+        <CardTitle>{t('points.membership.title')}</CardTitle>
+        <CardDescription>{t('points.membership.current')}</CardDescription>
+        <p className="pp-figure" data-testid="points-membership-tier" data-tier={status.membershipTier}>
+          {tierName(status.membershipTier)}
+        </p>
+      </CardHeader>
+      <CardContent className="pc-stack">
+        <p className="pc-muted" style={{ margin: 0 }} data-testid="points-membership-renewal">
+          {status.membershipTier === 'trial' && status.trialEndsAt
+            ? t('points.membership.trialEnds', { date: tokyoDate(status.trialEndsAt) })
+            : status.nextRenewalAt
+              ? t('points.membership.nextRenewal', {
+                  date: tokyoDate(status.nextRenewalAt),
+                  points: number(status.monthlyPrice),
+                })
+              : t('points.membership.noRenewal')}
+        </p>
+
+        {pendingTier ? (
+          <div className="pc-stack" data-testid="points-downgrade-pending">
+            <div>
+              <Badge variant="warning">{t('points.membership.downgradePending')}</Badge>
+            </div>
+            <p style={{ margin: 0 }}>
+              {effective
+                ? t('points.membership.downgradeNextMonthOn', { tier: tierName(pendingTier), date: date(effective) })
+                : t('points.membership.downgradeNextMonth', { tier: tierName(pendingTier) })}
+            </p>
+            <div className="pp-buttons">
+              <Button
+                variant="outline"
+                onClick={cancelReservation}
+                loading={cancel.isPending}
+                disabled={busy}
+                data-testid="points-cancel-downgrade"
+              >
+                {t('points.membership.cancelDowngrade')}
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <>
+            {upgrades.length > 0 ? (
+              <div className="pp-buttons">
+                {upgrades.map((option) => (
+                  <Button
+                    key={option.tier}
+                    onClick={() => setConfirming({ kind: 'upgrade', tier: option.tier, cost: option.cost })}
+                    disabled={busy || !option.affordable}
+                    loading={upgrade.isPending && upgrade.variables?.membershipTier === option.tier}
+                    data-testid={`points-upgrade-${option.tier}`}
+                  >
+                    {t('points.membership.upgradeTo', { tier: tierName(option.tier), points: number(option.cost) })}
+                  </Button>
+                ))}
+              </div>
+            ) : null}
+            {upgrades.some((o) => !o.affordable) ? (
+              <p className="pc-muted" style={{ margin: 0 }}>
+                {t('points.membership.notEnoughPoints')}
+              </p>
+            ) : null}
+            {downgrades.length > 0 ? (
+              <div className="pp-buttons">
+                {downgrades.map((tier) => (
+                  <Button
+                    key={tier}
+                    variant="outline"
+                    onClick={() => setConfirming({ kind: 'downgrade', tier })}
+                    disabled={busy}
+                    loading={downgrade.isPending && downgrade.variables?.targetTier === tier}
+                    data-testid={`points-downgrade-${tier}`}
+                  >
+                    {t('points.membership.downgradeTo', { tier: tierName(tier) })}
+                  </Button>
+                ))}
+              </div>
+            ) : null}
+          </>
+        )}
+      </CardContent>
+
+      <Dialog
+        open={confirming !== null}
+        onOpenChange={closeConfirm}
+        size="sm"
+        title={
+          confirming?.kind === 'upgrade'
+            ? t('points.membership.confirmUpgradeTitle')
+            : t('points.membership.confirmDowngradeTitle')
+        }
+        description={
+          confirming?.kind === 'upgrade'
+            ? t('points.membership.confirmUpgrade', {
+                tier: tierName(confirming.tier),
+                points: number(confirming.cost),
+              })
+            : confirming
+              ? t('points.membership.confirmDowngrade', { tier: tierName(confirming.tier) })
+              : undefined
+        }
+        footer={
+          <>
+            <Button variant="ghost" onClick={() => setConfirming(null)}>
+              {t('common.cancel')}
+            </Button>
+            <Button onClick={confirm} data-testid="points-membership-confirm">
+              {confirming?.kind === 'upgrade'
+                ? t('points.membership.confirmUpgradeButton')
+                : t('points.membership.confirmDowngradeButton')}
+            </Button>
+          </>
+        }
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+import type { Stripe } from '@stripe/stripe-js';
+import { loadStripe } from '@stripe/stripe-js/pure';
+
+const loads = new Map<string, Promise<void>>();
+
+/**
+ * Loads Stripe.js from the configured URL (the real one in production, localstripe's fake one locally), then hands
+ * the publishable key to @stripe/stripe-js, which finds window.Stripe and does not inject its own script.
+ * Appended to <body> so that it is the document's last script while it runs: localstripe's script reads its own
+ * origin from the last script element.
+ */
+export function loadStripeFrom(scriptUrl: string, publishableKey: string): Promise<Stripe | null> {
+  let load = loads.get(scriptUrl);
+  if (!load) {
+    load = new Promise<void>((resolve, reject) => {
+      if ((window as { Stripe?: unknown }).Stripe) return resolve();
+      const script = document.createElement('script');
+      script.src = scriptUrl;
+      script.async = true;
+      script.addEventListener('load', () => resolve());
+      script.addEventListener('error', () => {
+        loads.delete(scriptUrl);
+        script.remove();
+        reject(new Error(`Stripe.js could not be loaded from ${scriptUrl}`));
+      });
+      document.body.appendChild(script);
+    });
+    loads.set(scriptUrl, load);
+  }
+  return load.then(() => loadStripe(publishableKey));
+}
