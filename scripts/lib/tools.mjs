@@ -133,7 +133,8 @@ export async function ensureDebianPackages(pkgs) {
 }
 
 export const debian = {
-  conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk'],
+  // python3-uno: the warm converter drives a long-lived LibreOffice through it (office-convert.py).
+  conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk', 'python3-uno'],
   browser: ['chromium'],
   bench: ['poppler-utils', 'mupdf-tools'],
 };
