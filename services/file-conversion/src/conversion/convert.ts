@@ -25,6 +25,8 @@ export interface ConvertOptions {
   /** 'auto' (default) runs LibreOffice without network when possible; 'off' is for tests of the profile alone. */
   isolateNetwork?: 'auto' | 'off';
   maxBufferedPages?: number;
+  /** Spread one file's pages over idle render workers (see RenderPdfOptions.spreadPages). */
+  spreadPages?: boolean;
   /** Office documents: a long-lived LibreOffice (default: one per process) or 'cold', one LibreOffice per file. */
   office?: WarmOffice | 'cold';
 }
@@ -123,6 +125,7 @@ export async function convertDocument(
         encode: opts.encode,
         signal: controller.signal,
         maxBufferedPages: opts.maxBufferedPages,
+        spreadPages: opts.spreadPages,
       },
       onPage,
     );
