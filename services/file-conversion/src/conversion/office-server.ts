@@ -12,6 +12,8 @@ export interface WarmOfficeOptions {
   maxJobs?: number;
   /** 'auto': LibreOffice runs without network (unshare -n) when the system allows it. */
   isolateNetwork?: 'auto' | 'off';
+  /** Address space of the office (prlimit --as): a document that needs more makes it fail, and it is replaced. */
+  maxMemoryBytes?: number;
   soffice?: string;
   /** Debian's python3, the one python3-uno is built for. */
   python?: string;
@@ -40,8 +42,8 @@ interface Office {
  * One long-lived LibreOffice that converts documents one at a time, driven over a local UNO pipe by a small python
  * client: the ~1.5 s start of LibreOffice is paid once per `maxJobs` documents, not per document. The sandbox is
  * the one-shot converter's: no network (the office runs in its own network namespace; the pipe is a file, so the
- * client still reaches it), the same profile (macros never run, untrusted links blocked) and each document opened
- * with macros off and links never updated. One document's state does not reach the next beyond what LibreOffice
+ * client still reaches it), a memory bound (prlimit), the same profile (macros never run, untrusted links blocked)
+ * and each document opened with macros off and links never updated. One document's state does not reach the next beyond what LibreOffice
  * keeps in memory for open documents (closed after each job): the office is replaced, with a new profile, after
  * `maxJobs` documents, after any error or time-out, and after a document that carries embedded fonts.
  * If the service dies, the office dies with it (it watches the service's end of a pipe).
@@ -50,6 +52,7 @@ export class WarmOffice {
   private readonly maxJobs: number;
   private readonly isolate: boolean;
   private readonly soffice: string;
+  private readonly maxMemoryBytes: number;
   private readonly python: string;
   private office: Office | undefined;
   private queue: Promise<unknown> = Promise.resolve();
@@ -61,6 +64,7 @@ export class WarmOffice {
     this.maxJobs = opts.maxJobs ?? 50;
     this.isolate = opts.isolateNetwork !== 'off' && canIsolateNetwork();
     this.soffice = opts.soffice ?? 'soffice';
+    this.maxMemoryBytes = opts.maxMemoryBytes ?? 4 * 1024 ** 3;
     this.python = opts.python ?? '/usr/bin/python3';
   }
 
@@ -123,10 +127,14 @@ export class WarmOffice {
       '--nologo',
       `--accept=pipe,name=${pipe};urp;StarOffice.ComponentContext`,
     ];
-    const cmd = this.isolate ? ['unshare', '-n', '--', this.soffice, ...args] : [this.soffice, ...args];
-    // The shell leads a process group holding the office (soffice forks soffice.bin); when our end of its stdin
-    // closes (we stopped it, or this process died however it died) it kills the whole group.
-    const child = spawn('sh', ['-c', '"$@" </dev/null & read _; kill -KILL 0', 'sh', ...cmd], {
+    const limited = ['prlimit', `--as=${this.maxMemoryBytes}`, '--', this.soffice, ...args];
+    const cmd = this.isolate ? ['unshare', '-n', '--', ...limited] : limited;
+    // The shell leads a process group holding the office (soffice forks soffice.bin) and kills the whole group when
+    // the office ends (a crash: we see the exit) or when our end of its stdin closes (we stopped it, or this process
+    // died however it died).
+    // (fd 3 keeps our pipe: a background command's own stdin is /dev/null.)
+    const watch = 'exec 3<&0; "$@" </dev/null & office=$!; (read _ <&3; kill -KILL 0) & wait $office; kill -KILL 0';
+    const child = spawn('sh', ['-c', watch, 'sh', ...cmd], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
       // HOME inside the office's directory: nothing of LibreOffice's lands in the service user's home.
@@ -148,6 +156,10 @@ export class WarmOffice {
 
   private client(office: Office, input: string, output: string, filter: string, timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
+      if (office.exited) {
+        reject(new ConversionError('FILE_CONVERSION_FAILED', 'LibreOffice could not start'));
+        return;
+      }
       const child = spawn(this.python, [CLIENT, office.pipe, input, output, filter, String(timeoutMs / 1000)], {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -160,14 +172,20 @@ export class WarmOffice {
         timedOut = true;
         child.kill('SIGKILL');
       }, timeoutMs);
+      // The office died under the job (e.g. over its memory bound): no answer will come.
+      const officeGone = () => child.kill('SIGKILL');
+      office.child.once('exit', officeGone);
       child.on('error', (err) => {
         clearTimeout(timer);
         reject(new ConversionError('FILE_CONVERSION_FAILED', `LibreOffice could not be driven: ${err.message}`));
       });
       child.on('close', (code) => {
         clearTimeout(timer);
+        office.child.off('exit', officeGone);
         if (timedOut) reject(new ConversionError('FILE_CONVERSION_TIMEOUT', 'LibreOffice took too long'));
         else if (code === 0) resolve();
+        else if (office.exited)
+          reject(new ConversionError('FILE_CONVERSION_FAILED', 'LibreOffice stopped on this document'));
         else if (code === 3) {
           reject(new ConversionError('FILE_CONVERSION_FAILED', 'LibreOffice could not open this document'));
         } else {

@@ -129,6 +129,21 @@ describe('the warm LibreOffice converter', () => {
     }
   }, 120_000);
 
+  it('refuses a document when LibreOffice ends over its memory bound, without waiting for the time limit', async () => {
+    const office = new WarmOffice({ maxMemoryBytes: 64 * 1024 * 1024 });
+    try {
+      const started = Date.now();
+      const err = await office
+        .convert(await docx('big.docx', 'too big'), 'docx', { timeoutMs: 60_000, tmpDir: tmp })
+        .catch((e: unknown) => e);
+      expect((err as ConversionError).code).toBe('FILE_CONVERSION_FAILED');
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await office.close();
+    }
+  }, 90_000);
+
   it('dies with the service, however the service ends', async () => {
     const path = await docx('owner.docx', 'owned');
     const script = `
