@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConversionError, WarmOffice } from '../../src/conversion/index.ts';
+import { type ConversionError, convertDocument, RenderPool, WarmOffice } from '../../src/conversion/index.ts';
 import { buildZipWithCrc } from './fixtures.ts';
 
 let work: string;
@@ -78,7 +78,7 @@ describe('the warm LibreOffice converter', () => {
     }
   }, 120_000);
 
-  it('replaces the office, profile included, after maxJobs documents, after a document with embedded fonts and after a failed job', async () => {
+  it('replaces the office after maxJobs documents, after a document with embedded fonts and after a failed job', async () => {
     const office = new WarmOffice({ maxJobs: 2 });
     const convert = async (path: string) => {
       const r = await office.convert(path, 'docx', { timeoutMs: 60_000, tmpDir: tmp });
@@ -113,6 +113,26 @@ describe('the warm LibreOffice converter', () => {
       await office.close();
     }
   }, 180_000);
+
+  it('the engine replaces the office after a document that embeds fonts, and keeps it after one that does not', async () => {
+    const office = new WarmOffice();
+    const pool = new RenderPool({ size: 1 });
+    try {
+      const run = async (path: string) =>
+        (await convertDocument({ path }, { pool, office, tmpDir: tmp }, () => {})).pageCount;
+      expect(await run(await docx('e1.docx', 'no fonts'))).toBe(1);
+      expect(await run(await docx('e2.docx', 'no fonts either'))).toBe(1);
+      expect(office.generation).toBe(1);
+      const fonts = [{ name: 'word/fonts/font1.odttf', data: Buffer.alloc(64, 7) }];
+      expect(await run(await docx('e3.docx', 'carries a font', fonts))).toBe(1);
+      expect(await run(await docx('e4.docx', 'after the font'))).toBe(1);
+      expect(office.generation).toBe(2);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await pool.close();
+      await office.close();
+    }
+  }, 120_000);
 
   it('stops LibreOffice over its time limit and starts a fresh one for the next document', async () => {
     const office = new WarmOffice();
