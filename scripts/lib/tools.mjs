@@ -133,7 +133,8 @@ export async function ensureDebianPackages(pkgs) {
 
 /** Debian packages, by purpose. Which entry point installs which lists: `installedBy`. */
 export const debian = {
-  conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk'],
+  // python3-uno: the warm converter drives a long-lived LibreOffice through it (office-convert.py).
+  conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk', 'python3-uno'],
   browser: ['chromium'],
   bench: ['poppler-utils', 'mupdf-tools'],
   // The Office corpus tests count a PDF's pages with pdfinfo; deploy/nginx.test.ts runs Debian's nginx.
@@ -163,12 +164,15 @@ export const commands = {
   soffice: { debian: 'libreoffice-writer-nogui' },
   pdfinfo: { debian: 'poppler-utils' },
   pdftoppm: { debian: 'poppler-utils' },
+  pdftotext: { debian: 'poppler-utils' },
   mutool: { debian: 'mupdf-tools' },
   nginx: { debian: 'nginx-light' },
   chromium: { debian: 'chromium' },
   python3: { debian: 'python3' },
   st: { python: 'schemathesis' },
   unshare: { base: 'util-linux (essential)' },
+  sh: { base: 'dash (essential)' },
+  pgrep: { base: 'procps (required)' },
   ls: { base: 'coreutils (essential)' },
   chmod: { base: 'coreutils (essential)' },
   true: { base: 'coreutils (essential)' },

@@ -1,7 +1,8 @@
 import { ConversionError } from './errors.ts';
 import { extractDocxText, joinPageTexts } from './extract-text.ts';
 import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
-import { officeToPdf } from './office-to-pdf.ts';
+import { WarmOffice } from './office-server.ts';
+import { type OfficePdf, officeToPdf } from './office-to-pdf.ts';
 import { RenderPool } from './pool.ts';
 import { type OnPage, type PageSummary, renderPdf } from './render-pdf.ts';
 import { type DocumentKind, sniffFile } from './sniff.ts';
@@ -24,6 +25,10 @@ export interface ConvertOptions {
   /** 'auto' (default) runs LibreOffice without network when possible; 'off' is for tests of the profile alone. */
   isolateNetwork?: 'auto' | 'off';
   maxBufferedPages?: number;
+  /** Spread one file's pages over idle render workers (see RenderPdfOptions.spreadPages). */
+  spreadPages?: boolean;
+  /** Office documents: a long-lived LibreOffice (default: one per process) or 'cold', one LibreOffice per file. */
+  office?: WarmOffice | 'cold';
 }
 
 export interface ConversionResult {
@@ -37,6 +42,20 @@ export interface ConversionResult {
   networkIsolated?: boolean;
   timings: { officeMs: number; renderMs: number; totalMs: number };
 }
+
+const sharedOffices = new Map<'auto' | 'off', WarmOffice>();
+/** The process's long-lived LibreOffice (one per isolation mode), made on first use. */
+export function defaultOffice(isolateNetwork: 'auto' | 'off' = 'auto'): WarmOffice {
+  let office = sharedOffices.get(isolateNetwork);
+  if (!office) {
+    office = new WarmOffice({ isolateNetwork });
+    sharedOffices.set(isolateNetwork, office);
+  }
+  return office;
+}
+
+/** Fonts inside a DOCX (word/fonts/*.odttf) or PPTX (ppt/fonts/*.fntdata): LibreOffice installs them for its run. */
+const EMBEDDED_FONT = /^(word|ppt)\/fonts\/|\.(odttf|fntdata|ttf|otf)$/i;
 
 let sharedPool: RenderPool | undefined;
 export function defaultRenderPool(): RenderPool {
@@ -79,11 +98,19 @@ export async function convertDocument(
       }
       const t = performance.now();
       const remaining = limits.fileTimeoutMs - (t - started);
-      const office = await officeToPdf(input.path, sniffed.kind, {
-        tmpDir: opts.tmpDir,
-        timeoutMs: Math.min(limits.officeTimeoutMs, remaining),
-        isolateNetwork: opts.isolateNetwork,
-      });
+      const timeoutMs = Math.min(limits.officeTimeoutMs, remaining);
+      const warm = opts.office === 'cold' ? undefined : (opts.office ?? defaultOffice(opts.isolateNetwork));
+      const office: OfficePdf = warm
+        ? await warm.convert(input.path, sniffed.kind, {
+            tmpDir: opts.tmpDir,
+            timeoutMs,
+            recycleAfter: sniffed.zip?.entries.some((e) => EMBEDDED_FONT.test(e.name)) ?? true,
+          })
+        : await officeToPdf(input.path, sniffed.kind, {
+            tmpDir: opts.tmpDir,
+            timeoutMs,
+            isolateNetwork: opts.isolateNetwork,
+          });
       cleanup = office.cleanup;
       pdfPath = office.pdfPath;
       networkIsolated = office.networkIsolated;
@@ -98,6 +125,7 @@ export async function convertDocument(
         encode: opts.encode,
         signal: controller.signal,
         maxBufferedPages: opts.maxBufferedPages,
+        spreadPages: opts.spreadPages,
       },
       onPage,
     );

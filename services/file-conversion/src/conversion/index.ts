@@ -3,11 +3,13 @@ export {
   type ConvertInput,
   type ConvertOptions,
   convertDocument,
+  defaultOffice,
   defaultRenderPool,
 } from './convert.ts';
 export { ConversionError, ConversionErrorCode, conversionErrorStatus, isConversionError } from './errors.ts';
 export { extractDocxText, joinPageTexts } from './extract-text.ts';
 export { type ConversionLimits, defaultEncode, defaultLimits, type EncodeSettings } from './limits.ts';
+export { WarmOffice, type WarmOfficeOptions } from './office-server.ts';
 export { canIsolateNetwork, type OfficePdf, officeToPdf } from './office-to-pdf.ts';
 export { RenderPool, type RenderPoolOptions } from './pool.ts';
 export { type OnPage, type PageSummary, type RenderedPage, renderPdf } from './render-pdf.ts';

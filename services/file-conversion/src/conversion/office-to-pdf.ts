@@ -26,7 +26,7 @@ export interface OfficePdf {
  * The profile every job starts from: macros never run, untrusted links (external images, OLE links) are blocked,
  * and documents never update links on load. Writer uses 0 for "never"; Calc's enumeration uses 1.
  */
-const REGISTRY = `<?xml version="1.0" encoding="UTF-8"?>
+export const PROFILE_REGISTRY = `<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
 <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="MacroSecurityLevel" oor:op="fuse"><value>3</value></prop></item>
 <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="DisableMacrosExecution" oor:op="fuse"><value>true</value></prop></item>
@@ -62,7 +62,7 @@ export async function officeToPdf(
   try {
     const profileUser = join(jobDir, 'profile', 'user');
     await mkdir(profileUser, { recursive: true });
-    await writeFile(join(profileUser, 'registrymodifications.xcu'), REGISTRY);
+    await writeFile(join(profileUser, 'registrymodifications.xcu'), PROFILE_REGISTRY);
     // Our own name and extension: LibreOffice picks its import filter from them, and the member's name is not trusted.
     const input = join(jobDir, `document.${kind}`);
     await copyFile(inputPath, input);

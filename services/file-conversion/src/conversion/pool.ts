@@ -8,9 +8,8 @@ sharp.cache(false);
 
 export interface RenderPoolOptions {
   /**
-   * Workers; default: half the cores. A worker draws with pdfjs while sharp encodes the previous page on libuv's
-   * threads, so one worker already keeps two cores busy; more workers only duplicate per-document parsing
-   * (measured on 2 cores: 1 worker 5.5 pages/s, 2 workers 2.7-5.4 pages/s on tracemonkey.pdf).
+   * Workers; default: one per core, so as many files as cores draw at once (a worker draws with pdfjs on its
+   * thread while sharp encodes its previous pages on libuv's threads).
    */
   size?: number;
   /** V8 heap limit per worker; a hostile file that exhausts it kills only that worker. */
@@ -58,7 +57,7 @@ export class RenderPool {
   private closed = false;
 
   constructor(opts: RenderPoolOptions = {}) {
-    this.size = Math.max(1, opts.size ?? Math.round(availableParallelism() / 2));
+    this.size = Math.max(1, opts.size ?? availableParallelism());
     this.maxHeapMb = opts.maxHeapMb ?? 1024;
     this.unref = opts.unref ?? false;
     for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());

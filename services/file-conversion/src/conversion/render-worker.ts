@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { Canvas } from '@napi-rs/canvas';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentLoadingTask, PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import type { ConversionErrorCode } from './errors.ts';
 import type { FromWorker, PageRenderSettings, ToWorker } from './render-protocol.ts';
@@ -82,43 +82,40 @@ interface Drawn {
   width: number;
   height: number;
   pixels: Buffer;
-  text: string;
 }
 
-async function drawPage(pageNumber: number, s: PageRenderSettings): Promise<Drawn> {
-  if (!doc) throw new PageError('FILE_CORRUPT', 'document not open');
-  const page = await doc.getPage(pageNumber);
-  try {
-    const base = page.getViewport({ scale: 1 });
-    const long = Math.max(base.width, base.height);
-    const short = Math.min(base.width, base.height);
-    if (!(short > 0) || !Number.isFinite(long))
-      throw new PageError('FILE_PAGE_TOO_LARGE', `page ${pageNumber} has no area`);
-    if (long / short > s.maxAspectRatio) {
-      throw new PageError(
-        'FILE_PAGE_TOO_LARGE',
-        `page ${pageNumber} is ${Math.round(long / short)} times longer than wide (limit ${s.maxAspectRatio})`,
-      );
-    }
-    const viewport = page.getViewport({ scale: s.maxLongSide / long });
-    const width = Math.max(1, Math.round(viewport.width));
-    const height = Math.max(1, Math.round(viewport.height));
-    const canvas = new Canvas(width, height);
-    imageTooLarge = false;
-    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport, background: 'white' }).promise;
-    if (imageTooLarge) {
-      throw new PageError('FILE_IMAGE_TOO_LARGE', `page ${pageNumber} holds an image above the pixel limit`);
-    }
-    const pixels = canvas.data();
-    const content = await page.getTextContent();
-    let text = '';
-    for (const item of content.items) {
-      if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
-    }
-    return { pageNumber, width, height, pixels, text: text.trim() };
-  } finally {
-    page.cleanup();
+async function drawPage(page: PDFPageProxy, s: PageRenderSettings): Promise<Drawn> {
+  const { pageNumber } = page;
+  const base = page.getViewport({ scale: 1 });
+  const long = Math.max(base.width, base.height);
+  const short = Math.min(base.width, base.height);
+  if (!(short > 0) || !Number.isFinite(long))
+    throw new PageError('FILE_PAGE_TOO_LARGE', `page ${pageNumber} has no area`);
+  if (long / short > s.maxAspectRatio) {
+    throw new PageError(
+      'FILE_PAGE_TOO_LARGE',
+      `page ${pageNumber} is ${Math.round(long / short)} times longer than wide (limit ${s.maxAspectRatio})`,
+    );
   }
+  const viewport = page.getViewport({ scale: s.maxLongSide / long });
+  const width = Math.max(1, Math.round(viewport.width));
+  const height = Math.max(1, Math.round(viewport.height));
+  const canvas = new Canvas(width, height);
+  imageTooLarge = false;
+  await page.render({ canvas: canvas as unknown as HTMLCanvasElement, viewport, background: 'white' }).promise;
+  if (imageTooLarge) {
+    throw new PageError('FILE_IMAGE_TOO_LARGE', `page ${pageNumber} holds an image above the pixel limit`);
+  }
+  return { pageNumber, width, height, pixels: canvas.data() };
+}
+
+async function pageText(page: PDFPageProxy): Promise<string> {
+  const content = await page.getTextContent();
+  let text = '';
+  for (const item of content.items) {
+    if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+  }
+  return text.trim();
 }
 
 async function encode(d: Drawn, s: PageRenderSettings) {
@@ -140,7 +137,6 @@ async function encode(d: Drawn, s: PageRenderSettings) {
     thumbnail: new Uint8Array(thumb.data),
     thumbnailWidth: thumb.info.width,
     thumbnailHeight: thumb.info.height,
-    text: d.text,
   };
   return page;
 }
@@ -155,19 +151,31 @@ port.on('message', (msg: ToWorker) => {
         (err) => post({ type: 'error', jobId: msg.jobId, code: errorCode(err), message: String(err?.message ?? err) }),
       );
   } else if (msg.type === 'render') {
-    // Drawing is serial (one page in pdfjs at a time); encoding runs on sharp's threads while the next page draws.
-    const drawn = chain.then(() => drawPage(msg.pageNumber, msg.settings));
-    chain = drawn.catch(() => {});
-    drawn
-      .then((d) => encode(d, msg.settings))
-      .then(
-        (page) =>
-          post({ type: 'page', jobId: msg.jobId, page }, [
-            page.webp.buffer as ArrayBuffer,
-            page.thumbnail.buffer as ArrayBuffer,
-          ]),
-        (err) => post({ type: 'error', jobId: msg.jobId, code: errorCode(err), message: String(err?.message ?? err) }),
-      );
+    // pdfjs works on one page at a time (this thread); sharp encodes on its own threads. So the page's text is
+    // read after its pixels are handed to sharp, not before: the encode overlaps the text extraction, and the next
+    // page draws while earlier ones encode.
+    const pageNumber = msg.pageNumber;
+    const opened = chain.then(() => {
+      if (!doc) throw new PageError('FILE_CORRUPT', 'document not open');
+      return doc.getPage(pageNumber);
+    });
+    const drawn = opened.then((page) => drawPage(page, msg.settings));
+    const encoded = drawn.then((d) => encode(d, msg.settings));
+    const text = drawn.then(async () => pageText(await opened));
+    const settled = Promise.allSettled([opened, drawn, text]).then(async () => {
+      const page = await opened.catch(() => undefined);
+      page?.cleanup();
+    });
+    chain = settled;
+    encoded.catch(() => {}); // reported below
+    Promise.all([encoded, text]).then(
+      ([page, t]) =>
+        post({ type: 'page', jobId: msg.jobId, page: { ...page, text: t } }, [
+          page.webp.buffer as ArrayBuffer,
+          page.thumbnail.buffer as ArrayBuffer,
+        ]),
+      (err) => post({ type: 'error', jobId: msg.jobId, code: errorCode(err), message: String(err?.message ?? err) }),
+    );
   } else if (msg.type === 'close') {
     chain = chain
       .then(() => task?.destroy())

@@ -1,0 +1,203 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConversionError, convertDocument, RenderPool, WarmOffice } from '../../src/conversion/index.ts';
+import { buildZipWithCrc } from './fixtures.ts';
+
+let work: string;
+let tmp: string; // job directories: empty once each job is cleaned up
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'pagecast-warm-in-'));
+  tmp = await mkdtemp(join(tmpdir(), 'pagecast-warm-tmp-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** A one-paragraph DOCX; `extra` entries are added as they are (e.g. an embedded font part). */
+async function docx(name: string, text: string, extra: { name: string; data: Buffer }[] = []): Promise<string> {
+  const xml = (s: string) => Buffer.from(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${s}`);
+  const bytes = buildZipWithCrc([
+    {
+      name: '[Content_Types].xml',
+      data: xml(
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+    },
+    {
+      name: '_rels/.rels',
+      data: xml(
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
+    },
+    {
+      name: 'word/document.xml',
+      data: xml(
+        `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`,
+      ),
+    },
+    ...extra,
+  ]);
+  const path = join(work, name);
+  await writeFile(path, bytes);
+  return path;
+}
+
+const pdfText = (path: string) => execFileSync('pdftotext', [path, '-']).toString();
+
+describe('the warm LibreOffice converter', () => {
+  it('converts one document after another in the same office, and the second sees nothing of the first', async () => {
+    const office = new WarmOffice();
+    try {
+      const a = await office.convert(await docx('a.docx', 'alpha first document'), 'docx', {
+        timeoutMs: 60_000,
+        tmpDir: tmp,
+      });
+      expect(pdfText(a.pdfPath)).toContain('alpha first document');
+      await a.cleanup();
+      const b = await office.convert(await docx('b.docx', 'bravo second document'), 'docx', {
+        timeoutMs: 60_000,
+        tmpDir: tmp,
+      });
+      const text = pdfText(b.pdfPath);
+      expect(text).toContain('bravo second document');
+      expect(text).not.toContain('alpha');
+      expect(b.networkIsolated).toBe(true);
+      await b.cleanup();
+      // Both in one office: the start was paid once.
+      expect(office.generation).toBe(1);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await office.close();
+    }
+  }, 120_000);
+
+  it('replaces the office after maxJobs documents, after a document with embedded fonts and after a failed job', async () => {
+    const office = new WarmOffice({ maxJobs: 2 });
+    const convert = async (path: string) => {
+      const r = await office.convert(path, 'docx', { timeoutMs: 60_000, tmpDir: tmp });
+      await r.cleanup();
+    };
+    try {
+      const plain = await docx('plain.docx', 'plain');
+      await convert(plain);
+      await convert(plain);
+      expect(office.generation).toBe(1);
+      await convert(plain); // the third document: a new office
+      expect(office.generation).toBe(2);
+
+      // A document carrying fonts: the office that may have installed them is not used again.
+      const fonts = await docx('fonts.docx', 'with fonts', [
+        { name: 'word/fonts/font1.odttf', data: Buffer.alloc(64, 7) },
+      ]);
+      const r = await office.convert(fonts, 'docx', { timeoutMs: 60_000, tmpDir: tmp, recycleAfter: true });
+      await r.cleanup();
+      await convert(plain);
+      expect(office.generation).toBe(3);
+
+      // Any failure of a job (here its input vanished): the next document gets a new office.
+      const err = await office
+        .convert(join(work, 'gone.docx'), 'docx', { timeoutMs: 60_000, tmpDir: tmp })
+        .catch((e: unknown) => e);
+      expect((err as NodeJS.ErrnoException).code).toBe('ENOENT');
+      await convert(plain);
+      expect(office.generation).toBe(4);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await office.close();
+    }
+  }, 180_000);
+
+  it('the engine replaces the office after a document that embeds fonts, and keeps it after one that does not', async () => {
+    const office = new WarmOffice();
+    const pool = new RenderPool({ size: 1 });
+    try {
+      const run = async (path: string) =>
+        (await convertDocument({ path }, { pool, office, tmpDir: tmp }, () => {})).pageCount;
+      expect(await run(await docx('e1.docx', 'no fonts'))).toBe(1);
+      expect(await run(await docx('e2.docx', 'no fonts either'))).toBe(1);
+      expect(office.generation).toBe(1);
+      const fonts = [{ name: 'word/fonts/font1.odttf', data: Buffer.alloc(64, 7) }];
+      expect(await run(await docx('e3.docx', 'carries a font', fonts))).toBe(1);
+      expect(await run(await docx('e4.docx', 'after the font'))).toBe(1);
+      expect(office.generation).toBe(2);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await pool.close();
+      await office.close();
+    }
+  }, 120_000);
+
+  it('stops LibreOffice over its time limit and starts a fresh one for the next document', async () => {
+    const office = new WarmOffice();
+    try {
+      const plain = await docx('slow.docx', 'plain');
+      const err = await office.convert(plain, 'docx', { timeoutMs: 1, tmpDir: tmp }).catch((e: unknown) => e);
+      expect((err as ConversionError).code).toBe('FILE_CONVERSION_TIMEOUT');
+      const r = await office.convert(plain, 'docx', { timeoutMs: 60_000, tmpDir: tmp });
+      expect(pdfText(r.pdfPath)).toContain('plain');
+      await r.cleanup();
+      expect(office.generation).toBe(2);
+    } finally {
+      await office.close();
+    }
+  }, 120_000);
+
+  it('refuses a document when LibreOffice ends over its memory bound, without waiting for the time limit', async () => {
+    const office = new WarmOffice({ maxMemoryBytes: 64 * 1024 * 1024 });
+    try {
+      const started = Date.now();
+      const err = await office
+        .convert(await docx('big.docx', 'too big'), 'docx', { timeoutMs: 60_000, tmpDir: tmp })
+        .catch((e: unknown) => e);
+      expect((err as ConversionError).code).toBe('FILE_CONVERSION_FAILED');
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await office.close();
+    }
+  }, 90_000);
+
+  it('dies with the service, however the service ends', async () => {
+    const path = await docx('owner.docx', 'owned');
+    const script = `
+      import { WarmOffice } from ${JSON.stringify(new URL('../../src/conversion/index.ts', import.meta.url).href)};
+      const office = new WarmOffice();
+      await office.convert(${JSON.stringify(path)}, 'docx', { timeoutMs: 60000 });
+      process.stdout.write('converted\\n');
+      setInterval(() => {}, 1000);
+    `;
+    // One process (tsx as a loader, not its runner, which would be a parent process of the service).
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('converted') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(out).toContain('converted');
+    const mark = `pipe,name=pagecast-${child.pid}-`;
+    const running = () => {
+      try {
+        return execFileSync('pgrep', ['-f', mark]).toString().trim().split('\n').filter(Boolean).length;
+      } catch {
+        return 0; // pgrep exits 1 when nothing matches
+      }
+    };
+    expect(running()).toBeGreaterThan(0);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    const until = Date.now() + 10_000;
+    while (running() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(running()).toBe(0);
+  }, 90_000);
+});
