@@ -26,6 +26,7 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
   const config = loadServiceConfig({
     ...env,
     PORT: '0',
+    BILLING_EVENTS_FROM: 'new',
     LOG_LEVEL: 'silent',
     MONGO_DB: uniqueName(prefix),
     PUBLIC_URL,

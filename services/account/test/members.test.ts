@@ -234,6 +234,24 @@ describe('billing read model', () => {
     const user = await me();
     expect(user).toMatchObject({ points: 3300, pendingDowngradeTier: 'standard', downgradeEffectiveMonth: 203001 });
   });
+
+  it("leaves the member's own record alone, so a balance event cannot undo an e-mail verification", async () => {
+    // FerretDB writes an update back as the whole document it read: were billing's figures in the user's document,
+    // an event applied while the member verifies (or edits the profile) could write back the old fields.
+    const { email } = await verifiedMember(h, 'billing-own');
+    const { session } = await login(h, email, password);
+    const userId = session.userId;
+    const stored = async () =>
+      (await h.server.context.data.users.model.findById(userId).lean()) as { points: number; updatedAt: Date };
+    const before = await stored();
+    await publish(subjects.pointsChanged, { userId, balance: 777, entryId: 'own' }, new Date());
+    await until(
+      async () => (await call(h, 'GET', '/api/auth/user', { identity: session.identity })).body.points === 777,
+    );
+    const after = await stored();
+    expect(after.points).toBe(before.points);
+    expect(after.updatedAt.getTime()).toBe(before.updatedAt.getTime());
+  });
 });
 
 describe('validation of every rule of spec point 5', () => {

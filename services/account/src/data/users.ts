@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authProviders, type MembershipTier, membershipTiers } from '@pagecast/contracts';
+import { isDuplicateKeyError } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 import { newMemberDefaults, type UserRecord } from '../domain';
 
@@ -41,6 +42,34 @@ userSchema.index({ passwordResetTokenHash: 1 });
 const defineModel = (conn: mongoose.Connection) => conn.model('User', userSchema);
 type UserModel = ReturnType<typeof defineModel>;
 
+/**
+ * Billing's figures as account last heard them, one document per member and kind (`points:<id>`,
+ * `membership:<id>`), never in the user's own document: FerretDB writes an update back as the whole document it
+ * read, so a balance event applied while the member verifies their e-mail could otherwise undo the verification.
+ * Reads overlay these on the user.
+ */
+interface BillingView {
+  _id: string;
+  at: Date;
+  points?: number;
+  membershipTier?: MembershipTier;
+  pendingDowngradeTier?: MembershipTier | null;
+  downgradeEffectiveMonth?: number | null;
+}
+const billingViewSchema = new mongoose.Schema<BillingView>(
+  {
+    _id: { type: String, required: true },
+    at: { type: Date, required: true },
+    points: { type: Number },
+    membershipTier: { type: String, enum: membershipTiers },
+    pendingDowngradeTier: { type: String, enum: [...membershipTiers, null] },
+    downgradeEffectiveMonth: { type: Number },
+  },
+  { collection: 'billing_views', versionKey: false, minimize: false },
+);
+const defineViewModel = (conn: mongoose.Connection) => conn.model('BillingView', billingViewSchema);
+type BillingViewModel = ReturnType<typeof defineViewModel>;
+
 export interface NewUser {
   email: string;
   firstName: string;
@@ -57,6 +86,41 @@ const after = { returnDocument: 'after' as const, lean: true as const };
 
 export function createUserRepository(conn: mongoose.Connection) {
   const model = (conn.models.User as UserModel | undefined) ?? defineModel(conn);
+  const views = (conn.models.BillingView as BillingViewModel | undefined) ?? defineViewModel(conn);
+
+  /** The user with billing's latest figures over the defaults it was created with. */
+  async function overlay(user: UserRecord | null): Promise<UserRecord | null> {
+    if (!user) return null;
+    const found = await views
+      .find({ _id: { $in: [`points:${user._id}`, `membership:${user._id}`] } })
+      .lean<BillingView[]>();
+    const out = { ...user };
+    for (const v of found) {
+      if (v._id.startsWith('points:') && v.points !== undefined) {
+        out.points = v.points;
+        out.pointsSyncedAt = v.at;
+      } else if (v._id.startsWith('membership:') && v.membershipTier) {
+        out.membershipTier = v.membershipTier;
+        out.pendingDowngradeTier = v.pendingDowngradeTier ?? null;
+        out.downgradeEffectiveMonth = v.downgradeEffectiveMonth ?? null;
+        out.membershipSyncedAt = v.at;
+      }
+    }
+    return out;
+  }
+
+  /** Writes a view unless a newer one is stored: the first write inserts (unique _id), later ones compare `at`. */
+  async function applyView(id: string, userId: string, fields: Omit<BillingView, '_id' | 'at'>, at: Date) {
+    if (!(await model.exists({ _id: userId }))) return false; // another database's member: ignored
+    try {
+      await views.create({ _id: id, at, ...fields });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    const res = await views.updateOne({ _id: id, at: { $lte: at } }, { $set: { ...fields, at } });
+    return res.matchedCount === 1;
+  }
 
   return {
     model,
@@ -66,106 +130,116 @@ export function createUserRepository(conn: mongoose.Connection) {
       const doc = await model.create({ _id: randomUUID(), ...newMemberDefaults(now), ...input });
       return doc.toObject();
     },
-    findById(id: string): Promise<UserRecord | null> {
-      return model.findById(id).lean<UserRecord>();
+    async findById(id: string): Promise<UserRecord | null> {
+      return overlay(await model.findById(id).lean<UserRecord>());
     },
-    findByEmail(email: string): Promise<UserRecord | null> {
-      return model.findOne({ email: email.trim().toLowerCase() }).lean<UserRecord>();
+    async findByEmail(email: string): Promise<UserRecord | null> {
+      return overlay(await model.findOne({ email: email.trim().toLowerCase() }).lean<UserRecord>());
     },
     /** Sets a new verification token, replacing any earlier one, on an unverified local account. */
-    replaceVerificationToken(id: string, hash: string, expires: Date): Promise<UserRecord | null> {
-      return model.findOneAndUpdate(
-        { _id: id, emailVerified: false },
-        { $set: { verificationTokenHash: hash, verificationExpires: expires } },
-        after,
+    async replaceVerificationToken(id: string, hash: string, expires: Date): Promise<UserRecord | null> {
+      return overlay(
+        await model.findOneAndUpdate(
+          { _id: id, emailVerified: false },
+          { $set: { verificationTokenHash: hash, verificationExpires: expires } },
+          after,
+        ),
       );
     },
     /** Consumes a verification token (the caller has claimed it: see Accounts.useToken). */
-    consumeVerificationToken(hash: string, now: Date): Promise<UserRecord | null> {
-      return model.findOneAndUpdate(
-        { verificationTokenHash: hash, verificationExpires: { $gt: now } },
-        { $set: { emailVerified: true, verificationTokenHash: null, verificationExpires: null } },
-        after,
+    async consumeVerificationToken(hash: string, now: Date): Promise<UserRecord | null> {
+      return overlay(
+        await model.findOneAndUpdate(
+          { verificationTokenHash: hash, verificationExpires: { $gt: now } },
+          { $set: { emailVerified: true, verificationTokenHash: null, verificationExpires: null } },
+          after,
+        ),
       );
     },
-    setResetToken(id: string, hash: string, expires: Date): Promise<UserRecord | null> {
-      return model.findOneAndUpdate(
-        { _id: id, authProvider: 'local' },
-        { $set: { passwordResetTokenHash: hash, passwordResetExpires: expires } },
-        after,
+    async setResetToken(id: string, hash: string, expires: Date): Promise<UserRecord | null> {
+      return overlay(
+        await model.findOneAndUpdate(
+          { _id: id, authProvider: 'local' },
+          { $set: { passwordResetTokenHash: hash, passwordResetExpires: expires } },
+          after,
+        ),
       );
     },
     /** Consumes a reset token and sets the new password in one step. A reset proves the mailbox: verified. */
-    consumeResetToken(hash: string, passwordHash: string, now: Date): Promise<UserRecord | null> {
-      return model.findOneAndUpdate(
-        { passwordResetTokenHash: hash, passwordResetExpires: { $gt: now }, authProvider: 'local' },
-        {
-          $set: { passwordHash, emailVerified: true, passwordResetTokenHash: null, passwordResetExpires: null },
-        },
-        after,
+    async consumeResetToken(hash: string, passwordHash: string, now: Date): Promise<UserRecord | null> {
+      return overlay(
+        await model.findOneAndUpdate(
+          { passwordResetTokenHash: hash, passwordResetExpires: { $gt: now }, authProvider: 'local' },
+          {
+            $set: { passwordHash, emailVerified: true, passwordResetTokenHash: null, passwordResetExpires: null },
+          },
+          after,
+        ),
       );
     },
-    setPassword(id: string, passwordHash: string): Promise<UserRecord | null> {
-      return model.findOneAndUpdate({ _id: id, authProvider: 'local' }, { $set: { passwordHash } }, after);
+    async setPassword(id: string, passwordHash: string): Promise<UserRecord | null> {
+      return overlay(
+        await model.findOneAndUpdate({ _id: id, authProvider: 'local' }, { $set: { passwordHash } }, after),
+      );
     },
     /** Records the first login (informational; which login is the first is decided by a claim). */
     async recordFirstLogin(id: string, now: Date): Promise<void> {
       await model.updateOne({ _id: id, firstLoginAt: null }, { $set: { firstLoginAt: now } });
     },
     /** The user holding a verification or reset token that has not expired. */
-    findByVerificationToken(hash: string, now: Date): Promise<UserRecord | null> {
-      return model.findOne({ verificationTokenHash: hash, verificationExpires: { $gt: now } }).lean<UserRecord>();
+    async findByVerificationToken(hash: string, now: Date): Promise<UserRecord | null> {
+      return overlay(
+        await model.findOne({ verificationTokenHash: hash, verificationExpires: { $gt: now } }).lean<UserRecord>(),
+      );
     },
-    findByResetToken(hash: string, now: Date): Promise<UserRecord | null> {
-      return model
-        .findOne({ passwordResetTokenHash: hash, passwordResetExpires: { $gt: now }, authProvider: 'local' })
-        .lean<UserRecord>();
+    async findByResetToken(hash: string, now: Date): Promise<UserRecord | null> {
+      return overlay(
+        await model
+          .findOne({ passwordResetTokenHash: hash, passwordResetExpires: { $gt: now }, authProvider: 'local' })
+          .lean<UserRecord>(),
+      );
     },
-    markWelcomeSeen(id: string): Promise<UserRecord | null> {
-      return model.findOneAndUpdate({ _id: id }, { $set: { hasSeenWelcome: true } }, after);
+    async markWelcomeSeen(id: string): Promise<UserRecord | null> {
+      return overlay(await model.findOneAndUpdate({ _id: id }, { $set: { hasSeenWelcome: true } }, after));
     },
-    updateProfile(
+    async updateProfile(
       id: string,
       fields: { firstName: string; lastName: string; profileImageUrl?: string | null },
     ): Promise<UserRecord | null> {
-      return model.findOneAndUpdate({ _id: id }, { $set: fields }, after);
+      return overlay(await model.findOneAndUpdate({ _id: id }, { $set: fields }, after));
     },
     /**
      * External → local. The 100-point bonus is billing's ledger entry (from account.user.migrated.v1): points here
      * change only through billing's balance events.
      */
-    migrate(id: string, passwordHash: string, now: Date): Promise<UserRecord | null> {
-      return model.findOneAndUpdate(
-        { _id: id, authProvider: 'external', migratedAt: null },
-        { $set: { passwordHash, authProvider: 'local', migratedAt: now } },
-        after,
+    async migrate(id: string, passwordHash: string, now: Date): Promise<UserRecord | null> {
+      return overlay(
+        await model.findOneAndUpdate(
+          { _id: id, authProvider: 'external', migratedAt: null },
+          { $set: { passwordHash, authProvider: 'local', migratedAt: now } },
+          after,
+        ),
       );
     },
     /** Billing's balance, unless a newer one was applied already (idempotent, order-safe). */
-    async applyPoints(id: string, balance: number, at: Date): Promise<boolean> {
-      const res = await model.updateOne(
-        { _id: id, $or: [{ pointsSyncedAt: null }, { pointsSyncedAt: { $lte: at } }] },
-        { $set: { points: balance, pointsSyncedAt: at } },
-      );
-      return res.matchedCount === 1;
+    applyPoints(id: string, balance: number, at: Date): Promise<boolean> {
+      return applyView(`points:${id}`, id, { points: balance }, at);
     },
-    async applyMembership(
+    applyMembership(
       id: string,
       m: { tier: MembershipTier; pendingDowngradeTier: MembershipTier | null; downgradeEffectiveMonth: number | null },
       at: Date,
     ): Promise<boolean> {
-      const res = await model.updateOne(
-        { _id: id, $or: [{ membershipSyncedAt: null }, { membershipSyncedAt: { $lte: at } }] },
+      return applyView(
+        `membership:${id}`,
+        id,
         {
-          $set: {
-            membershipTier: m.tier,
-            pendingDowngradeTier: m.pendingDowngradeTier,
-            downgradeEffectiveMonth: m.downgradeEffectiveMonth,
-            membershipSyncedAt: at,
-          },
+          membershipTier: m.tier,
+          pendingDowngradeTier: m.pendingDowngradeTier,
+          downgradeEffectiveMonth: m.downgradeEffectiveMonth,
         },
+        at,
       );
-      return res.matchedCount === 1;
     },
   };
 }

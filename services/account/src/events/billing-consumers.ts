@@ -11,11 +11,13 @@ export function consumeBillingEvents(opts: {
   durable: string;
   users: UserRepository;
   logger: Logger;
+  deliver: 'all' | 'new';
 }) {
   const { users, logger } = opts;
   return consume(opts.js, {
     stream: 'BILLING',
     durable: opts.durable,
+    deliver: opts.deliver,
     subjects: [subjects.pointsChanged, subjects.membershipChanged],
     logger,
     handler: async (envelope) => {

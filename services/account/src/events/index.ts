@@ -17,6 +17,7 @@ export async function startConsumers(context: ServiceContext): Promise<RunningCo
     durable: `${durableName(context.dbName)}-billing`,
     users: context.data.users,
     logger: context.logger,
+    deliver: context.config.BILLING_EVENTS_FROM,
   });
   return [billing];
 }
