@@ -399,7 +399,13 @@ export function SignagePage() {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || ignoreKeyTarget(e.target as HTMLElement | null)) return;
+      const el = e.target instanceof HTMLElement ? e.target : null;
+      const target = el && {
+        tagName: el.tagName,
+        isContentEditable: el.isContentEditable,
+        focusVisible: el.matches(':focus-visible'),
+      };
+      if (e.altKey || e.ctrlKey || e.metaKey || ignoreKeyTarget(target, e.key)) return;
       const action = keyAction(e.key);
       if (!action) return;
       e.preventDefault();

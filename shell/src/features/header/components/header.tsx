@@ -17,6 +17,7 @@ const navItems = [
 export function Header() {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();
+  const pointsShort = t('common.pointsShort', { points: (user?.points ?? 0).toLocaleString(i18n.language) });
   return (
     <header className="pc-header" data-testid="app-header">
       <div className="pc-container pc-header__inner">
@@ -36,11 +37,11 @@ export function Header() {
                 to="/points"
                 className="pc-points-pill"
                 title={t('nav.balance')}
-                aria-label={`${t('nav.balance')}: ${t('common.points', { points: (user.points ?? 0).toLocaleString(i18n.language) })}`}
+                // the name starts with the visible text, so voice control users can say what they see (WCAG 2.5.3)
+                aria-label={`${pointsShort} (${t('nav.balance')})`}
                 data-testid="points-balance"
-                style={{ textDecoration: 'none' }}
               >
-                {t('common.pointsShort', { points: (user.points ?? 0).toLocaleString(i18n.language) })}
+                {pointsShort}
               </Link>
               <UserMenu user={user} />
             </>
