@@ -116,6 +116,10 @@ export interface AxeFinding {
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   // evaluated rather than added as a <script>: the app's Content-Security-Policy rightly refuses inline scripts
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // colours are judged once fade-ins are over (a dialog's opening fade would read as low contrast)
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
