@@ -140,6 +140,16 @@ const benches = [
       })();
     },
   },
+  {
+    name: 'lighthouse: accessibility of landing, login and the player',
+    run: async (ctx) => {
+      await buildFrontEnds();
+      return owned('tests/e2e/bench/lighthouse.bench.mjs', 'benchLighthouse', {
+        baseUrl: ctx.hostUrl,
+        mailUrl: ctx.stack.mailUrl,
+      })();
+    },
+  },
 ];
 
 let stack;

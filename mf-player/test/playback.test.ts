@@ -53,6 +53,12 @@ describe('keys', () => {
     expect(ignoreKeyTarget({ tagName: 'DIV', isContentEditable: true })).toBe(true);
     expect(ignoreKeyTarget({ tagName: 'BUTTON' })).toBe(false);
     expect(ignoreKeyTarget(null)).toBe(false);
+    // Space on a button the keyboard focused presses the button only; after a click it still plays and pauses
+    expect(ignoreKeyTarget({ tagName: 'BUTTON', focusVisible: true }, ' ')).toBe(true);
+    expect(ignoreKeyTarget({ tagName: 'A', focusVisible: true }, ' ')).toBe(true);
+    expect(ignoreKeyTarget({ tagName: 'BUTTON', focusVisible: false }, ' ')).toBe(false);
+    expect(ignoreKeyTarget({ tagName: 'BUTTON', focusVisible: true }, 'ArrowRight')).toBe(false);
+    expect(ignoreKeyTarget({ tagName: 'DIV', focusVisible: true }, ' ')).toBe(false);
   });
 });
 

@@ -8,8 +8,14 @@ export function Card({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
 export function CardHeader({ className, ...rest }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cx('pc-card__header', className)} {...rest} />;
 }
-export function CardTitle({ className, ...rest }: HTMLAttributes<HTMLHeadingElement>) {
-  return <h3 className={cx('pc-card__title', className)} {...rest} />;
+/** `level` 1 when the card is the whole screen (its title is the page's heading), 3 otherwise. */
+export function CardTitle({
+  className,
+  level = 3,
+  ...rest
+}: HTMLAttributes<HTMLHeadingElement> & { level?: 1 | 2 | 3 }) {
+  const Heading = `h${level}` as const;
+  return <Heading className={cx('pc-card__title', className)} {...rest} />;
 }
 export function CardDescription({ className, ...rest }: HTMLAttributes<HTMLParagraphElement>) {
   return <p className={cx('pc-card__description', className)} {...rest} />;

@@ -8,7 +8,7 @@ export function NotFoundPage() {
     <div className="pc-center" data-testid="not-found">
       <Card className="pc-state-card">
         <CardHeader>
-          <CardTitle>
+          <CardTitle level={1}>
             <span aria-hidden="true">⚠ </span>
             {t('notFound.title')}
           </CardTitle>

@@ -397,9 +397,32 @@ export function SignagePage() {
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
+  // Whether the focus came from the keyboard (Tab) rather than a click: Space then presses the focused button only.
+  const keyboardFocus = useRef(false);
+  useEffect(() => {
+    const onPointer = () => {
+      keyboardFocus.current = false;
+    };
+    const onTab = (e: KeyboardEvent) => {
+      if (e.key === 'Tab') keyboardFocus.current = true;
+    };
+    document.addEventListener('pointerdown', onPointer, true);
+    document.addEventListener('keydown', onTab, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer, true);
+      document.removeEventListener('keydown', onTab, true);
+    };
+  }, []);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || ignoreKeyTarget(e.target as HTMLElement | null)) return;
+      const el = e.target instanceof HTMLElement ? e.target : null;
+      const target = el && {
+        tagName: el.tagName,
+        isContentEditable: el.isContentEditable,
+        focusVisible: keyboardFocus.current,
+      };
+      if (e.altKey || e.ctrlKey || e.metaKey || ignoreKeyTarget(target, e.key)) return;
       const action = keyAction(e.key);
       if (!action) return;
       e.preventDefault();

@@ -57,10 +57,19 @@ export function keyAction(key: string): KeyAction | null {
   }
 }
 
-/** Whether a key press should be left alone (typing in a field, a modifier shortcut). */
-export function ignoreKeyTarget(target: { tagName?: string; isContentEditable?: boolean } | null): boolean {
+/**
+ * Whether a key press should be left alone: typing in a field, and Space on a button or link that the keyboard
+ * focused (`focusVisible`), which presses that control: toggling play as well would act twice for one key. After a
+ * mouse click on a button Space still plays and pauses.
+ */
+export function ignoreKeyTarget(
+  target: { tagName?: string; isContentEditable?: boolean; focusVisible?: boolean } | null,
+  key?: string,
+): boolean {
   if (!target?.tagName) return false;
   const tag = target.tagName.toLowerCase();
+  const pressable = tag === 'button' || tag === 'a' || tag === 'summary';
+  if ((key === ' ' || key === 'Spacebar') && pressable && target.focusVisible) return true;
   return tag === 'input' || tag === 'textarea' || tag === 'select' || Boolean(target.isContentEditable);
 }
 

@@ -22,6 +22,7 @@ export function Header() {
   const { user } = useAuth();
   const summary = useQuery({ ...pointsSummaryQuery, enabled: Boolean(user) });
   const balance = (summary.data?.balance ?? user?.points ?? 0).toLocaleString(i18n.language);
+  const pointsShort = t('common.pointsShort', { points: balance });
   return (
     <header className="pc-header" data-testid="app-header">
       <div className="pc-container pc-header__inner">
@@ -41,11 +42,11 @@ export function Header() {
                 to="/points"
                 className="pc-points-pill"
                 title={t('nav.balance')}
-                aria-label={`${t('nav.balance')}: ${t('common.points', { points: balance })}`}
+                // the name starts with the visible text, so voice control users can say what they see (WCAG 2.5.3)
+                aria-label={`${pointsShort} (${t('nav.balance')})`}
                 data-testid="points-balance"
-                style={{ textDecoration: 'none' }}
               >
-                {t('common.pointsShort', { points: balance })}
+                {pointsShort}
               </Link>
               <UserMenu user={user} />
             </>

@@ -41,7 +41,8 @@ export function UserMenu({ user }: { user: SessionUser }) {
       <button
         type="button"
         className="pc-avatar"
-        aria-label={t('nav.userMenu')}
+        // the visible initials are part of the name (WCAG 2.5.3: label in name)
+        aria-label={`${initials} (${t('nav.userMenu')})`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={panelId}

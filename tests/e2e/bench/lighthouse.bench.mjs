@@ -1,0 +1,92 @@
+// Lighthouse accessibility scores (npm lighthouse with Debian's chromium) of the landing page, login and the player
+// (a member's own converted PDF, session cookie sent as a header). Figures only: the e2e suite's axe run is the gate.
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const cli = createRequire(import.meta.url).resolve('lighthouse/cli/index.js');
+
+async function member(baseUrl, mailUrl) {
+  const email = `lh-${randomUUID().slice(0, 8)}@example.com`;
+  const password = 'correct horse battery staple';
+  const post = (p, body, headers = {}) =>
+    fetch(`${baseUrl}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const reg = await post('/api/auth/register', { email, password, firstName: 'Taro', lastName: 'Yamada' });
+  if (!reg.ok) throw new Error(`register: ${reg.status}`);
+  let token;
+  for (let i = 0; i < 50 && !token; i += 1) {
+    const mails = await (await fetch(`${mailUrl}/email`)).json();
+    token = mails.find((m) => m.headers?.to?.includes(email))?.text?.match(/verify-email\?token=([A-Za-z0-9_-]+)/)?.[1];
+    if (!token) await new Promise((r) => setTimeout(r, 300));
+  }
+  if (!(await post('/api/auth/verify-email', { token })).ok) throw new Error('verify failed');
+  const login = await post('/api/auth/local-login', { email, password });
+  const cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('pc_session='))
+    ?.split(';')[0];
+  if (!cookie) throw new Error('login: no session cookie');
+  const form = new FormData();
+  const pdf = '/work/shared/corpus/pdf/vertical.pdf';
+  form.append('pdf', new Blob([readFileSync(pdf)], { type: 'application/pdf' }), path.basename(pdf));
+  form.append('title', 'Lighthouse deck');
+  form.append('displayDuration', '5');
+  const up = await fetch(`${baseUrl}/api/files/upload`, { method: 'POST', headers: { cookie }, body: form });
+  if (!up.ok) throw new Error(`upload: ${up.status}`);
+  const { id } = await up.json();
+  for (let i = 0; i < 180; i += 1) {
+    const f = await (await fetch(`${baseUrl}/api/files/${id}?signage_mode=true`, { headers: { cookie } })).json();
+    if (f.status !== 'processing') return { cookie, fileId: id };
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('conversion did not finish');
+}
+
+async function score(url, headers) {
+  const args = [
+    cli,
+    url,
+    '--only-categories=accessibility',
+    '--output=json',
+    '--quiet',
+    '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+  ];
+  if (headers) args.push(`--extra-headers=${JSON.stringify(headers)}`);
+  const { stdout } = await run(process.execPath, args, {
+    env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const report = JSON.parse(stdout);
+  const failed = Object.values(report.audits)
+    .filter((a) => a.score === 0 && a.scoreDisplayMode === 'binary')
+    .map((a) => a.id);
+  return {
+    score: Math.round(report.categories.accessibility.score * 100),
+    failed: failed.join(' ') || '-',
+    // where the audit ended: a visitor sent to /login instead of the player would show here
+    final: new URL(report.finalDisplayedUrl).pathname,
+  };
+}
+
+export async function benchLighthouse({ baseUrl, mailUrl, log }) {
+  const { cookie, fileId } = await member(baseUrl, mailUrl);
+  const rows = [];
+  for (const [label, url, headers] of [
+    ['landing /', `${baseUrl}/`],
+    ['login /login', `${baseUrl}/login`],
+    ['player /signage/:fileId', `${baseUrl}/signage/${fileId}`, { Cookie: cookie }],
+  ]) {
+    const r = await score(url, headers);
+    log(`${label}: accessibility ${r.score} at ${r.final} (failed audits: ${r.failed})`);
+    rows.push({ label, accessibility: r.score, auditedPath: r.final, failedAudits: r.failed });
+  }
+  return rows;
+}
