@@ -124,26 +124,5 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
   );
 }
 
-const tabbable =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-/** Keeps Tab and Shift+Tab inside the open dialog (issue 15): from the last control to the first and back. */
-function trapTab(e: KeyboardEvent, panel: HTMLElement) {
-  const items = [...panel.querySelectorAll<HTMLElement>(tabbable)].filter((el) => el.getClientRects().length > 0);
-  const first = items[0];
-  const last = items[items.length - 1];
-  const active = document.activeElement;
-  if (!first || !last) {
-    e.preventDefault();
-    panel.focus();
-  } else if (e.shiftKey && (active === first || active === panel || !panel.contains(active))) {
-    e.preventDefault();
-    last.focus();
-  } else if (!e.shiftKey && (active === last || !panel.contains(active))) {
-    e.preventDefault();
-    first.focus();
-  }
-}
-
 /** Alias: the spec calls them modals. */
 export const Modal = Dialog;
