@@ -17,6 +17,8 @@ const touchedByPurchase = [
   ['/api/files/accessible'],
   ['/api/dashboard/stats'],
   ['/api/points/history'],
+  // the header's balance is billing's summary
+  ['/api/points/summary'],
 ] as const;
 
 /** The purchase with the spec's toasts (point 8): 'コンテンツを購入しました', or the failure with the reason. */
