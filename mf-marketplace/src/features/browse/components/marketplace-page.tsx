@@ -1,3 +1,4 @@
+import { balanceQuery } from '../api/get-balance';
 import type { MarketplaceListing } from '@pagecast/contracts';
 import { Button, Card, Spinner, useAuth, useRequireLogin, useSessionExpired } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
@@ -46,7 +47,8 @@ export function Marketplace() {
   const [buying, setBuying] = useState<MarketplaceListing | null>(null);
   const [previewing, setPreviewing] = useState<MarketplaceListing | null>(null);
   const result = useQuery(marketplaceQuery(search));
-  const buyer = { points: user?.points ?? 0, membershipTier: user?.membershipTier };
+  const balance = useQuery({ ...balanceQuery, enabled: Boolean(user) });
+  const buyer = { points: balance.data?.balance ?? user?.points ?? 0, membershipTier: user?.membershipTier };
   const free = isFreeMember(buyer);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure
