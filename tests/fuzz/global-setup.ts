@@ -12,6 +12,8 @@ export interface FuzzTarget {
   internalSecret: string;
   /** `pc_session=...` of the signed-in member */
   cookie: string;
+  /** `pc_device=...` of a display paired to that member, for the routes only a display may call */
+  deviceCookie: string;
   userId: string;
   sessionId: string;
   /** the schemathesis executable in the tool cache */
@@ -33,6 +35,30 @@ interface Stack {
 }
 
 let stack: Stack | undefined;
+
+/** Pairs a display to the member through the real calls: code on the display, claim by the member, poll. */
+async function pairDevice(baseUrl: string, cookie: string): Promise<string> {
+  const json = { 'content-type': 'application/json' };
+  const started = await fetch(`${baseUrl}/api/screens/pairing`, { method: 'POST' });
+  const { pairingId, code, pollSecret } = (await started.json()) as Record<string, string>;
+  const paired = await fetch(`${baseUrl}/api/screens`, {
+    method: 'POST',
+    headers: { ...json, cookie },
+    body: JSON.stringify({ code, name: 'fuzz display', timeZone: 'Asia/Tokyo' }),
+  });
+  if (paired.status !== 201) throw new Error(`pairing: ${paired.status} ${await paired.text()}`);
+  const poll = await fetch(`${baseUrl}/api/screens/pairing/${pairingId}/poll`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ pollSecret }),
+  });
+  const device = poll.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .find((c) => c.startsWith('pc_device='));
+  if (!device) throw new Error(`pairing poll gave no device cookie: ${poll.status} ${await poll.text()}`);
+  return device;
+}
 
 async function signIn(baseUrl: string, mailUrl: string): Promise<{ cookie: string; userId: string }> {
   const email = `fuzz-${randomUUID().slice(0, 8)}@example.com`;
@@ -97,11 +123,13 @@ export async function setup(project: TestProject) {
   const baseUrl = stack.url.replace('localhost', '127.0.0.1');
   const { cookie, userId } = await signIn(baseUrl, stack.mailUrl ?? 'http://127.0.0.1:11080');
   const payload = JSON.parse(Buffer.from(cookie.split('.')[1] ?? '', 'base64url').toString()) as { sid?: string };
+  const deviceCookie = await pairDevice(baseUrl, cookie);
   project.provide('fuzz', {
     baseUrl,
     services: Object.fromEntries(Object.entries(stack.ports).map(([name, port]) => [name, `http://127.0.0.1:${port}`])),
     internalSecret: stack.env.INTERNAL_SECRET as string,
     cookie,
+    deviceCookie,
     userId,
     sessionId: payload.sid ?? '',
     schemathesis,

@@ -4,11 +4,16 @@ import { isDuplicateKeyError } from './errors';
 
 /**
  * One-time facts decided by an insert under a unique _id: the only write FerretDB 1.x (SQLite) makes atomic (its
- * updates read and then write, so a conditional update can have several "winners" and `$inc` loses updates).
- * `claim(id)` is true for exactly one caller per id. A claim with `expire` is a short lease: once expired, the
- * next `claim` removes exactly that expired record (filtered by its token, so two late callers cannot both remove
- * it and both win) and then races for a fresh insert, which again only one caller wins.
+ * updates and deletes read and then write, so a conditional update or delete can act on a document that changed in
+ * between: a conditional update can have several "winners" and `$inc` loses updates).
+ * `claim(id)` is true for exactly one caller per id. A claim with `expire` is a short lease kept as generations
+ * `<id>#<n>`: a caller that finds generation n expired inserts generation n + 1, which only one caller can do, so an
+ * expired lease goes to exactly one late caller without any delete deciding it. Releasing inserts the next
+ * generation already expired.
  */
+/** How long after its end a lease's last generation is kept (see sweepExpired). */
+export const LEASE_SWEEP_GRACE_MS = 10 * 60_000;
+
 export interface ClaimRecord {
   _id: string;
   /** random per claim: what a take-over or a release removes */
@@ -17,6 +22,9 @@ export interface ClaimRecord {
   /** a lease ends here; null = kept for ever */
   expire: Date | null;
   data: Record<string, unknown> | null;
+  /** leases only: the lease's id and this record's generation */
+  base?: string;
+  n?: number;
 }
 
 const claimSchema = new mongoose.Schema<ClaimRecord>(
@@ -26,10 +34,13 @@ const claimSchema = new mongoose.Schema<ClaimRecord>(
     at: { type: Date, required: true },
     expire: { type: Date, default: null },
     data: { type: mongoose.Schema.Types.Mixed, default: null },
+    base: { type: String },
+    n: { type: Number },
   },
   { versionKey: false, minimize: false },
 );
 claimSchema.index({ expire: 1 });
+claimSchema.index({ base: 1, n: -1 });
 
 export interface Claims {
   /** True for exactly one caller per id (while a lease has not expired). `now` for tests with their own clock. */
@@ -49,14 +60,7 @@ export function createClaims(conn: mongoose.Connection, collection = 'claims'): 
     (conn.models[modelName] as mongoose.Model<ClaimRecord> | undefined) ??
     conn.model<ClaimRecord>(modelName, claimSchema, collection);
 
-  const insert = async (id: string, opts: { expire?: Date; data?: Record<string, unknown>; now?: Date }) => {
-    const record: ClaimRecord = {
-      _id: id,
-      token: randomUUID(),
-      at: opts.now ?? new Date(),
-      expire: opts.expire ?? null,
-      data: opts.data ?? null,
-    };
+  const insert = async (record: ClaimRecord) => {
     try {
       await model.create(record);
       return record;
@@ -65,24 +69,60 @@ export function createClaims(conn: mongoose.Connection, collection = 'claims'): 
       throw err;
     }
   };
+  const fresh = (id: string, opts: { expire?: Date; data?: Record<string, unknown>; now?: Date }): ClaimRecord => ({
+    _id: id,
+    token: randomUUID(),
+    at: opts.now ?? new Date(),
+    expire: opts.expire ?? null,
+    data: opts.data ?? null,
+  });
+  /** The newest generation of a lease (older ones are removed by whoever takes a newer one). */
+  const latest = async (base: string) =>
+    (await model.find({ base }).sort({ n: -1 }).limit(1).lean<ClaimRecord[]>())[0] ?? null;
 
   return {
     model,
     async claim(id, opts = {}) {
-      const won = await insert(id, opts);
-      if (won) return won;
+      if (!opts.expire) return insert(fresh(id, opts));
       const now = opts.now ?? new Date();
-      const existing = await model.findById(id).lean<ClaimRecord>();
-      if (!existing?.expire || existing.expire.getTime() > now.getTime()) return null;
-      await model.deleteOne({ _id: id, token: existing.token });
-      return insert(id, opts);
+      const current = await latest(id);
+      if (current?.expire && current.expire.getTime() > now.getTime()) return null;
+      const n = current ? (current.n ?? 0) + 1 : 0;
+      const won = await insert({ ...fresh(`${id}#${n}`, opts), base: id, n });
+      // Older generations are immutable and no longer the newest, so removing them cannot touch the new lease.
+      if (won) await model.deleteMany({ base: id, n: { $lt: n } });
+      return won;
     },
     async release(claim) {
-      await model.deleteOne({ _id: claim._id, token: claim.token });
+      const record = await model.findById(claim._id).lean<ClaimRecord>();
+      if (!record || record.token !== claim.token) return;
+      if (record.base === undefined || record.n === undefined) {
+        await model.deleteOne({ _id: claim._id, token: claim.token });
+        return;
+      }
+      // The next generation, already expired: the next caller takes the one after it; if a late caller took the
+      // next generation first (this lease had expired), this insert loses and changes nothing.
+      const n = record.n + 1;
+      await insert({
+        ...fresh(`${record.base}#${n}`, { expire: new Date(0) }),
+        token: 'released',
+        base: record.base,
+        n,
+      });
     },
-    get: (id) => model.findById(id).lean<ClaimRecord>(),
+    async get(id) {
+      const found = (await model.findById(id).lean<ClaimRecord>()) ?? (await latest(id));
+      return found?.token === 'released' ? null : found;
+    },
     async sweepExpired(now = new Date()) {
-      const res = await model.deleteMany({ expire: { $ne: null, $lte: now } });
+      // A lease's newest generation decides who takes the next one, so it goes only long after it expired, when no
+      // caller can still hold the number it read before; one-time claims go as soon as they expire.
+      const res = await model.deleteMany({
+        $or: [
+          { base: { $exists: false }, expire: { $ne: null, $lte: now } },
+          { base: { $exists: true }, expire: { $lte: new Date(now.getTime() - LEASE_SWEEP_GRACE_MS) } },
+        ],
+      });
       return res.deletedCount;
     },
   };

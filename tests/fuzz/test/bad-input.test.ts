@@ -1,5 +1,5 @@
 // Our own hostile cases over every route of the contracts' table (routes added later are covered as they come),
-// through the gateway as a signed-in member and directly at the owning service: a body that is not encoded as its
+// through the gateway as a signed-in member (a paired display on the display's own routes) and directly at the owning service: a body that is not encoded as its
 // Content-Encoding says, and a path whose %-escapes do not decode. Each must answer 400 MALFORMED_REQUEST with an
 // error body exactly as the published schema says (no extra fields), never cached, never a 5xx. Every answer of a
 // route that may depend on the member is Cache-Control: no-store.
@@ -31,7 +31,7 @@ function send(via: Via, route: RouteDef, path: string, init: { headers?: Record<
   if (!base) throw new Error(`no URL for ${route.service}`);
   const identity: Record<string, string> =
     via === 'gateway'
-      ? { cookie: target.cookie }
+      ? { cookie: route.auth === 'device' ? target.deviceCookie : target.cookie }
       : {
           'x-pagecast-identity': signIdentityHeader(
             { userId: target.userId, sessionId: target.sessionId },
