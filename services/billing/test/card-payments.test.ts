@@ -186,4 +186,16 @@ describe('card payments (localstripe)', () => {
       await destroyBilling(bare);
     }
   });
+
+  it('answers 503 SERVICE_UNAVAILABLE, not 500, when the card provider cannot be reached, and credits nothing', async () => {
+    // a closed port on this machine stands for the provider being down
+    const down = await startBilling({ env: { STRIPE_API_BASE: 'http://127.0.0.1:9' } });
+    try {
+      const member = await registerMember(down);
+      const res = await call(down, member, 'POST', '/api/create-payment-intent', { amount: 3000 });
+      expect([res.status, res.body.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    } finally {
+      await destroyBilling(down);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { AppError } from '@pagecast/service-kit';
 import Stripe from 'stripe';
 
 /** What billing needs of a PaymentIntent, whoever the provider is. */
@@ -22,6 +23,25 @@ export interface CardProvider {
 }
 
 export class CardDeclinedError extends Error {}
+
+/**
+ * The provider unreachable or failing on its side (connection, 5xx, keys refused) is no fault of the member's:
+ * 503 SERVICE_UNAVAILABLE, never a 500, and nothing was credited. Card and request errors pass through.
+ */
+async function providerCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (
+      err instanceof Stripe.errors.StripeConnectionError ||
+      err instanceof Stripe.errors.StripeAPIError ||
+      err instanceof Stripe.errors.StripeAuthenticationError ||
+      err instanceof Stripe.errors.StripeRateLimitError
+    )
+      throw new AppError('SERVICE_UNAVAILABLE');
+    throw err;
+  }
+}
 
 const toIntent = (pi: Stripe.PaymentIntent): Intent => ({
   id: pi.id,
@@ -59,16 +79,18 @@ export function createCardProvider(opts: {
   });
   return {
     async createIntent({ amount, memberId, packageAmount }) {
-      const pi = await stripe.paymentIntents.create({
-        amount,
-        currency: 'jpy',
-        metadata: { memberId, package: String(packageAmount) },
-      });
+      const pi = await providerCall(() =>
+        stripe.paymentIntents.create({
+          amount,
+          currency: 'jpy',
+          metadata: { memberId, package: String(packageAmount) },
+        }),
+      );
       return toIntent(pi);
     },
     async retrieveIntent(id) {
       try {
-        return toIntent(await stripe.paymentIntents.retrieve(id));
+        return toIntent(await providerCall(() => stripe.paymentIntents.retrieve(id)));
       } catch (err) {
         if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
         throw err;
@@ -77,8 +99,8 @@ export function createCardProvider(opts: {
     async confirmIntent(id, paymentMethodId) {
       try {
         // Attach, then confirm: the real provider accepts this, and localstripe refuses confirm's payment_method.
-        await stripe.paymentIntents.update(id, { payment_method: paymentMethodId });
-        return toIntent(await stripe.paymentIntents.confirm(id));
+        await providerCall(() => stripe.paymentIntents.update(id, { payment_method: paymentMethodId }));
+        return toIntent(await providerCall(() => stripe.paymentIntents.confirm(id)));
       } catch (err) {
         if (err instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(err.message);
         throw err;
