@@ -80,8 +80,8 @@ export const dialogs: DialogCase[] = [
   { name: 'upload', route: '/files', opener: 'files-upload', dialog: 'upload-dialog' },
   { name: 'publish settings', route: '/files', opener: 'file-publish-settings', dialog: 'publish-dialog' },
   { name: 'delete confirmation', route: '/files', opener: 'file-delete', dialog: 'delete-dialog' },
-  // once merged: point purchase (/points) and marketplace purchase (/marketplace), e.g.
-  // { name: 'point purchase', route: '/points', opener: '<opener test id>', dialog: '<dialog test id>' },
+  { name: 'point purchase', route: '/points', opener: 'points-buy', dialog: 'purchase-dialog' },
+  // The marketplace's purchase confirmation needs another member's listing on sale; its screen is checked by route.
 ];
 
 /** Waits until the screen has rendered: a level-1 heading is visible and no spinner is left. */
