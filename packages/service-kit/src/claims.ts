@@ -100,11 +100,12 @@ export function createClaims(conn: mongoose.Connection, collection = 'claims'): 
         await model.deleteOne({ _id: claim._id, token: claim.token });
         return;
       }
-      // The next generation, already expired: the next caller takes the one after it; if a late caller took the
-      // next generation first (this lease had expired), this insert loses and changes nothing.
+      // The next generation, ending now: the next caller takes the one after it; if a late caller took the next
+      // generation first (this lease had expired), this insert loses and changes nothing. It ends now, not at some
+      // past date, so that the sweep keeps it through the grace like any other newest generation.
       const n = record.n + 1;
       await insert({
-        ...fresh(`${record.base}#${n}`, { expire: new Date(0) }),
+        ...fresh(`${record.base}#${n}`, { expire: new Date() }),
         token: 'released',
         base: record.base,
         n,

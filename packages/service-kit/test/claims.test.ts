@@ -57,4 +57,15 @@ describe('claims (insert-once on a real MongoDB-protocol server)', () => {
     expect(await claims.get('kept')).not.toBeNull();
     expect(await claims.get('short')).toBeNull();
   });
+
+  it("keeps a released lease's newest generation through the grace, so the next holder takes the number after it", async () => {
+    const claims = createClaims(conn, 'claims_release');
+    const held = await claims.claim('lock', { expire: new Date(Date.now() + 60_000) });
+    expect(held?._id).toBe('lock#0');
+    await claims.release(held as NonNullable<typeof held>);
+    // swept at once, a caller that read generation 1 could insert #2 while a newer caller starts again at #0
+    expect(await claims.sweepExpired()).toBe(0);
+    const next = await claims.claim('lock', { expire: new Date(Date.now() + 60_000) });
+    expect(next?._id).toBe('lock#2');
+  });
 });
