@@ -57,6 +57,7 @@ export async function convertFile(
       await data.storage.downloadTo(job.objectKey, path);
     }
     await repo.update(file._id, { 'conversion.attempts': attempt });
+    let totalKnown = false;
     const result = await convertDocument(
       { path, declaredName: file.filename },
       { pool: deps.pool ?? defaultRenderPool(), tmpDir: dir },
@@ -68,6 +69,15 @@ export async function convertFile(
           data.storage.putBuffer(storageKeys.page(page.sha256), page.webp, 'image/webp'),
           data.storage.putBuffer(storageKeys.page(page.thumbnail.sha256), page.thumbnail.webp, 'image/webp'),
         ]);
+        if (!totalKnown) {
+          // the total is on the file before its first page shows, so progress never reads "1 of 0"
+          const marked = await data.models.files.updateOne(
+            { _id: file._id, status: 'processing' },
+            { $set: { 'conversion.pagesTotal': page.pageCount } },
+          );
+          if (marked.matchedCount === 0) throw new FileGoneError(file._id);
+          totalKnown = true;
+        }
         await repo.upsertPage({
           fileId: file._id,
           ownerId: file.userId,
