@@ -32,9 +32,14 @@ export function ScreensPage() {
   const { t } = useTranslation();
   const { user, isLoading } = useAuth();
   if (isLoading) return <Spinner />;
-  if (!user) return <h1 className="pc-page__title">{t('screens.loginRequired')}</h1>;
+  if (!user)
+    return (
+      <div className="pc-container pc-page">
+        <h1 className="pc-page__title">{t('screens.loginRequired')}</h1>
+      </div>
+    );
   return (
-    <div className="pc-stack">
+    <div className="pc-container pc-page pc-stack">
       <h1 className="pc-page__title">{t('screens.title')}</h1>
       <PairForm />
       <ScreenList />
