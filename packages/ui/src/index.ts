@@ -12,6 +12,7 @@ export {
   type SessionUser,
   useAuth,
 } from './session/current-user';
+export { followBalance, pointsSummaryQueryKey } from './session/balance';
 export { describeError } from './session/errors';
 export {
   apiRequest,

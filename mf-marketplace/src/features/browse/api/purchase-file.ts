@@ -1,5 +1,12 @@
 import type { PurchaseResponse } from '@pagecast/contracts';
-import { apiRequest, currentUserQueryKey, describeError, toast, useSessionExpired } from '@pagecast/ui';
+import {
+  apiRequest,
+  currentUserQueryKey,
+  describeError,
+  pointsSummaryQueryKey,
+  toast,
+  useSessionExpired,
+} from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { marketplaceQueryKey } from './search-marketplace';
@@ -18,7 +25,7 @@ const touchedByPurchase = [
   ['/api/dashboard/stats'],
   ['/api/points/history'],
   // the header's balance is billing's summary
-  ['/api/points/summary'],
+  pointsSummaryQueryKey,
 ] as const;
 
 /** The purchase with the spec's toasts (point 8): 'コンテンツを購入しました', or the failure with the reason. */

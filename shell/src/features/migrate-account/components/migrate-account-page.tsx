@@ -21,7 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { Field, fieldAria } from '../../../components/form-field';
-import { useSessionExpired } from '@pagecast/ui';
+import { followBalance, pointsSummaryQueryKey, useSessionExpired } from '@pagecast/ui';
 import { migrateAccount } from '../api/migrate-account';
 
 const benefits = ['independent', 'bonus', 'safer', 'dataKept'] as const;
@@ -58,7 +58,10 @@ export function MigrateAccountPage() {
     onSuccess: (data) => {
       justMigrated.current = true;
       setPending(null);
+      // billing grants the bonus on account's event, a moment after this answer: the balance is read until it shows
+      const before = queryClient.getQueryData<{ balance: number }>(pointsSummaryQueryKey)?.balance;
       queryClient.setQueryData(currentUserQueryKey, data.user);
+      if (before !== undefined) void followBalance(queryClient, before + data.migrationBonus);
       toast({
         title: t('toasts.migrated'),
         description: t('toasts.migratedDescription', { points: data.migrationBonus.toLocaleString(i18n.language) }),

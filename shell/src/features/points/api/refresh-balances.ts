@@ -1,4 +1,4 @@
-import { currentUserQueryKey } from '@pagecast/ui';
+import { currentUserQueryKey, pointsSummaryQueryKey } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
 
 /**
@@ -11,7 +11,7 @@ export function refreshBalances(queryClient: QueryClient): Promise<unknown> {
     [
       currentUserQueryKey,
       ['/api/points/history'],
-      ['/api/points/summary'],
+      pointsSummaryQueryKey,
       ['/api/membership/status'],
       ['/api/dashboard/stats'],
     ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
