@@ -71,6 +71,7 @@ describe('route table', () => {
       'put /api/screens/:id',
       'delete /api/screens/:id',
       'get /api/screens/plays',
+      'get /api/screens/plays/sold',
       'get /api/screens/device/me',
       'post /api/screens/device/heartbeat',
       'post /api/screens/device/plays',

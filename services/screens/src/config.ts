@@ -6,11 +6,15 @@ import { z } from 'zod';
  *   PORT                  default 4105
  *   PAIRING_RATE_MAX      pairing codes a display address may ask for per minute (default 10)
  *   PAIR_ATTEMPT_RATE_MAX codes a member may try per minute, right or wrong (default 10)
+ *   CONSUMER_PREFIX       prefix of the read model's durable consumer (tests use their own; default screens)
+ *   EVENTS_DELIVER        where a new durable starts: all (rebuilds an empty database) or new (tests)
  */
 export const configSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(4105),
   PAIRING_RATE_MAX: z.coerce.number().int().positive().default(10),
   PAIR_ATTEMPT_RATE_MAX: z.coerce.number().int().positive().default(10),
+  CONSUMER_PREFIX: z.string().min(1).default('screens'),
+  EVENTS_DELIVER: z.enum(['all', 'new']).default('all'),
 };
 
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {

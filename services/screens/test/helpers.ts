@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
 import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
+import { consumerNames } from '../src/events';
 import { createServer, type Server } from '../src/server';
 
 /** A JSON answer: its shape is what the assertions check. */
@@ -22,6 +23,8 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     MONGO_DB: uniqueName('screens_test').replace(/-/g, '_'),
+    CONSUMER_PREFIX: uniqueName('screens-test'),
+    EVENTS_DELIVER: 'new',
     ...extra,
   };
   const clock = { offsetMs: 0 };
@@ -31,6 +34,9 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     env,
     clock,
     async close() {
+      const { jsm } = server.context.nats;
+      for (const [stream, name] of Object.entries(consumerNames(server.context.config.CONSUMER_PREFIX)))
+        await jsm.consumers.delete(stream, name).catch(() => {});
       await server.context.conn.dropDatabase().catch(() => {});
       await server.close();
     },

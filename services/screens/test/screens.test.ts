@@ -1,7 +1,15 @@
 // Screens against the real service (FerretDB, NATS): pairing by code, the device's own identity, revocation,
 // schedules, heartbeats and proof of play, and every refusal with its stable code.
 import { randomUUID } from 'node:crypto';
-import { DEVICE_COOKIE, DeviceClaims, PairingStarted, Screen, ScreenList } from '@pagecast/contracts';
+import {
+  createEvent,
+  DEVICE_COOKIE,
+  DeviceClaims,
+  PairingStarted,
+  Screen,
+  ScreenList,
+  subjects,
+} from '@pagecast/contracts';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, member, startService, type TestService } from './helpers';
@@ -38,6 +46,14 @@ async function paired(owner: { userId: string }, name = 'Shop window') {
   const token = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
   const claims = DeviceClaims.parse(decode(token));
   return { screen, token, device: { deviceId: claims.sub, screenId: claims.scr, ownerId: claims.own } };
+}
+
+async function waitFor(check: () => Promise<boolean>, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
@@ -351,6 +367,64 @@ describe('heartbeats and proof of play', () => {
     ]);
     // another member sees none of it
     expect((await call(svc, member(), 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22')).body).toEqual([]);
+  });
+
+  it("a seller sees the plays of what they sold on buyers' screens, per day and file, never which screen or member", async () => {
+    const seller = member();
+    const buyer = member();
+    const stranger = member();
+    const sold = `file-${randomUUID()}`;
+    const unsold = `file-${randomUUID()}`;
+    // marketplace announces the sale (a redelivery too: the read model records it once)
+    const sale = createEvent(subjects.purchaseCompleted, {
+      purchaseId: randomUUID(),
+      buyerId: buyer.userId,
+      fileId: sold,
+      sellerId: seller.userId,
+      price: 3000,
+      sellerNet: 2000,
+      expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    });
+    const js = svc.server.context.nats.js;
+    await js.publish(subjects.purchaseCompleted, JSON.stringify(sale));
+    await js.publish(subjects.purchaseCompleted, JSON.stringify({ ...sale, id: randomUUID() }));
+    await waitFor(async () => (await svc.server.context.data.soldFiles.filesOf(seller.userId)).includes(sold));
+
+    const buyerScreen = await paired(buyer, 'Buyer shop');
+    const sellerScreen = await paired(seller, 'Seller office');
+    const at = (day: string) => `${day}T09:00:00.000Z`;
+    svc.clock.offsetMs = Date.parse('2026-11-22T12:00:00Z') - Date.now();
+    try {
+      for (const [device, fileId, day] of [
+        [buyerScreen.device, sold, '2026-11-21'],
+        [buyerScreen.device, sold, '2026-11-22'],
+        [buyerScreen.device, sold, '2026-11-22'],
+        [buyerScreen.device, unsold, '2026-11-22'],
+        [sellerScreen.device, sold, '2026-11-22'], // the seller's own screen: in their own report, not here
+      ] as const) {
+        const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', {
+          plays: [play({ fileId, startedAt: at(day) })],
+        });
+        expect(res.body).toEqual({ accepted: 1, duplicates: 0 });
+      }
+    } finally {
+      svc.clock.offsetMs = 0;
+    }
+    const report = await call(svc, seller, 'GET', '/api/screens/plays/sold?from=2026-11-21&to=2026-11-22');
+    expect(report.status).toBe(200);
+    expect(report.headers.get('cache-control')).toBe('no-store');
+    expect(report.body).toEqual([
+      { day: '2026-11-21', fileId: sold, plays: 1 },
+      { day: '2026-11-22', fileId: sold, plays: 2 },
+    ]);
+    // the buyer sold nothing; a stranger neither; a bad range is refused
+    expect((await call(svc, buyer, 'GET', '/api/screens/plays/sold?from=2026-11-21&to=2026-11-22')).body).toEqual([]);
+    expect((await call(svc, stranger, 'GET', '/api/screens/plays/sold?from=2026-11-21&to=2026-11-22')).body).toEqual(
+      [],
+    );
+    const bad = await call(svc, seller, 'GET', '/api/screens/plays/sold?from=2026-11-22&to=2026-11-21');
+    expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION']);
+    expect((await call(svc, null, 'GET', '/api/screens/plays/sold?from=2026-11-21&to=2026-11-22')).status).toBe(401);
   });
 
   it('refuses malformed, repeated, future-dated, too old and huge batches, storing nothing of them', async () => {

@@ -185,6 +185,21 @@ export type PlayReportRow = z.infer<typeof PlayReportRow>;
 export const PlayReport = z.array(PlayReportRow);
 export type PlayReport = z.infer<typeof PlayReport>;
 
+/** A seller's view of the content they sold: plays per day and file on buyers' screens, never which screen or member. */
+export const SoldPlaysQuery = z.object({
+  from: z.iso.date(),
+  to: z.iso.date(),
+});
+export type SoldPlaysQuery = z.infer<typeof SoldPlaysQuery>;
+export const SoldPlaysRow = z.object({
+  day: z.string(),
+  fileId: z.string(),
+  plays: z.number().int().nonnegative(),
+});
+export type SoldPlaysRow = z.infer<typeof SoldPlaysRow>;
+export const SoldPlays = z.array(SoldPlaysRow);
+export type SoldPlays = z.infer<typeof SoldPlays>;
+
 export const screensRoutes = defineRoutes([
   {
     id: 'startScreenPairing',
@@ -257,6 +272,16 @@ export const screensRoutes = defineRoutes([
     summary: "Plays per day, screen and file of the member's screens (format=csv for a download)",
     query: PlayReportQuery,
     response: PlayReport,
+  },
+  {
+    id: 'soldPlays',
+    method: 'get',
+    path: '/api/screens/plays/sold',
+    service: 'screens',
+    auth: 'session',
+    summary: "Plays per day of the files the member sold, on buyers' screens: counts only, never screen or member",
+    query: SoldPlaysQuery,
+    response: SoldPlays,
   },
   {
     id: 'deviceScreen',

@@ -5,6 +5,7 @@ import { createPairingRepository } from './pairings';
 import { createPlayRepository } from './plays';
 import { createRateLimits } from './rate-limits';
 import { createScreenRepository } from './screens';
+import { createSoldFileRepository } from './sold-files';
 
 export function createRepositories(conn: mongoose.Connection) {
   const models = defineModels(conn);
@@ -12,9 +13,10 @@ export function createRepositories(conn: mongoose.Connection) {
     pairings: createPairingRepository(models),
     screens: createScreenRepository(models),
     plays: createPlayRepository(models),
+    soldFiles: createSoldFileRepository(models),
     rateLimits: createRateLimits(conn),
     deviceTokens: createDeviceTokens(conn),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;
-export type { PairingClaimRecord, PairingRecord, PlayRecordDoc, ScreenRecord } from './models';
+export type { PairingClaimRecord, PairingRecord, PlayRecordDoc, ScreenRecord, SoldFileDoc } from './models';

@@ -114,9 +114,26 @@ const playSchema = new mongoose.Schema<PlayRecordDoc>(
   },
   { collection: 'plays', versionKey: false },
 );
-// The owner's report (by day) and, later, a seller's counts per file (by fileId and day, never screen or owner).
+// The owner's report (by day) and a seller's counts per file (by fileId and day, never screen or owner).
 playSchema.index({ ownerId: 1, day: 1 });
 playSchema.index({ fileId: 1, day: 1 });
+
+/** A file somebody bought, and who sold it (from marketplace's purchase events): whose sold plays it counts in. */
+export interface SoldFileDoc {
+  /** fileId */
+  _id: string;
+  sellerId: string;
+  at: Date;
+}
+const soldFileSchema = new mongoose.Schema<SoldFileDoc>(
+  {
+    _id: { type: String, required: true },
+    sellerId: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { collection: 'sold_files', versionKey: false },
+);
+soldFileSchema.index({ sellerId: 1 });
 
 export function defineModels(conn: mongoose.Connection) {
   const get = <T>(name: string, schema: mongoose.Schema<T>) =>
@@ -126,6 +143,7 @@ export function defineModels(conn: mongoose.Connection) {
     claims: get('PairingClaim', claimSchema),
     screens: get('Screen', screenSchema),
     plays: get('Play', playSchema),
+    soldFiles: get('SoldFile', soldFileSchema),
   };
 }
 export type Models = ReturnType<typeof defineModels>;

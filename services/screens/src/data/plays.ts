@@ -59,19 +59,31 @@ export function createPlayRepository(models: Models) {
       );
     },
     /**
-     * A seller's view, ready for the marketplace: plays per day of files they sold, counted over every screen
-     * and owner but never naming them (the index { fileId, day } serves it).
+     * A seller's view: plays per day of the files they sold, over every screen but their own, never naming screen
+     * or owner (the index { fileId, day } serves it). Summed here, as countsForOwner, not with $group.
      */
-    async countsForFiles(
+    async countsForSold(
+      sellerId: string,
       fileIds: string[],
       from: string,
       to: string,
     ): Promise<Array<{ day: string; fileId: string; plays: number }>> {
-      const rows = await plays.aggregate<{ _id: { day: string; fileId: string }; plays: number }>([
-        { $match: { fileId: { $in: fileIds }, day: { $gte: from, $lte: to } } },
-        { $group: { _id: { day: '$day', fileId: '$fileId' }, plays: { $sum: 1 } } },
-      ]);
-      return rows.map((r) => ({ ...r._id, plays: r.plays })).sort((a, b) => a.day.localeCompare(b.day));
+      if (fileIds.length === 0) return [];
+      const sums = new Map<string, { day: string; fileId: string; plays: number }>();
+      const cursor = plays
+        .find(
+          { fileId: { $in: fileIds }, day: { $gte: from, $lte: to }, ownerId: { $ne: sellerId } },
+          { day: 1, fileId: 1 },
+        )
+        .lean()
+        .cursor();
+      for await (const doc of cursor as AsyncIterable<Pick<PlayRecordDoc, 'day' | 'fileId'>>) {
+        const key = `${doc.day}\u0000${doc.fileId}`;
+        const row = sums.get(key) ?? { day: doc.day, fileId: doc.fileId, plays: 0 };
+        row.plays++;
+        sums.set(key, row);
+      }
+      return [...sums.values()].sort((a, b) => a.day.localeCompare(b.day) || a.fileId.localeCompare(b.fileId));
     },
   };
 }

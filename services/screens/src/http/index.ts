@@ -9,6 +9,7 @@ import {
   PlayReportQuery,
   PollPairingRequest,
   ScreenIdParams,
+  SoldPlaysQuery,
   UpdateScreenRequest,
 } from '@pagecast/contracts';
 import { parseWith, requireDevice, requireIdentity } from '@pagecast/service-kit';
@@ -22,6 +23,7 @@ import { pollPairing } from '../use-cases/poll-pairing';
 import { recordHeartbeat } from '../use-cases/record-heartbeat';
 import { recordPlays } from '../use-cases/record-plays';
 import { revokeScreen } from '../use-cases/revoke-screen';
+import { soldPlays } from '../use-cases/sold-plays';
 import { startPairing } from '../use-cases/start-pairing';
 import { updateScreen } from '../use-cases/update-screen';
 
@@ -70,6 +72,10 @@ export function createRouter(ctx: ServiceContext): Router {
         .set('Content-Disposition', `attachment; filename="plays-${query.from}-${query.to}.csv"`)
         .send(playReportCsv(report));
     } else res.json(report);
+  });
+  router.get('/api/screens/plays/sold', async (req, res) => {
+    const me = requireIdentity(req);
+    noStore(res).json(await soldPlays(ctx, me.userId, parseWith(SoldPlaysQuery, req.query)));
   });
   router.put('/api/screens/:id', async (req, res) => {
     const me = requireIdentity(req);
