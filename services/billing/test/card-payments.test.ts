@@ -104,6 +104,8 @@ describe('card payments (localstripe)', () => {
         402,
         'PAYMENT_FAILED',
       ],
+      // a payment method the provider does not know (schemathesis sent "0"): the member's card failed, not the server
+      ['/api/points/confirm-payment', { paymentIntentId: intent, paymentMethodId: '0' }, 402, 'PAYMENT_FAILED'],
       [
         '/api/points/confirm-payment',
         { paymentIntentId: othersIntent, paymentMethodId: 'pm_card_visa' },

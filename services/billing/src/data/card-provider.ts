@@ -103,6 +103,8 @@ export function createCardProvider(opts: {
         return toIntent(await providerCall(() => stripe.paymentIntents.confirm(id)));
       } catch (err) {
         if (err instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(err.message);
+        // a payment method the provider does not know or will not attach is the member's card failing, not ours
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new CardDeclinedError(err.message);
         throw err;
       }
     },
