@@ -60,7 +60,8 @@ describe('account migration', () => {
     await page.getByTestId('migrate-confirm-button').click();
     expect(await toastText(page, '移行完了')).toContain('100ポイントのボーナスが付与されました');
     await page.waitForURL((url) => url.pathname === '/');
-    expect(await page.getByTestId('points-balance').textContent()).toBe('400 pt');
+    // billing grants the bonus on account's event, a moment after the answer: the header follows it
+    await expect.poll(() => page.getByTestId('points-balance').textContent(), { timeout: 10_000 }).toBe('400 pt');
 
     await page.goto('/settings');
     await page.getByTestId('password-card').waitFor();

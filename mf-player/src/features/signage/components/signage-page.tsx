@@ -376,6 +376,14 @@ export function SignagePage() {
     return () => clearTimeout(timer);
   }, [playing, shownTick, gone]);
 
+  // A file that stops being playable while it is on screen (deleted, its licence ended) leaves at once, not at the next
+  // page boundary: a paused player would otherwise keep showing what the member no longer has the right to show.
+  const shownFileGone = isGone(fileQ.error) || isGone(pagesQ.error);
+  useEffect(() => {
+    if (!shownFileGone || gone || snapshotRef.current?.file.id !== fileId) return;
+    void advanceRef.current('next');
+  }, [shownFileGone, gone, fileId]);
+
   const enterFullscreen = useCallback(() => {
     void rootRef.current?.requestFullscreen?.().catch(() => undefined);
   }, []);
