@@ -72,6 +72,8 @@ try {
     process.env.SCREENS_FILE = out;
   }
   say(`k6 run load/${scenario}.js against ${baseUrl}`);
+  // screens: the gateway's and the screens service's memory before and while the displays are connected
+  const memory = scenario === 'screens' && stack ? watchMemory(stack) : null;
   const code = await new Promise((resolve) => {
     k6 = spawn(k6Bin, ['run', '--no-usage-report', script], {
       cwd: root,
@@ -80,9 +82,48 @@ try {
     });
     k6.on('close', (c) => resolve(c ?? 1));
   });
+  if (memory) memory.report(Number(process.env.SCREENS || 100));
   say(code === 0 ? 'passed' : `k6 exited ${code} (a check or threshold failed)`);
   await finish(code);
 } catch (e) {
   console.error(`[load] ${e.stack || e.message}`);
   await finish(1);
+}
+
+/** Samples each process's resident memory (its /metrics) every 2 s; report() prints the rise per connected screen. */
+function watchMemory(running) {
+  const sources = {
+    gateway: `${running.internalUrl}/metrics`,
+    screens: `http://127.0.0.1:${running.ports.screens}/metrics`,
+  };
+  const read = async (url) => {
+    const text = await (await fetch(url)).text();
+    const m = text.match(/^process_resident_memory_bytes(?:\{[^}]*\})? ([0-9.e+]+)/m);
+    return m ? Number(m[1]) : Number.NaN;
+  };
+  const base = {};
+  const peak = {};
+  const sample = async () => {
+    for (const [name, url] of Object.entries(sources)) {
+      const v = await read(url).catch(() => Number.NaN);
+      if (!Number.isFinite(v)) continue;
+      base[name] ??= v;
+      peak[name] = Math.max(peak[name] ?? 0, v);
+    }
+  };
+  void sample();
+  const timer = setInterval(sample, 2000);
+  return {
+    report(screens) {
+      clearInterval(timer);
+      for (const name of Object.keys(sources)) {
+        if (base[name] === undefined) continue;
+        const rise = peak[name] - base[name];
+        say(
+          `${name}: resident ${(base[name] / 2 ** 20).toFixed(0)} MiB before, ${(peak[name] / 2 ** 20).toFixed(0)} MiB ` +
+            `at most while ${screens} screens were connected: ${(rise / 1024 / screens).toFixed(1)} KiB per screen`,
+        );
+      }
+    },
+  };
 }
