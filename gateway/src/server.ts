@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import {
   DEVICE_COOKIE,
   DEVICE_TOKEN_TTL_SECONDS,
@@ -9,14 +7,13 @@ import {
   SESSION_COOKIE,
   SESSION_TOKEN_TTL_SECONDS,
   type ServiceName,
-  servicePrefixes,
+  serviceForPath,
   subjects,
 } from '@pagecast/contracts';
 import {
   connectNats,
   createHttpApp,
   createLogger,
-  createServer,
   ensureStreams,
   type Listening,
   listen,
@@ -77,15 +74,6 @@ function sendUnauthorized(res: express.Response) {
   res.status(401).set('Cache-Control', 'no-store').json({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
 }
 
-/** Longest matching prefix of the contracts' table (for page image keys the route table does not match). */
-function serviceForPrefix(path: string): ServiceName | undefined {
-  let best: { prefix: string; service: ServiceName } | undefined;
-  for (const p of servicePrefixes) {
-    if (path.startsWith(p.prefix) && (!best || p.prefix.length > best.prefix.length)) best = p;
-  }
-  return best?.service;
-}
-
 /**
  * The kit's app parses JSON bodies for services; the gateway must stream every body to the service untouched
  * (a parsed body is gone from the stream and the proxied request would hang), so that layer is taken out.
@@ -130,7 +118,7 @@ export function createGateway(
   let feed: RevocationFeed | undefined;
   let deviceFeed: RevocationFeed | undefined;
   let live: LiveFeed | undefined;
-  let server: Server | undefined;
+  let server: Listening | undefined;
   let internal: Listening | undefined;
 
   const ready = async () =>
@@ -216,7 +204,7 @@ export function createGateway(
     if (!isApi && !isMedia) return next();
     const route = findRoute(req.method, path);
     // Page image keys may hold slashes the route table's '/media/:key' does not: the prefix decides then.
-    const service = route?.service ?? (isMedia ? serviceForPrefix(path) : undefined);
+    const service = route?.service ?? (isMedia ? serviceForPath(path) : undefined);
     const auth = route?.auth ?? 'optional';
     if (!service) return sendError(res, 404, 'NOT_FOUND');
     const locals = sessionOf(res);
@@ -283,29 +271,22 @@ export function createGateway(
       internalApp.disable('x-powered-by');
       internalApp.use(probes);
       internal = await listen(internalApp, internalPort, config.INTERNAL_HOST);
-      const listening = createServer(app, {
-        headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
-        requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
-      });
-      listening.listen(port, config.HOST);
+      // every socket ends on close: live streams never become idle
+      const listening = await listen(
+        app,
+        port,
+        config.HOST,
+        { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS },
+        { endAllOnClose: true },
+      );
       server = listening;
-      await new Promise<void>((resolve, reject) => {
-        listening.once('listening', resolve);
-        listening.once('error', reject);
-      });
-      const actual = (listening.address() as AddressInfo).port;
+      const actual = listening.port;
       logger.info({ host: config.HOST, port: actual, internalPort: internal.port }, 'gateway listening');
       return { port: actual, url: `http://127.0.0.1:${actual}`, internalUrl: internal.url };
     },
     async close() {
       events.end();
-      if (server) {
-        const s = server;
-        await new Promise<void>((resolve) => {
-          s.close(() => resolve());
-          s.closeAllConnections();
-        });
-      }
+      await server?.close();
       await internal?.close();
       await feed?.stop();
       await deviceFeed?.stop();

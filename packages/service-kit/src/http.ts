@@ -265,7 +265,8 @@ export interface Listening {
 }
 
 /**
- * Listens on `port` (0 = any free port) and resolves once bound; close() stops accepting and ends idle sockets.
+ * Listens on `port` (0 = any free port) and resolves once bound; close() stops accepting and ends idle sockets
+ * (or every socket with `endAllOnClose`: the gateway's live streams never become idle).
  * Loopback unless told otherwise: a service is reached through the gateway, never directly from outside.
  */
 export function listen(
@@ -273,6 +274,7 @@ export function listen(
   port: number,
   host = '127.0.0.1',
   timeouts: ServerTimeouts = {},
+  opts: { endAllOnClose?: boolean } = {},
 ): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = createServer(app, timeouts);
@@ -284,7 +286,8 @@ export function listen(
         close: () =>
           new Promise<void>((done, fail) => {
             server.close((e) => (e ? fail(e) : done()));
-            server.closeIdleConnections();
+            if (opts.endAllOnClose) server.closeAllConnections();
+            else server.closeIdleConnections();
           }),
       });
     });
