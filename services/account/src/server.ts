@@ -1,23 +1,16 @@
-import { type Logger, type RunningService, type RuntimeContext, startServiceRuntime } from '@pagecast/service-kit';
+import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import { createMailer, createRepositories, type Mailer, type Repositories, startSweeper } from './data';
+import { createMailer, createRepositories, startSweeper } from './data';
 import { SWEEP_INTERVAL_MS } from './domain';
 import { startConsumers } from './events';
-import { type Background, createBackground, createRouter, createSessionTokens, type SessionTokens } from './http';
+import { createBackground, createRouter, createSessionTokens } from './http';
 
+import type { ServiceContext } from './context';
+
+export type { ServiceContext } from './context';
 export const SERVICE_NAME = 'account';
 /** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
 export const DATABASE_NAME = 'pagecast_account';
-
-/** What routers and consumers get: connections and repositories, created once at start. */
-export interface ServiceContext extends RuntimeContext<Config> {
-  data: Repositories;
-  mailer: Mailer;
-  /** session JWT signing and the JWKS */
-  tokens: SessionTokens;
-  /** work after the answer (mail delivery); awaited on close */
-  background: Background;
-}
 
 export type Server = RunningService<ServiceContext>;
 

@@ -1,26 +1,16 @@
-import {
-  type Logger,
-  type RunningService,
-  type RuntimeContextWithS3,
-  startServiceRuntime,
-} from '@pagecast/service-kit';
+import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import { createRepositories, ensureIndexes, type Repositories } from './data';
+import { createRepositories, ensureIndexes } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
 import { LocalOriginals, loadServiceSettings, type ServiceSettings, startConversionWorkers } from './workers';
 
+import type { ServiceContext } from './context';
+
+export type { ServiceContext } from './context';
 export const SERVICE_NAME = 'file-conversion';
 /** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
 export const DATABASE_NAME = 'pagecast_file_conversion';
-
-/** What routers and consumers get: connections and repositories, created once at start. */
-export interface ServiceContext extends RuntimeContextWithS3<Config> {
-  data: Repositories;
-  settings: ServiceSettings;
-  /** uploads still on this machine, for this process's workers (undefined when it runs no workers) */
-  localOriginals: LocalOriginals | undefined;
-}
 
 export type Server = RunningService<ServiceContext>;
 

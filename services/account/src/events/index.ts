@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 import { consumeBillingEvents } from './billing-consumers';
 
 export interface RunningConsumer {

@@ -1,5 +1,5 @@
 import type { Router } from 'express';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 import { createAccounts } from './accounts';
 import { createRoutes } from './routes';
 

@@ -16,7 +16,7 @@ import type { FileDoc } from '../data';
 import { createPlaylistsRepo } from '../data/playlists';
 import { accessTo, canPublish, fileLimitFor, startOfMonth, storageKeys } from '../domain';
 import { announceFileChange, filePublishedData, fileUpdatedData } from '../events/publish';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 import { playerUserId } from './player-identity';
 import { removeUnusedObjects } from '../workers/convert-job';
 import { toAccessibleFile, toFilePage, toFileSummary } from './present';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 import { TtlLru } from './access-cache';
 import { filesRouter } from './files';
 import { type MediaAccess, mediaRouter } from './media';

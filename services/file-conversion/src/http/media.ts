@@ -3,7 +3,7 @@ import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import { createPlaylistsRepo } from '../data/playlists';
 import { hashFromMediaKey, storageKeys } from '../domain';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 import type { TtlLru } from './access-cache';
 import { playerUserId } from './player-identity';
 

@@ -17,7 +17,7 @@ import { Router } from 'express';
 import type { FileDoc } from '../data';
 import { createPlaylistsRepo, type PlaylistRecord } from '../data/playlists';
 import { firstRepeat, inPlayOrder, itemsFromFileIds, placementConflict } from '../domain/playlists';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 import { playerUserId } from './player-identity';
 import { toAccessibleFile } from './present';
 

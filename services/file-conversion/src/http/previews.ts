@@ -9,7 +9,7 @@ import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { Router } from 'express';
 import { renderPreview } from '../data';
 import { isOnSale, storageKeys } from '../domain';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 
 const PREVIEW_CACHE_CONTROL = 'private, max-age=300';
 

@@ -19,7 +19,7 @@ import type { Request, Response } from 'express';
 import { guardZip, isConversionError, sniffFile } from '../conversion/index.ts';
 import type { FileDoc } from '../data';
 import { storageKeys } from '../domain';
-import type { ServiceContext } from '../server';
+import type { ServiceContext } from '../context';
 import { toFileSummary } from './present';
 
 const FIELD_ALLOWANCE = 256 * 1024;

@@ -1,0 +1,15 @@
+import type { RuntimeContext } from '@pagecast/service-kit';
+import type { Config } from './config';
+import type { Mailer, Repositories } from './data';
+import type { Background } from './http/background';
+import type { SessionTokens } from './http/session-tokens';
+
+/** What routers and consumers get: connections and repositories, created once at start (own module: no circles). */
+export interface ServiceContext extends RuntimeContext<Config> {
+  data: Repositories;
+  mailer: Mailer;
+  /** session JWT signing and the JWKS */
+  tokens: SessionTokens;
+  /** work after the answer (mail delivery); awaited on close */
+  background: Background;
+}
