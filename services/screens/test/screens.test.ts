@@ -325,6 +325,32 @@ describe('heartbeats and proof of play', () => {
     }
   });
 
+  it("keeps the owner's renames and a revocation while the display reports (no write undoes the other)", async () => {
+    const owner = member();
+    const { screen, device } = await paired(owner);
+    const beat = () =>
+      call(svc, { device }, 'POST', '/api/screens/device/heartbeat', {
+        appVersion: '1.0.0',
+        screenSize: { width: 1280, height: 720 },
+        nowPlaying: { fileId: 'file-1', page: 0 },
+      });
+    for (let round = 0; round < 15; round++) {
+      const [renamed] = await Promise.all([
+        call(svc, owner, 'PUT', `/api/screens/${screen.id}`, { name: `name ${round}` }),
+        ...Array.from({ length: 4 }, beat),
+      ]);
+      expect(renamed.status).toBe(200);
+      expect((await screensOf(owner))[0]?.name).toBe(`name ${round}`);
+    }
+    const [revoked] = await Promise.all([
+      call(svc, owner, 'DELETE', `/api/screens/${screen.id}`),
+      ...Array.from({ length: 4 }, beat),
+    ]);
+    expect(revoked.body).toEqual({ ok: true });
+    expect(await screensOf(owner)).toEqual([]);
+    expect((await beat()).status).toBe(401);
+  });
+
   it('counts each record once however often the batch is sent, per file, day and screen, also as CSV', async () => {
     const owner = member();
     const { screen, device } = await paired(owner, 'Counter, "front"');

@@ -6,12 +6,14 @@ import { createPlayRepository } from './plays';
 import { createRateLimits } from './rate-limits';
 import { createScreenRepository } from './screens';
 import { createSoldFileRepository } from './sold-files';
+import { createStatusRepository } from './statuses';
 
 export function createRepositories(conn: mongoose.Connection) {
   const models = defineModels(conn);
   return {
     pairings: createPairingRepository(models),
     screens: createScreenRepository(models),
+    statuses: createStatusRepository(models),
     plays: createPlayRepository(models),
     soldFiles: createSoldFileRepository(models),
     rateLimits: createRateLimits(conn),
@@ -19,4 +21,11 @@ export function createRepositories(conn: mongoose.Connection) {
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;
-export type { PairingClaimRecord, PairingRecord, PlayRecordDoc, ScreenRecord, SoldFileDoc } from './models';
+export type {
+  PairingClaimRecord,
+  PairingRecord,
+  PlayRecordDoc,
+  ScreenRecord,
+  ScreenStatusDoc,
+  SoldFileDoc,
+} from './models';

@@ -1,4 +1,3 @@
-import { isDuplicateKeyError } from '@pagecast/service-kit';
 import type { Models, PlayRecordDoc } from './models';
 
 export interface PlayCountRow {
@@ -9,30 +8,32 @@ export interface PlayCountRow {
   seconds: number;
 }
 
+/** The per-record errors of an unordered insert (the driver's MongoBulkWriteError), or undefined for another error. */
+function bulkWriteErrors(err: unknown): Array<{ code: number }> | undefined {
+  if (!err || typeof err !== 'object' || !('writeErrors' in err)) return undefined;
+  const list = (err as { writeErrors: unknown }).writeErrors;
+  const arr = Array.isArray(list) ? list : [list];
+  return arr.map((e) => ({ code: Number((e as { code?: unknown }).code) }));
+}
+
 export function createPlayRepository(models: Models) {
   const { plays } = models;
   return {
     /**
-     * Inserts each record under its own id: a record sent again (a retry, a resend after going offline) is a
-     * duplicate key and counts once. Returns how many were new.
+     * Inserts each record under its own id, the whole batch in one unordered insert (one round trip): a record sent
+     * again (a retry, a resend after going offline) is a duplicate key and counts once. Returns how many were new;
+     * any other write error fails the call (the display sends the batch again, and what went in counts once).
      */
     async insertOnce(records: PlayRecordDoc[]): Promise<{ accepted: number; duplicates: number }> {
-      let accepted = 0;
-      let duplicates = 0;
-      for (let i = 0; i < records.length; i += 50) {
-        await Promise.all(
-          records.slice(i, i + 50).map(async (r) => {
-            try {
-              await plays.create(r);
-              accepted++;
-            } catch (err) {
-              if (!isDuplicateKeyError(err)) throw err;
-              duplicates++;
-            }
-          }),
-        );
+      if (records.length === 0) return { accepted: 0, duplicates: 0 };
+      try {
+        await plays.collection.insertMany(records as never[], { ordered: false });
+        return { accepted: records.length, duplicates: 0 };
+      } catch (err) {
+        const writeErrors = bulkWriteErrors(err);
+        if (!writeErrors || writeErrors.some((e) => e.code !== 11000)) throw err;
+        return { accepted: records.length - writeErrors.length, duplicates: writeErrors.length };
       }
-      return { accepted, duplicates };
     },
     /** Which of these ids are stored already (for refusing a batch that repeats one). */
     existing: async (ids: string[]) =>

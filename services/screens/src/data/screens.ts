@@ -1,18 +1,39 @@
 import type { Models, ScreenRecord } from './models';
 
+/** How many screens' records the device check keeps (a bounded map: the oldest goes first). */
+const RECENT_MAX = 20_000;
+
 export function createScreenRepository(models: Models) {
   const { screens } = models;
+  const recent = new Map<string, { record: ScreenRecord | null; at: number }>();
   return {
     async create(record: ScreenRecord): Promise<void> {
+      recent.delete(record._id);
       await screens.create(record);
     },
     get: (id: string) => screens.findById(id).lean<ScreenRecord>(),
+    /**
+     * The record as read at most maxAgeMs ago by this process (a display's frequent reports need not each read it).
+     * A change made here forgets it at once; one made by another instance shows within maxAgeMs, and a revoked
+     * device is refused by the gateway before that (revocations reach it over NATS).
+     */
+    async getRecent(id: string, maxAgeMs: number, now = Date.now()): Promise<ScreenRecord | null> {
+      const hit = recent.get(id);
+      if (hit && now - hit.at <= maxAgeMs) return hit.record;
+      const record = await screens.findById(id).lean<ScreenRecord>();
+      recent.delete(id);
+      recent.set(id, { record, at: now });
+      if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+      return record;
+    },
     byPairing: (pairingId: string) => screens.findOne({ pairingId }).lean<ScreenRecord>(),
     listActive: (ownerId: string) =>
       screens.find({ ownerId, revokedAt: null }).sort({ pairedAt: 1 }).lean<ScreenRecord[]>(),
     /** Single-writer fields (the owner edits, the screen's own device reports): a plain $set is enough. */
     async set(id: string, fields: Partial<Omit<ScreenRecord, '_id'>>): Promise<void> {
+      recent.delete(id);
       await screens.updateOne({ _id: id }, { $set: fields });
+      recent.delete(id);
     },
   };
 }

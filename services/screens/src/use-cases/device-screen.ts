@@ -3,9 +3,24 @@ import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 
-/** The device's own screen; a revoked screen or a token of an earlier pairing is refused (401: pair again). */
-export async function screenOfDevice(ctx: ServiceContext, device: DeviceIdentity): Promise<ScreenRecord> {
-  const screen = await ctx.data.screens.get(device.screenId);
+/**
+ * How old a screen's record may be when a display's heartbeat or play batch checks it: the check needs only that the
+ * screen is this device's and not revoked, which the gateway also enforces from revocation events.
+ */
+export const DEVICE_CHECK_MS = 2_000;
+
+/**
+ * The device's own screen; a revoked screen or a token of an earlier pairing is refused (401: pair again).
+ * `recentMs` accepts a record read that long ago (reports); what the display plays always reads it afresh.
+ */
+export async function screenOfDevice(
+  ctx: ServiceContext,
+  device: DeviceIdentity,
+  opts: { recentMs?: number } = {},
+): Promise<ScreenRecord> {
+  const screen = opts.recentMs
+    ? await ctx.data.screens.getRecent(device.screenId, opts.recentMs, ctx.now())
+    : await ctx.data.screens.get(device.screenId);
   if (!screen || screen.revokedAt || screen.deviceId !== device.deviceId || screen.ownerId !== device.ownerId) {
     throw new AppError('UNAUTHORIZED');
   }

@@ -18,10 +18,6 @@ export async function ensureScreenOfClaim(ctx: ServiceContext, claim: PairingCla
       assignment: { kind: 'none' },
       pairedAt: claim.claimedAt,
       revokedAt: null,
-      lastSeenAt: null,
-      nowPlaying: null,
-      appVersion: null,
-      screenSize: null,
     });
   } catch (err) {
     if (!isDuplicateKeyError(err)) throw err;
@@ -53,5 +49,5 @@ export async function pairScreen(ctx: ServiceContext, ownerId: string, input: Pa
   await ensureScreenOfClaim(ctx, claim);
   const screen = await ctx.data.screens.get(claim.screenId);
   if (!screen) throw new AppError('INTERNAL');
-  return presentScreen(screen, now);
+  return presentScreen(screen, null, now);
 }

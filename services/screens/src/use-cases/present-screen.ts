@@ -1,19 +1,19 @@
 import type { Screen } from '@pagecast/contracts';
-import type { ScreenRecord } from '../data';
+import type { ScreenRecord, ScreenStatusDoc } from '../data';
 import { isOnline } from '../domain';
 
-/** A stored screen as the member sees it. */
-export function presentScreen(s: ScreenRecord, now: number): Screen {
+/** A stored screen and its display's last report (none before the first heartbeat) as the member sees them. */
+export function presentScreen(s: ScreenRecord, status: ScreenStatusDoc | null | undefined, now: number): Screen {
   return {
     id: s._id,
     name: s.name,
     timeZone: s.timeZone,
     assignment: s.assignment,
     pairedAt: s.pairedAt.toISOString(),
-    lastSeenAt: s.lastSeenAt ? s.lastSeenAt.toISOString() : null,
-    online: isOnline(s.lastSeenAt, now),
-    nowPlaying: s.nowPlaying ?? null,
-    appVersion: s.appVersion ?? null,
-    screenSize: s.screenSize ?? null,
+    lastSeenAt: status ? status.lastSeenAt.toISOString() : null,
+    online: isOnline(status?.lastSeenAt ?? null, now),
+    nowPlaying: status?.nowPlaying ?? null,
+    appVersion: status?.appVersion ?? null,
+    screenSize: status?.screenSize ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import type { DeviceIdentity, HeartbeatRequest } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
-import { screenOfDevice } from './device-screen';
+import { DEVICE_CHECK_MS, screenOfDevice } from './device-screen';
 
 /** The display is on: when, what it shows, its version and size (only its own screen, by its token). */
 export async function recordHeartbeat(
@@ -8,8 +8,10 @@ export async function recordHeartbeat(
   device: DeviceIdentity,
   input: HeartbeatRequest,
 ): Promise<void> {
-  const screen = await screenOfDevice(ctx, device);
-  await ctx.data.screens.set(screen._id, {
+  const screen = await screenOfDevice(ctx, device, { recentMs: DEVICE_CHECK_MS });
+  await ctx.data.statuses.record({
+    _id: screen._id,
+    ownerId: screen.ownerId,
     lastSeenAt: new Date(ctx.now()),
     nowPlaying: input.nowPlaying,
     appVersion: input.appVersion,

@@ -2,7 +2,7 @@ import type { DeviceIdentity, PlayBatchRequest, PlayBatchResponse } from '@pagec
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { localDay, playBatchProblems } from '../domain';
-import { screenOfDevice } from './device-screen';
+import { DEVICE_CHECK_MS, screenOfDevice } from './device-screen';
 
 /**
  * Proof of play. A batch with a future-dated, too old or repeated record is refused whole and stores nothing;
@@ -14,7 +14,7 @@ export async function recordPlays(
   device: DeviceIdentity,
   input: PlayBatchRequest,
 ): Promise<PlayBatchResponse> {
-  const screen = await screenOfDevice(ctx, device);
+  const screen = await screenOfDevice(ctx, device, { recentMs: DEVICE_CHECK_MS });
   const now = ctx.now();
   const problems = playBatchProblems(input.plays, now);
   if (problems.length > 0) {

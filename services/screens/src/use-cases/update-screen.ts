@@ -37,5 +37,5 @@ export async function updateScreen(
     changedAt: new Date(ctx.now()).toISOString(),
     ...assignedContent(fields.assignment ?? screen.assignment),
   });
-  return presentScreen({ ...screen, ...fields }, ctx.now());
+  return presentScreen({ ...screen, ...fields }, await ctx.data.statuses.get(screenId), ctx.now());
 }

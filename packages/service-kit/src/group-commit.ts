@@ -1,0 +1,79 @@
+/**
+ * Group commit: callers add items and wait until the write that holds them has finished. One write runs at a time;
+ * items that arrive meanwhile wait and go together in the next one. At low load each item is written at once (no
+ * timer, no added delay); under load many callers share one round trip, so the database sees one write per
+ * round-trip time instead of one per caller. Items with the same key coalesce (the last one wins): a screen that
+ * reports twice before the write needs only its newest state written.
+ *
+ * A failed write rejects every caller whose item it held; nothing is retried here (the caller decides).
+ */
+export interface GroupCommit<T> {
+  add(key: string, item: T): Promise<void>;
+  /** waits for every write in flight and every item already added */
+  flush(): Promise<void>;
+  /** how many writes ran (figures and tests) */
+  readonly writes: number;
+}
+
+interface Pending<T> {
+  item: T;
+  waiters: Array<{ resolve: () => void; reject: (err: unknown) => void }>;
+}
+
+export function createGroupCommit<T>(
+  write: (items: T[]) => Promise<void>,
+  opts: { maxBatch?: number } = {},
+): GroupCommit<T> {
+  const maxBatch = opts.maxBatch ?? 500;
+  const queued = new Map<string, Pending<T>>();
+  let running: Promise<void> | undefined;
+  let writes = 0;
+
+  const runOnce = async (): Promise<void> => {
+    const batch = new Map<string, Pending<T>>();
+    for (const [key, pending] of queued) {
+      if (batch.size >= maxBatch) break;
+      batch.set(key, pending);
+    }
+    for (const key of batch.keys()) queued.delete(key);
+    writes++;
+    try {
+      await write([...batch.values()].map((p) => p.item));
+      for (const p of batch.values()) for (const w of p.waiters) w.resolve();
+    } catch (err) {
+      for (const p of batch.values()) for (const w of p.waiters) w.reject(err);
+    }
+  };
+
+  const drain = (): Promise<void> => {
+    running ??= (async () => {
+      try {
+        while (queued.size > 0) await runOnce();
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  };
+
+  return {
+    add(key, item) {
+      return new Promise<void>((resolve, reject) => {
+        const existing = queued.get(key);
+        if (existing) {
+          existing.item = item;
+          existing.waiters.push({ resolve, reject });
+        } else {
+          queued.set(key, { item, waiters: [{ resolve, reject }] });
+        }
+        void drain();
+      });
+    },
+    async flush() {
+      while (running || queued.size > 0) await drain();
+    },
+    get writes() {
+      return writes;
+    },
+  };
+}

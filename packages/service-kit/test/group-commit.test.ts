@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { createGroupCommit } from '../src/group-commit';
+
+/** A write that waits until the test lets it finish, recording what each write held. */
+function gatedWrites() {
+  const batches: string[][] = [];
+  const gates: Array<() => void> = [];
+  let fail: Error | undefined;
+  const write = (items: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      batches.push(items);
+      const failure = fail;
+      fail = undefined;
+      gates.push(() => (failure ? reject(failure) : resolve()));
+    });
+  const open = async () => {
+    while (gates.length === 0) await new Promise((r) => setImmediate(r));
+    gates.shift()?.();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { batches, write, open, failNext: (e: Error) => (fail = e) };
+}
+
+describe('group commit', () => {
+  it('writes a lone item at once, and items that arrive during a write together in the next one', async () => {
+    const g = gatedWrites();
+    const gc = createGroupCommit(g.write);
+    const first = gc.add('a', 'a1');
+    await new Promise((r) => setImmediate(r));
+    expect(g.batches).toEqual([['a1']]);
+    const later = [gc.add('b', 'b1'), gc.add('c', 'c1'), gc.add('b', 'b2')];
+    await g.open();
+    await first;
+    expect(g.batches).toEqual([['a1'], ['b2', 'c1']]);
+    await g.open();
+    await Promise.all(later);
+    expect(gc.writes).toBe(2);
+  });
+
+  it('does not answer a caller before the write that holds its item has finished', async () => {
+    const g = gatedWrites();
+    const gc = createGroupCommit(g.write);
+    let done = false;
+    const p = gc.add('a', 'a1').then(() => (done = true));
+    await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false);
+    await g.open();
+    await p;
+    expect(done).toBe(true);
+  });
+
+  it('a key added again while its write runs is written again afterwards', async () => {
+    const g = gatedWrites();
+    const gc = createGroupCommit(g.write);
+    const p1 = gc.add('a', 'a1');
+    await new Promise((r) => setImmediate(r));
+    const p2 = gc.add('a', 'a2');
+    await g.open();
+    await g.open();
+    await Promise.all([p1, p2]);
+    expect(g.batches).toEqual([['a1'], ['a2']]);
+  });
+
+  it('rejects every caller of a failed write, and goes on with the next', async () => {
+    const g = gatedWrites();
+    const gc = createGroupCommit(g.write);
+    g.failNext(new Error('disk full'));
+    const p1 = gc.add('a', 'a1');
+    await new Promise((r) => setImmediate(r));
+    const p2 = gc.add('b', 'b1');
+    const p3 = gc.add('b', 'b2');
+    const r1 = expect(p1).rejects.toThrow('disk full');
+    await g.open();
+    await r1;
+    await g.open();
+    await Promise.all([p2, p3]);
+    expect(g.batches).toEqual([['a1'], ['b2']]);
+  });
+
+  it('splits a large queue into writes of at most maxBatch items', async () => {
+    const sizes: number[] = [];
+    const gc = createGroupCommit<number>(
+      async (items) => {
+        sizes.push(items.length);
+        await new Promise((r) => setTimeout(r, 5));
+      },
+      { maxBatch: 10 },
+    );
+    await Promise.all(Array.from({ length: 35 }, (_, i) => gc.add(String(i), i)));
+    await gc.flush();
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(35);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(10);
+  });
+});
