@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +48,33 @@ export function localSecrets(profile) {
       .filter((l) => l.includes('='))
       .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
   );
+}
+
+/**
+ * Whether an S3 server already on a port takes this checkout's credentials. A server left by another checkout (or
+ * another worktree) has its own generated keys: reusing it "as is" made every upload fail later with an access error
+ * far from the cause. Returns null when the keys work, else what to do.
+ */
+export async function checkS3Credentials({ endpoint, accessKey, secretKey }) {
+  const { Client } = createRequire(join(root, 'packages/service-kit/package.json'))('minio');
+  const url = new URL(endpoint);
+  const client = new Client({
+    endPoint: url.hostname,
+    port: Number(url.port),
+    useSSL: url.protocol === 'https:',
+    accessKey,
+    secretKey,
+  });
+  try {
+    await client.listBuckets();
+    return null;
+  } catch (err) {
+    return (
+      `the S3 server at ${endpoint} refuses this checkout's keys (${err.code ?? err.message}): it was started by ` +
+      'another checkout. Stop it there (npm run infra -- down --profile <profile>), or give its S3_ENDPOINT, ' +
+      'S3_ACCESS_KEY and S3_SECRET_KEY in the environment.'
+    );
+  }
 }
 
 /** The environment every process of a profile gets: URLs of the servers (from env when set) and local secrets. */
@@ -186,6 +214,12 @@ function servers(profile) {
           return false;
         }
       },
+      reusable: () =>
+        checkS3Credentials({
+          endpoint: `http://127.0.0.1:${p.s3}`,
+          accessKey: secrets.S3_ACCESS_KEY,
+          secretKey: secrets.S3_SECRET_KEY,
+        }),
     },
     mail: {
       envVar: 'SMTP_URL',
@@ -260,6 +294,8 @@ export async function up({
           log(`${name}: port ${def.port} is already in use by another process; using it as is`);
         else log(`${name}: already running (pid ${pid})`);
         await waitFor(ready, name, 30000);
+        const problem = await def.reusable?.();
+        if (problem) throw new Error(`${name}: ${problem}`);
         return;
       }
       const [cmd, args] = def.cmd();
