@@ -1,6 +1,6 @@
 import { HttpError } from '@pagecast/ui';
 import { describe, expect, it } from 'vitest';
-import { classifyLoadError } from '../src/features/signage/components/signage-page';
+import { classifyLoadError } from '../src/features/signage/model/load-item';
 
 describe('player load errors (spec points 2 and 6)', () => {
   it('401 asks for a login, 403 and 404 are "not found", anything else is a failure', () => {

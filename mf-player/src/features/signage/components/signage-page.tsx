@@ -1,123 +1,40 @@
 import type { FilePage, PlayerFile, PlaylistItem } from '@pagecast/contracts';
-import { constants } from '@pagecast/contracts';
-import { HttpError, rememberReturnPage, Spinner, toast } from '@pagecast/ui';
-import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Spinner } from '@pagecast/ui';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '../../../sw/register';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { playerFilePath, playerFileQuery } from '../api/get-player-file';
 import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
 import { playingPlaylistQuery, playlistItemsPath } from '../api/get-playing-playlist';
 import type { Stale } from '../model/live-events';
+import { classifyLoadError, isGone, isLogin, loadItem, type PlayerSnapshot, readLatest } from '../model/load-item';
 import {
   applyAtBoundary,
   type DisplayMode,
   effectiveMode,
-  ignoreKeyTarget,
-  keyAction,
   type Latest,
   nextStep,
   pageDurationMs,
   parseIndex,
   playlistItemSearch,
   previousStep,
-  type Snapshot,
   type Step,
   type StepContext,
 } from '../model/playback';
 import { useLayeredImage } from '../model/use-layered-image';
 import { useLiveUpdates } from '../model/use-live-updates';
+import {
+  useControlsVisible,
+  useFullscreen,
+  useLoginRedirect,
+  useOfflinePrecache,
+  useOnline,
+  usePlayerKeys,
+} from '../model/use-player-environment';
 import { PlayerControls, PlayerHeader } from './player-chrome';
 import { ImageFallback, StateCard } from './state-card';
 import './player.css';
-
-export type LoadFailure = 'login' | 'not-found' | 'failed';
-
-/** Spec points 2 and 6: 401 → log in; 403 and 404 → not found (deleted or no access); anything else → failed. */
-export function classifyLoadError(error: unknown): LoadFailure {
-  if (error instanceof HttpError) {
-    if (error.status === 401) return 'login';
-    if (error.status === 403 || error.status === 404) return 'not-found';
-  }
-  return 'failed';
-}
-
-const isGone = (error: unknown) => error !== null && classifyLoadError(error) === 'not-found';
-const isLogin = (error: unknown) => error !== null && classifyLoadError(error) === 'login';
-
-type PlayerSnapshot = Snapshot<PlayerFile, FilePage, PlaylistItem>;
-const CONTROLS_VISIBLE_MS = 3000;
-/** Files of a playlist whose pages are fetched ahead for the offline cache. */
-const PRECACHE_FILES = 30;
-const ITEM_LOAD_TIMEOUT_MS = 8000;
-
-/** A fresh read (conditional request), or when the network is out what is cached; "gone" answers are thrown. */
-async function freshOrCached<T>(fetchIt: () => Promise<T>, cached: () => T | undefined): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    // a hanging network must not hold the screen on the last page
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), ITEM_LOAD_TIMEOUT_MS);
-    });
-    return await Promise.race([fetchIt(), timeout]);
-  } catch (error) {
-    if (isGone(error) || isLogin(error)) throw error;
-    const kept = cached();
-    if (kept === undefined) throw error;
-    return kept;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/**
- * The file and pages of a playlist item about to be played, or 'gone' (deleted, licence ended). With the live
- * stream open, what is cached and not invalidated by an event is current; without it, it is asked again.
- */
-async function loadItem(
-  qc: QueryClient,
-  fileId: string,
-  live: boolean,
-): Promise<{ file: PlayerFile; pages: FilePage[] } | 'gone'> {
-  const staleTime = live ? Number.POSITIVE_INFINITY : 0;
-  const fileQuery = playerFileQuery(fileId);
-  const pagesQuery = playerPagesQuery(fileId);
-  try {
-    const [file, pages] = await Promise.all([
-      freshOrCached(
-        () => qc.fetchQuery({ ...fileQuery, staleTime }),
-        () => qc.getQueryData(fileQuery.queryKey),
-      ),
-      freshOrCached(
-        () => qc.fetchQuery({ ...pagesQuery, staleTime }),
-        () => qc.getQueryData(pagesQuery.queryKey),
-      ),
-    ]);
-    return { file, pages };
-  } catch (error) {
-    if (isGone(error)) return 'gone';
-    throw error;
-  }
-}
-
-/** What the server said last about a file (and the playlist), straight from the query cache. */
-function readLatest(
-  qc: QueryClient,
-  fileId: string,
-  playlistId: string | null,
-): Latest<PlayerFile, FilePage, PlaylistItem> {
-  const file = qc.getQueryState(playerFileQuery(fileId).queryKey);
-  const pages = qc.getQueryState(playerPagesQuery(fileId).queryKey);
-  const items = playlistId ? qc.getQueryState(playingPlaylistQuery(playlistId).queryKey) : undefined;
-  return {
-    file: file?.data,
-    pages: pages?.data,
-    items: playlistId ? items?.data : null,
-    fileGone: isGone(file?.error ?? null) || isGone(pages?.error ?? null),
-    playlistGone: playlistId !== null && isGone(items?.error ?? null),
-  };
-}
 
 /**
  * The signage player (/signage/:fileId?playlist=&index=&autoplay=). What is on screen (the snapshot) changes only at
@@ -130,7 +47,6 @@ export function SignagePage() {
   const playlistId = search.get('playlist') || null;
   const index = parseIndex(search.get('index'));
   const navigate = useNavigate();
-  const location = useLocation();
   const qc = useQueryClient();
 
   const fileQ = useQuery(playerFileQuery(fileId));
@@ -141,12 +57,9 @@ export function SignagePage() {
   const [pageIndex, setPageIndex] = useState(0);
   const [playing, setPlaying] = useState(search.get('autoplay') === 'true');
   const [pickedMode, setPickedMode] = useState<DisplayMode | null>(null);
-  const [fullscreen, setFullscreen] = useState(false);
   const [imageFailed, setImageFailed] = useState(false);
   const [gone, setGone] = useState(false);
   const [shownTick, setShownTick] = useState(0);
-  const [controlsVisible, setControlsVisible] = useState(false);
-  const [online, setOnline] = useState(typeof navigator === 'undefined' ? true : navigator.onLine);
 
   const rootRef = useRef<HTMLDivElement>(null);
   const layers = useLayeredImage();
@@ -161,7 +74,6 @@ export function SignagePage() {
     routeRef.current = { fileId, playlistId, index };
   }
   const busy = useRef(false);
-  const exitingFullscreen = useRef(false);
   const appliedAt = useRef<number | null>(null);
 
   // read from the query results (not the cache) so that this component re-renders when they change
@@ -384,138 +296,21 @@ export function SignagePage() {
     void advanceRef.current('next');
   }, [shownFileGone, gone, fileId]);
 
-  const enterFullscreen = useCallback(() => {
-    void rootRef.current?.requestFullscreen?.().catch(() => undefined);
-  }, []);
-  const exitFullscreen = useCallback(() => {
-    if (!document.fullscreenElement) return;
-    exitingFullscreen.current = true;
-    void document.exitFullscreen().catch(() => undefined);
-  }, []);
+  const stopPlaying = useCallback(() => setPlaying(false), []);
+  const { fullscreen, enter: enterFullscreen, exit: exitFullscreen } = useFullscreen(rootRef, stopPlaying);
+  usePlayerKeys((action) => {
+    if (action === 'stop') {
+      setPlaying(false);
+      exitFullscreen();
+    } else if (action === 'toggle') setPlaying((p) => !p);
+    else void advance(action);
+  });
+  const online = useOnline();
+  const controlsVisible = useControlsVisible(playing);
+  useOfflinePrecache(qc, snapshot, () => routeRef.current.playlistId, itemsQ.data);
 
-  useEffect(() => {
-    const onChange = () => {
-      const on = Boolean(document.fullscreenElement);
-      setFullscreen(on);
-      // the browser takes ESC itself in fullscreen: leaving fullscreen that way stops playback too
-      if (!on && !exitingFullscreen.current) setPlaying(false);
-      exitingFullscreen.current = false;
-    };
-    document.addEventListener('fullscreenchange', onChange);
-    return () => document.removeEventListener('fullscreenchange', onChange);
-  }, []);
-
-  // Whether the focus came from the keyboard (Tab) rather than a click: Space then presses the focused button only.
-  const keyboardFocus = useRef(false);
-  useEffect(() => {
-    const onPointer = () => {
-      keyboardFocus.current = false;
-    };
-    const onTab = (e: KeyboardEvent) => {
-      if (e.key === 'Tab') keyboardFocus.current = true;
-    };
-    document.addEventListener('pointerdown', onPointer, true);
-    document.addEventListener('keydown', onTab, true);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer, true);
-      document.removeEventListener('keydown', onTab, true);
-    };
-  }, []);
-
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const el = e.target instanceof HTMLElement ? e.target : null;
-      const target = el && {
-        tagName: el.tagName,
-        isContentEditable: el.isContentEditable,
-        focusVisible: keyboardFocus.current,
-      };
-      if (e.altKey || e.ctrlKey || e.metaKey || ignoreKeyTarget(target, e.key)) return;
-      const action = keyAction(e.key);
-      if (!action) return;
-      e.preventDefault();
-      if (action === 'stop') {
-        setPlaying(false);
-        exitFullscreen();
-      } else if (action === 'toggle') setPlaying((p) => !p);
-      else void advance(action);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [advance, exitFullscreen]);
-
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-
-  // Offline first: the worker keeps every image of this file, and of the playlist's files, before they are due.
-  useEffect(() => {
-    void registerPlayerServiceWorker().then(() => precacheApp());
-  }, []);
-  useEffect(() => {
-    if (!snapshot) return;
-    const id = snapshot.file.id;
-    const pid = routeRef.current.playlistId;
-    void precacheForOffline([
-      playerFilePath(id),
-      playerPagesPath(id),
-      ...(pid ? [playlistItemsPath(pid)] : []),
-      ...snapshot.pages.map((p) => p.imagePath),
-    ]);
-  }, [snapshot]);
-  const playlistFileKey = (itemsQ.data ?? [])
-    .filter((i) => i.file)
-    .map((i) => i.fileId)
-    .join(',');
-  useEffect(() => {
-    if (!playlistFileKey) return;
-    let cancelled = false;
-    void (async () => {
-      for (const id of playlistFileKey.split(',').slice(0, PRECACHE_FILES)) {
-        if (cancelled) return;
-        const pages = await qc.fetchQuery(playerPagesQuery(id)).catch(() => null);
-        if (pages)
-          await precacheForOffline([playerFilePath(id), playerPagesPath(id), ...pages.map((p) => p.imagePath)]);
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [playlistFileKey, qc]);
-
-  // While playing, the controls appear when the mouse moves.
-  useEffect(() => {
-    if (!playing) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onMove = () => {
-      setControlsVisible(true);
-      clearTimeout(timer);
-      timer = setTimeout(() => setControlsVisible(false), CONTROLS_VISIBLE_MS);
-    };
-    window.addEventListener('mousemove', onMove);
-    return () => {
-      window.removeEventListener('mousemove', onMove);
-      clearTimeout(timer);
-      setControlsVisible(false);
-    };
-  }, [playing]);
-
-  // 401 from any read: remember where we were, say so, log in after 1 s (spec point 6).
   const loginNeeded = isLogin(fileQ.error) || isLogin(pagesQ.error) || isLogin(itemsQ.error);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure, not again when the language or navigate changes
-  useEffect(() => {
-    if (!loginNeeded) return;
-    rememberReturnPage(`${location.pathname}${location.search}`);
-    toast({ title: t('toasts.loginRequired'), variant: 'destructive' });
-    const timer = setTimeout(() => navigate('/login'), constants.redirectDelaysMs.playerLoginRequired);
-    return () => clearTimeout(timer);
-  }, [loginNeeded]);
+  useLoginRedirect(loginNeeded);
 
   // what is on screen stays until the next file is ready (no blank frame, even for a URL typed by hand)
   const showing = snapshot;

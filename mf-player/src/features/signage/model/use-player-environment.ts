@@ -1,0 +1,189 @@
+import type { PlaylistItem } from '@pagecast/contracts';
+import { constants } from '@pagecast/contracts';
+import { rememberReturnPage, toast } from '@pagecast/ui';
+import type { QueryClient } from '@tanstack/react-query';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '../../../sw/register';
+import { playerFilePath } from '../api/get-player-file';
+import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
+import { playlistItemsPath } from '../api/get-playing-playlist';
+import type { PlayerSnapshot } from './load-item';
+import { ignoreKeyTarget, type KeyAction, keyAction } from './playback';
+
+// The player's dealings with the browser around it (fullscreen, keys, mouse, network, offline cache, login), each a
+// hook of its own so that the page keeps to what is on screen and when it changes.
+
+const CONTROLS_VISIBLE_MS = 3000;
+/** Files of a playlist whose pages are fetched ahead for the offline cache. */
+const PRECACHE_FILES = 30;
+
+/** Fullscreen on the player's root; `onLeftByBrowser` runs when the browser leaves it itself (ESC). */
+export function useFullscreen(rootRef: RefObject<HTMLDivElement | null>, onLeftByBrowser: () => void) {
+  const [fullscreen, setFullscreen] = useState(false);
+  const exiting = useRef(false);
+  const onLeft = useRef(onLeftByBrowser);
+  onLeft.current = onLeftByBrowser;
+
+  const enter = useCallback(() => {
+    void rootRef.current?.requestFullscreen?.().catch(() => undefined);
+  }, [rootRef]);
+  const exit = useCallback(() => {
+    if (!document.fullscreenElement) return;
+    exiting.current = true;
+    void document.exitFullscreen().catch(() => undefined);
+  }, []);
+
+  useEffect(() => {
+    const onChange = () => {
+      const on = Boolean(document.fullscreenElement);
+      setFullscreen(on);
+      // the browser takes ESC itself in fullscreen: leaving fullscreen that way stops playback too
+      if (!on && !exiting.current) onLeft.current();
+      exiting.current = false;
+    };
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  return { fullscreen, enter, exit };
+}
+
+/** The player's keys (spec point 6), not while typing, and Space on a button the keyboard focused presses it. */
+export function usePlayerKeys(onAction: (action: KeyAction) => void) {
+  const handler = useRef(onAction);
+  handler.current = onAction;
+  // Whether the focus came from the keyboard (Tab) rather than a click: Space then presses the focused button only.
+  const keyboardFocus = useRef(false);
+  useEffect(() => {
+    const onPointer = () => {
+      keyboardFocus.current = false;
+    };
+    const onTab = (e: KeyboardEvent) => {
+      if (e.key === 'Tab') keyboardFocus.current = true;
+    };
+    document.addEventListener('pointerdown', onPointer, true);
+    document.addEventListener('keydown', onTab, true);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer, true);
+      document.removeEventListener('keydown', onTab, true);
+    };
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const el = e.target instanceof HTMLElement ? e.target : null;
+      const target = el && {
+        tagName: el.tagName,
+        isContentEditable: el.isContentEditable,
+        focusVisible: keyboardFocus.current,
+      };
+      if (e.altKey || e.ctrlKey || e.metaKey || ignoreKeyTarget(target, e.key)) return;
+      const action = keyAction(e.key);
+      if (!action) return;
+      e.preventDefault();
+      handler.current(action);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+/** Whether the browser says it is online (the player shows an offline badge and keeps playing). */
+export function useOnline(): boolean {
+  const [online, setOnline] = useState(typeof navigator === 'undefined' ? true : navigator.onLine);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
+
+/** While playing, the controls appear when the mouse moves, and hide again after a while. */
+export function useControlsVisible(playing: boolean): boolean {
+  const [visible, setVisible] = useState(false);
+  useEffect(() => {
+    if (!playing) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onMove = () => {
+      setVisible(true);
+      clearTimeout(timer);
+      timer = setTimeout(() => setVisible(false), CONTROLS_VISIBLE_MS);
+    };
+    window.addEventListener('mousemove', onMove);
+    return () => {
+      window.removeEventListener('mousemove', onMove);
+      clearTimeout(timer);
+      setVisible(false);
+    };
+  }, [playing]);
+  return visible;
+}
+
+/**
+ * Offline first: the worker keeps every image of the file on screen, and of the playlist's files, before they are
+ * due. `playlistIdNow` is read when the file on screen changes (the player may be ahead of the URL).
+ */
+export function useOfflinePrecache(
+  qc: QueryClient,
+  snapshot: PlayerSnapshot | null,
+  playlistIdNow: () => string | null,
+  items: PlaylistItem[] | undefined,
+) {
+  useEffect(() => {
+    void registerPlayerServiceWorker().then(() => precacheApp());
+  }, []);
+  const playlistOf = useRef(playlistIdNow);
+  playlistOf.current = playlistIdNow;
+  useEffect(() => {
+    if (!snapshot) return;
+    const id = snapshot.file.id;
+    const pid = playlistOf.current();
+    void precacheForOffline([
+      playerFilePath(id),
+      playerPagesPath(id),
+      ...(pid ? [playlistItemsPath(pid)] : []),
+      ...snapshot.pages.map((p) => p.imagePath),
+    ]);
+  }, [snapshot]);
+  const playlistFileKey = (items ?? [])
+    .filter((i) => i.file)
+    .map((i) => i.fileId)
+    .join(',');
+  useEffect(() => {
+    if (!playlistFileKey) return;
+    let cancelled = false;
+    void (async () => {
+      for (const id of playlistFileKey.split(',').slice(0, PRECACHE_FILES)) {
+        if (cancelled) return;
+        const pages = await qc.fetchQuery(playerPagesQuery(id)).catch(() => null);
+        if (pages)
+          await precacheForOffline([playerFilePath(id), playerPagesPath(id), ...pages.map((p) => p.imagePath)]);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [playlistFileKey, qc]);
+}
+
+/** 401 from any read: remember where we were, say so, log in after 1 s (spec point 6). */
+export function useLoginRedirect(loginNeeded: boolean) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure, not again when the language or navigate changes
+  useEffect(() => {
+    if (!loginNeeded) return;
+    rememberReturnPage(`${location.pathname}${location.search}`);
+    toast({ title: t('toasts.loginRequired'), variant: 'destructive' });
+    const timer = setTimeout(() => navigate('/login'), constants.redirectDelaysMs.playerLoginRequired);
+    return () => clearTimeout(timer);
+  }, [loginNeeded]);
+}
