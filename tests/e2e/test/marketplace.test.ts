@@ -135,8 +135,10 @@ describe('marketplace journey', () => {
     expect(mine.find((f) => f.id === file.id)).toMatchObject({ copiesSold: 1, pointsEarned: 2000 });
     const purchasers = await seller.json<{ activePurchaserCount: number }>('GET', `/api/files/${file.id}/purchasers`);
     expect(purchasers.activePurchaserCount).toBe(1);
-    const stats = await seller.json<{ monthlyEarnings: number }>('GET', '/api/dashboard/stats');
-    expect(stats.monthlyEarnings - earningsBefore).toBe(2000); // price 3000 less the fee of 1000
+    // the dashboard's sum follows billing's event, a moment after the purchase
+    const earned = async () =>
+      (await seller.json<{ monthlyEarnings: number }>('GET', '/api/dashboard/stats')).monthlyEarnings - earningsBefore;
+    await expect.poll(earned, { timeout: 15_000 }).toBe(2000); // price 3000 less the fee of 1000
   });
 
   it("when the licence ends, B's open player stops showing it and it leaves B's playable list", async () => {

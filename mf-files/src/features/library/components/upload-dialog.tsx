@@ -6,29 +6,48 @@ import {
   UploadForm,
 } from '@pagecast/contracts';
 import { Button, describeError, Dialog, FieldError, Input, Label, toast } from '@pagecast/ui';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSessionExpired } from '@pagecast/ui';
-import { fileQuery } from '../api/get-file';
 import { dashboardStatsQueryKey, filesQueryKey } from '../api/list-files';
 import { type UploadProgress, uploadFile } from '../api/upload-file';
-import { useWatchFiles } from '../api/watch-files';
-import { conversionPercent, parseUploadDuration } from '../model/file-rules';
+import { copyrightToSend, parseUploadDuration } from '../model/file-rules';
+import { ConversionStatus } from './conversion-status';
+import { CopyrightFields, type CopyrightValues } from './copyright-fields';
 import { PricePlanPicker } from './price-plan-picker';
 import { ProgressBar } from './progress-bar';
-import { useDisabledReason } from './status-badge';
 
 const ACCEPT = Object.values(constants.upload.extensions).join(',');
 
-type Errors = Partial<Record<'file' | 'title' | 'displayDuration' | 'publishPrice' | 'authorName' | 'form', string>>;
+interface UploadValues extends CopyrightValues {
+  file: File | null;
+  title: string;
+  /** as typed: parsed (and defaulted) when sent */
+  displayDuration: string;
+  isPublished: boolean;
+  publishPrice: PublishPrice | undefined;
+}
+type ErrorField = 'file' | 'title' | 'displayDuration' | 'publishPrice' | 'authorName' | 'root';
 
-/** Error key of a schema issue path: the field it is shown under. */
-function fieldOf(path: readonly PropertyKey[]): keyof Errors {
+const emptyForm = (): UploadValues => ({
+  file: null,
+  title: '',
+  displayDuration: String(constants.defaultDisplayDuration),
+  isPublished: false,
+  publishPrice: undefined,
+  authorName: '',
+  companyName: '',
+  copyrightText: '',
+});
+
+/** Error key of a schema issue path: the field it is shown under ('root': above the buttons). */
+function fieldOf(path: readonly PropertyKey[]): ErrorField {
   const [first, second] = path;
-  if (first === 'copyrightInfo') return second === 'authorName' || second === undefined ? 'authorName' : 'form';
+  if (first === 'copyrightInfo') return second === 'authorName' || second === undefined ? 'authorName' : 'root';
   if (first === 'file' || first === 'title' || first === 'displayDuration' || first === 'publishPrice') return first;
-  return 'form';
+  return 'root';
 }
 
 /** Checks one picked file alone (type and size): the message shows at once, before the form is sent. */
@@ -36,58 +55,6 @@ function checkFile(file: File): string | undefined {
   const result = UploadForm.safeParse({ file, title: 'x' });
   if (result.success) return undefined;
   return result.error.issues.find((i) => i.path[0] === 'file')?.message;
-}
-
-function ConversionStatus({ fileId, onDone }: { fileId: string; onDone: () => void }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const { data } = useQuery(fileQuery(fileId));
-  useWatchFiles([fileId], () => {
-    void queryClient.invalidateQueries({ queryKey: ['/api/files', fileId] });
-  });
-  const status = data?.status;
-  const doneRef = useRef(onDone);
-  doneRef.current = onDone;
-  useEffect(() => {
-    if (status && status !== 'processing') {
-      void queryClient.invalidateQueries({ queryKey: filesQueryKey });
-      void queryClient.invalidateQueries({ queryKey: dashboardStatsQueryKey });
-      if (status === 'private') {
-        const timer = setTimeout(() => doneRef.current(), 1200);
-        return () => clearTimeout(timer);
-      }
-    }
-    return undefined;
-  }, [status, queryClient]);
-  const reason = useDisabledReason(data ?? ({ status: 'private' } as FileSummary));
-
-  if (!data || data.status === 'processing') {
-    const percent = data ? conversionPercent(data) : null;
-    return (
-      <div className="pc-stack" data-testid="upload-converting">
-        <ProgressBar value={percent} label={t('files.upload.converting')} testId="conversion-progress" />
-        <p className="pc-muted">
-          {data?.pageCount
-            ? t('files.upload.convertingPagesOf', { done: data.pagesReady, total: data.pageCount })
-            : t('files.upload.convertingPages', { done: data?.pagesReady ?? 0 })}
-        </p>
-      </div>
-    );
-  }
-  if (data.status === 'disabled') {
-    return (
-      <div className="pc-stack" data-testid="upload-conversion-failed">
-        <FieldError>{t('files.upload.conversionFailed')}</FieldError>
-        <p className="pc-muted">{reason}</p>
-      </div>
-    );
-  }
-  return (
-    <div className="pc-stack" data-testid="upload-converted">
-      <ProgressBar value={100} label={t('files.upload.converting')} testId="conversion-progress" />
-      <p>{t('files.upload.conversionDone', { n: data.pageCount })}</p>
-    </div>
-  );
 }
 
 /** The upload modal: drag and drop or pick, the spec's fields, a real progress bar for the bytes, then the pages. */
@@ -99,15 +66,11 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
 
-  const [file, setFile] = useState<File | null>(null);
-  const [title, setTitle] = useState('');
-  const [duration, setDuration] = useState(String(constants.defaultDisplayDuration));
-  const [selling, setSelling] = useState(false);
-  const [plan, setPlan] = useState<PublishPrice | undefined>(undefined);
-  const [authorName, setAuthorName] = useState('');
-  const [companyName, setCompanyName] = useState('');
-  const [copyrightText, setCopyrightText] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
+  const form = useForm<UploadValues>({ defaultValues: emptyForm() });
+  const errors = form.formState.errors;
+  const file = form.watch('file');
+  const selling = form.watch('isPublished');
+  const plan = form.watch('publishPrice');
   const [dragging, setDragging] = useState(false);
   const [phase, setPhase] = useState<'form' | 'uploading' | 'converting'>('form');
   const [progress, setProgress] = useState<UploadProgress>({ sent: 0, total: 0 });
@@ -116,19 +79,11 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   // A new dialog each time it opens.
   useEffect(() => {
     if (!open) return;
-    setFile(null);
-    setTitle('');
-    setDuration(String(constants.defaultDisplayDuration));
-    setSelling(false);
-    setPlan(undefined);
-    setAuthorName('');
-    setCompanyName('');
-    setCopyrightText('');
-    setErrors({});
+    form.reset(emptyForm());
     setPhase('form');
     setProgress({ sent: 0, total: 0 });
     setUploaded(null);
-  }, [open]);
+  }, [open, form]);
 
   const openChange = useRef(onOpenChange);
   openChange.current = onOpenChange;
@@ -142,15 +97,16 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
 
   const pick = (picked: File | undefined) => {
     if (!picked) return;
-    setFile(picked);
+    const previous = form.getValues('file');
+    form.setValue('file', picked);
     const error = checkFile(picked);
-    setErrors((e) => ({ ...e, file: error ? t(error) : undefined, form: undefined }));
+    form.clearErrors('file');
+    form.clearErrors('root');
+    if (error) form.setError('file', { message: t(error) });
     // The title follows the file unless the member typed one.
-    setTitle((current) =>
-      current.trim() === '' || (file && current === defaultTitleFromFilename(file.name))
-        ? defaultTitleFromFilename(picked.name)
-        : current,
-    );
+    const current = form.getValues('title');
+    if (current.trim() === '' || (previous && current === defaultTitleFromFilename(previous.name)))
+      form.setValue('title', defaultTitleFromFilename(picked.name));
   };
 
   const onDrop = (e: DragEvent<HTMLDivElement>) => {
@@ -160,24 +116,21 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   };
 
   const submit = async () => {
-    const displayDuration = parseUploadDuration(duration);
-    const copyrightInfo = selling
-      ? {
-          authorName: authorName.trim(),
-          ...(companyName.trim() ? { companyName: companyName.trim() } : {}),
-          ...(copyrightText.trim() ? { copyrightText: copyrightText.trim() } : {}),
-        }
-      : undefined;
+    const values = form.getValues();
+    const { file } = values;
+    const selling = values.isPublished;
     const parsed = UploadForm.safeParse({
       file: file ?? undefined,
-      title,
-      displayDuration,
+      title: values.title,
+      displayDuration: parseUploadDuration(values.displayDuration),
       isPublished: selling,
-      publishPrice: selling ? plan : undefined,
-      copyrightInfo,
+      publishPrice: selling ? values.publishPrice : undefined,
+      // a seller's author name is required even when every copyright field is empty
+      copyrightInfo: selling ? (copyrightToSend(values) ?? { authorName: '' }) : undefined,
     });
+    form.clearErrors();
     if (!parsed.success || !file) {
-      const next: Errors = {};
+      const next: Partial<Record<ErrorField, string>> = {};
       for (const issue of parsed.success ? [] : parsed.error.issues) {
         const field = fieldOf(issue.path);
         next[field] ??= t(issue.message);
@@ -187,12 +140,11 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       if (!file || next.file === required || next.title === required) {
         if (next.file === required) delete next.file;
         if (next.title === required) delete next.title;
-        next.form = required;
+        next.root = required;
       }
-      setErrors(next);
+      for (const [field, message] of Object.entries(next)) form.setError(field as ErrorField, { message });
       return;
     }
-    setErrors({});
     setPhase('uploading');
     setProgress({ sent: 0, total: file.size });
     const controller = new AbortController();
@@ -222,7 +174,7 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       setPhase('form');
       if (sessionExpired(err)) return;
       const message = describeError(err, t, t('files.toasts.uploadFailed'));
-      setErrors({ form: message });
+      form.setError('root', { message });
       toast({
         title: t('files.toasts.uploadFailed'),
         description: message === t('files.toasts.uploadFailed') ? undefined : message,
@@ -306,17 +258,12 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                 </p>
               ) : null}
             </div>
-            <FieldError>{errors.file}</FieldError>
+            <FieldError>{errors.file?.message}</FieldError>
 
             <div className="pc-field">
               <Label htmlFor={`${ids}-title`}>{t('files.upload.titleLabel')}</Label>
-              <Input
-                id={`${ids}-title`}
-                value={title}
-                maxLength={constants.title.maxLength}
-                onChange={(e) => setTitle(e.target.value)}
-              />
-              <FieldError>{errors.title}</FieldError>
+              <Input id={`${ids}-title`} maxLength={constants.title.maxLength} {...form.register('title')} />
+              <FieldError>{errors.title?.message}</FieldError>
             </div>
 
             <div className="pc-field">
@@ -326,46 +273,30 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                 type="number"
                 min={constants.upload.minDisplayDuration}
                 max={constants.upload.maxDisplayDuration}
-                value={duration}
-                onChange={(e) => setDuration(e.target.value)}
+                {...form.register('displayDuration')}
               />
               <p className="pc-muted pf-small">{t('files.upload.durationHint')}</p>
-              <FieldError>{errors.displayDuration}</FieldError>
+              <FieldError>{errors.displayDuration?.message}</FieldError>
             </div>
 
             <label className="pf-toggle">
-              <input
-                type="checkbox"
-                checked={selling}
-                onChange={(e) => setSelling(e.target.checked)}
-                data-testid="upload-sell"
-              />
+              <input type="checkbox" {...form.register('isPublished')} data-testid="upload-sell" />
               <span>{t('files.upload.sell')}</span>
             </label>
             {selling ? (
               <div className="pc-stack pf-sale">
                 <p className="pc-muted pf-small">{t('files.upload.sellHint')}</p>
-                <PricePlanPicker value={plan} onChange={setPlan} name={`${ids}-plan`} />
-                <FieldError>{errors.publishPrice}</FieldError>
-                <div className="pc-field">
-                  <Label htmlFor={`${ids}-author`}>{t('files.copyright.authorName')}</Label>
-                  <Input id={`${ids}-author`} value={authorName} onChange={(e) => setAuthorName(e.target.value)} />
-                  <FieldError>{errors.authorName}</FieldError>
-                </div>
-                <div className="pc-field">
-                  <Label htmlFor={`${ids}-company`}>{t('files.copyright.companyName')}</Label>
-                  <Input id={`${ids}-company`} value={companyName} onChange={(e) => setCompanyName(e.target.value)} />
-                </div>
-                <div className="pc-field">
-                  <Label htmlFor={`${ids}-copyright`}>{t('files.copyright.copyrightText')}</Label>
-                  <textarea
-                    id={`${ids}-copyright`}
-                    className="pc-input"
-                    rows={2}
-                    value={copyrightText}
-                    onChange={(e) => setCopyrightText(e.target.value)}
-                  />
-                </div>
+                <PricePlanPicker value={plan} onChange={(p) => form.setValue('publishPrice', p)} name={`${ids}-plan`} />
+                <FieldError>{errors.publishPrice?.message}</FieldError>
+                <CopyrightFields
+                  idPrefix={ids}
+                  fields={{
+                    authorName: form.register('authorName'),
+                    companyName: form.register('companyName'),
+                    copyrightText: form.register('copyrightText'),
+                  }}
+                  authorError={errors.authorName?.message}
+                />
               </div>
             ) : null}
 
@@ -377,7 +308,7 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                 </p>
               </div>
             ) : null}
-            <FieldError>{errors.form}</FieldError>
+            <FieldError>{errors.root?.message}</FieldError>
           </fieldset>
         )}
       </div>
