@@ -1,9 +1,7 @@
 import { apiRequest, HttpError } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { playlistItemsKey } from './get-playlist-items';
+import { playlistItemsKey, playlistItemsPath } from '../../../lib/playlist-items';
 import { playlistsKey } from './list-playlists';
-
-const itemsPath = (playlistId: string) => `/api/playlists/${encodeURIComponent(playlistId)}/items`;
 
 /** The call is not there (an older file service): method not allowed, or a 404 for the route, not the playlist. */
 export function atomicSaveMissing(error: unknown): boolean {
@@ -21,16 +19,16 @@ export async function savePlaylistItems(input: {
   previousFileIds: string[];
 }): Promise<void> {
   try {
-    await apiRequest('PUT', itemsPath(input.playlistId), { fileIds: input.fileIds });
+    await apiRequest('PUT', playlistItemsPath(input.playlistId), { fileIds: input.fileIds });
     return;
   } catch (error) {
     if (!atomicSaveMissing(error)) throw error;
   }
   for (const fileId of input.previousFileIds) {
-    await apiRequest('DELETE', `${itemsPath(input.playlistId)}/${encodeURIComponent(fileId)}`);
+    await apiRequest('DELETE', `${playlistItemsPath(input.playlistId)}/${encodeURIComponent(fileId)}`);
   }
   for (const [position, fileId] of input.fileIds.entries()) {
-    await apiRequest('POST', itemsPath(input.playlistId), { fileId, position });
+    await apiRequest('POST', playlistItemsPath(input.playlistId), { fileId, position });
   }
 }
 

@@ -14,7 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { playlistItemsQuery } from '../api/get-playlist-items';
+import { playlistItemsQuery } from '../../../lib/playlist-items';
 import { accessibleFilesQuery } from '../api/list-accessible-files';
 import { useSavePlaylistItems } from '../api/save-playlist-items';
 import { moveFile, removeFile, toggleFile } from '../model/editor';

@@ -19,7 +19,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreatePlaylist } from '../api/create-playlist';
 import { useDeletePlaylist } from '../api/delete-playlist';
-import { playlistItemsQuery } from '../api/get-playlist-items';
+import { playlistItemsQuery } from '../../../lib/playlist-items';
 import { playlistsQuery } from '../api/list-playlists';
 import { firstPlayable, validPlaylistName } from '../model/editor';
 import { PlaylistEditor } from './playlist-editor';

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { playerFilePath, playerFileQuery } from '../api/get-player-file';
 import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
-import { playingPlaylistQuery, playlistItemsPath } from '../api/get-playing-playlist';
+import { playlistItemsPath, playlistItemsQuery } from '../../../lib/playlist-items';
 import type { Stale } from '../model/live-events';
 import { classifyLoadError, isGone, isLogin, loadItem, type PlayerSnapshot, readLatest } from '../model/load-item';
 import {
@@ -51,7 +51,7 @@ export function SignagePage() {
 
   const fileQ = useQuery(playerFileQuery(fileId));
   const pagesQ = useQuery(playerPagesQuery(fileId));
-  const itemsQ = useQuery({ ...playingPlaylistQuery(playlistId ?? ''), enabled: playlistId !== null });
+  const itemsQ = useQuery({ ...playlistItemsQuery(playlistId ?? ''), enabled: playlistId !== null });
 
   const [snapshot, setSnapshot] = useState<PlayerSnapshot | null>(null);
   const [pageIndex, setPageIndex] = useState(0);

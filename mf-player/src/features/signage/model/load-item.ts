@@ -3,7 +3,7 @@ import { HttpError } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import { playerFileQuery } from '../api/get-player-file';
 import { playerPagesQuery } from '../api/get-player-pages';
-import { playingPlaylistQuery } from '../api/get-playing-playlist';
+import { playlistItemsQuery } from '../../../lib/playlist-items';
 import type { Latest, Snapshot } from './playback';
 
 // What the player reads, and how it tells a file that is gone from a network that is out.
@@ -82,7 +82,7 @@ export function readLatest(
 ): Latest<PlayerFile, FilePage, PlaylistItem> {
   const file = qc.getQueryState(playerFileQuery(fileId).queryKey);
   const pages = qc.getQueryState(playerPagesQuery(fileId).queryKey);
-  const items = playlistId ? qc.getQueryState(playingPlaylistQuery(playlistId).queryKey) : undefined;
+  const items = playlistId ? qc.getQueryState(playlistItemsQuery(playlistId).queryKey) : undefined;
   return {
     file: file?.data,
     pages: pages?.data,

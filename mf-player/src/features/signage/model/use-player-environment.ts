@@ -8,7 +8,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '../../../sw/register';
 import { playerFilePath } from '../api/get-player-file';
 import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
-import { playlistItemsPath } from '../api/get-playing-playlist';
+import { playlistItemsPath } from '../../../lib/playlist-items';
 import type { PlayerSnapshot } from './load-item';
 import { ignoreKeyTarget, type KeyAction, keyAction } from './playback';
 
