@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { IDENTITY_HEADER } from '@pagecast/contracts';
+import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
 
 /** Repository root (this file is packages/service-kit/src/testing.ts). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -58,4 +60,76 @@ export function testEnv(env: NodeJS.ProcessEnv = process.env): TestEnv {
  */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, field by field
+export type Json = any;
+
+/** Who a component test calls as: a member (signed as the gateway signs), a paired display, or nobody. */
+export type TestCaller =
+  | { userId: string; sessionId?: string }
+  | { device: { deviceId: string; screenId: string; ownerId: string } }
+  | null
+  | undefined;
+
+export interface TestAnswer {
+  status: number;
+  /** parsed JSON, or the text when it is not JSON (undefined when empty) */
+  body: Json;
+  text: string;
+  headers: Headers;
+}
+
+/**
+ * One call to a service under test, as the gateway would pass it: the caller's identity header signed with
+ * `secret`, a JSON body (a string is sent as is), redirects not followed. Every service's tests call through this.
+ */
+export async function callService(
+  baseUrl: string,
+  secret: string,
+  who: TestCaller,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<TestAnswer> {
+  const h: Record<string, string> = { ...headers };
+  if (who && 'userId' in who) {
+    h[IDENTITY_HEADER] = signIdentityHeader(
+      { userId: who.userId, sessionId: who.sessionId ?? `s-${who.userId}` },
+      secret,
+    );
+  } else if (who) h[IDENTITY_HEADER] = signDeviceIdentityHeader(who.device, secret);
+  if (body !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-type'))
+    h['content-type'] = 'application/json';
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: h,
+    redirect: 'manual',
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown = text || undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed, text, headers: res.headers };
+}
+
+/** Polls `probe` until it gives a truthy value, or fails saying what it waited for. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type EventData, type Subject, serviceIdentity } from '@pagecast/contracts';
-import { signIdentityHeader } from '@pagecast/service-kit';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { callService, type Json, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
-export type Json = any;
+export type { Json };
+export { waitFor };
 
 export interface TestService {
   server: Server;
@@ -60,23 +59,15 @@ export async function call(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Json }> {
-  const h: Record<string, string> = { ...headers };
-  if (userId)
-    h['x-pagecast-identity'] = signIdentityHeader({ userId, sessionId: `s-${userId}` }, svc.env.INTERNAL_SECRET ?? '');
-  if (body !== undefined && !h['content-type']) h['content-type'] = 'application/json';
-  const res = await fetch(`${svc.server.url}${path}`, {
+  return callService(
+    svc.server.url,
+    svc.env.INTERNAL_SECRET ?? '',
+    userId ? { userId } : null,
     method,
-    headers: h,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, body: parsed };
+    path,
+    body,
+    headers,
+  );
 }
 
 /** A call as the marketplace service makes it (service identity). */
@@ -89,21 +80,6 @@ export async function publishEvent<S extends Subject>(svc: TestService, type: S,
   const event = createEvent(type, data, id ? { id } : {});
   await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
   return event;
-}
-
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
-  everyMs = 50,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 /** A member registered at account (opening 300 points, trial), once billing has opened them. */

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type EventData, type Subject } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { callService, type Json, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import type { BillingClient } from '../src/data/billing';
 import { consumerNames } from '../src/events';
 import { createServer, type Server } from '../src/server';
 
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
-export type Json = any;
+export type { Json };
+export { waitFor };
 
 export interface TestService {
   server: Server;
@@ -60,42 +60,13 @@ export async function call(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Json }> {
-  const headers: Record<string, string> = userId ? identityHeaders(svc, userId) : {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${svc.server.url}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, body: parsed };
+  return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', userId ? { userId } : null, method, path, body);
 }
 
 /** Publishes another service's event on NATS, as that service would. */
 export async function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>): Promise<void> {
   const event = createEvent(type, data);
   await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
-}
-
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 20_000,
-  everyMs = 50,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
 }
 
 export const newId = () => randomUUID();

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { callService, type Json, type TestAnswer, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { consumerNames } from '../src/events';
 import { createServer, type Server } from '../src/server';
 
 /** A JSON answer: its shape is what the assertions check. */
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
-export type Json = any;
+export type { Json };
 
 export interface TestService {
   server: Server;
@@ -55,24 +53,6 @@ export async function call(
   path: string,
   body?: unknown,
   extraHeaders: Record<string, string> = {},
-): Promise<{ status: number; body: Json; headers: Headers; text: string }> {
-  const secret = svc.env.INTERNAL_SECRET ?? '';
-  const headers: Record<string, string> = { ...extraHeaders };
-  if (who && 'userId' in who) {
-    headers['x-pagecast-identity'] = signIdentityHeader({ userId: who.userId, sessionId: `s-${who.userId}` }, secret);
-  } else if (who) headers['x-pagecast-identity'] = signDeviceIdentityHeader(who.device, secret);
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${svc.server.url}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON (CSV)
-  }
-  return { status: res.status, body: parsed, headers: res.headers, text };
+): Promise<TestAnswer> {
+  return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', who, method, path, body, extraHeaders);
 }
