@@ -40,7 +40,8 @@ async function startChild(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
   const port = await freePort();
-  const child = spawn(join(repoRoot, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+  // node itself, not the tsx wrapper: SIGKILL must reach the service (the wrapper's child outlived it, orphaned)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: join(repoRoot, 'services/billing'),
     env: { ...process.env, ...observer.env, PORT: String(port), LOG_LEVEL: 'silent', JOBS_INTERVAL_MS: '0', ...env },
     stdio: 'ignore',
