@@ -378,6 +378,32 @@ describe('page images at the gateway', () => {
     for (const m of members) expect(countOf(files.checks, `${m.userId} ${img.hash}`)).toBe(1);
   });
 
+  it('an expired session is refreshed on an image request too: the new cookie comes with the image', async () => {
+    const userId = `u-${randomUUID()}`;
+    const sessionId = `s-${randomUUID()}`;
+    account.liveSessions.set(sessionId, userId);
+    const past = Math.floor(Date.now() / 1000) - 60;
+    const expired = await keys.sign({ sub: userId, sid: sessionId, iat: past - 900, exp: past });
+    const img = files.addImage(1000);
+    files.grant(userId, img.hash, { access: 'owner', maxAgeMs: 60_000 });
+    const res = await get(gw.url, img.path, { cookie: cookieHeader(expired) });
+    expect(res.status).toBe(200);
+    expect(res.body.equals(img.bytes)).toBe(true);
+    expect(res.headers['set-cookie']?.[0]).toMatch(/^pc_session=[^;]+\..+; Path=\/; HttpOnly/);
+  });
+
+  it('file-conversion down: 503 JSON, nothing cached', async () => {
+    const down = await startGateway({ ...env, FILES_URL: 'http://127.0.0.1:9' });
+    extra.push(down.gateway);
+    const owner = await member();
+    const img = files.addImage(1000);
+    const res = await get(down.url, img.path, { cookie: owner.cookie });
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(down.gateway.media.access.size).toBe(0);
+  });
+
   it('other /media paths and methods still go to file-conversion; /internal is never routed', async () => {
     const owner = await member();
     const other = await get(gw.url, '/media/pages/abc.webp', { cookie: owner.cookie });
