@@ -123,6 +123,23 @@ const benches = [
   },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
   {
+    name: 'images: a page image through the gateway vs nginx serving the same bytes (wrk, 50 connections)',
+    run: async (ctx) => {
+      const { rows } = await owned('gateway/bench/images.bench.mjs', 'benchImages', {
+        baseUrl: ctx.hostUrl,
+        mailUrl: ctx.stack.mailUrl,
+      })();
+      const [nginx, gateway] = rows;
+      return {
+        rows,
+        notes: [
+          `gateway/nginx throughput: ${fmt(gateway.rps / nginx.rps)}x (goal ≥ 0.5); ` +
+            `gateway ${fmt(gateway.rps, 0)} req/s, p50 ${fmt(gateway.p50)} ms; nginx ${fmt(nginx.rps, 0)} req/s, p50 ${fmt(nginx.p50)} ms`,
+        ],
+      };
+    },
+  },
+  {
     name: 'billing ledger: appends per second and p95 for 50 members beside the plain insert rate',
     run: owned('services/billing/bench/ledger.bench.mjs', 'benchLedger'),
   },
@@ -163,7 +180,8 @@ async function finish(code) {
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(130));
 
 try {
-  // pdftoppm and mutool (conversion baseline) and chromium (player latency) come from the bench lists.
+  // pdftoppm and mutool (conversion baseline), chromium (player latency), wrk and nginx (page images) come from the
+  // bench lists.
   await ensureDebianPackages(debianFor('bench'));
   say(`starting the stack (test profile, gateway on ${PORT}; logs in .data/test/logs) ...`);
   // The gateway's per-address /api limit (600/min) would turn a benchmark into a 429 count: lift it here only.

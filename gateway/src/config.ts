@@ -28,6 +28,11 @@
 //   RATE_LIMIT_API_MAX    requests per window and address on all of /api (default 600)
 //   TRUST_PROXY      express "trust proxy" value (default loopback): which hops may set X-Forwarded-For
 //   SSE_HEARTBEAT_MS interval of the comment heartbeat on /api/events (default 25000)
+//   MEDIA_CACHE_BYTES    byte budget of the page-image cache (default 134217728 = 128 MiB): images are served from
+//                        memory, shared by everyone allowed to see them (media.ts); 0 keeps none
+//   MEDIA_ACCESS_ENTRIES how many (caller, image) access decisions are remembered (default 100000)
+//   MEDIA_ACCESS_MAX_MS  the longest any such decision is remembered (default 60000); file-conversion grants less
+//                        for a licence (at most 3 s, never past its end) and for a refusal (2 s)
 //   STRIPE_JS_URL    where the purchase dialog loads Stripe.js (default https://js.stripe.com/v3/; localstripe's
 //                    /js.stripe.com/v3/ in tests); the CSP allows its origin and nothing else of the card provider
 import path from 'node:path';
@@ -59,6 +64,13 @@ export const gatewayConfigShape = {
   RATE_LIMIT_API_MAX: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: z.string().default('loopback'),
   SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(25_000),
+  MEDIA_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(128 * 1024 * 1024),
+  MEDIA_ACCESS_ENTRIES: z.coerce.number().int().positive().default(100_000),
+  MEDIA_ACCESS_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
   STRIPE_JS_URL: z.url({ protocol: /^https?$/ }).default('https://js.stripe.com/v3/'),
 };
 

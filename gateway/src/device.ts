@@ -5,6 +5,7 @@ import { DeviceClaims } from '@pagecast/contracts';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { Logger } from './log';
 import type { RevocationStore } from './revocations';
+import { VerifiedTokens } from './verified';
 
 export interface DeviceIdentity {
   deviceId: string;
@@ -20,17 +21,20 @@ export type DeviceOutcome =
 
 export function createDeviceVerifier(opts: { jwksUrl: string; revocations: RevocationStore; logger: Logger }) {
   const jwks = createRemoteJWKSet(new URL(opts.jwksUrl), { timeoutDuration: 3000, cooldownDuration: 30_000 });
+  // Signatures already checked (at most 60 s, never past exp); the revocation check still runs every time.
+  const verified = new VerifiedTokens<DeviceIdentity>();
   return {
     async check(token: string | undefined): Promise<DeviceOutcome> {
       if (!token) return { kind: 'none' };
+      const known = verified.get(token);
+      if (known) return opts.revocations.has(known.deviceId) ? { kind: 'invalid' } : { kind: 'valid', device: known };
       try {
         const { payload } = await jwtVerify(token, jwks, { algorithms: ['EdDSA'] });
         const claims = DeviceClaims.safeParse(payload);
         if (!claims.success || opts.revocations.has(claims.data.sub)) return { kind: 'invalid' };
-        return {
-          kind: 'valid',
-          device: { deviceId: claims.data.sub, screenId: claims.data.scr, ownerId: claims.data.own },
-        };
+        const device = { deviceId: claims.data.sub, screenId: claims.data.scr, ownerId: claims.data.own };
+        verified.set(token, device, claims.data.exp);
+        return { kind: 'valid', device };
       } catch (err) {
         if (
           !(err instanceof errors.JOSEError) ||

@@ -67,7 +67,13 @@ export interface LiveFeed {
   stop(): Promise<void>;
 }
 
-export function startLiveFeed(opts: { js: JetStreamClient; hub: EventsHub; logger: Logger }): LiveFeed {
+export function startLiveFeed(opts: {
+  js: JetStreamClient;
+  hub: EventsHub;
+  logger: Logger;
+  /** every event read, before it is forwarded (the page-image access cache drops what it may have changed) */
+  onEvent?: (event: AnyEvent) => void;
+}): LiveFeed {
   const { js, hub, logger } = opts;
   let stopped = false;
   const counts = { read: 0, forwarded: 0 };
@@ -106,6 +112,11 @@ export function startLiveFeed(opts: { js: JetStreamClient; hub: EventsHub; logge
           } catch (err) {
             logger.debug({ err, subject: m.subject, seq: m.seq }, 'live: malformed event skipped');
             continue;
+          }
+          try {
+            opts.onEvent?.(event);
+          } catch (err) {
+            logger.error({ err, subject: m.subject }, 'live: event hook failed');
           }
           const view = liveView(event);
           if (view && hub.forward(view.forwarded, view.keys) > 0) counts.forwarded++;

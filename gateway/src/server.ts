@@ -20,6 +20,7 @@ import {
   signDeviceIdentityHeader,
   signIdentityHeader,
 } from '@pagecast/service-kit';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import compression from 'compression';
 import express from 'express';
 import type { GatewayConfig } from './config';
@@ -29,6 +30,7 @@ import { createDeviceVerifier, type DeviceIdentity } from './device';
 import { docsPage, documentedServices } from './docs';
 import { createEventsHub, type LiveLimits, watchKey } from './events';
 import { type LiveFeed, liveLimitsFromEnv, startLiveFeed } from './live';
+import { type CallerOutcome, createMediaServer, type MediaServer } from './media';
 import { createServiceProxy } from './proxy';
 import { foreignOrigins, resolveRemotes } from './remotes';
 import { type RevocationFeed, RevocationStore, startRevocationFeed } from './revocations';
@@ -49,6 +51,8 @@ export interface Gateway {
   /** revoked paired displays (by deviceId) */
   deviceRevocations: RevocationStore;
   events: ReturnType<typeof createEventsHub>;
+  /** page images served by the gateway itself (media.ts): its caches and upstream call counts */
+  media: MediaServer;
 }
 
 interface SessionLocals {
@@ -60,6 +64,30 @@ interface SessionLocals {
 }
 
 const sessionOf = (res: express.Response): SessionLocals => res.locals as SessionLocals;
+
+/**
+ * The headers a middleware such as helmet sets on every answer, read once: it sets the same ones whatever the
+ * request (no nonces), so the page-image answers written outside express carry them precomputed.
+ */
+function headersSetBy(middleware: express.RequestHandler): Array<[string, string]> {
+  const headers = new Map<string, string>();
+  const res = {
+    setHeader(name: string, value: unknown) {
+      headers.set(name.toLowerCase(), String(value));
+      return res;
+    },
+    removeHeader(name: string) {
+      headers.delete(name.toLowerCase());
+    },
+    getHeader: (name: string) => headers.get(name.toLowerCase()),
+  };
+  let called = false;
+  middleware({ headers: {}, method: 'GET', url: '/' } as express.Request, res as unknown as express.Response, () => {
+    called = true;
+  });
+  if (!called) throw new Error('the security headers middleware did not finish synchronously');
+  return [...headers];
+}
 
 function sendError(
   res: express.Response,
@@ -124,7 +152,7 @@ export function createGateway(
   const ready = async () =>
     Boolean(nats && !nats.nc.isClosed() && !nats.nc.isDraining()) && (await verifier.jwksReachable());
   // Probes and metrics live on the internal listener only: the public must not read metrics or readiness.
-  const { app, probes, finish } = createHttpApp({
+  const { app, probes, finish, registry } = createHttpApp({
     name: 'gateway',
     logger,
     ready,
@@ -142,30 +170,45 @@ export function createGateway(
     if (typeof requestId === 'string') req.headers['x-request-id'] = requestId;
     next();
   });
-  app.use(securityHeaders({ remoteOrigins: foreignOrigins(remotes), https, stripeJsUrl: config.STRIPE_JS_URL }));
+  const security = securityHeaders({
+    remoteOrigins: foreignOrigins(remotes),
+    https,
+    stripeJsUrl: config.STRIPE_JS_URL,
+  });
+  app.use(security);
   app.use(limits.api, limits.auth);
 
   // A browser navigation after some unauthorized errors (spec point 2): the login screen lives in the shell.
   app.get('/api/login', (_req, res) => res.redirect(302, '/login'));
 
-  // Session: verified locally against account's keys; refreshed once when expired; revoked → anonymous.
+  /**
+   * Who is calling: the member of a session verified locally against account's keys (refreshed once when expired;
+   * revoked → anonymous), else a paired display by its own credential. Also the cookies to set or clear.
+   */
+  const identify = async (req: IncomingMessage): Promise<SessionLocals & { cookies: string[] }> => {
+    const out: SessionLocals & { cookies: string[] } = { cookies: [] };
+    const outcome = await verifier.check(readCookie(req.headers, SESSION_COOKIE));
+    if (outcome.kind === 'valid') out.identity = outcome.identity;
+    else if (outcome.kind === 'refreshed') {
+      out.identity = outcome.identity;
+      out.cookies.push(cookie(outcome.token, outcome.maxAgeSeconds));
+    } else if (outcome.kind === 'invalid') out.cookies.push(clearCookie);
+    else if (outcome.kind === 'unavailable') out.sessionUnavailable = true;
+    // A paired display (screens): its own credential, used only when no member is signed in on this browser.
+    if (!out.identity) {
+      const device = await devices.check(readCookie(req.headers, DEVICE_COOKIE));
+      if (device.kind === 'valid') out.device = device.device;
+      else if (device.kind === 'invalid') out.cookies.push(clearDeviceCookie);
+      else if (device.kind === 'unavailable') out.deviceUnavailable = true;
+    }
+    return out;
+  };
+
   app.use(async (req, res, next) => {
     if (!/^\/(api|media)(\/|$)/.test(req.path)) return next();
-    const outcome = await verifier.check(readCookie(req.headers, SESSION_COOKIE));
-    const locals = sessionOf(res);
-    if (outcome.kind === 'valid') locals.identity = outcome.identity;
-    else if (outcome.kind === 'refreshed') {
-      locals.identity = outcome.identity;
-      res.append('Set-Cookie', cookie(outcome.token, outcome.maxAgeSeconds));
-    } else if (outcome.kind === 'invalid') res.append('Set-Cookie', clearCookie);
-    else if (outcome.kind === 'unavailable') locals.sessionUnavailable = true;
-    // A paired display (screens): its own credential, used only when no member is signed in on this browser.
-    if (!locals.identity) {
-      const device = await devices.check(readCookie(req.headers, DEVICE_COOKIE));
-      if (device.kind === 'valid') locals.device = device.device;
-      else if (device.kind === 'invalid') res.append('Set-Cookie', clearDeviceCookie);
-      else if (device.kind === 'unavailable') locals.deviceUnavailable = true;
-    }
+    const { cookies, ...who } = await identify(req);
+    Object.assign(sessionOf(res), who);
+    for (const c of cookies) res.append('Set-Cookie', c);
     next();
   });
   app.use(limits.device);
@@ -232,11 +275,47 @@ export function createGateway(
   app.use(shellRouter(config.STATIC_DIR));
   finish();
 
+  // Page images: answered by the gateway itself, before express (media.ts says why and how).
+  const requestDuration = registry.getSingleMetric('http_request_duration_seconds') as
+    | { observe(labels: Record<string, string>, seconds: number): void }
+    | undefined;
+  const media = createMediaServer({
+    filesUrl: config.FILES_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    cacheBytes: config.MEDIA_CACHE_BYTES,
+    accessEntries: config.MEDIA_ACCESS_ENTRIES,
+    accessMaxMs: config.MEDIA_ACCESS_MAX_MS,
+    timeoutMs: config.PROXY_TIMEOUT_MS,
+    logger,
+    securityHeaders: headersSetBy(security),
+    async resolveCaller(req): Promise<CallerOutcome> {
+      const who = await identify(req);
+      const caller = who.identity
+        ? { kind: 'member' as const, ...who.identity }
+        : who.device
+          ? { kind: 'device' as const, ...who.device }
+          : undefined;
+      return {
+        caller,
+        cookies: who.cookies,
+        unavailable: Boolean(who.sessionUnavailable || (!who.identity && who.deviceUnavailable)),
+      };
+    },
+    observe(method, status, startedAt) {
+      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      requestDuration?.observe({ method, route: '/media/:key', status_code: String(status) }, seconds);
+    },
+  });
+  const handler: RequestListener = (req, res) => {
+    if (!media.handle(req, res)) app(req, res);
+  };
+
   return {
     app,
     revocations,
     deviceRevocations,
     events,
+    media,
     async start(port = config.PORT, internalPort = config.INTERNAL_PORT) {
       nats = await connectNats(config.NATS_URL, logger, 'gateway');
       await ensureStreams(nats.jsm);
@@ -259,7 +338,7 @@ export function createGateway(
         onRevoked: (deviceId) => events.end((c) => c.sessionId === `device:${deviceId}`),
       });
       // Live updates (events.ts): playlist and file changes forwarded to the streams watching them.
-      live = startLiveFeed({ js: nats.js, hub: events, logger });
+      live = startLiveFeed({ js: nats.js, hub: events, logger, onEvent: (event) => media.onEvent(event) });
       // Serve nothing before the recent revocations are known and the live feed is in place (bounded wait: a slow
       // NATS must not block forever).
       const caughtUp = await Promise.race([
@@ -273,7 +352,7 @@ export function createGateway(
       internal = await listen(internalApp, internalPort, config.INTERNAL_HOST);
       // every socket ends on close: live streams never become idle
       const listening = await listen(
-        app,
+        handler,
         port,
         config.HOST,
         { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS },

@@ -4,6 +4,7 @@ import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } fro
 import type { Logger } from './log';
 import { z } from 'zod';
 import type { RevocationStore } from './revocations';
+import { VerifiedTokens } from './verified';
 
 export interface SessionIdentity {
   userId: string;
@@ -65,6 +66,8 @@ export function createSessionVerifier(opts: {
   // short while afterwards the answer is reused (the browser may still send the old cookie).
   const inflight = new Map<string, Promise<RefreshResult>>();
   const recent = new Map<string, { token: string; maxAgeSeconds: number | undefined; until: number }>();
+  // Signatures already checked (at most 60 s, never past exp); the revocation check below still runs every time.
+  const verified = new VerifiedTokens<SessionIdentity>();
 
   const refresh = (token: string, identity: SessionIdentity) => {
     const hit = recent.get(token);
@@ -122,10 +125,13 @@ export function createSessionVerifier(opts: {
   return {
     async check(token) {
       if (!token) return { kind: 'none' };
+      const known = verified.get(token);
+      if (known) return revocations.has(known.sessionId) ? { kind: 'invalid' } : { kind: 'valid', identity: known };
       try {
         const { payload } = await jwtVerify(token, jwks, { algorithms: ['EdDSA'] });
         const identity = identityOf(payload);
         if (!identity || revocations.has(identity.sessionId)) return { kind: 'invalid' };
+        verified.set(token, identity, payload.exp);
         return { kind: 'valid', identity };
       } catch (err) {
         // jose checks the signature before the claims, so an expired-token error means the signature is good.

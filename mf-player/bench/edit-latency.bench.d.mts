@@ -31,3 +31,12 @@ export function benchEditLatency(opts?: {
   mailUrl?: string;
   edits?: number;
 }): Promise<EditLatencyResult>;
+export function verifiedSession(
+  baseUrl: string,
+  mailUrl: string,
+): Promise<{ cookie: string; call: (method: string, path: string, body?: unknown) => Promise<unknown> }>;
+export function upload(
+  call: (method: string, path: string, body?: unknown) => Promise<unknown>,
+  file: string,
+  title: string,
+): Promise<string>;

@@ -5,6 +5,7 @@
 //
 //   measureEditLatency({ page, save, orders, edits, log })  the measurement, for a player already open in `page`
 //   benchEditLatency({ log, baseUrl, mailUrl, edits })      everything: member, two real PDFs, playlist, Chromium
+//   verifiedSession, upload                                  a signed-in member, a converted PDF (other benchmarks too)
 //
 // Figures only; it never fails on time. Run alone: node mf-player/bench/edit-latency.bench.mjs (against
 // E2E_BASE_URL or http://localhost:8080; a verification e-mail is read from maildev).
@@ -98,7 +99,8 @@ export async function measureEditLatency({ page, save, orders, edits = 20, pageM
   return result;
 }
 
-async function verifiedSession(baseUrl, mailUrl) {
+/** A new member, verified through maildev and signed in: its session cookie and a JSON caller. */
+export async function verifiedSession(baseUrl, mailUrl) {
   const member = {
     email: `bench-${randomUUID().slice(0, 8)}@example.com`,
     password: 'correct horse battery staple',
@@ -142,7 +144,8 @@ async function verifiedSession(baseUrl, mailUrl) {
   return { cookie, call };
 }
 
-async function upload(call, file, title) {
+/** Uploads a corpus PDF and waits until it is converted; its file id. */
+export async function upload(call, file, title) {
   const form = new FormData();
   form.append(
     'pdf',

@@ -136,7 +136,8 @@ export const debian = {
   // python3-uno: the warm converter drives a long-lived LibreOffice through it (office-convert.py).
   conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk', 'python3-uno'],
   browser: ['chromium'],
-  bench: ['poppler-utils', 'mupdf-tools'],
+  // wrk and nginx: the page-image benchmark (gateway/bench/images.bench.mjs) measures both with the same load.
+  bench: ['poppler-utils', 'mupdf-tools', 'wrk', 'nginx-light'],
   // The Office corpus tests count a PDF's pages with pdfinfo; deploy/nginx.test.ts runs Debian's nginx.
   test: ['poppler-utils', 'nginx-light'],
   // schemathesis and localstripe run from venvs of Debian's python3 (ensurePythonTool).
@@ -167,6 +168,7 @@ export const commands = {
   pdftotext: { debian: 'poppler-utils' },
   mutool: { debian: 'mupdf-tools' },
   nginx: { debian: 'nginx-light' },
+  wrk: { debian: 'wrk' },
   chromium: { debian: 'chromium' },
   python3: { debian: 'python3' },
   st: { python: 'schemathesis' },

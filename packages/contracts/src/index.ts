@@ -3,6 +3,7 @@ export * from './api/contact';
 export * from './api/dashboard';
 export * from './api/files';
 export * from './api/marketplace';
+export * from './api/media-access';
 export * from './api/membership';
 export * from './api/playlists';
 export * from './api/points';

@@ -52,7 +52,7 @@ export const DEFAULT_TIMEOUTS = { headersTimeoutMs: 10_000, bodyIdleTimeoutMs: 1
  * An HTTP server for `app` with header and whole-request time-outs (the body's idle time-out is createHttpApp's).
  * Node checks them only every connectionsCheckingInterval (30 s by default): 1 s here, or they would not hold.
  */
-export function createServer(app: express.Express, t: ServerTimeouts = {}): Server {
+export function createServer(app: express.Express | http.RequestListener, t: ServerTimeouts = {}): Server {
   const headersTimeout = t.headersTimeoutMs ?? DEFAULT_TIMEOUTS.headersTimeoutMs;
   return http.createServer(
     {
@@ -270,7 +270,7 @@ export interface Listening {
  * Loopback unless told otherwise: a service is reached through the gateway, never directly from outside.
  */
 export function listen(
-  app: express.Express,
+  app: express.Express | http.RequestListener,
   port: number,
   host = '127.0.0.1',
   timeouts: ServerTimeouts = {},

@@ -23,6 +23,14 @@ const seller = newUser();
 const buyer = newUser();
 const stranger = newUser();
 
+/** The gateway's internal check for an image: access and how long it may be remembered, never bytes. */
+const accessCheck = async (userId: string | undefined, path: string) => {
+  const res = await fetch(`${svc.server.url}/internal/media-access/${path.slice('/media/'.length)}`, {
+    headers: userId ? identityHeaders(svc, userId) : {},
+  });
+  return { status: res.status, type: res.headers.get('content-type'), body: await res.json() };
+};
+
 const image = async (userId: string, path: string) => {
   const res = await fetch(`${svc.server.url}${path}`, { headers: identityHeaders(svc, userId) });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
@@ -126,6 +134,21 @@ describe('licences from the marketplace', () => {
     // the buyer's browser asks again every time, so an ended licence stops the image there too
     expect(img.headers.get('cache-control')).toBe('private, no-cache');
     expect((await image(seller, pages[1].imagePath)).headers.get('cache-control')).toContain('immutable');
+    // the gateway's check answers the same decision without bytes, with how long it may be remembered
+    const buyerCheck = await accessCheck(buyer, pages[1].imagePath);
+    expect(buyerCheck).toMatchObject({ status: 200, body: { access: 'licence' } });
+    expect(buyerCheck.type).toContain('application/json');
+    expect(buyerCheck.body.maxAgeMs).toBeGreaterThan(0);
+    expect(buyerCheck.body.maxAgeMs).toBeLessThanOrEqual(3_000);
+    const sellerCheck = await accessCheck(seller, pages[1].imagePath);
+    expect(sellerCheck.body.access).toBe('owner');
+    expect(sellerCheck.body.maxAgeMs).toBeGreaterThan(3_000);
+    expect(sellerCheck.body.maxAgeMs).toBeLessThanOrEqual(60_000);
+    const strangerCheck = await accessCheck(stranger, pages[1].imagePath);
+    expect(strangerCheck.body.access).toBeNull();
+    expect(strangerCheck.body.maxAgeMs).toBeLessThanOrEqual(2_000);
+    expect((await accessCheck(seller, '/media/not-an-image.webp')).body.access).toBeNull();
+    expect((await accessCheck(undefined, pages[1].imagePath)).status).toBe(401);
     expect((await call(svc, seller, 'GET', `/api/files/${fileId}/purchasers`)).body).toEqual({
       hasActivePurchasers: true,
       activePurchaserCount: 1,
@@ -158,6 +181,7 @@ describe('licences from the marketplace', () => {
     const started = Date.now();
     await waitFor('image refused', async () => (await image(buyer, pages[1].imagePath)).status === 404, 10_000, 200);
     expect(Date.now() - started).toBeLessThan(5000);
+    expect((await accessCheck(buyer, pages[1].imagePath)).body.access).toBeNull();
     expect((await call(svc, buyer, 'GET', `/api/files/${fileId}?signage_mode=true`)).status).toBe(404);
     expect((await call(svc, seller, 'GET', `/api/files/${fileId}/purchasers`)).body.activePurchaserCount).toBe(0);
 

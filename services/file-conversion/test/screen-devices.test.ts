@@ -90,6 +90,12 @@ describe('a paired display reading its content', () => {
       const first = (pages.body as unknown as Array<{ imagePath: string }>)[0];
       expect(first?.imagePath).toMatch(/^\/media\//);
       expect((await asDevice(first?.imagePath ?? '/media/none')).status).toBe(200);
+      // the gateway's check (no bytes): as the screen's owner, remembered by the owner's rule
+      const check = await asDevice(`/internal/media-access/${first?.imagePath.slice('/media/'.length)}`);
+      expect(check.status).toBe(200);
+      expect(check.body.access).toBe('owner');
+      expect(check.body.maxAgeMs).toBeGreaterThan(3_000);
+      expect(check.body.maxAgeMs).toBeLessThanOrEqual(60_000);
     }
   });
 
@@ -98,6 +104,9 @@ describe('a paired display reading its content', () => {
     expect((await asDevice(`/api/files/${other}/pages`)).status).toBe(404);
     const page = (await call(svc, owner, 'GET', `/api/files/${other}/pages`)).body[0] as { imagePath: string };
     expect((await asDevice(page.imagePath)).status).toBe(404);
+    const check = await asDevice(`/internal/media-access/${page.imagePath.slice('/media/'.length)}`);
+    expect(check).toMatchObject({ status: 200, body: { access: null } });
+    expect(check.body.maxAgeMs).toBeLessThanOrEqual(2_000);
     expect((await asDevice(`/api/playlists/${otherPlaylist}/items`)).status).toBe(404);
   });
 

@@ -7,12 +7,17 @@ export class TtlLru<V> {
   ) {}
 
   get(key: string, now = Date.now()): V | undefined {
+    return this.entry(key, now)?.value;
+  }
+
+  /** The value and when it expires (epoch ms), or undefined. */
+  entry(key: string, now = Date.now()): { value: V; expires: number } | undefined {
     const hit = this.map.get(key);
     if (!hit) return undefined;
     this.map.delete(key);
     if (hit.expires <= now) return undefined;
     this.map.set(key, hit); // most recent last
-    return hit.value;
+    return hit;
   }
 
   /** `ttlMs` shortens this entry's life (never lengthens it beyond the cache's limit). */

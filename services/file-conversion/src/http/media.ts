@@ -1,4 +1,4 @@
-import { MediaParams } from '@pagecast/contracts';
+import { INTERNAL_MEDIA_ACCESS_PATH, type MediaAccessAnswer, MediaParams } from '@pagecast/contracts';
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import { createPlaylistsRepo } from '../data/playlists';
@@ -9,6 +9,8 @@ import { playerUserId } from './player-identity';
 
 /** How long a licence holder's access is remembered (the licence may end early: expiry event, deletion). */
 const LICENCE_CACHE_MS = 3_000;
+/** How long the gateway may remember a refusal (a purchase or an assignment to a screen may follow). */
+const REFUSAL_GRANT_MS = 2_000;
 
 export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
 export const LICENCE_CACHE_CONTROL = 'private, no-cache';
@@ -26,23 +28,24 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>): Ro
   const repo = ctx.data.files;
   const playlists = createPlaylistsRepo(ctx.conn);
 
-  const allowed = async (userId: string, hash: string): Promise<MediaAccess> => {
+  /** The access and until when it is known (epoch ms): the cache entry's own end, so no answer outlives it. */
+  const allowed = async (userId: string, hash: string): Promise<{ access: MediaAccess; until: number }> => {
     const cacheKey = `${userId}\u0000${hash}`;
-    const hit = cache.get(cacheKey);
-    if (hit !== undefined) return hit;
+    const now = Date.now();
+    const hit = cache.entry(cacheKey, now);
+    if (hit !== undefined) return { access: hit.value, until: hit.expires };
     const showing = await repo.pagesShowing(hash);
     if (showing.some((p) => p.ownerId === userId)) {
-      cache.set(cacheKey, 'owner');
-      return 'owner';
+      cache.set(cacheKey, 'owner', now);
+      return { access: 'owner', until: cache.entry(cacheKey, now)?.expires ?? now };
     }
     const end = showing.length
       ? await repo.activeLicenceEnd(userId, [...new Set(showing.map((p) => p.fileId))])
       : undefined;
     // A licence's yes is remembered briefly and never past its end: an ended licence stops the images within seconds.
-    const now = Date.now();
     if (end) cache.set(cacheKey, 'licence', now, Math.min(LICENCE_CACHE_MS, end.getTime() - now));
     else cache.set(cacheKey, false, now);
-    return end ? 'licence' : false;
+    return { access: end ? 'licence' : false, until: cache.entry(cacheKey, now)?.expires ?? now };
   };
 
   /** A paired display reads an image only of a file assigned to its screen, as the screen's owner. */
@@ -55,13 +58,38 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>): Ro
     }
   };
 
-  router.get('/media/:key', async (req, res) => {
+  /** The caller's access to an image (the member's, or the display's as its screen's owner) and until when. */
+  const decide = async (req: Request, hash: string) => {
     const member = req.device ? undefined : requireIdentity(req).userId;
+    const userId = member ?? (await deviceReader(req, hash));
+    return allowed(userId, hash);
+  };
+
+  // The gateway's check before it serves an image from its own cache: the same decision, no bytes (internal: the
+  // gateway never routes /internal). A refusal is an answer, remembered briefly by the gateway.
+  router.get(`${INTERNAL_MEDIA_ACCESS_PATH}/:key`, async (req, res) => {
+    if (!req.device) requireIdentity(req);
+    const hash = hashFromMediaKey(String(req.params.key));
+    let answer: MediaAccessAnswer = { access: null, maxAgeMs: REFUSAL_GRANT_MS };
+    if (hash) {
+      try {
+        const { access, until } = await decide(req, hash);
+        const left = Math.max(0, until - Date.now());
+        answer = access ? { access, maxAgeMs: left } : { access: null, maxAgeMs: Math.min(left, REFUSAL_GRANT_MS) };
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'NOT_FOUND')) throw err;
+      }
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+
+  router.get('/media/:key', async (req, res) => {
+    if (!req.device) requireIdentity(req);
     const { key } = parseWith(MediaParams, req.params);
     const hash = hashFromMediaKey(key);
     if (!hash) throw new AppError('NOT_FOUND');
-    const userId = member ?? (await deviceReader(req, hash));
-    const access = await allowed(userId, hash);
+    const { access } = await decide(req, hash);
     if (!access) throw new AppError('NOT_FOUND');
     const etag = `"${key}"`;
     // A buyer's browser asks again each time (a cheap 304 while the licence lasts), so an ended licence shows nothing.
