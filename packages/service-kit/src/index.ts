@@ -44,6 +44,7 @@ export {
   RELAY_INTERVAL_MS,
 } from './outbox';
 export { type ClaimRecord, type Claims, createClaims } from './claims';
+export { type BatchLoader, createBatchLoader } from './batch-loader';
 export { createGroupCommit, type GroupCommit } from './group-commit';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';

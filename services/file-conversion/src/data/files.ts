@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CopyrightInfo } from '@pagecast/contracts';
-import { isDuplicateKeyError, type Outbox } from '@pagecast/service-kit';
+import { createBatchLoader, isDuplicateKeyError, type Outbox } from '@pagecast/service-kit';
 import type { CopyrightAnalysis } from '../domain';
 import type { AuthorProfileDoc, CopyrightInfoDoc, FileDoc, Models, PageDoc } from './models';
 import { removeFileFromPlaylists } from './playlists';
@@ -9,6 +9,18 @@ import { removeFileFromPlaylists } from './playlists';
 export function createFilesRepo(models: Models) {
   const { files, pages, licences, copyrightInfo, copyrightChecks, authorProfiles, pointEntries } = models;
   const activeLicenceFilter = (now = new Date()) => ({ expiresAt: { $gt: now } });
+  type Showing = Pick<PageDoc, 'fileId' | 'ownerId'>;
+  // Which files show an image, asked once per image check: a playlist pushed to many screens makes a burst of checks
+  // for the same few images, read together in one query per round trip (the kit's batch loader).
+  const showing = createBatchLoader<string, Showing[]>(async (keys) => {
+    const docs = await pages
+      .find({ keys: { $in: keys } })
+      .select({ fileId: 1, ownerId: 1, keys: 1 })
+      .lean<Array<Showing & { keys: string[] }>>();
+    const found = new Map(keys.map((k) => [k, [] as Showing[]]));
+    for (const d of docs) for (const k of d.keys) found.get(k)?.push({ fileId: d.fileId, ownerId: d.ownerId });
+    return found;
+  });
 
   return {
     async create(doc: FileDoc): Promise<void> {
@@ -64,8 +76,7 @@ export function createFilesRepo(models: Models) {
       return new Set(used.flatMap((p) => p.keys).filter((k) => keys.includes(k)));
     },
     /** The files (and their owners) that show an object: the media check's one indexed query. */
-    pagesShowing: (key: string) =>
-      pages.find({ keys: key }).select({ fileId: 1, ownerId: 1 }).lean<Pick<PageDoc, 'fileId' | 'ownerId'>[]>(),
+    pagesShowing: async (key: string): Promise<Showing[]> => (await showing.load(key)) ?? [],
 
     // --- licences (read model of marketplace purchases)
     async hasActiveLicence(buyerId: string, fileIds: string | string[]): Promise<boolean> {

@@ -10,7 +10,7 @@
 // insert under a unique _id in `playlist_locks`, the one write FerretDB makes atomic.
 import { randomUUID } from 'node:crypto';
 import { type EventData, eventDataSchemas, subjects } from '@pagecast/contracts';
-import { AppError, isDuplicateKeyError, type Outbox, type OutboxEntry } from '@pagecast/service-kit';
+import { AppError, createBatchLoader, isDuplicateKeyError, type Outbox, type OutboxEntry } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { inPlayOrder, type PlaylistItemRecord, type PlaylistRecord } from '../domain/playlists';
 
@@ -127,6 +127,10 @@ export async function removeFileFromPlaylists(
 export function createPlaylistsRepo(conn: mongoose.Connection) {
   const { playlists } = collections(conn);
   let indexes: Promise<unknown> | undefined;
+  const byId = createBatchLoader<string, PlaylistRecord>(async (ids) => {
+    const docs = await playlists.find({ _id: { $in: ids } }).toArray();
+    return new Map(docs.map((d) => [d._id, d as PlaylistRecord]));
+  });
 
   return {
     /** Idempotent; the owner's list and the file → playlists look-up of a delete. */
@@ -142,6 +146,11 @@ export function createPlaylistsRepo(conn: mongoose.Connection) {
     },
     listByOwner: (userId: string) => playlists.find({ userId }).sort({ createdAt: -1, _id: 1 }).toArray(),
     findOwned: (id: string, userId: string) => playlists.findOne({ _id: id, userId }),
+    /** findOwned for bursts (every screen of a playlist checking an image): read together with the others asked. */
+    async findOwnedBatched(id: string, userId: string) {
+      const p = await byId.load(id);
+      return p && p.userId === userId ? p : null;
+    },
     async create(p: PlaylistRecord): Promise<void> {
       await playlists.insertOne(p);
     },

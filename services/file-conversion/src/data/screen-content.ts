@@ -1,3 +1,4 @@
+import { createBatchLoader } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 
 /**
@@ -30,10 +31,15 @@ const schema = new mongoose.Schema<ScreenContentRecord>(
 export function createScreenContent(conn: mongoose.Connection) {
   const define = () => conn.model('ScreenContent', schema);
   const model = (conn.models.ScreenContent as ReturnType<typeof define> | undefined) ?? define();
+  // Screens check their images in bursts (a playlist pushed to all of them): their records are read together.
+  const records = createBatchLoader<string, ScreenContentRecord>(async (ids) => {
+    const docs = await model.find({ _id: { $in: ids } }).lean<ScreenContentRecord[]>();
+    return new Map(docs.map((d) => [d._id, d]));
+  });
   return {
     /** What a paired screen may read, or null (unknown or unpaired). */
     async get(screenId: string): Promise<ScreenContentRecord | null> {
-      const record = await model.findById(screenId).lean<ScreenContentRecord>();
+      const record = await records.load(screenId);
       return record && !record.revoked ? record : null;
     },
     /** One writer per screen (its owner's edits, in order); a redelivered or older event is ignored. */

@@ -27,6 +27,7 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>): Ro
   const router = Router();
   const repo = ctx.data.files;
   const playlists = createPlaylistsRepo(ctx.conn);
+  const batchedPlaylists = { findOwned: playlists.findOwnedBatched };
 
   /** The access and until when it is known (epoch ms): the cache entry's own end, so no answer outlives it. */
   const allowed = async (userId: string, hash: string): Promise<{ access: MediaAccess; until: number }> => {
@@ -52,7 +53,7 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>): Ro
   const deviceReader = async (req: Request, hash: string): Promise<string> => {
     const fileIds = [...new Set((await repo.pagesShowing(hash)).map((p) => p.fileId))];
     try {
-      return await playerUserId(req, ctx.data, playlists, { fileIds });
+      return await playerUserId(req, ctx.data, batchedPlaylists, { fileIds });
     } catch {
       throw new AppError('NOT_FOUND');
     }
