@@ -1,8 +1,8 @@
 import type { RuntimeContext } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Mailer, Repositories } from './data';
-import type { Background } from './http/background';
-import type { SessionTokens } from './http/session-tokens';
+import type { Background } from './use-cases/background';
+import type { SessionTokens } from './data/session-tokens';
 
 /** What routers and consumers get: connections and repositories, created once at start (own module: no circles). */
 export interface ServiceContext extends RuntimeContext<Config> {

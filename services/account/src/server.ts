@@ -3,7 +3,9 @@ import type { Config } from './config';
 import { createMailer, createRepositories, startSweeper } from './data';
 import { SWEEP_INTERVAL_MS } from './domain';
 import { startConsumers } from './events';
-import { createBackground, createRouter, createSessionTokens } from './http';
+import { createSessionTokens } from './data/session-tokens';
+import { createRouter } from './http';
+import { createBackground } from './use-cases';
 
 import type { ServiceContext } from './context';
 

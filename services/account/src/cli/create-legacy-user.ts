@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { loadServiceConfig } from '../config';
 import { createRepositories } from '../data';
 import { pickLocale, SESSION_LIFETIME_MS, stableUuid } from '../domain';
-import { createSessionTokens } from '../http/session-tokens';
+import { createSessionTokens } from '../data/session-tokens';
 import { DATABASE_NAME } from '../server';
 
 const Args = z.object({ email: Email, firstName: FirstName, lastName: LastName, session: z.boolean() });

@@ -1,12 +1,9 @@
 import type { Router } from 'express';
 import type { ServiceContext } from '../context';
-import { createAccounts } from './accounts';
+import { createAccounts } from '../use-cases/accounts';
 import { createRoutes } from './routes';
 
-export * from './accounts';
-export * from './background';
 export * from './cookies';
-export * from './session-tokens';
 
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {

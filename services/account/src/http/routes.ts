@@ -16,9 +16,9 @@ import {
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import { pickLocale } from '../domain';
-import { type Accounts, EmailNotVerified } from './accounts';
+import type { SessionTokens } from '../data/session-tokens';
+import { type Accounts, EmailNotVerified } from '../use-cases';
 import { clearSessionCookie, sessionCookie } from './cookies';
-import type { SessionTokens } from './session-tokens';
 
 export interface RouteDeps {
   accounts: Accounts;

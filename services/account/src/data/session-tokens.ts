@@ -1,6 +1,6 @@
 import { SESSION_TOKEN_TTL_SECONDS } from '@pagecast/contracts';
 import { importJWK, type JWK, SignJWT } from 'jose';
-import type { SigningKeyRecord, SigningKeyRepository } from '../data';
+import type { SigningKeyRecord, SigningKeyRepository } from './signing-keys';
 
 /** How long a replica trusts its cached key list before rereading it (a rotation reaches every replica). */
 const KEY_CACHE_MS = 60_000;

@@ -31,7 +31,7 @@ import {
   verifyPassword,
 } from '../domain';
 import type { Background } from './background';
-import type { SessionTokens } from './session-tokens';
+import type { SessionTokens } from '../data/session-tokens';
 
 export interface AccountDeps {
   publicUrl: string;
