@@ -7,6 +7,27 @@ export const configSchema = {
   // This service stores objects (originals and page images): no default, the start scripts provide them.
   S3_ACCESS_KEY: z.string().min(1),
   S3_SECRET_KEY: z.string().min(1),
+  // How this process takes part in conversion. CONVERSION_ROLE: 'all' (API and workers, the default), 'api' (no
+  // workers) or 'worker' (workers only, plus health and metrics): more worker processes share the work queue.
+  CONVERSION_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  /** Jobs one process converts at once (they share the process's render pool). */
+  CONVERSION_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** A job whose worker stops heartbeating for this long is given to another worker. */
+  CONVERSION_ACK_WAIT_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** Deliveries of one job before the file is disabled with CONVERSION_FAILED. */
+  CONVERSION_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  /**
+   * Partition of the conversion work queue: uploads and workers with the same name meet. Separate deployments (or
+   * test runs) that share one NATS set different names so that no worker takes a job whose file it cannot see.
+   */
+  CONVERSION_QUEUE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
+  /** Prefix of the read models' durable consumer names (tests use their own). */
+  CONSUMER_PREFIX: z.string().min(1).default('file-conversion'),
+  /** Where a new read-model durable starts: the whole history ('all') or from now ('new', tests). */
+  EVENTS_DELIVER: z.enum(['all', 'new']).default('all'),
 };
 
 /** Throws a ConfigError naming every missing or bad variable. */
@@ -15,3 +36,18 @@ export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {
 }
 
 export type Config = ReturnType<typeof loadServiceConfig>;
+
+const settingKeys = [
+  'CONVERSION_ROLE',
+  'CONVERSION_CONCURRENCY',
+  'CONVERSION_ACK_WAIT_MS',
+  'CONVERSION_MAX_ATTEMPTS',
+  'CONVERSION_QUEUE',
+  'CONSUMER_PREFIX',
+  'EVENTS_DELIVER',
+] as const;
+/** The conversion and read-model settings of the config (tests override them per instance). */
+export type ServiceSettings = Pick<Config, (typeof settingKeys)[number]>;
+export function settingsOf(config: Config): ServiceSettings {
+  return Object.fromEntries(settingKeys.map((k) => [k, config[k]])) as ServiceSettings;
+}

@@ -2,7 +2,7 @@ import type { RuntimeContextWithS3 } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Repositories } from './data';
 import type { LocalOriginals } from './workers/local-originals';
-import type { ServiceSettings } from './workers/settings';
+import type { ServiceSettings } from './config';
 
 /** What routers and consumers get: connections and repositories, created once at start (own module: no circles). */
 export interface ServiceContext extends RuntimeContextWithS3<Config> {

@@ -1,9 +1,9 @@
 import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
-import type { Config } from './config';
+import { type Config, type ServiceSettings, settingsOf } from './config';
 import { createRepositories, ensureIndexes } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
-import { LocalOriginals, loadServiceSettings, type ServiceSettings, startConversionWorkers } from './workers';
+import { LocalOriginals, startConversionWorkers } from './workers';
 
 import type { ServiceContext } from './context';
 
@@ -23,7 +23,7 @@ export async function createServer(
   opts: { logger?: Logger; settings?: Partial<ServiceSettings> } = {},
 ): Promise<Server> {
   // CONVERSION_ROLE and the worker settings: from the environment unless the caller (a test) gives them.
-  const settings: ServiceSettings = { ...loadServiceSettings(), ...opts.settings };
+  const settings: ServiceSettings = { ...settingsOf(config), ...opts.settings };
   const api = settings.CONVERSION_ROLE !== 'worker';
   const workers = settings.CONVERSION_ROLE !== 'api';
   return startServiceRuntime({

@@ -5,7 +5,7 @@ import { signIdentityHeader } from '@pagecast/service-kit';
 import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
-import type { ServiceSettings } from '../src/workers';
+import type { ServiceSettings } from '../src/config';
 
 /** A JSON answer: its shape is what the assertions check. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field

@@ -1,7 +1,7 @@
 import { subjects } from '@pagecast/contracts';
 import { consume, type Logger, type Nats, type Outbox } from '@pagecast/service-kit';
 import type { Repositories } from '../data';
-import type { ServiceSettings } from '../workers/settings';
+import type { ServiceSettings } from '../config';
 import { fileUpdatedData } from './publish';
 
 export { announceFileChange, filePublishedData, fileUpdatedData } from './publish';

@@ -6,10 +6,9 @@ import { isConversionError, type RenderPool } from '../conversion/index.ts';
 import type { Repositories } from '../data';
 import { convertFile, disableFile, FileGoneError, removeUnusedObjects, WorkerStoppingError } from './convert-job';
 import type { LocalOriginals } from './local-originals';
-import type { ServiceSettings } from './settings';
+import type { ServiceSettings } from '../config';
 
 export { LocalOriginals } from './local-originals';
-export { type ServiceSettings, loadServiceSettings, serviceSettingsSchema } from './settings';
 
 export const CONVERSION_STREAM = 'CONVERSION';
 /** One durable for every worker of every process: a work queue allows one consumer per subject. */
