@@ -14,11 +14,11 @@ import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { FileDoc } from '../data';
 import { createPlaylistsRepo } from '../data/playlists';
-import { accessTo, canPublish, fileLimitFor, startOfMonth, storageKeys } from '../domain';
+import { accessTo, canPublish, fileLimitFor, startOfMonth } from '../domain';
 import { announceFileChange, filePublishedData, fileUpdatedData } from '../events/publish';
 import type { ServiceContext } from '../context';
 import { playerUserId } from './player-identity';
-import { removeUnusedObjects } from '../workers/convert-job';
+import { deleteFile } from '../use-cases/delete-file';
 import { toAccessibleFile, toFilePage, toFileSummary } from './present';
 import { uploadFile } from './upload';
 
@@ -137,21 +137,9 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
   });
 
   router.delete('/api/files/:id', async (req, res) => {
-    const file = await ownFile(req);
-    // The document first: from here nobody can read the file, and a running conversion stops at its next page.
-    if (!(await repo.deleteFileDoc(file._id))) throw notFound();
-    await repo.deletePlaylistItemsOf(file._id, ctx.outbox);
-    const keys = await repo.deletePages(file._id);
-    await removeUnusedObjects(ctx.data, keys);
-    await ctx.data.storage.remove([storageKeys.original(file._id)]);
-    await repo.deleteCopyright(file._id);
-    await ctx.data.owners.releaseSlot(file._id);
-    onFileDeleted(keys);
-    await ctx.outbox.add('files.file.deleted.v1', {
-      fileId: file._id,
-      ownerId: file.userId,
-      deletedAt: new Date().toISOString(),
-    });
+    const { userId } = requireIdentity(req);
+    const { id } = parseWith(FileIdParams, req.params);
+    await deleteFile(ctx, userId, id, onFileDeleted);
     res.json({ ok: true });
   });
 

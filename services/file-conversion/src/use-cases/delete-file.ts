@@ -1,0 +1,33 @@
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { storageKeys } from '../domain';
+import { removeUnusedObjects } from '../workers/convert-job';
+
+/**
+ * A member deletes their own file (another member's id is not found, as a missing one). The document goes first:
+ * from then on nobody can read the file and a running conversion stops at its next page. Then what hangs on it:
+ * playlist items, pages and the images no other file shows, the original, copyright records, the tier slot; the
+ * caller's caches forget its images (`forgetImages`), and the deletion is announced (marketplace, licences, screens).
+ */
+export async function deleteFile(
+  ctx: ServiceContext,
+  userId: string,
+  fileId: string,
+  forgetImages: (keys: string[]) => void,
+): Promise<void> {
+  const repo = ctx.data.files;
+  const file = await repo.findOwned(fileId, userId);
+  if (!file || !(await repo.deleteFileDoc(file._id))) throw new AppError('FILE_NOT_FOUND');
+  await repo.deletePlaylistItemsOf(file._id, ctx.outbox);
+  const keys = await repo.deletePages(file._id);
+  await removeUnusedObjects(ctx.data, keys);
+  await ctx.data.storage.remove([storageKeys.original(file._id)]);
+  await repo.deleteCopyright(file._id);
+  await ctx.data.owners.releaseSlot(file._id);
+  forgetImages(keys);
+  await ctx.outbox.add('files.file.deleted.v1', {
+    fileId: file._id,
+    ownerId: file.userId,
+    deletedAt: new Date().toISOString(),
+  });
+}
