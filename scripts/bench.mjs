@@ -158,7 +158,7 @@ const benches = [
     },
   },
   {
-    name: 'lighthouse: accessibility of landing, login and the player',
+    name: 'lighthouse: performance (mobile) and accessibility of landing, login and the player',
     run: async (ctx) => {
       await buildFrontEnds();
       return owned('tests/e2e/bench/lighthouse.bench.mjs', 'benchLighthouse', {
