@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createEvent, type EventData, type Subject } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { callService, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
 import type { ServiceSettings } from '../src/config';
@@ -88,21 +88,7 @@ export async function call(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Json; headers: Headers }> {
-  const headers: Record<string, string> = userId ? identityHeaders(svc, userId) : {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${svc.server.url}${path}`, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
+  return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', userId ? { userId } : null, method, path, body);
 }
 
 export async function fileBytes(path: string): Promise<{ bytes: Buffer; name: string }> {
@@ -127,19 +113,14 @@ export async function upload(
   return { status: res.status, body: (await res.json()) as Json };
 }
 
-export async function waitFor<T>(
+/** The kit's waitFor with a longer default: conversions take seconds. */
+export function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | null | false>,
   timeoutMs = 60_000,
   everyMs = 50,
 ): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
+  return kitWaitFor(what, probe, timeoutMs, everyMs);
 }
 
 /** Waits until a file leaves processing; returns it. */
