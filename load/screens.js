@@ -1,9 +1,11 @@
-// Screens (issue 12): SCREENS paired displays (paired beforehand by scripts/load.mjs through the real API), each
-// every 15 s: a heartbeat, its manifest (GET /api/screens/device/me) with If-None-Match, a batch of 3 play records;
-// and once, its playlist, pages and page images; and all the while its live stream (GET /api/events), held open for
-// most of each period. k6 has no streaming client: an async request that the stream never finishes, ended by its own
-// time-out, stands in for it (tagged `stream`; its time-out is the expected end, so it is left out of the error
-// thresholds). All traffic carries the device cookie: the gateway limits per device, not per address.
+// Screens (issue 12): SCREENS paired displays (paired beforehand by scripts/load.mjs through the real API). Each
+// display boots once, at a random moment of the first BOOT_SPREAD_S seconds (default one period, 15 s: a fleet does
+// not switch on in one instant; BOOT_SPREAD_S=0 is the storm after a power cut): it opens its live stream
+// (GET /api/events), held for the rest of the run, and reads its playlist, pages and page images once. Then every
+// 15 s from its boot: a heartbeat, its manifest (GET /api/screens/device/me) with If-None-Match, a batch of 3 play
+// records. k6 has no streaming client: an async request that the stream never finishes, ended by its time-out at
+// the end of the run, stands in for it (tagged `stream`, left out of the error thresholds). All traffic carries the
+// device cookie: the gateway limits per device, not per address.
 // Run: SCREENS=500 VUS=50 DURATION=60s npm run load -- screens
 import { check, sleep } from 'k6';
 import http from 'k6/http';
@@ -12,10 +14,15 @@ import { baseUrl, bounded } from './lib/target.js';
 const BASE_URL = baseUrl();
 const setup = JSON.parse(open(__ENV.SCREENS_FILE));
 const { vus, duration } = bounded({ vus: 20, duration: '45s' }, { vus: 200, seconds: 180 });
+const RUN_S = Number(duration.slice(0, -1));
 const PERIOD_S = 15;
+const BOOT_SPREAD_S = Math.max(0, Number(__ENV.BOOT_SPREAD_S ?? PERIOD_S));
 
 export const options = {
-  scenarios: { screens: { executor: 'constant-vus', vus, duration, gracefulStop: '20s' } },
+  // one iteration per VU, the whole run: its displays keep their streams open throughout (see the top)
+  scenarios: {
+    screens: { executor: 'per-vu-iterations', vus, iterations: 1, maxDuration: `${RUN_S + 30}s`, gracefulStop: '20s' },
+  },
   thresholds: {
     checks: ['rate>0.99'],
     'http_req_failed{name:heartbeat}': ['rate<0.01'],
@@ -93,19 +100,33 @@ function round(screen) {
   check(sent, { 'plays accepted once': (r) => r.status === 200 && r.json('accepted') === 3 });
 }
 
-/** The display's live stream for most of a period (see the top): resolves when its time-out ends it. */
-function holdStream(screen) {
+/** The display's live stream until the end of the run (see the top): resolves when its time-out ends it. */
+function holdStream(screen, seconds) {
   return http.asyncRequest('GET', `${BASE_URL}/api/events?playlist=${setup.playlistId}`, null, {
     headers: { cookie: screen.cookie, accept: 'text/event-stream' },
-    timeout: `${PERIOD_S - 2}s`,
+    timeout: `${Math.max(1, Math.round(seconds))}s`,
     tags: { name: 'stream' },
   });
 }
 
 export default async function () {
-  const started = Date.now();
-  const streams = mine.map(holdStream);
-  for (const screen of mine) round(screen);
+  const start = Date.now();
+  const end = start + RUN_S * 1000;
+  // each display's next round (ms since the epoch): its boot first, then every period
+  const due = mine.map((screen) => ({ screen, at: start + Math.random() * BOOT_SPREAD_S * 1000, booted: false }));
+  const streams = [];
+  for (;;) {
+    due.sort((a, b) => a.at - b.at);
+    const next = due[0];
+    if (!next || next.at >= end) break;
+    const wait = (next.at - Date.now()) / 1000;
+    if (wait > 0) sleep(wait);
+    if (!next.booted) {
+      next.booted = true;
+      streams.push(holdStream(next.screen, (end - Date.now()) / 1000 + 2));
+    }
+    round(next.screen);
+    next.at += PERIOD_S * 1000;
+  }
   await Promise.all(streams);
-  sleep(Math.max(0, PERIOD_S - (Date.now() - started) / 1000));
 }

@@ -57,3 +57,23 @@ export function createBatchLoader<K, V>(
     },
   };
 }
+
+/**
+ * A batch loader's read by `_id`, as one equality query per key, all at once: FerretDB (SQLite) serves `_id`
+ * equality from its primary key but scans the whole collection for `$in`, even on `_id` (measured: 2 ms against
+ * 14 ms over 417 records, and the scan grows with the collection); MongoDB serves both from its index.
+ */
+export function readByIds<V extends { _id: string }>(
+  findById: (id: string) => PromiseLike<V | null>,
+): (ids: string[]) => Promise<Map<string, V>> {
+  return async (ids) => {
+    const found = new Map<string, V>();
+    await Promise.all(
+      ids.map(async (id) => {
+        const doc = await findById(id);
+        if (doc) found.set(id, doc);
+      }),
+    );
+    return found;
+  };
+}

@@ -44,8 +44,9 @@ export {
   RELAY_INTERVAL_MS,
 } from './outbox';
 export { type ClaimRecord, type Claims, createClaims } from './claims';
-export { type BatchLoader, createBatchLoader } from './batch-loader';
+export { type BatchLoader, createBatchLoader, readByIds } from './batch-loader';
 export { createGroupCommit, type GroupCommit } from './group-commit';
+export { createWriteBehind, type WriteBehind } from './write-behind';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBatchLoader } from '../src/batch-loader';
+import { createBatchLoader, readByIds } from '../src/batch-loader';
 
 describe('batch loader', () => {
   it('reads a lone key at once, and the keys asked during a read together in the next one', async () => {
@@ -45,5 +45,26 @@ describe('batch loader', () => {
     const got = await Promise.all(Array.from({ length: 30 }, (_, i) => loader.load(i)));
     expect(got).toEqual(Array.from({ length: 30 }, (_, i) => i * 2));
     expect(Math.max(...sizes)).toBeLessThanOrEqual(7);
+  });
+
+  it('readByIds reads each id by itself, all at once, and leaves out the ids not found', async () => {
+    const asked: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const read = readByIds(async (id: string) => {
+      asked.push(id);
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setImmediate(r));
+      inFlight--;
+      return id === 'gone' ? null : { _id: id, n: id.length };
+    });
+    const found = await read(['a', 'bb', 'gone']);
+    expect(asked).toEqual(['a', 'bb', 'gone']);
+    expect(most).toBe(3);
+    expect([...found.entries()]).toEqual([
+      ['a', { _id: 'a', n: 1 }],
+      ['bb', { _id: 'bb', n: 2 }],
+    ]);
   });
 });

@@ -37,10 +37,10 @@ async function uploaded(title: string, pdf = 'vertical.pdf'): Promise<string> {
 }
 
 /** A call with the device's identity header, as the gateway passes it. */
-async function asDevice(path: string, method = 'GET') {
+async function asDevice(path: string, method = 'GET', as: typeof device = device) {
   const res = await fetch(`${svc.server.url}${path}`, {
     method,
-    headers: { 'x-pagecast-identity': signDeviceIdentityHeader(device, svc.env.INTERNAL_SECRET ?? '') },
+    headers: { 'x-pagecast-identity': signDeviceIdentityHeader(as, svc.env.INTERNAL_SECRET ?? '') },
   });
   const text = await res.text();
   let body: { code?: string } & Record<string, unknown> = {};
@@ -122,6 +122,32 @@ describe('a paired display reading its content', () => {
       expect(res.body.code).toBe('DEVICE_NOT_ALLOWED');
     }
     expect((await call(svc, owner, 'GET', `/api/files/${assignedFile}`)).status).toBe(200);
+  });
+
+  it("reads an image another member's file showed first, once its own copy is converted (no stale refusal)", async () => {
+    // the images of vertical.pdf were checked above: which files show them is remembered briefly
+    const page = (await call(svc, owner, 'GET', `/api/files/${assignedFile}/pages`)).body[0] as { imagePath: string };
+    expect((await asDevice(page.imagePath)).status).toBe(200);
+    const second = newUser();
+    const up = await upload(svc, second, await fileBytes(join(corpus, 'pdf', 'vertical.pdf')), { title: 'copy' });
+    await waitConverted(svc, second, up.body.id as string);
+    const secondScreen = { deviceId: randomUUID(), screenId: randomUUID(), ownerId: second };
+    await publishEvent(svc, 'screens.screen.changed.v1', {
+      screenId: secondScreen.screenId,
+      ownerId: second,
+      changedAt: new Date().toISOString(),
+      playlistIds: [],
+      fileIds: [up.body.id],
+    });
+    await waitFor(
+      'second screen content applied',
+      async () => (await asDevice(`/api/files/${up.body.id}`, 'GET', secondScreen)).status === 200,
+    );
+    const copy = (await call(svc, second, 'GET', `/api/files/${up.body.id}/pages`)).body[0] as { imagePath: string };
+    expect(copy.imagePath).toBe(page.imagePath);
+    expect((await asDevice(copy.imagePath, 'GET', secondScreen)).status).toBe(200);
+    // and the first screen still may not read the second member's file
+    expect((await asDevice(`/api/files/${up.body.id}`)).status).toBe(404);
   });
 
   it('reads nothing once its screen is unpaired, even if an older change arrives late', async () => {

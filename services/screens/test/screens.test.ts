@@ -395,6 +395,32 @@ describe('heartbeats and proof of play', () => {
     expect((await call(svc, member(), 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22')).body).toEqual([]);
   });
 
+  it('many displays reporting at once share inserts, yet each answer counts its own new and repeated records', async () => {
+    const owner = member();
+    const displays = await Promise.all(Array.from({ length: 6 }, () => paired(owner)));
+    const batches = displays.map(() => ({ plays: [play({ fileId: 'f-burst' }), play({ fileId: 'f-burst' })] }));
+    // first sends, then resends of half the batches mixed with new batches, all at once
+    const first = await Promise.all(
+      displays.map(({ device }, i) => call(svc, { device }, 'POST', '/api/screens/device/plays', batches[i])),
+    );
+    expect(first.map((r) => r.body)).toEqual(displays.map(() => ({ accepted: 2, duplicates: 0 })));
+    const mixed = await Promise.all(
+      displays.map(({ device }, i) =>
+        call(svc, { device }, 'POST', '/api/screens/device/plays', {
+          plays: i % 2 === 0 ? (batches[i]?.plays ?? []) : [play({ fileId: 'f-burst' })],
+        }),
+      ),
+    );
+    expect(mixed.map((r) => r.body)).toEqual(
+      displays.map((_, i) => (i % 2 === 0 ? { accepted: 0, duplicates: 2 } : { accepted: 1, duplicates: 0 })),
+    );
+    const day = new Date(Date.now() - 60_000).toLocaleDateString('en-CA', { timeZone: 'Asia/Tokyo' });
+    const report = await call(svc, owner, 'GET', `/api/screens/plays?from=${day}&to=${day}`);
+    const rows = report.body as Array<{ screenId: string; plays: number }>;
+    expect(rows.map((r) => r.plays).reduce((a, b) => a + b, 0)).toBe(6 * 2 + 3);
+    expect(new Set(rows.map((r) => r.screenId)).size).toBe(6);
+  });
+
   it("a seller sees the plays of what they sold on buyers' screens, per day and file, never which screen or member", async () => {
     const seller = member();
     const buyer = member();

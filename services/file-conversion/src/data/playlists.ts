@@ -10,7 +10,14 @@
 // insert under a unique _id in `playlist_locks`, the one write FerretDB makes atomic.
 import { randomUUID } from 'node:crypto';
 import { type EventData, eventDataSchemas, subjects } from '@pagecast/contracts';
-import { AppError, createBatchLoader, isDuplicateKeyError, type Outbox, type OutboxEntry } from '@pagecast/service-kit';
+import {
+  AppError,
+  createBatchLoader,
+  isDuplicateKeyError,
+  readByIds,
+  type Outbox,
+  type OutboxEntry,
+} from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { inPlayOrder, type PlaylistItemRecord, type PlaylistRecord } from '../domain/playlists';
 
@@ -127,10 +134,9 @@ export async function removeFileFromPlaylists(
 export function createPlaylistsRepo(conn: mongoose.Connection) {
   const { playlists } = collections(conn);
   let indexes: Promise<unknown> | undefined;
-  const byId = createBatchLoader<string, PlaylistRecord>(async (ids) => {
-    const docs = await playlists.find({ _id: { $in: ids } }).toArray();
-    return new Map(docs.map((d) => [d._id, d as PlaylistRecord]));
-  });
+  const byId = createBatchLoader<string, PlaylistRecord>(
+    readByIds(async (id) => (await playlists.findOne({ _id: id })) as PlaylistRecord | null),
+  );
 
   return {
     /** Idempotent; the owner's list and the file → playlists look-up of a delete. */

@@ -1,4 +1,4 @@
-import { createBatchLoader } from '@pagecast/service-kit';
+import { createBatchLoader, readByIds } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 
 /**
@@ -32,10 +32,9 @@ export function createScreenContent(conn: mongoose.Connection) {
   const define = () => conn.model('ScreenContent', schema);
   const model = (conn.models.ScreenContent as ReturnType<typeof define> | undefined) ?? define();
   // Screens check their images in bursts (a playlist pushed to all of them): their records are read together.
-  const records = createBatchLoader<string, ScreenContentRecord>(async (ids) => {
-    const docs = await model.find({ _id: { $in: ids } }).lean<ScreenContentRecord[]>();
-    return new Map(docs.map((d) => [d._id, d]));
-  });
+  const records = createBatchLoader<string, ScreenContentRecord>(
+    readByIds((id) => model.findById(id).lean<ScreenContentRecord>().exec()),
+  );
   return {
     /** What a paired screen may read, or null (unknown or unpaired). */
     async get(screenId: string): Promise<ScreenContentRecord | null> {

@@ -11,18 +11,22 @@ export { jobId } from './upload';
 
 /** (userId, image key) → access, for 60 s (a licence's: 3 s): page images are asked for far more than anything. */
 const MEDIA_CACHE_TTL_MS = 60_000;
+/** image key → the files that show it, for a display's check (media.ts: a refusal always reads afresh). */
+const SHOWING_MEMO_MS = 5_000;
 
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {
   const router = Router();
   const mediaCache = new TtlLru<MediaAccess>(50_000, MEDIA_CACHE_TTL_MS);
+  const showingMemo = new TtlLru<string[]>(10_000, SHOWING_MEMO_MS);
   const forgetKeys = (keys: string[]) => {
     const gone = new Set(keys);
     mediaCache.deleteWhere((k) => gone.has(k.slice(k.indexOf('\u0000') + 1)));
+    showingMemo.deleteWhere((k) => gone.has(k));
   };
   router.use(previewsRouter(context));
   router.use(filesRouter(context, forgetKeys));
   router.use(playlistsRouter(context));
-  router.use(mediaRouter(context, mediaCache));
+  router.use(mediaRouter(context, mediaCache, showingMemo));
   return router;
 }

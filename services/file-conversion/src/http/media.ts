@@ -23,7 +23,7 @@ export type MediaAccess = 'owner' | 'licence' | false;
  * an active licence for such a file (remembered at most 3 s, never past its end). Others get 404, as for an image
  * that does not exist.
  */
-export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>): Router {
+export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>, showingMemo: TtlLru<string[]>): Router {
   const router = Router();
   const repo = ctx.data.files;
   const playlists = createPlaylistsRepo(ctx.conn);
@@ -49,11 +49,31 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>): Ro
     return { access: end ? 'licence' : false, until: cache.entry(cacheKey, now)?.expires ?? now };
   };
 
-  /** A paired display reads an image only of a file assigned to its screen, as the screen's owner. */
-  const deviceReader = async (req: Request, hash: string): Promise<string> => {
+  /** The files that show an image: remembered briefly (`showingMemo`) or, with `fresh`, read now. */
+  const filesShowing = async (hash: string, fresh: boolean): Promise<{ fileIds: string[]; remembered: boolean }> => {
+    const memo = fresh ? undefined : showingMemo.get(hash);
+    if (memo) return { fileIds: memo, remembered: true };
     const fileIds = [...new Set((await repo.pagesShowing(hash)).map((p) => p.fileId))];
+    showingMemo.set(hash, fileIds);
+    return { fileIds, remembered: false };
+  };
+
+  /**
+   * A paired display reads an image only of a file assigned to its screen, as the screen's owner. Ten thousand
+   * screens fetching a pushed playlist ask about the same few images: which files show one is remembered for a few
+   * seconds (the query scans on FerretDB), and forgotten at once when a file is deleted here. A remembered list
+   * never refuses: a refusal is checked again against a fresh read (a file converted a moment ago shows it too).
+   */
+  const deviceReader = async (req: Request, hash: string): Promise<string> => {
+    const remembered = await filesShowing(hash, false);
     try {
-      return await playerUserId(req, ctx.data, batchedPlaylists, { fileIds });
+      return await playerUserId(req, ctx.data, batchedPlaylists, { fileIds: remembered.fileIds });
+    } catch {
+      if (!remembered.remembered) throw new AppError('NOT_FOUND');
+    }
+    const fresh = await filesShowing(hash, true);
+    try {
+      return await playerUserId(req, ctx.data, batchedPlaylists, { fileIds: fresh.fileIds });
     } catch {
       throw new AppError('NOT_FOUND');
     }

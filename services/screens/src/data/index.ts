@@ -1,3 +1,4 @@
+import type { Logger } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { createDeviceTokens } from './device-tokens';
 import { defineModels } from './models';
@@ -8,12 +9,12 @@ import { createScreenRepository } from './screens';
 import { createSoldFileRepository } from './sold-files';
 import { createStatusRepository } from './statuses';
 
-export function createRepositories(conn: mongoose.Connection) {
+export function createRepositories(conn: mongoose.Connection, logger?: Logger) {
   const models = defineModels(conn);
   return {
     pairings: createPairingRepository(models),
     screens: createScreenRepository(models),
-    statuses: createStatusRepository(models),
+    statuses: createStatusRepository(models, logger),
     plays: createPlayRepository(models),
     soldFiles: createSoldFileRepository(models),
     rateLimits: createRateLimits(conn),

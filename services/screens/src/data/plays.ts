@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { createGroupCommit } from '@pagecast/service-kit';
 import type { Models, PlayRecordDoc } from './models';
 
 export interface PlayCountRow {
@@ -9,35 +11,66 @@ export interface PlayCountRow {
 }
 
 /** The per-record errors of an unordered insert (the driver's MongoBulkWriteError), or undefined for another error. */
-function bulkWriteErrors(err: unknown): Array<{ code: number }> | undefined {
+function bulkWriteErrors(err: unknown): Array<{ code: number; index: number }> | undefined {
   if (!err || typeof err !== 'object' || !('writeErrors' in err)) return undefined;
   const list = (err as { writeErrors: unknown }).writeErrors;
   const arr = Array.isArray(list) ? list : [list];
-  return arr.map((e) => ({ code: Number((e as { code?: unknown }).code) }));
+  return arr.map((e) => ({
+    code: Number((e as { code?: unknown }).code),
+    index: Number((e as { index?: unknown }).index),
+  }));
+}
+
+interface QueuedBatch {
+  key: string;
+  records: PlayRecordDoc[];
 }
 
 export function createPlayRepository(models: Models) {
   const { plays } = models;
+  /** duplicates per display batch of the insert that held it, read by its caller once the insert is done */
+  const duplicatesOf = new Map<string, number>();
+  // Displays report every interval: the batches that arrive while an insert runs go together in the next one (the
+  // kit's group commit), so the database sees one insert per round trip, not one per display (SQLite behind FerretDB
+  // takes one writer at a time). Each caller still waits until its records are stored.
+  const writer = createGroupCommit<QueuedBatch>(
+    async (batches) => {
+      const records = batches.flatMap((b) => b.records);
+      const batchOf = batches.flatMap((b) => b.records.map(() => b.key));
+      for (const b of batches) duplicatesOf.set(b.key, 0);
+      try {
+        await plays.collection.insertMany(records as never[], { ordered: false });
+      } catch (err) {
+        const writeErrors = bulkWriteErrors(err);
+        if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || batchOf[e.index] === undefined)) {
+          for (const b of batches) duplicatesOf.delete(b.key);
+          throw err;
+        }
+        for (const e of writeErrors) {
+          const key = batchOf[e.index] as string;
+          duplicatesOf.set(key, (duplicatesOf.get(key) ?? 0) + 1);
+        }
+      }
+    },
+    { maxBatch: 50 },
+  );
   return {
     /**
-     * Inserts each record under its own id, the whole batch in one unordered insert (one round trip): a record sent
-     * again (a retry, a resend after going offline) is a duplicate key and counts once. Returns how many were new;
-     * any other write error fails the call (the display sends the batch again, and what went in counts once).
+     * Inserts each record under its own id, unordered, with the batches of other displays: a record sent again (a
+     * retry, a resend after going offline) is a duplicate key and counts once. Returns how many were new; any other
+     * write error fails the call (the display sends the batch again, and what went in counts once).
      */
     async insertOnce(records: PlayRecordDoc[]): Promise<{ accepted: number; duplicates: number }> {
       if (records.length === 0) return { accepted: 0, duplicates: 0 };
+      const key = randomUUID();
       try {
-        await plays.collection.insertMany(records as never[], { ordered: false });
-        return { accepted: records.length, duplicates: 0 };
-      } catch (err) {
-        const writeErrors = bulkWriteErrors(err);
-        if (!writeErrors || writeErrors.some((e) => e.code !== 11000)) throw err;
-        return { accepted: records.length - writeErrors.length, duplicates: writeErrors.length };
+        await writer.add(key, { key, records });
+        const duplicates = duplicatesOf.get(key) ?? 0;
+        return { accepted: records.length - duplicates, duplicates };
+      } finally {
+        duplicatesOf.delete(key);
       }
     },
-    /** Which of these ids are stored already (for refusing a batch that repeats one). */
-    existing: async (ids: string[]) =>
-      new Set((await plays.find({ _id: { $in: ids } }, { _id: 1 }).lean<{ _id: string }[]>()).map((d) => d._id)),
     /**
      * Plays and seconds per day, screen and file of one owner, days from..to inclusive. Summed here rather than
      * with $group: FerretDB answered 0 for `$sum: '$seconds'` (measured), and the same code must hold on MongoDB.

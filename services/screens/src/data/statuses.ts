@@ -1,26 +1,38 @@
-import { createGroupCommit } from '@pagecast/service-kit';
+import { createWriteBehind, type Logger } from '@pagecast/service-kit';
 import type { Models, ScreenStatusDoc } from './models';
 
 /**
- * Heartbeats. Thousands of displays report every interval: each answer waits until its state is stored, but the
- * states that arrive while a write runs go together in the next one (one bulk write per round trip, not one write
- * per display; see the kit's group commit). Only the newest state of a screen is written.
+ * Heartbeats. Thousands of displays report every interval, and each report replaces the last: a heartbeat is
+ * answered as soon as it is in memory, and one bulk write at a time stores the newest state of every screen that
+ * reported meanwhile (write-behind, in the kit). A crash loses at most the states not yet written, which the next
+ * heartbeat restores; a write that fails is tried again. Reads in this process see the states not yet written.
+ * Measured on FerretDB: a heartbeat that waited for its write took 150 ms at the median with 100 displays.
  */
-export function createStatusRepository(models: Models) {
+export function createStatusRepository(models: Models, logger?: Logger) {
   const { statuses } = models;
-  const writer = createGroupCommit<ScreenStatusDoc>(async (docs) => {
-    await statuses.bulkWrite(
-      docs.map(({ _id, ...fields }) => ({
-        updateOne: { filter: { _id }, update: { $set: fields }, upsert: true },
-      })),
-      { ordered: false },
-    );
-  });
+  const writer = createWriteBehind<ScreenStatusDoc>(
+    async (docs) => {
+      await statuses.bulkWrite(
+        docs.map(({ _id, ...fields }) => ({
+          updateOne: { filter: { _id }, update: { $set: fields }, upsert: true },
+        })),
+        { ordered: false },
+      );
+    },
+    { onError: (err, items) => logger?.warn({ err, items }, 'storing screen statuses failed; trying again') },
+  );
   return {
-    record: (doc: ScreenStatusDoc): Promise<void> => writer.add(doc._id, doc),
-    forOwner: async (ownerId: string) =>
-      new Map((await statuses.find({ ownerId }).lean<ScreenStatusDoc[]>()).map((d) => [d._id, d] as const)),
-    get: (screenId: string) => statuses.findById(screenId).lean<ScreenStatusDoc>(),
+    record: (doc: ScreenStatusDoc): void => writer.put(doc._id, doc),
+    async forOwner(ownerId: string) {
+      const stored = await statuses.find({ ownerId }).lean<ScreenStatusDoc[]>();
+      const byId = new Map(stored.map((d) => [d._id, d] as const));
+      for (const doc of writer.pendingItems()) if (doc.ownerId === ownerId) byId.set(doc._id, doc);
+      return byId;
+    },
+    get: async (screenId: string) =>
+      writer.pending(screenId) ?? (await statuses.findById(screenId).lean<ScreenStatusDoc>()),
+    /** stores every state not yet written (shutdown) */
+    flush: () => writer.flush(),
     /** figures: how many bulk writes heartbeats took */
     get writes() {
       return writer.writes;
