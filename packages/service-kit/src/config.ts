@@ -27,6 +27,8 @@ export const baseConfigSchema = {
   MONGO_URL: url('mongodb://127.0.0.1:27017').default('mongodb://127.0.0.1:27017'),
   /** Overrides the service's own database name (pagecast_<service>); tests use it to isolate runs. */
   MONGO_DB: z.string().min(1).optional(),
+  /** Most connections (so most operations at once) from this process to the database; see mongo.ts. */
+  MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
   NATS_URL: url('nats://127.0.0.1:4222').default('nats://127.0.0.1:4222'),
   S3_ENDPOINT: url('http://127.0.0.1:9000').default('http://127.0.0.1:9000'),
   S3_ACCESS_KEY: z.string().min(1).optional(),

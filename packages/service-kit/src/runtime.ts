@@ -75,7 +75,7 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
   };
   try {
     const dbName = config.MONGO_DB ?? opts.databaseName;
-    const conn = await connectMongo(config.MONGO_URL, dbName, logger);
+    const conn = await connectMongo(config.MONGO_URL, dbName, logger, { maxPoolSize: config.MONGO_MAX_POOL_SIZE });
     onClose(() => conn.close());
     const nats = await connectNats(config.NATS_URL, logger, name);
     onClose(() => nats.nc.drain());

@@ -83,4 +83,19 @@ describe('write-behind', () => {
     await failing;
     expect(wb.pending('b')).toBe('b1');
   });
+
+  it('splits what piled up into writes of at most maxBatch items (FerretDB hangs on one of more than 100 updates)', async () => {
+    const sizes: number[] = [];
+    const wb = createWriteBehind(
+      async (items: string[]) => {
+        sizes.push(items.length);
+        await new Promise((r) => setImmediate(r));
+      },
+      { maxBatch: 50 },
+    );
+    for (let i = 0; i < 230; i++) wb.put(`k${i}`, `v${i}`);
+    await wb.flush();
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(230);
+    expect(Math.max(...sizes)).toBe(50);
+  });
 });

@@ -88,6 +88,10 @@ describe('file calls', () => {
     expect(d.body.displayDuration).toBe(300);
     const pages = (await call(svc, owner, 'GET', `/api/files/${fileId}/pages`)).body;
     expect(pages.every((p: { displayDuration: number }) => p.displayDuration === 300)).toBe(true);
+    // the pages just read are remembered for the file's version: an edit through PUT /api/files/:id shows at once
+    expect((await call(svc, owner, 'PUT', `/api/files/${fileId}`, { displayDuration: 42 })).status).toBe(200);
+    const edited = (await call(svc, owner, 'GET', `/api/files/${fileId}/pages`)).body;
+    expect(edited.every((p: { displayDuration: number }) => p.displayDuration === 42)).toBe(true);
     for (const bad of [0, 301, 2.5, '10']) {
       const r = await call(svc, owner, 'PUT', `/api/files/${fileId}/duration`, { displayDuration: bad });
       expect(r.status).toBe(400);

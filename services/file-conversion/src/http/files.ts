@@ -146,8 +146,9 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
   router.put('/api/files/:id/duration', async (req, res) => {
     const file = await ownFile(req);
     const { displayDuration } = parseWith(UpdateDurationRequest, req.body);
-    const updated = await repo.updateOwned(file._id, file.userId, { displayDuration });
+    // pages first, then the file: the file's new version is what tells readers its pages changed (repo.playerPages)
     await repo.setPagesDuration(file._id, displayDuration);
+    const updated = await repo.updateOwned(file._id, file.userId, { displayDuration });
     res.json(await changed(updated));
   });
 
@@ -165,8 +166,9 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
     if (body.displayDuration !== undefined) set.displayDuration = body.displayDuration;
     if (body.displayMode !== undefined) set.displayMode = body.displayMode;
     if (body.tags !== undefined) set.tags = body.tags;
-    const updated = await repo.updateOwned(file._id, file.userId, set);
+    // pages first, then the file (see the duration route)
     if (body.displayDuration !== undefined) await repo.setPagesDuration(file._id, body.displayDuration);
+    const updated = await repo.updateOwned(file._id, file.userId, set);
     res.json(await changed(updated));
   });
 
@@ -177,7 +179,7 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
 
   router.get('/api/files/:id/pages', async (req, res) => {
     const { file } = await readableFile(req);
-    res.json((await repo.listPages(file._id)).map(toFilePage));
+    res.json((await repo.playerPages(file)).map(toFilePage));
   });
 
   router.get('/api/dashboard/stats', async (req, res) => {

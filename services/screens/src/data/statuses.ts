@@ -19,7 +19,12 @@ export function createStatusRepository(models: Models, logger?: Logger) {
         { ordered: false },
       );
     },
-    { onError: (err, items) => logger?.warn({ err, items }, 'storing screen statuses failed; trying again') },
+    {
+      // FerretDB (SQLite) hangs the whole database for good on one bulkWrite of more than 100 updates of existing
+      // documents (measured: 99 pass, 101 never answer); a large fleet's heartbeats go in writes of 50.
+      maxBatch: 50,
+      onError: (err, items) => logger?.warn({ err, items }, 'storing screen statuses failed; trying again'),
+    },
   );
   return {
     record: (doc: ScreenStatusDoc): void => writer.put(doc._id, doc),
