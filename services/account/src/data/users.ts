@@ -146,7 +146,7 @@ export function createUserRepository(conn: mongoose.Connection) {
         ),
       );
     },
-    /** Consumes a verification token (the caller has claimed it: see Accounts.useToken). */
+    /** Consumes a verification token (the caller has claimed it: see useToken in use-cases/shared.ts). */
     async consumeVerificationToken(hash: string, now: Date): Promise<UserRecord | null> {
       return overlay(
         await model.findOneAndUpdate(

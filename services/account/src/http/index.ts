@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { ServiceContext } from '../context';
-import { createAccounts } from '../use-cases/accounts';
+import type { AccountDeps } from '../use-cases/deps';
 import { createRoutes } from './routes';
 
 export * from './cookies';
@@ -8,7 +8,7 @@ export * from './cookies';
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {
   const { config, logger, data, outbox, mailer, tokens, background } = context;
-  const accounts = createAccounts({
+  const deps: AccountDeps = {
     publicUrl: config.PUBLIC_URL,
     loginFailuresPerAddress: config.LOGIN_FAILURES_PER_ADDRESS,
     logger,
@@ -17,6 +17,6 @@ export function createRouter(context: ServiceContext): Router {
     mailer,
     tokens,
     background,
-  });
-  return createRoutes({ accounts, tokens, secureCookies: config.PUBLIC_URL.startsWith('https:') });
+  };
+  return createRoutes({ deps, tokens, secureCookies: config.PUBLIC_URL.startsWith('https:') });
 }

@@ -17,11 +17,27 @@ import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import { pickLocale } from '../domain';
 import type { SessionTokens } from '../data/session-tokens';
-import { type Accounts, EmailNotVerified } from '../use-cases';
+import { changePassword } from '../use-cases/change-password';
+import type { AccountDeps } from '../use-cases/deps';
+import { getCurrentUser } from '../use-cases/get-current-user';
+import { isSessionAlive } from '../use-cases/is-session-alive';
+import { EmailNotVerified, login } from '../use-cases/login';
+import { logout } from '../use-cases/logout';
+import { markWelcomeSeen } from '../use-cases/mark-welcome-seen';
+import { migrateAccount } from '../use-cases/migrate-account';
+import { refreshSession } from '../use-cases/refresh-session';
+import { register } from '../use-cases/register';
+import { requestPasswordReset } from '../use-cases/request-password-reset';
+import { resendVerification } from '../use-cases/resend-verification';
+import { resetPassword } from '../use-cases/reset-password';
+import { sendContactMessage } from '../use-cases/send-contact-message';
+import { updateProfile } from '../use-cases/update-profile';
+import { verifyEmail } from '../use-cases/verify-email';
 import { clearSessionCookie, sessionCookie } from './cookies';
 
 export interface RouteDeps {
-  accounts: Accounts;
+  /** what the use cases get */
+  deps: AccountDeps;
   tokens: SessionTokens;
   /** Secure cookies when the app is served over https */
   secureCookies: boolean;
@@ -30,13 +46,13 @@ export interface RouteDeps {
 const localeOf = (req: Request) => (stored: string | null) =>
   pickLocale((req.body as { locale?: unknown } | undefined)?.locale, req.get('accept-language'), stored);
 
-export function createRoutes({ accounts, tokens, secureCookies }: RouteDeps): Router {
+export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router {
   const router = Router();
 
   /** The caller's identity, and its session must still be in the store. */
   const session = async (req: Request): Promise<Identity> => {
     const identity = requireIdentity(req);
-    if (!(await accounts.sessionAlive(identity.userId, identity.sessionId))) throw new AppError('UNAUTHORIZED');
+    if (!(await isSessionAlive(deps, identity.userId, identity.sessionId))) throw new AppError('UNAUTHORIZED');
     return identity;
   };
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
@@ -44,27 +60,27 @@ export function createRoutes({ accounts, tokens, secureCookies }: RouteDeps): Ro
   // --- public auth calls
   router.post('/api/auth/register', async (req, res) => {
     const input = parseWith(RegisterRequest, req.body);
-    res.json(await accounts.register(input, localeOf(req)(null)));
+    res.json(await register(deps, input, localeOf(req)(null)));
   });
 
   router.post('/api/auth/verify-email', async (req, res) => {
     const { token } = parseWith(VerifyEmailRequest, req.body);
-    res.json(await accounts.verifyEmail(token));
+    res.json(await verifyEmail(deps, token));
   });
 
   router.post('/api/auth/resend-verification', (req, res) => {
     const { email } = parseWith(ResendVerificationRequest, req.body);
-    res.json(accounts.resendVerification(email, localeOf(req)));
+    res.json(resendVerification(deps, email, localeOf(req)));
   });
 
   router.post('/api/auth/request-password-reset', (req, res) => {
     const { email } = parseWith(RequestPasswordResetRequest, req.body);
-    res.json(accounts.requestPasswordReset(email, localeOf(req)));
+    res.json(requestPasswordReset(deps, email, localeOf(req)));
   });
 
   router.post('/api/auth/reset-password', async (req, res) => {
     const input = parseWith(ResetPasswordRequest, req.body);
-    res.json(await accounts.resetPassword(input.token, input.newPassword));
+    res.json(await resetPassword(deps, input.token, input.newPassword));
   });
 
   router.post('/api/auth/local-login', async (req, res) => {
@@ -75,7 +91,7 @@ export function createRoutes({ accounts, tokens, secureCookies }: RouteDeps): Ro
         session: s,
         isFirstLogin,
         user,
-      } = await accounts.login(input, {
+      } = await login(deps, input, {
         userAgent: req.get('user-agent')?.slice(0, 512) ?? null,
         ip: req.ip ?? null,
       });
@@ -100,7 +116,7 @@ export function createRoutes({ accounts, tokens, secureCookies }: RouteDeps): Ro
   });
 
   router.get('/api/logout', async (req, res) => {
-    if (req.identity) await accounts.logout(req.identity.userId, req.identity.sessionId);
+    if (req.identity) await logout(deps, req.identity.userId, req.identity.sessionId);
     noStore(res);
     res.append('Set-Cookie', clearSessionCookie(secureCookies));
     res.redirect(302, '/');
@@ -110,37 +126,37 @@ export function createRoutes({ accounts, tokens, secureCookies }: RouteDeps): Ro
   router.get('/api/auth/user', async (req, res) => {
     const { userId } = await session(req);
     noStore(res);
-    res.json(await accounts.currentUser(userId));
+    res.json(await getCurrentUser(deps, userId));
   });
 
   router.post('/api/auth/mark-welcome-seen', async (req, res) => {
     const { userId } = await session(req);
     parseWith(EmptyBody, req.body);
-    res.json(await accounts.markWelcomeSeen(userId));
+    res.json(await markWelcomeSeen(deps, userId));
   });
 
   router.post('/api/auth/migrate-account', async (req, res) => {
     const { userId } = await session(req);
     const input = parseWith(MigrateAccountRequest, req.body);
-    res.json(await accounts.migrate(userId, input));
+    res.json(await migrateAccount(deps, userId, input));
   });
 
   router.put('/api/user/profile', async (req, res) => {
     const { userId } = await session(req);
     const input = parseWith(UpdateProfileRequest, req.body);
-    res.json(await accounts.updateProfile(userId, input));
+    res.json(await updateProfile(deps, userId, input));
   });
 
   router.put('/api/user/password', async (req, res) => {
     const { userId, sessionId } = await session(req);
     const input = parseWith(ChangePasswordRequest, req.body);
-    res.json(await accounts.changePassword(userId, sessionId, input));
+    res.json(await changePassword(deps, userId, sessionId, input));
   });
 
   // --- open to visitors and members
   router.post('/api/contact', async (req, res) => {
     const input = parseWith(ContactRequest, req.body);
-    res.json(await accounts.contact(input, req.identity?.userId ?? null));
+    res.json(await sendContactMessage(deps, input, req.identity?.userId ?? null));
   });
 
   // --- for the gateway
@@ -153,7 +169,7 @@ export function createRoutes({ accounts, tokens, secureCookies }: RouteDeps): Ro
     const identity = requireIdentity(req);
     const { sid } = parseWith(SessionRefreshRequest, req.body);
     if (identity.sessionId !== sid) throw new AppError('UNAUTHORIZED');
-    const answer = await accounts.refresh(identity.userId, sid);
+    const answer = await refreshSession(deps, identity.userId, sid);
     if (!answer) throw new AppError('UNAUTHORIZED');
     noStore(res);
     res.json(answer);

@@ -20,7 +20,7 @@ import type { ServiceContext } from '../context';
 import { playerUserId } from './player-identity';
 import { deleteFile } from '../use-cases/delete-file';
 import { toAccessibleFile, toFilePage, toFileSummary } from './present';
-import { uploadFile } from './upload';
+import { handleUpload } from './upload';
 
 const notFound = () => new AppError('FILE_NOT_FOUND');
 
@@ -87,7 +87,7 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
     res.json(out);
   });
 
-  router.post('/api/files/upload', (req, res) => uploadFile(ctx, req, res));
+  router.post('/api/files/upload', (req, res) => handleUpload(ctx, req, res));
 
   router.get('/api/files/:id/copyright', async (req, res) => {
     const file = await ownFile(req);

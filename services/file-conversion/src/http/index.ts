@@ -7,7 +7,6 @@ import { playlistsRouter } from './playlists';
 import { previewsRouter } from './previews';
 
 export { MEDIA_CACHE_CONTROL } from './media';
-export { jobId } from './upload';
 
 /** (userId, image key) → access, for 60 s (a licence's: 3 s): page images are asked for far more than anything. */
 const MEDIA_CACHE_TTL_MS = 60_000;

@@ -1,32 +1,23 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  constants,
-  type ErrorCode,
-  type FileSummary,
-  isErrorCode,
-  UploadFileFields,
-  validationMessagesJa,
-} from '@pagecast/contracts';
+import { constants, type FileSummary, UploadFileFields, validationMessagesJa } from '@pagecast/contracts';
 import { AppError, decodedBody, requireIdentity, zodIssues } from '@pagecast/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
-import { guardZip, isConversionError, sniffFile } from '../conversion/index.ts';
-import type { FileDoc } from '../data';
-import { storageKeys } from '../domain';
 import type { ServiceContext } from '../context';
+import { type ReceivedFile, uploadFile } from '../use-cases/upload-file';
 import { toFileSummary } from './present';
 
 const FIELD_ALLOWANCE = 256 * 1024;
 
 interface Received {
   fields: Record<string, string | string[]>;
-  file?: { path: string; filename: string; size: number };
+  file?: ReceivedFile;
 }
 
 /** Thrown while streaming, answered before the rest of the body is read. */
@@ -107,12 +98,6 @@ function receive(req: Request, dir: string, temps: string[]): Promise<Received> 
   });
 }
 
-/** A job's message id from the file and attempt: the same job published twice is stored once. */
-export function jobId(fileId: string, attempt: number): string {
-  const h = createHash('sha256').update(`${fileId}:${attempt}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
 function validationError(issues: ReturnType<typeof zodIssues>, cause?: unknown): AppError {
   return new AppError('VALIDATION', { message: issues[0]?.message, issues, cause });
 }
@@ -122,8 +107,12 @@ function fileAndTitleRequired(path: string): AppError {
   return new AppError('FILE_REQUIRED', { issues: [{ path, key, message: validationMessagesJa[key] ?? key }] });
 }
 
-/** POST /api/files/upload: every rule is checked before anything is stored; a refusal leaves nothing behind. */
-export async function uploadFile(ctx: ServiceContext, req: Request, res: Response): Promise<void> {
+/**
+ * POST /api/files/upload: streams the body, parses its fields with the contract's schema, then the use case checks
+ * every other rule before anything is stored (a refusal leaves nothing behind). The temp file goes once answered,
+ * unless the local originals keep it.
+ */
+export async function handleUpload(ctx: ServiceContext, req: Request, res: Response): Promise<void> {
   const { userId } = requireIdentity(req);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > constants.upload.maxBytes + FIELD_ALLOWANCE) {
@@ -149,84 +138,8 @@ export async function uploadFile(ctx: ServiceContext, req: Request, res: Respons
 
     const parsed = UploadFileFields.safeParse(fields);
     if (!parsed.success) throw validationError(zodIssues(parsed.error), parsed.error);
-    const input = parsed.data;
-
-    // The type from the bytes (the name is never trusted), and the ZIP bounds of an Office file.
-    let kind: FileDoc['kind'];
-    try {
-      const sniffed = await sniffFile(file.path);
-      if (sniffed.zip) guardZip(sniffed.zip);
-      kind = sniffed.kind;
-    } catch (err) {
-      if (isConversionError(err)) {
-        const code: ErrorCode = isErrorCode(err.code) ? err.code : 'FILE_TYPE_UNSUPPORTED';
-        throw new AppError(code, { status: err.status, cause: err });
-      }
-      throw err;
-    }
-
-    const fileId = randomUUID();
-    const slot = await ctx.data.owners.reserveSlot(userId, fileId);
-    if (!slot.ok) throw new AppError('FILE_LIMIT_REACHED', { details: { limit: slot.limit } });
-
-    const now = new Date();
-    const doc: FileDoc = {
-      _id: fileId,
-      userId,
-      title: input.title,
-      filename: file.filename,
-      kind,
-      sizeBytes: file.size,
-      pageCount: 0,
-      displayDuration: input.displayDuration,
-      displayMode: input.displayMode,
-      tags: input.tags,
-      isPublished: input.isPublished,
-      publishPrice: input.publishPrice ?? null,
-      status: 'processing',
-      disabledReason: null,
-      conversion: { pagesDone: 0, pagesTotal: 0, attempts: 0, finishedAt: null },
-      thumbKey: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const objectKey = storageKeys.original(fileId);
-    let stored = false;
-    try {
-      await ctx.data.storage.putFile(objectKey, file.path, constants.upload.mimeTypes[kind]);
-      stored = true;
-      await ctx.data.files.create(doc);
-      if (input.copyrightInfo) {
-        await ctx.data.files.setCopyrightInfo(fileId, input.copyrightInfo);
-        if (input.isPublished) {
-          await ctx.data.files.setDefaultAuthorProfile(userId, input.copyrightInfo);
-          await ctx.data.files.recordUserConfirmation(fileId);
-        }
-      }
-    } catch (err) {
-      await ctx.data.files.deleteFileDoc(fileId).catch(() => {});
-      await ctx.data.files.deleteCopyright(fileId).catch(() => {});
-      if (stored) await ctx.data.storage.remove([objectKey]).catch(() => {});
-      await ctx.data.owners.releaseSlot(fileId);
-      throw err;
-    }
-    // The file exists now; from here the outbox makes sure the job and the news get out.
-    if (ctx.localOriginals) {
-      ctx.localOriginals.put(fileId, file.path);
+    const doc = await uploadFile(ctx, userId, parsed.data, file, () => {
       keep = file.path;
-    }
-    await ctx.outbox.add(
-      'files.conversion.requested.v1',
-      { fileId, ownerId: userId, objectKey, kind, attempt: 1 },
-      { id: jobId(fileId, 1), subjectSuffix: ctx.settings.CONVERSION_QUEUE },
-    );
-    await ctx.outbox.add('files.file.uploaded.v1', {
-      fileId,
-      ownerId: userId,
-      title: doc.title,
-      kind,
-      sizeBytes: file.size,
-      uploadedAt: now.toISOString(),
     });
     const body: FileSummary = toFileSummary(doc);
     res.json(body);

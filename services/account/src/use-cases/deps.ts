@@ -1,0 +1,17 @@
+import type { Logger, Outbox } from '@pagecast/service-kit';
+import type { Mailer, Repositories } from '../data';
+import type { SessionTokens } from '../data/session-tokens';
+import type { Background } from './background';
+
+/** What every account use case gets: built once by the router from the service context and the configuration. */
+export interface AccountDeps {
+  publicUrl: string;
+  /** Failed logins allowed per address in the window (LOGIN_FAILURES_PER_ADDRESS by default). */
+  loginFailuresPerAddress?: number;
+  logger: Logger;
+  data: Repositories;
+  outbox: Outbox;
+  mailer: Mailer;
+  tokens: SessionTokens;
+  background: Background;
+}

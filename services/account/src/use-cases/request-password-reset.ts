@@ -1,0 +1,22 @@
+import { type Locale, messages, newToken, passwordResetMail, RESET_TOKEN_TTL_MS } from '../domain';
+import type { AccountDeps } from './deps';
+
+/** Same answer whatever the address; the work happens after the answer. */
+export function requestPasswordReset(deps: AccountDeps, email: string, locale: (stored: string | null) => Locale) {
+  const { data, mailer, background, logger } = deps;
+  background.run('password reset mail', async () => {
+    const user = await data.users.findByEmail(email);
+    // Old external accounts have no password to reset: they migrate instead.
+    if (user?.authProvider !== 'local') return;
+    const { token, hash } = newToken();
+    const updated = await data.users.setResetToken(user._id, hash, new Date(Date.now() + RESET_TOKEN_TTL_MS));
+    if (!updated) return;
+    const l = locale(user.locale);
+    await mailer.send(
+      user.email,
+      passwordResetMail(l, { publicUrl: deps.publicUrl, email: user.email, firstName: user.firstName, token }),
+    );
+    logger.info({ userId: user._id, locale: l }, 'password reset mail sent');
+  });
+  return { message: messages.resetRequested };
+}

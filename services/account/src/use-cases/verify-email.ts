@@ -1,0 +1,20 @@
+import { subjects } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import { hashToken, messages, VERIFICATION_TOKEN_TTL_MS } from '../domain';
+import type { AccountDeps } from './deps';
+import { useToken } from './shared';
+
+export async function verifyEmail(deps: AccountDeps, token: string) {
+  const { data, outbox } = deps;
+  const hash = hashToken(token);
+  const holder = await data.users.findByVerificationToken(hash, new Date());
+  if (!holder || !(await useToken(deps, hash, VERIFICATION_TOKEN_TTL_MS))) throw new AppError('TOKEN_INVALID');
+  const user = await data.users.consumeVerificationToken(hash, new Date());
+  if (!user) throw new AppError('TOKEN_INVALID');
+  await outbox.add(subjects.userVerified, {
+    userId: user._id,
+    email: user.email,
+    verifiedAt: new Date().toISOString(),
+  });
+  return { message: messages.verified, email: user.email };
+}

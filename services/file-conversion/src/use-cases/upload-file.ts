@@ -1,0 +1,116 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { constants, type ErrorCode, isErrorCode, type UploadFileFields } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { guardZip, isConversionError, sniffFile } from '../conversion/index.ts';
+import type { FileDoc } from '../data';
+import { storageKeys } from '../domain';
+
+/** The uploaded file as the route received it: streamed to a temp file, never whole in memory. */
+export interface ReceivedFile {
+  path: string;
+  filename: string;
+  size: number;
+}
+
+/** A job's message id from the file and attempt: the same job published twice is stored once. */
+export function jobId(fileId: string, attempt: number): string {
+  const h = createHash('sha256').update(`${fileId}:${attempt}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The type from the bytes (the name is never trusted), and the ZIP bounds of an Office file. */
+async function kindOf(path: string): Promise<FileDoc['kind']> {
+  try {
+    const sniffed = await sniffFile(path);
+    if (sniffed.zip) guardZip(sniffed.zip);
+    return sniffed.kind;
+  } catch (err) {
+    if (isConversionError(err)) {
+      const code: ErrorCode = isErrorCode(err.code) ? err.code : 'FILE_TYPE_UNSUPPORTED';
+      throw new AppError(code, { status: err.status, cause: err });
+    }
+    throw err;
+  }
+}
+
+/**
+ * A member's parsed upload becomes a file: every rule (type from the bytes, ZIP bounds, the tier's file limit) is
+ * checked before anything is stored, and a refusal or failure leaves nothing behind. Then the original is stored, the
+ * file and its copyright recorded, and the outbox queues the conversion and announces the upload.
+ */
+export async function uploadFile(
+  ctx: ServiceContext,
+  userId: string,
+  input: UploadFileFields,
+  file: ReceivedFile,
+  /** Called once the local originals keep the temp file (the conversion reads it there): the caller leaves it. */
+  onTempKept: () => void,
+): Promise<FileDoc> {
+  const kind = await kindOf(file.path);
+
+  const fileId = randomUUID();
+  const slot = await ctx.data.owners.reserveSlot(userId, fileId);
+  if (!slot.ok) throw new AppError('FILE_LIMIT_REACHED', { details: { limit: slot.limit } });
+
+  const now = new Date();
+  const doc: FileDoc = {
+    _id: fileId,
+    userId,
+    title: input.title,
+    filename: file.filename,
+    kind,
+    sizeBytes: file.size,
+    pageCount: 0,
+    displayDuration: input.displayDuration,
+    displayMode: input.displayMode,
+    tags: input.tags,
+    isPublished: input.isPublished,
+    publishPrice: input.publishPrice ?? null,
+    status: 'processing',
+    disabledReason: null,
+    conversion: { pagesDone: 0, pagesTotal: 0, attempts: 0, finishedAt: null },
+    thumbKey: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const objectKey = storageKeys.original(fileId);
+  let stored = false;
+  try {
+    await ctx.data.storage.putFile(objectKey, file.path, constants.upload.mimeTypes[kind]);
+    stored = true;
+    await ctx.data.files.create(doc);
+    if (input.copyrightInfo) {
+      await ctx.data.files.setCopyrightInfo(fileId, input.copyrightInfo);
+      if (input.isPublished) {
+        await ctx.data.files.setDefaultAuthorProfile(userId, input.copyrightInfo);
+        await ctx.data.files.recordUserConfirmation(fileId);
+      }
+    }
+  } catch (err) {
+    await ctx.data.files.deleteFileDoc(fileId).catch(() => {});
+    await ctx.data.files.deleteCopyright(fileId).catch(() => {});
+    if (stored) await ctx.data.storage.remove([objectKey]).catch(() => {});
+    await ctx.data.owners.releaseSlot(fileId);
+    throw err;
+  }
+  // The file exists now; from here the outbox makes sure the job and the news get out.
+  if (ctx.localOriginals) {
+    ctx.localOriginals.put(fileId, file.path);
+    onTempKept();
+  }
+  await ctx.outbox.add(
+    'files.conversion.requested.v1',
+    { fileId, ownerId: userId, objectKey, kind, attempt: 1 },
+    { id: jobId(fileId, 1), subjectSuffix: ctx.settings.CONVERSION_QUEUE },
+  );
+  await ctx.outbox.add('files.file.uploaded.v1', {
+    fileId,
+    ownerId: userId,
+    title: doc.title,
+    kind,
+    sizeBytes: file.size,
+    uploadedAt: now.toISOString(),
+  });
+  return doc;
+}
