@@ -47,6 +47,7 @@ export { type ClaimRecord, type Claims, createClaims } from './claims';
 export { type BatchLoader, createBatchLoader, readByIds } from './batch-loader';
 export { createGroupCommit, type GroupCommit } from './group-commit';
 export { createWriteBehind, type WriteBehind } from './write-behind';
+export { runPeriodically } from './periodic';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export {

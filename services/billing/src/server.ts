@@ -1,4 +1,4 @@
-import { type Logger, startServiceRuntime } from '@pagecast/service-kit';
+import { type Logger, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Clock, Server, ServiceContext } from './context';
 import { createRepositories, ensureIndexes } from './data';
@@ -66,19 +66,11 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
       if (config.JOBS_INTERVAL_MS > 0) {
-        let running: Promise<unknown> | undefined;
-        const timer = setInterval(() => {
-          running ??= runJobs(context)
-            .catch((err: unknown) => context.logger.warn({ err }, 'jobs failed; the next tick retries'))
-            .finally(() => {
-              running = undefined;
-            });
-        }, config.JOBS_INTERVAL_MS);
-        timer.unref();
-        onClose(async () => {
-          clearInterval(timer);
-          await running;
+        const jobs = runPeriodically(config.JOBS_INTERVAL_MS, () => runJobs(context), {
+          logger: context.logger,
+          name: 'billing jobs',
         });
+        onClose(() => jobs.stop());
       }
       return [createRouter(context)];
     },

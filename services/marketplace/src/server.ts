@@ -1,4 +1,4 @@
-import { type Logger, startServiceRuntime } from '@pagecast/service-kit';
+import { type Logger, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Clock, Server, ServiceContext } from './context';
 import { createRepositories, ensureIndexes } from './data';
@@ -58,19 +58,11 @@ export async function createServer(
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
       if (opts.jobs !== false) {
-        let running: Promise<unknown> | undefined;
-        const timer = setInterval(() => {
-          running ??= runJobsOnce(context, { force: false })
-            .catch((err) => context.logger.warn({ err }, 'marketplace jobs failed'))
-            .finally(() => {
-              running = undefined;
-            });
-        }, config.JOBS_INTERVAL_MS);
-        timer.unref();
-        onClose(async () => {
-          clearInterval(timer);
-          await running;
+        const jobs = runPeriodically(config.JOBS_INTERVAL_MS, () => runJobsOnce(context, { force: false }), {
+          logger: context.logger,
+          name: 'marketplace jobs',
         });
+        onClose(() => jobs.stop());
       }
       return [createRouter(context)];
     },
