@@ -30,9 +30,11 @@ export {
   ensureStreams,
   type JetStreamClient,
   type JetStreamManager,
+  type KV,
   type Nats,
   type NatsConnection,
   natsReady,
+  openKeyValue,
   type StreamDefinition,
 } from './nats';
 export {
@@ -46,7 +48,6 @@ export {
 export { type ClaimRecord, type Claims, createClaims } from './claims';
 export { type BatchLoader, createBatchLoader, readByIds } from './batch-loader';
 export { createGroupCommit, type GroupCommit } from './group-commit';
-export { createWriteBehind, type WriteBehind } from './write-behind';
 export { runPeriodically } from './periodic';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';

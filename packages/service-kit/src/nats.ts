@@ -11,6 +11,7 @@ import {
   RetentionPolicy,
   StorageType,
 } from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
 import type { pino } from 'pino';
 
@@ -197,3 +198,12 @@ export async function consume<S extends Subject>(
     },
   };
 }
+
+/**
+ * A JetStream key-value bucket (created if missing, bound if it exists): for soft state written far more often than
+ * a database should be (a display's heartbeat), one value per key, kept `ttlMs` after its last write.
+ */
+export async function openKeyValue(nats: Nats, bucket: string, opts: { ttlMs: number }): Promise<KV> {
+  return new Kvm(nats.js).create(bucket, { history: 1, ttl: opts.ttlMs });
+}
+export type { KV };

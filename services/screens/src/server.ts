@@ -23,12 +23,11 @@ export async function createServer(
     databaseName: DATABASE_NAME,
     // the pairing rate limit counts the display's address, which the gateway forwards
     trustProxy: 'loopback, linklocal, uniquelocal',
-    context: (base, onClose): ServiceContext => {
-      const data = createRepositories(base.conn, base.logger);
-      // heartbeats are written behind (data/statuses.ts): store the last ones before the connection closes
-      onClose(() => data.statuses.flush());
-      return { ...base, data, now: opts.now ?? Date.now };
-    },
+    context: async (base): Promise<ServiceContext> => ({
+      ...base,
+      data: await createRepositories(base.conn, base.nats),
+      now: opts.now ?? Date.now,
+    }),
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));

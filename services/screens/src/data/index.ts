@@ -1,4 +1,4 @@
-import type { Logger } from '@pagecast/service-kit';
+import type { Nats } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { createDeviceTokens } from './device-tokens';
 import { defineModels } from './models';
@@ -9,24 +9,24 @@ import { createScreenRepository } from './screens';
 import { createSoldFileRepository } from './sold-files';
 import { createStatusRepository } from './statuses';
 
-export function createRepositories(conn: mongoose.Connection, logger?: Logger) {
+export async function createRepositories(conn: mongoose.Connection, nats: Nats) {
   const models = defineModels(conn);
   return {
     pairings: createPairingRepository(models),
     screens: createScreenRepository(models),
-    statuses: createStatusRepository(models, logger),
+    statuses: await createStatusRepository(nats),
     plays: createPlayRepository(models),
     soldFiles: createSoldFileRepository(models),
     rateLimits: createRateLimits(conn),
     deviceTokens: createDeviceTokens(conn),
   };
 }
-export type Repositories = ReturnType<typeof createRepositories>;
+export type Repositories = Awaited<ReturnType<typeof createRepositories>>;
 export type {
   PairingClaimRecord,
   PairingRecord,
   PlayRecordDoc,
   ScreenRecord,
-  ScreenStatusDoc,
   SoldFileDoc,
 } from './models';
+export type { ScreenStatus } from './statuses';

@@ -37,20 +37,6 @@ export interface ScreenRecord {
   revokedAt: Date | null;
 }
 
-/**
- * What the display last reported, apart from the screen's record: the device writes here and the owner writes the
- * record, so neither write can undo the other (FerretDB updates are read-then-write: a heartbeat $set on the same
- * document as a rename or a revocation could write the old name or revocation back). `_id` is the screenId.
- */
-export interface ScreenStatusDoc {
-  _id: string;
-  ownerId: string;
-  lastSeenAt: Date;
-  nowPlaying: { fileId: string | null; page: number | null } | null;
-  appVersion: string | null;
-  screenSize: { width: number; height: number } | null;
-}
-
 /** One page shown, as the display recorded it; `_id` is the device's record id, so a resend is a duplicate key. */
 export interface PlayRecordDoc {
   _id: string;
@@ -106,18 +92,6 @@ const screenSchema = new mongoose.Schema<ScreenRecord>(
   { collection: 'screens', versionKey: false, minimize: false },
 );
 
-const statusSchema = new mongoose.Schema<ScreenStatusDoc>(
-  {
-    _id: { type: String, required: true },
-    ownerId: { type: String, required: true, index: true },
-    lastSeenAt: { type: Date, required: true },
-    nowPlaying: { type: mongoose.Schema.Types.Mixed, default: null },
-    appVersion: { type: String, default: null },
-    screenSize: { type: mongoose.Schema.Types.Mixed, default: null },
-  },
-  { collection: 'screen_status', versionKey: false, minimize: false },
-);
-
 const playSchema = new mongoose.Schema<PlayRecordDoc>(
   {
     _id: { type: String, required: true },
@@ -160,7 +134,6 @@ export function defineModels(conn: mongoose.Connection) {
     pairings: get('Pairing', pairingSchema),
     claims: get('PairingClaim', claimSchema),
     screens: get('Screen', screenSchema),
-    statuses: get('ScreenStatus', statusSchema),
     plays: get('Play', playSchema),
     soldFiles: get('SoldFile', soldFileSchema),
   };

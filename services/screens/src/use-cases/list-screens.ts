@@ -4,9 +4,10 @@ import { presentScreen } from './present-screen';
 
 export async function listScreens(ctx: ServiceContext, ownerId: string): Promise<ScreenList> {
   const now = ctx.now();
-  const [screens, statuses] = await Promise.all([
-    ctx.data.screens.listActive(ownerId),
-    ctx.data.statuses.forOwner(ownerId),
-  ]);
+  const screens = await ctx.data.screens.listActive(ownerId);
+  const statuses = await ctx.data.statuses.forScreens(
+    ownerId,
+    screens.map((s) => s._id),
+  );
   return screens.map((s) => presentScreen(s, statuses.get(s._id), now));
 }

@@ -1,9 +1,9 @@
 import type { Screen } from '@pagecast/contracts';
-import type { ScreenRecord, ScreenStatusDoc } from '../data';
+import type { ScreenRecord, ScreenStatus } from '../data';
 import { isOnline } from '../domain';
 
 /** A stored screen and its display's last report (none before the first heartbeat) as the member sees them. */
-export function presentScreen(s: ScreenRecord, status: ScreenStatusDoc | null | undefined, now: number): Screen {
+export function presentScreen(s: ScreenRecord, status: ScreenStatus | null | undefined, now: number): Screen {
   return {
     id: s._id,
     name: s.name,
