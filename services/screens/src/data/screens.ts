@@ -6,12 +6,26 @@ const RECENT_MAX = 20_000;
 export function createScreenRepository(models: Models) {
   const { screens } = models;
   const recent = new Map<string, { record: ScreenRecord | null; at: number }>();
+  // A read that a change made here overtook is not remembered (it could hold the record from before a revocation).
+  let changes = 0;
+  const read = async (id: string, now: number): Promise<ScreenRecord | null> => {
+    const before = changes;
+    const record = await screens.findById(id).lean<ScreenRecord>();
+    if (changes === before) {
+      recent.delete(id);
+      recent.set(id, { record, at: now });
+      if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+    }
+    return record;
+  };
   return {
     async create(record: ScreenRecord): Promise<void> {
+      changes++;
       recent.delete(record._id);
       await screens.create(record);
     },
-    get: (id: string) => screens.findById(id).lean<ScreenRecord>(),
+    /** The record read now (what a display plays); the device check below reuses it. */
+    get: (id: string, now = Date.now()) => read(id, now),
     /**
      * The record as read at most maxAgeMs ago by this process (a display's frequent reports need not each read it).
      * A change made here forgets it at once; one made by another instance shows within maxAgeMs, and a revoked
@@ -20,19 +34,17 @@ export function createScreenRepository(models: Models) {
     async getRecent(id: string, maxAgeMs: number, now = Date.now()): Promise<ScreenRecord | null> {
       const hit = recent.get(id);
       if (hit && now - hit.at <= maxAgeMs) return hit.record;
-      const record = await screens.findById(id).lean<ScreenRecord>();
-      recent.delete(id);
-      recent.set(id, { record, at: now });
-      if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
-      return record;
+      return read(id, now);
     },
     byPairing: (pairingId: string) => screens.findOne({ pairingId }).lean<ScreenRecord>(),
     listActive: (ownerId: string) =>
       screens.find({ ownerId, revokedAt: null }).sort({ pairedAt: 1 }).lean<ScreenRecord[]>(),
     /** Single-writer fields (the owner edits, the screen's own device reports): a plain $set is enough. */
     async set(id: string, fields: Partial<Omit<ScreenRecord, '_id'>>): Promise<void> {
+      changes++;
       recent.delete(id);
       await screens.updateOne({ _id: id }, { $set: fields });
+      changes++;
       recent.delete(id);
     },
   };

@@ -5,9 +5,12 @@ import type { ScreenRecord } from '../data';
 
 /**
  * How old a screen's record may be when a display's heartbeat or play batch checks it: the check needs only that the
- * screen is this device's and not revoked, which the gateway also enforces from revocation events.
+ * screen is this device's and not revoked. A revocation made by this instance is seen at once (the repository
+ * forgets the record), and the gateway refuses a revoked device everywhere from the revocation event; so a display
+ * reporting every 15 s reads its record about once a minute (each read costs FerretDB a query), its manifest
+ * reading it afresh in between.
  */
-export const DEVICE_CHECK_MS = 2_000;
+export const DEVICE_CHECK_MS = 60_000;
 
 /**
  * The device's own screen; a revoked screen or a token of an earlier pairing is refused (401: pair again).
@@ -20,7 +23,7 @@ export async function screenOfDevice(
 ): Promise<ScreenRecord> {
   const screen = opts.recentMs
     ? await ctx.data.screens.getRecent(device.screenId, opts.recentMs, ctx.now())
-    : await ctx.data.screens.get(device.screenId);
+    : await ctx.data.screens.get(device.screenId, ctx.now());
   if (!screen || screen.revokedAt || screen.deviceId !== device.deviceId || screen.ownerId !== device.ownerId) {
     throw new AppError('UNAUTHORIZED');
   }
