@@ -14,13 +14,14 @@ import {
   PasswordInput,
   takeReturnPage,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { localLogin } from '../api/local-login';
 
 /**

@@ -11,6 +11,8 @@ import {
   describeError,
   Input,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -18,7 +20,6 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { requestPasswordReset } from '../api/request-password-reset';
 
 /** Password-reset request (spec points 2, 8): e-mail, then a confirmation with 'send again' and back to login. */

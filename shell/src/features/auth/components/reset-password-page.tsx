@@ -11,6 +11,8 @@ import {
   describeError,
   PasswordInput,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -18,7 +20,6 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { resetPassword } from '../api/reset-password';
 
 /**

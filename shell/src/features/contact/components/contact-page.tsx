@@ -1,11 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ContactForm, constants } from '@pagecast/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, Input, toast, useAuth } from '@pagecast/ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  Input,
+  toast,
+  useAuth,
+  Field,
+  fieldAria,
+} from '@pagecast/ui';
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { sendContactMessage } from '../api/send-contact-message';
 
 /** The support address shown on the page (the spec does not reproduce the real one). */

@@ -13,6 +13,8 @@ import {
   PasswordInput,
   toast,
   useAuth,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -20,7 +22,6 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { followBalance, pointsSummaryQueryKey, useSessionExpired } from '@pagecast/ui';
 import { migrateAccount } from '../api/migrate-account';
 

@@ -11,13 +11,14 @@ import {
   HttpError,
   PasswordInput,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
 import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { useSessionExpired } from '@pagecast/ui';
 import { changePassword } from '../api/change-password';
 

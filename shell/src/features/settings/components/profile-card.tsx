@@ -11,13 +11,14 @@ import {
   Input,
   type SessionUser,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { useSessionExpired } from '@pagecast/ui';
 import { updateProfile } from '../api/update-profile';
 
