@@ -12,11 +12,10 @@ import {
   Field,
   fieldAria,
 } from '@pagecast/ui';
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { sendContactMessage } from '../api/send-contact-message';
+import { useSendContactMessage } from '../api/send-contact-message';
 
 /** The support address shown on the page (the spec does not reproduce the real one). */
 export const SUPPORT_EMAIL = 'support@pagecast.example';
@@ -37,8 +36,7 @@ export function ContactPage() {
   });
   const { errors } = form.formState;
 
-  const mutation = useMutation({
-    mutationFn: sendContactMessage,
+  const mutation = useSendContactMessage({
     onSuccess: () => {
       form.reset(initial());
       toast({ title: t('toasts.contactSent'), description: t('toasts.contactSentDescription') });
