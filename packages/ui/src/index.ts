@@ -13,7 +13,8 @@ export {
   type SessionUser,
   useAuth,
 } from './session/current-user';
-export { followBalance, pointsSummaryQueryKey } from './session/balance';
+export { followBalance, pointsSummaryQuery, pointsSummaryQueryKey } from './session/balance';
+export { dashboardStatsQueryKey } from './session/dashboard-stats';
 export { describeError } from './session/errors';
 export {
   apiRequest,
@@ -25,6 +26,7 @@ export {
   type UnauthorizedBehavior,
 } from './session/http';
 export type { MutationCallbacks } from './session/mutation-callbacks';
+export { membershipQuery, membershipQueryKey } from './session/membership';
 export { createQueryClient } from './session/query-client';
 export { LOGIN_REDIRECT_DELAY_MS, useRequireLogin } from './session/require-login';
 export { useSessionExpired } from './session/session-expired';

@@ -1,7 +1,8 @@
 import type { FileList, FileSummary } from '@pagecast/contracts';
+import { dashboardStatsQueryKey } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import { fileQuery } from './get-file';
-import { dashboardStatsQueryKey, filesQueryKey } from './list-files';
+import { filesQueryKey } from './list-files';
 
 /** After a change to one file: its card shows the answer at once, then the list and the dashboard are read again. */
 export function showChangedFile(queryClient: QueryClient, file: FileSummary): void {
