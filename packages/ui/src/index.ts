@@ -3,6 +3,7 @@ export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonCl
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Dialog, type DialogProps, Modal } from './components/dialog';
 export { FieldError, Input, Label, PasswordInput } from './components/form';
+export { Field, fieldAria } from './components/form-field';
 export { Spinner } from './components/spinner';
 export {
   avatarInitials,
@@ -12,7 +13,8 @@ export {
   type SessionUser,
   useAuth,
 } from './session/current-user';
-export { followBalance, pointsSummaryQueryKey } from './session/balance';
+export { followBalance, pointsSummaryQuery, pointsSummaryQueryKey } from './session/balance';
+export { dashboardStatsQueryKey } from './session/dashboard-stats';
 export { describeError } from './session/errors';
 export {
   apiRequest,
@@ -23,6 +25,8 @@ export {
   throwIfResNotOk,
   type UnauthorizedBehavior,
 } from './session/http';
+export type { MutationCallbacks } from './session/mutation-callbacks';
+export { membershipQuery, membershipQueryKey } from './session/membership';
 export { createQueryClient } from './session/query-client';
 export { LOGIN_REDIRECT_DELAY_MS, useRequireLogin } from './session/require-login';
 export { useSessionExpired } from './session/session-expired';

@@ -1,7 +1,11 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { PointsSummary } from '@pagecast/contracts';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 
 /** Billing's summary (GET /api/points/summary): the balance the header, the dashboard and /points show. */
 export const pointsSummaryQueryKey = ['/api/points/summary'] as const;
+
+/** The one read of the summary (balance and the monthly sums, since the 1st, Asia/Tokyo) for every front end. */
+export const pointsSummaryQuery = queryOptions<PointsSummary>({ queryKey: pointsSummaryQueryKey });
 
 /**
  * Some credits reach billing by event a moment after the call that causes them (the migration bonus): reads the

@@ -2,8 +2,6 @@ import type { FileList } from '@pagecast/contracts';
 import { queryOptions } from '@tanstack/react-query';
 
 export const filesQueryKey = ['/api/files'] as const;
-/** The dashboard's figures change with every file change; the shell reads them under this key. */
-export const dashboardStatsQueryKey = ['/api/dashboard/stats'] as const;
 
 /** While a file converts, the list is read again (the live stream, when open, only makes it sooner). */
 export const CONVERSION_POLL_MS = 2000;

@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fileQuery } from '../api/get-file';
-import { dashboardStatsQueryKey, filesQueryKey } from '../api/list-files';
+import { dashboardStatsQueryKey } from '@pagecast/ui';
+import { filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';
 import { conversionPercent } from '../model/file-rules';
 import { ProgressBar } from './progress-bar';
@@ -16,7 +17,7 @@ export function ConversionStatus({ fileId, onDone }: { fileId: string; onDone: (
   const queryClient = useQueryClient();
   const { data } = useQuery(fileQuery(fileId));
   useWatchFiles([fileId], () => {
-    void queryClient.invalidateQueries({ queryKey: ['/api/files', fileId] });
+    void queryClient.invalidateQueries({ queryKey: fileQuery(fileId).queryKey });
   });
   const status = data?.status;
   const doneRef = useRef(onDone);

@@ -1,4 +1,4 @@
-import { FieldError, Input, Label } from '@pagecast/ui';
+import { Field, fieldAria, Input } from '@pagecast/ui';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 
@@ -22,19 +22,15 @@ export function CopyrightFields({
   const { t } = useTranslation();
   return (
     <>
-      <div className="pc-field">
-        <Label htmlFor={`${idPrefix}-author`}>{t('files.copyright.authorName')}</Label>
-        <Input id={`${idPrefix}-author`} {...fields.authorName} />
-        <FieldError>{authorError}</FieldError>
-      </div>
-      <div className="pc-field">
-        <Label htmlFor={`${idPrefix}-company`}>{t('files.copyright.companyName')}</Label>
+      <Field id={`${idPrefix}-author`} label={t('files.copyright.authorName')} error={authorError}>
+        <Input {...fieldAria(`${idPrefix}-author`, authorError)} {...fields.authorName} />
+      </Field>
+      <Field id={`${idPrefix}-company`} label={t('files.copyright.companyName')}>
         <Input id={`${idPrefix}-company`} {...fields.companyName} />
-      </div>
-      <div className="pc-field">
-        <Label htmlFor={`${idPrefix}-copyright`}>{t('files.copyright.copyrightText')}</Label>
+      </Field>
+      <Field id={`${idPrefix}-copyright`} label={t('files.copyright.copyrightText')}>
         <textarea id={`${idPrefix}-copyright`} className="pc-input" rows={2} {...fields.copyrightText} />
-      </div>
+      </Field>
     </>
   );
 }

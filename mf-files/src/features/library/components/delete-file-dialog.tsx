@@ -1,25 +1,19 @@
-import type { FileList, FileSummary } from '@pagecast/contracts';
+import type { FileSummary } from '@pagecast/contracts';
 import { Button, Dialog, FieldError, Spinner, toast } from '@pagecast/ui';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSessionExpired } from '@pagecast/ui';
-import { deleteFile } from '../api/delete-file';
+import { useDeleteFile } from '../api/delete-file';
 import { filePurchasersQuery } from '../api/get-file-purchasers';
-import { dashboardStatsQueryKey, filesQueryKey } from '../api/list-files';
 
 /** Delete confirmation: with active buyers a warning with their count and '購入者がいても削除する'. */
 export function DeleteFileDialog({ file, onClose }: { file: FileSummary; onClose: () => void }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const sessionExpired = useSessionExpired();
   const purchasers = useQuery(filePurchasersQuery(file.id));
-  const mutation = useMutation({
-    mutationFn: () => deleteFile(file.id),
+  const mutation = useDeleteFile({
     onSuccess: () => {
-      queryClient.setQueryData<FileList>(filesQueryKey, (list) => list?.filter((f) => f.id !== file.id));
-      void queryClient.invalidateQueries({ queryKey: filesQueryKey });
-      void queryClient.invalidateQueries({ queryKey: dashboardStatsQueryKey });
       toast({ title: t('files.toasts.deleted') });
       onClose();
     },
@@ -51,7 +45,7 @@ export function DeleteFileDialog({ file, onClose }: { file: FileSummary; onClose
           </Button>
           <Button
             variant="destructive"
-            onClick={() => mutation.mutate()}
+            onClick={() => mutation.mutate(file.id)}
             loading={mutation.isPending}
             disabled={purchasers.isLoading}
             data-testid="delete-confirm"

@@ -2,20 +2,22 @@ import { type DisplayMode, displayModes, type FileSummary } from '@pagecast/cont
 import { Button } from '@pagecast/ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { updateDisplayMode } from '../api/update-display-mode';
-import { useFileMutation } from './use-file-mutation';
+import { useUpdateDisplayMode } from '../api/update-display-mode';
+import { useFileToasts } from './use-file-toasts';
 
 /** Inline edit of the display mode (横長 fit-width, 縦長 fit-height, 全画面 fill). */
 export function DisplayModeEditor({ file, onClose }: { file: FileSummary; onClose: () => void }) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<DisplayMode>(file.displayMode);
-  const mutation = useFileMutation({
-    mutate: (displayMode: DisplayMode) => updateDisplayMode(file.id, { displayMode }),
-    success: 'files.toasts.modeUpdated',
-    failure: 'files.toasts.modeFailed',
-    unauthorizedVia: 'api-login',
-    onSuccess: onClose,
-  });
+  const mutation = useUpdateDisplayMode(
+    file.id,
+    useFileToasts({
+      success: 'files.toasts.modeUpdated',
+      failure: 'files.toasts.modeFailed',
+      unauthorizedVia: 'api-login',
+      onSuccess: onClose,
+    }),
+  );
   return (
     <div className="pf-inline-edit pc-row" data-testid="mode-editor">
       <select
@@ -33,7 +35,7 @@ export function DisplayModeEditor({ file, onClose }: { file: FileSummary; onClos
           </option>
         ))}
       </select>
-      <Button size="sm" onClick={() => mutation.mutate(mode)} loading={mutation.isPending}>
+      <Button size="sm" onClick={() => mutation.mutate({ displayMode: mode })} loading={mutation.isPending}>
         {t('common.save')}
       </Button>
       <Button size="sm" variant="ghost" onClick={onClose}>

@@ -2,21 +2,23 @@ import type { FileSummary } from '@pagecast/contracts';
 import { Button, FieldError, Input } from '@pagecast/ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { updateDuration } from '../api/update-duration';
+import { useUpdateDuration } from '../api/update-duration';
 import { parseInlineDuration } from '../model/file-rules';
-import { useFileMutation } from './use-file-mutation';
+import { useFileToasts } from './use-file-toasts';
 
 /** Inline edit of the seconds per page: Enter saves, Escape cancels; an integer 1–300. */
 export function DurationEditor({ file, onClose }: { file: FileSummary; onClose: () => void }) {
   const { t } = useTranslation();
   const [value, setValue] = useState(String(file.displayDuration));
   const [error, setError] = useState<string | undefined>();
-  const mutation = useFileMutation({
-    mutate: (displayDuration: number) => updateDuration(file.id, { displayDuration }),
-    success: 'files.toasts.durationUpdated',
-    failure: 'files.toasts.durationFailed',
-    onSuccess: onClose,
-  });
+  const mutation = useUpdateDuration(
+    file.id,
+    useFileToasts({
+      success: 'files.toasts.durationUpdated',
+      failure: 'files.toasts.durationFailed',
+      onSuccess: onClose,
+    }),
+  );
   const save = () => {
     const seconds = parseInlineDuration(value);
     if (seconds === null) {
@@ -24,7 +26,7 @@ export function DurationEditor({ file, onClose }: { file: FileSummary; onClose: 
       return;
     }
     setError(undefined);
-    mutation.mutate(seconds);
+    mutation.mutate({ displayDuration: seconds });
   };
   return (
     <div className="pf-inline-edit" data-testid="duration-editor">

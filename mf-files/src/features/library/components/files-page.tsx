@@ -5,7 +5,8 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSessionExpired } from '@pagecast/ui';
-import { dashboardStatsQueryKey, filesQuery, filesQueryKey } from '../api/list-files';
+import { dashboardStatsQueryKey } from '@pagecast/ui';
+import { filesQuery, filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';
 import { DeleteFileDialog } from './delete-file-dialog';
 import { type EditKind, FileCard } from './file-card';

@@ -5,11 +5,11 @@ import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { fileCopyrightQuery } from '../api/get-file-copyright';
-import { updatePublishSettings } from '../api/update-publish-settings';
+import { useUpdatePublishSettings } from '../api/update-publish-settings';
 import { copyrightToSend, knownPlanPrice } from '../model/file-rules';
 import { CopyrightFields, type CopyrightValues } from './copyright-fields';
 import { PricePlanPicker } from './price-plan-picker';
-import { useFileMutation } from './use-file-mutation';
+import { useFileToasts } from './use-file-toasts';
 
 interface PublishValues extends CopyrightValues {
   isPublished: boolean;
@@ -41,12 +41,14 @@ export function PublishSettingsDialog({ file, onClose }: { file: FileSummary; on
     form.setValue('copyrightText', copyright.data.copyrightText ?? '');
   }, [copyright.data, form]);
 
-  const mutation = useFileMutation({
-    mutate: updatePublishSettings.bind(null, file.id),
-    success: 'files.toasts.publishUpdated',
-    failure: 'files.toasts.publishFailed',
-    onSuccess: onClose,
-  });
+  const mutation = useUpdatePublishSettings(
+    file.id,
+    useFileToasts({
+      success: 'files.toasts.publishUpdated',
+      failure: 'files.toasts.publishFailed',
+      onSuccess: onClose,
+    }),
+  );
 
   const save = () => {
     form.clearErrors();

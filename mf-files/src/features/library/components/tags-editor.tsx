@@ -2,22 +2,24 @@ import type { FileSummary } from '@pagecast/contracts';
 import { Button, FieldError, Input } from '@pagecast/ui';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { updateTags } from '../api/update-tags';
+import { useUpdateTags } from '../api/update-tags';
 import { parseTagsInput } from '../model/file-rules';
-import { useFileMutation } from './use-file-mutation';
+import { useFileToasts } from './use-file-toasts';
 
 /** Inline edit of the tags, comma-separated: trimmed, lowercased, no duplicates, 1–30 characters, at most 20. */
 export function TagsEditor({ file, onClose }: { file: FileSummary; onClose: () => void }) {
   const { t } = useTranslation();
   const [value, setValue] = useState(file.tags.join(', '));
   const [error, setError] = useState<string | undefined>();
-  const mutation = useFileMutation({
-    mutate: (tags: string[]) => updateTags(file.id, tags),
-    success: 'files.toasts.tagsUpdated',
-    failure: 'files.toasts.tagsFailed',
-    unauthorizedVia: 'api-login',
-    onSuccess: onClose,
-  });
+  const mutation = useUpdateTags(
+    file.id,
+    useFileToasts({
+      success: 'files.toasts.tagsUpdated',
+      failure: 'files.toasts.tagsFailed',
+      unauthorizedVia: 'api-login',
+      onSuccess: onClose,
+    }),
+  );
   const save = () => {
     const parsed = parseTagsInput(value);
     if (!parsed.ok) {

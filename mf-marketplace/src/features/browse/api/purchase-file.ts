@@ -2,6 +2,7 @@ import type { PurchaseResponse } from '@pagecast/contracts';
 import {
   apiRequest,
   currentUserQueryKey,
+  dashboardStatsQueryKey,
   describeError,
   pointsSummaryQueryKey,
   toast,
@@ -22,7 +23,7 @@ const touchedByPurchase = [
   marketplaceQueryKey,
   currentUserQueryKey,
   ['/api/files/accessible'],
-  ['/api/dashboard/stats'],
+  dashboardStatsQueryKey,
   ['/api/points/history'],
   // the header's balance is billing's summary
   pointsSummaryQueryKey,

@@ -1,6 +1,5 @@
-import { balanceQuery } from '../api/get-balance';
 import type { MarketplaceListing } from '@pagecast/contracts';
-import { Button, Card, Spinner, useAuth, useRequireLogin, useSessionExpired } from '@pagecast/ui';
+import { Button, Card, pointsSummaryQuery, Spinner, useAuth, useRequireLogin, useSessionExpired } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -47,7 +46,7 @@ export function Marketplace() {
   const [buying, setBuying] = useState<MarketplaceListing | null>(null);
   const [previewing, setPreviewing] = useState<MarketplaceListing | null>(null);
   const result = useQuery(marketplaceQuery(search));
-  const balance = useQuery({ ...balanceQuery, enabled: Boolean(user) });
+  const balance = useQuery({ ...pointsSummaryQuery, enabled: Boolean(user) });
   const buyer = { points: balance.data?.balance ?? user?.points ?? 0, membershipTier: user?.membershipTier };
   const free = isFreeMember(buyer);
 

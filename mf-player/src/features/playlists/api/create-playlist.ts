@@ -1,7 +1,7 @@
 import type { CreatePlaylistRequest, Playlist } from '@pagecast/contracts';
 import { apiRequest } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { playlistsKey } from './list-playlists';
+import { playlistsKey } from '../../../lib/playlists';
 
 /** POST /api/playlists { name, description }: answers the playlist (its id opens the editor). */
 export async function createPlaylist(body: CreatePlaylistRequest): Promise<Playlist> {

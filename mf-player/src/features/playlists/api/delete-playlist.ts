@@ -1,6 +1,6 @@
 import { apiRequest } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { playlistsKey } from './list-playlists';
+import { playlistsKey } from '../../../lib/playlists';
 
 /** DELETE /api/playlists/:id (its items go with it). */
 export async function deletePlaylist(playlistId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { apiRequest, HttpError } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { playlistItemsKey, playlistItemsPath } from '../../../lib/playlist-items';
-import { playlistsKey } from './list-playlists';
+import { playlistsKey } from '../../../lib/playlists';
 
 /** The call is not there (an older file service): method not allowed, or a 404 for the route, not the playlist. */
 export function atomicSaveMissing(error: unknown): boolean {

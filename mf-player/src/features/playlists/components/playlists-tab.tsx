@@ -20,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useCreatePlaylist } from '../api/create-playlist';
 import { useDeletePlaylist } from '../api/delete-playlist';
 import { playlistItemsQuery } from '../../../lib/playlist-items';
-import { playlistsQuery } from '../api/list-playlists';
+import { playlistsQuery } from '../../../lib/playlists';
 import { firstPlayable, validPlaylistName } from '../model/editor';
 import { PlaylistEditor } from './playlist-editor';
 

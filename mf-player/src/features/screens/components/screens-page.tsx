@@ -18,7 +18,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { playReportPath, playReportQuery } from '../api/get-play-report';
-import { ownPlaylistsQuery } from '../api/list-own-playlists';
+import { playlistsQuery } from '../../../lib/playlists';
 import { screensQuery } from '../api/list-screens';
 import { usePairScreen } from '../api/pair-screen';
 import { useRevokeScreen } from '../api/revoke-screen';
@@ -194,7 +194,7 @@ function ScreenCard({ screen }: { screen: Screen }) {
 
 function AssignmentEditor({ screen }: { screen: Screen }) {
   const { t } = useTranslation();
-  const playlists = useQuery(ownPlaylistsQuery());
+  const playlists = useQuery(playlistsQuery);
   const update = useUpdateScreen();
   const [draft, setDraft] = useState<AssignmentDraft>(() => draftOf(screen.assignment));
   const [error, setError] = useState<string | null>(null);

@@ -7,21 +7,20 @@ import {
   CardDescription,
   CardFooter,
   CardHeader,
-  currentUserQueryKey,
   describeError,
   HttpError,
   Input,
   PasswordInput,
   takeReturnPage,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
-import { localLogin } from '../api/local-login';
+import { useLocalLogin } from '../api/local-login';
 
 /**
  * Login (spec points 2, 4, 8): first login → /welcome; else the remembered page (once); else /. An unverified
@@ -30,19 +29,15 @@ import { localLogin } from '../api/local-login';
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const form = useForm<z.input<typeof LoginForm>, unknown, z.output<typeof LoginForm>>({
     resolver: zodResolver(LoginForm),
     defaultValues: { email: '', password: '' },
   });
   const { errors } = form.formState;
 
-  const login = useMutation({
-    mutationFn: localLogin,
-    onSuccess: async (data) => {
+  const login = useLocalLogin({
+    onSuccess: (data) => {
       toast({ title: t('toasts.loginSuccess') });
-      queryClient.setQueryData(currentUserQueryKey, data.user);
-      await queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
       if (data.isFirstLogin) return navigate('/welcome');
       navigate(takeReturnPage() ?? '/');
     },

@@ -11,14 +11,14 @@ import {
   Input,
   PasswordInput,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
-import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
-import { register } from '../api/register';
+import { useRegister } from '../api/register';
 
 /** Registration (spec points 2, 4, 8): success → '登録完了' and /verify-email?email=…. */
 export function RegisterPage() {
@@ -30,8 +30,7 @@ export function RegisterPage() {
   });
   const { errors } = form.formState;
 
-  const mutation = useMutation({
-    mutationFn: register,
+  const mutation = useRegister({
     onSuccess: (data) => {
       toast({ title: t('toasts.registerSuccess'), description: t('toasts.registerSuccessDescription') });
       navigate(`/verify-email?email=${encodeURIComponent(data.email)}`);

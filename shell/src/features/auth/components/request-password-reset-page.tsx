@@ -11,15 +11,15 @@ import {
   describeError,
   Input,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
-import { requestPasswordReset } from '../api/request-password-reset';
+import { useRequestPasswordReset } from '../api/request-password-reset';
 
 /** Password-reset request (spec points 2, 8): e-mail, then a confirmation with 'send again' and back to login. */
 export function RequestPasswordResetPage() {
@@ -31,8 +31,7 @@ export function RequestPasswordResetPage() {
   });
   const { errors } = form.formState;
 
-  const mutation = useMutation({
-    mutationFn: requestPasswordReset,
+  const mutation = useRequestPasswordReset({
     onSuccess: (data, variables) => {
       toast({ title: t('toasts.resetRequested'), description: data.message });
       setSentTo(variables.email);

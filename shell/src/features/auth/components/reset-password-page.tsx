@@ -7,19 +7,18 @@ import {
   CardDescription,
   CardFooter,
   CardHeader,
-  currentUserQueryKey,
   describeError,
   PasswordInput,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
-import { resetPassword } from '../api/reset-password';
+import { useResetPassword } from '../api/reset-password';
 
 /**
  * Password reset (spec points 2, 4, 8): the token comes from the query string; without one, '無効なリンク' and
@@ -28,7 +27,6 @@ import { resetPassword } from '../api/reset-password';
 export function ResetPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -46,12 +44,9 @@ export function ResetPasswordPage() {
   }, [token]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const mutation = useMutation({
-    mutationFn: resetPassword,
-    onSuccess: async (data) => {
+  const mutation = useResetPassword({
+    onSuccess: (data) => {
       toast({ title: t('toasts.passwordChanged'), description: data.message });
-      // A reset ends every session: the cached user (if any) is out of date.
-      await queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
       timer.current = setTimeout(() => navigate('/login'), constants.redirectDelaysMs.afterPasswordReset);
     },
     onError: (error) => {

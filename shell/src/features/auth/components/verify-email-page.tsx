@@ -12,13 +12,12 @@ import {
   Spinner,
   toast,
 } from '@pagecast/ui';
-import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { resendVerification } from '../api/resend-verification';
-import { verifyEmail } from '../api/verify-email';
+import { useResendVerification } from '../api/resend-verification';
+import { useVerifyEmail } from '../api/verify-email';
 
 /** Tokens already sent in this page's life: a token is single-use, a remount must not send it again. */
 const autoVerified = new Set<string>();
@@ -38,8 +37,7 @@ export function VerifyEmailPage() {
   const token = params.get('token')?.trim() ?? '';
   const email = params.get('email')?.trim() ?? '';
 
-  const verify = useMutation({
-    mutationFn: verifyEmail,
+  const verify = useVerifyEmail({
     onSuccess: (data) => toast({ title: t('toasts.verifySuccess'), description: data.message }),
     onError: (error) =>
       toast({
@@ -49,8 +47,7 @@ export function VerifyEmailPage() {
       }),
   });
 
-  const resend = useMutation({
-    mutationFn: resendVerification,
+  const resend = useResendVerification({
     onSuccess: (data) => toast({ title: t('toasts.verificationResent'), description: data.message }),
     onError: (error) =>
       toast({

@@ -1,8 +1,17 @@
 import type { ContactRequest, MessageResponse } from '@pagecast/contracts';
-import { apiRequest } from '@pagecast/ui';
+import { apiRequest, type MutationCallbacks } from '@pagecast/ui';
+import { useMutation } from '@tanstack/react-query';
 
 /** POST /api/contact: open to visitors and members. */
 export async function sendContactMessage(body: ContactRequest): Promise<MessageResponse> {
   const res = await apiRequest('POST', '/api/contact', body);
   return (await res.json()) as MessageResponse;
+}
+
+export function useSendContactMessage(callbacks: MutationCallbacks<MessageResponse, ContactRequest> = {}) {
+  return useMutation({
+    mutationFn: sendContactMessage,
+    onSuccess: (data, variables) => callbacks.onSuccess?.(data, variables),
+    onError: (error, variables) => callbacks.onError?.(error, variables),
+  });
 }

@@ -1,12 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ContactForm, constants } from '@pagecast/contracts';
-import { Button, Card, CardContent, CardDescription, CardHeader, Input, toast, useAuth } from '@pagecast/ui';
-import { useMutation } from '@tanstack/react-query';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  Input,
+  toast,
+  useAuth,
+  Field,
+  fieldAria,
+} from '@pagecast/ui';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
-import { sendContactMessage } from '../api/send-contact-message';
+import { useSendContactMessage } from '../api/send-contact-message';
 
 /** The support address shown on the page (the spec does not reproduce the real one). */
 export const SUPPORT_EMAIL = 'support@pagecast.example';
@@ -27,8 +36,7 @@ export function ContactPage() {
   });
   const { errors } = form.formState;
 
-  const mutation = useMutation({
-    mutationFn: sendContactMessage,
+  const mutation = useSendContactMessage({
     onSuccess: () => {
       form.reset(initial());
       toast({ title: t('toasts.contactSent'), description: t('toasts.contactSentDescription') });

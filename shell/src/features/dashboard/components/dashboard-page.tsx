@@ -16,10 +16,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useSessionExpired } from '@pagecast/ui';
+import { membershipQuery, pointsSummaryQuery, useSessionExpired } from '@pagecast/ui';
 import { dashboardStatsQuery } from '../api/get-dashboard-stats';
-import { membershipQuery } from '../api/get-membership';
-import { pointsSummaryQuery } from '../api/get-points-summary';
 import { fileStatusLabel, renewalOf, TIER_PROGRESS_PERCENT } from './dashboard-model';
 import './dashboard.css';
 

@@ -1,10 +1,9 @@
 import { LanguageSwitcher } from '@pagecast/i18n';
-import { useAuth } from '@pagecast/ui';
+import { pointsSummaryQuery, useAuth } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { Brand } from '../../../components/brand';
-import { pointsSummaryQuery } from '../api/get-points-summary';
 import { UserMenu } from './user-menu';
 
 const navItems = [

@@ -7,22 +7,21 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-  currentUserQueryKey,
   Dialog,
   describeError,
   PasswordInput,
   toast,
   useAuth,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
-import { followBalance, pointsSummaryQueryKey, useSessionExpired } from '@pagecast/ui';
-import { migrateAccount } from '../api/migrate-account';
+import { useSessionExpired } from '@pagecast/ui';
+import { useMigrateAccount } from '../api/migrate-account';
 
 const benefits = ['independent', 'bonus', 'safer', 'dataKept'] as const;
 const warnings = ['oldLogin', 'passwordRequired', 'irreversible'] as const;
@@ -34,7 +33,6 @@ const warnings = ['oldLogin', 'passwordRequired', 'irreversible'] as const;
 export function MigrateAccountPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const sessionExpired = useSessionExpired();
   const { user } = useAuth();
   const [pending, setPending] = useState<MigrateAccountRequest | null>(null);
@@ -53,15 +51,11 @@ export function MigrateAccountPage() {
     navigate('/', { replace: true });
   }, [provider]);
 
-  const mutation = useMutation({
-    mutationFn: migrateAccount,
+  const mutation = useMigrateAccount({
     onSuccess: (data) => {
+      // set in the same tick as the hook caches the migrated user, before the provider effect sees it
       justMigrated.current = true;
       setPending(null);
-      // billing grants the bonus on account's event, a moment after this answer: the balance is read until it shows
-      const before = queryClient.getQueryData<{ balance: number }>(pointsSummaryQueryKey)?.balance;
-      queryClient.setQueryData(currentUserQueryKey, data.user);
-      if (before !== undefined) void followBalance(queryClient, before + data.migrationBonus);
       toast({
         title: t('toasts.migrated'),
         description: t('toasts.migratedDescription', { points: data.migrationBonus.toLocaleString(i18n.language) }),

@@ -1,10 +1,10 @@
-import { currentUserQueryKey, pointsSummaryQueryKey } from '@pagecast/ui';
+import { currentUserQueryKey, dashboardStatsQueryKey, membershipQueryKey, pointsSummaryQueryKey } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
 
 /**
  * Every read that shows points or the plan: after a purchase, upgrade or downgrade change they are read again
- * (spec point 4: "related queries are refreshed"). The dashboard's key is named here, not imported, because a
- * feature never imports another feature.
+ * (spec point 4: "related queries are refreshed"). The history's key is named here, not imported, because a
+ * feature never imports another feature; the shared keys come from @pagecast/ui.
  */
 export function refreshBalances(queryClient: QueryClient): Promise<unknown> {
   return Promise.all(
@@ -12,8 +12,8 @@ export function refreshBalances(queryClient: QueryClient): Promise<unknown> {
       currentUserQueryKey,
       ['/api/points/history'],
       pointsSummaryQueryKey,
-      ['/api/membership/status'],
-      ['/api/dashboard/stats'],
+      membershipQueryKey,
+      dashboardStatsQueryKey,
     ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
   );
 }

@@ -7,14 +7,14 @@ import {
   Spinner,
   useRequireLogin,
   useSessionExpired,
+  membershipQuery,
+  pointsSummaryQuery,
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { billingConfigQuery } from '../api/get-billing-config';
-import { membershipQuery } from '../api/get-membership';
 import { pointsHistoryQuery } from '../api/get-points-history';
-import { pointsSummaryQuery } from '../api/get-points-summary';
 import { CashOutCard } from './cash-out-card';
 import { HistoryCard } from './history-card';
 import { MembershipCard } from './membership-card';

@@ -11,15 +11,15 @@ import {
   HttpError,
   PasswordInput,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
-import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { useSessionExpired } from '@pagecast/ui';
-import { changePassword } from '../api/change-password';
+import { useChangePassword } from '../api/change-password';
 
 /**
  * Spec point 8: the server's message, or the issue messages joined by commas, or the fallback. Our server's
@@ -50,8 +50,7 @@ export function PasswordCard() {
   });
   const { errors } = form.formState;
 
-  const mutation = useMutation({
-    mutationFn: changePassword,
+  const mutation = useChangePassword({
     onSuccess: () => {
       form.reset();
       toast({ title: t('toasts.passwordChanged'), description: t('toasts.passwordChangedDescription') });

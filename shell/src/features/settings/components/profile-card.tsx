@@ -7,19 +7,18 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
-  currentUserQueryKey,
   Input,
   type SessionUser,
   toast,
+  Field,
+  fieldAria,
 } from '@pagecast/ui';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { Field, fieldAria } from '../../../components/form-field';
 import { useSessionExpired } from '@pagecast/ui';
-import { updateProfile } from '../api/update-profile';
+import { useUpdateProfile } from '../api/update-profile';
 
 type ProfileFields = z.input<typeof ProfileForm>;
 
@@ -32,7 +31,6 @@ const fieldsOf = (user: SessionUser): ProfileFields => ({
 /** Profile (spec point 2): first name, last name, picture URL; read first, an edit toggle, save or cancel. */
 export function ProfileCard({ user }: { user: SessionUser }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const sessionExpired = useSessionExpired();
   const [editing, setEditing] = useState(false);
   const form = useForm<ProfileFields, unknown, z.output<typeof ProfileForm>>({
@@ -41,10 +39,8 @@ export function ProfileCard({ user }: { user: SessionUser }) {
   });
   const { errors } = form.formState;
 
-  const mutation = useMutation({
-    mutationFn: updateProfile,
+  const mutation = useUpdateProfile({
     onSuccess: (updated) => {
-      queryClient.setQueryData(currentUserQueryKey, updated);
       form.reset(fieldsOf(updated));
       setEditing(false);
       toast({ title: t('toasts.profileUpdated'), description: t('toasts.profileUpdatedDescription') });

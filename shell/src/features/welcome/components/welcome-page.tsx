@@ -1,21 +1,9 @@
 import { constants } from '@pagecast/contracts';
-import {
-  Badge,
-  buttonClass,
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-  currentUserQueryKey,
-  type SessionUser,
-  useAuth,
-} from '@pagecast/ui';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Badge, buttonClass, Card, CardContent, CardDescription, CardHeader, CardTitle, useAuth } from '@pagecast/ui';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { markWelcomeSeen } from '../api/mark-welcome-seen';
+import { useMarkWelcomeSeen } from '../api/mark-welcome-seen';
 
 /**
  * Welcome (spec point 2): greets by first name, the registration bonus, the plans (figures from the constants),
@@ -24,17 +12,10 @@ import { markWelcomeSeen } from '../api/mark-welcome-seen';
 export function WelcomePage() {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();
-  const queryClient = useQueryClient();
   const marked = useRef(false);
   const n = (value: number) => value.toLocaleString(i18n.language);
 
-  const mark = useMutation({
-    mutationFn: markWelcomeSeen,
-    onSuccess: () =>
-      queryClient.setQueryData<SessionUser | null>(currentUserQueryKey, (old) =>
-        old ? { ...old, hasSeenWelcome: true } : old,
-      ),
-  });
+  const mark = useMarkWelcomeSeen();
 
   const hasSeenWelcome = user?.hasSeenWelcome;
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per visit, when the user says it was not seen yet

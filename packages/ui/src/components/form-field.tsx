@@ -1,4 +1,4 @@
-import { FieldError, Label } from '@pagecast/ui';
+import { FieldError, Label } from './form';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
