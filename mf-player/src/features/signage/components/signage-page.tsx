@@ -1,29 +1,8 @@
-import type { FilePage, PlayerFile, PlaylistItem } from '@pagecast/contracts';
 import { Spinner } from '@pagecast/ui';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { playerFilePath, playerFileQuery } from '../api/get-player-file';
-import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
-import { playlistItemsPath, playlistItemsQuery } from '../../../lib/playlist-items';
-import type { Stale } from '../model/live-events';
-import { classifyLoadError, isGone, isLogin, loadItem, type PlayerSnapshot, readLatest } from '../model/load-item';
-import {
-  applyAtBoundary,
-  type DisplayMode,
-  effectiveMode,
-  type Latest,
-  nextStep,
-  pageDurationMs,
-  parseIndex,
-  playlistItemSearch,
-  previousStep,
-  type Step,
-  type StepContext,
-} from '../model/playback';
-import { useLayeredImage } from '../model/use-layered-image';
-import { useLiveUpdates } from '../model/use-live-updates';
+import { classifyLoadError, isLogin, readLatest } from '../model/load-item';
+import { applyAtBoundary, effectiveMode, pageDurationMs } from '../model/playback';
 import {
   useControlsVisible,
   useFullscreen,
@@ -32,6 +11,7 @@ import {
   useOnline,
   usePlayerKeys,
 } from '../model/use-player-environment';
+import { useSignagePlayback } from '../model/use-signage-playback';
 import { PlayerControls, PlayerHeader } from './player-chrome';
 import { ImageFallback, StateCard } from './state-card';
 import './player.css';
@@ -42,261 +22,30 @@ import './player.css';
  */
 export function SignagePage() {
   const { t } = useTranslation();
-  const { fileId = '' } = useParams();
-  const [search] = useSearchParams();
-  const playlistId = search.get('playlist') || null;
-  const index = parseIndex(search.get('index'));
-  const navigate = useNavigate();
-  const qc = useQueryClient();
-
-  const fileQ = useQuery(playerFileQuery(fileId));
-  const pagesQ = useQuery(playerPagesQuery(fileId));
-  const itemsQ = useQuery({ ...playlistItemsQuery(playlistId ?? ''), enabled: playlistId !== null });
-
-  const [snapshot, setSnapshot] = useState<PlayerSnapshot | null>(null);
-  const [pageIndex, setPageIndex] = useState(0);
-  const [playing, setPlaying] = useState(search.get('autoplay') === 'true');
-  const [pickedMode, setPickedMode] = useState<DisplayMode | null>(null);
-  const [imageFailed, setImageFailed] = useState(false);
-  const [gone, setGone] = useState(false);
-  const [shownTick, setShownTick] = useState(0);
-
-  const rootRef = useRef<HTMLDivElement>(null);
-  const layers = useLayeredImage();
-  const snapshotRef = useRef<PlayerSnapshot | null>(null);
-  const pageIndexRef = useRef(0);
-  // Where the player is: follows the URL when the URL changes, and is moved ahead of it when the player navigates
-  // (a render still carrying the old URL must not move it back).
-  const routeRef = useRef({ fileId, playlistId, index });
-  const seenRoute = useRef(`${fileId}|${playlistId}|${index}`);
-  if (seenRoute.current !== `${fileId}|${playlistId}|${index}`) {
-    seenRoute.current = `${fileId}|${playlistId}|${index}`;
-    routeRef.current = { fileId, playlistId, index };
-  }
-  const busy = useRef(false);
-  const appliedAt = useRef<number | null>(null);
-
-  // read from the query results (not the cache) so that this component re-renders when they change
-  const latest: Latest<PlayerFile, FilePage, PlaylistItem> = {
-    file: fileQ.data,
-    pages: pagesQ.data,
-    items: playlistId ? itemsQ.data : null,
-    fileGone: isGone(fileQ.error) || isGone(pagesQ.error),
-    playlistGone: playlistId !== null && isGone(itemsQ.error),
-  };
-
-  const commit = useCallback((next: PlayerSnapshot, page: number) => {
-    snapshotRef.current = next;
-    pageIndexRef.current = page;
-    setSnapshot(next);
-    setPageIndex(page);
-  }, []);
-
-  const refetchAll = useCallback(() => {
-    const { fileId: id, playlistId: pid } = routeRef.current;
-    void qc.invalidateQueries({ queryKey: [playerFilePath(id)] });
-    void qc.invalidateQueries({ queryKey: [playerPagesPath(id)] });
-    if (pid) void qc.invalidateQueries({ queryKey: [playlistItemsPath(pid)] });
-  }, [qc]);
-
-  const onStale = useCallback(
-    (stale: Stale) => {
-      if (stale.kind === 'all') {
-        refetchAll();
-        return;
-      }
-      if (stale.kind === 'playlist') void qc.invalidateQueries({ queryKey: [playlistItemsPath(stale.playlistId)] });
-      else {
-        void qc.invalidateQueries({ queryKey: [playerFilePath(stale.fileId)] });
-        void qc.invalidateQueries({ queryKey: [playerPagesPath(stale.fileId)] });
-      }
-    },
-    [qc, refetchAll],
-  );
-
-  const watchedFiles = playlistId && itemsQ.data ? [fileId, ...itemsQ.data.map((i) => i.fileId)] : [fileId];
-  const { state: liveState, liveRef } = useLiveUpdates({
-    enabled: Boolean(fileId) && !gone && (fileQ.isSuccess || snapshot !== null),
+  const {
+    fileId,
     playlistId,
-    fileIds: watchedFiles,
-    onStale,
-  });
+    qc,
+    fileQ,
+    pagesQ,
+    itemsQ,
+    snapshot,
+    pageIndex,
+    playing,
+    setPlaying,
+    pickedMode,
+    setPickedMode,
+    imageFailed,
+    gone,
+    rootRef,
+    layers,
+    routeRef,
+    appliedAt,
+    liveState,
+    advance,
+  } = useSignagePlayback();
 
-  const stepContext = useCallback((snap: PlayerSnapshot, page: number): StepContext => {
-    const { fileId: id, playlistId: pid, index: at } = routeRef.current;
-    return {
-      pageIndex: page,
-      pageCount: snap.pages.length,
-      fileGone: snap.fileGone,
-      playlist: pid && snap.items ? { items: snap.items, index: at, fileId: id } : null,
-    };
-  }, []);
-
-  /** After a page is on screen: start its timer and get the next image ready in the hidden layer. */
-  const afterShown = useCallback(
-    (snap: PlayerSnapshot, page: number) => {
-      setShownTick((n) => n + 1);
-      const next = nextStep(stepContext(snap, page));
-      if (next.kind === 'page' && next.pageIndex !== page) {
-        const url = snap.pages[next.pageIndex]?.imagePath;
-        if (url) void layers.prepare(url);
-      } else if (next.kind === 'item') {
-        void loadItem(qc, next.fileId, liveRef.current).then(
-          (item) => {
-            const url = item !== 'gone' ? item.pages[0]?.imagePath : undefined;
-            if (url) void layers.prepare(url);
-          },
-          () => undefined,
-        );
-      }
-    },
-    [qc, layers, stepContext, liveRef],
-  );
-
-  /** Shows page `page` of `snap` (decoded before the swap) and makes it current. */
-  const showPage = useCallback(
-    async (snap: PlayerSnapshot, page: number) => {
-      const url = snap.pages[page]?.imagePath;
-      const result = url ? await layers.show(url) : 'failed';
-      if (result === 'superseded') return;
-      commit(snap, page);
-      setImageFailed(url !== undefined && result === 'failed');
-      afterShown(snap, page);
-    },
-    [layers, commit, afterShown],
-  );
-
-  /** Goes to another playlist item: its first image is decoded before the URL changes (no blank frame). */
-  const showItem = useCallback(
-    async (snap: PlayerSnapshot, step: Extract<Step, { kind: 'item' }>) => {
-      const { playlistId: pid } = routeRef.current;
-      if (!pid) return;
-      let target = step;
-      const items = snap.items ?? [];
-      for (let tries = 0; tries < items.length; tries++) {
-        let loaded: Awaited<ReturnType<typeof loadItem>>;
-        try {
-          loaded = await loadItem(qc, target.fileId, liveRef.current);
-        } catch {
-          // offline with nothing cached for it: keep playing what is here
-          await showPage(snap, 0);
-          return;
-        }
-        if (loaded === 'gone') {
-          const after = nextStep({
-            pageIndex: 0,
-            pageCount: 0,
-            playlist: {
-              items: items.map((i) => (i.fileId === target.fileId ? { ...i, file: null } : i)),
-              index: target.index,
-              fileId: target.fileId,
-            },
-            fileGone: true,
-          });
-          if (after.kind !== 'item') break;
-          target = after;
-          continue;
-        }
-        const url = loaded.pages[0]?.imagePath;
-        const result = url ? await layers.show(url) : 'failed';
-        if (result === 'superseded') return;
-        const next: PlayerSnapshot = { file: loaded.file, pages: loaded.pages, items: snap.items, fileGone: false };
-        routeRef.current = { fileId: target.fileId, playlistId: pid, index: target.index };
-        commit(next, 0);
-        setImageFailed(url !== undefined && result === 'failed');
-        navigate(`/signage/${encodeURIComponent(target.fileId)}${playlistItemSearch(pid, target.index)}`, {
-          replace: true,
-        });
-        afterShown(next, 0);
-        return;
-      }
-      setGone(true);
-      setPlaying(false);
-    },
-    [qc, layers, commit, navigate, afterShown, showPage, liveRef],
-  );
-
-  /** A page boundary: apply what changed since the last one, then go to the next (or previous) step. */
-  const advance = useCallback(
-    async (direction: 'next' | 'previous') => {
-      const shown = snapshotRef.current;
-      if (!shown || busy.current) return;
-      busy.current = true;
-      try {
-        const { snapshot: snap, changed } = applyAtBoundary(
-          shown,
-          readLatest(qc, shown.file.id, routeRef.current.playlistId),
-        );
-        if (changed) {
-          appliedAt.current = Date.now();
-          snapshotRef.current = snap;
-          setSnapshot(snap);
-        }
-        const ctx = stepContext(snap, Math.min(pageIndexRef.current, Math.max(snap.pages.length - 1, 0)));
-        const step = direction === 'next' ? nextStep(ctx) : previousStep(ctx);
-        if (step.kind === 'not-found') {
-          setGone(true);
-          setPlaying(false);
-        } else if (step.kind === 'page') await showPage(snap, step.pageIndex);
-        else await showItem(snap, step);
-      } finally {
-        busy.current = false;
-        // without a live stream, look again at every page change (conditional requests: 304 when unchanged)
-        if (!liveRef.current) refetchAll();
-      }
-    },
-    [qc, stepContext, showPage, showItem, refetchAll, liveRef],
-  );
-
-  // First screen of a file (or a file opened by its URL): everything loaded, then page 1.
-  useEffect(() => {
-    if (snapshotRef.current?.file.id === fileId) return;
-    if (!latest.file || !latest.pages) return;
-    if (playlistId && itemsQ.isPending) return;
-    const first: PlayerSnapshot = {
-      file: latest.file,
-      pages: latest.pages,
-      items: playlistId ? (itemsQ.data ?? null) : null,
-      fileGone: false,
-    };
-    snapshotRef.current = first;
-    setGone(false);
-    void showPage(first, 0);
-  }, [fileId, latest.file, latest.pages, playlistId, itemsQ.isPending, itemsQ.data, showPage]);
-
-  // A file still being converted: its pages are applied as soon as they come (nothing is on screen to interrupt).
-  useEffect(() => {
-    const shown = snapshotRef.current;
-    if (!shown || shown.pages.length > 0 || !latest.pages?.length || shown.file.id !== fileId) return;
-    const { snapshot: snap } = applyAtBoundary(shown, readLatest(qc, shown.file.id, playlistId));
-    snapshotRef.current = snap;
-    void showPage(snap, 0);
-  }, [latest.pages, fileId, playlistId, qc, showPage]);
-
-  // Autoplay: each page stays for its duration, measured from when it appeared (only a new page, play/pause or
-  // the end restart the timer; other renders, such as an update arriving, must not).
-  const advanceRef = useRef(advance);
-  advanceRef.current = advance;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: shownTick restarts the timer for every page shown
-  useEffect(() => {
-    const snap = snapshotRef.current;
-    if (!playing || !snap || gone) return;
-    const timer = setTimeout(
-      () => void advanceRef.current('next'),
-      pageDurationMs(snap.pages[pageIndexRef.current], snap.file),
-    );
-    return () => clearTimeout(timer);
-  }, [playing, shownTick, gone]);
-
-  // A file that stops being playable while it is on screen (deleted, its licence ended) leaves at once, not at the next
-  // page boundary: a paused player would otherwise keep showing what the member no longer has the right to show.
-  const shownFileGone = isGone(fileQ.error) || isGone(pagesQ.error);
-  useEffect(() => {
-    if (!shownFileGone || gone || snapshotRef.current?.file.id !== fileId) return;
-    void advanceRef.current('next');
-  }, [shownFileGone, gone, fileId]);
-
-  const stopPlaying = useCallback(() => setPlaying(false), []);
+  const stopPlaying = useCallback(() => setPlaying(false), [setPlaying]);
   const { fullscreen, enter: enterFullscreen, exit: exitFullscreen } = useFullscreen(rootRef, stopPlaying);
   usePlayerKeys((action) => {
     if (action === 'stop') {

@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { playerFileQuery } from '../api/get-player-file';
 import { playerPagesQuery } from '../api/get-player-pages';
 import { playlistItemsQuery } from '../../../lib/playlist-items';
-import type { Latest, Snapshot } from './playback';
+import { type Latest, nextStep, type Snapshot, type Step } from './playback';
 
 // What the player reads, and how it tells a file that is gone from a network that is out.
 
@@ -90,4 +90,41 @@ export function readLatest(
     fileGone: isGone(file?.error ?? null) || isGone(pages?.error ?? null),
     playlistGone: playlistId !== null && isGone(items?.error ?? null),
   };
+}
+
+type ItemStep = Extract<Step, { kind: 'item' }>;
+
+/**
+ * The first playable item from `step` on, skipping items found gone: 'offline' when one cannot be read (nothing
+ * cached for it), 'none' when no item of the playlist can be played.
+ */
+export async function loadPlayableItem(
+  qc: QueryClient,
+  items: readonly PlaylistItem[],
+  step: ItemStep,
+  live: boolean,
+): Promise<{ target: ItemStep; loaded: { file: PlayerFile; pages: FilePage[] } } | 'offline' | 'none'> {
+  let target = step;
+  for (let tries = 0; tries < items.length; tries++) {
+    let loaded: Awaited<ReturnType<typeof loadItem>>;
+    try {
+      loaded = await loadItem(qc, target.fileId, live);
+    } catch {
+      return 'offline';
+    }
+    if (loaded !== 'gone') return { target, loaded };
+    const after = nextStep({
+      pageIndex: 0,
+      pageCount: 0,
+      playlist: {
+        items: items.map((i) => (i.fileId === target.fileId ? { ...i, file: null } : i)),
+        index: target.index,
+        fileId: target.fileId,
+      },
+      fileGone: true,
+    });
+    if (after.kind !== 'item') break;
+    target = after;
+  }
+  return 'none';
 }
