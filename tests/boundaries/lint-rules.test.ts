@@ -35,6 +35,9 @@ const samples: Record<string, string> = {
   'app/src/features/one/bad-page.tsx': "import { x } from '../two/components/two-card';\nexport const y = x;\n",
   'app/src/features/one/components/good-view.tsx':
     "import { x } from '../api/get-one';\nimport { z } from '../../../lib/http';\nexport const y = [x, z];\n",
+  // import circles (a module reaching itself through its imports, e.g. server.ts <-> http/index.ts)
+  'services/alpha/src/data/circle-one.ts': "import { two } from './circle-two';\nexport const one = () => two;\n",
+  'services/alpha/src/data/circle-two.ts': "import { one } from './circle-one';\nexport const two = () => one;\n",
   // file names are kebab-case
   'app/src/features/one/components/BadName.tsx': 'export const y = 1;\n',
   'app/src/features/one/components/good-name.tsx': 'export const y = 1;\n',
@@ -73,6 +76,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const restricted = 'lint/style/noRestrictedImports';
 const naming = 'lint/style/useFilenamingConvention';
+const circle = 'lint/suspicious/noImportCycles';
 
 describe('lint rules that hold the architecture', () => {
   it.each([
@@ -96,6 +100,13 @@ describe('lint rules that hold the architecture', () => {
     'a feature importing another feature fails: %s',
     (file) => {
       expect(rulesFor(file)).toContain(restricted);
+    },
+  );
+
+  it.each(['services/alpha/src/data/circle-one.ts', 'services/alpha/src/data/circle-two.ts'])(
+    'an import circle fails: %s',
+    (file) => {
+      expect(rulesFor(file)).toContain(circle);
     },
   );
 
