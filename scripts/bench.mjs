@@ -10,7 +10,7 @@ import { register } from 'tsx/esm/api';
 import { buildFrontEnds } from './lib/build.mjs';
 import { startStack } from './lib/stack.mjs';
 import { debianFor, ensureDebianPackages } from './lib/tools.mjs';
-import { percentile } from './lib/stats.mjs';
+import { summarize } from './lib/stats.mjs';
 
 // The services' own benchmarks import their TypeScript sources.
 register();
@@ -48,15 +48,7 @@ async function measure(url, { requests = 2000, concurrency = 20, warmup = 200, e
   const t0 = performance.now();
   await runLoop(requests, (ms) => times.push(ms));
   const seconds = (performance.now() - t0) / 1000;
-  times.sort((a, b) => a - b);
-  return {
-    requests: times.length,
-    concurrency,
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    rps: times.length / seconds,
-  };
+  return summarize(times, concurrency, seconds);
 }
 
 const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { hash, verify } from '@node-rs/argon2';
 import { testEnv } from '@pagecast/service-kit/testing';
-import { percentile } from '../../../scripts/lib/stats.mjs';
+import { summarize } from '../../../scripts/lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serviceDir = join(here, '..');
@@ -40,15 +40,7 @@ async function loop(one, { total, concurrency, warmup = 20 }) {
   const t0 = performance.now();
   await run(total, true);
   const seconds = (performance.now() - t0) / 1000;
-  times.sort((a, b) => a - b);
-  return {
-    requests: times.length,
-    concurrency,
-    p50: percentile(times, 50),
-    p95: percentile(times, 95),
-    p99: percentile(times, 99),
-    rps: times.length / seconds,
-  };
+  return summarize(times, concurrency, seconds);
 }
 
 async function freePort() {
