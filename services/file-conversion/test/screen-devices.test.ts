@@ -124,6 +124,39 @@ describe('a paired display reading its content', () => {
     expect((await call(svc, owner, 'GET', `/api/files/${assignedFile}`)).status).toBe(200);
   });
 
+  it('reads the images of a file assigned a moment ago, and stops at once when it is taken off', async () => {
+    const otherImage = ((await call(svc, owner, 'GET', `/api/files/${other}/pages`)).body[0] as { imagePath: string })
+      .imagePath;
+    const assignedImage = (
+      (await call(svc, owner, 'GET', `/api/files/${assignedFile}/pages`)).body[0] as { imagePath: string }
+    ).imagePath;
+    // what this screen may show is remembered now, without the other file
+    expect((await asDevice(assignedImage)).status).toBe(200);
+    expect((await asDevice(otherImage)).status).toBe(404);
+    const assign = async (fileIds: string[]) =>
+      publishEvent(svc, 'screens.screen.changed.v1', {
+        screenId,
+        ownerId: owner,
+        changedAt: new Date().toISOString(),
+        playlistIds: [playlistId],
+        fileIds,
+      });
+    await assign([assignedFile, other]);
+    await waitFor('other file assigned', async () => (await asDevice(`/api/files/${other}`)).status === 200);
+    expect((await asDevice(otherImage)).status).toBe(200);
+    await assign([assignedFile]);
+    // watched in the read model itself: asking as the device until it refuses would wait out any memo
+    const content = svc.server.context.conn.collection<{ _id: string; fileIds: string[] }>('screen_content');
+    await waitFor('other file taken off', async () => {
+      const record = await content.findOne({ _id: screenId });
+      return record !== null && !record.fileIds.includes(other);
+    });
+    // the screen was remembered with the other file a moment ago: not past the change
+    expect((await asDevice(otherImage)).status).toBe(404);
+    expect((await asDevice(`/api/files/${other}`)).status).toBe(404);
+    expect((await asDevice(assignedImage)).status).toBe(200);
+  });
+
   it("reads an image another member's file showed first, once its own copy is converted (no stale refusal)", async () => {
     // the images of vertical.pdf were checked above: which files show them is remembered briefly
     const page = (await call(svc, owner, 'GET', `/api/files/${assignedFile}/pages`)).body[0] as { imagePath: string };

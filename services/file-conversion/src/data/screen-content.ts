@@ -35,7 +35,14 @@ export function createScreenContent(conn: mongoose.Connection) {
   const records = createBatchLoader<string, ScreenContentRecord>(
     readByIds((id) => model.findById(id).lean<ScreenContentRecord>().exec()),
   );
+  // Bumped by every change this process applies: a memo of what a screen may show (media.ts) taken at an older
+  // version is not used.
+  let version = 0;
   return {
+    /** How many changes this process has applied: a memo taken before a change is stale. */
+    get version(): number {
+      return version;
+    },
     /** What a paired screen may read, or null (unknown or unpaired). */
     async get(screenId: string): Promise<ScreenContentRecord | null> {
       const record = await records.load(screenId);
@@ -45,14 +52,18 @@ export function createScreenContent(conn: mongoose.Connection) {
     async apply(record: Omit<ScreenContentRecord, 'revoked'>): Promise<void> {
       const current = await model.findById(record._id).lean<ScreenContentRecord>();
       if (current && (current.revoked || current.changedAt >= record.changedAt)) return;
+      version += 1;
       await model.updateOne({ _id: record._id }, { $set: { ...record, revoked: false } }, { upsert: true });
+      version += 1;
     },
     async revoke(screenId: string, ownerId: string, at: Date): Promise<void> {
+      version += 1;
       await model.updateOne(
         { _id: screenId },
         { $set: { ownerId, playlistIds: [], fileIds: [], changedAt: at, revoked: true } },
         { upsert: true },
       );
+      version += 1;
     },
   };
 }

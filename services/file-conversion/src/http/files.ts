@@ -13,21 +13,23 @@ import {
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { FileDoc } from '../data';
-import { createPlaylistsRepo } from '../data/playlists';
 import { accessTo, canPublish, fileLimitFor, startOfMonth } from '../domain';
 import { announceFileChange, filePublishedData, fileUpdatedData } from '../events/publish';
 import type { ServiceContext } from '../context';
-import { playerUserId } from './player-identity';
+import type { PlayerAccess } from './player-identity';
 import { deleteFile } from '../use-cases/delete-file';
 import { toAccessibleFile, toFilePage, toFileSummary } from './present';
 import { handleUpload } from './upload';
 
 const notFound = () => new AppError('FILE_NOT_FOUND');
 
-export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[]) => void): Router {
+export function filesRouter(
+  ctx: ServiceContext,
+  player: PlayerAccess,
+  onFileDeleted: (keys: string[]) => void,
+): Router {
   const router = Router();
   const repo = ctx.data.files;
-  const playlists = createPlaylistsRepo(ctx.conn);
 
   /** The caller's own file, or 404 (another member's id gets the same answer as a missing one). */
   const ownFile = async (req: Request): Promise<FileDoc> => {
@@ -42,7 +44,7 @@ export function filesRouter(ctx: ServiceContext, onFileDeleted: (keys: string[])
   const readableFile = async (req: Request) => {
     const member = req.device ? undefined : requireIdentity(req).userId;
     const { id } = parseWith(FileIdParams, req.params);
-    const userId = member ?? (await playerUserId(req, ctx.data, playlists, { fileId: id }));
+    const userId = member ?? (await player.userId(req, { fileId: id }));
     const { signage_mode } = parseWith(SignageQuery, req.query);
     const file = await repo.findById(id);
     if (!file) throw notFound();

@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { TtlLru } from './access-cache';
+import { createPlaylistsRepo } from '../data/playlists';
 import { filesRouter } from './files';
 import { type MediaAccess, mediaRouter } from './media';
+import { createPlayerAccess } from './player-identity';
 import { playlistsRouter } from './playlists';
 import { previewsRouter } from './previews';
 
@@ -23,9 +25,11 @@ export function createRouter(context: ServiceContext): Router {
     mediaCache.deleteWhere((k) => gone.has(k.slice(k.indexOf('\u0000') + 1)));
     showingMemo.deleteWhere((k) => gone.has(k));
   };
+  // one view of what each paired screen may read, for its playlist, pages and images alike
+  const access = createPlayerAccess(context.data, { findOwned: createPlaylistsRepo(context.conn).findOwnedBatched });
   router.use(previewsRouter(context));
-  router.use(filesRouter(context, forgetKeys));
-  router.use(playlistsRouter(context));
-  router.use(mediaRouter(context, mediaCache, showingMemo));
+  router.use(filesRouter(context, access, forgetKeys));
+  router.use(playlistsRouter(context, access));
+  router.use(mediaRouter(context, access, mediaCache, showingMemo));
   return router;
 }

@@ -1,11 +1,10 @@
 import { INTERNAL_MEDIA_ACCESS_PATH, type MediaAccessAnswer, MediaParams } from '@pagecast/contracts';
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
-import { createPlaylistsRepo } from '../data/playlists';
 import { hashFromMediaKey, storageKeys } from '../domain';
 import type { ServiceContext } from '../context';
 import type { TtlLru } from './access-cache';
-import { playerUserId } from './player-identity';
+import type { PlayerAccess } from './player-identity';
 
 /** How long a licence holder's access is remembered (the licence may end early: expiry event, deletion). */
 const LICENCE_CACHE_MS = 3_000;
@@ -23,11 +22,14 @@ export type MediaAccess = 'owner' | 'licence' | false;
  * an active licence for such a file (remembered at most 3 s, never past its end). Others get 404, as for an image
  * that does not exist.
  */
-export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>, showingMemo: TtlLru<string[]>): Router {
+export function mediaRouter(
+  ctx: ServiceContext,
+  access: PlayerAccess,
+  cache: TtlLru<MediaAccess>,
+  showingMemo: TtlLru<string[]>,
+): Router {
   const router = Router();
   const repo = ctx.data.files;
-  const playlists = createPlaylistsRepo(ctx.conn);
-  const batchedPlaylists = { findOwned: playlists.findOwnedBatched };
 
   /** The access and until when it is known (epoch ms): the cache entry's own end, so no answer outlives it. */
   const allowed = async (userId: string, hash: string): Promise<{ access: MediaAccess; until: number }> => {
@@ -61,19 +63,20 @@ export function mediaRouter(ctx: ServiceContext, cache: TtlLru<MediaAccess>, sho
   /**
    * A paired display reads an image only of a file assigned to its screen, as the screen's owner. Ten thousand
    * screens fetching a pushed playlist ask about the same few images: which files show one is remembered for a few
-   * seconds (the query scans on FerretDB), and forgotten at once when a file is deleted here. A remembered list
+   * seconds (the query scans on FerretDB), and forgotten at once when a file is deleted here; what each screen may
+   * read is remembered too (player-identity.ts). A remembered list
    * never refuses: a refusal is checked again against a fresh read (a file converted a moment ago shows it too).
    */
   const deviceReader = async (req: Request, hash: string): Promise<string> => {
     const remembered = await filesShowing(hash, false);
     try {
-      return await playerUserId(req, ctx.data, batchedPlaylists, { fileIds: remembered.fileIds });
+      return await access.userId(req, { fileIds: remembered.fileIds });
     } catch {
       if (!remembered.remembered) throw new AppError('NOT_FOUND');
     }
     const fresh = await filesShowing(hash, true);
     try {
-      return await playerUserId(req, ctx.data, batchedPlaylists, { fileIds: fresh.fileIds });
+      return await access.userId(req, { fileIds: fresh.fileIds });
     } catch {
       throw new AppError('NOT_FOUND');
     }

@@ -18,12 +18,12 @@ import type { FileDoc } from '../data';
 import { createPlaylistsRepo, type PlaylistRecord } from '../data/playlists';
 import { firstRepeat, inPlayOrder, itemsFromFileIds, placementConflict } from '../domain/playlists';
 import type { ServiceContext } from '../context';
-import { playerUserId } from './player-identity';
+import type { PlayerAccess } from './player-identity';
 import { toAccessibleFile } from './present';
 
 const iso = (d: Date) => new Date(d).toISOString();
 
-export function playlistsRouter(ctx: ServiceContext): Router {
+export function playlistsRouter(ctx: ServiceContext, access: PlayerAccess): Router {
   const router = Router();
   const repo = createPlaylistsRepo(ctx.conn);
   const files = ctx.data.files;
@@ -114,7 +114,7 @@ export function playlistsRouter(ctx: ServiceContext): Router {
     const member = req.device ? undefined : requireIdentity(req).userId;
     const { id } = parseWith(PlaylistIdParams, req.params);
     // a paired display reads the playlists assigned to its screen, as their owner
-    const userId = member ?? (await playerUserId(req, ctx.data, repo, { playlistId: id }));
+    const userId = member ?? (await access.userId(req, { playlistId: id }));
     const p = await repo.findOwned(id, userId);
     if (!p) throw notFound();
     res.json(await presentItems(p, userId));
