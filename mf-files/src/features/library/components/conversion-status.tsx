@@ -1,10 +1,9 @@
 import type { FileSummary } from '@pagecast/contracts';
-import { FieldError } from '@pagecast/ui';
+import { FieldError, dashboardStatsQueryKey } from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fileQuery } from '../api/get-file';
-import { dashboardStatsQueryKey } from '@pagecast/ui';
 import { filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';
 import { conversionPercent } from '../model/file-rules';

@@ -1,11 +1,18 @@
 import type { FileSummary } from '@pagecast/contracts';
-import { Button, Card, CardDescription, CardHeader, Spinner, useRequireLogin } from '@pagecast/ui';
+import {
+  Button,
+  Card,
+  CardDescription,
+  CardHeader,
+  Spinner,
+  useRequireLogin,
+  useSessionExpired,
+  dashboardStatsQueryKey,
+} from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useSessionExpired } from '@pagecast/ui';
-import { dashboardStatsQueryKey } from '@pagecast/ui';
 import { filesQuery, filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';
 import { DeleteFileDialog } from './delete-file-dialog';

@@ -11,12 +11,14 @@ import {
   CardTitle,
   Spinner,
   useRequireLogin,
+  membershipQuery,
+  pointsSummaryQuery,
+  useSessionExpired,
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { membershipQuery, pointsSummaryQuery, useSessionExpired } from '@pagecast/ui';
 import { dashboardStatsQuery } from '../api/get-dashboard-stats';
 import { fileStatusLabel, renewalOf, TIER_PROGRESS_PERCENT } from './dashboard-model';
 import './dashboard.css';

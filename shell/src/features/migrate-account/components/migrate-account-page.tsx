@@ -14,13 +14,13 @@ import {
   useAuth,
   Field,
   fieldAria,
+  useSessionExpired,
 } from '@pagecast/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { useSessionExpired } from '@pagecast/ui';
 import { useMigrateAccount } from '../api/migrate-account';
 
 const benefits = ['independent', 'bonus', 'safer', 'dataKept'] as const;

@@ -13,12 +13,12 @@ import {
   toast,
   Field,
   fieldAria,
+  useSessionExpired,
 } from '@pagecast/ui';
 import type { TFunction } from 'i18next';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { useSessionExpired } from '@pagecast/ui';
 import { useChangePassword } from '../api/change-password';
 
 /**

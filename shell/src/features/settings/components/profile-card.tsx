@@ -12,12 +12,12 @@ import {
   toast,
   Field,
   fieldAria,
+  useSessionExpired,
 } from '@pagecast/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { useSessionExpired } from '@pagecast/ui';
 import { useUpdateProfile } from '../api/update-profile';
 
 type ProfileFields = z.input<typeof ProfileForm>;
