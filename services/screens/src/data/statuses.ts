@@ -25,7 +25,7 @@ export async function createStatusRepository(nats: Nats) {
   const kv = await openKeyValue(nats, STATUS_BUCKET, { ttlMs: STATUS_TTL_MS });
   const read = async (screenId: string): Promise<ScreenStatus | null> => {
     const entry = await kv.get(screenId);
-    if (!entry || entry.operation !== 'PUT' || entry.length === 0) return null;
+    if (entry?.operation !== 'PUT' || entry.length === 0) return null;
     const value = entry.json<Omit<ScreenStatus, 'lastSeenAt'> & { lastSeenAt: string }>();
     return { ...value, lastSeenAt: new Date(value.lastSeenAt) };
   };
