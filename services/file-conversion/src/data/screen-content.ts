@@ -35,8 +35,8 @@ export function createScreenContent(conn: mongoose.Connection) {
   const records = createBatchLoader<string, ScreenContentRecord>(
     readByIds((id) => model.findById(id).lean<ScreenContentRecord>().exec()),
   );
-  // Bumped by every change this process applies: a memo of what a screen may show (media.ts) taken at an older
-  // version is not used.
+  // Bumped before and after every change this process applies, so that a read overlapping a write sees the number
+  // move: a view of what a screen may read (http/player-identity.ts) taken at another number is not used.
   let version = 0;
   return {
     /** How many changes this process has applied: a memo taken before a change is stale. */

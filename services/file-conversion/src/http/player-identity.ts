@@ -9,7 +9,7 @@ export interface PlaylistLookup {
   findOwned(id: string, userId: string): PromiseLike<{ items: Array<{ fileId: string }> } | null>;
 }
 
-export type PlayerTarget = { fileId: string } | { playlistId: string } | { fileIds: string[] };
+type PlayerTarget = { fileId: string } | { playlistId: string } | { fileIds: string[] };
 
 /** What a screen may read: its playlists, and its files with the items of those playlists. */
 interface ScreenView {
@@ -19,7 +19,7 @@ interface ScreenView {
 }
 
 /** How long what a screen may read is remembered (a display booting asks for its playlist, pages and images). */
-export const SCREEN_VIEW_MEMO_MS = 5_000;
+const SCREEN_VIEW_MEMO_MS = 5_000;
 
 /**
  * The user whose access applies: the member, or the owner of the device's screen when the playlist or file is
@@ -64,10 +64,10 @@ export function createPlayerAccess(data: Pick<Repositories, 'screenContent'>, pl
     async userId(req: Request, target: PlayerTarget): Promise<string> {
       const device = req.device;
       if (!device) return requireIdentity(req).userId;
-      const ok = (view: ScreenView | null) => view !== null && view.ownerId === device.ownerId;
+      const mine = (view: ScreenView | null): view is ScreenView => view?.ownerId === device.ownerId;
       let { view, remembered } = await viewOf(device, false);
-      if (remembered && !(view && ok(view) && permits(view, target))) view = (await viewOf(device, true)).view;
-      if (!view || !ok(view)) throw new AppError('NOT_FOUND');
+      if (remembered && !(mine(view) && permits(view, target))) view = (await viewOf(device, true)).view;
+      if (!mine(view)) throw new AppError('NOT_FOUND');
       if (!permits(view, target)) {
         throw new AppError('playlistId' in target ? 'PLAYLIST_NOT_FOUND' : 'FILE_NOT_FOUND');
       }

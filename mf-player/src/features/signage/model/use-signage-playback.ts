@@ -1,4 +1,3 @@
-import type { FilePage, PlayerFile, PlaylistItem } from '@pagecast/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
@@ -9,7 +8,6 @@ import { isGone, loadItem, loadPlayableItem, type PlayerSnapshot, readLatest } f
 import {
   applyAtBoundary,
   type DisplayMode,
-  type Latest,
   nextStep,
   pageDurationMs,
   parseIndex,
@@ -56,13 +54,8 @@ export function useSignagePlayback() {
   const appliedAt = useRef<number | null>(null);
 
   // read from the query results (not the cache) so that this component re-renders when they change
-  const latest: Latest<PlayerFile, FilePage, PlaylistItem> = {
-    file: fileQ.data,
-    pages: pagesQ.data,
-    items: playlistId ? itemsQ.data : null,
-    fileGone: isGone(fileQ.error) || isGone(pagesQ.error),
-    playlistGone: playlistId !== null && isGone(itemsQ.error),
-  };
+  const latestFile = fileQ.data;
+  const latestPages = pagesQ.data;
 
   const commit = useCallback((next: PlayerSnapshot, page: number) => {
     snapshotRef.current = next;
@@ -194,27 +187,27 @@ export function useSignagePlayback() {
   // First screen of a file (or a file opened by its URL): everything loaded, then page 1.
   useEffect(() => {
     if (snapshotRef.current?.file.id === fileId) return;
-    if (!latest.file || !latest.pages) return;
+    if (!latestFile || !latestPages) return;
     if (playlistId && itemsQ.isPending) return;
     const first: PlayerSnapshot = {
-      file: latest.file,
-      pages: latest.pages,
+      file: latestFile,
+      pages: latestPages,
       items: playlistId ? (itemsQ.data ?? null) : null,
       fileGone: false,
     };
     snapshotRef.current = first;
     setGone(false);
     void showPage(first, 0);
-  }, [fileId, latest.file, latest.pages, playlistId, itemsQ.isPending, itemsQ.data, showPage]);
+  }, [fileId, latestFile, latestPages, playlistId, itemsQ.isPending, itemsQ.data, showPage]);
 
   // A file still being converted: its pages are applied as soon as they come (nothing is on screen to interrupt).
   useEffect(() => {
     const shown = snapshotRef.current;
-    if (!shown || shown.pages.length > 0 || !latest.pages?.length || shown.file.id !== fileId) return;
+    if (!shown || shown.pages.length > 0 || !latestPages?.length || shown.file.id !== fileId) return;
     const { snapshot: snap } = applyAtBoundary(shown, readLatest(qc, shown.file.id, playlistId));
     snapshotRef.current = snap;
     void showPage(snap, 0);
-  }, [latest.pages, fileId, playlistId, qc, showPage]);
+  }, [latestPages, fileId, playlistId, qc, showPage]);
 
   // Autoplay: each page stays for its duration, measured from when it appeared (only a new page, play/pause or
   // the end restart the timer; other renders, such as an update arriving, must not).
