@@ -62,6 +62,7 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.tierInvalid': '無効なプランです',
   'validation.pointPackageInvalid': 'ポイントパッケージは1000、3000、5000、10000のいずれかを選択してください',
   'validation.paymentIntentRequired': '決済IDが必要です',
+  'validation.paymentIdInvalid': '決済IDが正しくありません',
 };
 
 /** Japanese text of a message key; anything that is not a known key gets the generic text. */
@@ -127,6 +128,18 @@ export const PointPackageAmount = z.union(
   { error: 'validation.pointPackageInvalid' },
 );
 export type PointPackageAmount = z.infer<typeof PointPackageAmount>;
+
+/**
+ * A card provider's object id (`pi_…`, `pm_…`): letters, digits and underscores after its prefix. Anything else is
+ * refused here, before it is put in a provider URL (a fuzzer's control characters reached localstripe and came back
+ * as its 500, which billing reported as 503).
+ */
+export const providerObjectId = (prefix: string) =>
+  z
+    .string({ error: 'validation.paymentIntentRequired' })
+    .min(1, 'validation.paymentIntentRequired')
+    .max(255, 'validation.paymentIdInvalid')
+    .regex(new RegExp(`^${prefix}[A-Za-z0-9_]+$`), 'validation.paymentIdInvalid');
 
 /** Trim, lowercase, drop empty ones, remove duplicates (first occurrence kept). */
 export function normalizeTags(tags: readonly string[]): string[] {

@@ -98,6 +98,23 @@ describe('card payments (localstripe)', () => {
       ['/api/points/purchase', { amount: 3000, stripePaymentIntentId: othersIntent }, 404, 'NOT_FOUND'],
       ['/api/points/purchase', { amount: 3000, stripePaymentIntentId: 'pi_doesnotexist' }, 404, 'NOT_FOUND'],
       ['/api/points/purchase', { amount: 3000 }, 400, 'VALIDATION'],
+      // not the provider's id format (schemathesis sent control characters and lone surrogates, which reached
+      // localstripe and came back as its own 500): refused before the provider is asked
+      [
+        '/api/points/purchase',
+        { amount: 3000, stripePaymentIntentId: ']\u0091\f\u0005\ud9d4\udfedu{f%' },
+        400,
+        'VALIDATION',
+      ],
+      ['/api/points/purchase', { amount: 3000, stripePaymentIntentId: 'pi_../../v1/charges' }, 400, 'VALIDATION'],
+      ['/api/points/purchase', { amount: 3000, stripePaymentIntentId: 'cus_abc' }, 400, 'VALIDATION'],
+      [
+        '/api/points/confirm-payment',
+        { paymentIntentId: 'pi_a b', paymentMethodId: 'pm_card_visa' },
+        400,
+        'VALIDATION',
+      ],
+      ['/api/points/confirm-payment', { paymentIntentId: intent, paymentMethodId: 'pm\u0000' }, 400, 'VALIDATION'],
       [
         '/api/points/confirm-payment',
         { paymentIntentId: intent, paymentMethodId: 'pm_card_chargeCustomerFail' },

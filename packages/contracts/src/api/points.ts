@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pointTransactionTypes } from '../constants';
 import { defineRoutes } from '../route-def';
-import { IsoDateTime, PointPackageAmount } from '../validation';
+import { IsoDateTime, PointPackageAmount, providerObjectId } from '../validation';
 
 export const CreatePaymentIntentRequest = z.object({ amount: PointPackageAmount });
 export type CreatePaymentIntentRequest = z.infer<typeof CreatePaymentIntentRequest>;
@@ -11,10 +11,7 @@ export type CreatePaymentIntentResponse = z.infer<typeof CreatePaymentIntentResp
 /** Recorded after the card payment; the server checks the payment intent with the provider (once per intent). */
 export const PointsPurchaseRequest = z.object({
   amount: PointPackageAmount,
-  stripePaymentIntentId: z
-    .string({ error: 'validation.paymentIntentRequired' })
-    .min(1, 'validation.paymentIntentRequired')
-    .max(255, 'validation.paymentIntentRequired'),
+  stripePaymentIntentId: providerObjectId('pi_'),
 });
 export type PointsPurchaseRequest = z.infer<typeof PointsPurchaseRequest>;
 export const PointsPurchaseResponse = z.object({
@@ -80,8 +77,9 @@ export type PointsSummary = z.infer<typeof PointsSummary>;
  * card element); the points are credited as for /api/points/purchase once the provider says it succeeded.
  */
 export const ConfirmPaymentRequest = z.object({
-  paymentIntentId: z.string().min(1).max(255),
-  paymentMethodId: z.string().min(1).max(255),
+  paymentIntentId: providerObjectId('pi_'),
+  // no prefix: the provider's test card names (`pm_card_visa`) and a member's unknown method are its to refuse
+  paymentMethodId: providerObjectId(''),
 });
 export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
 
