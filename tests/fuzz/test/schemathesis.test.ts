@@ -1,6 +1,8 @@
 // schemathesis against every service's OpenAPI document, through the gateway, as a signed-in member: no answer may
 // be a server error (5xx) or break the schema its document publishes for it. Bounded examples per operation
-// (FUZZ_MAX_EXAMPLES, default 15) keep the run to a few minutes; each run prints its counts and time.
+// (FUZZ_MAX_EXAMPLES, default 15) keep the run to a few minutes; each run prints its counts, seed and time.
+// FUZZ_SEED fixes the generated cases (default 1, so that CI judges a commit, not a dice roll); FUZZ_SEED=random
+// explores new ones, and a failure's seed, printed with it, replays it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,10 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 
 const target = inject('fuzz');
 const maxExamples = Number(process.env.FUZZ_MAX_EXAMPLES ?? 15);
+const seed =
+  process.env.FUZZ_SEED === 'random'
+    ? String(Math.floor(Math.random() * Number.MAX_SAFE_INTEGER))
+    : (process.env.FUZZ_SEED ?? '1');
 const reports = mkdtempSync(join(tmpdir(), 'pagecast-schemathesis-'));
 afterAll(() => rmSync(reports, { recursive: true, force: true }));
 
@@ -53,6 +59,8 @@ describe('schemathesis through the gateway, as a member', () => {
       'not_a_server_error,response_schema_conformance',
       '--max-examples',
       String(maxExamples),
+      '--seed',
+      seed,
       // logging out would end the member's session for every later request
       '--exclude-path',
       '/api/logout',
@@ -73,7 +81,7 @@ describe('schemathesis through the gateway, as a member', () => {
     console.log(
       `[schemathesis] ${service}: ${r.operations.tested}/${r.operations.total} operations, ` +
         `${r.test_cases.generated} examples, ${r.test_cases.unique_failures} failures, ` +
-        `${r.errors.length} errors, ${seconds} s`,
+        `${r.errors.length} errors, seed ${seed}, ${seconds} s`,
     );
     const failed = r.failures.length > 0 || r.errors.length > 0 || code !== 0;
     expect(failed ? output.slice(output.indexOf('FAILURES') >= 0 ? output.indexOf('FAILURES') : 0) : '').toBe('');
