@@ -32,12 +32,18 @@ const summary = (values) => {
 async function installObserver(page) {
   await page.evaluate(() => {
     const root = document.querySelector('[data-player="signage"]');
-    const log = { pending: [], applied: [] };
+    const log = { pending: [], applied: [], pageChangedAt: Date.now() };
     window.__pcLatency = log;
     let lastFiles = root.getAttribute('data-playlist-files');
+    let lastPage = `${root.getAttribute('data-file-id')}#${root.getAttribute('data-page-index')}`;
     new MutationObserver(() => {
       const now = Date.now();
       if (root.getAttribute('data-update-pending') === 'true') log.pending.push(now);
+      const pageNow = `${root.getAttribute('data-file-id')}#${root.getAttribute('data-page-index')}`;
+      if (pageNow !== lastPage) {
+        lastPage = pageNow;
+        log.pageChangedAt = now;
+      }
       const files = root.getAttribute('data-playlist-files');
       if (files !== lastFiles) {
         lastFiles = files;
@@ -45,6 +51,30 @@ async function installObserver(page) {
       }
     }).observe(root, { attributes: true });
   });
+}
+
+/**
+ * What the player shows when an edit has not arrived, to tell the causes apart: a player that stopped turning pages
+ * (playback stalled), one that holds the update but has not applied it (pending), one that never received it (a
+ * live event lost between the save and the screen), or a live stream that is not open.
+ */
+async function whyNotApplied(page, wanted, savedAt) {
+  const state = await page.evaluate(() => {
+    const root = document.querySelector('[data-player="signage"]');
+    const attr = (n) => root?.getAttribute(n) ?? null;
+    return {
+      attached: Boolean(root?.isConnected),
+      files: attr('data-playlist-files'),
+      fileId: attr('data-file-id'),
+      page: attr('data-page-index'),
+      live: attr('data-live'),
+      pending: attr('data-update-pending'),
+      playing: attr('data-playing'),
+      lastPageChangeMsAgo: Date.now() - window.__pcLatency.pageChangedAt,
+      applied: window.__pcLatency.applied.slice(-3),
+    };
+  });
+  return JSON.stringify({ wanted, savedMsAgo: Date.now() - savedAt, ...state });
 }
 
 /**
@@ -70,11 +100,17 @@ export async function measureEditLatency({ page, save, orders, edits = 20, pageM
     await save(order);
     saveCall.push(Date.now() - t0);
     const wanted = order.join(',');
-    await page.waitForFunction(
-      ({ n, files }) => window.__pcLatency.applied.slice(n).some((a) => a.files === files),
-      { n: before, files: wanted },
-      { timeout: 20_000, polling: 50 },
-    );
+    try {
+      await page.waitForFunction(
+        ({ n, files }) => window.__pcLatency.applied.slice(n).some((a) => a.files === files),
+        { n: before, files: wanted },
+        { timeout: 20_000, polling: 50 },
+      );
+    } catch (err) {
+      throw new Error(`edit ${i + 1}/${edits} did not reach the screen: ${await whyNotApplied(page, wanted, t0)}`, {
+        cause: err,
+      });
+    }
     const seen = await page.evaluate(
       ({ n, files, since }) => ({
         applied: window.__pcLatency.applied.slice(n).find((a) => a.files === files),
