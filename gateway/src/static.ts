@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
 import express from 'express';
+import { readCookie } from './cookies';
 import { remoteApps } from './remotes';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -67,18 +70,57 @@ function isAppNavigation(req: express.Request): boolean {
   return Boolean(req.accepts('html'));
 }
 
+const SIGNED_OUT_HINT = `<meta name="${SESSION_HINT_META}" content="none" />`;
+
+/**
+ * The shell's page for one request: marked signed out when it carried no session cookie, so that a visitor's first
+ * screen (the landing page, the login form) renders without waiting for GET /api/auth/user first.
+ */
+export function shellPage(html: string, hasSessionCookie: boolean): string {
+  return hasSessionCookie ? html : html.replace('</head>', `    ${SIGNED_OUT_HINT}\n  </head>`);
+}
+
 /** The shell's build at /, with the SPA fallback to index.html. */
 export function shellRouter(staticDir: string): express.Router {
   const router = express.Router();
   const index = path.join(staticDir, 'index.html');
+  /** both variants of the page and their ETags, read again only after a rebuild */
+  let cached: { mtimeMs: number; pages: Record<'member' | 'visitor', { html: string; etag: string }> } | undefined;
+  const variant = (html: string) => ({
+    html,
+    etag: `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`,
+  });
   router.use(express.static(staticDir, staticOptions));
-  router.use((req, res, next) => {
+  router.use(async (req, res, next) => {
     if (!isAppNavigation(req)) return next();
-    if (!fs.existsSync(index)) {
+    let stat: fs.Stats;
+    try {
+      stat = await fs.promises.stat(index);
+    } catch {
       res.status(503).type('text/plain').set('Cache-Control', 'no-store').send(notBuilt('shell', 'shell'));
       return;
     }
-    res.sendFile(index, { headers: { 'Cache-Control': 'no-cache' }, cacheControl: false, lastModified: true });
+    try {
+      if (cached?.mtimeMs !== stat.mtimeMs) {
+        const html = await fs.promises.readFile(index, 'utf8');
+        cached = {
+          mtimeMs: stat.mtimeMs,
+          pages: { member: variant(shellPage(html, true)), visitor: variant(shellPage(html, false)) },
+        };
+      }
+    } catch (err) {
+      next(err);
+      return;
+    }
+    const page = cached.pages[readCookie(req.headers, SESSION_COOKIE) === undefined ? 'visitor' : 'member'];
+    // the page differs with and without the cookie: a shared cache must keep both
+    res.set({ 'Cache-Control': 'no-cache', Vary: 'Cookie', ETag: page.etag });
+    const known = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+    if (known?.includes(page.etag.replace(/^W\//, ''))) {
+      res.status(304).end();
+      return;
+    }
+    res.type('html').send(page.html);
   });
   return router;
 }

@@ -478,6 +478,26 @@ describe('front end', () => {
     expect((await api.json()).code).toBe('NOT_FOUND');
   });
 
+  it('marks the shell page signed out when the request has no session cookie, and only then', async () => {
+    const hint = '<meta name="pc-session" content="none" />';
+    const visitor = await fetch(`${gw.url}/login`, { headers: { accept: 'text/html' } });
+    const visitorPage = await visitor.text();
+    expect(visitorPage).toContain(hint);
+    expect(visitorPage.indexOf(hint)).toBeLessThan(visitorPage.indexOf('</head>'));
+    expect(visitor.headers.get('vary')).toContain('Cookie');
+    expect(visitor.headers.get('cache-control')).toBe('no-cache');
+    // a cookie that is there is not judged here (it may be expired): the shell asks /api/auth/user
+    const member = await fetch(`${gw.url}/`, { headers: { accept: 'text/html', cookie: 'pc_session=whatever' } });
+    const memberPage = await member.text();
+    expect(memberPage).toContain('shell-index');
+    expect(memberPage).not.toContain('pc-session');
+    // revalidation still answers 304 for an unchanged page
+    const again = await fetch(`${gw.url}/login`, {
+      headers: { accept: 'text/html', 'if-none-match': visitor.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+  });
+
   it('a remote or shell that is not built answers a clear 503, and the gateway keeps running', async () => {
     const player = await fetch(`${gw.url}/remotes/player/mf-manifest.json`);
     expect(player.status).toBe(503);

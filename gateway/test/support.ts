@@ -133,7 +133,10 @@ export function makeStaticTree() {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
   };
-  write('shell/dist/index.html', '<!doctype html><html><body><div id="root"></div>shell-index</body></html>');
+  write(
+    'shell/dist/index.html',
+    '<!doctype html><html><head><title>t</title></head><body><div id="root"></div>shell-index</body></html>',
+  );
   write('shell/dist/main.3f9a1c2e.js', big);
   write('shell/dist/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   write('mf-files/dist/mf-manifest.json', JSON.stringify({ id: 'mf_files', name: 'mf_files' }));

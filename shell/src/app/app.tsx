@@ -2,8 +2,10 @@ import { createQueryClient, Toaster } from '@pagecast/ui';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './routes';
+import { seedSignedOut } from './session-hint';
 
 const queryClient = createQueryClient();
+seedSignedOut(queryClient);
 
 export function App() {
   return (

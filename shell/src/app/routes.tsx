@@ -7,7 +7,6 @@ import { AppFrame, PublicFrame } from '../components/app-frame';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { LandingPage } from '../features/landing/landing-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
-import { PointsPage } from '../features/points/points-page';
 import { RemoteRoute } from '../federation/remote-route';
 
 // The account screens bring zod and react-hook-form: their own chunks, out of the first download.
@@ -26,6 +25,8 @@ const ResetPasswordPage = lazy(() =>
 const VerifyEmailPage = lazy(() =>
   import('../features/auth/components/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
 );
+// The points page brings the card form (Stripe's React bindings): not part of a visitor's first download.
+const PointsPage = lazy(() => import('../features/points/points-page').then((m) => ({ default: m.PointsPage })));
 const LegalPage = lazy(() => import('../features/auth/components/legal-page').then((m) => ({ default: m.LegalPage })));
 const WelcomePage = lazy(() =>
   import('../features/welcome/components/welcome-page').then((m) => ({ default: m.WelcomePage })),
@@ -62,7 +63,7 @@ function signedInRoutes() {
       <Route path="/playback" element={playlists} />
       <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
       <Route path="/marketplace" element={marketplace} />
-      <Route path="/points" element={<PointsPage />} />
+      <Route path="/points" element={lazyPage(<PointsPage />)} />
       <Route path="/settings" element={lazyPage(<SettingsPage />)} />
       <Route path="/welcome" element={lazyPage(<WelcomePage />)} />
       <Route path="/migrate-account" element={lazyPage(<MigrateAccountPage />)} />
@@ -96,7 +97,7 @@ function signedOutRoutes() {
         <Route path="/playbook" element={playlists} />
         <Route path="/playback" element={playlists} />
         <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
-        <Route path="/points" element={<PointsPage />} />
+        <Route path="/points" element={lazyPage(<PointsPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </>
