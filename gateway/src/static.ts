@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
@@ -84,12 +83,8 @@ export function shellPage(html: string, hasSessionCookie: boolean): string {
 export function shellRouter(staticDir: string): express.Router {
   const router = express.Router();
   const index = path.join(staticDir, 'index.html');
-  /** both variants of the page and their ETags, read again only after a rebuild */
-  let cached: { mtimeMs: number; pages: Record<'member' | 'visitor', { html: string; etag: string }> } | undefined;
-  const variant = (html: string) => ({
-    html,
-    etag: `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`,
-  });
+  /** the page with and without the signed-out mark, read again only after a rebuild */
+  let cached: { mtimeMs: number; member: string; visitor: string } | undefined;
   router.use(express.static(staticDir, staticOptions));
   router.use(async (req, res, next) => {
     if (!isAppNavigation(req)) return next();
@@ -103,24 +98,18 @@ export function shellRouter(staticDir: string): express.Router {
     try {
       if (cached?.mtimeMs !== stat.mtimeMs) {
         const html = await fs.promises.readFile(index, 'utf8');
-        cached = {
-          mtimeMs: stat.mtimeMs,
-          pages: { member: variant(shellPage(html, true)), visitor: variant(shellPage(html, false)) },
-        };
+        cached = { mtimeMs: stat.mtimeMs, member: shellPage(html, true), visitor: shellPage(html, false) };
       }
     } catch (err) {
       next(err);
       return;
     }
-    const page = cached.pages[readCookie(req.headers, SESSION_COOKIE) === undefined ? 'visitor' : 'member'];
-    // the page differs with and without the cookie: a shared cache must keep both
-    res.set({ 'Cache-Control': 'no-cache', Vary: 'Cookie', ETag: page.etag });
-    const known = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
-    if (known?.includes(page.etag.replace(/^W\//, ''))) {
-      res.status(304).end();
-      return;
-    }
-    res.type('html').send(page.html);
+    // the page differs with and without the cookie: a shared cache must keep both (res.send adds the ETag and
+    // answers 304 to a matching revalidation)
+    res
+      .set({ 'Cache-Control': 'no-cache', Vary: 'Cookie' })
+      .type('html')
+      .send(readCookie(req.headers, SESSION_COOKIE) === undefined ? cached.visitor : cached.member);
   });
   return router;
 }

@@ -8,8 +8,8 @@ import type { QueryClient } from '@tanstack/react-query';
  * a sign-in later sets the user as before. Without the mark (a cookie was sent, or the page came from a server that
  * does not add it) the shell asks as it always did.
  */
-export function seedSignedOut(queryClient: QueryClient, doc: Pick<Document, 'querySelector'> = document): boolean {
-  const mark = doc.querySelector(`meta[name="${SESSION_HINT_META}"]`)?.getAttribute('content');
+export function seedSignedOut(queryClient: QueryClient): boolean {
+  const mark = document.querySelector(`meta[name="${SESSION_HINT_META}"]`)?.getAttribute('content');
   if (mark !== 'none') return false;
   queryClient.setQueryData(currentUserQueryKey, null);
   return true;
