@@ -201,6 +201,7 @@ describe('compose.yaml with the secrets provided', () => {
       expect(service(cfg, name).environment?.PORT, name).toBe(String(port));
     }
     expect(service(cfg, 'file-conversion').build?.args?.APT_PACKAGES).toContain('libreoffice-impress-nogui');
+    expect(service(cfg, 'file-conversion').build?.args?.APT_PACKAGES).toContain('mupdf-tools');
     expect(service(cfg, 'shell').build?.args?.NGINX_SITE).toBe('shell.conf');
   });
 

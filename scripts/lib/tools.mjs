@@ -133,11 +133,12 @@ export async function ensureDebianPackages(pkgs) {
 
 /** Debian packages, by purpose. Which entry point installs which lists: `installedBy`. */
 export const debian = {
-  // python3-uno: the warm converter drives a long-lived LibreOffice through it (office-convert.py).
-  conversion: ['libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk', 'python3-uno'],
+  // mupdf-tools: mutool draws PDF pages (render-mupdf.js). python3-uno: the warm converter drives a long-lived
+  // LibreOffice through it (office-convert.py).
+  conversion: ['mupdf-tools', 'libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk', 'python3-uno'],
   browser: ['chromium'],
   // wrk and nginx: the page-image benchmark (gateway/bench/images.bench.mjs) measures both with the same load.
-  bench: ['poppler-utils', 'mupdf-tools', 'wrk', 'nginx-light'],
+  bench: ['poppler-utils', 'wrk', 'nginx-light'],
   // The Office corpus tests count a PDF's pages with pdfinfo; deploy/nginx.test.ts runs Debian's nginx.
   test: ['poppler-utils', 'nginx-light'],
   // schemathesis and localstripe run from venvs of Debian's python3 (ensurePythonTool).
@@ -173,6 +174,8 @@ export const commands = {
   python3: { debian: 'python3' },
   st: { python: 'schemathesis' },
   unshare: { base: 'util-linux (essential)' },
+  prlimit: { base: 'util-linux (essential)' },
+  stdbuf: { base: 'coreutils (essential)' },
   sh: { base: 'dash (essential)' },
   pgrep: { base: 'procps (required)' },
   ls: { base: 'coreutils (essential)' },

@@ -1,4 +1,4 @@
-// Conversion throughput: our pipeline (pdfjs in worker threads + sharp) next to pdftoppm + sharp and
+// Conversion throughput: our pipeline (MuPDF in a sandboxed process per document + sharp) next to pdftoppm + sharp and
 // mutool + sharp on the same corpus files, same output size (long side 1920), same WebP settings and thumbnail,
 // same parallelism (renderer processes over page ranges, one per core; encodes one per core), measured in one run.
 // PPTX/DOCX: every pipeline includes its own LibreOffice run (our officeToPdf, same profile and isolation).

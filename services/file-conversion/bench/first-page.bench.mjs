@@ -34,7 +34,7 @@ export async function benchFirstPage({ log = () => {}, runs = 3 } = {}) {
   });
   const rows = [];
   try {
-    // Warm-up: the render workers load pdfjs on first use, as after any process start.
+    // Warm-up: the first run pays the page cache and the JIT of sharp's callers, as after any process start.
     const engine = [];
     for (let i = 0; i < runs + 1; i++) {
       const t0 = performance.now();

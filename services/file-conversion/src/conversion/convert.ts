@@ -16,17 +16,15 @@ export interface ConvertInput {
 }
 
 export interface ConvertOptions {
-  /** Render workers; default: one pool per process, sized to the cores, made on first use. */
+  /** Bounds the MuPDF renderers; default: one pool per process, sized to the cores, made on first use. */
   pool?: RenderPool;
   limits?: Partial<ConversionLimits>;
   encode?: Partial<EncodeSettings>;
-  /** Parent of the per-job LibreOffice directories (default: the OS temp dir). */
+  /** Parent of the per-job scratch directories (LibreOffice, MuPDF; default: the OS temp dir). */
   tmpDir?: string;
-  /** 'auto' (default) runs LibreOffice without network when possible; 'off' is for tests of the profile alone. */
+  /** 'auto' (default) runs LibreOffice and MuPDF without network when possible; 'off' is for tests of the profile alone. */
   isolateNetwork?: 'auto' | 'off';
   maxBufferedPages?: number;
-  /** Spread one file's pages over idle render workers (see RenderPdfOptions.spreadPages). */
-  spreadPages?: boolean;
   /** Office documents: a long-lived LibreOffice (default: one per process) or 'cold', one LibreOffice per file. */
   office?: WarmOffice | 'cold';
 }
@@ -59,7 +57,7 @@ const EMBEDDED_FONT = /^(word|ppt)\/fonts\/|\.(odttf|fntdata|ttf|otf)$/i;
 
 let sharedPool: RenderPool | undefined;
 export function defaultRenderPool(): RenderPool {
-  sharedPool ??= new RenderPool({ unref: true });
+  sharedPool ??= new RenderPool();
   return sharedPool;
 }
 
@@ -125,7 +123,8 @@ export async function convertDocument(
         encode: opts.encode,
         signal: controller.signal,
         maxBufferedPages: opts.maxBufferedPages,
-        spreadPages: opts.spreadPages,
+        tmpDir: opts.tmpDir,
+        isolateNetwork: opts.isolateNetwork,
       },
       onPage,
     );

@@ -7,7 +7,7 @@ export async function extractDocxText(path: string): Promise<string> {
   return value.trim();
 }
 
-/** The document's text from its rendered pages (pdfjs getTextContent, gathered while rendering), in page order. */
+/** The document's text from its rendered pages (MuPDF structured text, gathered while rendering), in page order. */
 export function joinPageTexts(pages: Pick<PageSummary, 'pageNumber' | 'text'>[]): string {
   return [...pages]
     .sort((a, b) => a.pageNumber - b.pageNumber)

@@ -14,7 +14,7 @@ export interface ConversionLimits {
   maxLongSide: number;
   /** long side / short side; beyond this a page cannot be shown on a screen and is refused. */
   maxAspectRatio: number;
-  /** Largest embedded PDF image in pixels (pdfjs maxImageSize); above it the file is refused. */
+  /** Largest image a PDF page paints, in pixels (read from the image before it is decoded); above it the file is refused. */
   maxImagePixels: number;
   /** Whole conversion of one file (LibreOffice plus rendering). */
   fileTimeoutMs: number;

@@ -1,142 +1,75 @@
+import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import type { FromWorker, ToWorker } from './render-protocol.ts';
 
 // libvips' operation cache would keep decoded inputs alive; every page is encoded once.
 sharp.cache(false);
 
 export interface RenderPoolOptions {
   /**
-   * Workers; default: one per core, so as many files as cores draw at once (a worker draws with pdfjs on its
-   * thread while sharp encodes its previous pages on libuv's threads).
+   * Documents drawn at once by this process; default: one per core. Each has its own MuPDF process, which draws in
+   * about a tenth of the time sharp then takes to encode the page, so one per core keeps the encoder fed.
    */
   size?: number;
-  /** V8 heap limit per worker; a hostile file that exhausts it kills only that worker. */
-  maxHeapMb?: number;
-  /** Do not keep the process alive for idle workers (the lazily made default pool). */
-  unref?: boolean;
+  /** Address-space limit of each MuPDF process (prlimit --as): a hostile file that exhausts it ends only that one. */
+  maxMemoryMb?: number;
 }
 
-/** One worker thread; a job owns it between acquire() and release()/discard(). */
-export class RenderSlot {
-  worker: Worker;
-  onMessage: ((msg: FromWorker) => void) | undefined;
-  onCrash: ((err: Error) => void) | undefined;
-  dead = false;
-
-  constructor(worker: Worker) {
-    this.worker = worker;
-    worker.on('message', (msg: FromWorker) => this.onMessage?.(msg));
-    worker.on('error', (err) => this.crash(err));
-    worker.on('exit', (code) => this.crash(new Error(`render worker exited with code ${code}`)));
-  }
-
-  private crash(err: Error) {
-    if (this.dead) return;
-    this.dead = true;
-    this.onCrash?.(err);
-  }
-
-  send(msg: ToWorker) {
-    this.worker.postMessage(msg);
-  }
+/** One document's right to run a renderer; given back with RenderPool.release. */
+export interface RenderSlot {
+  /** The renderer process while it runs, so that close() can stop it. */
+  child?: ChildProcess;
 }
 
 /**
- * A fixed set of render workers shared by all conversions of the process. Jobs wait in FIFO order for a worker;
- * a job may borrow idle workers to render its pages in parallel.
+ * Bounds the renderer processes of one service process: jobs wait in FIFO order for a slot, and close() stops
+ * every renderer still running (shutdown, tests).
  */
 export class RenderPool {
   readonly size: number;
-  private readonly maxHeapMb: number;
-  private readonly unref: boolean;
-  private readonly all = new Set<RenderSlot>();
-  private readonly idle: RenderSlot[] = [];
-  private readonly waiters: ((slot: RenderSlot) => void)[] = [];
+  readonly maxMemoryMb: number;
+  private readonly busy = new Set<RenderSlot>();
+  private readonly waiters: { resolve: (slot: RenderSlot) => void; reject: (err: Error) => void }[] = [];
   private closed = false;
 
   constructor(opts: RenderPoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? availableParallelism());
-    this.maxHeapMb = opts.maxHeapMb ?? 1024;
-    this.unref = opts.unref ?? false;
-    for (let i = 0; i < this.size; i++) this.idle.push(this.spawn());
-  }
-
-  private spawn(): RenderSlot {
-    const worker = new Worker(new URL('./render-worker.ts', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
-    });
-    if (this.unref) worker.unref();
-    const slot = new RenderSlot(worker);
-    this.all.add(slot);
-    // An idle worker that dies is replaced at once.
-    slot.onCrash = () => this.replace(slot);
-    return slot;
+    this.maxMemoryMb = opts.maxMemoryMb ?? 1536;
   }
 
   acquire(): Promise<RenderSlot> {
     if (this.closed) return Promise.reject(new Error('render pool closed'));
-    const slot = this.idle.shift();
-    if (slot) return Promise.resolve(slot);
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  /** An idle worker only if no job is waiting for one: helpers never jump the queue. */
-  tryAcquire(): RenderSlot | undefined {
-    if (this.closed || this.waiters.length > 0) return undefined;
-    return this.idle.shift();
+    if (this.busy.size < this.size) {
+      const slot: RenderSlot = {};
+      this.busy.add(slot);
+      return Promise.resolve(slot);
+    }
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   release(slot: RenderSlot): void {
-    if (slot.dead) {
-      this.replace(slot);
-      return;
-    }
-    slot.onMessage = undefined;
-    slot.onCrash = () => this.replace(slot);
-    this.give(slot);
-  }
-
-  /** Terminates a worker that may be busy (timeout, failed job) and puts a fresh one in its place. */
-  discard(slot: RenderSlot): void {
-    slot.onMessage = undefined;
-    slot.onCrash = undefined;
-    slot.dead = true;
-    void slot.worker.terminate();
-    this.replace(slot);
-  }
-
-  private replace(slot: RenderSlot) {
-    const i = this.idle.indexOf(slot);
-    if (i >= 0) this.idle.splice(i, 1);
-    slot.dead = true;
-    this.all.delete(slot);
-    if (this.closed) return;
-    this.give(this.spawn());
-  }
-
-  private give(slot: RenderSlot) {
-    if (this.closed) {
-      void slot.worker.terminate();
-      return;
-    }
+    if (!this.busy.delete(slot)) return;
+    slot.child = undefined;
     const waiter = this.waiters.shift();
-    if (waiter) waiter(slot);
-    else this.idle.push(slot);
+    if (!waiter) return;
+    const next: RenderSlot = {};
+    this.busy.add(next);
+    waiter.resolve(next);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.idle.splice(0);
-    const all = [...this.all];
-    this.all.clear();
-    await Promise.all(
-      all.map((s) => {
-        s.onCrash = undefined;
-        s.dead = true;
-        return s.worker.terminate();
-      }),
-    );
+    for (const w of this.waiters.splice(0)) w.reject(new Error('render pool closed'));
+    for (const slot of this.busy) killGroup(slot.child);
+  }
+}
+
+/** Renderers run in their own process group: the whole group goes, whatever it started. */
+export function killGroup(child: ChildProcess | undefined): void {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
   }
 }

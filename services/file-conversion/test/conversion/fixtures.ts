@@ -70,7 +70,7 @@ export function pdfWithImage(width: number, height: number): Buffer {
 }
 
 function deflateRawToZlib(data: Buffer): Buffer {
-  // FlateDecode is zlib-wrapped: 2-byte header, raw deflate, Adler-32 (pdfjs does not verify it).
+  // FlateDecode is zlib-wrapped: 2-byte header, raw deflate, Adler-32.
   return Buffer.concat([Buffer.from([0x78, 0x9c]), deflateRawSync(data, { level: 9 }), Buffer.alloc(4)]);
 }
 
