@@ -68,9 +68,9 @@ inspector.fillImage =
     };
 
 // Control characters, and the two separators Node's line readers split on, become spaces: one page, one line.
-function pageText(page) {
+function pageText(list) {
   var text = [];
-  page.toStructuredText().walk({
+  list.toStructuredText().walk({
     onChar: function (c) {
       var code = c.charCodeAt(0);
       text.push(code < 32 || code === 0x2028 || code === 0x2029 ? ' ' : c);
@@ -85,12 +85,12 @@ function pageText(page) {
 // Draws the page onto exactly w x h pixels, into PREFIX-1.ppm (the writer numbers its own pages from 1), where
 // render-pdf.ts reads it. The writer draws at 72 dpi onto a box already in pixels, with the scale in the page's
 // matrix: a scale given through its width or height options comes out a pixel too long on some page sizes.
-function draw(page, box, w, h, prefix) {
+function draw(list, box, w, h, prefix) {
   var width = box[2] - box[0];
   var height = box[3] - box[1];
   var writer = new DocumentWriter(prefix + '-%d.ppm', 'ppm', 'resolution=72,colorspace=rgb');
   var device = writer.beginPage([0, 0, w, h]);
-  page.run(device, [w / width, 0, 0, h / height, (-box[0] * w) / width, (-box[1] * h) / height]);
+  list.run(device, [w / width, 0, 0, h / height, (-box[0] * w) / width, (-box[1] * h) / height]);
   writer.endPage();
   writer.close();
 }
@@ -134,20 +134,23 @@ for (var i = 0; i < pageCount; i++) {
       'page ' + pageNumber + ' is ' + Math.round(long / short) + ' times longer than wide (limit ' + maxAspect + ')'
     );
   }
-  page.run(inspector, IDENTITY);
+  // The page's content is interpreted once, into a display list that the checks, both drawings and the text
+  // extraction replay. Images in it are not decoded until a drawing needs them, so the check comes first.
+  var list = page.toDisplayList(true);
+  list.run(inspector, IDENTITY);
   if (imageTooLarge) refuse('FILE_IMAGE_TOO_LARGE', 'page ' + pageNumber + ' holds an image above the pixel limit');
   var scale = maxLongSide / long;
   var w = width >= height ? maxLongSide : Math.max(1, Math.round(width * scale));
   var h = width >= height ? Math.max(1, Math.round(height * scale)) : maxLongSide;
-  draw(page, box, w, h, outDir + '/' + pageNumber);
+  draw(list, box, w, h, outDir + '/' + pageNumber);
   // The thumbnail is drawn at its own size too: a second drawing costs MuPDF a few milliseconds, where shrinking
   // the full page costs sharp about a quarter of the page's encoding time.
   var tw = Math.min(thumbnailWidth, w);
-  draw(page, box, tw, Math.max(1, Math.round((h * tw) / w)), outDir + '/' + pageNumber + 't');
+  draw(list, box, tw, Math.max(1, Math.round((h * tw) / w)), outDir + '/' + pageNumber + 't');
   emit({
     type: 'page',
     pageNumber: pageNumber,
-    text: pageText(page)
+    text: pageText(list)
   });
 }
 emit({ type: 'done' });

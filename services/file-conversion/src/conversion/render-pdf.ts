@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, unlink } from 'node:fs/promises';
+import { mkdtemp, open, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +161,11 @@ function drive(
     let delivery: Promise<void> = Promise.resolve();
     let stderr = '';
     const summaries: PageSummary[] = [];
+    // Drawn pages are read into buffers reused across the document's pages (at most the window's worth): a fresh
+    // 8 MB buffer per page made the garbage collector this process's largest cost after encoding.
+    const spare: [Buffer, Buffer][] = [];
+    const fullPageBytes = limits.maxLongSide * limits.maxLongSide * 3 + 64;
+    const thumbnailBytes = enc.thumbnailWidth * Math.ceil(enc.thumbnailWidth * limits.maxAspectRatio + 1) * 3 + 64;
 
     const stop = () => {
       finished = true;
@@ -208,10 +213,13 @@ function drive(
       if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > pageCount) {
         return fail(new ConversionError('FILE_CONVERSION_FAILED', `the renderer sent page ${pageNumber}`));
       }
+      const buffers = spare.pop() ?? [Buffer.allocUnsafeSlow(fullPageBytes), Buffer.allocUnsafeSlow(thumbnailBytes)];
       const encoded = Promise.all([
-        readPixels(join(dir, `${pageNumber}-1.ppm`)),
-        readPixels(join(dir, `${pageNumber}t-1.ppm`)),
-      ]).then(([full, thumb]) => encodePage(full, thumb, limits, enc));
+        readPixels(join(dir, `${pageNumber}-1.ppm`), buffers[0]),
+        readPixels(join(dir, `${pageNumber}t-1.ppm`), buffers[1]),
+      ])
+        .then(([full, thumb]) => encodePage(full, thumb, limits, enc))
+        .finally(() => spare.push(buffers));
       encoded.catch(() => {}); // reported through the delivery chain
       delivery = delivery.then(async () => {
         const e = await encoded;
@@ -298,15 +306,21 @@ interface Pixels {
   height: number;
 }
 
-/** Reads and removes one drawing: a binary PPM (P6, 8 bits). */
-async function readPixels(path: string): Promise<Pixels> {
-  const file = await readFile(path);
+/** Reads and removes one drawing, a binary PPM (P6, 8 bits), into buffer; the pixels returned are a view of it. */
+async function readPixels(path: string, buffer: Buffer): Promise<Pixels> {
+  const file = await open(path, 'r');
+  let length: number;
+  try {
+    length = (await file.read(buffer, 0, buffer.length, 0)).bytesRead;
+  } finally {
+    await file.close();
+  }
   await unlink(path);
-  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(file.subarray(0, 64).toString('latin1'));
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(buffer.subarray(0, 64).toString('latin1'));
   const width = Number(header?.[1]);
   const height = Number(header?.[2]);
-  const data = file.subarray(header?.[0].length ?? 0);
-  if (!header || !(width >= 1 && height >= 1) || data.length !== width * height * 3) {
+  const data = buffer.subarray(header?.[0].length ?? 0, length);
+  if (!header || !(width >= 1 && height >= 1) || length === buffer.length || data.length !== width * height * 3) {
     throw new ConversionError('FILE_CONVERSION_FAILED', 'the renderer wrote an unreadable image');
   }
   return { data, width, height };
