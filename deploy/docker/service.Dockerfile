@@ -37,8 +37,8 @@ RUN --mount=type=cache,target=/root/.npm \
 FROM ${NODE_IMAGE} AS runtime
 ARG WORKSPACE
 ARG PORT=8080
-# Debian packages the service needs at run time (file-conversion: LibreOffice Writer and Impress convert PPTX and DOCX
-# to PDF, Noto CJK renders Japanese text in the page images). HOME=/tmp: LibreOffice keeps its profile there.
+# Debian packages the service needs at run time (file-conversion: MuPDF's mutool draws PDF pages, LibreOffice Writer
+# and Impress convert PPTX and DOCX to PDF, Noto CJK renders Japanese text that LibreOffice lays out). HOME=/tmp: LibreOffice keeps its profile there.
 ARG APT_PACKAGES=""
 RUN if [ -n "${APT_PACKAGES}" ]; then \
       apt-get update && apt-get install -y --no-install-recommends ${APT_PACKAGES} && rm -rf /var/lib/apt/lists/*; \
