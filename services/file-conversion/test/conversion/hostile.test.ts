@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -135,6 +136,38 @@ describe('hostile inputs are refused with their code, leaving nothing behind', (
   it('a ZIP that is not an Office document is refused', async () => {
     const zip = buildZip([{ name: 'readme.txt', data: Buffer.from('hello') }]);
     await expectRefused('archive.pptx', zip, 'FILE_TYPE_UNSUPPORTED');
+  });
+
+  it('a password-protected PDF is refused', async () => {
+    const locked = join(work, 'locked-source.pdf');
+    execFileSync('mutool', [
+      'clean',
+      '-E',
+      'aes-128',
+      '-U',
+      'secret',
+      '-O',
+      'owner',
+      join(corpus, 'pdf/vertical.pdf'),
+      locked,
+    ]);
+    await expectRefused('locked.pdf', await readFile(locked), 'FILE_ENCRYPTED');
+  });
+
+  it('a renderer over its memory limit fails the file, and leaves neither process nor scratch behind', async () => {
+    // 60 MB opens the document but not a full-HD page's pixels: MuPDF's allocation fails and the script ends.
+    const small = new RenderPool({ size: 1, maxMemoryMb: 60 });
+    try {
+      const path = join(work, 'big.pdf');
+      await copyFile(join(corpus, 'pdf/tracemonkey.pdf'), path);
+      const error = await convertDocument({ path }, { pool: small, tmpDir: tmp }, () => {}).catch((e: unknown) => e);
+      expect((error as ConversionError).code).toBe('FILE_CONVERSION_FAILED');
+      expect((error as ConversionError).message).toContain('renderer stopped');
+      expect(await readdir(tmp)).toEqual([]);
+      expect(processesUsing(tmp)).toBe(0);
+    } finally {
+      await small.close();
+    }
   });
 
   it('a truncated PDF is refused', async () => {
