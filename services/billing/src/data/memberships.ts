@@ -50,13 +50,30 @@ export function createMemberships({ memberships }: Models) {
         throw err;
       }
     },
-    /** Members whose newest plan might need a job (trial or paid); the job re-reads each one. */
-    async candidates(): Promise<string[]> {
+    /**
+     * Every member's newest plan, from one read of the plans (the fields a job decides on). The monthly job checks
+     * them in memory and locks only the members that need something; it reads each of those again under its lock.
+     */
+    async newestOfAll(): Promise<Versioned[]> {
       const rows = await memberships
-        .find({ tier: { $in: ['trial', 'standard', 'creator', '3000point'] } })
-        .select({ memberId: 1 })
-        .lean<Pick<MembershipDoc, 'memberId'>[]>();
-      return [...new Set(rows.map((r) => r.memberId))];
+        .find({})
+        .select({
+          memberId: 1,
+          seq: 1,
+          tier: 1,
+          registeredAt: 1,
+          pendingDowngradeTier: 1,
+          downgradeEffectiveMonth: 1,
+          paidMonth: 1,
+          notice: 1,
+        })
+        .lean<MembershipDoc[]>();
+      const newest = new Map<string, MembershipDoc>();
+      for (const r of rows) {
+        const seen = newest.get(r.memberId);
+        if (!seen || r.seq > seen.seq) newest.set(r.memberId, r);
+      }
+      return [...newest.values()].map(toMembership);
     },
     unannounced(olderThan: Date, limit = 200) {
       return memberships
