@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createGroupCommit } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 
 /**
@@ -49,18 +50,47 @@ export interface Hit {
  */
 export function createRateLimitRepository(conn: mongoose.Connection) {
   const model = (conn.models.RateLimitAttempt as AttemptModel | undefined) ?? defineModel(conn);
-  return {
-    model,
-    async hit(keys: string[], windowMs: number, now = Date.now()): Promise<Hit> {
-      const id = randomUUID();
-      await model.create({ _id: id, keys, at: new Date(now), expire: new Date(now + windowMs) });
-      const since = new Date(now - windowMs);
-      const inWindow = await model
+  // Attempts that arrive while a write runs share the next one (the kit's group commit): one insert, or one delete,
+  // for all the logins in flight. A caller still waits until its own record is written (or gone), so the window it
+  // reads next counts it.
+  const inserts = createGroupCommit<AttemptRecord>(
+    (docs) => model.collection.insertMany(docs as never[]).then(() => undefined),
+    { maxBatch: 100 },
+  );
+  const deletes = createGroupCommit<string>((ids) => model.deleteMany({ _id: { $in: ids } }).then(() => undefined), {
+    maxBatch: 100,
+  });
+  // The windows are read together too: one query for the keys of every attempt waiting, each caller counting its
+  // own keys in what came back. A caller's read is made after its own insert landed, as before.
+  type Seen = Pick<AttemptRecord, 'keys' | 'key' | 'at'>;
+  const windows = new Map<string, Seen[]>();
+  const windowReads = createGroupCommit<{ id: string; keys: string[]; since: Date }>(
+    async (asks) => {
+      const keys = [...new Set(asks.flatMap((a) => a.keys))];
+      const since = new Date(Math.min(...asks.map((a) => a.since.getTime())));
+      const rows = await model
         .find(
           { $or: [{ keys: { $in: keys } }, { key: { $in: keys } }], at: { $gt: since } },
           { keys: 1, key: 1, at: 1 },
         )
-        .lean<Pick<AttemptRecord, 'keys' | 'key' | 'at'>[]>();
+        .lean<Seen[]>();
+      for (const a of asks)
+        windows.set(
+          a.id,
+          rows.filter((r) => r.at.getTime() > a.since.getTime()),
+        );
+    },
+    { maxBatch: 100 },
+  );
+  return {
+    model,
+    async hit(keys: string[], windowMs: number, now = Date.now()): Promise<Hit> {
+      const id = randomUUID();
+      await inserts.add(id, { _id: id, keys, at: new Date(now), expire: new Date(now + windowMs) });
+      const since = new Date(now - windowMs);
+      await windowReads.add(id, { id, keys, since });
+      const inWindow = windows.get(id) ?? [];
+      windows.delete(id);
       const counts = keys.map(() => 0);
       const oldest = keys.map(() => now);
       for (const a of inWindow) {
@@ -75,9 +105,7 @@ export function createRateLimitRepository(conn: mongoose.Connection) {
         counts,
         // The oldest attempt of the window decides when the next one is counted.
         retryAfterSeconds: (i) => Math.max(1, Math.ceil(((oldest[i] ?? now) + windowMs - now) / 1000)),
-        undo: async () => {
-          await model.deleteOne({ _id: id });
-        },
+        undo: () => deletes.add(id, id),
       };
     },
     async sweepExpired(now = new Date()): Promise<number> {
