@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createGroupCommit } from '@pagecast/service-kit';
+import { createBatchLoader, createGroupCommit } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 
 /**
@@ -60,11 +60,10 @@ export function createRateLimitRepository(conn: mongoose.Connection) {
   const deletes = createGroupCommit<string>((ids) => model.deleteMany({ _id: { $in: ids } }).then(() => undefined), {
     maxBatch: 100,
   });
-  // The windows are read together too: one query for the keys of every attempt waiting, each caller counting its
-  // own keys in what came back. A caller's read is made after its own insert landed, as before.
+  // The windows are read together too (the kit's batch loader): one query for the keys of every attempt waiting,
+  // each caller keeping the attempts of its own window. A caller asks after its own insert landed, as before.
   type Seen = Pick<AttemptRecord, 'keys' | 'key' | 'at'>;
-  const windows = new Map<string, Seen[]>();
-  const windowReads = createGroupCommit<{ id: string; keys: string[]; since: Date }>(
+  const windowReads = createBatchLoader<{ keys: string[]; since: Date }, Seen[]>(
     async (asks) => {
       const keys = [...new Set(asks.flatMap((a) => a.keys))];
       const since = new Date(Math.min(...asks.map((a) => a.since.getTime())));
@@ -74,11 +73,7 @@ export function createRateLimitRepository(conn: mongoose.Connection) {
           { keys: 1, key: 1, at: 1 },
         )
         .lean<Seen[]>();
-      for (const a of asks)
-        windows.set(
-          a.id,
-          rows.filter((r) => r.at.getTime() > a.since.getTime()),
-        );
+      return new Map(asks.map((a) => [a, rows.filter((r) => r.at.getTime() > a.since.getTime())]));
     },
     { maxBatch: 100 },
   );
@@ -88,9 +83,7 @@ export function createRateLimitRepository(conn: mongoose.Connection) {
       const id = randomUUID();
       await inserts.add(id, { _id: id, keys, at: new Date(now), expire: new Date(now + windowMs) });
       const since = new Date(now - windowMs);
-      await windowReads.add(id, { id, keys, since });
-      const inWindow = windows.get(id) ?? [];
-      windows.delete(id);
+      const inWindow = (await windowReads.load({ keys, since })) ?? [];
       const counts = keys.map(() => 0);
       const oldest = keys.map(() => now);
       for (const a of inWindow) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConversionError } from './errors.ts';
+import { killGroup } from './process-group.ts';
 import { canIsolateNetwork, type OfficePdf, PROFILE_REGISTRY } from './office-to-pdf.ts';
 
 export interface WarmOfficeOptions {
@@ -203,11 +204,7 @@ export class WarmOffice {
     if (!office.exited) {
       const exited = new Promise((r) => office.child.once('exit', r));
       office.child.stdin?.end();
-      try {
-        if (office.child.pid) process.kill(-office.child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      killGroup(office.child);
       await exited;
     }
     await rm(office.dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError } from './errors.ts';
+import { killGroup } from './process-group.ts';
 
 export interface OfficeToPdfOptions {
   /** Where the per-job directory is made (default: the OS temp dir). */
@@ -109,17 +110,10 @@ function runGroup(cmd: string, args: string[], timeoutMs: number, home: string):
     child.stderr?.on('data', (d: Buffer) => {
       if (stderr.length < 4000) stderr += d.toString();
     });
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup();
+      killGroup(child);
     }, timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -128,7 +122,7 @@ function runGroup(cmd: string, args: string[], timeoutMs: number, home: string):
     child.on('close', (code) => {
       clearTimeout(timer);
       // Leftover helpers in the group (e.g. a hung oosplash child) go with it.
-      killGroup();
+      killGroup(child);
       if (timedOut) reject(new ConversionError('FILE_CONVERSION_TIMEOUT', 'LibreOffice took too long'));
       else if (code !== 0) {
         reject(new ConversionError('FILE_CONVERSION_FAILED', `LibreOffice exited ${code}: ${stderr.slice(-500)}`));

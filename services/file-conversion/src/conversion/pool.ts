@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import sharp from 'sharp';
+import { killGroup } from './process-group.ts';
 
 // libvips' operation cache would keep decoded inputs alive; every page is encoded once.
 sharp.cache(false);
@@ -61,15 +62,5 @@ export class RenderPool {
     this.closed = true;
     for (const w of this.waiters.splice(0)) w.reject(new Error('render pool closed'));
     for (const slot of this.busy) killGroup(slot.child);
-  }
-}
-
-/** Renderers run in their own process group: the whole group goes, whatever it started. */
-export function killGroup(child: ChildProcess | undefined): void {
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
   }
 }

@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { ConversionError, ConversionErrorCode } from './errors.ts';
 import { type ConversionLimits, defaultEncode, defaultLimits, type EncodeSettings } from './limits.ts';
 import { canIsolateNetwork } from './office-to-pdf.ts';
-import { killGroup, type RenderPool } from './pool.ts';
+import type { RenderPool } from './pool.ts';
+import { killGroup } from './process-group.ts';
 
 /** One finished page, handed to the caller as soon as it is encoded (pages may arrive out of order). */
 export interface RenderedPage {
@@ -86,7 +87,7 @@ export async function renderPdf(
       child.once('close', (code, sig) => resolve(sig ? `signal ${sig}` : `exit code ${code}`));
     });
     try {
-      const result = await drive(child, exited, dir, limits, enc, opts, onPage);
+      const result = await drive(child, exited, dir, limits, enc, opts, aborted, onPage);
       await exited;
       return result;
     } catch (err) {
@@ -149,6 +150,7 @@ function drive(
   limits: ConversionLimits,
   enc: EncodeSettings,
   opts: RenderPdfOptions,
+  aborted: () => unknown,
   onPage: OnPage,
 ): Promise<{ pageCount: number; pages: PageSummary[] }> {
   const { signal } = opts;
@@ -177,7 +179,7 @@ function drive(
       stop();
       reject(err);
     };
-    const onAbort = () => fail(signal?.reason ?? new ConversionError('FILE_CONVERSION_TIMEOUT', 'aborted'));
+    const onAbort = () => fail(aborted());
     signal?.addEventListener('abort', onAbort, { once: true });
     const succeedIfComplete = () => {
       if (finished || !done || delivered !== pageCount) return;
@@ -265,11 +267,9 @@ function drive(
         return fail(new ConversionError('FILE_CONVERSION_FAILED', 'the renderer sent an unreadable line'));
       }
       if (m.type === 'opened') {
-        // The renderer refuses too many pages itself; checked again here, where the limit is ours.
-        if (!(Number.isInteger(m.numPages) && m.numPages >= 1 && m.numPages <= limits.maxPages)) {
-          return fail(
-            new ConversionError('FILE_TOO_MANY_PAGES', `${m.numPages} pages; at most ${limits.maxPages} are accepted`),
-          );
+        // The renderer refuses too many pages itself, before drawing anything: here only a count that is no count.
+        if (!(Number.isInteger(m.numPages) && m.numPages >= 1)) {
+          return fail(new ConversionError('FILE_CONVERSION_FAILED', `the renderer sent ${m.numPages} pages`));
         }
         pageCount = m.numPages;
       } else if (m.type === 'page') {

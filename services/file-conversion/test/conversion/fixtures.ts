@@ -1,4 +1,5 @@
 // Small generators for hostile inputs: PDFs written by hand as text, ZIPs with node:zlib and a tiny writer.
+import { readdirSync, readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { readZipDirectory, readZipEntry } from '../../src/conversion/zip.ts';
 
@@ -166,3 +167,16 @@ export function buildZipWithCrc(entries: ZipInput[]): Buffer {
 
 export const CONTENT_TYPES_DOCM = `<?xml version="1.0" encoding="UTF-8"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.ms-word.document.macroEnabled.main+xml"/></Types>`;
+
+/** Processes whose command line mentions dir (a LibreOffice or MuPDF renderer working in a scratch dir), by pid. */
+export function processesUsing(dir: string): number[] {
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir)) pids.push(Number(pid));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canIsolateNetwork, convertDocument, RenderPool } from '../../src/conversion/index.ts';
+import { processesUsing } from './fixtures.ts';
 
 const corpus = process.env.PAGECAST_CORPUS ?? '/work/shared/corpus';
 let pool: RenderPool;
@@ -18,19 +19,8 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-/** MuPDF processes working in our scratch dir (their command line names it). */
-function renderers(): number[] {
-  const pids: number[] = [];
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmd.includes(tmp) && cmd.includes('render-mupdf.js')) pids.push(Number(pid));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return pids;
-}
+/** The MuPDF renderers working in this file's scratch dir (nothing else runs there). */
+const renderers = () => processesUsing(tmp);
 
 describe('the MuPDF renderer', () => {
   it('runs apart: without the service environment, and without network where the system allows it', async () => {
