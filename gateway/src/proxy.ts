@@ -1,9 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { errorMessagesJa, type ServiceName } from '@pagecast/contracts';
+import { KEEP_ALIVE_TIMEOUT_MS } from '@pagecast/service-kit';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from './log';
 
 export type ServiceTargets = Record<ServiceName, string>;
+
+/** How long the gateway keeps an idle connection to a service: well under the services' keep-alive time-out. */
+export const IDLE_UPSTREAM_MS = Math.min(30_000, KEEP_ALIVE_TIMEOUT_MS / 2);
 
 /** Set-Cookie values from the gateway (refresh, clear) survive the upstream's headers unless it sets the same cookie. */
 function mergeSetCookie(ours: string[], upstream: string[]): string[] {
@@ -32,12 +36,17 @@ function unavailable(res: ServerResponse, status: number) {
  */
 export function createServiceProxy(opts: { targets: ServiceTargets; timeoutMs: number; logger: Logger }) {
   const { logger } = opts;
+  // Idle connections to the services are dropped after 30 s, long before the services close them (65 s): Node's
+  // default agent kept them until 1 s before the services' 5 s, and a request sent on one as the service closed it
+  // failed with ECONNRESET, a 502 for the member (seen in CI on GET /api/points/history).
+  const agent = new http.Agent({ keepAlive: true, timeout: IDLE_UPSTREAM_MS });
   const make = (service: ServiceName) =>
     createProxyMiddleware<IncomingMessage, ServerResponse>({
       target: opts.targets[service],
       changeOrigin: false,
       xfwd: true,
       proxyTimeout: opts.timeoutMs,
+      agent,
       on: {
         proxyRes(proxyRes, _req, res) {
           const ours = asList(res.getHeader('set-cookie'));

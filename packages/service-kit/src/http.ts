@@ -47,6 +47,12 @@ export interface ServerTimeouts {
   requestTimeoutMs?: number;
 }
 export const DEFAULT_TIMEOUTS = { headersTimeoutMs: 10_000, bodyIdleTimeoutMs: 10_000, requestTimeoutMs: 120_000 };
+/**
+ * How long an idle keep-alive connection stays open (Node's default: 5 s). A client that reuses a connection the
+ * server is closing at that moment gets ECONNRESET: the gateway's proxy drops its idle connections well before
+ * this (gateway/src/proxy.ts), so the server never closes one under it.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /**
  * An HTTP server for `app` with header and whole-request time-outs (the body's idle time-out is createHttpApp's).
@@ -54,14 +60,16 @@ export const DEFAULT_TIMEOUTS = { headersTimeoutMs: 10_000, bodyIdleTimeoutMs: 1
  */
 export function createServer(app: express.Express | http.RequestListener, t: ServerTimeouts = {}): Server {
   const headersTimeout = t.headersTimeoutMs ?? DEFAULT_TIMEOUTS.headersTimeoutMs;
-  return http.createServer(
+  const server = http.createServer(
     {
       headersTimeout,
       requestTimeout: Math.max(t.requestTimeoutMs ?? DEFAULT_TIMEOUTS.requestTimeoutMs, headersTimeout),
       connectionsCheckingInterval: Math.min(1000, headersTimeout),
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     },
     app,
   );
+  return server;
 }
 
 /**

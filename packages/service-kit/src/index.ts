@@ -5,6 +5,7 @@ export {
   createServer,
   decodedBody,
   DEFAULT_TIMEOUTS,
+  KEEP_ALIVE_TIMEOUT_MS,
   type HttpAppOptions,
   JSON_BODY_LIMIT,
   type Listening,

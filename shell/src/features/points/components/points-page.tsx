@@ -124,9 +124,18 @@ export function PointsPage() {
       </div>
 
       <div className="pp-columns">
-        {history.data ? <HistoryCard rows={history.data} /> : <Spinner label={t('common.loading')} />}
+        {/* a failed read is told once, by the card above with its retry: no spinner that never ends */}
+        {history.data ? (
+          <HistoryCard rows={history.data} />
+        ) : history.isError ? null : (
+          <Spinner label={t('common.loading')} />
+        )}
         <div className="pp-side">
-          {membership.data ? <MembershipCard status={membership.data} /> : <Spinner label={t('common.loading')} />}
+          {membership.data ? (
+            <MembershipCard status={membership.data} />
+          ) : membership.isError ? null : (
+            <Spinner label={t('common.loading')} />
+          )}
           <CashOutCard />
         </div>
       </div>
