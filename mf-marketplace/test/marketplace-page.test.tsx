@@ -6,7 +6,7 @@ import { createQueryClient, Toaster } from '@pagecast/ui';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '@pagecast/router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Marketplace } from '../src/features/browse/components/marketplace-page';
 import { SEARCH_DEBOUNCE_MS } from '../src/features/browse/components/search-box';

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 
 export const IDENTITY_HEADER = 'x-pagecast-identity';
-export const SESSION_COOKIE = 'pc_session';
-/**
- * `<meta name="pc-session" content="none">`: the gateway puts it in the shell's page when the request carried no
- * session cookie, so the shell knows at once that nobody is signed in (the cookie is HttpOnly: script cannot look).
- * Only absence is told: a cookie that is there may still be expired or revoked, and the shell asks the server.
- */
-export const SESSION_HINT_META = 'pc-session';
 /** Lifetime of the session JWT (claims `exp` - `iat`). */
 export const SESSION_TOKEN_TTL_SECONDS = 900;
 /** Services refuse an identity header whose `iat` is older than this. */

@@ -18,4 +18,5 @@ export * from './route-def';
 export * from './routes';
 export * from './screen-schedule';
 export * from './services';
+export * from './session';
 export * from './validation';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from './errors';
-import { DEVICE_COOKIE, SESSION_COOKIE } from './identity';
+import { DEVICE_COOKIE } from './identity';
+import { SESSION_COOKIE } from './session';
 import type { RouteDef } from './route-def';
 import { routesFor } from './routes';
 import type { ServiceName } from './services';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { type Configuration, rspack } from '@rspack/core';
+import { type Compiler, type Configuration, rspack } from '@rspack/core';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -26,7 +26,7 @@ export const sharedSingletons: ReadonlyArray<{ key: string; pkg: string }> = [
   { key: 'react/jsx-dev-runtime', pkg: 'react' },
   { key: 'react-dom', pkg: 'react-dom' },
   { key: 'react-dom/client', pkg: 'react-dom' },
-  { key: 'react-router', pkg: 'react-router' },
+  { key: '@pagecast/router', pkg: '@pagecast/router' },
   { key: '@tanstack/react-query', pkg: '@tanstack/react-query' },
   { key: 'i18next', pkg: 'i18next' },
   { key: 'react-i18next', pkg: 'react-i18next' },
@@ -38,6 +38,7 @@ export const sharedSingletons: ReadonlyArray<{ key: string; pkg: string }> = [
 const workspaceDirs: Record<string, string> = {
   '@pagecast/ui': path.join(repoRoot, 'packages/ui'),
   '@pagecast/i18n': path.join(repoRoot, 'packages/i18n'),
+  '@pagecast/router': path.join(repoRoot, 'packages/router'),
 };
 
 export interface SharedEntry {
@@ -220,6 +221,63 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
   };
 }
 
+/** The import of the host's entry that is its async boundary (src/index.ts: `import('./bootstrap')`). */
+const ASYNC_BOUNDARY = './bootstrap';
+
+interface ChunkGroupLike {
+  origins: ReadonlyArray<{ request?: string | null; module?: { identifier(): string } | null }>;
+  chunks: ReadonlyArray<{ files: Iterable<string> }>;
+}
+
+/**
+ * The chunks every start of the host loads, whatever the page: those behind its async boundary and those of the
+ * shared modules it provides (the first render uses them all). The entry finds that out only once it has run, one
+ * round trip and its own evaluation after the page; listed in the page they download beside the entry instead.
+ */
+export function startupFiles(chunkGroups: Iterable<ChunkGroupLike>): string[] {
+  const files = new Set<string>();
+  for (const group of chunkGroups) {
+    const startup = group.origins.some(
+      (o) => o.request === ASYNC_BOUNDARY || /^provide shared module /.test(o.module?.identifier() ?? ''),
+    );
+    if (!startup) continue;
+    for (const chunk of group.chunks) {
+      for (const file of chunk.files) if (/\.(js|css)$/.test(file)) files.add(file);
+    }
+  }
+  return [...files].sort();
+}
+
+/** `<link rel="preload">` of startupFiles() in the host's index.html. */
+class StartupPreloadPlugin {
+  constructor(private readonly publicPath: string) {}
+  apply(compiler: Compiler) {
+    const name = 'PagecastStartupPreload';
+    compiler.hooks.thisCompilation.tap(name, (compilation) => {
+      compilation.hooks.processAssets.tap(
+        // after HtmlRspackPlugin has written index.html
+        { name, stage: rspack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE },
+        () => {
+          const html = compilation.getAsset('index.html');
+          if (!html) return;
+          // the entry first: a deferred script is fetched at low priority, after every preload of the page
+          const entry = [...compilation.entrypoints.values()].flatMap((e) => e.chunks.flatMap((c) => [...c.files]));
+          const startup = startupFiles(compilation.chunkGroups as unknown as ChunkGroupLike[]);
+          const links = [...new Set([...entry.filter((f) => f.endsWith('.js')), ...startup])]
+            .map((file) =>
+              file.endsWith('.css')
+                ? `<link rel="preload" href="${this.publicPath}${file}" as="style">`
+                : `<link rel="preload" href="${this.publicPath}${file}" as="script">`,
+            )
+            .join('');
+          const source = html.source.source().toString().replace('</head>', `${links}</head>`);
+          compilation.updateAsset('index.html', new rspack.sources.RawSource(source));
+        },
+      );
+    });
+  }
+}
+
 /** The host: no remote is built in (principle 6); it registers what /remotes.json lists at run time. */
 export function hostConfig(opts: FrontEndOptions & { name?: string }): Configuration {
   const base = baseConfig({ ...opts, publicPath: '/' });
@@ -228,6 +286,7 @@ export function hostConfig(opts: FrontEndOptions & { name?: string }): Configura
     output: { ...base.output, uniqueName: opts.name ?? 'shell' },
     plugins: [
       htmlPlugin(opts),
+      new StartupPreloadPlugin('/'),
       new ModuleFederationPlugin({
         name: opts.name ?? 'shell',
         remotes: {},

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { devAllowedHosts, hostConfig, remoteConfig, sharedPolicy, sharedSingletons } from '../src/index';
+import { devAllowedHosts, hostConfig, remoteConfig, sharedPolicy, sharedSingletons, startupFiles } from '../src/index';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const frontEnds = ['shell', 'mf-files', 'mf-marketplace', 'mf-player'];
@@ -91,5 +91,28 @@ describe('dev servers of remotes', () => {
     const devServer = config.devServer as { allowedHosts?: unknown; headers?: Record<string, string> };
     expect(devServer.allowedHosts).toEqual(devAllowedHosts());
     expect(devServer.headers?.['Access-Control-Allow-Origin']).toBe('*');
+  });
+});
+
+describe('startupFiles (the host page preloads them)', () => {
+  const group = (origin: { request?: string; module?: string }, ...files: string[][]) => ({
+    origins: [
+      { request: origin.request ?? null, module: origin.module ? { identifier: () => origin.module ?? '' } : null },
+    ],
+    chunks: files.map((f) => ({ files: f })),
+  });
+
+  it('lists the async boundary and the shared modules the host provides, not their fallbacks, pages or catalogues', () => {
+    const files = startupFiles([
+      group({ request: './src/index.ts' }, ['main.1.js']),
+      group({ request: './bootstrap', module: 'swc!/app/src/index.ts' }, ['10.a.js', '10.a.css', '10.a.js.map']),
+      group({ module: 'provide shared module (default) react@19.3.1 = /nm/react/index.js' }, ['20.b.js']),
+      group({ module: 'consume shared module (default) react@19.3.1 (strict) (fallback: /nm/react/index.js)' }, [
+        '21.c.js',
+      ]),
+      group({ request: '../features/auth/components/login-page', module: 'swc!/app/src/app/pages.ts' }, ['30.d.js']),
+      group({ request: './locales/en/index', module: 'swc!/packages/i18n/src/catalogues.ts' }, ['40.e.js']),
+    ]);
+    expect(files).toEqual(['10.a.css', '10.a.js', '20.b.js']);
   });
 });

@@ -1,27 +1,16 @@
 // i18next set-up of spec point 9: ja, en, fr, it; fallback ja; only the language part of a code; detection order
 // stored choice, browser language, page language attribute; the choice cached in localStorage.
-import i18next, { type BackendModule, type i18n as I18n, type ResourceKey } from 'i18next';
+import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import { catalogueLoaders, fallbackLanguage, LANGUAGE_STORAGE_KEY, languages } from './catalogues';
 import ja from './locales/ja/index';
-
-export const languages = ['ja', 'en', 'fr', 'it'] as const;
-export type Language = (typeof languages)[number];
-export const fallbackLanguage: Language = 'ja';
-export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
-
-// Japanese is bundled (source and fallback); the other catalogues are separate chunks loaded on demand.
-const loaders: Record<Exclude<Language, 'ja'>, () => Promise<{ default: ResourceKey }>> = {
-  en: () => import('./locales/en/index'),
-  fr: () => import('./locales/fr/index'),
-  it: () => import('./locales/it/index'),
-};
 
 const lazyCatalogues: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    const load = loaders[language as keyof typeof loaders];
+    const load = catalogueLoaders[language as keyof typeof catalogueLoaders];
     if (!load) return callback(null, language === 'ja' ? ja : {});
     load().then(
       (mod) => callback(null, mod.default),

@@ -1,9 +1,12 @@
 export {
+  catalogueLoaders,
+  detectLanguage,
   fallbackLanguage,
-  initI18n,
   LANGUAGE_STORAGE_KEY,
   type Language,
   languages,
-  setHtmlLang,
-} from './i18n';
+  preloadCatalogue,
+  supportedLanguage,
+} from './catalogues';
+export { initI18n, setHtmlLang } from './i18n';
 export { LanguageSwitcher } from './language-switcher';

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_STORAGE_KEY, type Language, languages, setHtmlLang } from './i18n';
+import { LANGUAGE_STORAGE_KEY, type Language, languages } from './catalogues';
+import { setHtmlLang } from './i18n';
 
 /** A language picker: the choice is stored (localStorage 'i18nextLng') and sets <html lang>. */
 export function LanguageSwitcher({ className }: { className?: string }) {

@@ -53,3 +53,32 @@ describe('initI18n', () => {
     expect(document.documentElement.lang).toBe('en');
   });
 });
+
+describe('detectLanguage (the entry preloads its catalogue before i18next starts)', () => {
+  afterEach(() => {
+    localStorage.clear();
+    document.documentElement.removeAttribute('lang');
+  });
+
+  const cases: Array<{ name: string; browser: string[]; stored?: string; html?: string }> = [
+    { name: 'a French browser', browser: ['fr-CA', 'fr'] },
+    { name: 'an unsupported browser language', browser: ['de-DE', 'de'] },
+    { name: 'a second browser language that is supported', browser: ['de-DE', 'it-IT'] },
+    { name: 'a stored choice over the browser', browser: ['fr-FR'], stored: 'it' },
+    { name: 'a stored full code', browser: ['ja-JP'], stored: 'en-GB' },
+    { name: 'a stored unsupported code', browser: ['fr-FR'], stored: 'xx' },
+    { name: 'the page language when the browser says nothing supported', browser: ['de'], html: 'en' },
+  ];
+  for (const c of cases) {
+    it(`names the language initI18n picks, for ${c.name}`, async () => {
+      setNavigatorLanguages(c.browser);
+      if (c.stored) localStorage.setItem('i18nextLng', c.stored);
+      if (c.html) document.documentElement.lang = c.html;
+      vi.resetModules();
+      const { detectLanguage } = await import('../src/catalogues');
+      const predicted = detectLanguage();
+      const i18n = await freshInit();
+      expect(predicted).toBe(i18n.resolvedLanguage);
+    });
+  }
+});

@@ -1,6 +1,6 @@
 import { createQueryClient, Toaster } from '@pagecast/ui';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '@pagecast/router';
 import { AppRoutes } from './routes';
 import { seedSignedOut } from './session-hint';
 

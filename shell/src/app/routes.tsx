@@ -2,46 +2,28 @@
 import { Spinner, useAuth } from '@pagecast/ui';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '@pagecast/router';
 import { AppFrame, PublicFrame } from '../components/app-frame';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { LandingPage } from '../features/landing/landing-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';
 import { RemoteRoute } from '../federation/remote-route';
+import { pageLoaders } from './pages';
 
-// The account screens bring zod and react-hook-form: their own chunks, out of the first download.
-const LoginPage = lazy(() => import('../features/auth/components/login-page').then((m) => ({ default: m.LoginPage })));
-const RegisterPage = lazy(() =>
-  import('../features/auth/components/register-page').then((m) => ({ default: m.RegisterPage })),
-);
+// Each page below is its own chunk (pages.ts says why, and starts the one the visitor opened early).
+const LoginPage = lazy(() => pageLoaders.login().then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => pageLoaders.register().then((m) => ({ default: m.RegisterPage })));
 const RequestPasswordResetPage = lazy(() =>
-  import('../features/auth/components/request-password-reset-page').then((m) => ({
-    default: m.RequestPasswordResetPage,
-  })),
+  pageLoaders.requestPasswordReset().then((m) => ({ default: m.RequestPasswordResetPage })),
 );
-const ResetPasswordPage = lazy(() =>
-  import('../features/auth/components/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
-);
-const VerifyEmailPage = lazy(() =>
-  import('../features/auth/components/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
-);
-// The points page brings the card form (Stripe's React bindings): not part of a visitor's first download.
-const PointsPage = lazy(() => import('../features/points/points-page').then((m) => ({ default: m.PointsPage })));
-const LegalPage = lazy(() => import('../features/auth/components/legal-page').then((m) => ({ default: m.LegalPage })));
-const WelcomePage = lazy(() =>
-  import('../features/welcome/components/welcome-page').then((m) => ({ default: m.WelcomePage })),
-);
-const SettingsPage = lazy(() =>
-  import('../features/settings/components/settings-page').then((m) => ({ default: m.SettingsPage })),
-);
-const MigrateAccountPage = lazy(() =>
-  import('../features/migrate-account/components/migrate-account-page').then((m) => ({
-    default: m.MigrateAccountPage,
-  })),
-);
-const ContactPage = lazy(() =>
-  import('../features/contact/components/contact-page').then((m) => ({ default: m.ContactPage })),
-);
+const ResetPasswordPage = lazy(() => pageLoaders.resetPassword().then((m) => ({ default: m.ResetPasswordPage })));
+const VerifyEmailPage = lazy(() => pageLoaders.verifyEmail().then((m) => ({ default: m.VerifyEmailPage })));
+const PointsPage = lazy(() => pageLoaders.points().then((m) => ({ default: m.PointsPage })));
+const LegalPage = lazy(() => pageLoaders.legal().then((m) => ({ default: m.LegalPage })));
+const WelcomePage = lazy(() => pageLoaders.welcome().then((m) => ({ default: m.WelcomePage })));
+const SettingsPage = lazy(() => pageLoaders.settings().then((m) => ({ default: m.SettingsPage })));
+const MigrateAccountPage = lazy(() => pageLoaders.migrateAccount().then((m) => ({ default: m.MigrateAccountPage })));
+const ContactPage = lazy(() => pageLoaders.contact().then((m) => ({ default: m.ContactPage })));
 
 function PageLoading() {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { LanguageSwitcher } from '@pagecast/i18n';
-import { Outlet } from 'react-router';
+import { Outlet } from '@pagecast/router';
 import { Header } from '../features/header/components/header';
 import { Brand } from './brand';
 

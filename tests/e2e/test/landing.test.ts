@@ -56,6 +56,36 @@ describe('landing page', () => {
     expect(await page.getByTestId('hero-start').textContent()).toBe('Commencer maintenant');
   });
 
+  it('starts from what its page lists: every startup script is preloaded and used, nothing else waits in line', async () => {
+    session = await openBrowser({ locale: 'fr-FR' });
+    const { page } = session;
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/');
+    await page.getByTestId('hero-start').waitFor();
+    await page.waitForFunction(() => document.documentElement.lang === 'fr');
+    const preloaded = await page.$$eval('link[rel="preload"][as="script"]', (links) =>
+      links.map((l) => new URL((l as HTMLLinkElement).href).pathname),
+    );
+    expect(preloaded.length).toBeGreaterThan(5);
+    // a preload nobody runs would be a wrong chunk (a shared module's fallback instead of the one it provides)
+    expect(preloaded.filter((p) => !scripts.includes(p))).toEqual([]);
+    // what the page did not list is only what the entry starts itself: the French catalogue
+    const unlisted = [...new Set(scripts.filter((p) => !preloaded.includes(p)))];
+    expect(unlisted).toHaveLength(1);
+    const catalogue = await (await page.request.get(unlisted[0] ?? '')).text();
+    expect(catalogue).toContain('Commencer maintenant');
+    // no remote, and neither zod nor react-hook-form, for a page with no form
+    expect(scripts.filter((p) => p.startsWith('/remotes/'))).toEqual([]);
+    for (const p of scripts) {
+      const body = await (await page.request.get(p)).text();
+      expect(body, p).not.toContain('ZodError');
+      expect(body, p).not.toContain('shouldUnregister');
+    }
+  });
+
   it('shows the not-found screen for an unknown path', async () => {
     session = await openBrowser();
     const { page } = session;

@@ -1,7 +1,7 @@
 import { constants } from '@pagecast/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '@pagecast/router';
 import { toast } from '../toast/toast-store';
 import { useAuth } from './current-user';
 import { rememberReturnPage } from './return-page';

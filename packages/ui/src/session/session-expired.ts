@@ -5,7 +5,7 @@ import { LOGIN_REDIRECT_DELAY_MS } from './require-login';
 import { rememberReturnPage } from './return-page';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '@pagecast/router';
 
 /**
  * Spec point 8: a call answered '401: …Unauthorized' shows 'Unauthorized / You are logged out. Logging in

@@ -11,7 +11,7 @@ import {
   CardTitle,
 } from '@pagecast/ui';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 import { Brand } from '../../components/brand';
 
 const features = [

@@ -1,6 +1,6 @@
 import { buttonClass, Card, CardDescription, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 
 export function NotFoundPage() {
   const { t } = useTranslation();

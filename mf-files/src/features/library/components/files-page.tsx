@@ -12,7 +12,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@pagecast/router';
 import { filesQuery, filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';
 import { DeleteFileDialog } from './delete-file-dialog';

@@ -1,6 +1,6 @@
 import { buttonClass, Card, CardDescription, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 
 /** The not-found and load-failure screens of spec point 2. */
 export function StateCard({ title, description, back }: { title: string; description: string; back?: boolean }) {

@@ -4,7 +4,7 @@ import { rememberReturnPage, toast } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '@pagecast/router';
 import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '../../../sw/register';
 import { playerFilePath } from '../api/get-player-file';
 import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from '@pagecast/router';
 import { playlistItemsQuery } from '../../../lib/playlist-items';
 import { playerFileQuery } from '../api/get-player-file';
 import { playerPagesQuery } from '../api/get-player-pages';

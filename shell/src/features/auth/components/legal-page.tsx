@@ -1,6 +1,6 @@
 import { buttonClass, Card, CardDescription, CardFooter, CardHeader } from '@pagecast/ui';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 
 /** Terms and privacy: placeholders (spec point 2: their content is not shown). */
 export function LegalPage({ kind }: { kind: 'terms' | 'privacy' }) {

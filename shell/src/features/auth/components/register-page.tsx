@@ -16,7 +16,7 @@ import {
 } from '@pagecast/ui';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@pagecast/router';
 import type { z } from 'zod';
 import { useRegister } from '../api/register';
 

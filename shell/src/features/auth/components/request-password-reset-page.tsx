@@ -17,7 +17,7 @@ import {
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 import type { z } from 'zod';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 

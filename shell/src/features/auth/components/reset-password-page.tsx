@@ -16,7 +16,7 @@ import {
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '@pagecast/router';
 import type { z } from 'zod';
 import { useResetPassword } from '../api/reset-password';
 

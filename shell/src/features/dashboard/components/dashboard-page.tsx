@@ -18,7 +18,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@pagecast/router';
 import { dashboardStatsQuery } from '../api/get-dashboard-stats';
 import { fileStatusLabel, renewalOf, TIER_PROGRESS_PERCENT } from './dashboard-model';
 import './dashboard.css';

@@ -2,7 +2,7 @@ import { LanguageSwitcher } from '@pagecast/i18n';
 import { pointsSummaryQuery, useAuth } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink } from '@pagecast/router';
 import { Brand } from '../../../components/brand';
 import { UserMenu } from './user-menu';
 

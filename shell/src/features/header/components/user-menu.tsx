@@ -1,7 +1,7 @@
 import { avatarInitials, type SessionUser } from '@pagecast/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 
 /** Logout is a full navigation: the gateway clears the session cookie and redirects. */
 export function logout() {

@@ -19,7 +19,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@pagecast/router';
 import type { z } from 'zod';
 import { useMigrateAccount } from '../api/migrate-account';
 

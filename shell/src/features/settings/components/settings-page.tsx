@@ -1,7 +1,7 @@
 import { constants } from '@pagecast/contracts';
 import { buttonClass, Card, CardContent, CardHeader, CardTitle, useAuth } from '@pagecast/ui';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 import { PasswordCard } from './password-card';
 import { ProfileCard, ReadOnly } from './profile-card';
 

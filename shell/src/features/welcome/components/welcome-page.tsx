@@ -2,7 +2,7 @@ import { constants } from '@pagecast/contracts';
 import { Badge, buttonClass, Card, CardContent, CardDescription, CardHeader, CardTitle, useAuth } from '@pagecast/ui';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '@pagecast/router';
 import { useMarkWelcomeSeen } from '../api/mark-welcome-seen';
 
 /**

@@ -1,0 +1,48 @@
+// Which catalogue a page will use, and its loaders, without i18next: the shell's entry calls preloadCatalogue()
+// before its async boundary, so the visitor's catalogue downloads beside the framework's chunks instead of after
+// i18next has started (on a slow phone that was one more round trip before the first screen, issue 14).
+import type { ResourceKey } from 'i18next';
+
+export const languages = ['ja', 'en', 'fr', 'it'] as const;
+export type Language = (typeof languages)[number];
+export const fallbackLanguage: Language = 'ja';
+export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
+
+/** Japanese is bundled (source and fallback); the other catalogues are separate chunks loaded on demand. */
+export const catalogueLoaders: Record<Exclude<Language, 'ja'>, () => Promise<{ default: ResourceKey }>> = {
+  en: () => import('./locales/en/index'),
+  fr: () => import('./locales/fr/index'),
+  it: () => import('./locales/it/index'),
+};
+
+/** The supported language a code names ('fr-CA' → 'fr'), if any. */
+export function supportedLanguage(code: string | null | undefined): Language | undefined {
+  const part = code?.trim().toLowerCase().split(/[-_]/)[0];
+  return languages.find((l) => l === part);
+}
+
+/**
+ * The language initI18n will pick, by the same order as its detector: the stored choice, the browser's languages,
+ * the page's lang attribute, else Japanese.
+ */
+export function detectLanguage(): Language {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    // storage refused (private mode, sandboxed frame): the detector skips it too
+  }
+  const candidates = [stored, ...(navigator.languages ?? []), navigator.language, document.documentElement.lang];
+  for (const code of candidates) {
+    const language = supportedLanguage(code);
+    if (language) return language;
+  }
+  return fallbackLanguage;
+}
+
+/** Starts loading the catalogue detectLanguage() names (nothing for Japanese, which is bundled). */
+export function preloadCatalogue(): Language {
+  const language = detectLanguage();
+  if (language !== 'ja') catalogueLoaders[language]().catch(() => {}); // initI18n loads it again and reports
+  return language;
+}
