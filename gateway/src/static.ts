@@ -29,6 +29,41 @@ const staticOptions = {
   },
 };
 
+/** What the front-end build writes a `.br` copy of (packages/federation, PrecompressPlugin). */
+const PRECOMPRESSED = /\.(js|css|json|svg)$/;
+
+/**
+ * Sends the build's brotli copy of a file (`<file>.br`, compressed at brotli's best quality) to a browser that accepts
+ * brotli, with the file's own type and cache policy; anything else falls through to express.static, and to the
+ * gateway's on-the-fly compression, which skips a response that is already encoded.
+ */
+export function precompressed(dir: string): express.RequestHandler {
+  const root = path.resolve(dir);
+  return (req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !PRECOMPRESSED.test(req.path)) return next();
+    let relative: string;
+    try {
+      relative = decodeURIComponent(req.path);
+    } catch {
+      return next(); // express.static answers the malformed path
+    }
+    const file = path.join(root, relative);
+    if (!file.startsWith(root + path.sep) || relative.includes('\0')) return next();
+    // the answer depends on Accept-Encoding either way: a shared cache must keep both
+    res.vary('Accept-Encoding');
+    if (req.acceptsEncodings('br') !== 'br') return next();
+    fs.stat(`${file}.br`, (err, stat) => {
+      if (err || !stat.isFile()) return next();
+      res.type(path.extname(file));
+      res.setHeader('Content-Encoding', 'br');
+      staticOptions.setHeaders(res, file);
+      res.sendFile(`${file}.br`, { etag: true, lastModified: true, cacheControl: false }, (sendErr) => {
+        if (sendErr && !res.headersSent) next(sendErr);
+      });
+    });
+  };
+}
+
 const notBuilt = (what: string, workspace: string) =>
   `Pagecast: the ${what} is not built yet (missing ${workspace}/dist).\n` +
   'Run `npm run build` (or `npm start`, which builds what is missing), then reload this page.\n';
@@ -39,6 +74,7 @@ export function remotesRouter(remotesDir: string): express.Router {
   for (const remote of remoteApps) {
     const dir = path.join(remotesDir, remote.workspace, 'dist');
     const serve = express.static(dir, staticOptions);
+    const serveBrotli = precompressed(dir);
     router.use(`/remotes/${remote.short}`, (req, res, next) => {
       // Public code: a shell served from another origin (a team's own deployment) may load it.
       res.setHeader('Access-Control-Allow-Origin', '*');
@@ -51,9 +87,12 @@ export function remotesRouter(remotesDir: string): express.Router {
           .send(notBuilt(remote.name, remote.workspace));
         return;
       }
-      serve(req, res, (err?: unknown) => {
-        if (err) return next(err);
-        res.status(404).type('text/plain').set('Cache-Control', 'no-store').send('Not found\n');
+      serveBrotli(req, res, (brErr?: unknown) => {
+        if (brErr) return next(brErr);
+        serve(req, res, (err?: unknown) => {
+          if (err) return next(err);
+          res.status(404).type('text/plain').set('Cache-Control', 'no-store').send('Not found\n');
+        });
       });
     });
   }
@@ -85,7 +124,7 @@ export function shellRouter(staticDir: string): express.Router {
   const index = path.join(staticDir, 'index.html');
   /** the page with and without the signed-out mark, read again only after a rebuild */
   let cached: { mtimeMs: number; member: string; visitor: string } | undefined;
-  router.use(express.static(staticDir, staticOptions));
+  router.use(precompressed(staticDir), express.static(staticDir, staticOptions));
   router.use(async (req, res, next) => {
     if (!isAppNavigation(req)) return next();
     let stat: fs.Stats;

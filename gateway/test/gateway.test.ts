@@ -460,12 +460,38 @@ describe('front end', () => {
     const gz = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.body).toString()).toBe(tree.big);
-    const br = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'br, gzip' });
+    // a file the build wrote no brotli copy of (the next test covers those)
+    const br = await rawGet(`${gw.url}/remotes/files/static/js/412.a1b2c3d4.js`, { 'accept-encoding': 'br, gzip' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(br.body).toString()).toBe(tree.big);
     const plain = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'identity' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toBe(tree.big);
+  });
+
+  it("sends the build's brotli copy to a browser that accepts brotli, with the file's type and cache policy", async () => {
+    const br = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(tree.prebuilt);
+    expect(br.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    // gzip only: the file itself, compressed on the way (the copy is never sent to a browser that cannot read it)
+    const gz = await rawGet(`${gw.url}/main.3f9a1c2e.js`, { 'accept-encoding': 'gzip' });
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(tree.big);
+    expect(gz.headers.vary).toMatch(/accept-encoding/i);
+    // a remote's entry keeps its revalidation and cross-origin headers
+    const entry = await rawGet(`${gw.url}/remotes/files/remoteEntry.js`, { 'accept-encoding': 'br' });
+    expect(zlib.brotliDecompressSync(entry.body).toString()).toBe(tree.prebuilt);
+    expect(entry.headers['cache-control']).toBe('no-cache');
+    expect(entry.headers['access-control-allow-origin']).toBe('*');
+    // no copy: compressed on the way as before; and no way out of the folder
+    const chunk = await rawGet(`${gw.url}/remotes/files/static/js/412.a1b2c3d4.js`, { 'accept-encoding': 'br' });
+    expect(zlib.brotliDecompressSync(chunk.body).toString()).toBe(tree.big);
+    const escape = await rawGet(`${gw.url}/remotes/files/..%2f..%2fshell%2fdist%2fmain.3f9a1c2e.js`, {
+      'accept-encoding': 'br',
+    });
+    expect(escape.status).not.toBe(200);
   });
 
   it('falls back to index.html for app paths, not for assets or /api', async () => {

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { connect } from '@nats-io/transport-node';
 import { jetstream } from '@nats-io/jetstream';
 import { subjects } from '@pagecast/contracts';
@@ -138,16 +139,23 @@ export function makeStaticTree() {
     '<!doctype html><html><head><title>t</title></head><body><div id="root"></div>shell-index</body></html>',
   );
   write('shell/dist/main.3f9a1c2e.js', big);
+  // the build's brotli copy, marked so a test can tell it from compression at request time
+  const prebuilt = `${big}// prebuilt\n`;
+  const writeBrotli = (rel: string) =>
+    fs.writeFileSync(path.join(root, `${rel}.br`), zlib.brotliCompressSync(Buffer.from(prebuilt)));
+  writeBrotli('shell/dist/main.3f9a1c2e.js');
   write('shell/dist/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   write('mf-files/dist/mf-manifest.json', JSON.stringify({ id: 'mf_files', name: 'mf_files' }));
   write('mf-files/dist/remoteEntry.js', big);
   write('mf-files/dist/static/js/412.a1b2c3d4.js', big);
+  writeBrotli('mf-files/dist/remoteEntry.js');
   write('mf-marketplace/dist/mf-manifest.json', JSON.stringify({ id: 'mf_marketplace' }));
   // mf-player is deliberately not built.
   return {
     root,
     staticDir: path.join(root, 'shell', 'dist'),
     big,
+    prebuilt,
     cleanup: () => fs.rmSync(root, { recursive: true }),
   };
 }
