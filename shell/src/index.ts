@@ -1,10 +1,17 @@
 import { preloadCatalogue } from '@pagecast/i18n/catalogues';
 import { preloadPage } from './app/pages';
+import { loadRemoteRoutes, startFederation } from './federation/remotes';
 
 // What the first screen will wait for besides the framework starts downloading now, beside it: the visitor's
 // catalogue and the page's own chunk (the page lists the framework's chunks as <link rel="preload">).
 preloadCatalogue();
 preloadPage(window.location.pathname);
+// A screen's player is a remote: its manifest, entry and chunks are three round trips that need nothing of the
+// shell's own start, so they begin now instead of once the router has rendered its route.
+if (/^\/(signage|screen)(\/|$)/.test(window.location.pathname)) {
+  startFederation();
+  loadRemoteRoutes('mf_player').catch(() => {}); // the route loads it again and shows the fallback
+}
 
 // Async boundary: shared singletons (react, ...) are negotiated before any of them is imported.
 import('./bootstrap');
