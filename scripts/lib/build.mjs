@@ -7,7 +7,7 @@ import { root } from './infra.mjs';
 
 export const frontEnds = ['mf-files', 'mf-marketplace', 'mf-player', 'shell'];
 // Workspace packages whose sources end up in every front-end bundle.
-const sharedInputs = ['packages/ui', 'packages/i18n', 'packages/federation', 'packages/contracts'];
+const sharedInputs = ['packages/ui', 'packages/i18n', 'packages/router', 'packages/federation', 'packages/contracts'];
 
 function* walk(dir) {
   if (!existsSync(dir)) return;
