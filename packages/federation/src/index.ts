@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
-import { type Compiler, type Configuration, rspack } from '@rspack/core';
+import { type Compilation, type Compiler, type Configuration, rspack } from '@rspack/core';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -204,7 +204,7 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
     output: { ...base.output, uniqueName: opts.name },
     plugins: [
       htmlPlugin(opts),
-      ...(modeOf(opts) === 'production' ? [new PrecompressPlugin()] : []),
+      ...(modeOf(opts) === 'production' ? [precompressPlugin()] : []),
       // which build of the remote is live: its package version, or PAGECAST_BUILD_LABEL when a build sets one
       new rspack.DefinePlugin({
         __PAGECAST_BUILD_LABEL__: JSON.stringify(
@@ -226,37 +226,39 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
 /** Files a browser downloads as text, worth a brotli copy (source maps are fetched by developers' tools only). */
 const PRECOMPRESSIBLE = /\.(js|css|json|svg)$/;
 
+/** A plugin that runs `step` once per build, at `stage` of processAssets (both of ours below are one such step). */
+function assetsStep(name: string, stage: number, step: (compilation: Compilation) => void) {
+  return {
+    apply(compiler: Compiler) {
+      compiler.hooks.thisCompilation.tap(name, (compilation) => {
+        compilation.hooks.processAssets.tap({ name, stage }, () => step(compilation));
+      });
+    },
+  };
+}
+
 /**
  * Writes `<file>.br` beside each text asset, at brotli's best quality, which the gateway sends to browsers that
  * accept it (gateway/src/static.ts). Compressing at request time must be fast, so it compresses much less: about 15 %
  * more bytes for the same scripts, and on a slow phone bytes are most of the wait for the first screen (issue 14).
  */
-class PrecompressPlugin {
-  apply(compiler: Compiler) {
-    const name = 'PagecastPrecompress';
-    compiler.hooks.thisCompilation.tap(name, (compilation) => {
-      compilation.hooks.processAssets.tap(
-        // after every asset is final (the host's index.html gets its preloads at SUMMARIZE)
-        { name, stage: rspack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER },
-        () => {
-          for (const asset of compilation.getAssets()) {
-            if (!PRECOMPRESSIBLE.test(asset.name)) continue;
-            const bytes = asset.source.buffer();
-            if (bytes.length < 1024) continue; // a header's worth: not worth a second file
-            const br = brotliCompressSync(bytes, {
-              params: {
-                [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
-                [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-              },
-            });
-            if (br.length >= bytes.length) continue;
-            compilation.emitAsset(`${asset.name}.br`, new rspack.sources.RawSource(br));
-          }
+const precompressPlugin = () =>
+  // after every asset is final (the host's index.html gets its preloads at SUMMARIZE)
+  assetsStep('PagecastPrecompress', rspack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER, (compilation) => {
+    for (const asset of compilation.getAssets()) {
+      if (!PRECOMPRESSIBLE.test(asset.name)) continue;
+      const bytes = asset.source.buffer();
+      if (bytes.length < 1024) continue; // a header's worth: not worth a second file
+      const br = brotliCompressSync(bytes, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
         },
-      );
-    });
-  }
-}
+      });
+      if (br.length >= bytes.length) continue;
+      compilation.emitAsset(`${asset.name}.br`, new rspack.sources.RawSource(br));
+    }
+  });
 
 /** The import of the host's entry that is its async boundary (src/index.ts: `import('./bootstrap')`). */
 const ASYNC_BOUNDARY = './bootstrap';
@@ -285,35 +287,24 @@ export function startupFiles(chunkGroups: Iterable<ChunkGroupLike>): string[] {
   return [...files].sort();
 }
 
-/** `<link rel="preload">` of startupFiles() in the host's index.html. */
-class StartupPreloadPlugin {
-  constructor(private readonly publicPath: string) {}
-  apply(compiler: Compiler) {
-    const name = 'PagecastStartupPreload';
-    compiler.hooks.thisCompilation.tap(name, (compilation) => {
-      compilation.hooks.processAssets.tap(
-        // after HtmlRspackPlugin has written index.html
-        { name, stage: rspack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE },
-        () => {
-          const html = compilation.getAsset('index.html');
-          if (!html) return;
-          // the entry first: a deferred script is fetched at low priority, after every preload of the page
-          const entry = [...compilation.entrypoints.values()].flatMap((e) => e.chunks.flatMap((c) => [...c.files]));
-          const startup = startupFiles(compilation.chunkGroups as unknown as ChunkGroupLike[]);
-          const links = [...new Set([...entry.filter((f) => f.endsWith('.js')), ...startup])]
-            .map((file) =>
-              file.endsWith('.css')
-                ? `<link rel="preload" href="${this.publicPath}${file}" as="style">`
-                : `<link rel="preload" href="${this.publicPath}${file}" as="script">`,
-            )
-            .join('');
-          const source = html.source.source().toString().replace('</head>', `${links}</head>`);
-          compilation.updateAsset('index.html', new rspack.sources.RawSource(source));
-        },
-      );
-    });
-  }
-}
+/** `<link rel="preload">` of the entry and of startupFiles() in the host's index.html. */
+const startupPreloadPlugin = () =>
+  // after HtmlRspackPlugin has written index.html
+  assetsStep('PagecastStartupPreload', rspack.Compilation.PROCESS_ASSETS_STAGE_SUMMARIZE, (compilation) => {
+    const html = compilation.getAsset('index.html');
+    if (!html) return;
+    const publicPath = String(compilation.outputOptions.publicPath ?? '');
+    // the entry first: a deferred script is fetched at low priority, after every preload of the page
+    const entry = [...compilation.entrypoints.values()].flatMap((e) => e.chunks.flatMap((c) => [...c.files]));
+    const startup = startupFiles(compilation.chunkGroups as unknown as ChunkGroupLike[]);
+    const links = [...new Set([...entry.filter((f) => f.endsWith('.js')), ...startup])]
+      .map(
+        (file) => `<link rel="preload" href="${publicPath}${file}" as="${file.endsWith('.css') ? 'style' : 'script'}">`,
+      )
+      .join('');
+    const source = html.source.source().toString().replace('</head>', `${links}</head>`);
+    compilation.updateAsset('index.html', new rspack.sources.RawSource(source));
+  });
 
 /** The host: no remote is built in (principle 6); it registers what /remotes.json lists at run time. */
 export function hostConfig(opts: FrontEndOptions & { name?: string }): Configuration {
@@ -323,8 +314,8 @@ export function hostConfig(opts: FrontEndOptions & { name?: string }): Configura
     output: { ...base.output, uniqueName: opts.name ?? 'shell' },
     plugins: [
       htmlPlugin(opts),
-      new StartupPreloadPlugin('/'),
-      ...(modeOf(opts) === 'production' ? [new PrecompressPlugin()] : []),
+      startupPreloadPlugin(),
+      ...(modeOf(opts) === 'production' ? [precompressPlugin()] : []),
       new ModuleFederationPlugin({
         name: opts.name ?? 'shell',
         remotes: {},

@@ -22,15 +22,15 @@ export function supportedLanguage(code: string | null | undefined): Language | u
 }
 
 /**
- * The language initI18n will pick, by the same order as its detector: the stored choice, the browser's languages,
- * the page's lang attribute, else Japanese.
+ * The language a page starts in (initI18n's, and the catalogue the entry preloads): the stored choice, the
+ * browser's languages, the page's lang attribute, else Japanese.
  */
 export function detectLanguage(): Language {
   let stored: string | null = null;
   try {
     stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
   } catch {
-    // storage refused (private mode, sandboxed frame): the detector skips it too
+    // storage refused (private mode, sandboxed frame): the browser's languages decide
   }
   const candidates = [stored, ...(navigator.languages ?? []), navigator.language, document.documentElement.lang];
   for (const code of candidates) {
@@ -38,6 +38,15 @@ export function detectLanguage(): Language {
     if (language) return language;
   }
   return fallbackLanguage;
+}
+
+/** Keeps the language in use for the next visit (what detectLanguage reads first). */
+export function rememberLanguage(language: string): void {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // storage disabled: the choice lasts for this page only
+  }
 }
 
 /** Starts loading the catalogue detectLanguage() names (nothing for Japanese, which is bundled). */

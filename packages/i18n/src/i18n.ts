@@ -1,9 +1,9 @@
 // i18next set-up of spec point 9: ja, en, fr, it; fallback ja; only the language part of a code; detection order
-// stored choice, browser language, page language attribute; the choice cached in localStorage.
+// stored choice, browser language, page language attribute (detectLanguage, which the shell's entry also uses to
+// preload the catalogue: one detection, not two that must agree); the language in use kept in localStorage.
 import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { catalogueLoaders, fallbackLanguage, LANGUAGE_STORAGE_KEY, languages } from './catalogues';
+import { catalogueLoaders, detectLanguage, fallbackLanguage, languages, rememberLanguage } from './catalogues';
 import ja from './locales/ja/index';
 
 const lazyCatalogues: BackendModule = {
@@ -34,13 +34,16 @@ let ready: Promise<I18n> | undefined;
 export function initI18n(options: { lng?: string } = {}): Promise<I18n> {
   ready ??= (async () => {
     const instance = i18next.createInstance();
-    instance.on('languageChanged', () => setHtmlLang(instance.resolvedLanguage ?? instance.language));
+    instance.on('languageChanged', () => {
+      const language = instance.resolvedLanguage ?? instance.language;
+      setHtmlLang(language);
+      rememberLanguage(language);
+    });
     await instance
       .use(lazyCatalogues)
-      .use(LanguageDetector)
       .use(initReactI18next)
       .init({
-        ...(options.lng ? { lng: options.lng } : {}),
+        lng: options.lng ?? detectLanguage(),
         resources: { ja: { translation: ja } },
         partialBundledLanguages: true,
         supportedLngs: [...languages],
@@ -49,11 +52,6 @@ export function initI18n(options: { lng?: string } = {}): Promise<I18n> {
         nonExplicitSupportedLngs: true,
         returnNull: false,
         interpolation: { escapeValue: false }, // React escapes
-        detection: {
-          order: ['localStorage', 'navigator', 'htmlTag'],
-          lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-          caches: ['localStorage'],
-        },
         react: { useSuspense: false },
       });
     setHtmlLang(instance.resolvedLanguage ?? instance.language);

@@ -1,12 +1,3 @@
-export {
-  catalogueLoaders,
-  detectLanguage,
-  fallbackLanguage,
-  LANGUAGE_STORAGE_KEY,
-  type Language,
-  languages,
-  preloadCatalogue,
-  supportedLanguage,
-} from './catalogues';
+export { fallbackLanguage, LANGUAGE_STORAGE_KEY, type Language, languages } from './catalogues';
 export { initI18n, setHtmlLang } from './i18n';
 export { LanguageSwitcher } from './language-switcher';

@@ -1,21 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_STORAGE_KEY, type Language, languages } from './catalogues';
-import { setHtmlLang } from './i18n';
+import { type Language, languages } from './catalogues';
 
-/** A language picker: the choice is stored (localStorage 'i18nextLng') and sets <html lang>. */
+/** A language picker: initI18n's instance stores the choice (localStorage 'i18nextLng') and sets <html lang>. */
 export function LanguageSwitcher({ className }: { className?: string }) {
   const { t, i18n } = useTranslation();
   const current = (i18n.resolvedLanguage ?? i18n.language ?? 'ja').slice(0, 2) as Language;
 
-  const change = async (language: Language) => {
-    await i18n.changeLanguage(language);
-    try {
-      localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-    } catch {
-      // storage disabled: the choice lasts for this page only
-    }
-    setHtmlLang(language);
-  };
+  const change = (language: Language) => i18n.changeLanguage(language);
 
   return (
     <label className={['pc-language', className].filter(Boolean).join(' ')}>
