@@ -151,9 +151,11 @@ describe('deployable images', () => {
     expect(run.lines).toContain('COPY deploy/nginx/nginx.conf /etc/nginx/nginx.conf');
   });
 
-  it('the gateway image holds the shell build and points REMOTES at the remote containers', () => {
+  it('the gateway image holds the shell build (with its prerendered pages) and points REMOTES at the remotes', () => {
     const f = stages(read(kinds.gateway));
-    expect(f.stages.some((s) => s.lines.includes('RUN npx --no-install rspack build'))).toBe(true);
+    // the shell's build script, not rspack alone: it also writes the visitor pages the gateway serves prerendered
+    expect(f.stages.some((s) => s.lines.includes('RUN npm run build'))).toBe(true);
+    expect(JSON.parse(read('shell/package.json')).scripts.build).toMatch(/^rspack build && npm run prerender$/);
     const run = final(f);
     expect(run.lines.some((l) => /^COPY --from=shell-build \/app\/shell\/dist shell\/dist$/.test(l))).toBe(true);
     const env = run.lines.find((l) => l.startsWith('ENV ') && l.includes('REMOTES=')) ?? '';

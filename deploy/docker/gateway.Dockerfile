@@ -32,7 +32,7 @@ COPY packages/ packages/
 COPY shell/ shell/
 WORKDIR /app/shell
 ENV NODE_ENV=production
-RUN npx --no-install rspack build
+RUN npm run build
 
 # --- production dependencies of this workspace only
 FROM ${NODE_IMAGE} AS deps

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
+import { constants, LANGUAGE_COOKIE, SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
 import express from 'express';
 import { readCookie } from './cookies';
 import { remoteApps } from './remotes';
@@ -118,37 +118,67 @@ export function shellPage(html: string, hasSessionCookie: boolean): string {
   return hasSessionCookie ? html : html.replace('</head>', `    ${SIGNED_OUT_HINT}\n  </head>`);
 }
 
+/**
+ * Pages the shell's build also writes prerendered, one per language (shell/src/prerender): what a visitor without a
+ * session sees at these paths is the same for everyone in a language, so the page can carry it instead of waiting for
+ * the scripts to draw it.
+ */
+const PRERENDERED: Record<string, string> = { '/': 'index', '/login': 'login' };
+
+/**
+ * The language to prerender a visitor's page in: the one the browser used last (the shell keeps it in a cookie
+ * beside its storage), else the first supported one of Accept-Language (the browser's own list, which the shell
+ * reads too), else Japanese. If the shell starts in another language after all, it draws the page anew.
+ */
+export function visitorLanguage(req: express.Request): string {
+  const remembered = readCookie(req.headers, LANGUAGE_COOKIE);
+  if (remembered && (constants.languages as readonly string[]).includes(remembered)) return remembered;
+  const accepted = req.acceptsLanguages(...constants.languages);
+  return typeof accepted === 'string' ? accepted.slice(0, 2) : 'ja';
+}
+
+/** The file to send for an app navigation: a prerendered page when there is one for this visitor, else index.html. */
+function pageFile(staticDir: string, req: express.Request, hasSession: boolean): string {
+  const name = PRERENDERED[req.path];
+  const hasQuery = req.originalUrl.includes('?'); // a query may change the page (e.g. /login?next=...)
+  if (!name || hasSession || hasQuery) return path.join(staticDir, 'index.html');
+  return path.join(staticDir, 'prerendered', visitorLanguage(req), `${name}.html`);
+}
+
 /** The shell's build at /, with the SPA fallback to index.html. */
 export function shellRouter(staticDir: string): express.Router {
   const router = express.Router();
   const index = path.join(staticDir, 'index.html');
-  /** the page with and without the signed-out mark, read again only after a rebuild */
-  let cached: { mtimeMs: number; member: string; visitor: string } | undefined;
+  /** each page as sent (with the signed-out mark or without), read again only after a rebuild */
+  const cache = new Map<string, { mtimeMs: number; html: string }>();
+  const page = async (file: string, hasSession: boolean): Promise<string> => {
+    const stat = await fs.promises.stat(file);
+    const key = `${file}\0${hasSession}`;
+    const hit = cache.get(key);
+    if (hit?.mtimeMs === stat.mtimeMs) return hit.html;
+    const html = shellPage(await fs.promises.readFile(file, 'utf8'), hasSession);
+    cache.set(key, { mtimeMs: stat.mtimeMs, html });
+    return html;
+  };
   router.use(precompressed(staticDir), express.static(staticDir, staticOptions));
   router.use(async (req, res, next) => {
     if (!isAppNavigation(req)) return next();
-    let stat: fs.Stats;
+    const hasSession = readCookie(req.headers, SESSION_COOKIE) !== undefined;
+    let html: string;
     try {
-      stat = await fs.promises.stat(index);
+      html = await page(pageFile(staticDir, req, hasSession), hasSession);
     } catch {
-      res.status(503).type('text/plain').set('Cache-Control', 'no-store').send(notBuilt('shell', 'shell'));
-      return;
-    }
-    try {
-      if (cached?.mtimeMs !== stat.mtimeMs) {
-        const html = await fs.promises.readFile(index, 'utf8');
-        cached = { mtimeMs: stat.mtimeMs, member: shellPage(html, true), visitor: shellPage(html, false) };
+      try {
+        // no prerendered page (a development build writes none): the page the scripts draw
+        html = await page(index, hasSession);
+      } catch {
+        res.status(503).type('text/plain').set('Cache-Control', 'no-store').send(notBuilt('shell', 'shell'));
+        return;
       }
-    } catch (err) {
-      next(err);
-      return;
     }
-    // the page differs with and without the cookie: a shared cache must keep both (res.send adds the ETag and
-    // answers 304 to a matching revalidation)
-    res
-      .set({ 'Cache-Control': 'no-cache', Vary: 'Cookie' })
-      .type('html')
-      .send(readCookie(req.headers, SESSION_COOKIE) === undefined ? cached.visitor : cached.member);
+    // the page differs with the cookies (session, language) and the browser's languages: a shared cache must keep
+    // each (res.send adds the ETag and answers 304 to a matching revalidation)
+    res.set({ 'Cache-Control': 'no-cache', Vary: 'Cookie, Accept-Language' }).type('html').send(html);
   });
   return router;
 }

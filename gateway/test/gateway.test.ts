@@ -506,7 +506,7 @@ describe('front end', () => {
 
   it('marks the shell page signed out when the request has no session cookie, and only then', async () => {
     const hint = '<meta name="pc-session" content="none" />';
-    const visitor = await fetch(`${gw.url}/login`, { headers: { accept: 'text/html' } });
+    const visitor = await fetch(`${gw.url}/register`, { headers: { accept: 'text/html' } });
     const visitorPage = await visitor.text();
     expect(visitorPage).toContain(hint);
     expect(visitorPage.indexOf(hint)).toBeLessThan(visitorPage.indexOf('</head>'));
@@ -519,7 +519,7 @@ describe('front end', () => {
     expect(memberPage).not.toContain('pc-session');
     // revalidation still answers 304 for an unchanged page (max-age=0, as a browser revalidating its copy sends:
     // Node's fetch would add `no-cache` to a conditional request, which a server rightly answers in full)
-    const again = await fetch(`${gw.url}/login`, {
+    const again = await fetch(`${gw.url}/register`, {
       headers: {
         accept: 'text/html',
         'if-none-match': visitor.headers.get('etag') ?? '',
@@ -527,6 +527,38 @@ describe('front end', () => {
       },
     });
     expect(again.status).toBe(304);
+  });
+
+  it("sends a visitor the page prerendered in the browser's language, or in the one it remembers", async () => {
+    const page = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${gw.url}${path}`, { headers: { accept: 'text/html', ...headers } });
+      expect(res.status).toBe(200);
+      return { text: await res.text(), vary: res.headers.get('vary') ?? '' };
+    };
+    const english = await page('/login', { 'accept-language': 'en-US,en;q=0.9,ja;q=0.5' });
+    expect(english.text).toContain('prerendered-en-login');
+    expect(english.text).toContain('<meta name="pc-session" content="none" />'); // still marked signed out
+    // a shared cache must keep one copy per language and per cookie
+    expect(english.vary).toContain('Accept-Language');
+    expect(english.vary).toContain('Cookie');
+    // the language chosen on the site (its cookie) wins over the browser's list
+    expect((await page('/login', { 'accept-language': 'en', cookie: 'pc_lang=ja' })).text).toContain(
+      'prerendered-ja-login',
+    );
+    // a cookie naming no supported language is ignored
+    expect((await page('/login', { 'accept-language': 'en', cookie: 'pc_lang=xx' })).text).toContain(
+      'prerendered-en-login',
+    );
+    // no supported language in the list: Japanese, the site's own
+    expect((await page('/login', { 'accept-language': 'de-DE' })).text).toContain('prerendered-ja-login');
+    // no prerendered page for that language (or that path): the page the scripts draw
+    expect((await page('/login', { 'accept-language': 'fr-FR' })).text).toContain('shell-index');
+    expect((await page('/register', { 'accept-language': 'en' })).text).toContain('shell-index');
+    // a query may change the page, and a member's page is never a visitor's
+    expect((await page('/login?next=%2Ffiles', { 'accept-language': 'en' })).text).toContain('shell-index');
+    const member = await page('/login', { 'accept-language': 'en', cookie: 'pc_session=whatever' });
+    expect(member.text).toContain('shell-index');
+    expect(member.text).not.toContain('pc-session');
   });
 
   it('a remote or shell that is not built answers a clear 503, and the gateway keeps running', async () => {

@@ -138,6 +138,13 @@ export function makeStaticTree() {
     'shell/dist/index.html',
     '<!doctype html><html><head><title>t</title></head><body><div id="root"></div>shell-index</body></html>',
   );
+  // the shell build's prerendered visitor pages (shell/src/prerender): here /login in Japanese and English only
+  for (const language of ['ja', 'en']) {
+    write(
+      `shell/dist/prerendered/${language}/login.html`,
+      `<!doctype html><html lang="${language}"><head><title>t</title></head><body><div id="root" data-prerendered="${language}">prerendered-${language}-login</div></body></html>`,
+    );
+  }
   write('shell/dist/main.3f9a1c2e.js', big);
   // the build's brotli copy, marked so a test can tell it from compression at request time
   const prebuilt = `${big}// prebuilt\n`;

@@ -1,12 +1,28 @@
 import '@pagecast/ui/styles.css';
 import { initI18n } from '@pagecast/i18n';
-import { createRoot } from 'react-dom/client';
+import { createQueryClient } from '@pagecast/ui';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { seedSignedOut } from './app/session-hint';
 import { startFederation } from './federation/remotes';
 
 // Remotes are registered from /remotes.json in parallel with the first render; a remote route waits for it.
 startFederation();
-void initI18n().then(() => {
+const queryClient = createQueryClient();
+seedSignedOut(queryClient);
+void initI18n().then((i18n) => {
   const root = document.getElementById('root');
-  if (root) createRoot(root).render(<App />);
+  if (!root) return;
+  const app = <App queryClient={queryClient} />;
+  // A page the gateway sent prerendered (src/prerender) is hydrated when the shell starts in the language it was
+  // rendered in; in a transition, so React yields to the browser while it does. Otherwise it is drawn anew (React
+  // replaces what the root held).
+  if (root.dataset.prerendered && root.dataset.prerendered === i18n.resolvedLanguage) {
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
+  } else {
+    createRoot(root).render(app);
+  }
 });

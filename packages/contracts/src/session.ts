@@ -8,3 +8,9 @@ export const SESSION_COOKIE = 'pc_session';
  * Only absence is told: a cookie that is there may still be expired or revoked, and the shell asks the server.
  */
 export const SESSION_HINT_META = 'pc-session';
+
+/**
+ * The language a browser last used (`ja`, `en`, `fr` or `it`), beside the copy in localStorage that the shell reads
+ * first: the gateway reads this one to send the page prerendered in that language (gateway/src/static.ts).
+ */
+export const LANGUAGE_COOKIE = 'pc_lang';

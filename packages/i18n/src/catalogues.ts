@@ -1,6 +1,7 @@
 // Which catalogue a page will use, and its loaders, without i18next: the shell's entry calls preloadCatalogue()
 // before its async boundary, so the visitor's catalogue downloads beside the framework's chunks instead of after
 // i18next has started (on a slow phone that was one more round trip before the first screen, issue 14).
+import { LANGUAGE_COOKIE } from '@pagecast/contracts';
 import type { ResourceKey } from 'i18next';
 
 export const languages = ['ja', 'en', 'fr', 'it'] as const;
@@ -32,20 +33,43 @@ export function detectLanguage(): Language {
   } catch {
     // storage refused (private mode, sandboxed frame): the browser's languages decide
   }
-  const candidates = [stored, ...(navigator.languages ?? []), navigator.language, document.documentElement.lang];
-  for (const code of candidates) {
+  return (
+    supportedLanguage(stored) ??
+    browserLanguage() ??
+    supportedLanguage(document.documentElement.lang) ??
+    fallbackLanguage
+  );
+}
+
+/** The first supported language of the browser's own list (the one its Accept-Language header gives), if any. */
+function browserLanguage(): Language | undefined {
+  for (const code of [...(navigator.languages ?? []), navigator.language]) {
     const language = supportedLanguage(code);
     if (language) return language;
   }
-  return fallbackLanguage;
+  return undefined;
 }
 
-/** Keeps the language in use for the next visit (what detectLanguage reads first). */
+/**
+ * Keeps the language in use for the next visit: in storage (what detectLanguage reads first), and in a cookie when
+ * it is not the browser's own, so that the server sends a visitor's page prerendered in it (without the cookie the
+ * server goes by Accept-Language, the browser's list: the same answer, so no cookie is needed or kept then).
+ */
 export function rememberLanguage(language: string): void {
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
   } catch {
     // storage disabled: the choice lasts for this page only
+  }
+  const chosen = supportedLanguage(language);
+  if (!chosen || typeof document === 'undefined') return;
+  // document.cookie, not the Cookie Store API: that one is asynchronous and not in every browser the shell supports
+  if (chosen !== browserLanguage()) {
+    // biome-ignore lint/suspicious/noDocumentCookie: see above
+    document.cookie = `${LANGUAGE_COOKIE}=${chosen}; path=/; max-age=31536000; samesite=lax`;
+  } else if (document.cookie.split('; ').some((c) => c.startsWith(`${LANGUAGE_COOKIE}=`))) {
+    // biome-ignore lint/suspicious/noDocumentCookie: see above
+    document.cookie = `${LANGUAGE_COOKIE}=; path=/; max-age=0; samesite=lax`;
   }
 }
 

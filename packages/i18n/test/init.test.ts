@@ -82,3 +82,31 @@ describe('detectLanguage (the entry preloads its catalogue before i18next starts
     });
   }
 });
+
+describe('rememberLanguage (the gateway prerenders a visitor page in the cookie language, else the browser one)', () => {
+  const languageCookie = () =>
+    document.cookie
+      .split('; ')
+      .find((c) => c.startsWith('pc_lang='))
+      ?.slice('pc_lang='.length);
+  afterEach(() => {
+    localStorage.clear();
+    // biome-ignore lint/suspicious/noDocumentCookie: jsdom's own cookie jar, cleared between cases
+    document.cookie = 'pc_lang=; path=/; max-age=0';
+  });
+
+  it("keeps a language that is not the browser's in a cookie, and drops the cookie once they agree again", async () => {
+    setNavigatorLanguages(['en-US', 'en']);
+    vi.resetModules();
+    const { rememberLanguage } = await import('../src/catalogues');
+    rememberLanguage('en');
+    expect(languageCookie()).toBeUndefined(); // Accept-Language already says it
+    expect(localStorage.getItem('i18nextLng')).toBe('en');
+    rememberLanguage('fr-FR');
+    expect(languageCookie()).toBe('fr');
+    rememberLanguage('en');
+    expect(languageCookie()).toBeUndefined();
+    rememberLanguage('xx');
+    expect(languageCookie()).toBeUndefined(); // nothing the server could serve
+  });
+});

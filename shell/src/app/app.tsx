@@ -1,19 +1,29 @@
 import { createQueryClient, Toaster } from '@pagecast/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from '@pagecast/router';
+import type { ReactNode } from 'react';
 import { AppRoutes } from './routes';
-import { seedSignedOut } from './session-hint';
 
-const queryClient = createQueryClient();
-seedSignedOut(queryClient);
-
-export function App() {
+/** What every start of the shell renders inside its router: the same tree in the browser and in the prerender. */
+export function AppContent() {
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
+      <AppRoutes />
+      <Toaster />
+    </>
+  );
+}
+
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}
+
+export function App({ queryClient = createQueryClient() }: { queryClient?: QueryClient }) {
+  return (
+    <AppProviders queryClient={queryClient}>
       <BrowserRouter>
-        <AppRoutes />
-        <Toaster />
+        <AppContent />
       </BrowserRouter>
-    </QueryClientProvider>
+    </AppProviders>
   );
 }

@@ -86,6 +86,60 @@ describe('landing page', () => {
     }
   });
 
+  it('arrives drawn in the browser language, and the scripts take that page over without drawing it again', async () => {
+    session = await openBrowser({ locale: 'en-US' });
+    const { page } = session;
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    // mark the heading as the page's HTML made it, before any script of the page runs
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        document.querySelector('h1')?.setAttribute('data-from-html', 'yes');
+      });
+    });
+    const response = await page.goto('/');
+    const html = (await response?.text()) ?? '';
+    expect(html).toContain('data-prerendered="en"');
+    expect(html).toContain('Turn PDF, PowerPoint and Word files into digital signage');
+    // hydrated: the language switcher answers, and the heading is still the node the HTML made
+    await page.getByTestId('language-switcher').selectOption('fr');
+    await page.waitForFunction(() => document.documentElement.lang === 'fr');
+    const hero = page.getByRole('heading', { level: 1 });
+    expect(await hero.textContent()).toBe('Transformez vos PDF, PowerPoint et Word en affichage dynamique');
+    expect(await hero.getAttribute('data-from-html')).toBe('yes');
+    expect(errors).toEqual([]);
+    // the choice differs from the browser's language: kept in a cookie, so the next page comes prerendered in it
+    const cookie = (await session.context.cookies()).find((c) => c.name === 'pc_lang');
+    expect(cookie?.value).toBe('fr');
+    const login = await page.goto('/login');
+    expect(await login?.text()).toContain('data-prerendered="fr"');
+    await page.getByRole('heading', { name: 'Connexion' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it('is drawn anew when the visitor stored another language than the page was prerendered in', async () => {
+    session = await openBrowser({ locale: 'en-US' });
+    const { page } = session;
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text()); // a hydration mismatch is reported here
+    });
+    await page.goto('/');
+    // a choice stored before the language cookie existed: the server cannot know it, the page can
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'it'));
+    await session.context.clearCookies();
+    const response = await page.reload();
+    expect(await response?.text()).toContain('data-prerendered="en"');
+    await page.waitForFunction(() => document.documentElement.lang === 'it');
+    expect(await page.getByTestId('hero-start').textContent()).toBe('Inizia ora');
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
   it('shows the not-found screen for an unknown path', async () => {
     session = await openBrowser();
     const { page } = session;

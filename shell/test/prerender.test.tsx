@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createQueryClient, currentUserQueryKey } from '@pagecast/ui';
+import { MemoryRouter } from '@pagecast/router';
+import { act } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppContent, AppProviders } from '../src/app/app';
+import { prerenderedHtml } from '../src/prerender/render';
+
+const template =
+  '<!doctype html><html lang="ja"><head><title>Pagecast</title>' +
+  '<link rel="preload" href="/main.0123456789.js" as="script">' +
+  '<link rel="preload" href="/255.0123456789.css" as="style"></head>' +
+  '<body><div id="root"></div><script defer src="/main.0123456789.js"></script></body></html>';
+
+// The build step itself, as `npm run prerender` runs it, in its own process: React's server renderer sets context
+// values as it goes, and here it must not share them with the client renderer the hydration test uses.
+let dist: string;
+const page = (language: string, name: string) =>
+  readFileSync(path.join(dist, 'prerendered', language, `${name}.html`), 'utf8');
+beforeAll(() => {
+  dist = mkdtempSync(path.join(tmpdir(), 'prerender-'));
+  writeFileSync(path.join(dist, 'index.html'), template);
+  const shell = path.resolve(import.meta.dirname, '..');
+  const out = execFileSync('npm', ['run', '--silent', 'prerender', '--', dist], { cwd: shell, encoding: 'utf8' });
+  expect(out).toMatch(/prerendered 8 pages/);
+}, 60_000);
+afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+describe('prerendered visitor pages', () => {
+  it('are written for the landing page and the login form in every language, lazy page included', () => {
+    const login = page('fr', 'login');
+    expect(login).toContain('data-testid="login-page"'); // the lazy page, not its loading fallback
+    expect(login).toContain('Connexion');
+    expect(login).toContain('<option value="fr" lang="fr" selected="">');
+    expect(login).toContain('<html lang="fr">');
+    expect(page('en', 'index')).toContain('Turn PDF, PowerPoint and Word files into digital signage');
+    expect(page('en', 'index')).toContain('3,000');
+    expect(page('ja', 'index')).toContain('PDF・PowerPoint・Wordを、そのままデジタルサイネージに');
+    expect(page('it', 'login')).toContain('data-prerendered="it"');
+  });
+
+  it('put the markup in the root, marked with its language, styled from the first paint', () => {
+    const html = prerenderedHtml(template, '<p>hello</p>', 'it');
+    expect(html).toContain('<html lang="it">');
+    expect(html).toContain('<div id="root" data-prerendered="it"><p>hello</p></div>');
+    expect(html).toContain('<link rel="stylesheet" href="/255.0123456789.css">');
+    expect(html).not.toContain('as="style"');
+    expect(html).toContain('<link rel="preload" href="/main.0123456789.js" as="script" fetchpriority="low">');
+    expect(() => prerenderedHtml('<html><body></body></html>', '', 'ja')).toThrow(/root/);
+  });
+
+  it('are markup React hydrates as it is: no mismatch, the server-rendered nodes are kept', async () => {
+    const html = page('en', 'login');
+    const root = document.createElement('div');
+    root.innerHTML = /<div id="root" data-prerendered="en">([\s\S]*)<\/div><script/.exec(html)?.[1] ?? '';
+    document.body.append(root);
+    const title = root.querySelector('h1');
+    expect(title?.textContent).toBe('Log in');
+    const { initI18n } = await import('@pagecast/i18n');
+    await (await initI18n({ lng: 'en' })).changeLanguage('en');
+    const errors: unknown[] = [];
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(currentUserQueryKey, null);
+    await act(async () => {
+      hydrateRoot(
+        root,
+        <AppProviders queryClient={queryClient}>
+          <MemoryRouter initialEntries={['/login']}>
+            <AppContent />
+          </MemoryRouter>
+        </AppProviders>,
+        { onRecoverableError: (error) => errors.push(error) },
+      );
+    });
+    // the login page is lazy: its boundary hydrates once its module has loaded (React marks the nodes it took over)
+    const hydrated = (node: Element | null) =>
+      Boolean(node && Object.keys(node).some((k) => k.startsWith('__reactFiber')));
+    for (let i = 0; i < 100 && !hydrated(root.querySelector('h1')) && errors.length === 0; i += 1) {
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    }
+    expect(errors).toEqual([]);
+    expect(root.querySelector('h1')).toBe(title); // hydrated in place, not drawn again
+    expect(hydrated(title)).toBe(true);
+    expect(root.querySelector('#login-email')).not.toBeNull();
+    root.remove();
+  });
+});
