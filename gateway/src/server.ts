@@ -272,7 +272,7 @@ export function createGateway(
     res.set('Cache-Control', 'no-cache').json(remotes);
   });
   app.use(remotesRouter(config.REMOTES_DIR));
-  app.use(shellRouter(config.STATIC_DIR));
+  app.use(shellRouter(config.STATIC_DIR, { playerManifest: remotes.mf_player, remotesDir: config.REMOTES_DIR }));
   finish();
 
   // Page images: answered by the gateway itself, before express (media.ts says why and how).

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { constants, LANGUAGE_COOKIE, SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
 import express from 'express';
 import { readCookie } from './cookies';
-import { remoteApps } from './remotes';
+import { defaultRemotes, remoteApps } from './remotes';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // rspack names built assets like main.3f9a1c2e.js or 123.3f9a1c2e.chunk.css: the hash makes them immutable.
@@ -145,8 +145,69 @@ function pageFile(staticDir: string, req: express.Request, hasSession: boolean):
   return path.join(staticDir, 'prerendered', visitorLanguage(req), `${name}.html`);
 }
 
+interface ManifestAssets {
+  js?: { sync?: string[] };
+  css?: { sync?: string[] };
+}
+interface RemoteManifest {
+  metaData?: { remoteEntry?: { name?: string; path?: string } };
+  exposes?: Array<{ name?: string; assets?: ManifestAssets }>;
+}
+
+const PLAYER_PATH = /^\/(signage\/[^/]+|screen)\/?$/;
+
+/**
+ * What a player page (/signage/:id, /screen) needs before its first frame besides the shell, as <link rel="preload">
+ * in its head: the player remote's manifest and, when this gateway serves that remote from `remotesDir`, the remote's
+ * entry and the chunks of its './routes'. The shell would find each only after the one before it had arrived and run
+ * (remotes.json, then the manifest, then the entry): on a slow link those were three round trips before the player
+ * could even ask for the file (issue 14). A remote served from elsewhere gets its manifest preloaded only.
+ */
+export function playerHints(manifestUrl: string, readManifest: () => RemoteManifest | undefined): string {
+  // the federation runtime reads the manifest with fetch(url, {}): a CORS request, as crossorigin="anonymous" says
+  const links = [`<link rel="preload" href="${escapeAttr(manifestUrl)}" as="fetch" crossorigin="anonymous">`];
+  const local = manifestUrl === defaultRemotes.mf_player ? readManifest() : undefined;
+  if (local) {
+    const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
+    const entry = local.metaData?.remoteEntry;
+    const routes = local.exposes?.find((e) => e.name === 'routes')?.assets;
+    const scripts = [...(entry?.name ? [`${entry.path ?? ''}${entry.name}`] : []), ...(routes?.js?.sync ?? [])];
+    // low priority, as the shell's own preloads (packages/federation): the page's splash does not wait for them
+    for (const file of scripts) {
+      links.push(`<link rel="preload" href="${escapeAttr(base + file)}" as="script" fetchpriority="low">`);
+    }
+    for (const file of routes?.css?.sync ?? []) {
+      links.push(`<link rel="preload" href="${escapeAttr(base + file)}" as="style">`);
+    }
+  }
+  return links.join('');
+}
+
+const escapeAttr = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A JSON file read again only when it changes on disk (a remote's manifest after a rebuild). */
+function jsonFileCache<T>(file: string): () => T | undefined {
+  let cached: { mtimeMs: number; value: T | undefined } | undefined;
+  return () => {
+    try {
+      const { mtimeMs } = fs.statSync(file);
+      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, value: JSON.parse(fs.readFileSync(file, 'utf8')) as T };
+      return cached.value;
+    } catch {
+      return undefined; // not built (the remote's route shows its fallback) or unreadable: no hints
+    }
+  };
+}
+
+export interface ShellOptions {
+  /** the player remote's manifest URL, as /remotes.json lists it */
+  playerManifest?: string;
+  /** where this gateway serves the remotes' builds from (REMOTES_DIR) */
+  remotesDir?: string;
+}
+
 /** The shell's build at /, with the SPA fallback to index.html. */
-export function shellRouter(staticDir: string): express.Router {
+export function shellRouter(staticDir: string, options: ShellOptions = {}): express.Router {
   const router = express.Router();
   const index = path.join(staticDir, 'index.html');
   /** each page as sent (with the signed-out mark or without), read again only after a rebuild */
@@ -160,6 +221,14 @@ export function shellRouter(staticDir: string): express.Router {
     cache.set(key, { mtimeMs: stat.mtimeMs, html });
     return html;
   };
+  const player = remoteApps.find((r) => r.name === 'mf_player');
+  const readPlayerManifest = jsonFileCache<RemoteManifest>(
+    path.join(options.remotesDir ?? '', player?.workspace ?? 'mf-player', 'dist', 'mf-manifest.json'),
+  );
+  const hintsFor = (req: express.Request) =>
+    options.playerManifest && PLAYER_PATH.test(req.path)
+      ? playerHints(options.playerManifest, options.remotesDir ? readPlayerManifest : () => undefined)
+      : '';
   router.use(precompressed(staticDir), express.static(staticDir, staticOptions));
   router.use(async (req, res, next) => {
     if (!isAppNavigation(req)) return next();
@@ -178,6 +247,8 @@ export function shellRouter(staticDir: string): express.Router {
     }
     // the page differs with the cookies (session, language) and the browser's languages: a shared cache must keep
     // each (res.send adds the ETag and answers 304 to a matching revalidation)
+    const hints = hintsFor(req);
+    if (hints) html = html.replace('</head>', `${hints}</head>`);
     res.set({ 'Cache-Control': 'no-cache', Vary: 'Cookie, Accept-Language' }).type('html').send(html);
   });
   return router;

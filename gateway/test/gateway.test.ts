@@ -7,6 +7,7 @@ import { verifyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/server';
+import { playerHints } from '../src/static';
 import {
   cookieHeader,
   type Seen,
@@ -559,6 +560,39 @@ describe('front end', () => {
     const member = await page('/login', { 'accept-language': 'en', cookie: 'pc_session=whatever' });
     expect(member.text).toContain('shell-index');
     expect(member.text).not.toContain('pc-session');
+  });
+
+  it("lists a player page's remote in its head: the manifest always, the entry and route chunks when served here", async () => {
+    const built = {
+      metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' } },
+      exposes: [
+        {
+          name: 'routes',
+          assets: { js: { sync: ['851.3c81845d.js', 'routes.377fe8d4.js'] }, css: { sync: ['routes.eeb9f590.css'] } },
+        },
+      ],
+    };
+    const here = playerHints('/remotes/player/mf-manifest.json', () => built);
+    expect(here).toContain(
+      '<link rel="preload" href="/remotes/player/mf-manifest.json" as="fetch" crossorigin="anonymous">',
+    );
+    for (const file of ['remoteEntry.js', '851.3c81845d.js', 'routes.377fe8d4.js']) {
+      expect(here).toContain(`<link rel="preload" href="/remotes/player/${file}" as="script" fetchpriority="low">`);
+    }
+    expect(here).toContain('<link rel="preload" href="/remotes/player/routes.eeb9f590.css" as="style">');
+    // a player served from another origin: its manifest only (the gateway does not read another server's build)
+    const elsewhere = playerHints('https://player.example.test/mf-manifest.json', () => built);
+    expect(elsewhere).toBe(
+      '<link rel="preload" href="https://player.example.test/mf-manifest.json" as="fetch" crossorigin="anonymous">',
+    );
+    // not built: the manifest only
+    expect(playerHints('/remotes/player/mf-manifest.json', () => undefined)).not.toContain('as="script"');
+    // through the gateway: player pages get them, other pages do not
+    const get = async (p: string) =>
+      (await fetch(`${gw.url}${p}`, { headers: { accept: 'text/html', cookie: 'pc_session=whatever' } })).text();
+    expect(await get('/signage/abc123')).toContain('href="/remotes/player/mf-manifest.json" as="fetch"');
+    expect(await get('/screen')).toContain('href="/remotes/player/mf-manifest.json" as="fetch"');
+    expect(await get('/files')).not.toContain('mf-manifest.json');
   });
 
   it('a remote or shell that is not built answers a clear 503, and the gateway keeps running', async () => {

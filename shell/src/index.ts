@@ -1,4 +1,5 @@
 import { preloadCatalogue } from '@pagecast/i18n/catalogues';
+import { startEarlyRequests } from './app/early-requests';
 import { preloadPage } from './app/pages';
 import { loadRemoteRoutes, startFederation } from './federation/remotes';
 
@@ -6,6 +7,7 @@ import { loadRemoteRoutes, startFederation } from './federation/remotes';
 // catalogue and the page's own chunk (the page lists the framework's chunks as <link rel="preload">).
 preloadCatalogue();
 preloadPage(window.location.pathname);
+startEarlyRequests();
 // A screen's player is a remote: its manifest, entry and chunks are three round trips that need nothing of the
 // shell's own start, so they begin now instead of once the router has rendered its route.
 if (/^\/(signage|screen)(\/|$)/.test(window.location.pathname)) {

@@ -12,9 +12,10 @@ import { prerenderedHtml } from '../src/prerender/render';
 
 const template =
   '<!doctype html><html lang="ja"><head><title>Pagecast</title>' +
-  '<link rel="preload" href="/main.0123456789.js" as="script">' +
+  '<link rel="preload" href="/main.0123456789.js" as="script" fetchpriority="low">' +
   '<link rel="preload" href="/255.0123456789.css" as="style"></head>' +
-  '<body><div id="root"></div><script defer src="/main.0123456789.js"></script></body></html>';
+  '<body><div id="root"><div class="pc-splash"><span class="pc-splash__mark">P</span>Pagecast</div></div>' +
+  '<script defer src="/main.0123456789.js"></script></body></html>';
 
 // The build step itself, as `npm run prerender` runs it, in its own process: React's server renderer sets context
 // values as it goes, and here it must not share them with the client renderer the hydration test uses.
@@ -49,7 +50,10 @@ describe('prerendered visitor pages', () => {
     expect(html).toContain('<div id="root" data-prerendered="it"><p>hello</p></div>');
     expect(html).toContain('<link rel="stylesheet" href="/255.0123456789.css">');
     expect(html).not.toContain('as="style"');
-    expect(html).toContain('<link rel="preload" href="/main.0123456789.js" as="script" fetchpriority="low">');
+    expect(html).not.toContain('pc-splash'); // the markup replaces the splash
+    expect(
+      prerenderedHtml(template.replace(/<div id="root">.*<\/div><\/div>/, '<div id="root"></div>'), 'x', 'en'),
+    ).toContain('<div id="root" data-prerendered="en">x</div>');
     expect(() => prerenderedHtml('<html><body></body></html>', '', 'ja')).toThrow(/root/);
   });
 

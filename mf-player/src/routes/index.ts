@@ -1,8 +1,19 @@
 // What mf_player exposes to the shell ('./routes'): its route components by name.
-import type { ComponentType } from 'react';
-import { DisplayPage } from '../features/display/components/display-page';
-import { PlaylistsPage } from '../features/playlists/components/playlists-page';
-import { ScreensPage } from '../features/screens/components/screens-page';
+import { type ComponentType, lazy } from 'react';
 import { SignagePage } from '../features/signage/components/signage-page';
+
+// The signage page is in the expose's own chunks: a screen opening /signage/:id loads nothing else of the player
+// before its first page (issue 14). The other pages are chunks of their own, loaded when their route renders (the
+// shell's RemoteRoute holds the Suspense boundary): they brought zod, the playlist editor and a QR code generator,
+// about 170 KB of script, to every signage screen.
+const PlaylistsPage = lazy(() =>
+  import('../features/playlists/components/playlists-page').then((m) => ({ default: m.PlaylistsPage })),
+);
+const ScreensPage = lazy(() =>
+  import('../features/screens/components/screens-page').then((m) => ({ default: m.ScreensPage })),
+);
+const DisplayPage = lazy(() =>
+  import('../features/display/components/display-page').then((m) => ({ default: m.DisplayPage })),
+);
 
 export default { SignagePage, PlaylistsPage, ScreensPage, DisplayPage } satisfies Record<string, ComponentType>;

@@ -19,4 +19,5 @@ export * from './routes';
 export * from './screen-schedule';
 export * from './services';
 export * from './session';
+export * from './signage-paths';
 export * from './validation';

@@ -297,9 +297,14 @@ const startupPreloadPlugin = () =>
     // the entry first: a deferred script is fetched at low priority, after every preload of the page
     const entry = [...compilation.entrypoints.values()].flatMap((e) => e.chunks.flatMap((c) => [...c.files]));
     const startup = startupFiles(compilation.chunkGroups as unknown as ChunkGroupLike[]);
+    // Scripts at low priority: what the page paints first (the splash, or a prerendered page with its style sheet)
+    // does not wait for them, and on a slow link it should not share the bandwidth with them; they still start at
+    // once, beside it.
     const links = [...new Set([...entry.filter((f) => f.endsWith('.js')), ...startup])]
-      .map(
-        (file) => `<link rel="preload" href="${publicPath}${file}" as="${file.endsWith('.css') ? 'style' : 'script'}">`,
+      .map((file) =>
+        file.endsWith('.css')
+          ? `<link rel="preload" href="${publicPath}${file}" as="style">`
+          : `<link rel="preload" href="${publicPath}${file}" as="script" fetchpriority="low">`,
       )
       .join('');
     const source = html.source.source().toString().replace('</head>', `${links}</head>`);

@@ -30,23 +30,18 @@ export async function renderPage(pathname: PrerenderedPath, language: Language):
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The root of the build's index.html, empty or holding its splash (shell/index.html). */
+const ROOT = /<div id="root">(?:<div class="pc-splash">[\s\S]*?<\/div>)?<\/div>/;
+
 /**
- * The build's index.html with `markup` in its root, marked with the language it was rendered in (bootstrap.tsx
- * hydrates only when it starts in that language).
- * - The stylesheets the entry would add come first as <link rel="stylesheet">: the markup must not be painted
- *   unstyled.
- * - The scripts' preloads drop to low priority: the page is painted without them, so on a slow link the stylesheet
- *   should not share the bandwidth with 200 KB of script (they still download at once, beside it).
+ * The build's index.html with `markup` in its root instead of the splash, marked with the language it was rendered in
+ * (bootstrap.tsx hydrates only when it starts in that language). The stylesheets the entry would add come first as
+ * <link rel="stylesheet">: the markup must not be painted unstyled.
  */
 export function prerenderedHtml(template: string, markup: string, language: Language): string {
-  const root = '<div id="root"></div>';
-  if (!template.includes(root)) throw new Error('index.html has no empty <div id="root"></div> to fill');
+  if (!ROOT.test(template)) throw new Error('index.html has no <div id="root"> to fill');
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
     .replace(/<link rel="preload" href="([^"]+\.css)" as="style">/g, '<link rel="stylesheet" href="$1">')
-    .replace(
-      /<link rel="preload" href="([^"]+\.js)" as="script">/g,
-      '<link rel="preload" href="$1" as="script" fetchpriority="low">',
-    )
-    .replace(root, `<div id="root" data-prerendered="${language}">${markup}</div>`);
+    .replace(ROOT, () => `<div id="root" data-prerendered="${language}">${markup}</div>`);
 }

@@ -167,6 +167,36 @@ describe('signage player', () => {
     await setDuration(api, deck.id, 1);
   });
 
+  it('starts its first reads and downloads from the page, each once: the player finds them under way', async () => {
+    session = await openPlayerBrowser(api, { serviceWorkers: 'block' });
+    const { page } = session;
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    const response = await page.goto(`/signage/${deck.id}`);
+    const html = (await response?.text()) ?? '';
+    // the gateway lists the player remote's manifest, entry and route chunks in the page (it serves that remote)
+    expect(html).toContain('<link rel="preload" href="/remotes/player/mf-manifest.json" as="fetch"');
+    expect(html).toContain('<link rel="preload" href="/remotes/player/remoteEntry.js" as="script"');
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[data-front="true"]')?.naturalWidth);
+    const count = (path: string) => requests.filter((r) => r === path).length;
+    // started by the shell's entry, handed to the player through the query cache: not asked twice
+    expect(count('/api/auth/user')).toBe(1);
+    expect(count(`/api/files/${deck.id}?signage_mode=true`)).toBe(1);
+    expect(count(`/api/files/${deck.id}/pages?signage_mode=true`)).toBe(1);
+    // the preloads were the downloads the federation runtime made (a mismatch would fetch again)
+    expect(count('/remotes/player/mf-manifest.json')).toBe(1);
+    expect(count('/remotes/player/remoteEntry.js')).toBe(1);
+    const first = (await playerState(page)).frontSrc;
+    expect(first).toMatch(/^\/media\//);
+    expect(count(first)).toBe(1);
+    // the signage page brings none of the player's other pages (zod, the playlist editor, the QR code generator)
+    const scripts = requests.filter((r) => r.startsWith('/remotes/player/') && r.endsWith('.js'));
+    for (const script of scripts) {
+      const body = await (await page.request.get(script)).text();
+      expect(body, script).not.toContain('ZodError');
+    }
+  });
+
   it('a visitor is sent to log in: location remembered, toast, /login after 1 s', async () => {
     session = await openPlayerBrowser(null);
     const { page } = session;

@@ -1,8 +1,10 @@
 import type { FilePage } from '@pagecast/contracts';
 import { queryOptions } from '@tanstack/react-query';
+import { signagePagesPath } from '@pagecast/contracts';
 import { fetchJsonWithEtag } from '../../../lib/conditional-fetch';
 
-export const playerPagesPath = (fileId: string) => `/api/files/${encodeURIComponent(fileId)}/pages?signage_mode=true`;
+// the shell's entry may have started this read already (contracts' signage-paths.ts): same path, same query key
+export const playerPagesPath = signagePagesPath;
 
 /** GET /api/files/:id/pages?signage_mode=true: the pages in order with their immutable image paths, with ETag. */
 export const playerPagesQuery = (fileId: string) =>
