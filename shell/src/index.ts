@@ -8,12 +8,15 @@ import { loadRemoteRoutes, startFederation } from './federation/remotes';
 preloadCatalogue();
 preloadPage(window.location.pathname);
 startEarlyRequests();
-// A screen's player is a remote: its manifest, entry and chunks are three round trips that need nothing of the
-// shell's own start, so they begin now instead of once the router has rendered its route.
-if (/^\/(signage|screen)(\/|$)/.test(window.location.pathname)) {
-  startFederation();
-  loadRemoteRoutes('mf_player').catch(() => {}); // the route loads it again and shows the fallback
-}
-
-// Async boundary: shared singletons (react, ...) are negotiated before any of them is imported.
-import('./bootstrap');
+// The rest in a task of its own: the browser may paint and answer input between the evaluation of this entry (the
+// federation runtime, most of its size) and the runtime's start, instead of one long task.
+setTimeout(() => {
+  // A screen's player is a remote: its manifest, entry and chunks need nothing of the shell's own start, so they
+  // begin now instead of once the router has rendered its route.
+  if (/^\/(signage|screen)(\/|$)/.test(window.location.pathname)) {
+    startFederation();
+    loadRemoteRoutes('mf_player').catch(() => {}); // the route loads it again and shows the fallback
+  }
+  // Async boundary: shared singletons (react, ...) are negotiated before any of them is imported.
+  import('./bootstrap');
+}, 0);
