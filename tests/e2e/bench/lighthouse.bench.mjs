@@ -1,6 +1,9 @@
 // Lighthouse performance (mobile preset: simulated slow 4G and a 4× slower CPU) and accessibility scores (npm
 // lighthouse with Debian's chromium) of the landing page, login and the player (a member's own converted PDF, session
 // cookie sent as a header). Figures only: the e2e suite's axe run is the accessibility gate. Goal (issue 14): 95 / 100.
+// One run of Lighthouse varies by several points on a busy machine: each page is run LIGHTHOUSE_RUNS times (3 unless
+// set) and the run with the median performance is reported, with every run's score beside it (Lighthouse's own advice
+// for comparing builds is the median of several runs).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -9,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3) || 3);
 const cli = createRequire(import.meta.url).resolve('lighthouse/cli/index.js');
 
 async function member(baseUrl, mailUrl) {
@@ -98,13 +102,17 @@ export async function benchLighthouse({ baseUrl, mailUrl, log }) {
     ['login /login', `${baseUrl}/login`],
     ['player /signage/:fileId', `${baseUrl}/signage/${fileId}`, { Cookie: cookie }],
   ]) {
-    const r = await score(url, headers);
+    const runs = [];
+    for (let i = 0; i < RUNS; i += 1) runs.push(await score(url, headers));
+    const r = [...runs].sort((a, b) => a.performance - b.performance)[Math.floor((runs.length - 1) / 2)];
+    const all = runs.map((x) => x.performance).join(', ');
     log(
-      `${label}: performance ${r.performance} (FCP ${r.fcp} ms, LCP ${r.lcp} ms, TBT ${r.tbt} ms, CLS ${r.cls}, ${r.kib} KiB), accessibility ${r.score} at ${r.final} (failed audits: ${r.failed})`,
+      `${label}: performance ${r.performance} (median of ${runs.length} runs: ${all}; FCP ${r.fcp} ms, LCP ${r.lcp} ms, TBT ${r.tbt} ms, CLS ${r.cls}, ${r.kib} KiB), accessibility ${r.score} at ${r.final} (failed audits: ${r.failed})`,
     );
     rows.push({
       label,
       performance: r.performance,
+      performanceRuns: all,
       fcpMs: r.fcp,
       lcpMs: r.lcp,
       tbtMs: r.tbt,
