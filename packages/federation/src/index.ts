@@ -218,10 +218,16 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
         shared: sharedPolicy(opts.dir),
         manifest: true,
         dts: false,
+        experiments: federationExperiments,
       }),
     ],
   };
 }
+
+/**
+ * The federation runtime every front end carries (the host's entry, each remote's remoteEntry.js) is built for
+ * browsers only: without a target it keeps its Node.js loading paths, which no page of ours runs. */
+const federationExperiments = { optimization: { target: 'web' as const } };
 
 /** Files a browser downloads as text, worth a brotli copy (source maps are fetched by developers' tools only). */
 const PRECOMPRESSIBLE = /\.(js|css|json|svg)$/;
@@ -326,6 +332,7 @@ export function hostConfig(opts: FrontEndOptions & { name?: string }): Configura
         remotes: {},
         shared: sharedPolicy(opts.dir),
         dts: false,
+        experiments: federationExperiments,
       }),
     ],
   };
