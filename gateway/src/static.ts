@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { constants, LANGUAGE_COOKIE, SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
+import { constants, LANGUAGE_COOKIE, PLAYER_PAGE, SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
 import express from 'express';
 import { readCookie } from './cookies';
 import { defaultRemotes, remoteApps } from './remotes';
@@ -154,8 +154,6 @@ interface RemoteManifest {
   exposes?: Array<{ name?: string; assets?: ManifestAssets }>;
 }
 
-const PLAYER_PATH = /^\/(signage\/[^/]+|screen)\/?$/;
-
 /**
  * What a player page (/signage/:id, /screen) needs before its first frame besides the shell, as <link rel="preload">
  * in its head: the player remote's manifest and, when this gateway serves that remote from `remotesDir`, the remote's
@@ -163,10 +161,10 @@ const PLAYER_PATH = /^\/(signage\/[^/]+|screen)\/?$/;
  * (remotes.json, then the manifest, then the entry): on a slow link those were three round trips before the player
  * could even ask for the file (issue 14). A remote served from elsewhere gets its manifest preloaded only.
  */
-export function playerHints(manifestUrl: string, readManifest: () => RemoteManifest | undefined): string {
+export function playerHints(manifestUrl: string, builtHere: RemoteManifest | undefined): string {
   // the federation runtime reads the manifest with fetch(url, {}): a CORS request, as crossorigin="anonymous" says
   const links = [`<link rel="preload" href="${escapeAttr(manifestUrl)}" as="fetch" crossorigin="anonymous">`];
-  const local = manifestUrl === defaultRemotes.mf_player ? readManifest() : undefined;
+  const local = manifestUrl === defaultRemotes.mf_player ? builtHere : undefined;
   if (local) {
     const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
     const entry = local.metaData?.remoteEntry;
@@ -185,17 +183,19 @@ export function playerHints(manifestUrl: string, readManifest: () => RemoteManif
 
 const escapeAttr = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A JSON file read again only when it changes on disk (a remote's manifest after a rebuild). */
-function jsonFileCache<T>(file: string): () => T | undefined {
-  let cached: { mtimeMs: number; value: T | undefined } | undefined;
-  return () => {
-    try {
-      const { mtimeMs } = fs.statSync(file);
-      if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, value: JSON.parse(fs.readFileSync(file, 'utf8')) as T };
-      return cached.value;
-    } catch {
-      return undefined; // not built (the remote's route shows its fallback) or unreadable: no hints
-    }
+/**
+ * `read(file)` of a file, made again only when the file changes on disk (a rebuild): the shell's pages and the
+ * player's manifest are read per request otherwise. A file that cannot be read rejects, and is tried again next time.
+ */
+function fileCache<T>(read: (text: string) => T) {
+  const cache = new Map<string, { mtimeMs: number; value: T }>();
+  return async (file: string): Promise<T> => {
+    const { mtimeMs } = await fs.promises.stat(file);
+    const hit = cache.get(file);
+    if (hit?.mtimeMs === mtimeMs) return hit.value;
+    const value = read(await fs.promises.readFile(file, 'utf8'));
+    cache.set(file, { mtimeMs, value });
+    return value;
   };
 }
 
@@ -210,25 +210,22 @@ export interface ShellOptions {
 export function shellRouter(staticDir: string, options: ShellOptions = {}): express.Router {
   const router = express.Router();
   const index = path.join(staticDir, 'index.html');
-  /** each page as sent (with the signed-out mark or without), read again only after a rebuild */
-  const cache = new Map<string, { mtimeMs: number; html: string }>();
-  const page = async (file: string, hasSession: boolean): Promise<string> => {
-    const stat = await fs.promises.stat(file);
-    const key = `${file}\0${hasSession}`;
-    const hit = cache.get(key);
-    if (hit?.mtimeMs === stat.mtimeMs) return hit.html;
-    const html = shellPage(await fs.promises.readFile(file, 'utf8'), hasSession);
-    cache.set(key, { mtimeMs: stat.mtimeMs, html });
-    return html;
-  };
+  const readPage = fileCache((html) => ({ member: shellPage(html, true), visitor: shellPage(html, false) }));
+  const page = async (file: string, hasSession: boolean) => (await readPage(file))[hasSession ? 'member' : 'visitor'];
+  const readManifest = fileCache((json) => JSON.parse(json) as RemoteManifest);
   const player = remoteApps.find((r) => r.name === 'mf_player');
-  const readPlayerManifest = jsonFileCache<RemoteManifest>(
-    path.join(options.remotesDir ?? '', player?.workspace ?? 'mf-player', 'dist', 'mf-manifest.json'),
+  const playerManifestFile = path.join(
+    options.remotesDir ?? '',
+    player?.workspace ?? 'mf-player',
+    'dist',
+    'mf-manifest.json',
   );
-  const hintsFor = (req: express.Request) =>
-    options.playerManifest && PLAYER_PATH.test(req.path)
-      ? playerHints(options.playerManifest, options.remotesDir ? readPlayerManifest : () => undefined)
-      : '';
+  const hintsFor = async (req: express.Request): Promise<string> => {
+    if (!options.playerManifest || !PLAYER_PAGE.test(req.path)) return '';
+    // not built (the remote's route shows its fallback) or unreadable: the manifest's preload only
+    const built = options.remotesDir ? await readManifest(playerManifestFile).catch(() => undefined) : undefined;
+    return playerHints(options.playerManifest, built);
+  };
   router.use(precompressed(staticDir), express.static(staticDir, staticOptions));
   router.use(async (req, res, next) => {
     if (!isAppNavigation(req)) return next();
@@ -245,10 +242,10 @@ export function shellRouter(staticDir: string, options: ShellOptions = {}): expr
         return;
       }
     }
+    const hints = await hintsFor(req);
+    if (hints) html = html.replace('</head>', `${hints}</head>`);
     // the page differs with the cookies (session, language) and the browser's languages: a shared cache must keep
     // each (res.send adds the ETag and answers 304 to a matching revalidation)
-    const hints = hintsFor(req);
-    if (hints) html = html.replace('</head>', `${hints}</head>`);
     res.set({ 'Cache-Control': 'no-cache', Vary: 'Cookie, Accept-Language' }).type('html').send(html);
   });
   return router;

@@ -572,7 +572,7 @@ describe('front end', () => {
         },
       ],
     };
-    const here = playerHints('/remotes/player/mf-manifest.json', () => built);
+    const here = playerHints('/remotes/player/mf-manifest.json', built);
     expect(here).toContain(
       '<link rel="preload" href="/remotes/player/mf-manifest.json" as="fetch" crossorigin="anonymous">',
     );
@@ -581,12 +581,12 @@ describe('front end', () => {
     }
     expect(here).toContain('<link rel="preload" href="/remotes/player/routes.eeb9f590.css" as="style">');
     // a player served from another origin: its manifest only (the gateway does not read another server's build)
-    const elsewhere = playerHints('https://player.example.test/mf-manifest.json', () => built);
+    const elsewhere = playerHints('https://player.example.test/mf-manifest.json', built);
     expect(elsewhere).toBe(
       '<link rel="preload" href="https://player.example.test/mf-manifest.json" as="fetch" crossorigin="anonymous">',
     );
     // not built: the manifest only
-    expect(playerHints('/remotes/player/mf-manifest.json', () => undefined)).not.toContain('as="script"');
+    expect(playerHints('/remotes/player/mf-manifest.json', undefined)).not.toContain('as="script"');
     // through the gateway: player pages get them, other pages do not
     const get = async (p: string) =>
       (await fetch(`${gw.url}${p}`, { headers: { accept: 'text/html', cookie: 'pc_session=whatever' } })).text();

@@ -35,16 +35,10 @@ export function isFresh(ws) {
   return existsSync(stampFile(ws)) && readFileSync(stampFile(ws), 'utf8') === sourceHash(ws);
 }
 
-/** `rspack build`, then the workspace's prerender step if it has one (the shell's visitor pages, issue 14). */
-async function run(ws) {
-  await runTool(ws, join(root, 'node_modules/.bin/rspack'), ['build']);
-  const { scripts = {} } = JSON.parse(readFileSync(join(root, ws, 'package.json'), 'utf8'));
-  if (scripts.prerender) await runTool(ws, 'npm', ['run', '--silent', 'prerender']);
-}
-
-function runTool(ws, command, args) {
+/** The workspace's own `npm run build` (rspack; the shell then writes its prerendered visitor pages, issue 14). */
+function run(ws) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
+    const child = spawn('npm', ['run', '--silent', 'build'], {
       cwd: join(root, ws),
       env: { ...process.env, NODE_ENV: 'production', PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}` },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -54,7 +48,7 @@ function runTool(ws, command, args) {
     child.stderr.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} of ${ws} failed:\n${out.slice(-6000)}`)),
+      code === 0 ? resolve(out) : reject(new Error(`npm run build of ${ws} failed:\n${out.slice(-6000)}`)),
     );
   });
 }

@@ -1,3 +1,4 @@
+import { PLAYER_PAGE } from '@pagecast/contracts';
 import { preloadCatalogue } from '@pagecast/i18n/catalogues';
 import { startEarlyRequests } from './app/early-requests';
 import { preloadPage } from './app/pages';
@@ -13,7 +14,7 @@ startEarlyRequests();
 setTimeout(() => {
   // A screen's player is a remote: its manifest, entry and chunks need nothing of the shell's own start, so they
   // begin now instead of once the router has rendered its route.
-  if (/^\/(signage|screen)(\/|$)/.test(window.location.pathname)) {
+  if (PLAYER_PAGE.test(window.location.pathname)) {
     startFederation();
     loadRemoteRoutes('mf_player').catch(() => {}); // the route loads it again and shows the fallback
   }

@@ -300,7 +300,7 @@ const startupPreloadPlugin = () =>
     const html = compilation.getAsset('index.html');
     if (!html) return;
     const publicPath = String(compilation.outputOptions.publicPath ?? '');
-    // the entry first: a deferred script is fetched at low priority, after every preload of the page
+    // the entry first: the page's deferred <script> would otherwise be found only after every preload above it
     const entry = [...compilation.entrypoints.values()].flatMap((e) => e.chunks.flatMap((c) => [...c.files]));
     const startup = startupFiles(compilation.chunkGroups as unknown as ChunkGroupLike[]);
     // Scripts at low priority: what the page paints first (the splash, or a prerendered page with its style sheet)

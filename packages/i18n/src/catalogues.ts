@@ -1,12 +1,13 @@
 // Which catalogue a page will use, and its loaders, without i18next: the shell's entry calls preloadCatalogue()
 // before its async boundary, so the visitor's catalogue downloads beside the framework's chunks instead of after
 // i18next has started (on a slow phone that was one more round trip before the first screen, issue 14).
-import { LANGUAGE_COOKIE } from '@pagecast/contracts';
+import { constants, LANGUAGE_COOKIE } from '@pagecast/contracts';
 import type { ResourceKey } from 'i18next';
 
-export const languages = ['ja', 'en', 'fr', 'it'] as const;
+// the spec's list, as the gateway reads it too (it picks the language of a prerendered page)
+export const languages = constants.languages;
 export type Language = (typeof languages)[number];
-export const fallbackLanguage: Language = 'ja';
+export const fallbackLanguage: Language = constants.fallbackLanguage;
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 
 /** Japanese is bundled (source and fallback); the other catalogues are separate chunks loaded on demand. */

@@ -1,4 +1,4 @@
-import { createQueryClient, Toaster } from '@pagecast/ui';
+import { Toaster } from '@pagecast/ui';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from '@pagecast/router';
 import type { ReactNode } from 'react';
@@ -18,7 +18,7 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }
 
-export function App({ queryClient = createQueryClient() }: { queryClient?: QueryClient }) {
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <AppProviders queryClient={queryClient}>
       <BrowserRouter>

@@ -5,7 +5,8 @@
 // bootstrap.tsx hands each to the query cache under the key its reader uses ([path]), so the reader finds it there,
 // under way or answered, instead of asking again. Nothing here imports a shared module: the entry runs before the
 // federation runtime has chosen them.
-import { SESSION_HINT_META, signageFilePath, signagePagesPath } from '@pagecast/contracts';
+import { signageFileId, signageFilePath, signagePagesPath } from '@pagecast/contracts';
+import { isMarkedSignedOut } from './signed-out-mark';
 
 export interface EarlyRequest {
   path: string;
@@ -24,17 +25,10 @@ function get(path: string): Promise<Response> {
 
 /** Starts the early reads for the page at `pathname` (once, from the entry). */
 export function startEarlyRequests(pathname: string = window.location.pathname, doc: Document = document): void {
-  const signedOut = doc.querySelector(`meta[name="${SESSION_HINT_META}"]`)?.getAttribute('content') === 'none';
-  if (signedOut) return; // the visitor's screens read nothing before their first frame
+  if (isMarkedSignedOut(doc)) return; // the visitor's screens read nothing before their first frame
   get('/api/auth/user');
-  const signage = /^\/signage\/([^/]+)\/?$/.exec(pathname);
-  if (!signage?.[1]) return;
-  let fileId: string;
-  try {
-    fileId = decodeURIComponent(signage[1]);
-  } catch {
-    return; // a malformed address: the player shows its not-found card
-  }
+  const fileId = signageFileId(pathname);
+  if (fileId === undefined) return;
   get(signageFilePath(fileId));
   // the first page's image is the largest thing on the screen: ask for it as soon as its address is known, instead
   // of once the player has loaded and read the pages itself (the browser's cache then serves the player's request)

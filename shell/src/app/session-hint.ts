@@ -1,6 +1,6 @@
-import { SESSION_HINT_META } from '@pagecast/contracts';
 import { currentUserQueryKey } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
+import { isMarkedSignedOut } from './signed-out-mark';
 
 /**
  * A page served without a session cookie says so (the gateway's `<meta name="pc-session" content="none">`): nobody
@@ -9,8 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
  * does not add it) the shell asks as it always did.
  */
 export function seedSignedOut(queryClient: QueryClient): boolean {
-  const mark = document.querySelector(`meta[name="${SESSION_HINT_META}"]`)?.getAttribute('content');
-  if (mark !== 'none') return false;
+  if (!isMarkedSignedOut()) return false;
   queryClient.setQueryData(currentUserQueryKey, null);
   return true;
 }
