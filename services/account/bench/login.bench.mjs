@@ -4,10 +4,13 @@
 //   - GET /healthz                 baseline: the service's HTTP path without work
 //   - argon2id verify in-process   the hash check alone, same cost and concurrency
 //   - POST /api/auth/local-login   the whole login (rate-limit records, hash check, session, JWT, cookie)
+// The last two take turns for several rounds; each round's ratio compares neighbours, and the CPU time each
+// process spent per login (the service, FerretDB, this process) says where a login's time goes beyond the hash.
 // Figures only: it never fails on time.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -43,6 +46,32 @@ async function loop(one, { total, concurrency, warmup = 20 }) {
   return summarize(times, concurrency, seconds);
 }
 
+/** Linux: the processes whose command line contains `needle` (and their descendants), for CPU accounting. */
+function processTree(match) {
+  const procs = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      procs.push({ pid: Number(d), ppid: Number(f[1]), cpu: Number(f[11]) + Number(f[12]), cmd });
+    } catch {}
+  }
+  const roots = procs.filter(match);
+  const seen = new Set(roots.map((p) => p.pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs)
+      if (!seen.has(p.pid) && seen.has(p.ppid)) {
+        seen.add(p.pid);
+        grew = true;
+      }
+  }
+  // clock ticks of 10 ms
+  return procs.filter((p) => seen.has(p.pid)).reduce((a, p) => a + p.cpu * 10, 0);
+}
+
 async function freePort() {
   const srv = createServer().listen(0, '127.0.0.1');
   await once(srv, 'listening');
@@ -61,14 +90,23 @@ async function waitFor(check, what, timeoutMs = 30_000) {
   }
 }
 
-export async function benchLogin({ log = console.log, total = 500, concurrency = 50 } = {}) {
+export async function benchLogin({ log = console.log, total = 500, concurrency = 50, rounds = 3 } = {}) {
   const env = testEnv();
   const port = await freePort();
   const dbName = `account_bench_${Date.now().toString(36)}`;
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(join(serviceDir, '../../node_modules/.bin/tsx'), ['src/main.ts'], {
     cwd: serviceDir,
-    env: { ...process.env, ...env, PORT: String(port), MONGO_DB: dbName, LOG_LEVEL: 'warn' },
+    // Its database is new: billing's older events concern nobody in it. Replaying the test stream's thousands of
+    // them (a users lookup each) took CPU from the first measured round.
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      MONGO_DB: dbName,
+      LOG_LEVEL: 'warn',
+      BILLING_EVENTS_FROM: 'new',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
@@ -116,15 +154,9 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
       )),
     });
     const stored = await hash(password, ARGON2);
-    rows.push({
-      label: 'argon2id verify (in-process)',
-      ...(await loop(
-        async () => {
-          if (!(await verify(stored, password))) throw new Error('verify failed');
-        },
-        { total, concurrency },
-      )),
-    });
+    const verifyOnce = async () => {
+      if (!(await verify(stored, password))) throw new Error('verify failed');
+    };
     let turn = 0;
     const login = async () => {
       const member = members[turn++ % members.length];
@@ -136,7 +168,33 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
       label: 'POST /api/auth/local-login, 1 in flight',
       ...(await loop(login, { total: 50, concurrency: 1, warmup: 5 })),
     });
-    rows.push({ label: 'POST /api/auth/local-login', ...(await loop(login, { total, concurrency })) });
+    // The hash alone and the whole login take turns, `rounds` times each: this machine's speed drifts by more
+    // than the gap measured (a hash-only rate of 106 and of 165 req/s in two runs), and each login run is
+    // compared with the hash-only run next to it. CPU time per login is read per process (Linux /proc).
+    const mongoPort = new URL(env.MONGO_URL).port;
+    const cpuOf = {
+      account: () => processTree((p) => p.pid === child.pid),
+      ferretdb: () => processTree((p) => p.cmd.includes('ferretdb') && p.cmd.includes(`:${mongoPort}`)),
+      bench: () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      },
+    };
+    const pairs = [];
+    for (let round = 1; round <= rounds; round += 1) {
+      const hashRow = {
+        label: `argon2id verify (in-process), round ${round}`,
+        ...(await loop(verifyOnce, { total, concurrency })),
+      };
+      const before = Object.fromEntries(Object.entries(cpuOf).map(([k, f]) => [k, f()]));
+      const loginRow = {
+        label: `POST /api/auth/local-login, round ${round}`,
+        ...(await loop(login, { total, concurrency })),
+      };
+      const cpu = Object.fromEntries(Object.entries(cpuOf).map(([k, f]) => [k, (f() - before[k]) / (total + 20)]));
+      rows.push(hashRow, loginRow);
+      pairs.push({ hashRow, loginRow, cpu });
+    }
 
     const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
     log(
@@ -145,11 +203,27 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     log(['', 'requests', 'conc.', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s'].join('\t'));
     for (const r of rows)
       log([r.label, r.requests, r.concurrency, fmt(r.p50), fmt(r.p95), fmt(r.p99), fmt(r.rps, 0)].join('\t'));
-    // The issue's two ratios, from this run: the whole login against the hash check alone, same concurrency.
-    const hashOnly = rows.find((r) => r.label.startsWith('argon2id'));
-    const full = rows.at(-1);
+    for (const [i, { cpu }] of pairs.entries())
+      log(
+        `round ${i + 1}: CPU ms per login: ${Object.entries(cpu)
+          .map(([k, v]) => `${k} ${fmt(v, 2)}`)
+          .join(', ')}`,
+      );
+    // The issue's two ratios: each round's login against its own hash-only run, the median round reported.
+    const ratios = pairs.map(({ hashRow, loginRow }) => ({
+      rps: loginRow.rps / hashRow.rps,
+      p95: loginRow.p95 / hashRow.p95,
+      hashRow,
+      loginRow,
+    }));
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    const rpsRatio = median(ratios.map((r) => r.rps));
+    const p95Ratio = median(ratios.map((r) => r.p95));
     log(
-      `login at ${concurrency} in flight: ${fmt(full.rps, 0)} req/s vs argon2id alone ${fmt(hashOnly.rps, 0)} req/s = ${fmt(full.rps / hashOnly.rps, 2)}x (goal >= 0.8x); p95 ${fmt(full.p95, 0)} ms vs ${fmt(hashOnly.p95, 0)} ms = ${fmt(full.p95 / hashOnly.p95, 2)}x (goal <= 1.5x)`,
+      `login at ${concurrency} in flight vs argon2id alone, per round: ${ratios.map((r) => `${fmt(r.loginRow.rps, 0)}/${fmt(r.hashRow.rps, 0)} req/s = ${fmt(r.rps, 2)}x`).join('; ')}`,
+    );
+    log(
+      `login at ${concurrency} in flight: median round ${fmt(rpsRatio, 2)}x the rate of argon2id alone (goal >= 0.8x); p95 ${fmt(p95Ratio, 2)}x (goal <= 1.5x)`,
     );
     return rows;
   } finally {

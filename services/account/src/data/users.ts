@@ -82,20 +82,33 @@ export interface NewUser {
   verificationExpires?: Date;
 }
 
+/** How many address -> id hints the repository keeps (about 100 bytes each). */
+const EMAIL_IDS_KEPT = 50_000;
+
 const after = { returnDocument: 'after' as const, lean: true as const };
 
 export function createUserRepository(conn: mongoose.Connection) {
   const model = (conn.models.User as UserModel | undefined) ?? defineModel(conn);
   const views = (conn.models.BillingView as BillingViewModel | undefined) ?? defineViewModel(conn);
+  // E-mail address -> member id, as last read (bounded: the oldest entry goes first). A hint, never an answer.
+  const emailIds = new Map<string, string>();
+  const remember = (email: string, id: string) => {
+    emailIds.delete(email);
+    emailIds.set(email, id);
+    if (emailIds.size > EMAIL_IDS_KEPT) emailIds.delete(emailIds.keys().next().value as string);
+  };
 
   /** The user with billing's latest figures over the defaults it was created with. */
   async function overlay(user: UserRecord | null): Promise<UserRecord | null> {
     if (!user) return null;
-    const found = await views
-      .find({ _id: { $in: [`points:${user._id}`, `membership:${user._id}`] } })
-      .lean<BillingView[]>();
+    // Two reads by _id, not one `$in`: FerretDB answers an `_id` equality from its index and an `$in` by scanning
+    // the collection, two documents per member (2.7 ms of its CPU at 100 views, growing with the members).
+    const found = await Promise.all(
+      [`points:${user._id}`, `membership:${user._id}`].map((id) => views.findById(id).lean<BillingView>()),
+    );
     const out = { ...user };
     for (const v of found) {
+      if (!v) continue;
       if (v._id.startsWith('points:') && v.points !== undefined) {
         out.points = v.points;
         out.pointsSyncedAt = v.at;
@@ -134,7 +147,18 @@ export function createUserRepository(conn: mongoose.Connection) {
       return overlay(await model.findById(id).lean<UserRecord>());
     },
     async findByEmail(email: string): Promise<UserRecord | null> {
-      return overlay(await model.findOne({ email: email.trim().toLowerCase() }).lean<UserRecord>());
+      const key = email.trim().toLowerCase();
+      // A remembered id is read by _id (FerretDB: 0.4 ms of its CPU against 1.4 ms for the e-mail index) and
+      // trusted only when the member read still has this address; otherwise the address is looked up.
+      const known = emailIds.get(key);
+      if (known) {
+        const user = await model.findById(known).lean<UserRecord>();
+        if (user?.email === key) return overlay(user);
+        emailIds.delete(key);
+      }
+      const user = await model.findOne({ email: key }).lean<UserRecord>();
+      if (user) remember(key, user._id);
+      return overlay(user);
     },
     /** Sets a new verification token, replacing any earlier one, on an unverified local account. */
     async replaceVerificationToken(id: string, hash: string, expires: Date): Promise<UserRecord | null> {
