@@ -102,7 +102,8 @@ export function createUserRepository(conn: mongoose.Connection) {
   async function overlay(user: UserRecord | null): Promise<UserRecord | null> {
     if (!user) return null;
     // Two reads by _id, not one `$in`: FerretDB answers an `_id` equality from its index and an `$in` by scanning
-    // the collection, two documents per member (2.7 ms of its CPU at 100 views, growing with the members).
+    // the collection, which holds two documents per member (measured: 2.7 ms of its CPU on 50 documents, against
+    // 0.4 ms per `_id` read, and the scan grows with the members).
     const found = await Promise.all(
       [`points:${user._id}`, `membership:${user._id}`].map((id) => views.findById(id).lean<BillingView>()),
     );
