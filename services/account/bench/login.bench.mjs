@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -46,8 +46,9 @@ async function loop(one, { total, concurrency, warmup = 20 }) {
   return summarize(times, concurrency, seconds);
 }
 
-/** Linux: the processes whose command line contains `needle` (and their descendants), for CPU accounting. */
+/** CPU time (ms) used so far by the processes `match` picks and their descendants, read from Linux's /proc. */
 function processTree(match) {
+  if (!existsSync('/proc/self/stat')) return Number.NaN; // not Linux: the figures print as '-'
   const procs = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -68,7 +69,7 @@ function processTree(match) {
         grew = true;
       }
   }
-  // clock ticks of 10 ms
+  // utime and stime are in clock ticks: 100 per second on Linux
   return procs.filter((p) => seen.has(p.pid)).reduce((a, p) => a + p.cpu * 10, 0);
 }
 
