@@ -48,6 +48,7 @@ export {
 } from './outbox';
 export { type ClaimRecord, type Claims, createClaims } from './claims';
 export { type BatchLoader, createBatchLoader, readByIds } from './batch-loader';
+export { setNewest } from './bounded-map';
 export { createGroupCommit, type GroupCommit } from './group-commit';
 export { runPeriodically } from './periodic';
 export { createS3, type S3, type S3Config } from './s3';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authProviders, type MembershipTier, membershipTiers } from '@pagecast/contracts';
-import { isDuplicateKeyError } from '@pagecast/service-kit';
+import { isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 import { newMemberDefaults, type UserRecord } from '../domain';
 
@@ -92,11 +92,6 @@ export function createUserRepository(conn: mongoose.Connection) {
   const views = (conn.models.BillingView as BillingViewModel | undefined) ?? defineViewModel(conn);
   // E-mail address -> member id, as last read (bounded: the oldest entry goes first). A hint, never an answer.
   const emailIds = new Map<string, string>();
-  const remember = (email: string, id: string) => {
-    emailIds.delete(email);
-    emailIds.set(email, id);
-    if (emailIds.size > EMAIL_IDS_KEPT) emailIds.delete(emailIds.keys().next().value as string);
-  };
 
   /** The user with billing's latest figures over the defaults it was created with. */
   async function overlay(user: UserRecord | null): Promise<UserRecord | null> {
@@ -158,7 +153,7 @@ export function createUserRepository(conn: mongoose.Connection) {
         emailIds.delete(key);
       }
       const user = await model.findOne({ email: key }).lean<UserRecord>();
-      if (user) remember(key, user._id);
+      if (user) setNewest(emailIds, key, user._id, EMAIL_IDS_KEPT);
       return overlay(user);
     },
     /** Sets a new verification token, replacing any earlier one, on an unverified local account. */

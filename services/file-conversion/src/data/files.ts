@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CopyrightInfo } from '@pagecast/contracts';
-import { createBatchLoader, isDuplicateKeyError, type Outbox } from '@pagecast/service-kit';
+import { createBatchLoader, isDuplicateKeyError, type Outbox, setNewest } from '@pagecast/service-kit';
 import type { CopyrightAnalysis } from '../domain';
 import type { AuthorProfileDoc, CopyrightInfoDoc, FileDoc, Models, PageDoc } from './models';
 import { removeFileFromPlaylists } from './playlists';
@@ -63,9 +63,7 @@ export function createFilesRepo(models: Models) {
       const hit = finishedPages.get(file._id);
       if (hit?.version === version) return hit.pages;
       const list = await read();
-      finishedPages.delete(file._id);
-      finishedPages.set(file._id, { version, pages: list });
-      if (finishedPages.size > FINISHED_PAGES_MAX) finishedPages.delete(finishedPages.keys().next().value as string);
+      setNewest(finishedPages, file._id, { version, pages: list }, FINISHED_PAGES_MAX);
       return list;
     },
     countPages: (fileId: string) => pages.countDocuments({ fileId }),

@@ -1,3 +1,4 @@
+import { setNewest } from '@pagecast/service-kit';
 import type { Models, ScreenRecord } from './models';
 
 /** How many screens' records the device check keeps (a bounded map: the oldest goes first). */
@@ -12,9 +13,7 @@ export function createScreenRepository(models: Models) {
     const before = changes;
     const record = await screens.findById(id).lean<ScreenRecord>();
     if (changes === before) {
-      recent.delete(id);
-      recent.set(id, { record, at: now });
-      if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+      setNewest(recent, id, { record, at: now }, RECENT_MAX);
     }
     return record;
   };
