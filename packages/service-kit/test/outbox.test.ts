@@ -54,12 +54,15 @@ afterAll(async () => {
 });
 
 describe('outbox (real FerretDB + JetStream)', () => {
-  it('add() stores the entry, publishes the envelope with its id as message id and marks it sent', async () => {
+  it('add() stores the entry, publishes the envelope with its id as message id and files it as sent', async () => {
     const payload = data();
     const event = await outbox.add(subject, payload);
     expect(event).toMatchObject({ type: subject, data: payload });
-    const entry = await outbox.model.findById(event.id).lean();
+    // sent entries leave the relay's collection
+    expect(await outbox.model.findById(event.id).lean()).toBeNull();
+    const entry = await outbox.sent.findById(event.id).lean();
     expect(entry?.sentAt).toBeInstanceOf(Date);
+    expect(entry?.data).toEqual(payload);
     const stored = await storedById();
     expect(stored.get(event.id)).toEqual([event]);
   });
@@ -67,20 +70,56 @@ describe('outbox (real FerretDB + JetStream)', () => {
   it('add() refuses data that does not match the event schema and stores nothing', async () => {
     const id = randomUUID();
     await expect(outbox.add(subject, { playlistId: 1 } as never, { id })).rejects.toThrow();
-    expect(await outbox.model.countDocuments({ _id: id })).toBe(0);
+    expect(await outbox.entries({ _id: id })).toEqual([]);
   });
 
   it('publishing the same id twice stores one message (JetStream de-duplication)', async () => {
     const event = await outbox.add(subject, data());
-    // Simulate a crash after publish but before "sent" was written: the relay publishes it again.
-    await outbox.model.updateOne(
-      { _id: event.id },
-      { $set: { sentAt: null, occurredAt: new Date(Date.now() - RELAY_AGE_MS - 1000) } },
-    );
+    // Simulate a crash after publish but before the entry was filed as sent: the relay publishes it again.
+    const filed = await outbox.sent.findById(event.id).lean();
+    await outbox.sent.deleteOne({ _id: event.id });
+    await outbox.model.create({ ...filed, sentAt: null, occurredAt: new Date(Date.now() - RELAY_AGE_MS - 1000) });
     expect(await outbox.relayOnce()).toBeGreaterThanOrEqual(1);
-    expect((await outbox.model.findById(event.id).lean())?.sentAt).toBeInstanceOf(Date);
+    expect(await outbox.model.findById(event.id).lean()).toBeNull();
+    expect((await outbox.sent.findById(event.id).lean())?.sentAt).toBeInstanceOf(Date);
     const stored = await storedById();
     expect(stored.get(event.id)).toHaveLength(1);
+  });
+
+  it('a crash between filing the copy and removing the entry: the relay sends it once more and one copy stays', async () => {
+    const event = await outbox.add(subject, data());
+    const filed = await outbox.sent.findById(event.id).lean();
+    await outbox.model.create({ ...filed, sentAt: null, occurredAt: new Date(Date.now() - RELAY_AGE_MS - 1000) });
+    expect(await outbox.entries({ _id: event.id })).toHaveLength(1);
+    await outbox.relayOnce();
+    expect(await outbox.model.countDocuments({ _id: event.id })).toBe(0);
+    expect(await outbox.sent.countDocuments({ _id: event.id })).toBe(1);
+    expect((await storedById()).get(event.id)).toHaveLength(1);
+  });
+
+  it('entries marked sent in place (before outbox_sent) move there on the first pass; unsent ones stay', async () => {
+    const dbConn = await connectMongo(env.MONGO_URL, uniqueName('kit_outbox_move'), logger);
+    try {
+      const old = createOutbox(dbConn, nats.js, logger);
+      const at = new Date();
+      const sentInPlace = Array.from({ length: 1203 }, (_, i) => ({
+        _id: `old-${i}`,
+        subject,
+        data: data(),
+        occurredAt: at,
+        sentAt: at,
+      }));
+      await old.model.collection.insertMany(sentInPlace as never[]);
+      // fresh and unsent: its writer is still sending it, so it stays where it is
+      await old.model.create({ _id: 'fresh', subject, data: data(), occurredAt: new Date(), sentAt: null });
+      expect(await old.relayOnce()).toBe(0);
+      expect((await old.model.find({}, { _id: 1 }).lean()).map((e) => e._id)).toEqual(['fresh']);
+      expect(await old.sent.countDocuments({})).toBe(1203);
+      expect(await old.entries({})).toHaveLength(1204);
+    } finally {
+      await dbConn.dropDatabase();
+      await dbConn.close();
+    }
   });
 
   it('add() with an id already sent does not publish again', async () => {
@@ -98,6 +137,7 @@ describe('outbox (real FerretDB + JetStream)', () => {
     const payload = data();
     const event = await offline.add(subject, payload);
     expect((await outbox.model.findById(event.id).lean())?.sentAt).toBeNull();
+    expect(await outbox.sent.findById(event.id).lean()).toBeNull();
     expect((await storedById()).has(event.id)).toBe(false);
 
     // A fresh entry is left to its writer; only one older than RELAY_AGE_MS is relayed.
@@ -111,9 +151,10 @@ describe('outbox (real FerretDB + JetStream)', () => {
     outbox.start();
     await waitFor(
       'the relay to send the entry',
-      async () => (await outbox.model.findById(event.id).lean())?.sentAt,
+      async () => (await outbox.sent.findById(event.id).lean())?.sentAt,
       8000,
     );
+    expect(await outbox.model.findById(event.id).lean()).toBeNull();
     const stored = (await storedById()).get(event.id);
     expect(stored).toHaveLength(1);
     // occurredAt was back-dated above to make the entry due

@@ -172,9 +172,10 @@ describe('licences from the marketplace', () => {
     // once the end is stored, a snapshot of the file goes out (the outbox relays it): open players refetch and get 404
     const snapshot = await waitFor('file snapshot after the expiry', async () =>
       (
-        await svc.server.context.outbox.model
-          .find({ subject: 'files.file.updated.v1', occurredAt: { $gte: new Date(expiredSent) } })
-          .lean()
+        await svc.server.context.outbox.entries({
+          subject: 'files.file.updated.v1',
+          occurredAt: { $gte: new Date(expiredSent) },
+        })
       ).find((e) => (e.data as { fileId: string }).fileId === fileId && e.sentAt),
     );
     expect(snapshot.sentAt).toBeTruthy(); // relayed to NATS, where the gateway forwards it to open players

@@ -73,7 +73,7 @@ const purchasesOf = (buyerId: string) =>
   observer.server.context.data.models.purchases.find({ buyerId }).lean<PurchaseDoc[]>();
 const licencesOf = (buyerId: string) => observer.server.context.data.models.licences.countDocuments({ buyerId });
 const announcedFor = async (buyerId: string) =>
-  (await observer.server.context.outbox.model.find({ subject: 'marketplace.purchase.completed.v1' }).lean()).filter(
+  (await observer.server.context.outbox.entries({ subject: 'marketplace.purchase.completed.v1' })).filter(
     (e) => (e.data as { buyerId: string }).buyerId === buyerId,
   );
 const settled = (buyerId: string) =>

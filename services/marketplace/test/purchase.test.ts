@@ -44,10 +44,7 @@ const marked = async (userId: string) =>
   (await call(svc, userId, 'GET', `/api/marketplace?tags=${run}`)).body.files.find(
     (f: Json) => f.id === listing.fileId,
   );
-const outboxOf = (type: string) =>
-  svc.server.context.outbox.model
-    .find({ subject: type })
-    .lean<{ _id: string; subject: string; data: unknown; occurredAt: Date; sentAt: Date | null }[]>();
+const outboxOf = (type: string) => svc.server.context.outbox.entries({ subject: type });
 
 beforeAll(async () => {
   billing = await spawnService('billing', billingEnv());
