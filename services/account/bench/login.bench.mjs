@@ -181,12 +181,28 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
         return (u.user + u.system) / 1000;
       },
     };
+    // The stack's consumers may still be working through events (this bench's 50 registrations, or what the
+    // tests left in the streams: 1.2 s of FerretDB CPU per second for over 30 s was seen). That work is counted in
+    // FerretDB's CPU per login and slows either loop, so the rounds start once FerretDB is quiet (up to 60 s).
+    const quiet = async () => {
+      let rate = Number.NaN;
+      for (const until = Date.now() + 60_000; Date.now() < until; ) {
+        const c0 = cpuOf.ferretdb();
+        await new Promise((r) => setTimeout(r, 2000));
+        rate = (cpuOf.ferretdb() - c0) / 2;
+        if (!(rate > 50)) break;
+      }
+      return rate;
+    };
+    const ferretIdle = await quiet();
     const pairs = [];
     for (let round = 1; round <= rounds; round += 1) {
+      const hashCpu0 = cpuOf.bench();
       const hashRow = {
         label: `argon2id verify (in-process), round ${round}`,
-        ...(await loop(verifyOnce, { total, concurrency })),
+        ...(await loop(verifyOnce, { total, concurrency, warmup: 20 })),
       };
+      const hashCpu = (cpuOf.bench() - hashCpu0) / (total + 20);
       const before = Object.fromEntries(Object.entries(cpuOf).map(([k, f]) => [k, f()]));
       const warmup = 20;
       const loginRow = {
@@ -195,7 +211,7 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
       };
       const cpu = Object.fromEntries(Object.entries(cpuOf).map(([k, f]) => [k, (f() - before[k]) / (total + warmup)]));
       rows.push(hashRow, loginRow);
-      pairs.push({ hashRow, loginRow, cpu });
+      pairs.push({ hashRow, loginRow, cpu, hashCpu });
     }
 
     const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '-');
@@ -205,11 +221,12 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     log(['', 'requests', 'conc.', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s'].join('\t'));
     for (const r of rows)
       log([r.label, r.requests, r.concurrency, fmt(r.p50), fmt(r.p95), fmt(r.p99), fmt(r.rps, 0)].join('\t'));
-    for (const [i, { cpu }] of pairs.entries())
+    log(`FerretDB with no login running (after waiting for quiet): ${fmt(ferretIdle, 0)} ms CPU per s`);
+    for (const [i, { cpu, hashCpu }] of pairs.entries())
       log(
         `round ${i + 1}: CPU ms per login: ${Object.entries(cpu)
           .map(([k, v]) => `${k} ${fmt(v, 2)}`)
-          .join(', ')}`,
+          .join(', ')}; per argon2id verify alone: ${fmt(hashCpu, 2)}`,
       );
     // The issue's two ratios: each round's login against its own hash-only run, the median round reported.
     const median = (xs) =>

@@ -7,6 +7,7 @@ import {
   collectEvents,
   type Harness,
   login,
+  sessionFrom,
   mailsTo,
   PUBLIC_URL,
   startHarness,
@@ -67,7 +68,11 @@ describe('register, verify, log in', () => {
     const first = await call(h, 'POST', '/api/auth/local-login', { body: { email, password } });
     expect(first.status).toBe(200);
     expect(first.body.isFirstLogin).toBe(true);
-    expect(CurrentUser.parse(first.body.user)).toMatchObject({
+    // The answer is what the spec's client reads; the member comes from GET /api/auth/user, billing's figures too.
+    expect(Object.keys(first.body).sort()).toEqual(['isFirstLogin', 'message']);
+    const firstSession = sessionFrom(first);
+    const me = await call(h, 'GET', '/api/auth/user', { identity: firstSession.identity });
+    expect(CurrentUser.parse(me.body)).toMatchObject({
       email: email.toLowerCase(),
       firstName: 'Marie',
       points: 300,
@@ -83,7 +88,7 @@ describe('register, verify, log in', () => {
 
   it('sets an HttpOnly Lax cookie holding an EdDSA JWT that verifies against the JWKS', async () => {
     const { email } = await verifiedMember(h, 'cookie');
-    const { res, session } = await login(h, email, password);
+    const { session } = await login(h, email, password);
     expect(session.setCookie).toMatch(/; Path=\//);
     expect(session.setCookie).toMatch(/; HttpOnly/);
     expect(session.setCookie).toMatch(/; SameSite=Lax/);
@@ -98,12 +103,13 @@ describe('register, verify, log in', () => {
       algorithms: ['EdDSA'],
     });
     expect(protectedHeader.kid).toBe(jwks.body.keys[0].kid);
-    expect(payload.sub).toBe(res.body.user.id);
+    const me = await call(h, 'GET', '/api/auth/user', { identity: session.identity });
+    expect(payload.sub).toBe(me.body.id);
     expect(typeof payload.sid).toBe('string');
     expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(SESSION_TOKEN_TTL_SECONDS);
 
     const doc = await h.server.context.data.sessions.findActive(session.sessionId);
-    expect(doc?.sess.userId).toBe(res.body.user.id);
+    expect(doc?.sess.userId).toBe(me.body.id);
     const lifetimeDays = ((doc?.expire.getTime() ?? 0) - (doc?.sess.createdAt.getTime() ?? 0)) / 86_400_000;
     expect(lifetimeDays).toBe(30);
   });

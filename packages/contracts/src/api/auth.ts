@@ -14,11 +14,13 @@ import { CurrentUser, SetPasswordForm } from './user';
 
 export const LocalLoginRequest = z.object({ email: Email, password: PasswordInput });
 export type LocalLoginRequest = z.infer<typeof LocalLoginRequest>;
-/** 200 answer; a 403 for an unverified address is EmailNotVerifiedBody (errors). */
+/**
+ * 200 answer, what the spec's client reads; the member comes from GET /api/auth/user next (with billing's figures,
+ * which a login does not read). A 403 for an unverified address is EmailNotVerifiedBody (errors).
+ */
 export const LocalLoginResponse = z.object({
   message: z.string().optional(),
   isFirstLogin: z.boolean(),
-  user: CurrentUser,
 });
 export type LocalLoginResponse = z.infer<typeof LocalLoginResponse>;
 export const LoginForm = LocalLoginRequest;

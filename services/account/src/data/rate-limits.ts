@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createBatchLoader, createGroupCommit } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 
 /**
- * One counted attempt; a counter's value is the number of its attempts inside the sliding window. One attempt
- * counts for several counters at once (a login: its account and its address), so it is one insert, not one each.
+ * One failed attempt, counted for several keys at once (a login: its account and its address). Only failures are
+ * written: a successful login, a refused one and an unverified address leave no record.
  */
-interface AttemptRecord {
+interface FailureRecord {
   _id: string;
   keys: string[];
   /** Records written before `keys` existed carry one key here; they leave the window within its length. */
@@ -15,7 +14,7 @@ interface AttemptRecord {
   expire: Date;
 }
 
-const attemptSchema = new mongoose.Schema<AttemptRecord>(
+const failureSchema = new mongoose.Schema<FailureRecord>(
   {
     _id: { type: String, required: true },
     keys: { type: [String], required: true },
@@ -25,80 +24,132 @@ const attemptSchema = new mongoose.Schema<AttemptRecord>(
   },
   { collection: 'rate_limit_attempts', versionKey: false },
 );
-attemptSchema.index({ keys: 1, at: 1 });
-attemptSchema.index({ key: 1, at: 1 });
-attemptSchema.index({ expire: 1 });
+failureSchema.index({ at: 1 });
+failureSchema.index({ expire: 1 });
 
-const defineModel = (conn: mongoose.Connection) => conn.model('RateLimitAttempt', attemptSchema);
-type AttemptModel = ReturnType<typeof defineModel>;
+const defineModel = (conn: mongoose.Connection) => conn.model('RateLimitAttempt', failureSchema);
+type FailureModel = ReturnType<typeof defineModel>;
 
-export interface Hit {
-  /** per key, in the order given: attempts in the window, this one included */
+/** How old this replica's copy of every replica's failures may be before an attempt reads them again. */
+export const FAILURES_REFRESH_MS = 5000;
+
+export interface Attempt {
+  /** per key, in the order given: failures in the window plus attempts being checked, this one included */
   counts: number[];
-  /** seconds until the oldest attempt of key i's window leaves it */
+  /** seconds until key i counts one fewer (its oldest failure leaves the window; 1 when only checks are running) */
   retryAfterSeconds(i: number): number;
-  /** takes this attempt back from every key (a successful login is not a failure; a refused one is no guess) */
-  undo(): Promise<void>;
+  /** Ends the attempt. A failure is stored (every replica counts it) before this resolves; anything else is
+   * forgotten. Call it exactly once. */
+  end(outcome: 'failed' | 'forgotten'): Promise<void>;
+}
+
+interface Failure {
+  id: string;
+  keys: string[];
+  at: number;
 }
 
 /**
- * Counters shared by every replica, in the database. Each hit inserts its own document and then reads the
- * window of its keys: inserts are atomic on FerretDB where a `$inc` is not (see claims.ts), and the n-th insert
- * to land always counts at least n, so parallel attempts cannot slip past a limit. Two round trips per hit
- * whatever the number of keys: the window's attempts are few (refused ones are taken back), so they are read
- * and counted here.
+ * Sliding-window counters for guesses, where successful logins cost nothing: a login is the hash and its session,
+ * not four database commands (each costs FerretDB about 0.6 ms of CPU, taken from the hashes on the same cores).
+ *
+ * - Attempts being checked are counted in memory, before the password is checked: the count and the increment
+ *   happen with no await between them, so parallel guesses on one replica cannot slip past a limit.
+ * - Failures are stored, one insert each, and every replica counts them: its copy of the window is read again when
+ *   older than `refreshMs`, by the attempt that finds it so (one read for all the attempts waiting), and a restart
+ *   reads it before its first answer.
+ *
+ * The price is exactness across replicas: with R account replicas, guesses landing on different replicas within
+ * `refreshMs` of each other are each checked against what their replica knows, so an account or an address gets at
+ * most R times its limit per window, where a shared counter read on every attempt gives exactly its limit. Failures
+ * from any replica are counted everywhere within `refreshMs`.
  */
-export function createRateLimitRepository(conn: mongoose.Connection) {
-  const model = (conn.models.RateLimitAttempt as AttemptModel | undefined) ?? defineModel(conn);
-  // Attempts that arrive while a write runs share the next one (the kit's group commit): one insert, or one delete,
-  // for all the logins in flight. A caller still waits until its own record is written (or gone), so the window it
-  // reads next counts it.
-  const inserts = createGroupCommit<AttemptRecord>(
-    (docs) => model.collection.insertMany(docs as never[]).then(() => undefined),
-    { maxBatch: 100 },
-  );
-  const deletes = createGroupCommit<string>((ids) => model.deleteMany({ _id: { $in: ids } }).then(() => undefined), {
-    maxBatch: 100,
-  });
-  // The windows are read together too (the kit's batch loader): one query for the keys of every attempt waiting,
-  // each caller keeping the attempts of its own window. A caller asks after its own insert landed, as before.
-  type Seen = Pick<AttemptRecord, 'keys' | 'key' | 'at'>;
-  const windowReads = createBatchLoader<{ keys: string[]; since: Date }, Seen[]>(
-    async (asks) => {
-      const keys = [...new Set(asks.flatMap((a) => a.keys))];
-      const since = new Date(Math.min(...asks.map((a) => a.since.getTime())));
-      const rows = await model
-        .find(
-          { $or: [{ keys: { $in: keys } }, { key: { $in: keys } }], at: { $gt: since } },
-          { keys: 1, key: 1, at: 1 },
-        )
-        .lean<Seen[]>();
-      return new Map(asks.map((a) => [a, rows.filter((r) => r.at.getTime() > a.since.getTime())]));
-    },
-    { maxBatch: 100 },
-  );
+export function createRateLimitRepository(conn: mongoose.Connection, opts: { refreshMs?: number } = {}) {
+  const model = (conn.models.RateLimitAttempt as FailureModel | undefined) ?? defineModel(conn);
+  const refreshMs = opts.refreshMs ?? FAILURES_REFRESH_MS;
+  // The longest window asked for so far: how far back a refresh reads.
+  let windowMs = 0;
+  let byKey = new Map<string, Failure[]>();
+  /** failures this replica stored within the window: kept across refreshes that started before they landed */
+  let own: Failure[] = [];
+  const checking = new Map<string, number>();
+  let readAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<void> | undefined;
+
+  const index = (failures: Iterable<Failure>) => {
+    const next = new Map<string, Failure[]>();
+    for (const f of failures) for (const k of f.keys) next.set(k, [...(next.get(k) ?? []), f]);
+    return next;
+  };
+
+  async function refresh(now: number): Promise<void> {
+    const rows = await model
+      .find({ at: { $gt: new Date(now - windowMs) } }, { keys: 1, key: 1, at: 1 })
+      .lean<Array<Pick<FailureRecord, '_id' | 'keys' | 'key' | 'at'>>>();
+    own = own.filter((f) => f.at > Date.now() - windowMs);
+    const all = new Map<string, Failure>();
+    for (const r of rows) {
+      all.set(r._id, { id: r._id, keys: r.keys?.length ? r.keys : r.key ? [r.key] : [], at: r.at.getTime() });
+    }
+    for (const f of own) all.set(f.id, f);
+    byKey = index(all.values());
+    readAt = now;
+  }
+
+  /** Reads every replica's failures when the copy is older than refreshMs; concurrent callers share one read. */
+  function fresh(now: number): Promise<void> | undefined {
+    if (now - readAt < refreshMs) return undefined;
+    reading ??= refresh(now).finally(() => {
+      reading = undefined;
+    });
+    return reading;
+  }
+
+  const change = (keys: string[], by: number) => {
+    for (const k of keys) {
+      const n = (checking.get(k) ?? 0) + by;
+      if (n > 0) checking.set(k, n);
+      else checking.delete(k);
+    }
+  };
+
   return {
     model,
-    async hit(keys: string[], windowMs: number, now = Date.now()): Promise<Hit> {
-      const id = randomUUID();
-      await inserts.add(id, { _id: id, keys, at: new Date(now), expire: new Date(now + windowMs) });
-      const since = new Date(now - windowMs);
-      const inWindow = (await windowReads.load({ keys, since })) ?? [];
-      const counts = keys.map(() => 0);
-      const oldest = keys.map(() => now);
-      for (const a of inWindow) {
-        const held = a.keys ?? (a.key ? [a.key] : []);
-        keys.forEach((k, i) => {
-          if (!held.includes(k)) return;
-          counts[i] = (counts[i] as number) + 1;
-          oldest[i] = Math.min(oldest[i] as number, a.at.getTime());
-        });
-      }
+    /** Counts an attempt on `keys` within the sliding `window` (ms). */
+    async begin(keys: string[], window: number): Promise<Attempt> {
+      windowMs = Math.max(windowMs, window);
+      await fresh(Date.now());
+      // From here to the increment, no await: the count this attempt sees includes every attempt before it.
+      const now = Date.now();
+      const since = now - window;
+      const inWindow = keys.map((k) => (byKey.get(k) ?? []).filter((f) => f.at > since));
+      const counts = keys.map((k, i) => (inWindow[i]?.length ?? 0) + (checking.get(k) ?? 0) + 1);
+      change(keys, 1);
+      let ended = false;
       return {
         counts,
-        // The oldest attempt of the window decides when the next one is counted.
-        retryAfterSeconds: (i) => Math.max(1, Math.ceil(((oldest[i] ?? now) + windowMs - now) / 1000)),
-        undo: () => deletes.add(id, id),
+        // The oldest failure of the window decides when the next attempt is counted.
+        retryAfterSeconds: (i) => {
+          const oldest = Math.min(...(inWindow[i] ?? []).map((f) => f.at));
+          return Number.isFinite(oldest) ? Math.max(1, Math.ceil((oldest + window - now) / 1000)) : 1;
+        },
+        async end(outcome) {
+          if (ended) return;
+          ended = true;
+          change(keys, -1);
+          if (outcome !== 'failed') return;
+          const at = Date.now();
+          const failure: Failure = { id: randomUUID(), keys, at };
+          // Counted here at once: the attempts that follow on this replica see it before it is stored.
+          own.push(failure);
+          for (const k of keys) byKey.set(k, [...(byKey.get(k) ?? []), failure]);
+          await model.collection.insertOne({
+            _id: failure.id,
+            keys,
+            at: new Date(at),
+            expire: new Date(at + window),
+          } as never);
+        },
       };
     },
     async sweepExpired(now = new Date()): Promise<number> {

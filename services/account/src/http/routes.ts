@@ -87,16 +87,12 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
     const input = parseWith(LocalLoginRequest, req.body);
     noStore(res);
     try {
-      const {
-        session: s,
-        isFirstLogin,
-        user,
-      } = await login(deps, input, {
+      const { session: s, isFirstLogin } = await login(deps, input, {
         userAgent: req.get('user-agent')?.slice(0, 512) ?? null,
         ip: req.ip ?? null,
       });
       res.append('Set-Cookie', sessionCookie(s.token, s.maxAgeSeconds, secureCookies));
-      res.json({ message: 'ログインしました', isFirstLogin, user });
+      res.json({ message: 'ログインしました', isFirstLogin });
     } catch (err) {
       if (err instanceof EmailNotVerified) {
         // The spec's client reads requiresVerification, message and email from this 403.
