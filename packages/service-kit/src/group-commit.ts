@@ -22,14 +22,26 @@ interface Pending<T> {
 
 export function createGroupCommit<T>(
   write: (items: T[]) => Promise<void>,
-  opts: { maxBatch?: number } = {},
+  opts: {
+    maxBatch?: number;
+    /**
+     * Under load only (a write ended less than `lingerMs` ago), a write waits this long for more items first. At
+     * low load an item is still written at once; under load, fewer and fuller writes.
+     */
+    lingerMs?: number;
+  } = {},
 ): GroupCommit<T> {
   const maxBatch = opts.maxBatch ?? 500;
+  const lingerMs = opts.lingerMs ?? 0;
   const queued = new Map<string, Pending<T>>();
   let running: Promise<void> | undefined;
   let writes = 0;
+  let lastEnd = Number.NEGATIVE_INFINITY;
 
   const runOnce = async (): Promise<void> => {
+    if (lingerMs > 0 && queued.size < maxBatch && performance.now() - lastEnd < lingerMs) {
+      await new Promise((r) => setTimeout(r, lingerMs));
+    }
     const batch = new Map<string, Pending<T>>();
     for (const [key, pending] of queued) {
       if (batch.size >= maxBatch) break;
@@ -43,6 +55,7 @@ export function createGroupCommit<T>(
     } catch (err) {
       for (const p of batch.values()) for (const w of p.waiters) w.reject(err);
     }
+    lastEnd = performance.now();
   };
 
   const drain = (): Promise<void> => {

@@ -91,4 +91,28 @@ describe('group commit', () => {
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(35);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(10);
   });
+
+  it('with lingerMs, writes at once after a quiet spell, and under load waits to fill the next write', async () => {
+    const batches: string[][] = [];
+    const gc = createGroupCommit(
+      async (items: string[]) => {
+        batches.push(items);
+      },
+      { lingerMs: 40 },
+    );
+    const t0 = performance.now();
+    await gc.add('a', 'a');
+    expect(performance.now() - t0).toBeLessThan(30); // nothing written lately: no wait
+    // A write just ended: the next one waits for items added meanwhile.
+    // (without the wait, 'b' would be taken alone at once, before 'c' and 'd' are added)
+    await new Promise((r) => setImmediate(r)); // the first write's loop has ended
+    const next = gc.add('b', 'b');
+    const more = [gc.add('c', 'c'), gc.add('d', 'd')];
+    await Promise.all([next, ...more]);
+    expect(batches).toEqual([['a'], ['b', 'c', 'd']]);
+    await new Promise((r) => setTimeout(r, 60));
+    await gc.add('e', 'e');
+    expect(batches.at(-1)).toEqual(['e']);
+    expect(gc.writes).toBe(3);
+  });
 });
