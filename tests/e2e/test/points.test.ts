@@ -99,7 +99,10 @@ describe('points, card payments and plans', () => {
     const dialog = page.getByTestId('purchase-dialog');
     await dialog.waitFor();
     const focusInDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe('3000');
+    // the dialog moves focus to the chosen package a frame after it opens: polled, not read once
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value))
+      .toBe('3000');
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press('Tab');
       expect(await focusInDialog()).toBe(true);
