@@ -59,6 +59,23 @@ export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
 
+/** The per-record errors of an unordered insert (the driver's MongoBulkWriteError), or undefined for another error. */
+export function bulkWriteErrors(err: unknown): Array<{ code: number; index: number }> | undefined {
+  if (!err || typeof err !== 'object' || !('writeErrors' in err)) return undefined;
+  const list = (err as { writeErrors: unknown }).writeErrors;
+  const arr = Array.isArray(list) ? list : [list];
+  return arr.map((e) => ({
+    code: Number((e as { code?: unknown }).code),
+    index: Number((e as { index?: unknown }).index),
+  }));
+}
+
+/** An unordered insert that failed only on keys already stored (what was new is stored). */
+export function onlyDuplicateKeys(err: unknown): boolean {
+  const errors = bulkWriteErrors(err);
+  return errors ? errors.length > 0 && errors.every((e) => e.code === 11000) : isDuplicateKeyError(err);
+}
+
 /** The code of a client error (4xx) that carries no code of ours, by its status; anything else is malformed. */
 const codeOfClientStatus: Partial<Record<number, ErrorCode>> = {
   404: 'NOT_FOUND',

@@ -1,5 +1,14 @@
 export { type BaseConfig, baseConfigSchema, ConfigError, loadConfig } from './config';
-export { AppError, errorHandler, isDuplicateKeyError, parseWith, toAppError, zodIssues } from './errors';
+export {
+  AppError,
+  bulkWriteErrors,
+  errorHandler,
+  isDuplicateKeyError,
+  onlyDuplicateKeys,
+  parseWith,
+  toAppError,
+  zodIssues,
+} from './errors';
 export {
   createHttpApp,
   createServer,

@@ -3,7 +3,7 @@ import { type EventData, type EventEnvelope, eventDataSchemas, type Subject } fr
 import type { JetStreamClient } from '@nats-io/jetstream';
 import mongoose from 'mongoose';
 import type { pino } from 'pino';
-import { isDuplicateKeyError } from './errors';
+import { isDuplicateKeyError, onlyDuplicateKeys } from './errors';
 
 export interface OutboxEntry {
   _id: string;
@@ -79,24 +79,22 @@ export function createOutbox(conn: mongoose.Connection, js: JetStreamClient, log
   const envelopeOf = (e: OutboxEntry): EventEnvelope =>
     ({ id: e._id, type: e.subject as Subject, occurredAt: e.occurredAt.toISOString(), data: e.data }) as EventEnvelope;
 
-  /** Files entries as sent: copied to `outbox_sent` (a copy already there is fine), then removed from `outbox`. */
-  const fileAsSent = async (entries: OutboxEntry[]): Promise<void> => {
-    if (entries.length === 0) return;
+  /** Copies entries to `outbox_sent`; a copy already there stands (a crash between the copy and the removal from
+   * `outbox`, or two replicas sending the same entry). */
+  const copyToSent = async (entries: OutboxEntry[]): Promise<void> => {
     try {
       await sent.collection.insertMany(entries as never[], { ordered: false });
     } catch (err) {
-      // A crash between the copy and the removal, or two replicas sending the same entry: the copy stands.
-      if (!isDuplicateKeyError(err) && !allDuplicates(err)) throw err;
+      if (!onlyDuplicateKeys(err)) throw err;
     }
-    if (entries.length === 1) await model.deleteOne({ _id: entries[0]?._id });
-    else await model.deleteMany({ _id: { $in: entries.map((e) => e._id) } });
   };
 
   /** Publishes and files as sent. A duplicate ack (already stored within the window) also counts as sent. */
   const send = async (e: OutboxEntry): Promise<void> => {
     const ack = await js.publish(e.publishSubject ?? e.subject, JSON.stringify(envelopeOf(e)), { msgID: e._id });
     if (ack.duplicate) log.debug({ id: e._id }, 'already published');
-    await fileAsSent([{ ...e, sentAt: new Date() }]);
+    await copyToSent([{ ...e, sentAt: new Date() }]);
+    await model.deleteOne({ _id: e._id });
   };
 
   /**
@@ -111,11 +109,7 @@ export function createOutbox(conn: mongoose.Connection, js: JetStreamClient, log
     let copied = 0;
     const copy = async () => {
       if (batch.length === 0) return;
-      try {
-        await sent.collection.insertMany(batch as never[], { ordered: false });
-      } catch (err) {
-        if (!allDuplicates(err)) throw err;
-      }
+      await copyToSent(batch);
       copied += batch.length;
       batch = [];
     };
@@ -232,10 +226,4 @@ export function createOutbox(conn: mongoose.Connection, js: JetStreamClient, log
       await running;
     },
   };
-}
-
-/** An unordered insertMany whose every failure is a duplicate key. */
-function allDuplicates(err: unknown): boolean {
-  const errors = (err as { writeErrors?: Array<{ code?: number }> } | null)?.writeErrors;
-  return Array.isArray(errors) && errors.length > 0 && errors.every((w) => w.code === 11000);
 }

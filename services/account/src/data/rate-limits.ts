@@ -8,8 +8,6 @@ import mongoose from 'mongoose';
 interface FailureRecord {
   _id: string;
   keys: string[];
-  /** Records written before `keys` existed carry one key here; they leave the window within its length. */
-  key?: string;
   at: Date;
   expire: Date;
 }
@@ -18,7 +16,6 @@ const failureSchema = new mongoose.Schema<FailureRecord>(
   {
     _id: { type: String, required: true },
     keys: { type: [String], required: true },
-    key: { type: String },
     at: { type: Date, required: true },
     expire: { type: Date, required: true },
   },
@@ -76,23 +73,25 @@ export function createRateLimitRepository(conn: mongoose.Connection, opts: { ref
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<void> | undefined;
 
-  const index = (failures: Iterable<Failure>) => {
-    const next = new Map<string, Failure[]>();
-    for (const f of failures) for (const k of f.keys) next.set(k, [...(next.get(k) ?? []), f]);
-    return next;
+  const file = (into: Map<string, Failure[]>, f: Failure) => {
+    for (const k of f.keys) {
+      const list = into.get(k);
+      if (list) list.push(f);
+      else into.set(k, [f]);
+    }
   };
 
   async function refresh(now: number): Promise<void> {
     const rows = await model
-      .find({ at: { $gt: new Date(now - windowMs) } }, { keys: 1, key: 1, at: 1 })
-      .lean<Array<Pick<FailureRecord, '_id' | 'keys' | 'key' | 'at'>>>();
+      .find({ at: { $gt: new Date(now - windowMs) } }, { keys: 1, at: 1 })
+      .lean<Array<Pick<FailureRecord, '_id' | 'keys' | 'at'>>>();
     own = own.filter((f) => f.at > Date.now() - windowMs);
     const all = new Map<string, Failure>();
-    for (const r of rows) {
-      all.set(r._id, { id: r._id, keys: r.keys?.length ? r.keys : r.key ? [r.key] : [], at: r.at.getTime() });
-    }
+    for (const r of rows) all.set(r._id, { id: r._id, keys: r.keys ?? [], at: r.at.getTime() });
     for (const f of own) all.set(f.id, f);
-    byKey = index(all.values());
+    const next = new Map<string, Failure[]>();
+    for (const f of all.values()) file(next, f);
+    byKey = next;
     readAt = now;
   }
 
@@ -142,7 +141,7 @@ export function createRateLimitRepository(conn: mongoose.Connection, opts: { ref
           const failure: Failure = { id: randomUUID(), keys, at };
           // Counted here at once: the attempts that follow on this replica see it before it is stored.
           own.push(failure);
-          for (const k of keys) byKey.set(k, [...(byKey.get(k) ?? []), failure]);
+          file(byKey, failure);
           await model.collection.insertOne({
             _id: failure.id,
             keys,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createGroupCommit } from '@pagecast/service-kit';
+import { bulkWriteErrors, createGroupCommit } from '@pagecast/service-kit';
 import type { Models, PlayRecordDoc } from './models';
 
 export interface PlayCountRow {
@@ -8,17 +8,6 @@ export interface PlayCountRow {
   fileId: string;
   plays: number;
   seconds: number;
-}
-
-/** The per-record errors of an unordered insert (the driver's MongoBulkWriteError), or undefined for another error. */
-function bulkWriteErrors(err: unknown): Array<{ code: number; index: number }> | undefined {
-  if (!err || typeof err !== 'object' || !('writeErrors' in err)) return undefined;
-  const list = (err as { writeErrors: unknown }).writeErrors;
-  const arr = Array.isArray(list) ? list : [list];
-  return arr.map((e) => ({
-    code: Number((e as { code?: unknown }).code),
-    index: Number((e as { index?: unknown }).index),
-  }));
 }
 
 interface QueuedBatch {
