@@ -29,6 +29,13 @@ export interface LiveLimits {
   retryMs: number;
   /** a stream whose unsent bytes pass this is closed (a stalled client); it reconnects and resyncs */
   maxBufferedBytes: number;
+  /**
+   * A stream that opens on an id changed less than this ago is told to resync: its client read that id before the
+   * stream existed (a player reads, then opens; it swaps streams when the ids it plays change), so the change may
+   * have happened in between and reached no stream. Longer than that gap on a slow screen, short enough that
+   * remembering every changed id costs little.
+   */
+  recentChangeMs: number;
 }
 
 export const defaultLiveLimits: LiveLimits = {
@@ -38,6 +45,7 @@ export const defaultLiveLimits: LiveLimits = {
   maxWatches: 50,
   retryMs: 2000,
   maxBufferedBytes: 256 * 1024,
+  recentChangeMs: 60_000,
 };
 
 /** An event as streams receive it: `data: {"id","type","data"}` where data holds ids only. */
@@ -93,6 +101,26 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
   const bySession = new Map<string, Set<Stream>>();
   const byMember = new Map<string, Set<Stream>>();
   let heartbeat: NodeJS.Timeout | undefined;
+  /** watch key -> when an event last concerned it, oldest first, only the last recentChangeMs (see LiveLimits) */
+  const changedAt = new Map<string, number>();
+  const forgetOldChanges = (now: number) => {
+    for (const [key, at] of changedAt) {
+      if (now - at <= cfg.recentChangeMs) break;
+      changedAt.delete(key);
+    }
+  };
+  const noteChanges = (keys: string[], now: number) => {
+    for (const key of keys) {
+      changedAt.delete(key); // re-inserted at the end: the map stays in time order
+      changedAt.set(key, now);
+    }
+    forgetOldChanges(now);
+  };
+  const changedRecently = (keys: string[], now: number) =>
+    keys.some((key) => {
+      const at = changedAt.get(key);
+      return at !== undefined && now - at <= cfg.recentChangeMs;
+    });
 
   // One timer for every stream (a timer per stream would cost memory and wake-ups): proxies drop idle lines.
   const beat = () => {
@@ -219,10 +247,13 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     stream.write(
       `event: ready\ndata: ${JSON.stringify({ userId: identity.userId, at: new Date(now).toISOString(), watching: stream.keys.length })}\nid: ready-${now}\n\n`,
     );
-    // Nothing is kept to replay what was missed while disconnected: the client refetches once instead.
+    // Nothing is kept to replay what was missed while disconnected: the client refetches once instead. A first
+    // connect is told the same when what it watches changed just before: the client's reads may predate it.
     const lastEventId = req.headers['last-event-id'] ?? req.query.lastEventId;
     if (typeof lastEventId === 'string' && lastEventId) {
       stream.send('resync', { reason: 'reconnected', lastEventId: lastEventId.slice(0, 100) });
+    } else if (changedRecently(stream.keys, now)) {
+      stream.send('resync', { reason: 'changed-before-open' });
     }
   };
 
@@ -230,6 +261,8 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     handler,
     /** Sends an event to the streams watching any of `keys` (each stream once). Returns how many got it. */
     forward(event: ForwardedEvent, keys: string[]): number {
+      // remembered whether or not a stream watches it now: one may open in a moment (see recentChangeMs)
+      noteChanges(keys, Date.now());
       let targets: Set<Stream> | undefined;
       if (keys.length === 1) targets = byKey.get(keys[0] as string);
       else {
@@ -257,6 +290,11 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     },
     get size() {
       return streams.size;
+    },
+    /** Ids changed within recentChangeMs, for tests. */
+    get recentChanges() {
+      forgetOldChanges(Date.now());
+      return changedAt.size;
     },
     /** Distinct ids watched, for metrics and tests. */
     get watchedKeys() {

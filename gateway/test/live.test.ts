@@ -280,6 +280,36 @@ describe('GET /api/events', () => {
     again.close();
   });
 
+  it('a first connect on an id changed just before is told to resync: its client read it before the stream', async () => {
+    // A player reads its playlist, then opens its stream (and opens another when the ids it plays change): a save
+    // in between reaches no stream. Seen once as an edit that never reached the screen.
+    const { gateway: gw, url: base } = await gatewayWith({ recentChangeMs: 1500 });
+    const s = await session();
+    const p = randomUUID();
+    const quiet = randomUUID();
+    await playlistSaved(p, s.userId);
+    await waitFor(async () => (gw.events.recentChanges > 0 ? true : undefined));
+    const after = await openStream(base, { token: s.token, query: `playlist=${quiet}&playlist=${p}` });
+    await after.next(named('ready'));
+    const resync = await after.next(named('resync'));
+    expect(JSON.parse(resync.data ?? '')).toEqual({ reason: 'changed-before-open' });
+    after.close();
+    // other ids: nothing to catch up on
+    const other = await openStream(base, { token: s.token, query: `playlist=${quiet}` });
+    await other.next(named('ready'));
+    await other.next((e) => e.comment?.startsWith('heartbeat') === true);
+    expect(other.received.some(named('resync'))).toBe(false);
+    other.close();
+    // past the window the change is forgotten (a client that read after it is up to date)
+    await new Promise((r) => setTimeout(r, 1600));
+    const later = await openStream(base, { token: s.token, query: `playlist=${p}` });
+    await later.next(named('ready'));
+    await later.next((e) => e.comment?.startsWith('heartbeat') === true);
+    expect(later.received.some(named('resync'))).toBe(false);
+    expect(gw.events.recentChanges).toBe(0);
+    later.close();
+  });
+
   it("a revoked session's streams close; other sessions' stay open", async () => {
     const revoked = await session();
     const kept = await session();

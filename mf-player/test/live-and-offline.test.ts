@@ -1,7 +1,8 @@
 import { HttpError } from '@pagecast/ui';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { atomicSaveMissing } from '../src/features/playlists/api/save-playlist-items';
 import { eventsUrl, staleFor } from '../src/features/signage/model/live-events';
+import { type EventSourceLike, openLiveStream } from '../src/features/signage/model/use-live-updates';
 import { serviceWorkerUrl } from '../src/sw/register';
 import { appCacheKey, appFilesToKeep, strategyFor } from '../src/sw/strategy';
 
@@ -32,6 +33,107 @@ describe('live events', () => {
     expect(eventsUrl(null, ['x'])).toBe('/api/events?file=x');
     const many = Array.from({ length: 80 }, (_, i) => `f${i}`);
     expect(new URLSearchParams(eventsUrl('p', many).split('?')[1]).getAll('file')).toHaveLength(49);
+  });
+});
+
+/** An EventSource the test drives: open, error (optionally CLOSED) and named events. */
+class FakeSource implements EventSourceLike {
+  readyState = 0;
+  closed = false;
+  onopen: EventSourceLike['onopen'] = null;
+  onerror: EventSourceLike['onerror'] = null;
+  private listeners = new Map<string, ((e: MessageEvent<string>) => void)[]>();
+  constructor(readonly url: string) {}
+  addEventListener(name: string, listener: (e: MessageEvent<string>) => void) {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+  }
+  close() {
+    this.closed = true;
+    this.readyState = 2;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.call(this, new Event('open'));
+  }
+  fail(closed: boolean) {
+    this.readyState = closed ? 2 : 0;
+    this.onerror?.call(this, new Event('error'));
+  }
+  emit(name: string, data: unknown) {
+    for (const l of this.listeners.get(name) ?? []) l({ data: JSON.stringify(data) } as MessageEvent<string>);
+  }
+}
+
+describe('live stream', () => {
+  const start = (opts: { resyncOnFirstOpen?: boolean } = {}) => {
+    const sources: FakeSource[] = [];
+    const states: string[] = [];
+    const stale: unknown[] = [];
+    const close = openLiveStream(
+      '/api/events?playlist=p',
+      { ...opts, onState: (s) => states.push(s), onStale: (s) => stale.push(s) },
+      (u) => {
+        const s = new FakeSource(u);
+        sources.push(s);
+        return s;
+      },
+    );
+    return { sources, states, stale, close };
+  };
+  const alls = (stale: unknown[]) => stale.filter((s) => (s as { kind: string }).kind === 'all').length;
+
+  it('a first open refetches nothing (the gateway says when to), an open after a failure refetches everything', () => {
+    const { sources, states, stale } = start();
+    sources[0]?.open();
+    expect(states).toEqual(['open']);
+    expect(stale).toEqual([]);
+    // the gateway's word: what it watches changed just before it opened
+    sources[0]?.emit('resync', { reason: 'changed-before-open' });
+    expect(stale).toEqual([{ kind: 'all' }]);
+    sources[0]?.emit('files.playlist.saved.v1', { data: { playlistId: 'p' } });
+    expect(stale.at(-1)).toEqual({ kind: 'playlist', playlistId: 'p' });
+    // the browser reconnects by itself (CONNECTING); the next open catches up on what was missed meanwhile
+    sources[0]?.fail(false);
+    expect(states.at(-1)).toBe('down');
+    sources[0]?.open();
+    expect(alls(stale)).toBe(2);
+    expect(sources).toHaveLength(1);
+  });
+
+  it('a stream that replaces one that was down refetches everything at its first open', () => {
+    // The player opens another stream when the ids it plays change; the one before was missing events.
+    const { sources, stale } = start({ resyncOnFirstOpen: true });
+    sources[0]?.open();
+    expect(stale).toEqual([{ kind: 'all' }]);
+  });
+
+  it('reopens a stream the server closed, later each time, and stays quiet once closed by its owner', () => {
+    vi.useFakeTimers();
+    try {
+      const { sources, stale, close } = start();
+      sources[0]?.fail(true);
+      expect(sources[0]?.closed).toBe(true);
+      vi.advanceTimersByTime(1999);
+      expect(sources).toHaveLength(1);
+      vi.advanceTimersByTime(1);
+      expect(sources).toHaveLength(2);
+      sources[1]?.fail(true);
+      vi.advanceTimersByTime(2000);
+      expect(sources).toHaveLength(2); // 4 s the second time
+      vi.advanceTimersByTime(2000);
+      expect(sources).toHaveLength(3);
+      sources[2]?.open();
+      expect(stale).toEqual([{ kind: 'all' }]);
+      close();
+      expect(sources[2]?.closed).toBe(true);
+      sources[2]?.emit('files.playlist.saved.v1', { data: { playlistId: 'p' } });
+      sources[2]?.fail(true);
+      vi.advanceTimersByTime(60_000);
+      expect(sources).toHaveLength(3);
+      expect(stale).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
