@@ -178,11 +178,16 @@ describe('signage player', () => {
     expect(html).toContain('<link rel="preload" href="/remotes/player/mf-manifest.json" as="fetch"');
     expect(html).toContain('<link rel="preload" href="/remotes/player/remoteEntry.js" as="script"');
     await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[data-front="true"]')?.naturalWidth);
-    const count = (path: string) => requests.filter((r) => r === path).length;
-    // started by the shell's entry, handed to the player through the query cache: not asked twice
+    const count = (path: string, list = requests) => list.filter((r) => r === path).length;
+    // Started by the shell's entry, handed to the player through the query cache: not asked twice. Reads after the
+    // live stream opened are its resync (the gateway tells a stream that opens on a file changed in the last minute
+    // to refetch, and this deck was uploaded and edited just before), not a second start.
+    const opened = requests.findIndex((r) => r.startsWith('/api/events'));
+    const start = opened === -1 ? requests : requests.slice(0, opened);
+    expect(count('/api/auth/user', start)).toBe(1);
+    expect(count(`/api/files/${deck.id}?signage_mode=true`, start)).toBe(1);
+    expect(count(`/api/files/${deck.id}/pages?signage_mode=true`, start)).toBe(1);
     expect(count('/api/auth/user')).toBe(1);
-    expect(count(`/api/files/${deck.id}?signage_mode=true`)).toBe(1);
-    expect(count(`/api/files/${deck.id}/pages?signage_mode=true`)).toBe(1);
     // the preloads were the downloads the federation runtime made (a mismatch would fetch again)
     expect(count('/remotes/player/mf-manifest.json')).toBe(1);
     expect(count('/remotes/player/remoteEntry.js')).toBe(1);
