@@ -230,17 +230,37 @@ describe('login failures across replicas', () => {
   const key = () => `login:account:${uniqueEmail('replica')}`;
   // Two repositories on one database are two replicas; a third made later is a restart.
   const replica = (refreshMs: number) => createRateLimitRepository(h.server.context.conn, { refreshMs });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('counts the failures stored by another replica once its copy is older than the refresh interval', async () => {
     const a = replica(60_000);
-    const b = replica(50);
+    const b = replica(200);
     const k = key();
-    expect((await b.begin([k], window)).counts).toEqual([1]); // b has read the window once, empty
+    await (await b.begin([k], window)).end('forgotten'); // b has read the window once, empty
     for (let i = 0; i < 3; i++) await (await a.begin([k], window)).end('failed');
-    await new Promise((r) => setTimeout(r, 60));
-    const seen = await b.begin([k], window);
-    expect(seen.counts).toEqual([3 + 1 + 1]); // a's three failures, b's first attempt still running, this one
+    await sleep(250);
+    // Due: this attempt goes on with b's copy and has it read again behind it (waiting held every login meanwhile).
+    const due = await b.begin([k], window);
+    expect(due.counts).toEqual([1]);
+    await due.end('forgotten');
+    let seen = await b.begin([k], window);
+    for (const until = Date.now() + 5000; seen.counts[0] !== 4 && Date.now() < until; ) {
+      await seen.end('forgotten');
+      await sleep(20);
+      seen = await b.begin([k], window);
+    }
+    expect(seen.counts).toEqual([3 + 1]); // a's three failures, this one
     expect(seen.retryAfterSeconds(0)).toBeGreaterThan(55);
+  });
+
+  it('waits for the read when its copy is over three intervals old (the reads before failed)', async () => {
+    const a = replica(60_000);
+    const b = replica(100);
+    const k = key();
+    await (await b.begin([k], window)).end('forgotten');
+    for (let i = 0; i < 2; i++) await (await a.begin([k], window)).end('failed');
+    await sleep(320);
+    expect((await b.begin([k], window)).counts).toEqual([2 + 1]);
   });
 
   it('a replica that starts reads the window before its first answer; successes and refusals store nothing', async () => {

@@ -29,6 +29,8 @@ type FailureModel = ReturnType<typeof defineModel>;
 
 /** How old this replica's copy of every replica's failures may be before an attempt reads them again. */
 export const FAILURES_REFRESH_MS = 5000;
+/** A copy older than this many intervals is not used: the attempt waits for the read (see begin). */
+const STALE_AFTER_INTERVALS = 3;
 
 export interface Attempt {
   /** per key, in the order given: failures in the window plus attempts being checked, this one included */
@@ -53,13 +55,14 @@ interface Failure {
  * - Attempts being checked are counted in memory, before the password is checked: the count and the increment
  *   happen with no await between them, so parallel guesses on one replica cannot slip past a limit.
  * - Failures are stored, one insert each, and every replica counts them: its copy of the window is read again when
- *   older than `refreshMs`, by the attempt that finds it so (one read for all the attempts waiting), and a restart
- *   reads it before its first answer.
+ *   older than `refreshMs`, in the background of the attempt that finds it so (one read at a time), and a restart
+ *   reads it before its first answer. An attempt waits for the read only when the copy is older than three
+ *   intervals (the reads before failed).
  *
  * The price is exactness across replicas: with R account replicas, guesses landing on different replicas within
  * `refreshMs` of each other are each checked against what their replica knows, so an account or an address gets at
  * most R times its limit per window, where a shared counter read on every attempt gives exactly its limit. Failures
- * from any replica are counted everywhere within `refreshMs`.
+ * from any replica are counted everywhere within `refreshMs` and one read.
  */
 export function createRateLimitRepository(conn: mongoose.Connection, opts: { refreshMs?: number } = {}) {
   const model = (conn.models.RateLimitAttempt as FailureModel | undefined) ?? defineModel(conn);
@@ -117,7 +120,13 @@ export function createRateLimitRepository(conn: mongoose.Connection, opts: { ref
     /** Counts an attempt on `keys` within the sliding `window` (ms). */
     async begin(keys: string[], window: number): Promise<Attempt> {
       windowMs = Math.max(windowMs, window);
-      await fresh(Date.now());
+      const started = Date.now();
+      const reread = fresh(started);
+      // A copy that is merely due is read again behind this attempt, which goes on with it: waiting made every
+      // login that arrived during the read (a scan, slow while the hashes hold the cores) wait too, once per
+      // interval. Without a copy (a start), or with one that several reads in a row failed to renew, it waits.
+      if (reread && started - readAt >= refreshMs * STALE_AFTER_INTERVALS) await reread;
+      else reread?.catch(() => undefined); // renewed by the next attempt
       // From here to the increment, no await: the count this attempt sees includes every attempt before it.
       const now = Date.now();
       const since = now - window;
