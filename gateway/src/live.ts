@@ -9,6 +9,7 @@
 // SSE_MAX_STREAMS_PER_SESSION (default 20) closes a session's oldest stream when it opens one more.
 import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
 import { type AnyEvent, parseEvent, subjects } from '@pagecast/contracts';
+import { PULL_EXPIRES_MS } from '@pagecast/service-kit';
 import { z } from 'zod';
 import { type EventsHub, type ForwardedEvent, type LiveLimits, watchKey } from './events';
 import type { Logger } from './log';
@@ -99,7 +100,7 @@ export function startLiveFeed(opts: {
         deliver_policy: DeliverPolicy.StartSequence,
         opt_start_seq: nextSeq,
       });
-      const messages = await consumer.consume();
+      const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
       open.add(messages);
       markReady();
       try {

@@ -1,5 +1,6 @@
 import { type JetStreamClient, DeliverPolicy } from '@nats-io/jetstream';
 import { parseEvent, subjects } from '@pagecast/contracts';
+import { PULL_EXPIRES_MS } from '@pagecast/service-kit';
 import type { Logger } from './log';
 
 /** Revoked session ids, each kept for the token lifetime after its revocation (a token can live no longer). */
@@ -79,7 +80,7 @@ export function startRevocationFeed(opts: {
     });
     const info = await consumer.info(true);
     if (info.num_pending === 0) markCaughtUp();
-    const messages = await consumer.consume();
+    const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
     current = messages;
     for await (const m of messages) {
       let raw: RawRevocation | undefined;

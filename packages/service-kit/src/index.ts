@@ -45,6 +45,7 @@ export {
   type NatsConnection,
   natsReady,
   openKeyValue,
+  PULL_EXPIRES_MS,
   type StreamDefinition,
 } from './nats';
 export {

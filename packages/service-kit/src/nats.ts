@@ -102,6 +102,15 @@ export async function ensureStreams(
   }
 }
 
+/**
+ * How long each pull a consumer leaves open on the server lasts (nats.js defaults to 30 s, with heartbeats every
+ * half of it). A pull the server ends with a status the client does not act on (a 409 other than a deleted consumer)
+ * leaves the consumer waiting until two heartbeats are missed, so up to the whole pull time without a delivery. A
+ * tier change once took over 20 s to reach the marketplace in a test run with no error anywhere; 5 s pulls bound such
+ * a wait to 5 s, for a small request every 5 s per idle consumer.
+ */
+export const PULL_EXPIRES_MS = 5000;
+
 export interface ConsumeOptions<S extends Subject> {
   stream: string;
   durable: string;
@@ -151,7 +160,7 @@ export async function consume<S extends Subject>(
     });
   }
   const consumer = await js.consumers.get(stream, durable);
-  const messages = await consumer.consume({ max_messages: 16 });
+  const messages = await consumer.consume({ max_messages: 16, expires: PULL_EXPIRES_MS });
 
   const handle = async (m: JsMsg) => {
     let event: EventEnvelope<S>;
