@@ -28,6 +28,9 @@ export interface WarmConvertOptions {
   recycleAfter?: boolean;
 }
 
+/** The failure of a document LibreOffice cannot open at all: the document's, wherever it runs. */
+const UNREADABLE = /could not open this document/;
+
 const CLIENT = fileURLToPath(new URL('./office-convert.py', import.meta.url));
 const FILTERS = { docx: 'writer_pdf_Export', pptx: 'impress_pdf_Export' } as const;
 
@@ -60,6 +63,8 @@ export class WarmOffice {
   private closed = false;
   /** Offices started so far (tests check that a recycle really starts a new one). */
   generation = 0;
+  /** Documents tried again in a fresh office after failing in a warm one (see run). */
+  retries = 0;
 
   constructor(opts: WarmOfficeOptions = {}) {
     this.maxJobs = opts.maxJobs ?? 50;
@@ -80,7 +85,36 @@ export class WarmOffice {
     return job;
   }
 
+  /**
+   * A document that fails in an office that converted others before it gets one more try in a fresh office (the
+   * failed one is stopped either way): what the earlier documents left in the office may be the cause, and one
+   * document's state must not decide another's fate. Seen in a test run: a deck that converts in a fresh office
+   * failed once in a warm one, with the driving client killed by a signal. Not retried: a time-out, a document
+   * LibreOffice cannot open, and any failure in a fresh office (the document's own).
+   */
   private async run(inputPath: string, kind: 'pptx' | 'docx', opts: WarmConvertOptions): Promise<OfficePdf> {
+    const attempt: { warm?: boolean } = {};
+    try {
+      return await this.runOnce(inputPath, kind, opts, attempt);
+    } catch (err) {
+      const again =
+        attempt.warm === true &&
+        err instanceof ConversionError &&
+        err.code === 'FILE_CONVERSION_FAILED' &&
+        !this.closed &&
+        !UNREADABLE.test(err.message);
+      if (!again) throw err;
+      this.retries++;
+      return this.runOnce(inputPath, kind, opts, {});
+    }
+  }
+
+  private async runOnce(
+    inputPath: string,
+    kind: 'pptx' | 'docx',
+    opts: WarmConvertOptions,
+    attempt: { warm?: boolean },
+  ): Promise<OfficePdf> {
     if (this.closed) throw new ConversionError('FILE_CONVERSION_FAILED', 'the office converter is closed');
     const jobDir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-lo-'));
     const cleanup = () => rm(jobDir, { recursive: true, force: true });
@@ -92,6 +126,7 @@ export class WarmOffice {
       const pdfPath = join(jobDir, 'document.pdf');
       const office = this.office && !this.office.exited ? this.office : await this.start();
       office.jobs++;
+      attempt.warm = office.jobs > 1;
       await this.client(office, input, pdfPath, FILTERS[kind], opts.timeoutMs);
       const size = await stat(pdfPath).then(
         (s) => s.size,

@@ -114,6 +114,40 @@ describe('the warm LibreOffice converter', () => {
     }
   }, 180_000);
 
+  it('gives a document that fails in a warm office one more try in a fresh one', async () => {
+    const office = new WarmOffice();
+    // the office object is private: the test reaches it to end that LibreOffice under a running job
+    const current = () => (office as unknown as { office?: { jobs: number; child: { pid?: number } } }).office;
+    try {
+      const first = await office.convert(await docx('w1.docx', 'warms the office'), 'docx', {
+        timeoutMs: 60_000,
+        tmpDir: tmp,
+      });
+      await first.cleanup();
+      const job = office.convert(await docx('w2.docx', 'survives its office'), 'docx', {
+        timeoutMs: 60_000,
+        tmpDir: tmp,
+      });
+      // The second job has started in the warm office (its driving client is being spawned): end that office.
+      while (current()?.jobs !== 2) await new Promise((r) => setTimeout(r, 1));
+      process.kill(-(current()?.child.pid ?? 0), 'SIGKILL');
+      const r = await job;
+      expect(pdfText(r.pdfPath)).toContain('survives its office');
+      await r.cleanup();
+      expect(office.retries).toBe(1);
+      expect(office.generation).toBe(2);
+      // a failure in a fresh office is the document's: not tried again
+      const err = await office
+        .convert(await docx('w3.docx', 'too slow'), 'docx', { timeoutMs: 1, tmpDir: tmp })
+        .catch((e: unknown) => e);
+      expect((err as ConversionError).code).toBe('FILE_CONVERSION_TIMEOUT');
+      expect(office.retries).toBe(1);
+      expect(await readdir(tmp)).toEqual([]);
+    } finally {
+      await office.close();
+    }
+  }, 120_000);
+
   it('the engine replaces the office after a document that embeds fonts, and keeps it after one that does not', async () => {
     const office = new WarmOffice();
     const pool = new RenderPool({ size: 1 });
