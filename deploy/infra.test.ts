@@ -1,7 +1,7 @@
 // The local servers of a profile are reused when already running, which is only right when they are this
 // checkout's: a MinIO started by another checkout has other generated keys.
 import { describe, expect, it } from 'vitest';
-import { checkS3Credentials, infraEnv } from '../scripts/lib/infra.mjs';
+import { checkS3Credentials, ferretdbProcs, infraEnv } from '../scripts/lib/infra.mjs';
 
 describe('reusing a running S3 server', () => {
   const env = infraEnv('test', {});
@@ -24,5 +24,15 @@ describe('reusing a running S3 server', () => {
     });
     expect(problem).toMatch(/refuses this checkout's keys/);
     expect(problem).toMatch(/infra -- down/);
+  });
+});
+
+describe("FerretDB's scheduler threads", () => {
+  it('are half the cores, at least one, unless FERRETDB_GOMAXPROCS says otherwise', () => {
+    expect(ferretdbProcs({}, 2)).toBe('1');
+    expect(ferretdbProcs({}, 1)).toBe('1');
+    expect(ferretdbProcs({}, 8)).toBe('4');
+    expect(ferretdbProcs({ FERRETDB_GOMAXPROCS: '3' }, 2)).toBe('3');
+    expect(ferretdbProcs({ FERRETDB_GOMAXPROCS: 'many' }, 6)).toBe('3');
   });
 });
