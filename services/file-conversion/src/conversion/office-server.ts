@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConversionError } from './errors.ts';
 import { killGroup } from './process-group.ts';
+import { removeOfficePipes } from './office-pipes.ts';
 import { canIsolateNetwork, type OfficePdf, PROFILE_REGISTRY } from './office-to-pdf.ts';
 
 export interface WarmOfficeOptions {
@@ -154,7 +155,7 @@ export class WarmOffice {
     await writeFile(join(profileUser, 'registrymodifications.xcu'), PROFILE_REGISTRY);
     const pipe = `pagecast-${process.pid}-${randomBytes(8).toString('hex')}`;
     const args = [
-      `-env:UserInstallation=${pathToFileURL(join(dir, 'profile')).href}`,
+      `-env:UserInstallation=${profileUrl(dir)}`,
       '--headless',
       '--invisible',
       '--norestore',
@@ -242,7 +243,10 @@ export class WarmOffice {
       killGroup(office.child);
       await exited;
     }
-    await rm(office.dir, { recursive: true, force: true });
+    await Promise.all([
+      rm(office.dir, { recursive: true, force: true }),
+      removeOfficePipes(profileUrl(office.dir), office.pipe),
+    ]);
   }
 
   async close(): Promise<void> {
@@ -251,3 +255,5 @@ export class WarmOffice {
     await this.stop();
   }
 }
+
+const profileUrl = (dir: string) => pathToFileURL(join(dir, 'profile')).href;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConversionError } from './errors.ts';
+import { removeOfficePipes } from './office-pipes.ts';
 import { killGroup } from './process-group.ts';
 
 export interface OfficeToPdfOptions {
@@ -59,7 +60,10 @@ export async function officeToPdf(
   opts: OfficeToPdfOptions,
 ): Promise<OfficePdf> {
   const jobDir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-lo-'));
-  const cleanup = () => rm(jobDir, { recursive: true, force: true });
+  const profile = pathToFileURL(join(jobDir, 'profile')).href;
+  // a run we killed (time limit) leaves its socket in /tmp (office-pipes.ts)
+  const cleanup = () =>
+    Promise.all([rm(jobDir, { recursive: true, force: true }), removeOfficePipes(profile)]).then(() => {});
   try {
     const profileUser = join(jobDir, 'profile', 'user');
     await mkdir(profileUser, { recursive: true });
@@ -72,7 +76,7 @@ export async function officeToPdf(
     const isolated = opts.isolateNetwork !== 'off' && canIsolateNetwork();
     const soffice = opts.soffice ?? 'soffice';
     const args = [
-      `-env:UserInstallation=${pathToFileURL(join(jobDir, 'profile')).href}`,
+      `-env:UserInstallation=${profile}`,
       '--headless',
       '--invisible',
       '--norestore',

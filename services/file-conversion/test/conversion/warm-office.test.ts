@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { officePipePaths } from '../../src/conversion/office-pipes.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +114,37 @@ describe('the warm LibreOffice converter', () => {
       await office.close();
     }
   }, 180_000);
+
+  it('leaves none of its sockets in /tmp when it replaces an office or ends', async () => {
+    // LibreOffice puts them there whatever we say, and an office we kill does not remove them (office-pipes.ts)
+    const ours = async () =>
+      (await readdir('/tmp')).filter((f) =>
+        f.startsWith(`OSL_PIPE_${process.getuid?.() ?? 0}_pagecast-${process.pid}-`),
+      );
+    const office = new WarmOffice({ maxJobs: 2 });
+    try {
+      const plain = await docx('sockets.docx', 'sockets');
+      for (let i = 0; i < 3; i += 1) {
+        const r = await office.convert(plain, 'docx', { timeoutMs: 60_000, tmpDir: tmp });
+        await r.cleanup();
+        if (i === 0) expect(await ours()).toHaveLength(1); // the running office's
+      }
+      expect(office.generation).toBe(2); // the first office was stopped after its two documents
+    } finally {
+      await office.close();
+    }
+    expect(await ours()).toEqual([]);
+  }, 120_000);
+
+  it("names an office's sockets as LibreOffice does", () => {
+    // seen in /tmp beside an office started with -env:UserInstallation=file:///tmp/osltest/prof
+    expect(officePipePaths('file:///tmp/osltest/prof', 'p1', 0)).toEqual([
+      '/tmp/OSL_PIPE_0_SingleOfficeIPC_dd6822269e1fd5aab5f16421732f2dfb',
+      '/tmp/OSL_PIPE_0_p1',
+      '/var/tmp/OSL_PIPE_0_SingleOfficeIPC_dd6822269e1fd5aab5f16421732f2dfb',
+      '/var/tmp/OSL_PIPE_0_p1',
+    ]);
+  });
 
   it('gives a document that fails in a warm office one more try in a fresh one', async () => {
     const office = new WarmOffice();
