@@ -38,6 +38,13 @@ export interface LiveLimits {
   recentChangeMs: number;
 }
 
+/**
+ * How much older than a client's `since` a change must be for the client's reads to include it for sure: `since` is
+ * the Date header of the client's first read (whole seconds, from the service that answered, after its read), and
+ * the change's time is when this gateway heard of it.
+ */
+export const SINCE_SLACK_MS = 5000;
+
 export const defaultLiveLimits: LiveLimits = {
   maxStreams: 10_000,
   maxStreamsPerSession: 20,
@@ -76,13 +83,18 @@ function queryList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** The watch keys of a request, or the issues that make it a 400. */
+/** The watch keys (and `since`, ms since 1970) of a request, or the issues that make it a 400. */
 function parseWatches(
   query: express.Request['query'],
   max: number,
-): { keys: string[] } | { issues: { path: string; message: string }[] } {
+): { keys: string[]; since: number | undefined } | { issues: { path: string; message: string }[] } {
   const keys = new Set<string>();
   const issues: { path: string; message: string }[] = [];
+  let since: number | undefined;
+  if (query.since !== undefined) {
+    since = typeof query.since === 'string' && /^\d{1,15}$/.test(query.since) ? Number(query.since) : undefined;
+    if (since === undefined) issues.push({ path: 'since', message: '無効な時刻です' });
+  }
   for (const kind of ['playlist', 'file'] as const) {
     for (const id of queryList(query[kind])) {
       if (typeof id === 'string' && WATCH_ID.test(id)) keys.add(watchKey[kind](id));
@@ -90,7 +102,7 @@ function parseWatches(
     }
   }
   if (keys.size > max) issues.push({ path: 'playlist', message: `監視できるIDは${max}個までです` });
-  return issues.length ? { issues } : { keys: [...keys] };
+  return issues.length ? { issues } : { keys: [...keys], since };
 }
 
 export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits> = {}) {
@@ -116,10 +128,11 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     }
     forgetOldChanges(now);
   };
-  const changedRecently = (keys: string[], now: number) =>
+  /** A change to one of `keys` in the last recentChangeMs that reads made at `since` may not include. */
+  const changedRecently = (keys: string[], now: number, since: number | undefined) =>
     keys.some((key) => {
       const at = changedAt.get(key);
-      return at !== undefined && now - at <= cfg.recentChangeMs;
+      return at !== undefined && now - at <= cfg.recentChangeMs && (since === undefined || at > since - SINCE_SLACK_MS);
     });
 
   // One timer for every stream (a timer per stream would cost memory and wake-ups): proxies drop idle lines.
@@ -248,11 +261,12 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
       `event: ready\ndata: ${JSON.stringify({ userId: identity.userId, at: new Date(now).toISOString(), watching: stream.keys.length })}\nid: ready-${now}\n\n`,
     );
     // Nothing is kept to replay what was missed while disconnected: the client refetches once instead. A first
-    // connect is told the same when what it watches changed just before: the client's reads may predate it.
+    // connect is told the same when what it watches changed just before: the client's reads may predate it, unless
+    // it says (`since`: the server time of its first read) that they were all made after the change.
     const lastEventId = req.headers['last-event-id'] ?? req.query.lastEventId;
     if (typeof lastEventId === 'string' && lastEventId) {
       stream.send('resync', { reason: 'reconnected', lastEventId: lastEventId.slice(0, 100) });
-    } else if (changedRecently(stream.keys, now)) {
+    } else if (changedRecently(stream.keys, now, watches.since)) {
       stream.send('resync', { reason: 'changed-before-open' });
     }
   };

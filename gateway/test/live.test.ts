@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createEvent, type EventData, errorMessagesJa, type Subject } from '@pagecast/contracts';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LiveLimits } from '../src/events';
+import { type LiveLimits, SINCE_SLACK_MS } from '../src/events';
 import { createGateway, type Gateway } from '../src/server';
 import {
   cookieHeader,
@@ -308,6 +308,42 @@ describe('GET /api/events', () => {
     expect(later.received.some(named('resync'))).toBe(false);
     expect(gw.events.recentChanges).toBe(0);
     later.close();
+  });
+
+  it('a first connect whose reads were all made after the change (since) is not told to resync', async () => {
+    // `since` is the server time of the client's first read (its Date header): a player opening on a deck converted
+    // a while before its page loaded would otherwise refetch everything it has just read.
+    const { gateway: gw, url: base } = await gatewayWith();
+    const s = await session();
+    const p = randomUUID();
+    await playlistSaved(p, s.userId);
+    await waitFor(async () => (gw.events.recentChanges > 0 ? true : undefined));
+    const heard = Date.now();
+    const fresh = await openStream(base, {
+      token: s.token,
+      query: `playlist=${p}&since=${heard + SINCE_SLACK_MS + 1000}`,
+    });
+    await fresh.next(named('ready'));
+    await fresh.next((e) => e.comment?.startsWith('heartbeat') === true);
+    expect(fresh.received.some(named('resync'))).toBe(false);
+    fresh.close();
+    // reads from about when the change was heard may predate it: resync
+    const close = await openStream(base, { token: s.token, query: `playlist=${p}&since=${heard}` });
+    const resync = await close.next(named('resync'));
+    expect(JSON.parse(resync.data ?? '')).toEqual({ reason: 'changed-before-open' });
+    close.close();
+    // a reconnect resyncs whatever since says
+    const again = await openStream(base, {
+      token: s.token,
+      query: `playlist=${p}&since=${heard + 60_000}`,
+      headers: { 'last-event-id': 'ready-1' },
+    });
+    expect(JSON.parse((await again.next(named('resync'))).data ?? '')).toMatchObject({ reason: 'reconnected' });
+    again.close();
+    // not a time: refused, nothing opened
+    const bad = await openStream(base, { token: s.token, query: `playlist=${p}&since=yesterday` });
+    expect(bad.res.status).toBe(400);
+    expect(await bad.res.json()).toMatchObject({ code: 'VALIDATION', issues: [{ path: 'since' }] });
   });
 
   it("a revoked session's streams close; other sessions' stay open", async () => {

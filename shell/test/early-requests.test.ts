@@ -6,11 +6,15 @@ async function load() {
   vi.resetModules();
   const early = await import('../src/app/early-requests');
   const seed = await import('../src/app/early-seed');
-  return { ...early, ...seed };
+  const { firstServerRead } = await import('@pagecast/ui'); // the instance early-seed.ts uses
+  return { ...early, ...seed, firstServerRead };
 }
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown, date?: string) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...(date ? { date } : {}) },
+  });
 
 let answers: Record<string, () => Response>;
 const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
@@ -51,11 +55,11 @@ describe("the entry's early reads", () => {
       { pageNumber: 2, imagePath: '/media/bb.webp' },
     ];
     answers = {
-      '/api/auth/user': () => json(200, { id: 'u1', email: 'a@example.com' }),
-      '/api/files/f%201?signage_mode=true': () => json(200, file),
-      '/api/files/f%201/pages?signage_mode=true': () => json(200, pages),
+      '/api/auth/user': () => json(200, { id: 'u1', email: 'a@example.com' }, 'Tue, 24 Nov 2026 10:00:02 GMT'),
+      '/api/files/f%201?signage_mode=true': () => json(200, file, 'Tue, 24 Nov 2026 10:00:01 GMT'),
+      '/api/files/f%201/pages?signage_mode=true': () => json(200, pages, 'Tue, 24 Nov 2026 10:00:02 GMT'),
     };
-    const { startEarlyRequests, seedEarlyRequests } = await load();
+    const { startEarlyRequests, seedEarlyRequests, firstServerRead } = await load();
     startEarlyRequests('/signage/f%201', document);
     expect(fetchMock).toHaveBeenCalledTimes(3);
     await settle();
@@ -69,6 +73,8 @@ describe("the entry's early reads", () => {
     expect(queryClient.getQueryData(['/api/files/f%201?signage_mode=true'])).toEqual(file);
     expect(queryClient.getQueryData(['/api/files/f%201/pages?signage_mode=true'])).toEqual(pages);
     expect(fetchMock).toHaveBeenCalledTimes(3); // the cache was filled from the same answers
+    // the page's first read, in the server's time: what the player's live stream sends as since
+    expect(firstServerRead()).toBe(Date.parse('2026-11-24T10:00:01Z'));
   });
 
   it('hands over failures as the readers would see them: 401 is nobody signed in, 404 an error to read again', async () => {

@@ -1,6 +1,6 @@
 // Reads JSON with If-None-Match: an unchanged resource answers 304 and the same object is returned, so react-query
 // sees no change and a player refetching at every page change costs the server a comparison, not a body.
-import { throwIfResNotOk } from '@pagecast/ui';
+import { noteServerRead, throwIfResNotOk } from '@pagecast/ui';
 
 const known = new Map<string, { etag: string; data: unknown }>();
 const MAX_KNOWN = 200;
@@ -16,6 +16,8 @@ export async function fetchJsonWithEtag<T>(url: string, signal?: AbortSignal): P
     headers: previous ? { 'If-None-Match': previous.etag, 'Cache-Control': 'max-age=0' } : {},
     cache: 'no-store',
   });
+  // a host whose @pagecast/ui predates it has no noteServerRead: the live stream then sends no `since`
+  if (typeof noteServerRead === 'function') noteServerRead(res);
   if (res.status === 304 && previous) return previous.data as T;
   await throwIfResNotOk(res);
   const data = (await res.json()) as T;

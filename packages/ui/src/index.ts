@@ -18,10 +18,12 @@ export { dashboardStatsQueryKey } from './session/dashboard-stats';
 export { describeError } from './session/errors';
 export {
   apiRequest,
+  firstServerRead,
   formatHttpError,
   getQueryFn,
   HttpError,
   isUnauthorizedError,
+  noteServerRead,
   throwIfResNotOk,
   type UnauthorizedBehavior,
 } from './session/http';

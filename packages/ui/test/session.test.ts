@@ -1,7 +1,14 @@
 import { constants } from '@pagecast/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { avatarInitials, CURRENT_USER_STALE_TIME_MS } from '../src/session/current-user';
-import { formatHttpError, HttpError, isUnauthorizedError, throwIfResNotOk } from '../src/session/http';
+import {
+  firstServerRead,
+  formatHttpError,
+  HttpError,
+  isUnauthorizedError,
+  noteServerRead,
+  throwIfResNotOk,
+} from '../src/session/http';
 import { createQueryClient } from '../src/session/query-client';
 import { LOGIN_REDIRECT_DELAY_MS } from '../src/session/require-login';
 import { isRememberablePath, RETURN_PAGE_KEY, rememberReturnPage, takeReturnPage } from '../src/session/return-page';
@@ -93,5 +100,20 @@ describe('client defaults', () => {
     expect(defaults.mutations?.retry).toBe(false);
     expect(CURRENT_USER_STALE_TIME_MS).toBe(300_000);
     expect(LOGIN_REDIRECT_DELAY_MS).toBe(constants.redirectDelaysMs.loginRequired);
+  });
+});
+
+describe("the page's first read, in the server's time", () => {
+  const answer = (date?: string) => new Response('{}', { headers: date ? { date } : {} });
+
+  it('is the earliest Date header noted, whatever order the answers come in; answers without one count for nothing', () => {
+    expect(firstServerRead()).toBeUndefined();
+    noteServerRead(answer());
+    noteServerRead(answer('not a date'));
+    expect(firstServerRead()).toBeUndefined();
+    noteServerRead(answer('Tue, 24 Nov 2026 10:00:05 GMT'));
+    noteServerRead(answer('Tue, 24 Nov 2026 10:00:03 GMT'));
+    noteServerRead(answer('Tue, 24 Nov 2026 10:00:09 GMT'));
+    expect(firstServerRead()).toBe(Date.parse('2026-11-24T10:00:03Z'));
   });
 });

@@ -1,5 +1,5 @@
 // The entry's early reads (early-requests.ts) into the query cache, under the keys their readers use.
-import { currentUserQueryKey, throwIfResNotOk } from '@pagecast/ui';
+import { currentUserQueryKey, noteServerRead, throwIfResNotOk } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import { earlyRequests } from './early-requests';
 
@@ -10,6 +10,7 @@ export function seedEarlyRequests(queryClient: QueryClient): void {
       queryKey: [path],
       queryFn: async () => {
         const res = (await response).clone();
+        noteServerRead(res); // the page's first reads: a player's live stream says it read after this (since)
         if (isUser && res.status === 401) return null; // as the user's own reader: nobody is signed in
         await throwIfResNotOk(res); // a failure stays the reader's to handle: it asks again when it mounts
         return res.json();

@@ -180,10 +180,14 @@ describe('signage player', () => {
     await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[data-front="true"]')?.naturalWidth);
     const count = (path: string, list = requests) => list.filter((r) => r === path).length;
     // Started by the shell's entry, handed to the player through the query cache: not asked twice. Reads after the
-    // live stream opened are its resync (the gateway tells a stream that opens on a file changed in the last minute
-    // to refetch, and this deck was uploaded and edited just before), not a second start.
+    // live stream opened are its resync (the gateway tells a stream that opens on a file changed in the last minute,
+    // and less than 5 s before the page's first read, to refetch: this deck may be that fresh), not a second start.
     const opened = requests.findIndex((r) => r.startsWith('/api/events'));
     const start = opened === -1 ? requests : requests.slice(0, opened);
+    // the stream says when the page first read, in the server's time (the early reads' Date header)
+    const since = Number(new URL(requests[opened] ?? '', 'http://x').searchParams.get('since'));
+    expect(since).toBeGreaterThan(Date.now() - 60_000);
+    expect(since).toBeLessThanOrEqual(Date.now());
     expect(count('/api/auth/user', start)).toBe(1);
     expect(count(`/api/files/${deck.id}?signage_mode=true`, start)).toBe(1);
     expect(count(`/api/files/${deck.id}/pages?signage_mode=true`, start)).toBe(1);

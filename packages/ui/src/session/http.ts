@@ -63,10 +63,28 @@ export async function apiRequest(method: string, url: string, data?: unknown): P
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
+let firstRead: number | undefined;
+
+/**
+ * Notes the server's time of a read (its Date header). The earliest one is the page's first read: a live stream
+ * opened later sends it as `since` (GET /api/events), so the gateway need not tell it to refetch everything for a
+ * change that every read of the page came after. Every reader of the page notes its answers.
+ */
+export function noteServerRead(res: Response): void {
+  const at = Date.parse(res.headers.get('date') ?? '');
+  if (Number.isFinite(at) && (firstRead === undefined || at < firstRead)) firstRead = at;
+}
+
+/** The server's time of this page's first noted read (ms since 1970), if any. */
+export function firstServerRead(): number | undefined {
+  return firstRead;
+}
+
 /** The default read: a GET to the path made of the query key's segments. */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
     const res = await fetch(queryKey.join('/'), { credentials: 'include', signal });
+    noteServerRead(res);
     if (options.on401 === 'returnNull' && res.status === 401) return null;
     await throwIfResNotOk(res);
     return (await res.json()) as T;

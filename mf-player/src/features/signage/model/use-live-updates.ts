@@ -1,5 +1,6 @@
+import { firstServerRead } from '@pagecast/ui';
 import { type RefObject, useEffect, useRef, useState } from 'react';
-import { eventsUrl, liveEventNames, type Stale, staleFor } from './live-events';
+import { eventsUrl, liveEventNames, type Stale, staleFor, withSince } from './live-events';
 
 export type LiveState = 'connecting' | 'open' | 'down';
 
@@ -26,7 +27,10 @@ export function useLiveUpdates(opts: {
 
   useEffect(() => {
     if (!url) return;
-    const close = openLiveStream(url, {
+    // The page's reads all came after its first one: changes the gateway heard of well before it are in them. (A
+    // host whose @pagecast/ui predates firstServerRead: no since, and the gateway resyncs as before.)
+    const since = typeof firstServerRead === 'function' ? firstServerRead() : undefined;
+    const close = openLiveStream(withSince(url, since), {
       resyncOnFirstOpen: lastState.current === 'down',
       onState(next) {
         lastState.current = next;
