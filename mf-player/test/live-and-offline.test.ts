@@ -1,7 +1,7 @@
 import { HttpError } from '@pagecast/ui';
 import { describe, expect, it, vi } from 'vitest';
 import { atomicSaveMissing } from '../src/features/playlists/api/save-playlist-items';
-import { eventsUrl, staleFor, withSince } from '../src/features/signage/model/live-events';
+import { eventsUrl, staleFor } from '../src/features/signage/model/live-events';
 import { type EventSourceLike, openLiveStream } from '../src/features/signage/model/use-live-updates';
 import { serviceWorkerUrl } from '../src/sw/register';
 import { appCacheKey, appFilesToKeep, strategyFor } from '../src/sw/strategy';
@@ -33,11 +33,6 @@ describe('live events', () => {
     expect(eventsUrl(null, ['x'])).toBe('/api/events?file=x');
     const many = Array.from({ length: 80 }, (_, i) => `f${i}`);
     expect(new URLSearchParams(eventsUrl('p', many).split('?')[1]).getAll('file')).toHaveLength(49);
-  });
-  it("carry the server time of the page's first read as since, in whole ms, when there is one", () => {
-    expect(withSince('/api/events?file=x', 1795516037560.4)).toBe('/api/events?file=x&since=1795516037560');
-    expect(withSince('/api/events?file=x', undefined)).toBe('/api/events?file=x');
-    expect(withSince('/api/events?file=x', Number.NaN)).toBe('/api/events?file=x');
   });
 });
 

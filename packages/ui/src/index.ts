@@ -25,6 +25,7 @@ export {
   isUnauthorizedError,
   noteServerRead,
   throwIfResNotOk,
+  withReadSince,
   type UnauthorizedBehavior,
 } from './session/http';
 export type { MutationCallbacks } from './session/mutation-callbacks';

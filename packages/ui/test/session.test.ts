@@ -8,6 +8,7 @@ import {
   isUnauthorizedError,
   noteServerRead,
   throwIfResNotOk,
+  withReadSince,
 } from '../src/session/http';
 import { createQueryClient } from '../src/session/query-client';
 import { LOGIN_REDIRECT_DELAY_MS } from '../src/session/require-login';
@@ -115,5 +116,13 @@ describe("the page's first read, in the server's time", () => {
     noteServerRead(answer('Tue, 24 Nov 2026 10:00:03 GMT'));
     noteServerRead(answer('Tue, 24 Nov 2026 10:00:09 GMT'));
     expect(firstServerRead()).toBe(Date.parse('2026-11-24T10:00:03Z'));
+    // what a live stream asks with
+    expect(withReadSince('/api/events?file=x')).toBe(`/api/events?file=x&since=${Date.parse('2026-11-24T10:00:03Z')}`);
+  });
+
+  it('goes into a live stream URL in whole ms, only when known', () => {
+    expect(withReadSince('/api/events?file=x', 1795516037560.4)).toBe('/api/events?file=x&since=1795516037560');
+    expect(withReadSince('/api/events', 1000)).toBe('/api/events?since=1000'); // a display watching only its screen
+    expect(withReadSince('/api/events?file=x', Number.NaN)).toBe('/api/events?file=x');
   });
 });

@@ -80,6 +80,15 @@ export function firstServerRead(): number | undefined {
   return firstRead;
 }
 
+/**
+ * A GET /api/events URL with `since`: the page's first read, when one was noted. The gateway then tells the stream's
+ * first open to resync only for changes that reads made at that time may not include (docs/platform.md).
+ */
+export function withReadSince(url: string, since: number | undefined = firstRead): string {
+  if (since === undefined || !Number.isFinite(since)) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}since=${Math.floor(since)}`;
+}
+
 /** The default read: a GET to the path made of the query key's segments. */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {

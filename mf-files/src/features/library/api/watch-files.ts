@@ -1,6 +1,7 @@
 // The gateway's live stream (GET /api/events?file=<id>…): a page converted or a file changed arrives as an event
 // with ids only, and the caller reads again. Polling (the queries' refetchInterval) stays as the fallback.
 import { subjects } from '@pagecast/contracts';
+import { withReadSince } from '@pagecast/ui';
 import { useEffect, useRef } from 'react';
 
 const WATCHED = [subjects.pageReady, subjects.fileUpdated, subjects.fileDeleted, 'resync'];
@@ -17,7 +18,11 @@ export function useWatchFiles(ids: readonly string[], onChange: (fileId: string 
       .slice(0, 50)
       .map((id) => `file=${encodeURIComponent(id)}`)
       .join('&');
-    const source = new EventSource(`/api/events?${query}`, { withCredentials: true });
+    // since: the page's first read (a host whose @pagecast/ui predates it has none: the stream goes without)
+    const url = `/api/events?${query}`;
+    const source = new EventSource(typeof withReadSince === 'function' ? withReadSince(url) : url, {
+      withCredentials: true,
+    });
     const handle = (e: MessageEvent<string>) => {
       let fileId: string | undefined;
       try {

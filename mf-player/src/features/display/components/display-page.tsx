@@ -3,6 +3,7 @@ import { HttpError } from '@pagecast/ui';
 import qrcode from 'qrcode-generator';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { liveUrl } from '../../../lib/events-since';
 import { precacheApp, registerPlayerServiceWorker } from '../../../sw/register';
 import { sendHeartbeat } from '../api/send-heartbeat';
 import { sendPlays } from '../api/send-plays';
@@ -127,7 +128,8 @@ function PairedDisplay({
     ...files.map((id) => `file=${encodeURIComponent(id)}`),
   ].join('&');
   useEffect(() => {
-    const source = new EventSource(`/api/events${query ? `?${query}` : ''}`);
+    // since: a screen that starts (or swaps what it watches) long after the last change need not refetch it all
+    const source = new EventSource(liveUrl(`/api/events${query ? `?${query}` : ''}`));
     source.addEventListener('screens.screen.changed.v1', () => void refresh());
     const reload = () => setVersion((v) => v + 1);
     for (const type of [

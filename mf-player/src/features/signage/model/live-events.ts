@@ -38,11 +38,3 @@ export function eventsUrl(playlistId: string | null, fileIds: readonly string[])
   for (const id of [...new Set(fileIds)].sort().slice(0, playlistId ? 49 : 50)) params.append('file', id);
   return `/api/events?${params.toString()}`;
 }
-
-/**
- * `url` with `since`: the server's time of the page's first read, when known. The gateway then tells the stream's
- * first open to resync only for changes that reads made at that time may not include (GET /api/events).
- */
-export function withSince(url: string, since: number | undefined): string {
-  return since === undefined || !Number.isFinite(since) ? url : `${url}&since=${Math.floor(since)}`;
-}

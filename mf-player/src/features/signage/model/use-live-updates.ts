@@ -1,6 +1,6 @@
-import { firstServerRead } from '@pagecast/ui';
 import { type RefObject, useEffect, useRef, useState } from 'react';
-import { eventsUrl, liveEventNames, type Stale, staleFor, withSince } from './live-events';
+import { liveUrl } from '../../../lib/events-since';
+import { eventsUrl, liveEventNames, type Stale, staleFor } from './live-events';
 
 export type LiveState = 'connecting' | 'open' | 'down';
 
@@ -27,10 +27,8 @@ export function useLiveUpdates(opts: {
 
   useEffect(() => {
     if (!url) return;
-    // The page's reads all came after its first one: changes the gateway heard of well before it are in them. (A
-    // host whose @pagecast/ui predates firstServerRead: no since, and the gateway resyncs as before.)
-    const since = typeof firstServerRead === 'function' ? firstServerRead() : undefined;
-    const close = openLiveStream(withSince(url, since), {
+    // The page's reads all came after its first one: changes the gateway heard of well before it are in them.
+    const close = openLiveStream(liveUrl(url), {
       resyncOnFirstOpen: lastState.current === 'down',
       onState(next) {
         lastState.current = next;
