@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ConversionError } from './errors.ts';
 import { killGroup } from './process-group.ts';
 import { removeOfficePipes } from './office-pipes.ts';
-import { canIsolateNetwork, type OfficePdf, PROFILE_REGISTRY } from './office-to-pdf.ts';
+import { canIsolateNetwork, type OfficePdf, officeProfileUrl, writeOfficeProfile } from './office-to-pdf.ts';
 
 export interface WarmOfficeOptions {
   /** Documents one LibreOffice converts before it is replaced by a fresh one (fresh profile). */
@@ -150,12 +150,10 @@ export class WarmOffice {
   private async start(): Promise<Office> {
     await this.stop();
     const dir = await mkdtemp(join(tmpdir(), 'pagecast-office-'));
-    const profileUser = join(dir, 'profile', 'user');
-    await mkdir(profileUser, { recursive: true });
-    await writeFile(join(profileUser, 'registrymodifications.xcu'), PROFILE_REGISTRY);
+    const profile = await writeOfficeProfile(dir);
     const pipe = `pagecast-${process.pid}-${randomBytes(8).toString('hex')}`;
     const args = [
-      `-env:UserInstallation=${profileUrl(dir)}`,
+      `-env:UserInstallation=${profile}`,
       '--headless',
       '--invisible',
       '--norestore',
@@ -245,7 +243,7 @@ export class WarmOffice {
     }
     await Promise.all([
       rm(office.dir, { recursive: true, force: true }),
-      removeOfficePipes(profileUrl(office.dir), office.pipe),
+      removeOfficePipes(officeProfileUrl(office.dir), office.pipe),
     ]);
   }
 
@@ -255,5 +253,3 @@ export class WarmOffice {
     await this.stop();
   }
 }
-
-const profileUrl = (dir: string) => pathToFileURL(join(dir, 'profile')).href;

@@ -28,7 +28,7 @@ export interface OfficePdf {
  * The profile every job starts from: macros never run, untrusted links (external images, OLE links) are blocked,
  * and documents never update links on load. Writer uses 0 for "never"; Calc's enumeration uses 1.
  */
-export const PROFILE_REGISTRY = `<?xml version="1.0" encoding="UTF-8"?>
+const PROFILE_REGISTRY = `<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
 <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="MacroSecurityLevel" oor:op="fuse"><value>3</value></prop></item>
 <item oor:path="/org.openoffice.Office.Common/Security/Scripting"><prop oor:name="DisableMacrosExecution" oor:op="fuse"><value>true</value></prop></item>
@@ -39,6 +39,17 @@ export const PROFILE_REGISTRY = `<?xml version="1.0" encoding="UTF-8"?>
 <item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="UseLocking" oor:op="fuse"><value>false</value></prop></item>
 </oor:items>
 `;
+
+/** The profile of an office run in `dir`, as -env:UserInstallation names it (office-pipes.ts derives names from it). */
+export const officeProfileUrl = (dir: string): string => pathToFileURL(join(dir, 'profile')).href;
+
+/** Writes the profile of an office run in `dir` (PROFILE_REGISTRY); returns its URL. */
+export async function writeOfficeProfile(dir: string): Promise<string> {
+  const profileUser = join(dir, 'profile', 'user');
+  await mkdir(profileUser, { recursive: true });
+  await writeFile(join(profileUser, 'registrymodifications.xcu'), PROFILE_REGISTRY);
+  return officeProfileUrl(dir);
+}
 
 let unshareWorks: boolean | undefined;
 /** unshare -n needs CAP_SYS_ADMIN (root, or a user namespace); checked once. */
@@ -60,14 +71,13 @@ export async function officeToPdf(
   opts: OfficeToPdfOptions,
 ): Promise<OfficePdf> {
   const jobDir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-lo-'));
-  const profile = pathToFileURL(join(jobDir, 'profile')).href;
   // a run we killed (time limit) leaves its socket in /tmp (office-pipes.ts)
   const cleanup = () =>
-    Promise.all([rm(jobDir, { recursive: true, force: true }), removeOfficePipes(profile)]).then(() => {});
+    Promise.all([rm(jobDir, { recursive: true, force: true }), removeOfficePipes(officeProfileUrl(jobDir))]).then(
+      () => {},
+    );
   try {
-    const profileUser = join(jobDir, 'profile', 'user');
-    await mkdir(profileUser, { recursive: true });
-    await writeFile(join(profileUser, 'registrymodifications.xcu'), PROFILE_REGISTRY);
+    const profile = await writeOfficeProfile(jobDir);
     // Our own name and extension: LibreOffice picks its import filter from them, and the member's name is not trusted.
     const input = join(jobDir, `document.${kind}`);
     await copyFile(inputPath, input);
