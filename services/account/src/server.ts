@@ -1,7 +1,7 @@
 import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
 import { createMailer, createRepositories, startSweeper } from './data';
-import { SWEEP_INTERVAL_MS } from './domain';
+import { closePasswordHashing, SWEEP_INTERVAL_MS } from './domain';
 import { startConsumers } from './events';
 import { createSessionTokens } from './data/session-tokens';
 import { createRouter } from './http';
@@ -35,6 +35,7 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
       onClose(async () => mailer.close());
       const background = createBackground(base.logger);
       onClose(() => background.idle());
+      onClose(() => closePasswordHashing());
       const tokens = createSessionTokens(data.keys);
       await tokens.jwks(); // the first key pair exists before the first request
       const sweeper = startSweeper(data, base.logger, SWEEP_INTERVAL_MS);

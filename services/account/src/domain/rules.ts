@@ -10,7 +10,7 @@ export const TOKEN_BYTES = 32;
 /**
  * argon2id with OWASP's minimum configuration (Password Storage Cheat Sheet: m=19 MiB, t=2, p=1). Memory-hard
  * enough to make GPU guessing costly, and about 20-30 ms of one core per hash here, so a login stays fast and
- * a burst of logins cannot exhaust the machine's memory (19 MiB per hash in flight, 4 at a time on libuv's pool).
+ * a burst of logins cannot exhaust the machine's memory (19 MiB per hash running, one per core: hash-workers.ts).
  */
 export const ARGON2_PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
