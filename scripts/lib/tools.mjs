@@ -11,12 +11,16 @@ export const binDir = join(cacheDir, 'bin');
 
 const GO = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go';
 
-/** Replaces `from` by `to` in a source file of a module, and fails when `from` is not there (a new version moved it). */
-function patchSource(dir, file, from, to) {
+/**
+ * Replaces each of the `times` occurrences of `from` by `to` in a source file of a module, and fails when `from` is
+ * not there that many times (a new version moved or changed it).
+ */
+function patchSource(dir, file, from, to, times = 1) {
   const path = join(dir, file);
   const text = readFileSync(path, 'utf8');
-  if (!text.includes(from)) throw new Error(`patch: ${JSON.stringify(from)} not found in ${file}`);
-  writeFileSync(path, text.replace(from, to));
+  const found = text.split(from).length - 1;
+  if (found !== times) throw new Error(`patch: ${JSON.stringify(from)} found ${found} times in ${file}, not ${times}`);
+  writeFileSync(path, text.replaceAll(from, to));
 }
 
 /**
@@ -27,7 +31,7 @@ export const goTools = {
   'nats-server': { version: 'v2.14.5', module: 'github.com/nats-io/nats-server/v2', kind: 'install' },
   ferretdb: {
     version: 'v1.24.2',
-    patch: 'pc1',
+    patch: 'pc2',
     module: 'github.com/FerretDB/FerretDB',
     kind: 'build',
     pkg: './cmd/ferretdb',
@@ -43,6 +47,19 @@ export const goTools = {
         'internal/backends/sqlite/metadata/metadata.go',
         `IDColumn = DefaultColumn + "->'$._id'"`,
         `IDColumn = DefaultColumn + "->'_id'"`,
+      );
+      // pc2: the backend used that index only when the filter was `_id` alone. A filter naming `_id` and more
+      // (`{ _id, expire: { $gt: now } }`, `{ _id, at: { $lte: at } }`, every conditional update by id) scanned the
+      // table: a session check, or a read model's update per event, cost FerretDB time in proportion to the
+      // collection (one consumer held a core for minutes replaying events). Top-level keys are ANDed, and FerretDB
+      // applies the whole filter to what the backend returns, so narrowing by `_id` first returns the same
+      // documents. Filters with a repeated key keep the old path (Get panics on them).
+      patchSource(
+        dir,
+        'internal/backends/sqlite/collection.go',
+        `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")`,
+        `\tif params.Filter.Len() > 0 && params.Filter.Has("_id") && func() bool { _, dup := params.Filter.FindDuplicateKey(); return !dup }() {\n\t\tv, _ := params.Filter.Get("_id")`,
+        2,
       );
     },
   },
