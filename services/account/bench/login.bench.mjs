@@ -21,6 +21,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { percentile, summarize } from '../../../scripts/lib/stats.mjs';
 import { createHashWorkers } from '../src/domain/hash-workers.ts';
+import { durableName } from '../src/events/index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serviceDir = join(here, '..');
@@ -297,5 +298,15 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     const conn = await mongoose.createConnection(env.MONGO_URL, { dbName }).asPromise();
     await conn.dropDatabase();
     await conn.close();
+    // And the service's durable on billing's stream, named after that database: left behind, it would count every
+    // later event as pending.
+    const { connect } = await import('@nats-io/transport-node');
+    const { jetstreamManager } = await import('@nats-io/jetstream');
+    const nc = await connect({ servers: env.NATS_URL });
+    try {
+      await (await jetstreamManager(nc)).consumers.delete('BILLING', `${durableName(dbName)}-billing`).catch(() => {});
+    } finally {
+      await nc.close();
+    }
   }
 }

@@ -124,6 +124,8 @@ export async function benchLedger({ log }) {
     return rows;
   } finally {
     await ctx.conn.dropDatabase().catch(() => {});
+    // Its durable on account's stream, made for this run: left behind, it would count every later event as pending.
+    await ctx.nats.jsm.consumers.delete('ACCOUNT', `${env.CONSUMER_PREFIX}-account`).catch(() => {});
     await server.close();
   }
 }
