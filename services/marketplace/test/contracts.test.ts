@@ -64,8 +64,8 @@ beforeAll(async () => {
   await waitFor('buyer opened', async () => (await balanceOf(billing.url, buyer).catch(() => -1)) === 8000);
 }, 120_000);
 afterAll(async () => {
-  await files?.kill();
-  await billing?.kill();
+  await files?.dispose();
+  await billing?.dispose();
   await destroyMarketplace(market);
 });
 

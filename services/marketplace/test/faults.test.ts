@@ -106,8 +106,8 @@ beforeAll(async () => {
   platformBefore = await balanceOf(billing.url, 'platform').catch(() => 0);
 }, 120_000);
 afterAll(async () => {
-  for (const c of children) await c.kill();
-  await billing.kill();
+  for (const c of children) await c.kill(); // they share the observer's durables, which destroyMarketplace deletes
+  await billing.dispose();
   await destroyMarketplace(observer);
 });
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { signIdentityHeader } from '@pagecast/service-kit';
+import { connectNats, createLogger, signIdentityHeader } from '@pagecast/service-kit';
 import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
 
 const servicesDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,6 +27,25 @@ export interface ServiceProcess {
   /** resolves when the process has ended (by a crash point, a kill or a stop) */
   exited: Promise<number | null>;
   kill(): Promise<void>;
+  /** Kills it for good: also deletes the durables it made under its run's CONSUMER_PREFIX (kill() keeps them for a
+   * restart with the same environment). */
+  dispose(): Promise<void>;
+}
+
+/** Deletes every durable named `<prefix>-…`: a run's prefix is its own (uniqueName), so no other run's is touched. */
+export async function removeDurables(env: Record<string, string>): Promise<void> {
+  const prefix = env.CONSUMER_PREFIX;
+  if (!prefix || !env.NATS_URL) return;
+  const { nc, jsm } = await connectNats(env.NATS_URL, createLogger('test-cleanup', 'warn'), 'test-cleanup');
+  try {
+    for await (const stream of jsm.streams.list()) {
+      for await (const c of jsm.consumers.list(stream.config.name)) {
+        if (c.name.startsWith(`${prefix}-`)) await jsm.consumers.delete(stream.config.name, c.name).catch(() => {});
+      }
+    }
+  } finally {
+    await nc.close();
+  }
 }
 
 export async function spawnService(
@@ -53,14 +72,19 @@ export async function spawnService(
     if (Date.now() > end) throw new Error(`${service} did not become ready`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
   return {
     url,
     env: fullEnv,
     child,
     exited,
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
+    kill,
+    async dispose() {
+      await kill();
+      await removeDurables(fullEnv);
     },
   };
 }

@@ -56,7 +56,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await destroyMarketplace(svc);
-  await billing.kill();
+  await billing.dispose();
 });
 
 describe('a purchase', () => {
