@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IDENTITY_HEADER } from '@pagecast/contracts';
 import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
+import type { JetStreamManager } from './nats';
 
 /** Repository root (this file is packages/service-kit/src/testing.ts). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -60,6 +61,18 @@ export function testEnv(env: NodeJS.ProcessEnv = process.env): TestEnv {
  */
 export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Deletes every durable named `<prefix>-…` on every stream: what a test or bench run made under its own prefix
+ * (uniqueName), which would otherwise stay on the shared server counting each later event as pending.
+ */
+export async function removeDurables(jsm: JetStreamManager, prefix: string): Promise<void> {
+  for await (const stream of jsm.streams.list()) {
+    for await (const c of jsm.consumers.list(stream.config.name)) {
+      if (c.name.startsWith(`${prefix}-`)) await jsm.consumers.delete(stream.config.name, c.name).catch(() => {});
+    }
+  }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, field by field

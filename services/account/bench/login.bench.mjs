@@ -18,7 +18,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
-import { testEnv } from '@pagecast/service-kit/testing';
+import { connectNats, createLogger } from '@pagecast/service-kit';
+import { removeDurables, testEnv } from '@pagecast/service-kit/testing';
 import { percentile, summarize } from '../../../scripts/lib/stats.mjs';
 import { createHashWorkers } from '../src/domain/hash-workers.ts';
 import { durableName } from '../src/events/index.ts';
@@ -298,13 +299,10 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     const conn = await mongoose.createConnection(env.MONGO_URL, { dbName }).asPromise();
     await conn.dropDatabase();
     await conn.close();
-    // And the service's durable on billing's stream, named after that database: left behind, it would count every
-    // later event as pending.
-    const { connect } = await import('@nats-io/transport-node');
-    const { jetstreamManager } = await import('@nats-io/jetstream');
-    const nc = await connect({ servers: env.NATS_URL });
+    // And the service's durables, named after that database.
+    const { nc, jsm } = await connectNats(env.NATS_URL, createLogger('bench-cleanup', 'warn'), 'bench-cleanup');
     try {
-      await (await jetstreamManager(nc)).consumers.delete('BILLING', `${durableName(dbName)}-billing`).catch(() => {});
+      await removeDurables(jsm, durableName(dbName));
     } finally {
       await nc.close();
     }

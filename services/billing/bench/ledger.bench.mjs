@@ -4,7 +4,7 @@
 // optimistic retry under contention), then the invariant check. Figures only: it never fails on time.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { removeDurables, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { percentile } from '../../../scripts/lib/stats.mjs';
 import { loadServiceConfig } from '../src/config.ts';
 import { createServer } from '../src/server.ts';
@@ -124,8 +124,7 @@ export async function benchLedger({ log }) {
     return rows;
   } finally {
     await ctx.conn.dropDatabase().catch(() => {});
-    // Its durable on account's stream, made for this run: left behind, it would count every later event as pending.
-    await ctx.nats.jsm.consumers.delete('ACCOUNT', `${env.CONSUMER_PREFIX}-account`).catch(() => {});
+    await removeDurables(ctx.nats.jsm, env.CONSUMER_PREFIX);
     await server.close();
   }
 }

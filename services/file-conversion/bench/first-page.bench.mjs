@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { removeDurables, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { convertDocument, defaultRenderPool } from '../src/conversion/index.ts';
 import { loadServiceConfig } from '../src/config.ts';
 import { createServer } from '../src/server.ts';
@@ -99,18 +99,7 @@ export async function benchFirstPage({ log = () => {}, runs = 3 } = {}) {
     for await (const o of client.listObjectsV2(bucket, '', true)) if (o.name) names.push(o.name);
     if (names.length) await client.removeObjects(bucket, names);
     await client.removeBucket(bucket).catch(() => {});
-    for (const s of ['account', 'billing', 'marketplace']) {
-      const stream = s.toUpperCase();
-      // durables of this run only
-      await server.context.nats.jsm.consumers
-        .list(stream)
-        .next()
-        .then(async (list) => {
-          for (const c of list)
-            if (c.name.startsWith('fc-bench-')) await server.context.nats.jsm.consumers.delete(stream, c.name);
-        })
-        .catch(() => {});
-    }
+    await removeDurables(server.context.nats.jsm, 'fc-bench');
     await server.close();
   }
 }

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectNats, createLogger, signIdentityHeader } from '@pagecast/service-kit';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { removeDurables, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 
 const servicesDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,17 +32,12 @@ export interface ServiceProcess {
   dispose(): Promise<void>;
 }
 
-/** Deletes every durable named `<prefix>-…`: a run's prefix is its own (uniqueName), so no other run's is touched. */
-export async function removeDurables(env: Record<string, string>): Promise<void> {
-  const prefix = env.CONSUMER_PREFIX;
-  if (!prefix || !env.NATS_URL) return;
+/** The durables a spawned service made under its run's own CONSUMER_PREFIX. */
+async function removeServiceDurables(env: Record<string, string>): Promise<void> {
+  if (!env.CONSUMER_PREFIX || !env.NATS_URL) return;
   const { nc, jsm } = await connectNats(env.NATS_URL, createLogger('test-cleanup', 'warn'), 'test-cleanup');
   try {
-    for await (const stream of jsm.streams.list()) {
-      for await (const c of jsm.consumers.list(stream.config.name)) {
-        if (c.name.startsWith(`${prefix}-`)) await jsm.consumers.delete(stream.config.name, c.name).catch(() => {});
-      }
-    }
+    await removeDurables(jsm, env.CONSUMER_PREFIX);
   } finally {
     await nc.close();
   }
@@ -84,7 +79,7 @@ export async function spawnService(
     kill,
     async dispose() {
       await kill();
-      await removeDurables(fullEnv);
+      await removeServiceDurables(fullEnv);
     },
   };
 }

@@ -5,8 +5,7 @@ import { hashSync, verifySync } from '@node-rs/argon2';
 
 parentPort.on('message', (job) => {
   try {
-    const value =
-      job.op === 'verify' ? verifySync(job.hash, job.password) : hashSync(job.password, job.options ?? undefined);
+    const value = job.op === 'verify' ? verifySync(job.hash, job.password) : hashSync(job.password, job.options);
     parentPort.postMessage({ id: job.id, ok: true, value });
   } catch (err) {
     parentPort.postMessage({ id: job.id, ok: false, message: err instanceof Error ? err.message : String(err) });
