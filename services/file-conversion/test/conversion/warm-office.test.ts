@@ -85,13 +85,16 @@ describe('the warm LibreOffice converter', () => {
       const r = await office.convert(path, 'docx', { timeoutMs: 60_000, tmpDir: tmp });
       await r.cleanup();
     };
+    // Offices started by the rules under test: a warm office that fails a job is retried once on a fresh one (counted
+    // in retries), which on a loaded machine can happen to any of these documents.
+    const offices = () => office.generation - office.retries;
     try {
       const plain = await docx('plain.docx', 'plain');
       await convert(plain);
       await convert(plain);
-      expect(office.generation).toBe(1);
+      expect(offices()).toBe(1);
       await convert(plain); // the third document: a new office
-      expect(office.generation).toBe(2);
+      expect(offices()).toBe(2);
 
       // A document carrying fonts: the office that may have installed them is not used again.
       const fonts = await docx('fonts.docx', 'with fonts', [
@@ -100,7 +103,7 @@ describe('the warm LibreOffice converter', () => {
       const r = await office.convert(fonts, 'docx', { timeoutMs: 60_000, tmpDir: tmp, recycleAfter: true });
       await r.cleanup();
       await convert(plain);
-      expect(office.generation).toBe(3);
+      expect(offices()).toBe(3);
 
       // Any failure of a job (here its input vanished): the next document gets a new office.
       const err = await office
@@ -108,7 +111,7 @@ describe('the warm LibreOffice converter', () => {
         .catch((e: unknown) => e);
       expect((err as NodeJS.ErrnoException).code).toBe('ENOENT');
       await convert(plain);
-      expect(office.generation).toBe(4);
+      expect(offices()).toBe(4);
       expect(await readdir(tmp)).toEqual([]);
     } finally {
       await office.close();
