@@ -89,9 +89,10 @@ export class WarmOffice {
   /**
    * A document that fails in an office that converted others before it gets one more try in a fresh office (the
    * failed one is stopped either way): what the earlier documents left in the office may be the cause, and one
-   * document's state must not decide another's fate. Seen in a test run: a deck that converts in a fresh office
-   * failed once in a warm one, with the driving client killed by a signal. Not retried: a time-out, a document
-   * LibreOffice cannot open, and any failure in a fresh office (the document's own).
+   * document's state must not decide another's fate. (The failure that first showed this, a client killed by a
+   * signal, was the client's own crash at exit, in fresh offices too: office-convert.py now leaves without the
+   * interpreter's teardown.) Not retried: a time-out, a document LibreOffice cannot open, and any failure in a fresh
+   * office (the document's own).
    */
   private async run(inputPath: string, kind: 'pptx' | 'docx', opts: WarmConvertOptions): Promise<OfficePdf> {
     const attempt: { warm?: boolean } = {};
@@ -214,7 +215,7 @@ export class WarmOffice {
         clearTimeout(timer);
         reject(new ConversionError('FILE_CONVERSION_FAILED', `LibreOffice could not be driven: ${err.message}`));
       });
-      child.on('close', (code) => {
+      child.on('close', (code, signal) => {
         clearTimeout(timer);
         office.child.off('exit', officeGone);
         if (timedOut) reject(new ConversionError('FILE_CONVERSION_TIMEOUT', 'LibreOffice took too long'));
@@ -224,7 +225,12 @@ export class WarmOffice {
         else if (code === 3) {
           reject(new ConversionError('FILE_CONVERSION_FAILED', 'LibreOffice could not open this document'));
         } else {
-          reject(new ConversionError('FILE_CONVERSION_FAILED', `LibreOffice failed (${code}): ${stderr.slice(-500)}`));
+          reject(
+            new ConversionError(
+              'FILE_CONVERSION_FAILED',
+              `LibreOffice failed (${signal ?? code}): ${stderr.slice(-500)}`,
+            ),
+          );
         }
       });
     });
