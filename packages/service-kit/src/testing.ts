@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IDENTITY_HEADER } from '@pagecast/contracts';
+import { createEvent, type EventData, type EventEnvelope, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
 import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
-import type { JetStreamManager } from './nats';
+import type { JetStreamClient, JetStreamManager } from './nats';
 
 /** Repository root (this file is packages/service-kit/src/testing.ts). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -73,6 +73,23 @@ export async function removeDurables(jsm: JetStreamManager, prefix: string): Pro
       if (c.name.startsWith(`${prefix}-`)) await jsm.consumers.delete(stream.config.name, c.name).catch(() => {});
     }
   }
+}
+
+/**
+ * Publishes an event as the service that owns its subject would: a test standing in for another service. The NATS
+ * is shared by every test running at the time, so the real services of other tests see it too (a billing opens an
+ * account for a registration and announces its tier): give an event that must come after theirs an `occurredAt`
+ * that says so.
+ */
+export async function publishAs<S extends Subject>(
+  js: JetStreamClient,
+  type: S,
+  data: EventData<S>,
+  opts: { id?: string; occurredAt?: Date } = {},
+): Promise<EventEnvelope<S>> {
+  const event = createEvent(type, data, opts);
+  await js.publish(type, JSON.stringify(event), { msgID: event.id });
+  return event;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, field by field

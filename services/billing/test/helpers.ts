@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createEvent, type EventData, type Subject, serviceIdentity } from '@pagecast/contracts';
-import { callService, type Json, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
+import { type EventData, type Subject, serviceIdentity } from '@pagecast/contracts';
+import { callService, type Json, publishAs, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
 
@@ -76,10 +76,8 @@ export function serviceCall(svc: TestService, method: string, path: string, body
 }
 
 /** Publishes another service's event on NATS, as that service would. */
-export async function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>, id?: string) {
-  const event = createEvent(type, data, id ? { id } : {});
-  await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
-  return event;
+export function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>, id?: string) {
+  return publishAs(svc.server.context.nats.js, type, data, { id });
 }
 
 /** A member registered at account (opening 300 points, trial), once billing has opened them. */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createEvent, type EventData, type Subject } from '@pagecast/contracts';
+import type { EventData, Subject } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { callService, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
+import { callService, publishAs, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
 import type { ServiceSettings } from '../src/config';
@@ -144,9 +144,13 @@ export async function objectNames(svc: TestService, prefix = ''): Promise<string
 }
 
 /** Publishes another service's event on NATS, as that service would. */
-export async function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>): Promise<void> {
-  const event = createEvent(type, data);
-  await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
+export async function publishEvent<S extends Subject>(
+  svc: TestService,
+  type: S,
+  data: EventData<S>,
+  occurredAt?: Date,
+): Promise<void> {
+  await publishAs(svc.server.context.nats.js, type, data, { occurredAt });
 }
 
 export const newUser = () => uniqueName('user');

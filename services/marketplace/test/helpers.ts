@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createEvent, type EventData, type Subject } from '@pagecast/contracts';
+import type { EventData, Subject } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { callService, type Json, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
+import { callService, type Json, publishAs, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import type { BillingClient } from '../src/data/billing';
 import { consumerNames } from '../src/events';
@@ -64,9 +64,13 @@ export async function call(
 }
 
 /** Publishes another service's event on NATS, as that service would. */
-export async function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>): Promise<void> {
-  const event = createEvent(type, data);
-  await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
+export async function publishEvent<S extends Subject>(
+  svc: TestService,
+  type: S,
+  data: EventData<S>,
+  occurredAt?: Date,
+): Promise<void> {
+  await publishAs(svc.server.context.nats.js, type, data, { occurredAt });
 }
 
 export const newId = () => randomUUID();
@@ -95,9 +99,47 @@ export function listingEvent(
   };
 }
 
+/**
+ * Where each of the service's read-model durables stands on its stream: what was delivered and acked, what is left,
+ * how many pulls wait on the server. Said when a read model does not catch up, so a stalled consumer, a failing
+ * handler and a lost write tell themselves apart.
+ */
+export async function readModelState(svc: TestService): Promise<string> {
+  const { jsm } = svc.server.context.nats;
+  const lines: string[] = [];
+  for (const [stream, name] of Object.entries(consumerNames(svc.env.CONSUMER_PREFIX ?? ''))) {
+    try {
+      const [c, s] = await Promise.all([jsm.consumers.info(stream, name), jsm.streams.info(stream)]);
+      lines.push(
+        `${stream}/${name}: stream last ${s.state.last_seq}, delivered ${c.delivered.stream_seq} ` +
+          `(${c.delivered.last_active ?? 'never'}), acked to ${c.ack_floor.stream_seq}, pending ${c.num_pending}, ` +
+          `ack pending ${c.num_ack_pending}, redelivered ${c.num_redelivered}, waiting pulls ${c.num_waiting}`,
+      );
+    } catch (err) {
+      lines.push(`${stream}/${name}: ${(err as Error).message}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** waitFor on one of the service's read models; a time-out says where its durables stand. */
+export async function waitForRead<T>(
+  svc: TestService,
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs?: number,
+  everyMs?: number,
+): Promise<T> {
+  try {
+    return await waitFor(what, probe, timeoutMs, everyMs);
+  } catch (err) {
+    throw new Error(`${(err as Error).message} at ${new Date().toISOString()}\n${await readModelState(svc)}`);
+  }
+}
+
 /** Publishes listings and waits until the read model holds the last of them. */
 export async function publishListings(svc: TestService, list: EventData<'files.file.published.v1'>[]): Promise<void> {
   for (const l of list) await publishEvent(svc, 'files.file.published.v1', l);
   const last = list.at(-1);
-  if (last) await waitFor('listing stored', () => svc.server.context.data.listings.get(last.fileId));
+  if (last) await waitForRead(svc, 'listing stored', () => svc.server.context.data.listings.get(last.fileId));
 }

@@ -11,7 +11,7 @@ import {
   publishListings,
   type TestService,
   startMarketplace,
-  waitFor,
+  waitForRead,
 } from './helpers';
 
 let svc: TestService;
@@ -58,7 +58,7 @@ describe('the listing read model follows file-conversion', () => {
       'files.file.updated.v1',
       snapshot(l, { publishPrice: 5000, title: '新しい題名', pageCount: 7, tags: [run, 'new'] }),
     );
-    await waitFor('price change', async () => (await stored(l.fileId))?.publishPrice === 5000);
+    await waitForRead(svc, 'price change', async () => (await stored(l.fileId))?.publishPrice === 5000);
     const r = await call(svc, member, 'GET', `/api/marketplace?tags=${run}&tags=new`);
     expect(r.body.files).toMatchObject([{ id: l.fileId, title: '新しい題名', publishPrice: 5000, pageCount: 7 }]);
   });
@@ -78,7 +78,7 @@ describe('the listing read model follows file-conversion', () => {
     await publishEvent(svc, 'files.file.updated.v1', snapshot(b, { status: 'disabled' }));
     await publishEvent(svc, 'files.file.deleted.v1', { fileId: c.fileId, ownerId: c.ownerId, deletedAt: nextTime() });
     await publishEvent(svc, 'files.file.updated.v1', snapshot(d, { isPublished: false }));
-    await waitFor('all four off sale', async () => {
+    await waitForRead(svc, 'all four off sale', async () => {
       const ids = await listedIds();
       return ![a, b, c, d].some((x) => ids.includes(x.fileId));
     });
@@ -93,11 +93,11 @@ describe('the listing read model follows file-conversion', () => {
     await publishListings(svc, [l]);
     const newer = snapshot(l, { publishPrice: 10000 });
     await publishEvent(svc, 'files.file.updated.v1', newer);
-    await waitFor('newer price', async () => (await stored(l.fileId))?.publishPrice === 10000);
+    await waitForRead(svc, 'newer price', async () => (await stored(l.fileId))?.publishPrice === 10000);
     // the first listing again (older updatedAt): a redelivery must not undo the newer price
     await publishEvent(svc, 'files.file.published.v1', l);
     await publishEvent(svc, 'files.file.deleted.v1', { fileId: l.fileId, ownerId: l.ownerId, deletedAt: nextTime() });
-    await waitFor('deleted', async () => (await stored(l.fileId))?.deleted === true);
+    await waitForRead(svc, 'deleted', async () => (await stored(l.fileId))?.deleted === true);
     expect((await stored(l.fileId))?.publishPrice).toBe(10000);
     await publishEvent(svc, 'files.file.published.v1', { ...l, updatedAt: nextTime() });
     // a marker published after it: once the marker is stored, the late "published" has been handled too
@@ -133,7 +133,7 @@ describe('a service starting with an empty database', () => {
       ownerId: deleted.ownerId,
       deletedAt: nextTime(),
     });
-    await waitFor('both off sale here', async () => (await stored(deleted.fileId))?.deleted === true);
+    await waitForRead(svc, 'both off sale here', async () => (await stored(deleted.fileId))?.deleted === true);
 
     // A fresh instance: empty database, a durable it never had, delivering from the start of the stream.
     const fresh = await startMarketplace({
@@ -145,7 +145,8 @@ describe('a service starting with an empty database', () => {
       share: svc,
     });
     try {
-      await waitFor(
+      await waitForRead(
+        fresh,
         'rebuilt',
         async () => (await fresh.server.context.data.listings.get(deleted.fileId))?.deleted === true,
         90_000,

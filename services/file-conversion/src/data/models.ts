@@ -48,6 +48,8 @@ export interface PageDoc {
 export interface OwnerDoc {
   _id: string;
   membershipTier: MembershipTier;
+  /** when the tier was announced (registration or change); null for the default of a member not heard of yet */
+  tierAt: Date | null;
   points: number;
   pointsAt: Date | null;
   updatedAt: Date;
@@ -171,6 +173,7 @@ const ownerSchema = new Schema<OwnerDoc>(
   {
     _id: String,
     membershipTier: { type: String, default: 'trial' },
+    tierAt: { type: Date, default: null },
     points: { type: Number, default: 0 },
     pointsAt: { type: Date, default: null },
     updatedAt: { type: Date, required: true },

@@ -14,6 +14,7 @@ export function createOwners(models: Models) {
     const doc: OwnerDoc = {
       _id: userId,
       membershipTier: DEFAULT_TIER,
+      tierAt: null,
       points: 0,
       pointsAt: null,
       updatedAt: new Date(),
@@ -66,9 +67,17 @@ export function createOwners(models: Models) {
 
     slotsHeld: (userId: string) => fileSlots.countDocuments({ userId }),
 
-    async setTier(userId: string, tier: MembershipTier): Promise<void> {
+    /**
+     * Keeps the newest tier. Registrations (account's stream) and tier changes (billing's) come through two
+     * consumers, in no set order between them: a registration read after the upgrade that followed it, or a change
+     * redelivered after a newer one, must not put the older tier back.
+     */
+    async setTier(userId: string, tier: MembershipTier, at: Date): Promise<void> {
       await ensure(userId);
-      await owners.updateOne({ _id: userId }, { $set: { membershipTier: tier, updatedAt: new Date() } });
+      await owners.updateOne(
+        { _id: userId, $or: [{ tierAt: null }, { tierAt: { $lte: at } }] },
+        { $set: { membershipTier: tier, tierAt: at, updatedAt: new Date() } },
+      );
     },
 
     /** Keeps the newest balance: an older event arriving late does not overwrite it. */

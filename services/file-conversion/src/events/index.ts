@@ -37,8 +37,9 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
         logger,
         deliver,
         handler: async (e) => {
-          await data.owners.setTier(e.data.userId, e.data.membershipTier);
-          await data.owners.setPoints(e.data.userId, e.data.points, new Date(e.data.registeredAt));
+          const at = new Date(e.data.registeredAt);
+          await data.owners.setTier(e.data.userId, e.data.membershipTier, at);
+          await data.owners.setPoints(e.data.userId, e.data.points, at);
         },
       }),
     );
@@ -52,7 +53,7 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
         handler: async (e) => {
           if (e.type === subjects.membershipChanged) {
             const d = e.data as { userId: string; tier: Parameters<typeof data.owners.setTier>[1] };
-            await data.owners.setTier(d.userId, d.tier);
+            await data.owners.setTier(d.userId, d.tier, new Date(e.occurredAt));
             return;
           }
           const d = e.data as {
