@@ -25,6 +25,7 @@ import {
   tabbableControls,
   widths,
 } from './screens';
+import { type Steps, steps } from './steps';
 
 const table = routeTable();
 let api: Api;
@@ -54,7 +55,8 @@ async function signIn(session: Session) {
 }
 
 /** Opens a route and waits for its screen; a member-only route sends a visitor on to /login, which is then checked. */
-async function open(page: Page, route: string): Promise<string | null> {
+async function open(page: Page, route: string, track?: Steps): Promise<string | null> {
+  track?.step(`${route}: open`);
   await page.goto(route);
   try {
     await screenReady(page);
@@ -117,31 +119,43 @@ async function keyboardProblems(page: Page, route: string): Promise<string[]> {
 }
 
 /** One language over a list of routes: axe (in the axe languages), layout at the three widths, screenshots, Tab. */
-async function checkScreens(page: Page, state: string, lang: Language, routes: string[]): Promise<string[]> {
+async function checkScreens(
+  page: Page,
+  state: string,
+  lang: Language,
+  routes: string[],
+  track: Steps,
+): Promise<string[]> {
   const problems: string[] = [];
   for (const route of routes) {
     await page.setViewportSize({ width: 1024, height: 800 });
-    const failed = await open(page, route);
+    const failed = await open(page, route, track);
     if (failed) {
       problems.push(`${lang} ${failed}`);
       continue;
     }
     if (axeLanguages.includes(lang)) {
+      track.step(`${route}: axe`);
       for (const v of await seriousViolations(page))
         problems.push(`${lang} ${route}: axe ${v.impact} ${v.rule} (${v.help}) at ${v.targets.join(' | ')}`);
       counts.axe += 1;
     }
     for (const width of widths) {
+      track.step(`${route}: layout at ${width} px`);
       await page.setViewportSize({ width, height: 800 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       for (const p of await layoutProblems(page, { edgeMargin: 8 })) problems.push(`${lang} ${route} @${width}: ${p}`);
       counts.layout += 1;
+      track.step(`${route}: screenshot at ${width} px`);
       await page.screenshot({
         path: path.join(screensDir, `${state}-${lang}-${slug(route)}-${width}.png`),
         fullPage: true,
       });
     }
-    if (lang === 'ja') problems.push(...(await keyboardProblems(page, route)));
+    if (lang === 'ja') {
+      track.step(`${route}: Tab walk`);
+      problems.push(...(await keyboardProblems(page, route)));
+    }
   }
   return problems;
 }
@@ -156,8 +170,12 @@ describe('every screen, signed out', () => {
 
   for (const lang of languages) {
     it(`${lang}: ${axeLanguages.includes(lang) ? 'axe, ' : ''}layout at ${widths.join(', ')} px${lang === 'ja' ? ', Tab' : ''}`, async () => {
+      const track = steps();
       await setLanguage(session.page, lang);
-      expect(await checkScreens(session.page, 'visitor', lang, table.signedOut)).toEqual([]);
+      const problems = await track.within(290_000, () =>
+        checkScreens(session.page, 'visitor', lang, table.signedOut, track),
+      );
+      expect(problems).toEqual([]);
     }, 300_000);
   }
 });
@@ -175,8 +193,10 @@ describe('every screen, signed in', () => {
 
   for (const lang of languages) {
     it(`${lang}: ${axeLanguages.includes(lang) ? 'axe, ' : ''}layout at ${widths.join(', ')} px${lang === 'ja' ? ', Tab' : ''}`, async () => {
+      const track = steps();
       await setLanguage(session.page, lang);
-      expect(await checkScreens(session.page, 'member', lang, routes)).toEqual([]);
+      const problems = await track.within(290_000, () => checkScreens(session.page, 'member', lang, routes, track));
+      expect(problems).toEqual([]);
     }, 300_000);
   }
 });
