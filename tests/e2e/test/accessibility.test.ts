@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, openBrowser, type Session } from './browser';
 import { type Api, signedInMember, type UploadedFile, uploadPdf } from './player-helpers';
 import {
+  afterPaint,
   axeLanguages,
   concrete,
   dialogs,
@@ -143,7 +144,7 @@ async function checkScreens(
     for (const width of widths) {
       track.step(`${route}: layout at ${width} px`);
       await page.setViewportSize({ width, height: 800 });
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await afterPaint(page);
       for (const p of await layoutProblems(page, { edgeMargin: 8 })) problems.push(`${lang} ${route} @${width}: ${p}`);
       counts.layout += 1;
       track.step(`${route}: screenshot at ${width} px`);

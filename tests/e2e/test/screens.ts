@@ -96,7 +96,28 @@ export async function screenReady(page: Page) {
     undefined,
     { timeout: 20_000 },
   );
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  // bounded in the page: a promise there that never settles would hold page.evaluate for ever (it has no time-out)
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        void document.fonts.ready.then(() => done());
+        setTimeout(done, 5_000);
+      }),
+  );
+}
+
+/**
+ * Waits for the next two frames after a change of size, so what is measured has been laid out and painted; at most a
+ * second, as a headless page that paints no frame for a while (nothing changed on it) would otherwise hold the call.
+ */
+export async function afterPaint(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        requestAnimationFrame(() => requestAnimationFrame(() => done()));
+        setTimeout(done, 1_000);
+      }),
+  );
 }
 
 export async function setLanguage(page: Page, language: Language) {
@@ -122,7 +143,11 @@ export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   );
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    // a minute at most (a screen takes 1-3 s): an axe run that never ends fails here rather than holding the test
+    const result = await Promise.race([
+      axe.run(document, { resultTypes: ['violations'] }),
+      new Promise<never>((_, fail) => setTimeout(() => fail(new Error('axe-core did not finish in 60 s')), 60_000)),
+    ]);
     return result.violations.map((v) => ({
       rule: v.id,
       impact: v.impact ?? '',
