@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 // LibreOffice makes its sockets in /tmp (/var/tmp when /tmp is not writable), whatever TMPDIR, OSL_SOCKET_PATH or
 // -env:OSL_SOCKET_PATH say (tried): one per office for its single-instance IPC, and one for a pipe it accepts on. An
@@ -24,4 +28,66 @@ export function officePipePaths(profileUrl: string, acceptPipe?: string, uid = p
 /** Removes an ended office's socket files (those that exist). */
 export async function removeOfficePipes(profileUrl: string, acceptPipe?: string): Promise<void> {
   await Promise.all(officePipePaths(profileUrl, acceptPipe).map((p) => rm(p, { force: true }).catch(() => {})));
+}
+
+/**
+ * A warm office's directory (profile inside) is `<tmp>/pagecast-office-<pid>-<suffix>` and its accept pipe
+ * `pagecast-<pid>-<suffix>`: the service's pid and one random suffix, so that what an office leaves can be traced to
+ * the service that started it.
+ */
+const WARM_OFFICE_DIR = /^pagecast-office-(\d+)-([A-Za-z0-9]+)$/;
+export const warmOfficeDirPrefix = (pid = process.pid) => join(tmpdir(), `pagecast-office-${pid}-`);
+export function warmOfficePipe(dir: string): string {
+  const m = WARM_OFFICE_DIR.exec(dir.slice(dir.lastIndexOf('/') + 1));
+  if (!m) throw new Error(`not a warm office directory: ${dir}`);
+  return `pagecast-${m[1]}-${m[2]}`;
+}
+/** The UserInstallation URL of an office run in `dir` (its profile is `dir`/profile). */
+export const officeProfileUrl = (dir: string): string => pathToFileURL(join(dir, 'profile')).href;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // there, but another user's
+  }
+}
+
+/** Whether something accepts on the socket file (an office that still runs); a second without an answer counts as yes. */
+function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const done = (answer: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(true), 1000);
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false)); // ENOENT, ECONNREFUSED: a socket file with nobody behind it
+  });
+}
+
+/**
+ * Removes the directories and socket files of warm offices whose service has ended without stopping them (killed,
+ * crashed, the machine stopped): the office dies with its service (office-server.ts), but its files stay, one set
+ * per office started, in a temporary directory that lives as long as the machine. An office is left alone while its
+ * service's pid runs or anything answers on its pipe (another pid namespace sharing /tmp). Returns the number removed.
+ */
+export async function sweepEndedOffices(root = tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const m = WARM_OFFICE_DIR.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || processAlive(pid)) continue;
+    const dir = join(root, name);
+    const pipe = warmOfficePipe(dir);
+    const sockets = officePipePaths(officeProfileUrl(dir), pipe).filter((p) => p.endsWith(`_${pipe}`));
+    if ((await Promise.all(sockets.map(socketAnswers))).some(Boolean)) continue;
+    await Promise.all([rm(dir, { recursive: true, force: true }), removeOfficePipes(officeProfileUrl(dir), pipe)]);
+    removed++;
+  }
+  return removed;
 }

@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConversionError } from './errors.ts';
 import { killGroup } from './process-group.ts';
-import { removeOfficePipes } from './office-pipes.ts';
+import { removeOfficePipes, sweepEndedOffices, warmOfficeDirPrefix, warmOfficePipe } from './office-pipes.ts';
 import { canIsolateNetwork, type OfficePdf, officeProfileUrl, writeOfficeProfile } from './office-to-pdf.ts';
 
 export interface WarmOfficeOptions {
@@ -62,6 +61,7 @@ export class WarmOffice {
   private office: Office | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private swept = false;
   /** Offices started so far (tests check that a recycle really starts a new one). */
   generation = 0;
   /** Documents tried again in a fresh office after failing in a warm one (see run). */
@@ -150,9 +150,14 @@ export class WarmOffice {
 
   private async start(): Promise<Office> {
     await this.stop();
-    const dir = await mkdtemp(join(tmpdir(), 'pagecast-office-'));
+    if (!this.swept) {
+      // what offices of an earlier run of the service left when it was killed (sweepEndedOffices says how)
+      this.swept = true;
+      await sweepEndedOffices().catch(() => 0);
+    }
+    const dir = await mkdtemp(warmOfficeDirPrefix());
     const profile = await writeOfficeProfile(dir);
-    const pipe = `pagecast-${process.pid}-${randomBytes(8).toString('hex')}`;
+    const pipe = warmOfficePipe(dir);
     const args = [
       `-env:UserInstallation=${profile}`,
       '--headless',

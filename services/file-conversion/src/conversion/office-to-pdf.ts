@@ -2,9 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConversionError } from './errors.ts';
-import { removeOfficePipes } from './office-pipes.ts';
+import { officeProfileUrl, removeOfficePipes } from './office-pipes.ts';
 import { killGroup } from './process-group.ts';
 
 export interface OfficeToPdfOptions {
@@ -41,7 +40,7 @@ const PROFILE_REGISTRY = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 /** The profile of an office run in `dir`, as -env:UserInstallation names it (office-pipes.ts derives names from it). */
-export const officeProfileUrl = (dir: string): string => pathToFileURL(join(dir, 'profile')).href;
+export { officeProfileUrl };
 
 /** Writes the profile of an office run in `dir` (PROFILE_REGISTRY); returns its URL. */
 export async function writeOfficeProfile(dir: string): Promise<string> {

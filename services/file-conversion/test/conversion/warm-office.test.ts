@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { officePipePaths } from '../../src/conversion/office-pipes.ts';
+import { officePipePaths, sweepEndedOffices } from '../../src/conversion/office-pipes.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -263,10 +263,32 @@ describe('the warm LibreOffice converter', () => {
       }
     };
     expect(running()).toBeGreaterThan(0);
+    // what its office leaves: the profile directory and the accept pipe's socket, both named by the service's pid
+    const leftovers = async () => [
+      ...(await readdir(tmpdir())).filter((f) => f.startsWith(`pagecast-office-${child.pid}-`)),
+      ...(await readdir('/tmp')).filter((f) =>
+        f.startsWith(`OSL_PIPE_${process.getuid?.() ?? 0}_pagecast-${child.pid}-`),
+      ),
+    ];
+    expect(await leftovers()).toHaveLength(2);
+    // a service that runs keeps its office's files, whoever sweeps
+    await sweepEndedOffices();
+    expect(await leftovers()).toHaveLength(2);
     child.kill('SIGKILL');
     await once(child, 'exit');
     const until = Date.now() + 10_000;
     while (running() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(running()).toBe(0);
+    expect(await leftovers()).toHaveLength(2); // a killed service cannot remove them
+
+    // the next converter's first office removes them (the service started again)
+    const next = new WarmOffice();
+    try {
+      const r = await next.convert(path, 'docx', { timeoutMs: 60_000, tmpDir: tmp });
+      await r.cleanup();
+    } finally {
+      await next.close();
+    }
+    expect(await leftovers()).toEqual([]);
   }, 90_000);
 });
