@@ -279,9 +279,9 @@ describe('the warm LibreOffice converter', () => {
     const until = Date.now() + 10_000;
     while (running() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
     expect(running()).toBe(0);
-    expect(await leftovers()).toHaveLength(2); // a killed service cannot remove them
 
-    // the next converter's first office removes them (the service started again)
+    // a killed service cannot remove them: the next converter's first office does (the service started again; the
+    // first office of another test file's converter may also get there first)
     const next = new WarmOffice();
     try {
       const r = await next.convert(path, 'docx', { timeoutMs: 60_000, tmpDir: tmp });
