@@ -75,21 +75,44 @@ export async function removeDurables(jsm: JetStreamManager, prefix: string): Pro
   }
 }
 
+/** A service run in-process by a component test (each service's TestService has its NATS there). */
+export interface WithNats {
+  server: { context: { nats: { js: JetStreamClient } } };
+}
+
 /**
  * Publishes an event as the service that owns its subject would: a test standing in for another service. The NATS
  * is shared by every test running at the time, so the real services of other tests see it too (a billing opens an
  * account for a registration and announces its tier): give an event that must come after theirs an `occurredAt`
  * that says so.
  */
-export async function publishAs<S extends Subject>(
-  js: JetStreamClient,
+export async function publishEvent<S extends Subject>(
+  svc: WithNats,
   type: S,
   data: EventData<S>,
   opts: { id?: string; occurredAt?: Date } = {},
 ): Promise<EventEnvelope<S>> {
   const event = createEvent(type, data, opts);
-  await js.publish(type, JSON.stringify(event), { msgID: event.id });
+  await svc.server.context.nats.js.publish(type, JSON.stringify(event), { msgID: event.id });
   return event;
+}
+
+/** A registration as account announces it: a trial member with 300 points, registered now, unless `over` says. */
+export function registration(
+  userId: string,
+  over: Partial<EventData<'account.user.registered.v1'>> = {},
+): EventData<'account.user.registered.v1'> {
+  return {
+    userId,
+    email: `${userId}@example.com`,
+    firstName: 'Test',
+    lastName: 'Member',
+    membershipTier: 'trial',
+    points: 300,
+    registeredAt: new Date().toISOString(),
+    locale: 'ja',
+    ...over,
+  };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, field by field

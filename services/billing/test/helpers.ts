@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { type EventData, type Subject, serviceIdentity } from '@pagecast/contracts';
-import { callService, type Json, publishAs, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
+import { type EventData, serviceIdentity } from '@pagecast/contracts';
+import {
+  callService,
+  type Json,
+  publishEvent,
+  registration,
+  testEnv,
+  uniqueName,
+  waitFor,
+} from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
 
 export type { Json };
-export { waitFor };
+export { publishEvent, waitFor };
 
 export interface TestService {
   server: Server;
@@ -75,27 +83,21 @@ export function serviceCall(svc: TestService, method: string, path: string, body
   return call(svc, serviceIdentity('marketplace').userId, method, path, body);
 }
 
-/** Publishes another service's event on NATS, as that service would. */
-export function publishEvent<S extends Subject>(svc: TestService, type: S, data: EventData<S>, id?: string) {
-  return publishAs(svc.server.context.nats.js, type, data, { id });
-}
-
 /** A member registered at account (opening 300 points, trial), once billing has opened them. */
 export async function registerMember(
   svc: TestService,
   opts: { tier?: EventData<'account.user.registered.v1'>['membershipTier']; points?: number; registeredAt?: Date } = {},
 ): Promise<string> {
   const userId = randomUUID();
-  await publishEvent(svc, 'account.user.registered.v1', {
-    userId,
-    email: `${userId}@example.test`,
-    firstName: 'Test',
-    lastName: 'Member',
-    membershipTier: opts.tier ?? 'trial',
-    points: opts.points ?? 300,
-    registeredAt: (opts.registeredAt ?? new Date()).toISOString(),
-    locale: 'ja',
-  });
+  await publishEvent(
+    svc,
+    'account.user.registered.v1',
+    registration(userId, {
+      membershipTier: opts.tier ?? 'trial',
+      points: opts.points ?? 300,
+      registeredAt: (opts.registeredAt ?? new Date()).toISOString(),
+    }),
+  );
   await waitFor(`billing opens ${userId}`, async () => {
     const m = await svc.server.context.data.memberships.current(userId);
     const b = await svc.server.context.data.ledger.balance(userId);

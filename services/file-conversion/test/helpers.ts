@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { EventData, Subject } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { callService, publishAs, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
+import { callService, publishEvent, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
+
+export { publishEvent };
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
 import type { ServiceSettings } from '../src/config';
@@ -141,16 +142,6 @@ export async function objectNames(svc: TestService, prefix = ''): Promise<string
   const names: string[] = [];
   for await (const o of client.listObjectsV2(bucket, prefix, true)) if (o.name) names.push(o.name);
   return names.sort();
-}
-
-/** Publishes another service's event on NATS, as that service would. */
-export async function publishEvent<S extends Subject>(
-  svc: TestService,
-  type: S,
-  data: EventData<S>,
-  occurredAt?: Date,
-): Promise<void> {
-  await publishAs(svc.server.context.nats.js, type, data, { occurredAt });
 }
 
 export const newUser = () => uniqueName('user');

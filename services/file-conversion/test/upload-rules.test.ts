@@ -1,3 +1,4 @@
+import { registration } from '@pagecast/service-kit/testing';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -176,16 +177,7 @@ describe('tier file limit', () => {
 
   it('follows the tier that account and billing announce (standard: 30)', async () => {
     const user = newUser();
-    await publishEvent(svc, 'account.user.registered.v1', {
-      userId: user,
-      email: `${user}@example.com`,
-      firstName: '太郎',
-      lastName: '山田',
-      membershipTier: 'free',
-      points: 300,
-      registeredAt: new Date().toISOString(),
-      locale: 'ja',
-    });
+    await publishEvent(svc, 'account.user.registered.v1', registration(user, { membershipTier: 'free' }));
     await waitFor('registration applied', async () => {
       const s = (await call(svc, user, 'GET', '/api/dashboard/stats')).body;
       return s.user.membershipTier === 'free' && s.user.points === 300;
@@ -196,7 +188,7 @@ describe('tier file limit', () => {
       svc,
       'billing.membership.changed.v1',
       { userId: user, tier: 'standard', pendingDowngradeTier: null, downgradeEffectiveMonth: null },
-      new Date(Date.now() + 86_400_000),
+      { occurredAt: new Date(Date.now() + 86_400_000) },
     );
     await waitFor('tier applied', async () => {
       const s = (await call(svc, user, 'GET', '/api/dashboard/stats')).body;
@@ -214,22 +206,17 @@ describe('tier file limit', () => {
       svc,
       'billing.membership.changed.v1',
       { userId: user, tier: 'creator', pendingDowngradeTier: null, downgradeEffectiveMonth: null },
-      new Date(Date.now() + 86_400_000),
+      { occurredAt: new Date(Date.now() + 86_400_000) },
     );
     await waitFor(
       'upgrade applied',
       async () => (await call(svc, user, 'GET', '/api/dashboard/stats')).body.fileLimit > 3,
     );
-    await publishEvent(svc, 'account.user.registered.v1', {
-      userId: user,
-      email: `${user}@example.com`,
-      firstName: '花子',
-      lastName: '山田',
-      membershipTier: 'trial',
-      points: 300,
-      registeredAt: registeredAt.toISOString(),
-      locale: 'ja',
-    });
+    await publishEvent(
+      svc,
+      'account.user.registered.v1',
+      registration(user, { registeredAt: registeredAt.toISOString() }),
+    );
     // the registration's points are its trace: once they show, it has been read
     const stats = await waitFor('registration read', async () => {
       const s = (await call(svc, user, 'GET', '/api/dashboard/stats')).body;

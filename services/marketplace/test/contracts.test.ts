@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { FileSummary, FilePreview, MarketplacePage, PurchasersResponse, PurchaseResponse } from '@pagecast/contracts';
-import { testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { registration, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -51,16 +51,11 @@ beforeAll(async () => {
   });
   billing = await spawnService('billing', billingEnv());
   market = await startMarketplace({ env: { BILLING_URL: billing.url } });
-  await publishEvent(market, 'account.user.registered.v1', {
-    userId: buyer,
-    email: `${buyer}@example.com`,
-    firstName: 'C',
-    lastName: 'B',
-    membershipTier: 'trial',
-    points: 8000,
-    registeredAt: new Date(Date.now() - 60_000).toISOString(),
-    locale: 'ja',
-  });
+  await publishEvent(
+    market,
+    'account.user.registered.v1',
+    registration(buyer, { points: 8000, registeredAt: new Date(Date.now() - 60_000).toISOString() }),
+  );
   await waitFor('buyer opened', async () => (await balanceOf(billing.url, buyer).catch(() => -1)) === 8000);
 }, 120_000);
 afterAll(async () => {

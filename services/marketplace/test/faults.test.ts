@@ -1,4 +1,4 @@
-import { uniqueName } from '@pagecast/service-kit/testing';
+import { registration, uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurchaseDoc } from '../src/data';
 import {
@@ -41,16 +41,11 @@ async function spawnMarketplace(over: Record<string, string> = {}) {
 }
 
 async function register(userId: string, points: number) {
-  await publishEvent(observer, 'account.user.registered.v1', {
-    userId,
-    email: `${userId}@example.com`,
-    firstName: 'F',
-    lastName: 'T',
-    membershipTier: 'trial',
-    points,
-    registeredAt: new Date(Date.now() - 60_000).toISOString(),
-    locale: 'ja',
-  });
+  await publishEvent(
+    observer,
+    'account.user.registered.v1',
+    registration(userId, { points, registeredAt: new Date(Date.now() - 60_000).toISOString() }),
+  );
   await waitFor(`${userId} opened`, async () => (await balanceOf(billing.url, userId).catch(() => -1)) === points);
   await waitFor('tier known', async () => (await observer.server.context.data.members.tierOf(userId)) === 'trial');
 }

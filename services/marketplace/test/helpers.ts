@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { EventData, Subject } from '@pagecast/contracts';
+import type { EventData } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { callService, type Json, publishAs, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
+import { callService, type Json, publishEvent, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import type { BillingClient } from '../src/data/billing';
 import { consumerNames } from '../src/events';
 import { createServer, type Server } from '../src/server';
 
 export type { Json };
-export { waitFor };
+export { publishEvent, waitFor };
 
 export interface TestService {
   server: Server;
@@ -61,16 +61,6 @@ export async function call(
   body?: unknown,
 ): Promise<{ status: number; body: Json }> {
   return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', userId ? { userId } : null, method, path, body);
-}
-
-/** Publishes another service's event on NATS, as that service would. */
-export async function publishEvent<S extends Subject>(
-  svc: TestService,
-  type: S,
-  data: EventData<S>,
-  occurredAt?: Date,
-): Promise<void> {
-  await publishAs(svc.server.context.nats.js, type, data, { occurredAt });
 }
 
 export const newId = () => randomUUID();

@@ -1,4 +1,4 @@
-import { uniqueName } from '@pagecast/service-kit/testing';
+import { registration, uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BillingClient } from '../src/data/billing';
 import {
@@ -88,16 +88,11 @@ describe('a purchase is refused, and nothing is charged or recorded', () => {
 
   it('for a member who became free after registering as trial', async () => {
     const member = uniqueName('downgraded');
-    await publishEvent(svc, 'account.user.registered.v1', {
-      userId: member,
-      email: `${member}@example.com`,
-      firstName: 'A',
-      lastName: 'B',
-      membershipTier: 'trial',
-      points: 300,
-      registeredAt: new Date(Date.now() - 60_000).toISOString(),
-      locale: 'ja',
-    });
+    await publishEvent(
+      svc,
+      'account.user.registered.v1',
+      registration(member, { registeredAt: new Date(Date.now() - 60_000).toISOString() }),
+    );
     await waitForRead(
       svc,
       'registered',
@@ -110,7 +105,7 @@ describe('a purchase is refused, and nothing is charged or recorded', () => {
       svc,
       'billing.membership.changed.v1',
       { userId: member, tier: 'free', pendingDowngradeTier: null, downgradeEffectiveMonth: null },
-      new Date(Date.now() + 30 * 86_400_000),
+      { occurredAt: new Date(Date.now() + 30 * 86_400_000) },
     );
     await waitForRead(svc, 'free', async () => (await svc.server.context.data.members.tierOf(member)) === 'free');
     expect((await purchase(member)).body.code).toBe('FREE_TIER_CANNOT_PURCHASE');

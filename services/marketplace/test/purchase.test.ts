@@ -1,5 +1,5 @@
 import { parseEvent } from '@pagecast/contracts';
-import { uniqueName } from '@pagecast/service-kit/testing';
+import { registration, uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -24,17 +24,12 @@ const listing = listingEvent({ ownerId: seller, title: '期限のある資料', 
 
 /** Registers a member as account announces it; billing opens the account with these points. */
 async function register(userId: string, points: number) {
-  await publishEvent(svc, 'account.user.registered.v1', {
-    userId,
-    email: `${userId}@example.com`,
-    firstName: 'T',
-    lastName: 'M',
-    // trial: its first 30 days cost nothing, so the balances below move only by purchases
-    membershipTier: 'trial',
-    points,
-    registeredAt: new Date(Date.now() - 60_000).toISOString(),
-    locale: 'ja',
-  });
+  // trial: its first 30 days cost nothing, so the balances below move only by purchases
+  await publishEvent(
+    svc,
+    'account.user.registered.v1',
+    registration(userId, { points, registeredAt: new Date(Date.now() - 60_000).toISOString() }),
+  );
   await waitFor(`${userId} opened`, async () => (await balanceOf(billing.url, userId).catch(() => -1)) === points);
 }
 
