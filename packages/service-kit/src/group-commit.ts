@@ -25,10 +25,16 @@ export function createGroupCommit<T>(
   opts: {
     maxBatch?: number;
     /**
-     * Under load only (a write ended less than `lingerMs` ago), a write waits this long for more items first. At
-     * low load an item is still written at once; under load, fewer and fuller writes.
+     * Under load only, a write waits this long for more items first: fewer and fuller writes. Load is what
+     * `moreComing` says when given (the caller knows that other items are on their way), else a write that ended
+     * less than `lingerMs` ago. At low load an item is still written at once.
      */
     lingerMs?: number;
+    /**
+     * True when more items will soon be added (work in progress that ends in an add). Without it, one caller adding
+     * again and again just after each write (a member's logins one after another) would wait `lingerMs` each time.
+     */
+    moreComing?: () => boolean;
   } = {},
 ): GroupCommit<T> {
   const maxBatch = opts.maxBatch ?? 500;
@@ -39,7 +45,8 @@ export function createGroupCommit<T>(
   let lastEnd = Number.NEGATIVE_INFINITY;
 
   const runOnce = async (): Promise<void> => {
-    if (lingerMs > 0 && queued.size < maxBatch && performance.now() - lastEnd < lingerMs) {
+    const loaded = opts.moreComing ? opts.moreComing() : performance.now() - lastEnd < lingerMs;
+    if (lingerMs > 0 && queued.size < maxBatch && loaded) {
       await new Promise((r) => setTimeout(r, lingerMs));
     }
     const batch = new Map<string, Pending<T>>();

@@ -115,4 +115,33 @@ describe('group commit', () => {
     expect(batches.at(-1)).toEqual(['e']);
     expect(gc.writes).toBe(3);
   });
+  it('with moreComing, waits to fill a write only while more is on its way, never for one caller after another', async () => {
+    const batches: string[][] = [];
+    let coming = 0;
+    const gc = createGroupCommit(
+      async (items: string[]) => {
+        batches.push(items);
+      },
+      { lingerMs: 40, moreComing: () => coming > 0 },
+    );
+    const timed = async (p: Promise<void>) => {
+      const t0 = performance.now();
+      await p;
+      return performance.now() - t0;
+    };
+    // One caller after another, each right after its own write: nothing else on its way, so no wait (without
+    // moreComing, every add after the first waited lingerMs: a write had just ended).
+    for (const item of ['a', 'b', 'c']) expect(await timed(gc.add(item, item))).toBeLessThan(30);
+    expect(batches).toEqual([['a'], ['b'], ['c']]);
+    // Two more on their way: the write waits for them, even with no write lately.
+    await new Promise((r) => setTimeout(r, 60));
+    coming = 2;
+    const first = gc.add('d', 'd');
+    await new Promise((r) => setTimeout(r, 5));
+    const rest = [gc.add('e', 'e'), gc.add('f', 'f')];
+    coming = 0;
+    await Promise.all([first, ...rest]);
+    expect(batches.at(-1)).toEqual(['d', 'e', 'f']);
+    expect(gc.writes).toBe(4);
+  });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createGroupCommit } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
+import { passwordHashesInProgress } from '../domain';
 
 /** The sessions store the spec names: { _id: sid, sess, expire }. */
 export interface SessionRecord {
@@ -33,12 +34,14 @@ export function createSessionRepository(conn: mongoose.Connection) {
   const model = (conn.models.Session as SessionModel | undefined) ?? defineModel(conn);
   // Logins that arrive while an insert runs share the next one (the kit's group commit): each database command
   // costs FerretDB about a millisecond of CPU under load whatever it holds, taken from the password hashes on the
-  // same cores. Under load a write also waits 10 ms for more (npm run bench -- login: FerretDB CPU per login
-  // 1.65 -> 1.25 ms, 1.1 ms with 25 ms), next to the hash's queue of several hundred ms; a lone login does not wait.
+  // same cores. While other password checks are running (their logins will want a session too), a write also
+  // waits 10 ms for more (npm run bench -- login: FerretDB CPU per login 1.65 -> 1.25 ms, 1.1 ms with 25 ms), next
+  // to the hash's queue of several hundred ms. A lone login does not wait, nor does one member's login after
+  // another (it waited 10 ms each time when "under load" meant a write ended less than 10 ms before).
   // Each caller still waits until its own session is stored.
   const inserts = createGroupCommit<SessionRecord>(
     (docs) => model.collection.insertMany(docs as never[]).then(() => undefined),
-    { maxBatch: 100, lingerMs: 10 },
+    { maxBatch: 100, lingerMs: 10, moreComing: () => passwordHashesInProgress() > 0 },
   );
   return {
     model,

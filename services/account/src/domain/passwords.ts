@@ -18,6 +18,11 @@ function verifyHash(storedHash: string, password: string): Promise<boolean> {
   return hashing().verify(storedHash, password);
 }
 
+/** Password hashes asked for and not yet answered (logins, registrations and password changes in progress). */
+export function passwordHashesInProgress(): number {
+  return workers ? workers.running + workers.waiting : 0;
+}
+
 /** Lets the hashes asked for finish, then ends the threads (the service's close). */
 export async function closePasswordHashing(): Promise<void> {
   const closing = workers;
