@@ -106,6 +106,10 @@ const benches = [
     run: owned('services/account/bench/login.bench.mjs', 'benchLogin'),
   },
   {
+    name: "member lookup: a login's member read among 20,000 members, by stored hint vs by address",
+    run: owned('services/account/bench/member-lookup.bench.mjs', 'benchMemberLookup'),
+  },
+  {
     name: 'conversion: pages per second vs pdftoppm + sharp and mutool + sharp',
     run: owned('services/file-conversion/bench/conversion.bench.mjs', 'benchConversion'),
   },

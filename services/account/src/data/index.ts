@@ -43,6 +43,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
     async init() {
       for (const m of [
         users.model,
+        users.hintModel,
         sessions.model,
         keys.model,
         rateLimits.model,

@@ -1,0 +1,93 @@
+// A login's member lookup among many members: by the stored address -> id hint (two reads by _id), against the
+// lookup by address that every login paid after a restart before the hints (FerretDB scans `users` for a filter on
+// `email`, unique index or not). Each lookup goes through a new repository, so no in-memory hint helps: what
+// another replica, or this one after a restart, pays for a member's first login. FerretDB's CPU per lookup is read
+// from Linux's /proc. Figures only: it never fails on time.
+import { readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { testEnv } from '@pagecast/service-kit/testing';
+import mongoose from 'mongoose';
+import { summarize } from '../../../scripts/lib/stats.mjs';
+import { createUserRepository } from '../src/data/users.ts';
+
+/** CPU time (ms) FerretDB has used so far, or NaN off Linux. */
+function ferretCpu(port) {
+  let total = Number.NaN;
+  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (!cmd.includes('ferretdb') || !cmd.includes(`:${port}`)) continue;
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total = (Number.isNaN(total) ? 0 : total) + (Number(f[11]) + Number(f[12])) * 10;
+    } catch {}
+  }
+  return total;
+}
+
+export async function benchMemberLookup({ log = console.log, members = 20_000, lookups = 20 } = {}) {
+  const env = testEnv();
+  const port = new URL(env.MONGO_URL).port;
+  const dbName = `account_lookup_bench_${Date.now().toString(36)}`;
+  const conn = await mongoose.createConnection(env.MONGO_URL, { dbName }).asPromise();
+  try {
+    const seed = createUserRepository(conn);
+    await seed.model.createCollection();
+    await seed.model.createIndexes();
+    const emailOf = (i) => `member-${i}@example.com`;
+    const now = new Date();
+    for (let i = 0; i < members; i += 1000) {
+      const batch = Array.from({ length: Math.min(1000, members - i) }, (_, j) => ({
+        _id: `member-${i + j}`,
+        email: emailOf(i + j),
+        firstName: 'Bench',
+        lastName: 'Mark',
+        profileImageUrl: null,
+        points: 0,
+        membershipTier: 'free',
+        passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${'x'.repeat(70)}`,
+        authProvider: 'local',
+        emailVerified: true,
+        createdAt: now,
+        updatedAt: now,
+      }));
+      await seed.model.collection.insertMany(batch);
+      // The hints as the repository stores them: { _id: address, userId }.
+      await seed.hintModel.collection.insertMany(batch.map((u) => ({ _id: u.email, userId: u._id })));
+    }
+    const picked = new Set();
+    while (picked.size < Math.min(lookups, members)) picked.add(Math.floor(Math.random() * members));
+    const picks = [...picked];
+    const run = async (label) => {
+      const times = [];
+      const cpu0 = ferretCpu(port);
+      const t0 = performance.now();
+      for (const i of picks) {
+        const users = createUserRepository(conn);
+        const s = performance.now();
+        const user = await users.findForLogin(emailOf(i));
+        times.push(performance.now() - s);
+        if (user?._id !== `member-${i}`) throw new Error(`lookup of ${emailOf(i)} found ${user?._id}`);
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      const cpu = (ferretCpu(port) - cpu0) / picks.length;
+      return {
+        label: `${label} (FerretDB ${Number.isFinite(cpu) ? cpu.toFixed(2) : '-'} ms CPU each)`,
+        ...summarize(times, 1, seconds),
+      };
+    };
+    const rows = [await run(`member by stored hint, among ${members}`)];
+    // Without the hints: the address itself, as each first login after a restart did before them. The lookups
+    // write the hints of the members they find, so these go first, once, on the removed hints.
+    await seed.hintModel.collection.deleteMany({ _id: { $in: picks.map(emailOf) } });
+    rows.push(await run(`member by address (no hint: a scan), among ${members}`));
+    const [hinted, scanned] = rows;
+    log(
+      `member lookup among ${members}: by hint p50 ${hinted.p50.toFixed(2)} ms, by address p50 ${scanned.p50.toFixed(1)} ms (${(scanned.p50 / hinted.p50).toFixed(0)}x)`,
+    );
+    return rows;
+  } finally {
+    await conn.dropDatabase().catch(() => undefined);
+    await conn.close();
+  }
+}

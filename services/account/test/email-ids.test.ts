@@ -1,0 +1,105 @@
+// A member is found by e-mail address on every login. FerretDB answers a filter on `email` by scanning `users`, so
+// the repository keeps each address's member id in a document of its own, read by `_id`. These tests watch the
+// commands a fresh repository (another replica, or this one after a restart) sends.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserRepository } from '../src/data';
+import { type Harness, login, startHarness, uniqueEmail, verifiedMember } from './harness';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness('account_email_ids');
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** A new repository on the service's connection, and the filters it sent to `users` since it was made. */
+function freshRepository() {
+  const { conn } = h.server.context;
+  const filters: Array<Record<string, unknown>> = [];
+  conn.set('debug', (collection: string, method: string, filter: unknown) => {
+    if (collection === 'users' && method.startsWith('find')) filters.push({ ...(filter as object) });
+  });
+  return { users: createUserRepository(conn), filters };
+}
+
+const byAddress = (filters: Array<Record<string, unknown>>) => filters.filter((f) => 'email' in f);
+
+describe('finding a member by address', () => {
+  it('reads a registered member by id, with no filter on the address, from a repository that never saw them', async () => {
+    const member = await verifiedMember(h, 'email-ids');
+    const { users, filters } = freshRepository();
+    try {
+      const found = await users.findForLogin(member.email.toUpperCase());
+      expect(found?.email).toBe(member.email);
+      expect(filters.length).toBeGreaterThan(0);
+      expect(byAddress(filters)).toEqual([]);
+      // And the login itself, through the service.
+      expect((await login(h, member.email, member.password)).res.status).toBe(200);
+    } finally {
+      h.server.context.conn.set('debug', false);
+    }
+  });
+
+  it('looks a member without a hint up by address once, then by id', async () => {
+    // A member from before the hints (or whose hint write failed): in `users` only.
+    const { conn } = h.server.context;
+    const email = uniqueEmail('no-hint');
+    const seed = createUserRepository(conn);
+    const created = await seed.create({
+      email,
+      firstName: 'A',
+      lastName: 'B',
+      passwordHash: null,
+      authProvider: 'local',
+      emailVerified: true,
+      locale: null,
+    });
+    await seed.hintModel.deleteOne({ _id: email });
+
+    const first = freshRepository();
+    try {
+      expect((await first.users.findForLogin(email))?._id).toBe(created._id);
+      expect(byAddress(first.filters)).toEqual([{ email }]);
+      expect(await seed.hintModel.findById(email).lean()).toEqual({ _id: email, userId: created._id });
+
+      const second = freshRepository();
+      expect((await second.users.findForLogin(email))?._id).toBe(created._id);
+      expect(byAddress(second.filters)).toEqual([]);
+    } finally {
+      conn.set('debug', false);
+    }
+  });
+
+  it('does not trust a hint that names another member, and puts the right one back', async () => {
+    const { conn } = h.server.context;
+    const a = await verifiedMember(h, 'hint-a');
+    const b = await verifiedMember(h, 'hint-b');
+    const seed = createUserRepository(conn);
+    const idOf = async (email: string) => (await seed.model.findOne({ email }).lean())?._id;
+    const [idA, idB] = [await idOf(a.email), await idOf(b.email)];
+    await seed.hintModel.updateOne({ _id: a.email }, { $set: { userId: idB } });
+
+    const { users, filters } = freshRepository();
+    try {
+      expect((await users.findForLogin(a.email))?._id).toBe(idA);
+      expect(byAddress(filters)).toEqual([{ email: a.email }]);
+      expect((await seed.hintModel.findById(a.email).lean())?.userId).toBe(idA);
+    } finally {
+      conn.set('debug', false);
+    }
+  });
+
+  it('answers an unknown address with nobody, and writes no hint for it', async () => {
+    const { users } = freshRepository();
+    const email = uniqueEmail('nobody');
+    try {
+      expect(await users.findForLogin(email)).toBeNull();
+      expect(await users.hintModel.findById(email).lean()).toBeNull();
+    } finally {
+      h.server.context.conn.set('debug', false);
+    }
+  });
+});
