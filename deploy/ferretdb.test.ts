@@ -1,4 +1,4 @@
-// The test profile's FerretDB is our build (scripts/lib/tools.mjs, patch pc2): lookups by _id use the _id index,
+// The test profile's FerretDB is our build (scripts/lib/tools.mjs, patches pc1 to pc3): lookups by _id use the _id index,
 // alone or with other conditions. Unpatched, FerretDB's SQLite backend wrote its _id condition in a form SQLite does
 // not match with the index, so every find, update and delete by _id read the whole table (a login's member read cost
 // FerretDB 30 ms of CPU among 20,000 members instead of 0.3 ms), and a filter naming _id and more was never narrowed
