@@ -1,4 +1,7 @@
-// Shared by the benchmarks: the p-th percentile (0..100) of ascending numbers, nearest rank.
+// Shared by the benchmarks.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** The p-th percentile (0..100) of ascending numbers, nearest rank. */
 export function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
@@ -15,4 +18,31 @@ export function summarize(times, concurrency, seconds) {
     p99: percentile(sorted, 99),
     rps: sorted.length / seconds,
   };
+}
+
+/** CPU time (ms) used so far by the processes `match` picks and their descendants, read from Linux's /proc. */
+export function processTree(match) {
+  if (!existsSync('/proc/self/stat')) return Number.NaN; // not Linux: the figures print as '-'
+  const procs = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      procs.push({ pid: Number(d), ppid: Number(f[1]), cpu: Number(f[11]) + Number(f[12]), cmd });
+    } catch {}
+  }
+  const roots = procs.filter(match);
+  const seen = new Set(roots.map((p) => p.pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of procs)
+      if (!seen.has(p.pid) && seen.has(p.ppid)) {
+        seen.add(p.pid);
+        grew = true;
+      }
+  }
+  // utime and stime are in clock ticks: 100 per second on Linux
+  return procs.filter((p) => seen.has(p.pid)).reduce((a, p) => a + p.cpu * 10, 0);
 }

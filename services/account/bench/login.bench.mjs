@@ -10,7 +10,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -20,7 +19,7 @@ import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { connectNats, createLogger } from '@pagecast/service-kit';
 import { removeDurables, testEnv } from '@pagecast/service-kit/testing';
-import { percentile, summarize } from '../../../scripts/lib/stats.mjs';
+import { percentile, processTree, summarize } from '../../../scripts/lib/stats.mjs';
 import { createHashWorkers } from '../src/domain/hash-workers.ts';
 import { durableName } from '../src/events/index.ts';
 
@@ -49,33 +48,6 @@ async function loop(one, { total, concurrency, warmup = 20 }) {
   await run(total, true);
   const seconds = (performance.now() - t0) / 1000;
   return summarize(times, concurrency, seconds);
-}
-
-/** CPU time (ms) used so far by the processes `match` picks and their descendants, read from Linux's /proc. */
-function processTree(match) {
-  if (!existsSync('/proc/self/stat')) return Number.NaN; // not Linux: the figures print as '-'
-  const procs = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      procs.push({ pid: Number(d), ppid: Number(f[1]), cpu: Number(f[11]) + Number(f[12]), cmd });
-    } catch {}
-  }
-  const roots = procs.filter(match);
-  const seen = new Set(roots.map((p) => p.pid));
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of procs)
-      if (!seen.has(p.pid) && seen.has(p.ppid)) {
-        seen.add(p.pid);
-        grew = true;
-      }
-  }
-  // utime and stime are in clock ticks: 100 per second on Linux
-  return procs.filter((p) => seen.has(p.pid)).reduce((a, p) => a + p.cpu * 10, 0);
 }
 
 async function freePort() {

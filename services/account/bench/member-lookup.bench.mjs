@@ -3,31 +3,16 @@
 // `email`, unique index or not). Each lookup goes through a new repository, so no in-memory hint helps: what
 // another replica, or this one after a restart, pays for a member's first login. FerretDB's CPU per lookup is read
 // from Linux's /proc. Figures only: it never fails on time.
-import { readdirSync, readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { testEnv } from '@pagecast/service-kit/testing';
 import mongoose from 'mongoose';
-import { summarize } from '../../../scripts/lib/stats.mjs';
+import { processTree, summarize } from '../../../scripts/lib/stats.mjs';
 import { createUserRepository } from '../src/data/users.ts';
-
-/** CPU time (ms) FerretDB has used so far, or NaN off Linux. */
-function ferretCpu(port) {
-  let total = Number.NaN;
-  for (const d of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      if (!cmd.includes('ferretdb') || !cmd.includes(`:${port}`)) continue;
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total = (Number.isNaN(total) ? 0 : total) + (Number(f[11]) + Number(f[12])) * 10;
-    } catch {}
-  }
-  return total;
-}
 
 export async function benchMemberLookup({ log = console.log, members = 20_000, lookups = 20 } = {}) {
   const env = testEnv();
   const port = new URL(env.MONGO_URL).port;
+  const ferretCpu = () => processTree((p) => p.cmd.includes('ferretdb') && p.cmd.includes(`:${port}`));
   const dbName = `account_lookup_bench_${Date.now().toString(36)}`;
   const conn = await mongoose.createConnection(env.MONGO_URL, { dbName }).asPromise();
   try {
@@ -60,7 +45,7 @@ export async function benchMemberLookup({ log = console.log, members = 20_000, l
     const picks = [...picked];
     const run = async (label) => {
       const times = [];
-      const cpu0 = ferretCpu(port);
+      const cpu0 = ferretCpu();
       const t0 = performance.now();
       for (const i of picks) {
         const users = createUserRepository(conn);
@@ -70,7 +55,7 @@ export async function benchMemberLookup({ log = console.log, members = 20_000, l
         if (user?._id !== `member-${i}`) throw new Error(`lookup of ${emailOf(i)} found ${user?._id}`);
       }
       const seconds = (performance.now() - t0) / 1000;
-      const cpu = (ferretCpu(port) - cpu0) / picks.length;
+      const cpu = (ferretCpu() - cpu0) / picks.length;
       return {
         label: `${label} (FerretDB ${Number.isFinite(cpu) ? cpu.toFixed(2) : '-'} ms CPU each)`,
         ...summarize(times, 1, seconds),

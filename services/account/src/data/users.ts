@@ -74,9 +74,9 @@ type BillingViewModel = ReturnType<typeof defineViewModel>;
  * E-mail address -> member id, one document per address with the address as `_id`: what FerretDB finds from an
  * index. A member is found by address on every login, and FerretDB serves a filter on `email` by scanning `users`
  * despite its unique index (`npm run bench -- member`: 322 ms of its CPU per lookup among 20,000 members, against
- * 1.0 ms for the hint and the member read by `_id`). A hint, never an answer: the
- * member read by id must still carry the address, and without a hint (a member from before hints, a crash between
- * the two inserts) the address is looked up and the hint written then. Addresses never change, and members are not
+ * 1.0 ms for the hint and the member read by `_id`). A hint, never an answer: the member read by id must still carry
+ * the address, and without a hint (a member from before hints, a crash between the two inserts) the address is
+ * looked up and the hint written then. Addresses never change, and members are not
  * deleted, so a hint written once stays right.
  */
 interface EmailHint {
@@ -147,10 +147,10 @@ export function createUserRepository(conn: mongoose.Connection) {
 
   async function byEmail(email: string): Promise<UserRecord | null> {
     const key = email.trim().toLowerCase();
-    // A remembered id is read by _id (FerretDB: 0.4 ms of its CPU against 1.4 ms for the e-mail index) and
-    // trusted only when the member read still has this address; otherwise the address is looked up.
-    // The driver's own findOne: what lean() returns, without building and casting a mongoose query (measured:
-    // 0.16 against 0.21 ms of the caller's CPU per read, on the path of every login).
+    // A remembered id (this process's, then the stored hint) is read by _id and trusted only when the member read
+    // still has this address; otherwise the address is looked up. The driver's own findOne: what lean() returns,
+    // without building and casting a mongoose query (measured: 0.16 against 0.21 ms of the caller's CPU per read,
+    // on the path of every login).
     const byId = async (id: string) => {
       const user = (await model.collection.findOne({ _id: id } as never)) as UserRecord | null;
       return user?.email === key ? user : null;
