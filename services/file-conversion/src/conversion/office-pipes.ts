@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,41 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * When the process `pid` started, in ms since the epoch (from /proc: boot time plus its start in clock ticks), or
+ * undefined when /proc does not say. Good to about a second: the boot time is in whole seconds.
+ */
+export async function processStartMs(pid: number): Promise<number | undefined> {
+  try {
+    const [stat, procStat] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile('/proc/stat', 'utf8')]);
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so count fields after the last ')'.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]); // field 22, starttime
+    const boot = Number(/^btime (\d+)$/m.exec(procStat)?.[1]);
+    // USER_HZ is 100 on every architecture Linux runs this service on (it is part of the kernel's ABI).
+    return Number.isFinite(ticks) && Number.isFinite(boot) && boot > 0 ? boot * 1000 + ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process that started this long after an office's directory was last written cannot be its service. */
+const PID_REUSE_MARGIN_MS = 5000;
+
+/**
+ * Whether the service that made an office directory (last written at `dirMtimeMs`) may still run. Its pid alone
+ * does not say: pids are reused (pid_max is 32,768 on many machines, this one included), so a live pid that started
+ * after the directory was last written is another process (its service wrote it, and nothing writes there after the
+ * service and its office have ended). When the start time is unknown, the office is taken to be live: a leftover is
+ * better than a running office's files removed.
+ */
+async function ownerMayRun(pid: number, dirMtimeMs: number): Promise<boolean> {
+  if (!processAlive(pid)) return false;
+  // (this process too: a directory with our pid may be an earlier process's; the start of the process, not of this
+  // thread, which performance.timeOrigin would give in a worker thread)
+  const started = await processStartMs(pid);
+  return started === undefined || started <= dirMtimeMs + PID_REUSE_MARGIN_MS;
+}
+
 /** Whether something accepts on the socket file (an office that still runs); a second without an answer counts as yes. */
 function socketAnswers(path: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -73,16 +108,20 @@ function socketAnswers(path: string): Promise<boolean> {
  * Removes the directories and socket files of warm offices whose service has ended without stopping them (killed,
  * crashed, the machine stopped): the office dies with its service (office-server.ts), but its files stay, one set
  * per office started, in a temporary directory that lives as long as the machine. An office is left alone while its
- * service's pid runs or anything answers on its pipe (another pid namespace sharing /tmp). Returns the number removed.
+ * service may run (ownerMayRun: its pid, and when that process started) or anything answers on its pipe (another pid
+ * namespace sharing /tmp). Returns the number removed.
  */
 export async function sweepEndedOffices(root = tmpdir()): Promise<number> {
   let removed = 0;
   for (const name of await readdir(root).catch(() => [] as string[])) {
     const m = WARM_OFFICE_DIR.exec(name);
     if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid === process.pid || processAlive(pid)) continue;
     const dir = join(root, name);
+    const mtime = await stat(dir).then(
+      (st) => st.mtimeMs,
+      () => undefined,
+    );
+    if (mtime === undefined || (await ownerMayRun(Number(m[1]), mtime))) continue;
     const pipe = warmOfficePipe(dir);
     const sockets = officePipePaths(officeProfileUrl(dir), pipe).filter((p) => p.endsWith(`_${pipe}`));
     if ((await Promise.all(sockets.map(socketAnswers))).some(Boolean)) continue;

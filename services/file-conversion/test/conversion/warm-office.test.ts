@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { officePipePaths, sweepEndedOffices } from '../../src/conversion/office-pipes.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,10 +120,12 @@ describe('the warm LibreOffice converter', () => {
   }, 180_000);
 
   it('leaves none of its sockets in /tmp when it replaces an office or ends', async () => {
-    // LibreOffice puts them there whatever we say, and an office we kill does not remove them (office-pipes.ts)
+    // LibreOffice puts them there whatever we say, and an office we kill does not remove them (office-pipes.ts).
+    // Counted among those made during the test: an earlier process with this pid may have left some.
+    const before = new Set(await readdir('/tmp'));
     const ours = async () =>
-      (await readdir('/tmp')).filter((f) =>
-        f.startsWith(`OSL_PIPE_${process.getuid?.() ?? 0}_pagecast-${process.pid}-`),
+      (await readdir('/tmp')).filter(
+        (f) => f.startsWith(`OSL_PIPE_${process.getuid?.() ?? 0}_pagecast-${process.pid}-`) && !before.has(f),
       );
     const office = new WarmOffice({ maxJobs: 2 });
     try {
@@ -147,6 +150,48 @@ describe('the warm LibreOffice converter', () => {
       '/var/tmp/OSL_PIPE_0_SingleOfficeIPC_dd6822269e1fd5aab5f16421732f2dfb',
       '/var/tmp/OSL_PIPE_0_p1',
     ]);
+  });
+
+  it("sweeps an ended service's office whose pid now belongs to another process, and no running one's", async () => {
+    // pids are reused: a live pid proves nothing about a directory written before that process started
+    const root = await mkdtemp(join(tmpdir(), 'pagecast-sweep-'));
+    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    await once(other, 'spawn');
+    const uid = process.getuid?.() ?? 0;
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const office = async (pid: number, suffix: string, mtime?: Date) => {
+      const dir = join(root, `pagecast-office-${pid}-${suffix}`);
+      await mkdir(join(dir, 'profile'), { recursive: true });
+      const pipe = `/tmp/OSL_PIPE_${uid}_pagecast-${pid}-${suffix}`;
+      await writeFile(pipe, ''); // nobody answers on it, as on a killed office's socket
+      if (mtime) await utimes(dir, mtime, mtime);
+      return [dir, pipe];
+    };
+    const there = async (paths: string[]) =>
+      (
+        await Promise.all(
+          paths.map((p) =>
+            stat(p).then(
+              () => p,
+              () => undefined,
+            ),
+          ),
+        )
+      ).filter(Boolean);
+    const tag = randomBytes(4).toString('hex');
+    try {
+      const ourOld = await office(process.pid, `o${tag}`, hourAgo); // an earlier process with our pid
+      const ourNow = await office(process.pid, `n${tag}`); // ours, running
+      const otherOld = await office(other.pid as number, `o${tag}`, hourAgo); // its pid was reused since
+      const otherNow = await office(other.pid as number, `n${tag}`); // the live process's own
+      expect(await sweepEndedOffices(root)).toBe(2);
+      expect(await there([...ourOld, ...otherOld])).toEqual([]);
+      expect(await there([...ourNow, ...otherNow])).toEqual([...ourNow, ...otherNow]);
+      await Promise.all([...ourNow, ...otherNow].map((p) => rm(p, { recursive: true, force: true })));
+    } finally {
+      other.kill('SIGKILL');
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('gives a document that fails in a warm office one more try in a fresh one', async () => {
@@ -242,6 +287,8 @@ describe('the warm LibreOffice converter', () => {
       process.stdout.write('converted\\n');
       setInterval(() => {}, 1000);
     `;
+    // what was there before: an earlier process with the service's pid may have left files of its own
+    const before = new Set([...(await readdir(tmpdir())), ...(await readdir('/tmp'))]);
     // One process (tsx as a loader, not its runner, which would be a parent process of the service).
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
@@ -264,12 +311,13 @@ describe('the warm LibreOffice converter', () => {
     };
     expect(running()).toBeGreaterThan(0);
     // what its office leaves: the profile directory and the accept pipe's socket, both named by the service's pid
-    const leftovers = async () => [
-      ...(await readdir(tmpdir())).filter((f) => f.startsWith(`pagecast-office-${child.pid}-`)),
-      ...(await readdir('/tmp')).filter((f) =>
-        f.startsWith(`OSL_PIPE_${process.getuid?.() ?? 0}_pagecast-${child.pid}-`),
-      ),
-    ];
+    const leftovers = async () =>
+      [
+        ...(await readdir(tmpdir())).filter((f) => f.startsWith(`pagecast-office-${child.pid}-`)),
+        ...(await readdir('/tmp')).filter((f) =>
+          f.startsWith(`OSL_PIPE_${process.getuid?.() ?? 0}_pagecast-${child.pid}-`),
+        ),
+      ].filter((f) => !before.has(f));
     expect(await leftovers()).toHaveLength(2);
     // a service that runs keeps its office's files, whoever sweeps
     await sweepEndedOffices();
