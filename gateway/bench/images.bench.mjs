@@ -13,6 +13,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { upload, verifiedSession } from '../../mf-player/bench/edit-latency.bench.mjs';
+import { runWrk } from '../../scripts/lib/wrk.mjs';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -25,44 +26,8 @@ function freePort() {
   });
 }
 
-/** wrk's duration text (e.g. 812.00us, 5.01ms, 1.20s) in ms */
-function toMs(text) {
-  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
-  if (!m) return Number.NaN;
-  const n = Number(m[1]);
-  return m[2] === 'us' ? n / 1000 : m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : n * 60_000;
-}
-
-/** Runs wrk and reads its summary: requests, req/s, latency percentiles (ms), and any error counts. */
-function wrk(url, { connections, seconds, headers = {} }) {
-  const args = ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency'];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}: ${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`wrk exited ${code}: ${out}`));
-      const pct = (p) => toMs(new RegExp(`^\\s*${p}%\\s+(\\S+)`, 'm').exec(out)?.[1] ?? '');
-      const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
-      const bad = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-      const errors = /Socket errors: (.*)/.exec(out)?.[1];
-      if (!Number.isFinite(requests) || bad > 0) return reject(new Error(`wrk: ${bad} failed answers\n${out}`));
-      resolve({
-        requests,
-        concurrency: connections,
-        p50: pct(50),
-        p95: Number.NaN, // wrk prints 50/75/90/99
-        p99: pct(99),
-        rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
-        errors,
-      });
-    });
-  });
-}
+/** wrk on two threads: requests, req/s, latency percentiles (ms), and socket errors as text. */
+const wrk = (url, opts) => runWrk(url, { threads: 2, ...opts });
 
 /** Debian's nginx, one worker, serving `bytes` at /media/<key> on a free port; stop() ends it and its folder. */
 async function startNginx(key, bytes) {
@@ -133,7 +98,7 @@ function combine(runs) {
     requests,
     concurrency: runs[0].concurrency,
     p50: median(runs.map((r) => r.p50)),
-    p95: Number.NaN,
+    p95: median(runs.map((r) => r.p95)),
     p99: median(runs.map((r) => r.p99)),
     rps: runs.reduce((n, r) => n + r.rps, 0) / runs.length,
   };

@@ -46,3 +46,36 @@ export function processTree(match) {
   // utime and stime are in clock ticks: 100 per second on Linux
   return procs.filter((p) => seen.has(p.pid)).reduce((a, p) => a + p.cpu * 10, 0);
 }
+
+/** CPU time (ms) used so far by each thread of process `pid`, summed by thread name (Linux's comm), from /proc. */
+export function threadCpu(pid) {
+  const byName = {};
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName; // not Linux, or the process has ended
+  }
+  for (const t of tasks) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      byName[name] = (byName[name] ?? 0) + (Number(f[11]) + Number(f[12])) * 10; // clock ticks, 100 a second
+    } catch {} // a thread that ended meanwhile
+  }
+  return byName;
+}
+
+/** The pids of the processes whose parent is `pid` (tsx, for one, runs a script in a child process of its own). */
+export function childPids(pid) {
+  const out = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(d));
+    } catch {}
+  }
+  return out;
+}

@@ -1,16 +1,15 @@
 // Login latency with the chosen argon2id cost (m=19456 KiB, t=2, p=1): starts the account service as its own
 // process (tsx src/main.ts) against the test servers, registers and verifies one member through the real mail,
-// then runs bounded loops on loopback with a fixed number of requests in flight:
-//   - GET /healthz                 baseline: the service's HTTP path without work
+// then runs closed loops on loopback with a fixed number of requests in flight:
+//   - GET /healthz                 baseline: the service's HTTP path without work (wrk)
 //   - argon2id verify in-process   the hash check alone, same cost and concurrency
-//   - POST /api/auth/local-login   the whole login (rate-limit records, hash check, session, JWT, cookie)
+//   - POST /api/auth/local-login   the whole login (rate-limit records, hash check, session, JWT, cookie) (wrk)
 // The last two take turns for several rounds; each round's ratio compares neighbours, and the CPU time each
-// process spent per login (the service, FerretDB, this process) says where a login's time goes beyond the hash.
+// process spent per login (the service, FerretDB, the load client) says where a login's time goes beyond the hash.
 // Figures only: it never fails on time.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import http from 'node:http';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,7 +18,8 @@ import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
 import { connectNats, createLogger } from '@pagecast/service-kit';
 import { removeDurables, testEnv } from '@pagecast/service-kit/testing';
-import { percentile, processTree, summarize } from '../../../scripts/lib/stats.mjs';
+import { childPids, percentile, processTree, summarize, threadCpu } from '../../../scripts/lib/stats.mjs';
+import { luaString, runWrk } from '../../../scripts/lib/wrk.mjs';
 import { createHashWorkers } from '../src/domain/hash-workers.ts';
 import { durableName } from '../src/events/index.ts';
 
@@ -68,7 +68,7 @@ async function waitFor(check, what, timeoutMs = 30_000) {
   }
 }
 
-export async function benchLogin({ log = console.log, total = 500, concurrency = 50, rounds = 3 } = {}) {
+export async function benchLogin({ log = console.log, total = 500, seconds = 3, concurrency = 50, rounds = 5 } = {}) {
   const env = testEnv();
   const port = await freePort();
   const dbName = `account_bench_${Date.now().toString(36)}`;
@@ -87,7 +87,6 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  let agent;
   try {
     await waitFor(async () => (await fetch(`${base}/readyz`)).ok, 'account to be ready');
     // 50 members, each on its own address (as behind the gateway): one account or one address with 50
@@ -122,15 +121,8 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
 
     const rows = [];
     rows.push({
-      label: 'GET /healthz (baseline)',
-      ...(await loop(
-        async () => {
-          const r = await fetch(`${base}/healthz`);
-          await r.arrayBuffer();
-          if (!r.ok) throw new Error(`healthz ${r.status}`);
-        },
-        { total, concurrency },
-      )),
+      label: 'GET /healthz (baseline, wrk)',
+      ...(await runWrk(`${base}/healthz`, { connections: concurrency, seconds })),
     });
     const stored = await hash(password, ARGON2);
     // The hash alone at its best: on one thread per core, as the service runs it (hash-workers.ts). All 50 handed
@@ -142,49 +134,44 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     const verifyOnPool = async () => {
       if (!(await verify(stored, password))) throw new Error('verify failed');
     };
-    // The measured calls go through node:http on kept-alive sockets, not fetch: the client shares the two cores
-    // with the service, and fetch cost this process 0.35 ms of CPU per login against about 0.1 ms (printed below as
-    // "bench"). The hash-only loop pays for no client at all.
-    agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-    const bodies = members.map(({ email }) => JSON.stringify({ email, password }));
-    let turn = 0;
-    const login = () =>
-      new Promise((resolve, reject) => {
-        const i = turn++ % members.length;
-        const body = bodies[i];
-        const req = http.request(
-          `${base}/api/auth/local-login`,
-          {
-            method: 'POST',
-            agent,
-            headers: {
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(body),
-              ...members[i].headers,
-            },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () =>
-              res.statusCode === 200 ? resolve() : reject(new Error(`login answered ${res.statusCode}`)),
-            );
-            res.on('error', reject);
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
+    // The logins come from wrk, not from this process: the client shares the two cores with the service and FerretDB
+    // (the hash-only loop pays for no client at all), and wrk costs about 0.03 ms of CPU per login where node:http
+    // on kept-alive sockets cost 0.23-0.30 ms (fetch: 0.35). One thread, one request in flight per connection, the
+    // members in turn: each from its own address, as behind the gateway.
+    const loginScript = `
+sent = 0
+local bodies = { ${members.map(({ email }) => luaString(JSON.stringify({ email, password }))).join(', ')} }
+local addresses = { ${members.map(({ headers }) => luaString(headers['x-forwarded-for'])).join(', ')} }
+function request()
+  sent = sent + 1
+  local i = sent % #bodies + 1
+  return wrk.format('POST', '/api/auth/local-login',
+    { ['content-type'] = 'application/json', ['x-forwarded-for'] = addresses[i] }, bodies[i])
+end`;
+    /** wrk's logins for `seconds`; afterwards, the logins still in flight when it stopped are let finish. */
+    const logins = async (connections, secs = seconds) => {
+      const run = await runWrk(`${base}/api/auth/local-login`, { connections, seconds: secs, script: loginScript });
+      if (run.errors) throw new Error(`wrk: socket errors during logins: ${run.errors}`);
+      await new Promise((r) => setTimeout(r, 1000));
+      return run;
+    };
     // The hash alone and the whole login take turns, `rounds` times each: this machine's speed drifts between
     // runs (a hash-only rate of 177 to 245 req/s), so each login run is compared with the hash-only run next to
-    // it. CPU time per login is read per process (Linux /proc), over the login loop with its warm-up.
+    // it. CPU time per login is read per process (Linux /proc), over the login run and the pause after it.
     const mongoPort = new URL(env.MONGO_URL).port;
+    const ownCpu = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    // The service's own process: tsx runs it as its child. Its threads say what the hash costs under load (the
+    // argon2 threads) and what the rest of a login costs (its main thread; the others are V8's and libuv's).
+    const service = childPids(child.pid).find((pid) => threadCpu(pid).argon2 !== undefined) ?? child.pid;
+    const threads = () => threadCpu(service);
     const cpuOf = {
       account: () => processTree((p) => p.pid === child.pid),
+      'of which argon2 threads': () => threads().argon2 ?? Number.NaN,
+      'main thread': () => threads().MainThread ?? Number.NaN,
       ferretdb: () => processTree((p) => p.cmd.includes('ferretdb') && p.cmd.includes(`:${mongoPort}`)),
-      bench: () => {
-        const u = process.cpuUsage();
-        return (u.user + u.system) / 1000;
-      },
     };
     // The stack's consumers may still be working through events (this bench's 50 registrations, or what the
     // tests left in the streams: 1.2 s of FerretDB CPU per second for over 30 s was seen). That work is counted in
@@ -201,29 +188,24 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     };
     const ferretIdle = await quiet();
     // One login at a time: its latency with the machine to itself (after the quiet: the registrations' events).
-    rows.push({
-      label: 'POST /api/auth/local-login, 1 in flight',
-      ...(await loop(login, { total: 50, concurrency: 1, warmup: 5 })),
-    });
+    rows.push({ label: 'POST /api/auth/local-login, 1 in flight (wrk)', ...(await logins(1)) });
     // Untimed logins first, at the same concurrency: V8 optimizes the login path only after it has run it a while
     // (the first round used to cost the service about 0.7 ms more CPU per login than the later ones), and a running
     // service has long done so. The hash-only loop is native code from its first call.
-    await loop(login, { total: 500, concurrency, warmup: 0 });
+    await logins(concurrency);
     const pairs = [];
     for (let round = 1; round <= rounds; round += 1) {
-      const hashCpu0 = cpuOf.bench();
+      const hashCpu0 = ownCpu();
       const hashRow = {
         label: `argon2id verify (in-process, one thread per core), round ${round}`,
         ...(await loop(verifyOnce, { total, concurrency, warmup: 20 })),
       };
-      const hashCpu = (cpuOf.bench() - hashCpu0) / (total + 20);
+      const hashCpu = (ownCpu() - hashCpu0) / (total + 20);
       const before = Object.fromEntries(Object.entries(cpuOf).map(([k, f]) => [k, f()]));
-      const warmup = 20;
-      const loginRow = {
-        label: `POST /api/auth/local-login, round ${round}`,
-        ...(await loop(login, { total, concurrency, warmup })),
-      };
-      const cpu = Object.fromEntries(Object.entries(cpuOf).map(([k, f]) => [k, (f() - before[k]) / (total + warmup)]));
+      const loginRow = { label: `POST /api/auth/local-login, round ${round} (wrk)`, ...(await logins(concurrency)) };
+      // per login sent, the ones wrk stopped waiting for included (the service finished them in the pause)
+      const cpu = Object.fromEntries(Object.entries(cpuOf).map(([k, f]) => [k, (f() - before[k]) / loginRow.sent]));
+      cpu.client = loginRow.cpuMs / loginRow.sent;
       rows.push(hashRow, loginRow);
       pairs.push({ hashRow, loginRow, cpu, hashCpu });
     }
@@ -263,7 +245,6 @@ export async function benchLogin({ log = console.log, total = 500, concurrency =
     );
     return rows;
   } finally {
-    agent?.destroy();
     child.kill('SIGTERM');
     await once(child, 'exit').catch(() => undefined);
     // The bench's own database: dropped with the driver the service uses.

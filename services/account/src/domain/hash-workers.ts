@@ -45,7 +45,8 @@ export function createHashWorkers(size = availableParallelism()): HashWorkers {
 
   function start() {
     // Plain JavaScript: none of the process's flags (a TypeScript loader, --input-type) is needed or wanted there.
-    const worker = new Worker(script, { execArgv: [] });
+    // Named, so that the hashes' CPU shows apart in top -H and /proc/<pid>/task/*/comm (the login benchmark reads it).
+    const worker = new Worker(script, { execArgv: [], name: 'argon2' });
     const thread = { worker, jobs: new Map<number, Pending>() };
     worker.on('message', (answer: Answer) => {
       const pending = thread.jobs.get(answer.id);
