@@ -155,7 +155,7 @@ describe('the warm LibreOffice converter', () => {
   it("sweeps an ended service's office whose pid now belongs to another process, and no running one's", async () => {
     // pids are reused: a live pid proves nothing about a directory written before that process started
     const root = await mkdtemp(join(tmpdir(), 'pagecast-sweep-'));
-    const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
     await once(other, 'spawn');
     const uid = process.getuid?.() ?? 0;
     const hourAgo = new Date(Date.now() - 3_600_000);
