@@ -1,5 +1,5 @@
 // Login latency with the chosen argon2id cost (m=19456 KiB, t=2, p=1): starts the account service as its own
-// process (tsx src/main.ts) against the test servers, registers and verifies one member through the real mail,
+// process (tsx src/main.ts) against the test servers, registers and verifies 50 members through the real mail,
 // then runs closed loops on loopback with a fixed number of requests in flight:
 //   - GET /healthz                 baseline: the service's HTTP path without work (wrk)
 //   - argon2id verify in-process   the hash check alone, same cost and concurrency
