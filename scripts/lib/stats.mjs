@@ -20,21 +20,33 @@ export function summarize(times, concurrency, seconds) {
   };
 }
 
-/** CPU time (ms) used so far by the processes `match` picks and their descendants, read from Linux's /proc. */
-export function processTree(match) {
-  if (!existsSync('/proc/self/stat')) return Number.NaN; // not Linux: the figures print as '-'
+/** The fields of a /proc stat line after the command name (which may hold spaces and parentheses): [0] is the
+ * state, [1] the parent pid, [11] and [12] user and system time in clock ticks (100 a second on Linux). */
+function statFields(path) {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+const ticksToMs = (f) => (Number(f[11]) + Number(f[12])) * 10;
+
+/** Every process now: pid, parent pid, CPU time so far (ms) and command line. */
+function processes() {
   const procs = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const f = statFields(`/proc/${d}/stat`);
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      procs.push({ pid: Number(d), ppid: Number(f[1]), cpu: Number(f[11]) + Number(f[12]), cmd });
-    } catch {}
+      procs.push({ pid: Number(d), ppid: Number(f[1]), cpu: ticksToMs(f), cmd });
+    } catch {} // ended meanwhile
   }
-  const roots = procs.filter(match);
-  const seen = new Set(roots.map((p) => p.pid));
+  return procs;
+}
+
+/** CPU time (ms) used so far by the processes `match` picks and their descendants, read from Linux's /proc. */
+export function processTree(match) {
+  if (!existsSync('/proc/self/stat')) return Number.NaN; // not Linux: the figures print as '-'
+  const procs = processes();
+  const seen = new Set(procs.filter(match).map((p) => p.pid));
   for (let grew = true; grew; ) {
     grew = false;
     for (const p of procs)
@@ -43,8 +55,7 @@ export function processTree(match) {
         grew = true;
       }
   }
-  // utime and stime are in clock ticks: 100 per second on Linux
-  return procs.filter((p) => seen.has(p.pid)).reduce((a, p) => a + p.cpu * 10, 0);
+  return procs.filter((p) => seen.has(p.pid)).reduce((a, p) => a + p.cpu, 0);
 }
 
 /** CPU time (ms) used so far by each thread of process `pid`, summed by thread name (Linux's comm), from /proc. */
@@ -59,23 +70,14 @@ export function threadCpu(pid) {
   for (const t of tasks) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim();
-      const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      byName[name] = (byName[name] ?? 0) + (Number(f[11]) + Number(f[12])) * 10; // clock ticks, 100 a second
+      byName[name] = (byName[name] ?? 0) + ticksToMs(statFields(`/proc/${pid}/task/${t}/stat`));
     } catch {} // a thread that ended meanwhile
   }
   return byName;
 }
 
 /** The pids of the processes whose parent is `pid` (tsx, for one, runs a script in a child process of its own). */
-export function childPids(pid) {
-  const out = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(d));
-    } catch {}
-  }
-  return out;
-}
+export const childPids = (pid) =>
+  processes()
+    .filter((p) => p.ppid === pid)
+    .map((p) => p.pid);

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import { callService, publishEvent, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
-
-export { publishEvent };
 import { loadServiceConfig } from '../src/config';
 import { createServer, type Server } from '../src/server';
 import type { ServiceSettings } from '../src/config';
+
+export { publishEvent };
 
 /** A JSON answer: its shape is what the assertions check. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field

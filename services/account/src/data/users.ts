@@ -76,8 +76,8 @@ type BillingViewModel = ReturnType<typeof defineViewModel>;
  * despite its unique index (`npm run bench -- member`: 322 ms of its CPU per lookup among 20,000 members, against
  * 1.0 ms for the hint and the member read by `_id`). A hint, never an answer: the member read by id must still carry
  * the address, and without a hint (a member from before hints, a crash between the two inserts) the address is
- * looked up and the hint written then. Addresses never change, and members are not
- * deleted, so a hint written once stays right.
+ * looked up and the hint written then. Addresses never change, and members are not deleted, so a hint written once
+ * stays right.
  */
 interface EmailHint {
   _id: string;

@@ -54,18 +54,25 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** The machine's boot time in seconds since the epoch (/proc/stat's btime), or undefined when /proc does not say. */
+async function bootSeconds(): Promise<number | undefined> {
+  const text = await readFile('/proc/stat', 'utf8').catch(() => '');
+  const s = Number(/^btime (\d+)$/m.exec(text)?.[1]);
+  return Number.isFinite(s) && s > 0 ? s : undefined;
+}
+
 /**
- * When the process `pid` started, in ms since the epoch (from /proc: boot time plus its start in clock ticks), or
- * undefined when /proc does not say. Good to about a second: the boot time is in whole seconds.
+ * When the process `pid` started, in ms since the epoch (boot time plus its start in clock ticks), or undefined when
+ * /proc does not say. Good to about a second: the boot time is in whole seconds.
  */
-export async function processStartMs(pid: number): Promise<number | undefined> {
+async function processStartMs(pid: number, boot: number | undefined): Promise<number | undefined> {
+  if (boot === undefined) return undefined;
   try {
-    const [stat, procStat] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile('/proc/stat', 'utf8')]);
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so count fields after the last ')'.
     const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]); // field 22, starttime
-    const boot = Number(/^btime (\d+)$/m.exec(procStat)?.[1]);
     // USER_HZ is 100 on every architecture Linux runs this service on (it is part of the kernel's ABI).
-    return Number.isFinite(ticks) && Number.isFinite(boot) && boot > 0 ? boot * 1000 + ticks * 10 : undefined;
+    return Number.isFinite(ticks) ? boot * 1000 + ticks * 10 : undefined;
   } catch {
     return undefined;
   }
@@ -81,11 +88,11 @@ const PID_REUSE_MARGIN_MS = 5000;
  * service and its office have ended). When the start time is unknown, the office is taken to be live: a leftover is
  * better than a running office's files removed.
  */
-async function ownerMayRun(pid: number, dirMtimeMs: number): Promise<boolean> {
+async function ownerMayRun(pid: number, dirMtimeMs: number, boot: number | undefined): Promise<boolean> {
   if (!processAlive(pid)) return false;
   // (this process too: a directory with our pid may be an earlier process's; the start of the process, not of this
   // thread, which performance.timeOrigin would give in a worker thread)
-  const started = await processStartMs(pid);
+  const started = await processStartMs(pid, boot);
   return started === undefined || started <= dirMtimeMs + PID_REUSE_MARGIN_MS;
 }
 
@@ -113,6 +120,7 @@ function socketAnswers(path: string): Promise<boolean> {
  */
 export async function sweepEndedOffices(root = tmpdir()): Promise<number> {
   let removed = 0;
+  const boot = await bootSeconds(); // once per sweep, not per office
   for (const name of await readdir(root).catch(() => [] as string[])) {
     const m = WARM_OFFICE_DIR.exec(name);
     if (!m) continue;
@@ -121,7 +129,7 @@ export async function sweepEndedOffices(root = tmpdir()): Promise<number> {
       (st) => st.mtimeMs,
       () => undefined,
     );
-    if (mtime === undefined || (await ownerMayRun(Number(m[1]), mtime))) continue;
+    if (mtime === undefined || (await ownerMayRun(Number(m[1]), mtime, boot))) continue;
     const pipe = warmOfficePipe(dir);
     const sockets = officePipePaths(officeProfileUrl(dir), pipe).filter((p) => p.endsWith(`_${pipe}`));
     if ((await Promise.all(sockets.map(socketAnswers))).some(Boolean)) continue;
