@@ -1,6 +1,6 @@
 // The one Module Federation policy of Pagecast (docs/platform.md, "Front end composition") and the rspack
 // configurations built on it, so that every front end's rspack.config.ts is a few lines.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
@@ -317,12 +317,69 @@ const startupPreloadPlugin = () =>
     compilation.updateAsset('index.html', new rspack.sources.RawSource(source));
   });
 
+/**
+ * Where the code of the shared singletons lives: each singleton's package and every npm package it depends on; for
+ * workspace packages, their src/ and the npm packages they import. The host provides them all, and every start
+ * loads them all.
+ */
+export function sharedCodeDirs(): string[] {
+  const dirs = new Set<string>();
+  const visit = (pkg: string) => {
+    const dir = path.join(repoRoot, 'node_modules', pkg);
+    if (dirs.has(dir) || !existsSync(path.join(dir, 'package.json'))) return;
+    dirs.add(dir);
+    for (const dep of Object.keys(readPackageJson(dir).dependencies ?? {})) visit(dep);
+  };
+  for (const { pkg } of sharedSingletons) {
+    const workspaceDir = workspaceDirs[pkg];
+    if (!workspaceDir) {
+      visit(pkg);
+      continue;
+    }
+    dirs.add(path.join(workspaceDir, 'src'));
+    // what it imports from npm (the router's react-router); other workspace packages are not shared
+    const deps = Object.keys(readPackageJson(workspaceDir).dependencies ?? {});
+    for (const dep of deps) if (!dep.startsWith('@pagecast/')) visit(dep);
+  }
+  return [...dirs].sort();
+}
+
+/**
+ * Whether a module (its file) is shared-singleton code, for the host's one `shared` chunk: not @pagecast/i18n's
+ * catalogues other than the bundled Japanese one, which load on demand.
+ */
+export function isSharedCode(resource: string, dirs: readonly string[]): boolean {
+  const i18nLocales = path.join(workspaceDirs['@pagecast/i18n'] ?? '', 'src', 'locales');
+  if (resource.startsWith(i18nLocales + path.sep) && !resource.startsWith(path.join(i18nLocales, 'ja') + path.sep))
+    return false;
+  return dirs.some((dir) => resource.startsWith(dir + path.sep));
+}
+
 /** The host: no remote is built in (principle 6); it registers what /remotes.json lists at run time. */
 export function hostConfig(opts: FrontEndOptions & { name?: string }): Configuration {
   const base = baseConfig({ ...opts, publicPath: '/' });
+  const sharedDirs = sharedCodeDirs();
   return {
     ...base,
     output: { ...base.output, uniqueName: opts.name ?? 'shell' },
+    optimization: {
+      ...base.optimization,
+      // The shared singletons in one file: each was a chunk of its own (react-dom, react-query, i18next, the router,
+      // ui...), a dozen requests where a browser opens six connections per origin over HTTP/1.1, and on a slow link
+      // each round of them cost a round trip (issue 14: player TBT 108-274 -> 30 ms, performance 91 -> 96).
+      splitChunks: {
+        cacheGroups: {
+          shared: {
+            name: 'shared',
+            chunks: 'async',
+            enforce: true,
+            // code and data only: a style sheet stays in the app's one (a page links it), not in a second one
+            type: /^(javascript|json)/,
+            test: (module) => isSharedCode(module.nameForCondition() ?? '', sharedDirs),
+          },
+        },
+      },
+    },
     plugins: [
       htmlPlugin(opts),
       startupPreloadPlugin(),

@@ -1,7 +1,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { devAllowedHosts, hostConfig, remoteConfig, sharedPolicy, sharedSingletons, startupFiles } from '../src/index';
+import {
+  devAllowedHosts,
+  hostConfig,
+  isSharedCode,
+  remoteConfig,
+  sharedCodeDirs,
+  sharedPolicy,
+  sharedSingletons,
+  startupFiles,
+} from '../src/index';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const frontEnds = ['shell', 'mf-files', 'mf-marketplace', 'mf-player'];
@@ -114,5 +123,36 @@ describe('startupFiles (the host page preloads them)', () => {
       group({ request: './locales/en/index', module: 'swc!/packages/i18n/src/catalogues.ts' }, ['40.e.js']),
     ]);
     expect(files).toEqual(['10.a.css', '10.a.js', '20.b.js']);
+  });
+});
+
+describe("the host's shared chunk", () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+  const dirs = sharedCodeDirs();
+  const file = (...parts: string[]) => path.join(root, ...parts);
+
+  it('takes the shared singletons and what they depend on, from npm and from the workspace', () => {
+    for (const f of [
+      file('node_modules/react-dom/cjs/react-dom-client.production.js'),
+      file('node_modules/scheduler/index.js'), // react-dom's dependency
+      file('node_modules/@tanstack/query-core/build/modern/index.js'), // react-query's
+      file('node_modules/react-router/package.json'), // @pagecast/router's
+      file('packages/ui/src/index.ts'),
+      file('packages/i18n/src/locales/ja/common.json'), // the bundled catalogue
+    ])
+      expect(isSharedCode(f, dirs), f).toBe(true);
+  });
+
+  it('leaves out what only some pages load: zod, forms, the other catalogues, the contracts, the app', () => {
+    for (const f of [
+      file('node_modules/zod/index.js'),
+      file('node_modules/react-hook-form/dist/index.esm.mjs'),
+      file('packages/i18n/src/locales/en/index.ts'),
+      file('packages/i18n/src/locales/fr/common.json'),
+      file('packages/contracts/src/index.ts'),
+      file('shell/src/bootstrap.tsx'),
+      file('node_modules/react-dom-extra/index.js'), // a name that starts like a shared one
+    ])
+      expect(isSharedCode(f, dirs), f).toBe(false);
   });
 });
