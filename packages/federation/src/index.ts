@@ -324,11 +324,12 @@ const startupPreloadPlugin = () =>
  */
 export function sharedCodeDirs(): string[] {
   const dirs = new Set<string>();
+  const dependencies = (dir: string) => Object.keys(readPackageJson(dir).dependencies ?? {});
   const visit = (pkg: string) => {
     const dir = path.join(repoRoot, 'node_modules', pkg);
     if (dirs.has(dir) || !existsSync(path.join(dir, 'package.json'))) return;
     dirs.add(dir);
-    for (const dep of Object.keys(readPackageJson(dir).dependencies ?? {})) visit(dep);
+    for (const dep of dependencies(dir)) visit(dep);
   };
   for (const { pkg } of sharedSingletons) {
     const workspaceDir = workspaceDirs[pkg];
@@ -338,20 +339,21 @@ export function sharedCodeDirs(): string[] {
     }
     dirs.add(path.join(workspaceDir, 'src'));
     // what it imports from npm (the router's react-router); other workspace packages are not shared
-    const deps = Object.keys(readPackageJson(workspaceDir).dependencies ?? {});
-    for (const dep of deps) if (!dep.startsWith('@pagecast/')) visit(dep);
+    for (const dep of dependencies(workspaceDir)) if (!dep.startsWith('@pagecast/')) visit(dep);
   }
   return [...dirs].sort();
 }
 
+/** @pagecast/i18n's catalogues, and the one of them it bundles (Japanese); the others are loaded on demand. */
+const CATALOGUES = path.join(workspaceDirs['@pagecast/i18n'] ?? '', 'src', 'locales') + path.sep;
+const BUNDLED_CATALOGUE = `${CATALOGUES}ja${path.sep}`;
+
 /**
  * Whether a module (its file) is shared-singleton code, for the host's one `shared` chunk: not @pagecast/i18n's
- * catalogues other than the bundled Japanese one, which load on demand.
+ * catalogues other than the bundled one.
  */
 export function isSharedCode(resource: string, dirs: readonly string[]): boolean {
-  const i18nLocales = path.join(workspaceDirs['@pagecast/i18n'] ?? '', 'src', 'locales');
-  if (resource.startsWith(i18nLocales + path.sep) && !resource.startsWith(path.join(i18nLocales, 'ja') + path.sep))
-    return false;
+  if (resource.startsWith(CATALOGUES) && !resource.startsWith(BUNDLED_CATALOGUE)) return false;
   return dirs.some((dir) => resource.startsWith(dir + path.sep));
 }
 
