@@ -1,7 +1,7 @@
 // The local servers of a profile are reused when already running, which is only right when they are this
 // checkout's: a MinIO started by another checkout has other generated keys.
 import { describe, expect, it } from 'vitest';
-import { checkS3Credentials, ferretdbProcs, infraEnv } from '../scripts/lib/infra.mjs';
+import { checkS3Credentials, ferretdbGogc, ferretdbProcs, infraEnv } from '../scripts/lib/infra.mjs';
 
 describe('reusing a running S3 server', () => {
   const env = infraEnv('test', {});
@@ -34,5 +34,14 @@ describe("FerretDB's scheduler threads", () => {
     expect(ferretdbProcs({}, 8)).toBe('4');
     expect(ferretdbProcs({ FERRETDB_GOMAXPROCS: '3' }, 2)).toBe('3');
     expect(ferretdbProcs({ FERRETDB_GOMAXPROCS: 'many' }, 6)).toBe('3');
+  });
+});
+
+describe("FerretDB's garbage-collector target", () => {
+  it('is 400 unless FERRETDB_GOGC gives a positive whole number or off', () => {
+    expect(ferretdbGogc({})).toBe('400');
+    expect(ferretdbGogc({ FERRETDB_GOGC: '100' })).toBe('100');
+    expect(ferretdbGogc({ FERRETDB_GOGC: ' off ' })).toBe('off');
+    for (const bad of ['0', '-5', '1e3', 'fast', '']) expect(ferretdbGogc({ FERRETDB_GOGC: bad })).toBe('400');
   });
 });
