@@ -3,26 +3,15 @@
 // index.html for app routes only.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../scripts/lib/net.mjs';
 import { debian, ensureDebianPackages } from '../scripts/lib/tools.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = net.createServer();
-    srv.on('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => done(port));
-    });
-  });
-}
 
 let work = '';
 let nginx: ChildProcess | undefined;

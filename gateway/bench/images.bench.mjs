@@ -9,22 +9,11 @@
 // the rows give the mean req/s and the median round's percentiles, and each round's ratio is printed.
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { upload, verifiedSession } from '../../mf-player/bench/edit-latency.bench.mjs';
+import { freePort } from '../../scripts/lib/net.mjs';
 import { runWrk } from '../../scripts/lib/wrk.mjs';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** wrk on two threads: requests, req/s, latency percentiles (ms), and socket errors as text. */
 const wrk = (url, opts) => runWrk(url, { threads: 2, ...opts });

@@ -2,10 +2,10 @@
 // (dev profile) and by the browser tests (test profile); stop() ends exactly what start started.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import { join } from 'node:path';
 import { buildFrontEnds } from './build.mjs';
 import { dataDir, profiles, root, up } from './infra.mjs';
+import { freePort } from './net.mjs';
 import { debianFor, ensureDebianPackages } from './tools.mjs';
 
 export const services = [
@@ -15,18 +15,6 @@ export const services = [
   { name: 'billing', dir: 'services/billing', urlVar: 'BILLING_URL', devPort: 4104 },
   { name: 'screens', dir: 'services/screens', urlVar: 'SCREENS_URL', devPort: 4105 },
 ];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitReady(url, name, child, timeoutMs = 60000) {
   const deadline = Date.now() + timeoutMs;

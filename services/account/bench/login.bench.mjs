@@ -10,7 +10,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { connectNats, createLogger } from '@pagecast/service-kit';
 import { removeDurables, testEnv } from '@pagecast/service-kit/testing';
 import { childPids, percentile, processTree, summarize, threadCpu } from '../../../scripts/lib/stats.mjs';
+import { freePort } from '../../../scripts/lib/net.mjs';
 import { luaString, runWrk } from '../../../scripts/lib/wrk.mjs';
 import { createHashWorkers } from '../src/domain/hash-workers.ts';
 import { durableName } from '../src/events/index.ts';
@@ -48,14 +48,6 @@ async function loop(one, { total, concurrency, warmup = 20 }) {
   await run(total, true);
   const seconds = (performance.now() - t0) / 1000;
   return summarize(times, concurrency, seconds);
-}
-
-async function freePort() {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const { port } = srv.address();
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 async function waitFor(check, what, timeoutMs = 30_000) {
