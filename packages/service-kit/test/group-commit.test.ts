@@ -144,4 +144,45 @@ describe('group commit', () => {
     expect(batches.at(-1)).toEqual(['d', 'e', 'f']);
     expect(gc.writes).toBe(4);
   });
+
+  it('with maxLingerMs, an add past lingerMs starts the lingering write at once, an earlier one does not, and the timer ends a quiet wait', async () => {
+    const writes: Array<{ items: string[]; at: number }> = [];
+    const gc = createGroupCommit(
+      async (items: string[]) => {
+        writes.push({ items, at: performance.now() });
+      },
+      { lingerMs: 20, maxLingerMs: 2000, moreComing: () => true },
+    );
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const a = gc.add('a', 'a');
+    await sleep(60); // past lingerMs, nothing added: still waiting for an add or the timer
+    expect(writes).toEqual([]);
+    const bAt = performance.now();
+    const b = gc.add('b', 'b');
+    await Promise.all([a, b]);
+    expect(writes[0]?.items).toEqual(['a', 'b']);
+    expect((writes[0]?.at ?? Number.POSITIVE_INFINITY) - bAt).toBeLessThan(1000); // not the 2 s timer
+    // An add within lingerMs of the wait's start does not end it; with none after, the timer does.
+    const cAt = performance.now();
+    const c = gc.add('c', 'c');
+    const d = gc.add('d', 'd');
+    await Promise.all([c, d]);
+    expect(writes[1]?.items).toEqual(['c', 'd']);
+    expect((writes[1]?.at ?? 0) - cAt).toBeGreaterThanOrEqual(1900);
+    expect(gc.writes).toBe(2);
+  });
+
+  it('with maxLingerMs, a full batch starts the lingering write', async () => {
+    const batches: string[][] = [];
+    const gc = createGroupCommit(
+      async (items: string[]) => {
+        batches.push(items);
+      },
+      { maxBatch: 3, lingerMs: 1000, maxLingerMs: 5000, moreComing: () => true },
+    );
+    const t0 = performance.now();
+    await Promise.all(['a', 'b', 'c'].map((x) => gc.add(x, x)));
+    expect(batches).toEqual([['a', 'b', 'c']]);
+    expect(performance.now() - t0).toBeLessThan(900);
+  });
 });
