@@ -127,7 +127,6 @@ describe('startupFiles (the host page preloads them)', () => {
 });
 
 describe("the host's shared chunk", () => {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
   const dirs = sharedCodeDirs();
   const file = (...parts: string[]) => path.join(root, ...parts);
 
