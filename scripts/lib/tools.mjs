@@ -2,7 +2,17 @@
 // Go-built servers are cached outside the checkout, keyed by name and version, so a fresh
 // clone (and CI on the same machine) reuses them.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, cpSync, readFileSync, writeFileSync, chmodSync, rmSync, renameSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  cpSync,
+  readFileSync,
+  writeFileSync,
+  appendFileSync,
+  chmodSync,
+  rmSync,
+  renameSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -31,7 +41,7 @@ export const goTools = {
   'nats-server': { version: 'v2.14.5', module: 'github.com/nats-io/nats-server/v2', kind: 'install' },
   ferretdb: {
     version: 'v1.24.2',
-    patch: 'pc3',
+    patch: 'pc4',
     module: 'github.com/FerretDB/FerretDB',
     kind: 'build',
     pkg: './cmd/ferretdb',
@@ -60,6 +70,44 @@ export const goTools = {
         `\tif params.Filter.Len() == 1 {\n\t\tv, _ := params.Filter.Get("_id")`,
         `\tif params.Filter.Len() > 0 && params.Filter.Has("_id") && func() bool { _, dup := params.Filter.FindDuplicateKey(); return !dup }() {\n\t\tv, _ := params.Filter.Get("_id")`,
         2,
+      );
+      // pc4: a filter on `_id: { $in: [...] }` (strings or ObjectIds) scanned the table too: the backend narrowed only
+      // by one _id. A batch of reads by id (a login's member reads, a user's sessions to delete) is one command
+      // instead of one each, but only if it is a search of the index. The same path, `IN (...)`: the handler still
+      // applies the whole filter to what comes back. Longer lists (over 500) and other values keep the scan.
+      patchSource(
+        dir,
+        'internal/backends/sqlite/collection.go',
+        `\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\t}\n`,
+        `\t\t\targs = []any{string(must.NotFail(sjson.MarshalSingleValue(v)))}\n\t\tcase *types.Document:\n\t\t\tif w, a, ok := pagecastIDIn(v.(*types.Document)); ok {\n\t\t\t\twhereClause, args = w, a\n\t\t\t}\n\t\t}\n`,
+        2,
+      );
+      appendFileSync(
+        join(dir, 'internal/backends/sqlite/collection.go'),
+        `
+// pagecastIDIn is the WHERE clause for {$in: [ids]} on _id (Pagecast's build, pc4): strings and ObjectIDs only.
+func pagecastIDIn(d *types.Document) (string, []any, bool) {
+\tif d.Len() != 1 {
+\t\treturn "", nil, false
+\t}
+\tv, err := d.Get("$in")
+\tarr, isArr := v.(*types.Array)
+\tif err != nil || !isArr || arr.Len() == 0 || arr.Len() > 500 {
+\t\treturn "", nil, false
+\t}
+\targs := make([]any, 0, arr.Len())
+\tfor i := 0; i < arr.Len(); i++ {
+\t\te := must.NotFail(arr.Get(i))
+\t\tswitch e.(type) {
+\t\tcase string, types.ObjectID:
+\t\t\targs = append(args, string(must.NotFail(sjson.MarshalSingleValue(e))))
+\t\tdefault:
+\t\t\treturn "", nil, false
+\t\t}
+\t}
+\treturn fmt.Sprintf(\` WHERE %s IN (?%s)\`, metadata.IDColumn, strings.Repeat(", ?", len(args)-1)), args, true
+}
+`,
       );
       // pc3: every iterator, cursor and connection was tracked for leak checks in release builds too: a stack trace
       // taken into a pprof profile and a finalizer that panics if the object is collected untracked. It was 19% of
