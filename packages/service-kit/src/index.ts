@@ -57,7 +57,7 @@ export {
   RELAY_INTERVAL_MS,
 } from './outbox';
 export { type ClaimRecord, type Claims, createClaims } from './claims';
-export { type BatchLoader, createBatchLoader, readByIds } from './batch-loader';
+export { type BatchLoader, type ByIdCollection, createBatchLoader, readByIds } from './batch-loader';
 export { setNewest } from './bounded-map';
 export { createGroupCommit, type GroupCommit } from './group-commit';
 export { runPeriodically } from './periodic';

@@ -1,5 +1,9 @@
+import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { createBatchLoader, readByIds } from '../src/batch-loader';
+import { testEnv, uniqueName } from '../src/testing';
+
+const env = testEnv();
 
 describe('batch loader', () => {
   it('reads a lone key at once, and the keys asked during a read together in the next one', async () => {
@@ -16,6 +20,23 @@ describe('batch loader', () => {
     expect(await rest).toEqual(['B', 'C', 'B', undefined]);
     expect(batches).toEqual([['a'], ['b', 'c', 'missing']]);
     expect(loader.reads).toBe(2);
+  });
+
+  it('reads together the keys asked in separate callbacks of one turn of the event loop', async () => {
+    // As requests that arrived together are handled: one I/O callback each, with the microtasks run between them.
+    const batches: string[][] = [];
+    const loader = createBatchLoader<string, string>(async (keys) => {
+      batches.push(keys);
+      return new Map(keys.map((k) => [k, k]));
+    });
+    const answers = await new Promise<Array<string | undefined>>((resolve) => {
+      const got: Array<Promise<string | undefined>> = [];
+      setImmediate(() => got.push(loader.load('a')));
+      setImmediate(() => got.push(loader.load('b')));
+      setImmediate(() => resolve(Promise.all(got)));
+    });
+    expect(answers).toEqual(['a', 'b']);
+    expect(batches).toEqual([['a', 'b']]);
   });
 
   it('a failed read rejects its own callers only', async () => {
@@ -47,24 +68,37 @@ describe('batch loader', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(7);
   });
 
-  it('readByIds reads each id by itself, all at once, and leaves out the ids not found', async () => {
-    const asked: string[] = [];
-    let inFlight = 0;
-    let most = 0;
-    const read = readByIds(async (id: string) => {
-      asked.push(id);
-      inFlight++;
-      most = Math.max(most, inFlight);
-      await new Promise((r) => setImmediate(r));
-      inFlight--;
-      return id === 'gone' ? null : { _id: id, n: id.length };
-    });
-    const found = await read(['a', 'bb', 'gone']);
-    expect(asked).toEqual(['a', 'bb', 'gone']);
-    expect(most).toBe(3);
-    expect([...found.entries()]).toEqual([
-      ['a', { _id: 'a', n: 1 }],
-      ['bb', { _id: 'bb', n: 2 }],
-    ]);
+  it('readByIds reads a batch with one command, one id with findOne, and leaves out the ids not found', async () => {
+    // The driver reports each command it sends (monitorCommands): what the database is asked, not what it answers.
+    const conn = await mongoose
+      .createConnection(env.MONGO_URL, { dbName: uniqueName('kit_by_ids'), monitorCommands: true })
+      .asPromise();
+    try {
+      const docs = conn.collection<{ _id: string; n: number }>('docs');
+      await docs.insertMany(Array.from({ length: 30 }, (_, n) => ({ _id: `d${n}`, n })));
+      const commands: Array<{ name: string; filter: unknown }> = [];
+      const client = conn.getClient();
+      const seen = (e: { commandName: string; command: Record<string, unknown> }) => {
+        if (e.commandName === 'find') commands.push({ name: e.commandName, filter: e.command.filter });
+      };
+      client.on('commandStarted', seen);
+      const read = readByIds<{ _id: string; n: number }>(docs);
+      const many = await read(['d3', 'gone', 'd17', 'd3']);
+      expect([...many.entries()].sort()).toEqual([
+        ['d17', { _id: 'd17', n: 17 }],
+        ['d3', { _id: 'd3', n: 3 }],
+      ]);
+      expect([...(await read(['d5'])).values()]).toEqual([{ _id: 'd5', n: 5 }]);
+      expect((await read(['gone'])).size).toBe(0);
+      client.off('commandStarted', seen);
+      expect(commands).toEqual([
+        { name: 'find', filter: { _id: { $in: ['d3', 'gone', 'd17', 'd3'] } } },
+        { name: 'find', filter: { _id: 'd5' } },
+        { name: 'find', filter: { _id: 'gone' } },
+      ]);
+    } finally {
+      await conn.dropDatabase();
+      await conn.close();
+    }
   });
 });

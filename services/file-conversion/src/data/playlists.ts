@@ -134,9 +134,7 @@ export async function removeFileFromPlaylists(
 export function createPlaylistsRepo(conn: mongoose.Connection) {
   const { playlists } = collections(conn);
   let indexes: Promise<unknown> | undefined;
-  const byId = createBatchLoader<string, PlaylistRecord>(
-    readByIds(async (id) => (await playlists.findOne({ _id: id })) as PlaylistRecord | null),
-  );
+  const byId = createBatchLoader<string, PlaylistRecord>(readByIds(playlists));
 
   return {
     /** Idempotent; the owner's list and the file → playlists look-up of a delete. */

@@ -32,9 +32,7 @@ export function createScreenContent(conn: mongoose.Connection) {
   const define = () => conn.model('ScreenContent', schema);
   const model = (conn.models.ScreenContent as ReturnType<typeof define> | undefined) ?? define();
   // Screens check their images in bursts (a playlist pushed to all of them): their records are read together.
-  const records = createBatchLoader<string, ScreenContentRecord>(
-    readByIds((id) => model.findById(id).lean<ScreenContentRecord>().exec()),
-  );
+  const records = createBatchLoader<string, ScreenContentRecord>(readByIds(model.collection));
   // Bumped before and after every change this process applies, so that a read overlapping a write sees the number
   // move: a view of what a screen may read (http/player-identity.ts) taken at another number is not used.
   let version = 0;
