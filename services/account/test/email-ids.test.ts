@@ -102,4 +102,31 @@ describe('finding a member by address', () => {
       h.server.context.conn.set('debug', false);
     }
   });
+
+  it('reads the members of logins that arrive together with one command, each login its own member', async () => {
+    const { conn } = h.server.context;
+    const seed = createUserRepository(conn);
+    const created = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) =>
+        seed.create({
+          email: uniqueEmail(`burst-${i}`),
+          firstName: 'A',
+          lastName: 'B',
+          passwordHash: null,
+          authProvider: 'local',
+          emailVerified: true,
+          locale: null,
+        }),
+      ),
+    );
+    const { users, filters } = freshRepository();
+    try {
+      const found = await Promise.all(created.map((u) => users.findForLogin(u.email)));
+      expect(found.map((u) => u?._id)).toEqual(created.map((u) => u._id));
+      // One read of the six members (after one read of their six hints, not watched here).
+      expect(filters).toEqual([{ _id: { $in: created.map((u) => u._id) } }]);
+    } finally {
+      conn.set('debug', false);
+    }
+  });
 });

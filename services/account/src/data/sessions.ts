@@ -33,16 +33,18 @@ type SessionModel = ReturnType<typeof defineModel>;
 export function createSessionRepository(conn: mongoose.Connection) {
   const model = (conn.models.Session as SessionModel | undefined) ?? defineModel(conn);
   // Logins that arrive while an insert runs share the next one (the kit's group commit): each database command
-  // costs FerretDB about a millisecond of CPU under load whatever it holds, taken from the password hashes on the
-  // same cores. While other password checks are running (their logins will want a session too), a write also
-  // waits 10 ms for more (npm run bench -- login: FerretDB CPU per login 1.65 -> 1.25 ms, 1.1 ms with 25 ms), next
-  // to the hash's queue of several hundred ms. A lone login does not wait, nor does one member's login after
-  // another (it waited 10 ms each time when "under load" meant a write ended less than 10 ms before).
-  // Each caller still waits until its own session is stored. Past the 10 ms, the next login's session starts the
-  // write (the hashes end every few ms under load), the timer only after 25 ms without one.
+  // costs FerretDB a wake-up and a round of work whatever it holds, taken from the password hashes on the same cores.
+  // While other password checks are running (their logins will want a session too), a write also waits 30 ms for
+  // more. Its logins' answers then go out together, so the next logins arrive together too, and their member reads
+  // share a command (users.ts): at 50 in flight (npm run bench -- login, scratch runs taking turns), this thread's CPU
+  // per login fell from 1.38-1.47 ms with 10 ms to 1.03-1.09 ms with 30 ms, FerretDB's by about 14%; 60 ms took off
+  // little more. The hash's queue is several hundred ms then. A lone login does not wait, nor does one member's
+  // login after another (it waited each time when "under load" meant a write ended less than the linger before).
+  // Each caller still waits until its own session is stored. Past the 30 ms, the next login's session starts the
+  // write (the hashes end every few ms under load), the timer only after 60 ms without one.
   const inserts = createGroupCommit<SessionRecord>(
     (docs) => model.collection.insertMany(docs as never[]).then(() => undefined),
-    { maxBatch: 100, lingerMs: 10, maxLingerMs: 25, moreComing: () => passwordHashesInProgress() > 0 },
+    { maxBatch: 100, lingerMs: 30, maxLingerMs: 60, moreComing: () => passwordHashesInProgress() > 0 },
   );
   return {
     model,
