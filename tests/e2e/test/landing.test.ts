@@ -139,6 +139,9 @@ describe('landing page', () => {
       if (m.type() === 'error') errors.push(m.text()); // a hydration mismatch is reported here
     });
     await page.goto('/');
+    // The page's scripts store the language they start in once they have started, which can be after the load
+    // event: written before that, the choice below was overwritten with 'en' (a flaky failure).
+    await page.waitForFunction(() => localStorage.getItem('i18nextLng') === 'en');
     // a choice stored before the language cookie existed: the server cannot know it, the page can
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'it'));
     await session.context.clearCookies();
