@@ -25,6 +25,17 @@ function freshRepository() {
   return { users: createUserRepository(conn), filters };
 }
 
+/** A verified local member as the repository creates it, without a password (these tests log nobody in). */
+const verifiedInput = (email: string) => ({
+  email,
+  firstName: 'A',
+  lastName: 'B',
+  passwordHash: null,
+  authProvider: 'local' as const,
+  emailVerified: true,
+  locale: null,
+});
+
 const byAddress = (filters: Array<Record<string, unknown>>) => filters.filter((f) => 'email' in f);
 
 describe('finding a member by address', () => {
@@ -48,15 +59,7 @@ describe('finding a member by address', () => {
     const { conn } = h.server.context;
     const email = uniqueEmail('no-hint');
     const seed = createUserRepository(conn);
-    const created = await seed.create({
-      email,
-      firstName: 'A',
-      lastName: 'B',
-      passwordHash: null,
-      authProvider: 'local',
-      emailVerified: true,
-      locale: null,
-    });
+    const created = await seed.create(verifiedInput(email));
     await seed.hintModel.deleteOne({ _id: email });
 
     const first = freshRepository();
@@ -107,17 +110,7 @@ describe('finding a member by address', () => {
     const { conn } = h.server.context;
     const seed = createUserRepository(conn);
     const created = await Promise.all(
-      Array.from({ length: 6 }, async (_, i) =>
-        seed.create({
-          email: uniqueEmail(`burst-${i}`),
-          firstName: 'A',
-          lastName: 'B',
-          passwordHash: null,
-          authProvider: 'local',
-          emailVerified: true,
-          locale: null,
-        }),
-      ),
+      Array.from({ length: 6 }, async (_, i) => seed.create(verifiedInput(uniqueEmail(`burst-${i}`)))),
     );
     const { users, filters } = freshRepository();
     try {

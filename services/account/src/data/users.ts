@@ -119,8 +119,8 @@ export function createUserRepository(conn: mongoose.Connection) {
   // in bursts under load (their sessions are written together, so their answers go out together), and one command
   // for a burst costs FerretDB one wake-up and this process one turn of its loop: at 50 logins in flight, scratch runs
   // taking turns, the CPU per login beside the hash fell by about a sixth, this main thread's and FerretDB's alike
-  // (npm run bench -- login). A lone read is sent at once, and a read asked after a write never joins one already
-  // running, so it sees the write.
+  // (npm run bench -- login). A lone read waits only for the end of the event loop's turn, and a read asked after a
+  // write never joins one already running, so it sees the write.
   const usersById = createBatchLoader<string, UserRecord>(readByIds(model.collection));
   const hintsById = createBatchLoader<string, EmailHint>(readByIds(hints.collection));
   const readViews = readByIds<BillingView>(views.collection);
