@@ -181,6 +181,31 @@ export function playerHints(manifestUrl: string, builtHere: RemoteManifest | und
   return links.join('');
 }
 
+/**
+ * The remotes' list, which the shell's entry reads at once (shell/src/federation/remotes.ts), preloaded: the browser
+ * asks for it while it parses the page, beside the framework's scripts, instead of once the entry has arrived and run.
+ * It must be the entry's own fetch() again (same-origin credentials: crossorigin="anonymous"), or it is read twice.
+ * The entry's other first reads (the user, a player's file and pages) are not preloaded: measured, they took
+ * connections from the scripts (six per origin over HTTP/1.1) and the first screen came no sooner (issue 14).
+ */
+export const REMOTES_HINT = '<link rel="preload" href="/remotes.json" as="fetch" crossorigin="anonymous">';
+
+/** language → the script files of its catalogue, as the shell's build lists them (dist/catalogues.json) */
+export type CatalogueFiles = Record<string, string[]>;
+
+/**
+ * The catalogue the page will start in, preloaded: the shell's entry asks for it only once it has run (i18n's
+ * preloadCatalogue), and no first screen is drawn without it. The language is the visitor's as the gateway reads it
+ * (visitorLanguage), which is the one the shell picks unless the browser stored another without the cookie. Japanese
+ * is bundled, so it lists none.
+ */
+export function catalogueHints(files: CatalogueFiles | undefined, language: string): string {
+  return (files?.[language] ?? [])
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => `<link rel="preload" href="/${escapeAttr(file)}" as="script" fetchpriority="low">`)
+    .join('');
+}
+
 const escapeAttr = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -220,7 +245,14 @@ export function shellRouter(staticDir: string, options: ShellOptions = {}): expr
     'dist',
     'mf-manifest.json',
   );
+  const readCatalogues = fileCache((json) => JSON.parse(json) as CatalogueFiles);
+  const cataloguesFile = path.join(staticDir, 'catalogues.json');
   const hintsFor = async (req: express.Request): Promise<string> => {
+    // not built with the list (a development build): the entry asks for its catalogue itself
+    const catalogues = await readCatalogues(cataloguesFile).catch(() => undefined);
+    return REMOTES_HINT + catalogueHints(catalogues, visitorLanguage(req)) + (await remoteHintsFor(req));
+  };
+  const remoteHintsFor = async (req: express.Request): Promise<string> => {
     if (!options.playerManifest || !PLAYER_PAGE.test(req.path)) return '';
     // not built (the remote's route shows its fallback) or unreadable: the manifest's preload only
     const built = options.remotesDir ? await readManifest(playerManifestFile).catch(() => undefined) : undefined;

@@ -7,7 +7,7 @@ import { verifyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/server';
-import { playerHints } from '../src/static';
+import { catalogueHints, playerHints, REMOTES_HINT } from '../src/static';
 import {
   cookieHeader,
   type Seen,
@@ -593,6 +593,29 @@ describe('front end', () => {
     expect(await get('/signage/abc123')).toContain('href="/remotes/player/mf-manifest.json" as="fetch"');
     expect(await get('/screen')).toContain('href="/remotes/player/mf-manifest.json" as="fetch"');
     expect(await get('/files')).not.toContain('mf-manifest.json');
+  });
+
+  it("preloads the remotes' list and the catalogue of the visitor's language from the page's head", async () => {
+    // the catalogue from the build's list; Japanese is bundled
+    const list = { en: ['catalogue-en.0a1b2c3d4e.js'] };
+    expect(catalogueHints(list, 'en')).toBe(
+      '<link rel="preload" href="/catalogue-en.0a1b2c3d4e.js" as="script" fetchpriority="low">',
+    );
+    expect(catalogueHints(list, 'ja')).toBe('');
+    expect(catalogueHints(undefined, 'en')).toBe('');
+    // through the gateway: every page of the app, a member's or a visitor's, prerendered or not
+    const get = async (p: string, headers: Record<string, string>) =>
+      (await fetch(`${gw.url}${p}`, { headers: { accept: 'text/html', ...headers } })).text();
+    const member = await get('/signage/abc123', { cookie: 'pc_session=whatever', 'accept-language': 'fr' });
+    expect(member).toContain(`${REMOTES_HINT}<link rel="preload" href="/catalogue-fr.5f6a7b8c9d.js" as="script"`);
+    expect(member.indexOf(REMOTES_HINT)).toBeLessThan(member.indexOf('</head>'));
+    const visitor = await get('/login', { 'accept-language': 'en' });
+    expect(visitor).toContain('prerendered-en-login');
+    expect(visitor).toContain(REMOTES_HINT);
+    expect(visitor).toContain('href="/catalogue-en.0a1b2c3d4e.js" as="script"');
+    const japanese = await get('/files', { 'accept-language': 'ja' });
+    expect(japanese).toContain(REMOTES_HINT);
+    expect(japanese).not.toContain('catalogue-');
   });
 
   it('a remote or shell that is not built answers a clear 503, and the gateway keeps running', async () => {

@@ -146,6 +146,11 @@ export function makeStaticTree() {
     );
   }
   write('shell/dist/main.3f9a1c2e.js', big);
+  // the build's list of its catalogue chunks (packages/federation: catalogueListPlugin)
+  write(
+    'shell/dist/catalogues.json',
+    JSON.stringify({ en: ['catalogue-en.0a1b2c3d4e.js'], fr: ['catalogue-fr.5f6a7b8c9d.js'] }),
+  );
   // the build's brotli copy, marked so a test can tell it from compression at request time
   const prebuilt = `${big}// prebuilt\n`;
   const writeBrotli = (rel: string) =>

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  catalogueFiles,
   devAllowedHosts,
   hostConfig,
   isSharedCode,
@@ -123,6 +124,21 @@ describe('startupFiles (the host page preloads them)', () => {
       group({ request: './locales/en/index', module: 'swc!/packages/i18n/src/catalogues.ts' }, ['40.e.js']),
     ]);
     expect(files).toEqual(['10.a.css', '10.a.js', '20.b.js']);
+  });
+});
+
+describe('catalogueFiles (the gateway preloads a page\'s catalogue)', () => {
+  it("lists each language's catalogue chunk by its name, scripts only, and nothing else", () => {
+    const named = (name: string | null, ...files: string[]) => ({ name, chunks: [{ files }] });
+    expect(
+      catalogueFiles([
+        named('catalogue-en', 'catalogue-en.0a1b2c3d4e.js', 'catalogue-en.0a1b2c3d4e.js.map'),
+        named('catalogue-fr', 'catalogue-fr.5f6a7b8c9d.js'),
+        named('main', 'main.1.js'),
+        named(null, '30.d.js'),
+        named('catalogue-english', 'x.js'),
+      ]),
+    ).toEqual({ en: ['catalogue-en.0a1b2c3d4e.js'], fr: ['catalogue-fr.5f6a7b8c9d.js'] });
   });
 });
 

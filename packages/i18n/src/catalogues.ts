@@ -10,11 +10,14 @@ export type Language = (typeof languages)[number];
 export const fallbackLanguage: Language = constants.fallbackLanguage;
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 
-/** Japanese is bundled (source and fallback); the other catalogues are separate chunks loaded on demand. */
+/**
+ * Japanese is bundled (source and fallback); the other catalogues are separate chunks loaded on demand, named
+ * 'catalogue-<language>' so that the shell's build can list their files for the gateway to preload.
+ */
 export const catalogueLoaders: Record<Exclude<Language, 'ja'>, () => Promise<{ default: ResourceKey }>> = {
-  en: () => import('./locales/en/index'),
-  fr: () => import('./locales/fr/index'),
-  it: () => import('./locales/it/index'),
+  en: () => import(/* webpackChunkName: "catalogue-en" */ './locales/en/index'),
+  fr: () => import(/* webpackChunkName: "catalogue-fr" */ './locales/fr/index'),
+  it: () => import(/* webpackChunkName: "catalogue-it" */ './locales/it/index'),
 };
 
 /** The supported language a code names ('fr-CA' → 'fr'), if any. */

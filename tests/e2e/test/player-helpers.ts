@@ -94,14 +94,14 @@ export interface PlayerBrowser {
 /** Chromium with the member's session; `serviceWorkers: 'block'` lets page.route see every request. */
 export async function openPlayerBrowser(
   api: Api | null,
-  options: { serviceWorkers?: 'allow' | 'block' } = {},
+  options: { serviceWorkers?: 'allow' | 'block'; locale?: string } = {},
 ): Promise<PlayerBrowser> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'pagecast-player-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    locale: 'ja-JP',
+    locale: options.locale ?? 'ja-JP',
     viewport: { width: 1280, height: 800 },
     baseURL: baseUrl(),
     serviceWorkers: options.serviceWorkers ?? 'allow',

@@ -177,6 +177,8 @@ describe('signage player', () => {
     // the gateway lists the player remote's manifest, entry and route chunks in the page (it serves that remote)
     expect(html).toContain('<link rel="preload" href="/remotes/player/mf-manifest.json" as="fetch"');
     expect(html).toContain('<link rel="preload" href="/remotes/player/remoteEntry.js" as="script"');
+    // and the remotes' list, which the shell's fetch() then takes (counted once below)
+    expect(html).toContain('<link rel="preload" href="/remotes.json" as="fetch"');
     await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[data-front="true"]')?.naturalWidth);
     const count = (path: string, list = requests) => list.filter((r) => r === path).length;
     // Started by the shell's entry, handed to the player through the query cache: not asked twice. Reads after the
@@ -192,6 +194,7 @@ describe('signage player', () => {
     expect(count(`/api/files/${deck.id}?signage_mode=true`, start)).toBe(1);
     expect(count(`/api/files/${deck.id}/pages?signage_mode=true`, start)).toBe(1);
     expect(count('/api/auth/user')).toBe(1);
+    expect(count('/remotes.json')).toBe(1);
     // the preloads were the downloads the federation runtime made (a mismatch would fetch again)
     expect(count('/remotes/player/mf-manifest.json')).toBe(1);
     expect(count('/remotes/player/remoteEntry.js')).toBe(1);
@@ -204,6 +207,20 @@ describe('signage player', () => {
       const body = await (await page.request.get(script)).text();
       expect(body, script).not.toContain('ZodError');
     }
+  });
+
+  it("in another language, the page preloads that language's catalogue, which the shell then loads once", async () => {
+    session = await openPlayerBrowser(api, { serviceWorkers: 'block', locale: 'fr-FR' });
+    const { page } = session;
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    const html = (await (await page.goto(`/signage/${deck.id}`))?.text()) ?? '';
+    const catalogue = /<link rel="preload" href="(\/catalogue-fr\.[0-9a-f]+\.js)" as="script"/.exec(html)?.[1];
+    expect(catalogue).toBeDefined();
+    await page.getByTestId('player-header').waitFor();
+    expect(await page.getByTestId('player-play').textContent()).toBe('Lire'); // drawn in French
+    expect(requests.filter((r) => r === catalogue)).toHaveLength(1);
+    expect(requests.filter((r) => r.includes('/catalogue-'))).toEqual([catalogue]);
   });
 
   it('a visitor is sent to log in: location remembered, toast, /login after 1 s', async () => {
