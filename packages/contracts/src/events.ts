@@ -214,30 +214,65 @@ export function createEvent<S extends Subject>(
 
 export const DUPLICATE_WINDOW_MS = 120000;
 
+/**
+ * How long a stream keeps a message: without a limit the streams grew for as long as the product ran. Every consumer
+ * is durable and acks within seconds, so this is how long a service may stay down and still catch up with what it
+ * missed (a week: a stop over a long weekend with time to spare). The outbox (docs/platform.md) has already handed
+ * each event over, so an expired message is one nobody read in a week, not one never published.
+ */
+export const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
 export interface StreamDef {
   name: string;
   subjects: string[];
   retention: 'limits' | 'workqueue';
   duplicateWindowMs: number;
+  maxAgeMs: number;
 }
 
 export const streams: ReadonlyArray<StreamDef> = [
-  { name: 'ACCOUNT', subjects: ['account.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
+  {
+    name: 'ACCOUNT',
+    subjects: ['account.>'],
+    retention: 'limits',
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    maxAgeMs: STREAM_MAX_AGE_MS,
+  },
   {
     name: 'FILES',
     subjects: ['files.file.>', 'files.page.>', 'files.playlist.>'],
     retention: 'limits',
     duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    maxAgeMs: STREAM_MAX_AGE_MS,
   },
   {
     name: 'CONVERSION',
     subjects: ['files.conversion.>'],
     retention: 'workqueue',
     duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    maxAgeMs: STREAM_MAX_AGE_MS,
   },
-  { name: 'MARKETPLACE', subjects: ['marketplace.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
-  { name: 'BILLING', subjects: ['billing.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
-  { name: 'SCREENS', subjects: ['screens.>'], retention: 'limits', duplicateWindowMs: DUPLICATE_WINDOW_MS },
+  {
+    name: 'MARKETPLACE',
+    subjects: ['marketplace.>'],
+    retention: 'limits',
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    maxAgeMs: STREAM_MAX_AGE_MS,
+  },
+  {
+    name: 'BILLING',
+    subjects: ['billing.>'],
+    retention: 'limits',
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    maxAgeMs: STREAM_MAX_AGE_MS,
+  },
+  {
+    name: 'SCREENS',
+    subjects: ['screens.>'],
+    retention: 'limits',
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    maxAgeMs: STREAM_MAX_AGE_MS,
+  },
 ];
 
 /** NATS subject match with `*` (one token) and `>` (one or more trailing tokens). */

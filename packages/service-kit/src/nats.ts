@@ -65,15 +65,24 @@ export interface StreamDefinition {
   subjects: string[];
   retention: 'limits' | 'workqueue';
   duplicateWindowMs: number;
+  /** how long a message is kept (JetStream's max_age) */
+  maxAgeMs: number;
 }
 
-/** Creates each stream or brings its subjects and duplicate window up to date; safe when services race at start. */
+/**
+ * Creates each stream or brings its subjects, duplicate window and age limit up to date, in place (what it holds
+ * stays); safe when services race at start.
+ */
 export async function ensureStreams(
   jsm: JetStreamManager,
   list: ReadonlyArray<StreamDefinition> = contractStreams,
 ): Promise<void> {
   for (const def of list) {
-    const wanted = { subjects: [...def.subjects], duplicate_window: nanos(def.duplicateWindowMs) };
+    const wanted = {
+      subjects: [...def.subjects],
+      duplicate_window: nanos(def.duplicateWindowMs),
+      max_age: nanos(def.maxAgeMs),
+    };
     let info: Awaited<ReturnType<JetStreamManager['streams']['info']>> | undefined;
     try {
       info = await jsm.streams.info(def.name);
@@ -97,7 +106,8 @@ export async function ensureStreams(
     }
     const same =
       [...info.config.subjects].sort().join(' ') === [...wanted.subjects].sort().join(' ') &&
-      info.config.duplicate_window === wanted.duplicate_window;
+      info.config.duplicate_window === wanted.duplicate_window &&
+      info.config.max_age === wanted.max_age;
     if (!same) await jsm.streams.update(def.name, wanted);
   }
 }
