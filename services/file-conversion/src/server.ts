@@ -1,5 +1,6 @@
 import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
 import { type Config, type ServiceSettings, settingsOf } from './config';
+import { closeDefaultOffices } from './conversion';
 import { createRepositories, ensureIndexes } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
@@ -46,7 +47,10 @@ export async function createServer(
       }
       if (workers) {
         const running = await startConversionWorkers(context);
-        onClose(() => running.stop());
+        onClose(async () => {
+          await running.stop();
+          await closeDefaultOffices();
+        });
       }
       // A worker-only process answers health and metrics, not the API.
       return api ? [createRouter(context)] : [];

@@ -52,6 +52,17 @@ export function defaultOffice(isolateNetwork: 'auto' | 'off' = 'auto'): WarmOffi
   return office;
 }
 
+/**
+ * Ends the process's warm offices (the service's shutdown, after its workers have stopped): each waits for the
+ * documents it holds, then goes with its profile directory and its socket, which a killed service leaves for the next
+ * start's sweep. A conversion after this makes a new office.
+ */
+export async function closeDefaultOffices(): Promise<void> {
+  const offices = [...sharedOffices.values()];
+  sharedOffices.clear();
+  await Promise.all(offices.map((office) => office.close()));
+}
+
 /** Fonts inside a DOCX (word/fonts/*.odttf) or PPTX (ppt/fonts/*.fntdata): LibreOffice installs them for its run. */
 const EMBEDDED_FONT = /^(word|ppt)\/fonts\/|\.(odttf|fntdata|ttf|otf)$/i;
 

@@ -3,6 +3,7 @@ export {
   type ConvertInput,
   type ConvertOptions,
   convertDocument,
+  closeDefaultOffices,
   defaultOffice,
   defaultRenderPool,
 } from './convert.ts';

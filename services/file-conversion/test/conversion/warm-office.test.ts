@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConversionError, convertDocument, RenderPool, WarmOffice } from '../../src/conversion/index.ts';
+import {
+  type ConversionError,
+  closeDefaultOffices,
+  convertDocument,
+  defaultOffice,
+  RenderPool,
+  WarmOffice,
+} from '../../src/conversion/index.ts';
 import { buildZipWithCrc } from './fixtures.ts';
 
 let work: string;
@@ -141,6 +148,25 @@ describe('the warm LibreOffice converter', () => {
     }
     expect(await ours()).toEqual([]);
   }, 120_000);
+
+  it("ends the process's warm office at shutdown: its profile and socket go with it, and a later job starts anew", async () => {
+    const before = new Set([...(await readdir(tmpdir())), ...(await readdir('/tmp'))]);
+    const ours = async () =>
+      [
+        ...(await readdir(tmpdir())).filter((f) => f.startsWith(`pagecast-office-${process.pid}-`)),
+        ...(await readdir('/tmp')).filter((f) =>
+          f.startsWith(`OSL_PIPE_${process.getuid?.() ?? 0}_pagecast-${process.pid}-`),
+        ),
+      ].filter((f) => !before.has(f));
+    const first = defaultOffice();
+    const r = await first.convert(await docx('shutdown.docx', 'shutdown'), 'docx', { timeoutMs: 60_000, tmpDir: tmp });
+    await r.cleanup();
+    expect(await ours()).toHaveLength(2); // the running office's profile directory and socket
+    await closeDefaultOffices();
+    expect(await ours()).toEqual([]);
+    expect(defaultOffice()).not.toBe(first);
+    await closeDefaultOffices(); // one never started: nothing to end
+  }, 90_000);
 
   it("names an office's sockets as LibreOffice does", () => {
     // seen in /tmp beside an office started with -env:UserInstallation=file:///tmp/osltest/prof
