@@ -63,11 +63,10 @@ export function createGroupCommit<T>(
         resolve();
       };
       const timer = setTimeout(end, maxLingerMs);
-      if (maxLingerMs > lingerMs) {
-        lingerCheck = () => {
-          if (performance.now() - started >= lingerMs || queued.size >= maxBatch) end();
-        };
-      }
+      // a full batch ends the wait in either case; an add past lingerMs only when the wait may run longer
+      lingerCheck = () => {
+        if (queued.size >= maxBatch || (maxLingerMs > lingerMs && performance.now() - started >= lingerMs)) end();
+      };
     });
 
   const runOnce = async (): Promise<void> => {
