@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEvent, type EventData, type EventEnvelope, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
@@ -8,6 +9,23 @@ import type { JetStreamClient, JetStreamManager } from './nats';
 
 /** Repository root (this file is packages/service-kit/src/testing.ts). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/**
+ * A TCP port free on 127.0.0.1 at the time of asking (the OS picks it), for a service a test starts as a process of
+ * its own. Another process may take it before it is used: start the server at once.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
 
 /** `.data/test/secrets.env`, written by `node scripts/infra.mjs up --profile test`; empty when absent. */
 function testSecrets(): Record<string, string> {

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer as netServer } from 'node:net';
 import { join } from 'node:path';
 import { serviceIdentity } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
-import { repoRoot } from '@pagecast/service-kit/testing';
+import { freePort, repoRoot } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_ACCOUNT } from '../src/domain/fees';
 import { monthKey } from '../src/domain/months';
@@ -27,14 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await destroyBilling(observer);
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = netServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 async function startChild(
   env: Record<string, string>,

@@ -1,23 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectNats, createLogger, signIdentityHeader } from '@pagecast/service-kit';
-import { removeDurables, testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { freePort, removeDurables, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 
 const servicesDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const srv = createServer();
-    srv.once('error', fail);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => done(port));
-    });
-  });
-}
 
 /** A service run as its own process (node + tsx as a loader, so the pid is the service's own: kill -9 hits it). */
 export interface ServiceProcess {
