@@ -1,7 +1,9 @@
 // The local servers of a profile are reused when already running, which is only right when they are this
 // checkout's: a MinIO started by another checkout has other generated keys.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkS3Credentials, ferretdbGogc, ferretdbProcs, infraEnv } from '../scripts/lib/infra.mjs';
+import { checkS3Credentials, corpusDir, ferretdbGogc, ferretdbProcs, infraEnv, root } from '../scripts/lib/infra.mjs';
 
 describe('reusing a running S3 server', () => {
   const env = infraEnv('test', {});
@@ -43,5 +45,15 @@ describe("FerretDB's garbage-collector target", () => {
     expect(ferretdbGogc({ FERRETDB_GOGC: '100' })).toBe('100');
     expect(ferretdbGogc({ FERRETDB_GOGC: ' off ' })).toBe('off');
     for (const bad of ['0', '-5', '1e3', 'fast', '']) expect(ferretdbGogc({ FERRETDB_GOGC: bad })).toBe('400');
+  });
+});
+
+describe('the documents the tests upload', () => {
+  it('come from PAGECAST_CORPUS, else shared/corpus beside the checkout, else /work/shared/corpus', () => {
+    expect(corpusDir({ PAGECAST_CORPUS: '/elsewhere/corpus' })).toBe('/elsewhere/corpus');
+    const beside = path.resolve(root, '..', 'shared', 'corpus');
+    expect(corpusDir({})).toBe(existsSync(beside) ? beside : '/work/shared/corpus');
+    // and the folder the scripts hand the tests holds the real documents
+    expect(existsSync(path.join(corpusDir({}), 'pdf', 'vertical.pdf'))).toBe(true);
   });
 });

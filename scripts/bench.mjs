@@ -8,12 +8,15 @@
 import { performance } from 'node:perf_hooks';
 import { register } from 'tsx/esm/api';
 import { buildFrontEnds } from './lib/build.mjs';
+import { corpusDir } from './lib/infra.mjs';
 import { startStack } from './lib/stack.mjs';
 import { debianFor, ensureDebianPackages } from './lib/tools.mjs';
 import { summarize } from './lib/stats.mjs';
 
 // The services' own benchmarks import their TypeScript sources.
 register();
+// the documents every benchmark uploads, wherever this checkout's shared/ is
+process.env.PAGECAST_CORPUS = corpusDir();
 
 const say = (m) => process.stdout.write(`[bench] ${m}\n`);
 const PORT = 18091;

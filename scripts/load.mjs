@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { root } from './lib/infra.mjs';
+import { corpusDir, root } from './lib/infra.mjs';
 import { startStack } from './lib/stack.mjs';
 import { ensureGoTool } from './lib/tools.mjs';
 
@@ -66,7 +66,7 @@ try {
       mailUrl: stack?.mailUrl ?? process.env.MAILDEV_API_URL ?? 'http://127.0.0.1:11080',
       count,
       out,
-      corpus: process.env.PAGECAST_CORPUS_PDF ?? '/work/shared/corpus/pdf',
+      corpus: process.env.PAGECAST_CORPUS_PDF ?? join(corpusDir(), 'pdf'),
     });
     say(`${paired} screens paired`);
     process.env.SCREENS_FILE = out;

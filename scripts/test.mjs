@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrontEnds } from './lib/build.mjs';
-import { dataDir, root, up } from './lib/infra.mjs';
+import { corpusDir, dataDir, root, up } from './lib/infra.mjs';
 import { debianFor, ensureDebianPackages, ensurePythonTool } from './lib/tools.mjs';
 
 const say = (m) => process.stdout.write(`[test] ${m}\n`);
@@ -53,6 +53,7 @@ try {
     PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
     NODE_ENV: 'test',
     PAGECAST_TEST_INFRA: '1',
+    PAGECAST_CORPUS: corpusDir(),
   };
   const bin = (n) => join(root, 'node_modules/.bin', n);
 

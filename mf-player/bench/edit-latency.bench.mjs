@@ -185,7 +185,9 @@ export async function upload(call, file, title) {
   const form = new FormData();
   form.append(
     'pdf',
-    new Blob([readFileSync(path.join('/work/shared/corpus/pdf', file))], { type: 'application/pdf' }),
+    new Blob([readFileSync(path.join(process.env.PAGECAST_CORPUS ?? '/work/shared/corpus', 'pdf', file))], {
+      type: 'application/pdf',
+    }),
     file,
   );
   form.append('title', title);

@@ -13,6 +13,17 @@ import { ensureGoTool, ensurePythonTool, pythonToolPath, toolPath } from './tool
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * The folder of real documents the tests and benchmarks upload (PDF, PPTX, DOCX): PAGECAST_CORPUS when set, else
+ * shared/corpus beside the checkout (where a clone and CI find it), else /work/shared/corpus. The scripts pass it to
+ * every test and benchmark as PAGECAST_CORPUS; a test run by hand falls back to the last.
+ */
+export function corpusDir(env = process.env) {
+  if (env.PAGECAST_CORPUS) return env.PAGECAST_CORPUS;
+  const beside = resolve(root, '..', 'shared', 'corpus');
+  return existsSync(beside) ? beside : '/work/shared/corpus';
+}
+
 export const profiles = {
   dev: { nats: 4222, mongo: 27017, s3: 9000, s3console: 9001, smtp: 1025, mailweb: 1080, stripe: 12111 },
   test: { nats: 14222, mongo: 27117, s3: 19000, s3console: 19001, smtp: 11025, mailweb: 11080, stripe: 12211 },

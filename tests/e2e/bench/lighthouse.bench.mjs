@@ -40,7 +40,7 @@ async function member(baseUrl, mailUrl) {
     ?.split(';')[0];
   if (!cookie) throw new Error('login: no session cookie');
   const form = new FormData();
-  const pdf = '/work/shared/corpus/pdf/vertical.pdf';
+  const pdf = path.join(process.env.PAGECAST_CORPUS ?? '/work/shared/corpus', 'pdf/vertical.pdf');
   form.append('pdf', new Blob([readFileSync(pdf)], { type: 'application/pdf' }), path.basename(pdf));
   form.append('title', 'Lighthouse deck');
   form.append('displayDuration', '5');

@@ -7,6 +7,9 @@ import { inject } from 'vitest';
 
 export const baseUrl = (): string => inject('baseUrl');
 
+/** The real documents the scenarios upload (the scripts set PAGECAST_CORPUS to the checkout's shared/corpus). */
+export const corpusDir = process.env.PAGECAST_CORPUS ?? '/work/shared/corpus';
+
 const chromiumArgs = [
   '--headless',
   '--no-sandbox',

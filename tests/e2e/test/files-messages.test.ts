@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifiedMember, type Member } from './account';
-import { openBrowser, type Session } from './browser';
+import { corpusDir, openBrowser, type Session } from './browser';
 
 const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.data/screenshots');
-const PDF = '/work/shared/corpus/pdf/vertical.pdf';
+const PDF = path.join(corpusDir, 'pdf/vertical.pdf');
 const TYPE_MESSAGE = 'PDF、PowerPoint (.pptx)、Word (.docx) ファイルのみアップロード可能です';
 
 let member: Member;

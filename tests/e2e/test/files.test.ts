@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVerifiedMember, type Member } from './account';
-import { openBrowser, type Session } from './browser';
+import { corpusDir, openBrowser, type Session } from './browser';
 
 const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.data/screenshots');
-const PDF = '/work/shared/corpus/pdf/vertical.pdf'; // 3 pages
-const PPTX = '/work/shared/corpus/pptx/ph-populated-placeholders.pptx';
+const PDF = path.join(corpusDir, 'pdf/vertical.pdf'); // 3 pages
+const PPTX = path.join(corpusDir, 'pptx/ph-populated-placeholders.pptx');
 
 let member: Member;
 let session: Session;

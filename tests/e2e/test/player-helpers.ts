@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { createVerifiedMember, type Member } from './account';
-import { baseUrl } from './browser';
+import { baseUrl, corpusDir } from './browser';
 
-export const corpus = (name: string) => path.join('/work/shared/corpus/pdf', name);
+export const corpus = (name: string) => path.join(corpusDir, 'pdf', name);
 
 export interface Api {
   member: Member;
