@@ -29,6 +29,8 @@ beforeAll(async () => {
     'index.html': '<!doctype html><title>shell</title>',
     'mf-manifest.json': '{"name":"mf_files"}',
     'remoteEntry.js': '/* entry */',
+    'mf-manifest.lean.json': '{"name":"mf_files"}',
+    'remoteEntry.lean.js': '/* lean entry */',
     'main.3f9a1c2e.js': '/* hashed */',
     'routes.0a1b2c3d4e5f.css': '/* hashed css */',
   };
@@ -80,7 +82,13 @@ afterAll(async () => {
 
 describe('remote image (deploy/nginx/remote.conf)', () => {
   it('revalidates the manifest and the remote entry, caches hashed files forever', async () => {
-    for (const path of ['/mf-manifest.json', '/remoteEntry.js', '/index.html']) {
+    for (const path of [
+      '/mf-manifest.json',
+      '/remoteEntry.js',
+      '/mf-manifest.lean.json',
+      '/remoteEntry.lean.js',
+      '/index.html',
+    ]) {
       const r = await fetch(remote + path);
       expect(r.status, path).toBe(200);
       expect(r.headers.get('cache-control'), path).toBe('no-cache');

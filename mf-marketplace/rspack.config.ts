@@ -1,6 +1,6 @@
-import { remoteConfig } from '@pagecast/federation';
+import { remoteConfigs } from '@pagecast/federation';
 
-export default remoteConfig({
+export default remoteConfigs({
   name: 'mf_marketplace',
   dir: import.meta.dirname,
   port: 3002,

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import { remoteConfig } from '@pagecast/federation';
+import { remoteConfigs } from '@pagecast/federation';
 import type { Configuration } from '@rspack/core';
 
-const remote = remoteConfig({
+const [remote, ...lean] = remoteConfigs({
   name: 'mf_player',
   dir: import.meta.dirname,
   port: 3003,
@@ -43,10 +43,7 @@ const serviceWorker: Configuration = {
 };
 
 export default [
-  {
-    ...remote,
-    name: 'mf_player',
-    output: { ...remote.output, clean: { keep: (p: string) => p === 'sw.js' } },
-  },
+  { ...remote, output: { ...remote.output, clean: { keep: (p: string) => p === 'sw.js' } } },
+  ...lean,
   serviceWorker,
 ];

@@ -15,10 +15,15 @@ const RemotesOverride = z
   .partial()
   .strict();
 
+/**
+ * The remotes this gateway serves, by their lean manifests (LEAN_MANIFEST in packages/federation): containers that
+ * use the federation runtime our shell provides instead of carrying a second copy. Every remote's folder also holds
+ * the self-contained mf-manifest.json, for any other host; REMOTES names whichever a deployment wants.
+ */
 export const defaultRemotes: RemotesMap = {
-  mf_files: '/remotes/files/mf-manifest.json',
-  mf_marketplace: '/remotes/marketplace/mf-manifest.json',
-  mf_player: '/remotes/player/mf-manifest.json',
+  mf_files: '/remotes/files/mf-manifest.lean.json',
+  mf_marketplace: '/remotes/marketplace/mf-manifest.lean.json',
+  mf_player: '/remotes/player/mf-manifest.lean.json',
 };
 
 /** The REMOTES env value (JSON) merged over the defaults; a bad value stops the start with a clear message. */

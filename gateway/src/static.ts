@@ -243,7 +243,7 @@ export function shellRouter(staticDir: string, options: ShellOptions = {}): expr
     options.remotesDir ?? '',
     player?.workspace ?? 'mf-player',
     'dist',
-    'mf-manifest.json',
+    path.posix.basename(defaultRemotes.mf_player),
   );
   const readCatalogues = fileCache((json) => JSON.parse(json) as CatalogueFiles);
   const cataloguesFile = path.join(staticDir, 'catalogues.json');

@@ -392,10 +392,11 @@ describe('front end', () => {
   it('/remotes.json lists the default manifests, uncached', async () => {
     const res = await fetch(`${gw.url}/remotes.json`);
     expect(res.headers.get('cache-control')).toBe('no-cache');
+    // the lean containers, which use the shell's federation runtime (packages/federation: remoteLeanConfig)
     expect(await res.json()).toEqual({
-      mf_files: '/remotes/files/mf-manifest.json',
-      mf_marketplace: '/remotes/marketplace/mf-manifest.json',
-      mf_player: '/remotes/player/mf-manifest.json',
+      mf_files: '/remotes/files/mf-manifest.lean.json',
+      mf_marketplace: '/remotes/marketplace/mf-manifest.lean.json',
+      mf_player: '/remotes/player/mf-manifest.lean.json',
     });
   });
 
@@ -405,8 +406,8 @@ describe('front end', () => {
     });
     const res = await fetch(`${url}/remotes.json`);
     expect(await res.json()).toEqual({
-      mf_files: '/remotes/files/mf-manifest.json',
-      mf_marketplace: '/remotes/marketplace/mf-manifest.json',
+      mf_files: '/remotes/files/mf-manifest.lean.json',
+      mf_marketplace: '/remotes/marketplace/mf-manifest.lean.json',
       mf_player: 'http://localhost:3003/mf-manifest.json',
     });
     const csp = res.headers.get('content-security-policy') ?? '';
@@ -452,6 +453,11 @@ describe('front end', () => {
     expect(manifest.headers.get('access-control-allow-origin')).toBe('*');
     const entry = await fetch(`${gw.url}/remotes/files/remoteEntry.js`);
     expect(entry.headers.get('cache-control')).toBe('no-cache');
+    for (const lean of ['mf-manifest.lean.json', 'remoteEntry.lean.js']) {
+      const res = await fetch(`${gw.url}/remotes/files/${lean}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+    }
     const chunk = await fetch(`${gw.url}/remotes/files/static/js/412.a1b2c3d4.js`);
     expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect((await fetch(`${gw.url}/remotes/files/nope.js`)).status).toBe(404);
@@ -564,7 +570,7 @@ describe('front end', () => {
 
   it("lists a player page's remote in its head: the manifest always, the entry and route chunks when served here", async () => {
     const built = {
-      metaData: { remoteEntry: { name: 'remoteEntry.js', path: '' } },
+      metaData: { remoteEntry: { name: 'remoteEntry.lean.js', path: '' } },
       exposes: [
         {
           name: 'routes',
@@ -572,11 +578,11 @@ describe('front end', () => {
         },
       ],
     };
-    const here = playerHints('/remotes/player/mf-manifest.json', built);
+    const here = playerHints('/remotes/player/mf-manifest.lean.json', built);
     expect(here).toContain(
-      '<link rel="preload" href="/remotes/player/mf-manifest.json" as="fetch" crossorigin="anonymous">',
+      '<link rel="preload" href="/remotes/player/mf-manifest.lean.json" as="fetch" crossorigin="anonymous">',
     );
-    for (const file of ['remoteEntry.js', '851.3c81845d.js', 'routes.377fe8d4.js']) {
+    for (const file of ['remoteEntry.lean.js', '851.3c81845d.js', 'routes.377fe8d4.js']) {
       expect(here).toContain(`<link rel="preload" href="/remotes/player/${file}" as="script" fetchpriority="low">`);
     }
     expect(here).toContain('<link rel="preload" href="/remotes/player/routes.eeb9f590.css" as="style">');
@@ -586,12 +592,14 @@ describe('front end', () => {
       '<link rel="preload" href="https://player.example.test/mf-manifest.json" as="fetch" crossorigin="anonymous">',
     );
     // not built: the manifest only
-    expect(playerHints('/remotes/player/mf-manifest.json', undefined)).not.toContain('as="script"');
+    expect(playerHints('/remotes/player/mf-manifest.lean.json', undefined)).not.toContain('as="script"');
+    // this gateway's build, named by another manifest than the default one: its manifest only
+    expect(playerHints('/remotes/player/mf-manifest.json', built)).not.toContain('as="script"');
     // through the gateway: player pages get them, other pages do not
     const get = async (p: string) =>
       (await fetch(`${gw.url}${p}`, { headers: { accept: 'text/html', cookie: 'pc_session=whatever' } })).text();
-    expect(await get('/signage/abc123')).toContain('href="/remotes/player/mf-manifest.json" as="fetch"');
-    expect(await get('/screen')).toContain('href="/remotes/player/mf-manifest.json" as="fetch"');
+    expect(await get('/signage/abc123')).toContain('href="/remotes/player/mf-manifest.lean.json" as="fetch"');
+    expect(await get('/screen')).toContain('href="/remotes/player/mf-manifest.lean.json" as="fetch"');
     expect(await get('/files')).not.toContain('mf-manifest.json');
   });
 

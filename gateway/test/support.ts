@@ -159,6 +159,8 @@ export function makeStaticTree() {
   write('shell/dist/favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
   write('mf-files/dist/mf-manifest.json', JSON.stringify({ id: 'mf_files', name: 'mf_files' }));
   write('mf-files/dist/remoteEntry.js', big);
+  write('mf-files/dist/mf-manifest.lean.json', JSON.stringify({ id: 'mf_files', name: 'mf_files' }));
+  write('mf-files/dist/remoteEntry.lean.js', big);
   write('mf-files/dist/static/js/412.a1b2c3d4.js', big);
   writeBrotli('mf-files/dist/remoteEntry.js');
   write('mf-marketplace/dist/mf-manifest.json', JSON.stringify({ id: 'mf_marketplace' }));

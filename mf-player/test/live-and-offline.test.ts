@@ -174,6 +174,8 @@ describe('service worker', () => {
         [
           `${origin}/main.0123456789.js`,
           `${origin}/remotes/player/mf-manifest.json`,
+          `${origin}/remotes/player/mf-manifest.lean.json`,
+          `${origin}/remotes/player/mf-manifest.lean-stats.json`,
           `${origin}/remotes/player/195.b7bc19cdb1.css`,
           `${origin}/remotes.json`,
           `${origin}/api/files/f1?signage_mode=true`,
@@ -186,6 +188,7 @@ describe('service worker', () => {
     ).toEqual([
       `${origin}/main.0123456789.js`,
       `${origin}/remotes/player/mf-manifest.json`,
+      `${origin}/remotes/player/mf-manifest.lean.json`,
       `${origin}/remotes/player/195.b7bc19cdb1.css`,
       `${origin}/remotes.json`,
     ]);

@@ -71,7 +71,7 @@ export function appFilesToKeep(urls: readonly string[], origin: string): string[
     if (
       /\.(js|css)$/.test(url.pathname) ||
       url.pathname === '/remotes.json' ||
-      url.pathname.endsWith('/mf-manifest.json')
+      /\/mf-manifest(\.lean)?\.json$/.test(url.pathname)
     )
       out.add(url.href);
   }

@@ -193,6 +193,14 @@ function htmlPlugin(opts: FrontEndOptions) {
   });
 }
 
+/** Which build of the remote is live: its package version, or PAGECAST_BUILD_LABEL when a build sets one. */
+const buildLabelPlugin = (opts: RemoteOptions) =>
+  new rspack.DefinePlugin({
+    __PAGECAST_BUILD_LABEL__: JSON.stringify(
+      process.env.PAGECAST_BUILD_LABEL || `${opts.name}@${readPackageJson(opts.dir).version}`,
+    ),
+  });
+
 /**
  * A remote: emits remoteEntry.js and mf-manifest.json at publicPath 'auto' (it is served at /remotes/<short>/ by
  * the gateway, or from its own dev server), plus a standalone page (src/index.ts → bootstrap.tsx) for dev.
@@ -205,12 +213,7 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
     plugins: [
       htmlPlugin(opts),
       ...(modeOf(opts) === 'production' ? [precompressPlugin()] : []),
-      // which build of the remote is live: its package version, or PAGECAST_BUILD_LABEL when a build sets one
-      new rspack.DefinePlugin({
-        __PAGECAST_BUILD_LABEL__: JSON.stringify(
-          process.env.PAGECAST_BUILD_LABEL || `${opts.name}@${readPackageJson(opts.dir).version}`,
-        ),
-      }),
+      buildLabelPlugin(opts),
       new ModuleFederationPlugin({
         name: opts.name,
         filename: 'remoteEntry.js',
@@ -228,6 +231,57 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
  * The federation runtime every front end carries (the host's entry, each remote's remoteEntry.js) is built for
  * browsers only: without a target it keeps its Node.js loading paths, which no page of ours runs. */
 const federationExperiments = { optimization: { target: 'web' as const } };
+
+/**
+ * The file names of a remote's lean container (remoteLeanConfig): the same exposes and chunks as remoteEntry.js and
+ * mf-manifest.json, without a runtime of its own.
+ */
+export const LEAN_ENTRY = 'remoteEntry.lean.js';
+export const LEAN_MANIFEST = 'mf-manifest.lean.json';
+
+/**
+ * A remote's second container, built beside the first in the same folder (and so at the same public path): its
+ * entry leaves out the federation runtime's core (@module-federation/runtime-core, 65 KB of the entry's 115 KB) and
+ * takes the one the host provides (hostConfig: provideExternalRuntime, a global of the same pinned version). A
+ * player page loaded the runtime twice, once in the shell's entry and once in the remote's (issue 14: 15 KB of
+ * brotli and its evaluation on the first screen's path). Only a host that provides the runtime may load it: our shell
+ * does, so the gateway's default /remotes.json names this manifest; any other host, another team's or an older shell,
+ * keeps the self-contained mf-manifest.json, which REMOTES and the deploy files name.
+ */
+export function remoteLeanConfig(opts: RemoteOptions): Configuration {
+  const full = remoteConfig(opts);
+  return {
+    ...full,
+    name: `${opts.name}-lean`,
+    // after the full build, whose output cleaning would otherwise remove these files
+    dependencies: [opts.name],
+    // the container entry only (the plugin adds it): the standalone page is the full build's
+    entry: {},
+    output: { ...full.output, clean: false },
+    plugins: [
+      precompressPlugin(),
+      buildLabelPlugin(opts),
+      new ModuleFederationPlugin({
+        name: opts.name,
+        filename: LEAN_ENTRY,
+        exposes: opts.exposes,
+        shared: sharedPolicy(opts.dir),
+        manifest: { fileName: LEAN_MANIFEST },
+        dts: false,
+        experiments: { ...federationExperiments, externalRuntime: true },
+      }),
+    ],
+  };
+}
+
+/**
+ * Every build of a remote: the self-contained container (`name`, the standalone page with it) and, for production,
+ * the lean one beside it (remoteLeanConfig). A remote's rspack.config.ts exports these.
+ */
+export function remoteConfigs(opts: RemoteOptions): [Configuration, ...Configuration[]] {
+  const full = { ...remoteConfig(opts), name: opts.name };
+  return modeOf(opts) === 'production' ? [full, remoteLeanConfig(opts)] : [full];
+}
 
 /** Files a browser downloads as text, worth a brotli copy (source maps are fetched by developers' tools only). */
 const PRECOMPRESSIBLE = /\.(js|css|json|svg)$/;
@@ -415,7 +469,8 @@ export function hostConfig(opts: FrontEndOptions & { name?: string }): Configura
         remotes: {},
         shared: sharedPolicy(opts.dir),
         dts: false,
-        experiments: federationExperiments,
+        // the runtime's core as a global, for the remotes' lean containers (remoteLeanConfig)
+        experiments: { ...federationExperiments, provideExternalRuntime: true },
       }),
     ],
   };

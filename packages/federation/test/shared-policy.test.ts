@@ -6,7 +6,10 @@ import {
   devAllowedHosts,
   hostConfig,
   isSharedCode,
+  LEAN_ENTRY,
+  LEAN_MANIFEST,
   remoteConfig,
+  remoteConfigs,
   sharedCodeDirs,
   sharedPolicy,
   sharedSingletons,
@@ -82,6 +85,54 @@ describe('rspack configurations', () => {
   });
 });
 
+describe('lean containers', () => {
+  const federationOf = (config: { plugins?: unknown[] }): Record<string, unknown> => {
+    const plugin = config.plugins?.find(
+      (p) => (p as object | undefined)?.constructor.name === 'ModuleFederationPlugin',
+    );
+    if (!plugin) throw new Error('no ModuleFederationPlugin');
+    return (plugin as { _options: Record<string, unknown> })._options;
+  };
+  const player = (mode: 'production' | 'development') =>
+    remoteConfigs({
+      name: 'mf_player',
+      dir: path.join(root, 'mf-player'),
+      port: 3003,
+      exposes: { './routes': './src/routes/index.ts' },
+      mode,
+    });
+
+  it("a production build of a remote also writes a container that takes the host's runtime, in the same folder", () => {
+    const [full, lean, ...more] = player('production');
+    expect(more).toEqual([]);
+    expect(full?.name).toBe('mf_player');
+    expect(federationOf(full ?? {})).toMatchObject({ filename: 'remoteEntry.js', manifest: true });
+    expect(federationOf(full ?? {}).experiments).not.toHaveProperty('externalRuntime');
+    expect(lean?.name).toBe('mf_player-lean');
+    // after the full build (whose cleaning would remove its files), at the same path: the chunks are shared
+    expect(lean?.dependencies).toEqual(['mf_player']);
+    expect(lean?.output?.path).toBe(full?.output?.path);
+    expect(lean?.output?.publicPath).toBe('auto');
+    expect(lean?.output?.clean).toBe(false);
+    expect(lean?.entry).toEqual({});
+    expect(federationOf(lean ?? {})).toMatchObject({
+      name: 'mf_player',
+      filename: LEAN_ENTRY,
+      manifest: { fileName: LEAN_MANIFEST },
+      exposes: { './routes': './src/routes/index.ts' },
+      experiments: { externalRuntime: true },
+    });
+    expect(federationOf(lean ?? {}).shared).toEqual(federationOf(full ?? {}).shared);
+    // a development build (the remote's dev server) stays one self-contained container
+    expect(player('development').map((c) => c.name)).toEqual(['mf_player']);
+  });
+
+  it('the host provides its runtime to them', () => {
+    const host = hostConfig({ dir: path.join(root, 'shell'), port: 3000, mode: 'production' });
+    expect(federationOf(host).experiments).toMatchObject({ provideExternalRuntime: true });
+  });
+});
+
 describe('dev servers of remotes', () => {
   it('serve their chunks to the app on another origin: loopback host names allowed, plus DEV_ALLOWED_HOSTS', () => {
     expect(devAllowedHosts({})).toEqual(['localhost', '127.0.0.1', '.localhost']);
@@ -127,7 +178,7 @@ describe('startupFiles (the host page preloads them)', () => {
   });
 });
 
-describe('catalogueFiles (the gateway preloads a page\'s catalogue)', () => {
+describe("catalogueFiles (the gateway preloads a page's catalogue)", () => {
   it("lists each language's catalogue chunk by its name, scripts only, and nothing else", () => {
     const named = (name: string | null, ...files: string[]) => ({ name, chunks: [{ files }] });
     expect(

@@ -53,4 +53,5 @@ export async function openBrowser(options: { locale?: string } = {}): Promise<Se
   };
 }
 
-export const manifestOf = (short: 'files' | 'marketplace' | 'player') => `/remotes/${short}/mf-manifest.json`;
+// the lean containers the gateway lists by default (packages/federation: remoteLeanConfig)
+export const manifestOf = (short: 'files' | 'marketplace' | 'player') => `/remotes/${short}/mf-manifest.lean.json`;

@@ -175,8 +175,9 @@ describe('signage player', () => {
     const response = await page.goto(`/signage/${deck.id}`);
     const html = (await response?.text()) ?? '';
     // the gateway lists the player remote's manifest, entry and route chunks in the page (it serves that remote)
-    expect(html).toContain('<link rel="preload" href="/remotes/player/mf-manifest.json" as="fetch"');
-    expect(html).toContain('<link rel="preload" href="/remotes/player/remoteEntry.js" as="script"');
+    // (the lean container: the federation runtime is the shell's, not a second copy)
+    expect(html).toContain('<link rel="preload" href="/remotes/player/mf-manifest.lean.json" as="fetch"');
+    expect(html).toContain('<link rel="preload" href="/remotes/player/remoteEntry.lean.js" as="script"');
     // and the remotes' list, which the shell's fetch() then takes (counted once below)
     expect(html).toContain('<link rel="preload" href="/remotes.json" as="fetch"');
     await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img[data-front="true"]')?.naturalWidth);
@@ -196,8 +197,11 @@ describe('signage player', () => {
     expect(count('/api/auth/user')).toBe(1);
     expect(count('/remotes.json')).toBe(1);
     // the preloads were the downloads the federation runtime made (a mismatch would fetch again)
-    expect(count('/remotes/player/mf-manifest.json')).toBe(1);
-    expect(count('/remotes/player/remoteEntry.js')).toBe(1);
+    expect(count('/remotes/player/mf-manifest.lean.json')).toBe(1);
+    expect(count('/remotes/player/remoteEntry.lean.js')).toBe(1);
+    // one federation runtime on the page: the self-contained container is not loaded beside the lean one
+    expect(count('/remotes/player/mf-manifest.json')).toBe(0);
+    expect(count('/remotes/player/remoteEntry.js')).toBe(0);
     const first = (await playerState(page)).frontSrc;
     expect(first).toMatch(/^\/media\//);
     expect(count(first)).toBe(1);

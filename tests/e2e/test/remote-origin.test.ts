@@ -175,7 +175,7 @@ describe('a remote delivered from its own origin', () => {
     children.push(gateway);
     const remotes = (await (await fetch(`${app}/remotes.json`)).json()) as Record<string, string>;
     expect(remotes.mf_marketplace).toBe(`${teamOrigin}/mf-manifest.json`);
-    expect(remotes.mf_files).toBe('/remotes/files/mf-manifest.json');
+    expect(remotes.mf_files).toBe('/remotes/files/mf-manifest.lean.json');
     const page2 = await fetch(`${app}/marketplace`);
     expect(page2.headers.get('content-security-policy')).toMatch(new RegExp(`script-src [^;]*${teamOrigin}`));
     expect(shellScripts(await page2.text())).toEqual(shellBefore); // the very same shell build
