@@ -3,7 +3,7 @@ import path from 'node:path';
 import { constants, LANGUAGE_COOKIE, PLAYER_PAGE, SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
 import express from 'express';
 import { readCookie } from './cookies';
-import { defaultRemotes, remoteApps } from './remotes';
+import { remoteApps } from './remotes';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // rspack names built assets like main.3f9a1c2e.js or 123.3f9a1c2e.chunk.css: the hash makes them immutable.
@@ -154,6 +154,15 @@ interface RemoteManifest {
   exposes?: Array<{ name?: string; assets?: ManifestAssets }>;
 }
 
+const PLAYER_SHORT = remoteApps.find((r) => r.name === 'mf_player')?.short ?? 'player';
+/** The player's manifests this gateway serves from its build: the self-contained one and the lean one. */
+const LOCAL_PLAYER_MANIFEST = new RegExp(`^/remotes/${PLAYER_SHORT}/(mf-manifest(?:\\.lean)?\\.json)$`);
+
+/** The file name of `manifestUrl` in the player's dist/ when this gateway serves it (a path here), else undefined. */
+export function localPlayerManifest(manifestUrl: string): string | undefined {
+  return LOCAL_PLAYER_MANIFEST.exec(manifestUrl)?.[1];
+}
+
 /**
  * What a player page (/signage/:id, /screen) needs before its first frame besides the shell, as <link rel="preload">
  * in its head: the player remote's manifest and, when this gateway serves that remote from `remotesDir`, the remote's
@@ -164,7 +173,7 @@ interface RemoteManifest {
 export function playerHints(manifestUrl: string, builtHere: RemoteManifest | undefined): string {
   // the federation runtime reads the manifest with fetch(url, {}): a CORS request, as crossorigin="anonymous" says
   const links = [`<link rel="preload" href="${escapeAttr(manifestUrl)}" as="fetch" crossorigin="anonymous">`];
-  const local = manifestUrl === defaultRemotes.mf_player ? builtHere : undefined;
+  const local = localPlayerManifest(manifestUrl) ? builtHere : undefined;
   if (local) {
     const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
     const entry = local.metaData?.remoteEntry;
@@ -239,12 +248,12 @@ export function shellRouter(staticDir: string, options: ShellOptions = {}): expr
   const page = async (file: string, hasSession: boolean) => (await readPage(file))[hasSession ? 'member' : 'visitor'];
   const readManifest = fileCache((json) => JSON.parse(json) as RemoteManifest);
   const player = remoteApps.find((r) => r.name === 'mf_player');
-  const playerManifestFile = path.join(
-    options.remotesDir ?? '',
-    player?.workspace ?? 'mf-player',
-    'dist',
-    path.posix.basename(defaultRemotes.mf_player),
-  );
+  // the manifest /remotes.json names, read from this gateway's build when it serves that one (the lean one by default)
+  const localManifest = options.playerManifest ? localPlayerManifest(options.playerManifest) : undefined;
+  const playerManifestFile =
+    options.remotesDir && localManifest
+      ? path.join(options.remotesDir, player?.workspace ?? 'mf-player', 'dist', localManifest)
+      : undefined;
   const readCatalogues = fileCache((json) => JSON.parse(json) as CatalogueFiles);
   const cataloguesFile = path.join(staticDir, 'catalogues.json');
   const hintsFor = async (req: express.Request): Promise<string> => {
@@ -255,7 +264,7 @@ export function shellRouter(staticDir: string, options: ShellOptions = {}): expr
   const remoteHintsFor = async (req: express.Request): Promise<string> => {
     if (!options.playerManifest || !PLAYER_PAGE.test(req.path)) return '';
     // not built (the remote's route shows its fallback) or unreadable: the manifest's preload only
-    const built = options.remotesDir ? await readManifest(playerManifestFile).catch(() => undefined) : undefined;
+    const built = playerManifestFile ? await readManifest(playerManifestFile).catch(() => undefined) : undefined;
     return playerHints(options.playerManifest, built);
   };
   router.use(precompressed(staticDir), express.static(staticDir, staticOptions));

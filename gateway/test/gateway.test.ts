@@ -7,7 +7,7 @@ import { verifyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/server';
-import { catalogueHints, playerHints, REMOTES_HINT } from '../src/static';
+import { catalogueHints, localPlayerManifest, playerHints, REMOTES_HINT } from '../src/static';
 import {
   cookieHeader,
   type Seen,
@@ -593,8 +593,20 @@ describe('front end', () => {
     );
     // not built: the manifest only
     expect(playerHints('/remotes/player/mf-manifest.lean.json', undefined)).not.toContain('as="script"');
-    // this gateway's build, named by another manifest than the default one: its manifest only
-    expect(playerHints('/remotes/player/mf-manifest.json', built)).not.toContain('as="script"');
+    // either manifest of the player this gateway serves (REMOTES may name the self-contained one): read from its build
+    expect(localPlayerManifest('/remotes/player/mf-manifest.lean.json')).toBe('mf-manifest.lean.json');
+    expect(localPlayerManifest('/remotes/player/mf-manifest.json')).toBe('mf-manifest.json');
+    expect(playerHints('/remotes/player/mf-manifest.json', built)).toContain(
+      '<link rel="preload" href="/remotes/player/remoteEntry.lean.js" as="script"',
+    );
+    for (const other of [
+      'https://player.example.test/remotes/player/mf-manifest.json',
+      '/remotes/player/../files/mf-manifest.json',
+      '/remotes/files/mf-manifest.json',
+      '/remotes/player/mf-stats.json',
+    ]) {
+      expect(localPlayerManifest(other), other).toBeUndefined();
+    }
     // through the gateway: player pages get them, other pages do not
     const get = async (p: string) =>
       (await fetch(`${gw.url}${p}`, { headers: { accept: 'text/html', cookie: 'pc_session=whatever' } })).text();
