@@ -69,16 +69,20 @@ async function startGateway(port: number, publicUrl: string, remotes?: Record<st
   const stackEnv = inject('stackEnv');
   if (!stackEnv)
     throw new Error('remote-origin.test.ts starts its own gateways: run it with the test stack, not E2E_BASE_URL');
+  // its own internal listener: the default (9090) is the one a running `npm start` holds
+  const internalPort = await freePort();
   const env = {
     ...process.env,
     ...stackEnv,
     PORT: String(port),
+    INTERNAL_PORT: String(internalPort),
     PUBLIC_URL: publicUrl,
     REMOTES: undefined as string | undefined,
   };
   if (remotes) env.REMOTES = JSON.stringify(remotes);
   const gw = launch(bin('tsx'), ['src/main.ts'], path.join(repoRoot, 'gateway'), env);
-  await waitFor(`http://127.0.0.1:${port}/readyz`, 'gateway', gw.output, 60_000);
+  // readiness is on the internal listener (the public port answers any page path with the app)
+  await waitFor(`http://127.0.0.1:${internalPort}/readyz`, 'gateway', gw.output, 60_000);
   return gw.child;
 }
 
