@@ -38,6 +38,16 @@ const samples: Record<string, string> = {
   // import circles (a module reaching itself through its imports, e.g. server.ts <-> http/index.ts)
   'services/alpha/src/data/circle-one.ts': "import { two } from './circle-two';\nexport const one = () => two;\n",
   'services/alpha/src/data/circle-two.ts': "import { one } from './circle-one';\nexport const two = () => one;\n",
+  // translations and routing come from the federation singletons, not from the libraries behind them
+  'shell/src/components/bad-translate.tsx':
+    "import { useTranslation } from 'react-i18next';\nexport const y = useTranslation;\n",
+  'mf-player/src/features/one/components/bad-translate.tsx':
+    "import { useTranslation } from 'react-i18next';\nexport const y = useTranslation;\n",
+  'packages/ui/src/bad-route.tsx': "import { Link } from 'react-router';\nexport const y = Link;\n",
+  'packages/i18n/src/good-react-i18next.ts':
+    "import { initReactI18next } from 'react-i18next';\nexport const y = initReactI18next;\n",
+  'mf-player/src/features/one/components/good-translate.tsx':
+    "import { useTranslation } from '@pagecast/i18n';\nexport const y = useTranslation;\n",
   // file names are kebab-case
   'app/src/features/one/components/BadName.tsx': 'export const y = 1;\n',
   'app/src/features/one/components/good-name.tsx': 'export const y = 1;\n',
@@ -110,6 +120,14 @@ describe('lint rules that hold the architecture', () => {
     },
   );
 
+  it.each([
+    'shell/src/components/bad-translate.tsx',
+    'mf-player/src/features/one/components/bad-translate.tsx',
+    'packages/ui/src/bad-route.tsx',
+  ])('a front end importing react-i18next or react-router instead of their singletons fails: %s', (file) => {
+    expect(rulesFor(file)).toContain(restricted);
+  });
+
   it('a file name that is not kebab-case fails', () => {
     expect(rulesFor('app/src/features/one/components/BadName.tsx')).toContain(naming);
   });
@@ -119,6 +137,8 @@ describe('lint rules that hold the architecture', () => {
     'services/alpha/src/use-cases/good.ts',
     'app/src/features/one/components/good-view.tsx',
     'app/src/features/one/components/good-name.tsx',
+    'packages/i18n/src/good-react-i18next.ts',
+    'mf-player/src/features/one/components/good-translate.tsx',
   ])('allowed imports and names pass: %s', (file) => {
     expect(rulesFor(file)).toEqual([]);
   });

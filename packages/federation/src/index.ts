@@ -30,7 +30,6 @@ export const sharedSingletons: ReadonlyArray<{ key: string; pkg: string }> = [
   { key: '@pagecast/router', pkg: '@pagecast/router' },
   { key: '@tanstack/react-query', pkg: '@tanstack/react-query' },
   { key: 'i18next', pkg: 'i18next' },
-  { key: 'react-i18next', pkg: 'react-i18next' },
   { key: '@pagecast/ui', pkg: '@pagecast/ui' },
   { key: '@pagecast/i18n', pkg: '@pagecast/i18n' },
 ];

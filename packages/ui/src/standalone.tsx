@@ -1,11 +1,10 @@
 // The standalone page of a remote (`npm -w mf-files run dev`): the same providers the shell gives it, so a remote can
 // be developed and tested alone. /api is proxied to GATEWAY_URL by its dev server. A separate entry point
 // (`@pagecast/ui/standalone`) so the shell's bundle never carries it.
-import { initI18n, LanguageSwitcher } from '@pagecast/i18n';
+import { initI18n, LanguageSwitcher, useTranslation } from '@pagecast/i18n';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { useTranslation } from 'react-i18next';
 import { BrowserRouter, Link, Navigate, Route, Routes } from '@pagecast/router';
 import { createQueryClient } from './session/query-client';
 import { Toaster } from './toast/toaster';

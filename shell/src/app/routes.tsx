@@ -1,7 +1,7 @@
 // The route table of spec point 2: one set of routes when signed in, another when not; /signage/:fileId always.
 import { Spinner, useAuth } from '@pagecast/ui';
 import { lazy, type ReactNode, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Route, Routes } from '@pagecast/router';
 import { AppFrame, PublicFrame } from '../components/app-frame';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';

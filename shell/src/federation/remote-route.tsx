@@ -1,6 +1,6 @@
 import { Button, Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle, Spinner } from '@pagecast/ui';
 import { Component, type ReactNode, Suspense, use, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import type { RemoteName } from './remote-list';
 import { loadRemoteRoutes, resetRemote } from './remotes';
 

@@ -1,6 +1,6 @@
 import { FieldError, Label } from './form';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 /** aria props of the input of a Field: invalid state and the ids of its hint and error texts. */
 export function fieldAria(id: string, error: string | undefined, hint?: boolean) {

@@ -1,5 +1,5 @@
 import { forwardRef, type InputHTMLAttributes, type LabelHTMLAttributes, type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
   { className, ...rest },

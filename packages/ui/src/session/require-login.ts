@@ -1,6 +1,6 @@
 import { constants } from '@pagecast/contracts';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useLocation, useNavigate } from '@pagecast/router';
 import { toast } from '../toast/toast-store';
 import { useAuth } from './current-user';

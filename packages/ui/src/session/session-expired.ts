@@ -4,7 +4,7 @@ import { isUnauthorizedError } from './http';
 import { LOGIN_REDIRECT_DELAY_MS } from './require-login';
 import { rememberReturnPage } from './return-page';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useLocation, useNavigate } from '@pagecast/router';
 
 /**

@@ -1,5 +1,5 @@
 import { type PointerEvent, useRef, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { dismissToast, getToasts, shouldDismissOnSwipe, subscribeToasts, type ToastItem, toast } from './toast-store';
 
 export function useToast() {

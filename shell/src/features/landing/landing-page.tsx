@@ -1,5 +1,5 @@
 import { constants } from '@pagecast/contracts';
-import { LanguageSwitcher } from '@pagecast/i18n';
+import { LanguageSwitcher, useTranslation } from '@pagecast/i18n';
 import {
   Badge,
   buttonClass,
@@ -10,7 +10,6 @@ import {
   CardHeader,
   CardTitle,
 } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
 import { Link } from '@pagecast/router';
 import { Brand } from '../../components/brand';
 

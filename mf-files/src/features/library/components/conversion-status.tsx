@@ -2,7 +2,7 @@ import type { FileSummary } from '@pagecast/contracts';
 import { FieldError, dashboardStatsQueryKey } from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { fileQuery } from '../api/get-file';
 import { filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';

@@ -1,6 +1,6 @@
 import { Field, fieldAria, Input } from '@pagecast/ui';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 export interface CopyrightValues {
   authorName: string;

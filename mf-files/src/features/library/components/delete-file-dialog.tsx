@@ -2,7 +2,7 @@ import type { FileSummary } from '@pagecast/contracts';
 import { Button, Dialog, FieldError, Spinner, toast, useSessionExpired } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useDeleteFile } from '../api/delete-file';
 import { filePurchasersQuery } from '../api/get-file-purchasers';
 

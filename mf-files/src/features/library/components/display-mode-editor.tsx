@@ -1,7 +1,7 @@
 import { type DisplayMode, displayModes, type FileSummary } from '@pagecast/contracts';
 import { Button } from '@pagecast/ui';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useUpdateDisplayMode } from '../api/update-display-mode';
 import { useFileToasts } from './use-file-toasts';
 

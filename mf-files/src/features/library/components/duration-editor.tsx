@@ -1,7 +1,7 @@
 import type { FileSummary } from '@pagecast/contracts';
 import { Button, FieldError, Input } from '@pagecast/ui';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useUpdateDuration } from '../api/update-duration';
 import { parseInlineDuration } from '../model/file-rules';
 import { useFileToasts } from './use-file-toasts';

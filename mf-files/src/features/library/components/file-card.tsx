@@ -1,6 +1,6 @@
 import type { FileSummary } from '@pagecast/contracts';
 import { Button, buttonClass, Card } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { canEditPublishSettings, conversionPercent } from '../model/file-rules';
 import { DisplayModeEditor } from './display-mode-editor';
 import { DurationEditor } from './duration-editor';

@@ -11,7 +11,7 @@ import {
 } from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useSearchParams } from '@pagecast/router';
 import { filesQuery, filesQueryKey } from '../api/list-files';
 import { useWatchFiles } from '../api/watch-files';

@@ -1,5 +1,5 @@
 import type { PublishPrice } from '@pagecast/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { allPlanFigures } from '../model/file-rules';
 
 /** The three price plans (3000 人気, 5000 おすすめ, 10000 プレミアム) with the fee and what the seller receives. */

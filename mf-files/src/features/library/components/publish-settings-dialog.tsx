@@ -3,7 +3,7 @@ import { Button, Dialog, FieldError, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { fileCopyrightQuery } from '../api/get-file-copyright';
 import { useUpdatePublishSettings } from '../api/update-publish-settings';
 import { copyrightToSend, knownPlanPrice } from '../model/file-rules';

@@ -1,6 +1,6 @@
 import type { FileSummary } from '@pagecast/contracts';
 import { Badge, type BadgeVariant } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { type StatusLabel, statusLabel } from '../model/file-rules';
 
 const variants: Record<StatusLabel, BadgeVariant> = {

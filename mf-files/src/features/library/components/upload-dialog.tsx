@@ -12,7 +12,7 @@ import {
 } from '@pagecast/ui';
 import { useCallback, useEffect, useId, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { checkFile, emptyUploadForm, readUploadForm, type UploadValues } from '../model/upload-form';
 import { useUpload } from '../model/use-upload';
 import { ConversionStatus } from './conversion-status';

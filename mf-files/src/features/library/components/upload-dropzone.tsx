@@ -1,7 +1,7 @@
 import { constants } from '@pagecast/contracts';
 import { Button } from '@pagecast/ui';
 import { type DragEvent, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 const ACCEPT = Object.values(constants.upload.extensions).join(',');
 

@@ -1,6 +1,6 @@
 import type { FileSummary } from '@pagecast/contracts';
 import { describeError, type MutationCallbacks, toast, useSessionExpired } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 /**
  * The toasts of a change to one file (spec point 8), for the api/ hooks' callbacks; a 401 goes to /login or, for

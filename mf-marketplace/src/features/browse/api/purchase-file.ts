@@ -9,7 +9,7 @@ import {
   useSessionExpired,
 } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { marketplaceQueryKey } from './search-marketplace';
 
 /** POST /api/marketplace/purchase/:id */

@@ -1,6 +1,6 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
 import { Badge, Button, Card } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { LICENCE_DAYS, type PurchaseState } from '../model/marketplace-rules';
 
 const buttonLabel: Record<PurchaseState, string> = {

@@ -2,7 +2,7 @@ import type { MarketplaceListing } from '@pagecast/contracts';
 import { Button, Card, pointsSummaryQuery, Spinner, useAuth, useRequireLogin, useSessionExpired } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { marketplaceQuery } from '../api/search-marketplace';
 import {
   fetchFailure,

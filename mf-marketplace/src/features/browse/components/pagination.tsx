@@ -1,6 +1,6 @@
 import type { Pagination as PaginationInfo } from '@pagecast/contracts';
 import { Button } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { shownCount } from '../model/marketplace-rules';
 
 /** Previous/next with 'page x of total' and 'x of total shown' (spec point 2). */

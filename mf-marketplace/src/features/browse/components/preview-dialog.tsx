@@ -1,7 +1,7 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
 import { Button, Dialog, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { filePreviewQuery } from '../api/get-file-preview';
 
 /** Before buying: every page at low resolution with the server's watermark (never the full-size images). */

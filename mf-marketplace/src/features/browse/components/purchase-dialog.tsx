@@ -1,6 +1,6 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
 import { Button, Dialog } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { usePurchaseFile } from '../api/purchase-file';
 import { LICENCE_DAYS } from '../model/marketplace-rules';
 

@@ -1,6 +1,6 @@
 import { Input, Label } from '@pagecast/ui';
 import { useEffect, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 /** Typing waits this long before searching, so each key press is not a request. */
 export const SEARCH_DEBOUNCE_MS = 300;

@@ -1,6 +1,6 @@
 import { Button, Input, Label } from '@pagecast/ui';
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 /** Tag filter: add with the button or Enter, remove one chip, or clear them all (every tag must match). */
 export function TagFilter({

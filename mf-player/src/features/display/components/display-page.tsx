@@ -2,7 +2,7 @@ import { SCREEN_HEARTBEAT_SECONDS } from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';
 import qrcode from 'qrcode-generator';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { liveUrl } from '../../../lib/events-since';
 import { precacheApp, registerPlayerServiceWorker } from '../../../sw/register';
 import { sendHeartbeat } from '../api/send-heartbeat';

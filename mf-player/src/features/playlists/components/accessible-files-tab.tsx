@@ -1,6 +1,6 @@
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../api/list-accessible-files';
 
 /** Tab 'files': what can go in a playlist, with pages, seconds per page, the price when published, and play. */

@@ -13,7 +13,7 @@ import {
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { playlistItemsQuery } from '../../../lib/playlist-items';
 import { accessibleFilesQuery } from '../api/list-accessible-files';
 import { useSavePlaylistItems } from '../api/save-playlist-items';

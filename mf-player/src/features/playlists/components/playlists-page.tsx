@@ -1,6 +1,6 @@
 import { Card, CardHeader, Spinner, useAuth } from '@pagecast/ui';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { AccessibleFilesTab } from './accessible-files-tab';
 import { PlaylistsTab } from './playlists-tab';
 

@@ -2,7 +2,7 @@ import type { DayPart, Screen } from '@pagecast/contracts';
 import { Button, describeError, FieldError, Input, Label, toast } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { playlistsQuery } from '../../../lib/playlists';
 import { useUpdateScreen } from '../api/update-screen';
 import { type AssignmentDraft, assignmentOf, draftOf, WEEKDAYS } from '../model/schedule-form';

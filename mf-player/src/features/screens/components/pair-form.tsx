@@ -1,7 +1,7 @@
 import { SCREEN_DEFAULT_TIME_ZONE } from '@pagecast/contracts';
 import { Button, Card, CardContent, CardHeader, describeError, FieldError, Input, Label, toast } from '@pagecast/ui';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useSearchParams } from '@pagecast/router';
 import { usePairScreen } from '../api/pair-screen';
 import { COMMON_ZONES } from '../model/schedule-form';

@@ -1,7 +1,7 @@
 import { Card, CardContent, CardHeader, describeError, Input, Label } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { playReportPath, playReportQuery } from '../api/get-play-report';
 import { SoldPlays } from './sold-plays';
 

@@ -1,6 +1,6 @@
 import type { Screen } from '@pagecast/contracts';
 import { Badge, Button, Card, CardContent, CardHeader } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useRevokeScreen } from '../api/revoke-screen';
 import { AssignmentEditor } from './assignment-editor';
 

@@ -1,6 +1,6 @@
 import { describeError, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { screensQuery } from '../api/list-screens';
 import { ScreenCard } from './screen-card';
 

@@ -1,5 +1,5 @@
 import { Spinner, useAuth } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { PairForm } from './pair-form';
 import { PlayReportCard } from './play-report-card';
 import { ScreenList } from './screen-list';

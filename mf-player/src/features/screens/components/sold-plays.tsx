@@ -1,6 +1,6 @@
 import { describeError } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { soldPlaysQuery } from '../api/get-sold-plays';
 
 /** The seller's side of proof of play: their sold content's plays on buyers' screens, per day and file. */

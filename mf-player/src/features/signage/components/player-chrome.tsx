@@ -1,5 +1,5 @@
 import { Button } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import type { DisplayMode } from '../model/playback';
 
 const modes: DisplayMode[] = ['fit-width', 'fit-height', 'fill'];

@@ -1,6 +1,6 @@
 import { Spinner } from '@pagecast/ui';
 import { type ReactNode, useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { classifyLoadError, isLogin, readLatest } from '../model/load-item';
 import { applyAtBoundary, effectiveMode, pageDurationMs } from '../model/playback';
 import {

@@ -1,5 +1,5 @@
 import { buttonClass, Card, CardDescription, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 
 /** The not-found and load-failure screens of spec point 2. */

@@ -3,7 +3,7 @@ import { constants } from '@pagecast/contracts';
 import { rememberReturnPage, toast } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useLocation, useNavigate } from '@pagecast/router';
 import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '../../../sw/register';
 import { playerFilePath } from '../api/get-player-file';

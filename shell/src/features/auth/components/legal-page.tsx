@@ -1,5 +1,5 @@
 import { buttonClass, Card, CardDescription, CardFooter, CardHeader } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 
 /** Terms and privacy: placeholders (spec point 2: their content is not shown). */

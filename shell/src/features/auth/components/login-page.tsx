@@ -17,7 +17,7 @@ import {
   fieldAria,
 } from '@pagecast/ui';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link, useNavigate } from '@pagecast/router';
 import type { z } from 'zod';
 import { useLocalLogin } from '../api/local-login';

@@ -15,7 +15,7 @@ import {
 } from '@pagecast/ui';
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link, useNavigate, useSearchParams } from '@pagecast/router';
 import type { z } from 'zod';
 import { useResetPassword } from '../api/reset-password';

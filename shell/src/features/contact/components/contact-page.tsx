@@ -13,7 +13,7 @@ import {
   fieldAria,
 } from '@pagecast/ui';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import type { z } from 'zod';
 import { useSendContactMessage } from '../api/send-contact-message';
 

@@ -17,7 +17,7 @@ import {
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link, useNavigate } from '@pagecast/router';
 import { dashboardStatsQuery } from '../api/get-dashboard-stats';
 import { fileStatusLabel, renewalOf, TIER_PROGRESS_PERCENT } from './dashboard-model';

@@ -1,7 +1,6 @@
-import { LanguageSwitcher } from '@pagecast/i18n';
+import { LanguageSwitcher, useTranslation } from '@pagecast/i18n';
 import { pointsSummaryQuery, useAuth } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from '@pagecast/router';
 import { Brand } from '../../../components/brand';
 import { UserMenu } from './user-menu';

@@ -1,6 +1,6 @@
 import { avatarInitials, type SessionUser } from '@pagecast/ui';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 
 /** Logout is a full navigation: the gateway clears the session cookie and redirects. */

@@ -18,7 +18,7 @@ import {
 } from '@pagecast/ui';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useNavigate } from '@pagecast/router';
 import type { z } from 'zod';
 import { useMigrateAccount } from '../api/migrate-account';

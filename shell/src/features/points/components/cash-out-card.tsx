@@ -1,6 +1,6 @@
 import { constants } from '@pagecast/contracts';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 
 /** Cash-out (spec points 2 and 9): shown with its terms, disabled (README: minimum 10,000 points, fee 220 yen). */
 export function CashOutCard() {

@@ -1,6 +1,6 @@
 import type { PointsHistory } from '@pagecast/contracts';
 import { Card, CardContent, CardHeader, CardTitle } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { historyIcon, signedPoints } from '../model/history-icon';
 
 /** History (spec point 2): description, date-time and signed amount per row, an icon by type, an empty state. */

@@ -13,7 +13,7 @@ import {
   useSessionExpired,
 } from '@pagecast/ui';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { useCancelDowngrade } from '../api/cancel-downgrade';
 import { useScheduleDowngrade } from '../api/schedule-downgrade';
 import { useUpgradeMembership } from '../api/upgrade-membership';

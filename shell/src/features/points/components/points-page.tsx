@@ -12,7 +12,7 @@ import {
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { billingConfigQuery } from '../api/get-billing-config';
 import { pointsHistoryQuery } from '../api/get-points-history';
 import { CashOutCard } from './cash-out-card';

@@ -2,7 +2,7 @@ import { type BillingConfig, constants, type PointPackageValue } from '@pagecast
 import { Button, Dialog, describeError, toast, useSessionExpired } from '@pagecast/ui';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { CardError, PreparationError, useBuyPoints } from '../api/buy-points';
 import { loadStripeFrom } from '../model/stripe-loader';
 

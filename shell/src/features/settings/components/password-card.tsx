@@ -17,7 +17,7 @@ import {
 } from '@pagecast/ui';
 import type { TFunction } from 'i18next';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import type { z } from 'zod';
 import { useChangePassword } from '../api/change-password';
 

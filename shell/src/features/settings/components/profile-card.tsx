@@ -16,7 +16,7 @@ import {
 } from '@pagecast/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import type { z } from 'zod';
 import { useUpdateProfile } from '../api/update-profile';
 

@@ -1,6 +1,6 @@
 import { constants } from '@pagecast/contracts';
 import { buttonClass, Card, CardContent, CardHeader, CardTitle, useAuth } from '@pagecast/ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 import { PasswordCard } from './password-card';
 import { ProfileCard, ReadOnly } from './profile-card';

@@ -1,7 +1,7 @@
 import { constants } from '@pagecast/contracts';
 import { Badge, buttonClass, Card, CardContent, CardDescription, CardHeader, CardTitle, useAuth } from '@pagecast/ui';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 import { useMarkWelcomeSeen } from '../api/mark-welcome-seen';
 
