@@ -103,6 +103,9 @@ export function remotesRouter(remotesDir: string): express.Router {
 function isAppNavigation(req: express.Request): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (/^\/(api|media|remotes)(\/|$)/.test(req.path)) return false;
+  // the probes' and the scraper's paths are the internal listener's: here a 404, not the app's page with a 200 that
+  // a probe aimed at the wrong port would take for a healthy gateway
+  if (/^\/(healthz|readyz|metrics)\/?$/.test(req.path)) return false;
   const last = req.path.split('/').pop() ?? '';
   if (last.includes('.')) return false; // an asset that does not exist: 404, not the app
   return Boolean(req.accepts('html'));

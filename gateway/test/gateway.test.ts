@@ -697,9 +697,12 @@ describe('gateway endpoints', () => {
 
   it('the public port answers 404 to /metrics, /healthz and /readyz (they are internal)', async () => {
     for (const path of ['/metrics', '/healthz', '/readyz']) {
-      const res = await fetch(`${gw.url}${path}`, { headers: { accept: 'application/json' } });
-      expect(res.status, path).toBe(404);
-      expect(await res.text(), path).not.toMatch(/# TYPE|"status"/);
+      // whatever the client accepts: a probe sends */*, which the app's pages would answer with a 200
+      for (const accept of ['application/json', '*/*', 'text/html']) {
+        const res = await fetch(`${gw.url}${path}`, { headers: { accept } });
+        expect(res.status, `${path} ${accept}`).toBe(404);
+        expect(await res.text(), path).not.toMatch(/# TYPE|"status"|<html/);
+      }
     }
   });
 
