@@ -15,16 +15,18 @@ const RemotesOverride = z
   .partial()
   .strict();
 
+/** A remote build's two manifests (packages/federation: remoteConfig, and LEAN_MANIFEST of remoteLeanConfig). */
+export const MANIFEST = 'mf-manifest.json';
+export const LEAN_MANIFEST = 'mf-manifest.lean.json';
+
 /**
- * The remotes this gateway serves, by their lean manifests (LEAN_MANIFEST in packages/federation): containers that
- * use the federation runtime our shell provides instead of carrying a second copy. Every remote's folder also holds
- * the self-contained mf-manifest.json, for any other host; REMOTES names whichever a deployment wants.
+ * The remotes this gateway serves, by their lean manifests: containers that use the federation runtime our shell
+ * provides instead of carrying a second copy. Every remote's folder also holds the self-contained mf-manifest.json,
+ * for any other host; REMOTES names whichever a deployment wants.
  */
-export const defaultRemotes: RemotesMap = {
-  mf_files: '/remotes/files/mf-manifest.lean.json',
-  mf_marketplace: '/remotes/marketplace/mf-manifest.lean.json',
-  mf_player: '/remotes/player/mf-manifest.lean.json',
-};
+export const defaultRemotes = Object.fromEntries(
+  remoteApps.map((r) => [r.name, `/remotes/${r.short}/${LEAN_MANIFEST}`]),
+) as RemotesMap;
 
 /** The REMOTES env value (JSON) merged over the defaults; a bad value stops the start with a clear message. */
 export function resolveRemotes(raw: string | undefined): RemotesMap {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { constants, LANGUAGE_COOKIE, PLAYER_PAGE, SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
 import express from 'express';
 import { readCookie } from './cookies';
-import { remoteApps } from './remotes';
+import { LEAN_MANIFEST, MANIFEST, remoteApps } from './remotes';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // rspack names built assets like main.3f9a1c2e.js or 123.3f9a1c2e.chunk.css: the hash makes them immutable.
@@ -158,12 +158,13 @@ interface RemoteManifest {
 }
 
 const PLAYER_SHORT = remoteApps.find((r) => r.name === 'mf_player')?.short ?? 'player';
-/** The player's manifests this gateway serves from its build: the self-contained one and the lean one. */
-const LOCAL_PLAYER_MANIFEST = new RegExp(`^/remotes/${PLAYER_SHORT}/(mf-manifest(?:\\.lean)?\\.json)$`);
 
-/** The file name of `manifestUrl` in the player's dist/ when this gateway serves it (a path here), else undefined. */
+/**
+ * The file name of `manifestUrl` in the player's dist/ when it is one of the player's manifests this gateway serves
+ * from its build (the self-contained one or the lean one), else undefined.
+ */
 export function localPlayerManifest(manifestUrl: string): string | undefined {
-  return LOCAL_PLAYER_MANIFEST.exec(manifestUrl)?.[1];
+  return [MANIFEST, LEAN_MANIFEST].find((name) => manifestUrl === `/remotes/${PLAYER_SHORT}/${name}`);
 }
 
 /**

@@ -200,28 +200,40 @@ const buildLabelPlugin = (opts: RemoteOptions) =>
     ),
   });
 
+/** What both containers of a remote share: the base configuration at publicPath 'auto', named by the remote. */
+function remoteBase(opts: RemoteOptions): Configuration {
+  const base = baseConfig({ ...opts, publicPath: 'auto', remote: true });
+  return { ...base, name: opts.name, output: { ...base.output, uniqueName: opts.name } };
+}
+
+/**
+ * A remote's container plugin: the self-contained one (remoteEntry.js, mf-manifest.json), or the lean one
+ * (remoteLeanConfig), which leaves the runtime's core to the host. Same exposes and shared policy either way.
+ */
+function remoteFederationPlugin(opts: RemoteOptions, lean: boolean) {
+  return new ModuleFederationPlugin({
+    name: opts.name,
+    filename: lean ? LEAN_ENTRY : 'remoteEntry.js',
+    exposes: opts.exposes,
+    shared: sharedPolicy(opts.dir),
+    manifest: lean ? { fileName: LEAN_MANIFEST } : true,
+    dts: false,
+    experiments: lean ? { ...federationExperiments, externalRuntime: true } : federationExperiments,
+  });
+}
+
 /**
  * A remote: emits remoteEntry.js and mf-manifest.json at publicPath 'auto' (it is served at /remotes/<short>/ by
  * the gateway, or from its own dev server), plus a standalone page (src/index.ts → bootstrap.tsx) for dev.
  */
 export function remoteConfig(opts: RemoteOptions): Configuration {
-  const base = baseConfig({ ...opts, publicPath: 'auto', remote: true });
   return {
-    ...base,
-    output: { ...base.output, uniqueName: opts.name },
+    ...remoteBase(opts),
     plugins: [
       htmlPlugin(opts),
       ...(modeOf(opts) === 'production' ? [precompressPlugin()] : []),
       buildLabelPlugin(opts),
-      new ModuleFederationPlugin({
-        name: opts.name,
-        filename: 'remoteEntry.js',
-        exposes: opts.exposes,
-        shared: sharedPolicy(opts.dir),
-        manifest: true,
-        dts: false,
-        experiments: federationExperiments,
-      }),
+      remoteFederationPlugin(opts, false),
     ],
   };
 }
@@ -248,28 +260,16 @@ export const LEAN_MANIFEST = 'mf-manifest.lean.json';
  * keeps the self-contained mf-manifest.json, which REMOTES and the deploy files name.
  */
 export function remoteLeanConfig(opts: RemoteOptions): Configuration {
-  const full = remoteConfig(opts);
+  const base = remoteBase(opts);
   return {
-    ...full,
+    ...base,
     name: `${opts.name}-lean`,
     // after the full build, whose output cleaning would otherwise remove these files
     dependencies: [opts.name],
     // the container entry only (the plugin adds it): the standalone page is the full build's
     entry: {},
-    output: { ...full.output, clean: false },
-    plugins: [
-      precompressPlugin(),
-      buildLabelPlugin(opts),
-      new ModuleFederationPlugin({
-        name: opts.name,
-        filename: LEAN_ENTRY,
-        exposes: opts.exposes,
-        shared: sharedPolicy(opts.dir),
-        manifest: { fileName: LEAN_MANIFEST },
-        dts: false,
-        experiments: { ...federationExperiments, externalRuntime: true },
-      }),
-    ],
+    output: { ...base.output, clean: false },
+    plugins: [precompressPlugin(), buildLabelPlugin(opts), remoteFederationPlugin(opts, true)],
   };
 }
 
@@ -278,7 +278,7 @@ export function remoteLeanConfig(opts: RemoteOptions): Configuration {
  * the lean one beside it (remoteLeanConfig). A remote's rspack.config.ts exports these.
  */
 export function remoteConfigs(opts: RemoteOptions): [Configuration, ...Configuration[]] {
-  const full = { ...remoteConfig(opts), name: opts.name };
+  const full = remoteConfig(opts);
   return modeOf(opts) === 'production' ? [full, remoteLeanConfig(opts)] : [full];
 }
 
