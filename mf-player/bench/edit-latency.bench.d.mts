@@ -15,6 +15,15 @@ export interface EditLatencyResult {
   /** the save call alone */
   save: LatencySummary;
   samples: number[];
+  /** per edit, in Date.now() ms: the save's start, the player's data-applied-at, when the observer saw the change */
+  edits: EditRecord[];
+}
+export interface EditRecord {
+  t0: number;
+  at: number;
+  seen: number;
+  /** the last playlist changes the observer saw */
+  recent: { files: string; at: number; seen: number }[];
 }
 export function percentile(sorted: number[], p: number): number;
 export function measureEditLatency(opts: {

@@ -87,6 +87,9 @@ export async function measureEditLatency({ page, save, orders, edits = 20, pageM
   const total = [];
   const delivery = [];
   const saveCall = [];
+  // per edit: when the save started, when the player says it applied it, when the observer saw the change, and the
+  // last changes seen (to tell a failure's cause)
+  const perEdit = [];
   let seed = 7;
   const random = () => {
     seed = (seed * 48271) % 2147483647;
@@ -115,13 +118,21 @@ export async function measureEditLatency({ page, save, orders, edits = 20, pageM
       ({ n, files, since }) => ({
         applied: window.__pcLatency.applied.slice(n).find((a) => a.files === files),
         pending: window.__pcLatency.pending.find((at) => at >= since),
+        recent: window.__pcLatency.applied.slice(-4),
       }),
       { n: before, files: wanted, since: t0 },
     );
     total.push(seen.applied.at - t0);
+    perEdit.push({ t0, at: seen.applied.at, seen: seen.applied.seen, recent: seen.recent });
     if (seen.pending !== undefined) delivery.push(seen.pending - t0);
   }
-  const result = { total: summary(total), delivery: summary(delivery), save: summary(saveCall), samples: total };
+  const result = {
+    total: summary(total),
+    delivery: summary(delivery),
+    save: summary(saveCall),
+    samples: total,
+    edits: perEdit,
+  };
   log(`edit-to-screen latency over ${edits} playlist edits, ${pageMs} ms pages:`);
   log(
     `  save → applied at the next boundary  p50 ${result.total.p50} ms  p95 ${result.total.p95} ms  max ${result.total.max} ms`,

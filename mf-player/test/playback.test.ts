@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyAtBoundary,
   effectiveMode,
+  firstScreenWanted,
   ignoreKeyTarget,
   keyAction,
   nextPlaylistItem,
@@ -171,5 +172,21 @@ describe('updates are applied at the next page boundary', () => {
     expect(effectiveMode(null, file({ displayMode: 'fit-width' }))).toBe('fit-width');
     expect(effectiveMode('fill', file({ displayMode: 'fit-width' }))).toBe('fill');
     expect(effectiveMode(null, undefined)).toBe('fit-height');
+  });
+});
+
+describe("a file's first screen", () => {
+  it('starts when the route names another file than the one shown, once that file has loaded', () => {
+    // opened by hand (a new URL): the route follows the URL, the new file's data arrives later
+    expect(firstScreenWanted('a', 'b', undefined)).toBe(false);
+    expect(firstScreenWanted('a', 'b', 'a')).toBe(false);
+    expect(firstScreenWanted('a', 'b', 'b')).toBe(true);
+    // first load: nothing shown yet
+    expect(firstScreenWanted(undefined, 'a', 'a')).toBe(true);
+  });
+  it('not when the player itself moved to the next item and the URL has not caught up', () => {
+    // the route ref and the screen are on b; this render still carries a's URL and a's data (a refetch landed)
+    expect(firstScreenWanted('b', 'b', 'a')).toBe(false);
+    expect(firstScreenWanted('b', 'b', 'b')).toBe(false);
   });
 });

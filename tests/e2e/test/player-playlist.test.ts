@@ -231,10 +231,16 @@ describe('playlists', () => {
     );
   });
 
-  it('measures edit-to-screen latency over 20 edits with 1 s pages', async () => {
+  it('measures edit-to-screen latency over 20 edits with 1 s pages, on a slow screen', async () => {
     const playlistId = await createPlaylist(api, 'Latency', [three.id, one.id]);
     session = await openPlayerBrowser(api);
     const { page } = session;
+    // a slow screen (CPU 8x slower): the router renders the player's own move to the next item (a transition) a page
+    // or more late there, and React may drop that render for a more urgent one. The player once took such renders
+    // for a URL changed by hand and went back a file with the new playlist, mid-page: 2 or 3 runs in 6 (40 edits
+    // each) failed that way before the fix. The figures printed are a slow screen's.
+    const cdp = await session.context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
     await page.goto(`/signage/${three.id}?playlist=${playlistId}&index=0&autoplay=true`);
     await page.waitForFunction((s) => document.querySelector(s)?.getAttribute('data-live') === 'open', root);
     const result = await measureEditLatency({
@@ -249,7 +255,9 @@ describe('playlists', () => {
     });
     // every edit reached the screen; an update waits at most for the end of the page on screen
     expect(result.total.n).toBe(20);
-    expect(result.samples.every((ms) => ms >= 0)).toBe(true);
+    // none applied before its save: that is the screen changing mid-page, outside a boundary
+    const early = result.edits.filter((e) => e.at < e.t0);
+    expect(early, JSON.stringify(early)).toEqual([]);
     expect(result.delivery.n).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -189,6 +189,22 @@ export function applyAtBoundary<F, P, I>(
   return { snapshot: changed ? next : shown, changed };
 }
 
+/**
+ * Whether the player must start over on a file (its first screen): when the route names a file other than the one
+ * on screen and that file's data has loaded. `routeFileId` is where the player is (the route ref), not the URL: the
+ * player moves the route ahead of the URL when it goes to the next playlist item, and the router renders the new URL
+ * in a transition, later (a page or more on a slow screen). A render in between (a refetch landing) still carries the
+ * old URL; taking that for a file opened by hand sent the screen back to the previous file with the new playlist,
+ * mid-page.
+ */
+export function firstScreenWanted(
+  shownFileId: string | undefined,
+  routeFileId: string,
+  loadedFileId: string | undefined,
+): boolean {
+  return shownFileId !== routeFileId && loadedFileId === routeFileId;
+}
+
 /** The display mode in use: the viewer's pick, else the file's. */
 export function effectiveMode(picked: DisplayMode | null, file: PlayerFileLike | undefined): DisplayMode {
   return picked ?? file?.displayMode ?? (constants.defaultDisplayMode as DisplayMode);

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { type RefObject, useCallback, useRef } from 'react';
+import { type RefObject, useCallback, useLayoutEffect, useState } from 'react';
 import { playlistItemsPath } from '../../../lib/playlist-items';
 import { playerFilePath } from '../api/get-player-file';
 import { playerPagesPath } from '../api/get-player-pages';
@@ -11,18 +11,56 @@ export interface PlayerRoute {
   index: number;
 }
 
+const routeKey = (r: PlayerRoute) => `${r.fileId}|${r.playlistId}|${r.index}`;
+
 /**
- * Where the player is: follows the URL when the URL changes, and is moved ahead of it when the player navigates
- * (a render still carrying the old URL must not move it back).
+ * Where the player is (`current`). It follows the URL when the URL changes by other means (a link, a URL typed by
+ * hand), and is moved ahead of the URL when the player goes to the next playlist item itself. The router renders a
+ * navigation in a transition, which can come a page or more later on a slow screen: a render carrying a URL the
+ * player went to itself must not move it back, whether it is the last such URL or an earlier one rendered late.
  */
-export function usePlayerRoute(fileId: string, playlistId: string | null, index: number): RefObject<PlayerRoute> {
-  const routeRef = useRef<PlayerRoute>({ fileId, playlistId, index });
-  const seenRoute = useRef(`${fileId}|${playlistId}|${index}`);
-  if (seenRoute.current !== `${fileId}|${playlistId}|${index}`) {
-    seenRoute.current = `${fileId}|${playlistId}|${index}`;
-    routeRef.current = { fileId, playlistId, index };
+export class PlayerRouteTracker {
+  current: PlayerRoute;
+  private seen: string;
+  /** the player's own moves whose URL has not been rendered yet, oldest first */
+  private ahead: string[] = [];
+
+  constructor(route: PlayerRoute) {
+    this.current = route;
+    this.seen = routeKey(route);
   }
-  return routeRef;
+
+  /** The URL a render carries. */
+  fromUrl(route: PlayerRoute): void {
+    const key = routeKey(route);
+    if (key === this.seen) return;
+    this.seen = key;
+    const own = this.ahead.indexOf(key);
+    if (own >= 0) {
+      // one of the player's own moves (and any before it) reached the URL: the player is there or further on
+      this.ahead.splice(0, own + 1);
+      return;
+    }
+    this.ahead = [];
+    this.current = route;
+  }
+
+  /** The player goes to `route` itself (and then navigates there). */
+  moveTo(route: PlayerRoute): void {
+    this.current = route;
+    this.ahead.push(routeKey(route));
+  }
+}
+
+/**
+ * The player's route tracker. It learns the URL when a render is committed (a layout effect), not while rendering:
+ * React may render the router's transition (the new URL), drop that render for a more urgent update and render the
+ * old URL again. Taking the URLs of renders never committed for changes sent the screen back a file, mid-page.
+ */
+export function usePlayerRoute(fileId: string, playlistId: string | null, index: number): PlayerRouteTracker {
+  const [tracker] = useState(() => new PlayerRouteTracker({ fileId, playlistId, index }));
+  useLayoutEffect(() => tracker.fromUrl({ fileId, playlistId, index }), [tracker, fileId, playlistId, index]);
+  return tracker;
 }
 
 /** Marks the player's queries stale: all of the current route's, or those a live event names. */

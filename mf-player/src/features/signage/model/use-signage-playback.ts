@@ -8,6 +8,7 @@ import { isGone, loadItem, loadPlayableItem, type PlayerSnapshot, readLatest } f
 import {
   applyAtBoundary,
   type DisplayMode,
+  firstScreenWanted,
   nextStep,
   pageDurationMs,
   parseIndex,
@@ -137,7 +138,7 @@ export function useSignagePlayback() {
         const result = url ? await layers.show(url) : 'failed';
         if (result === 'superseded') return;
         const next: PlayerSnapshot = { file: loaded.file, pages: loaded.pages, items: snap.items, fileGone: false };
-        routeRef.current = { fileId: target.fileId, playlistId: pid, index: target.index };
+        routeRef.moveTo({ fileId: target.fileId, playlistId: pid, index: target.index });
         commit(next, 0);
         setImageFailed(url !== undefined && result === 'failed');
         navigate(`/signage/${encodeURIComponent(target.fileId)}${playlistItemSearch(pid, target.index)}`, {
@@ -184,9 +185,10 @@ export function useSignagePlayback() {
     [qc, stepContext, showPage, showItem, refetchAll, liveRef, routeRef],
   );
 
-  // First screen of a file (or a file opened by its URL): everything loaded, then page 1.
+  // First screen of a file (or a file opened by its URL): everything loaded, then page 1. Decided from the route ref,
+  // which may be ahead of the URL (firstScreenWanted); a new URL re-runs it through its file's data.
   useEffect(() => {
-    if (snapshotRef.current?.file.id === fileId) return;
+    if (!firstScreenWanted(snapshotRef.current?.file.id, routeRef.current.fileId, latestFile?.id)) return;
     if (!latestFile || !latestPages) return;
     if (playlistId && itemsQ.isPending) return;
     const first: PlayerSnapshot = {
@@ -198,7 +200,7 @@ export function useSignagePlayback() {
     snapshotRef.current = first;
     setGone(false);
     void showPage(first, 0);
-  }, [fileId, latestFile, latestPages, playlistId, itemsQ.isPending, itemsQ.data, showPage]);
+  }, [latestFile, latestPages, playlistId, itemsQ.isPending, itemsQ.data, showPage, routeRef]);
 
   // A file still being converted: its pages are applied as soon as they come (nothing is on screen to interrupt).
   useEffect(() => {
