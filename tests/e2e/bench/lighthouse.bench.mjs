@@ -3,10 +3,11 @@
 // cookie sent as a header). Figures only: the e2e suite's axe run is the accessibility gate. Goal (issue 14): 95 / 100.
 // One run of Lighthouse varies by several points on a busy machine: each page is run LIGHTHOUSE_RUNS times (5 unless
 // set) and the run with the median performance is reported, with every run's score beside it (Lighthouse's own advice
-// for comparing builds is the median of several runs).
+// for comparing builds is the median of several runs). LIGHTHOUSE_REPORTS=<folder> keeps every run's JSON report
+// there (page-run.json), to read what a score is made of.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -55,7 +56,7 @@ async function member(baseUrl, mailUrl) {
   throw new Error('conversion did not finish');
 }
 
-async function score(url, headers) {
+async function score(url, headers, keepAs) {
   const args = [
     cli,
     url,
@@ -76,6 +77,10 @@ async function score(url, headers) {
     return once();
   });
   const report = JSON.parse(stdout);
+  if (process.env.LIGHTHOUSE_REPORTS && keepAs) {
+    mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+    writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, `${keepAs}.json`), stdout);
+  }
   const failed = Object.values(report.audits)
     .filter((a) => a.score === 0 && a.scoreDisplayMode === 'binary')
     .map((a) => a.id);
@@ -85,6 +90,7 @@ async function score(url, headers) {
     performance: Math.round(report.categories.performance.score * 100),
     fcp: ms('first-contentful-paint'),
     lcp: ms('largest-contentful-paint'),
+    si: ms('speed-index'),
     tbt: ms('total-blocking-time'),
     cls: Number((report.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN).toFixed(3)),
     kib: Math.round((report.audits['total-byte-weight']?.numericValue ?? Number.NaN) / 1024),
@@ -97,17 +103,17 @@ async function score(url, headers) {
 export async function benchLighthouse({ baseUrl, mailUrl, log }) {
   const { cookie, fileId } = await member(baseUrl, mailUrl);
   const rows = [];
-  for (const [label, url, headers] of [
-    ['landing /', `${baseUrl}/`],
-    ['login /login', `${baseUrl}/login`],
-    ['player /signage/:fileId', `${baseUrl}/signage/${fileId}`, { Cookie: cookie }],
+  for (const [label, page, url, headers] of [
+    ['landing /', 'landing', `${baseUrl}/`],
+    ['login /login', 'login', `${baseUrl}/login`],
+    ['player /signage/:fileId', 'player', `${baseUrl}/signage/${fileId}`, { Cookie: cookie }],
   ]) {
     const runs = [];
-    for (let i = 0; i < RUNS; i += 1) runs.push(await score(url, headers));
+    for (let i = 0; i < RUNS; i += 1) runs.push(await score(url, headers, `${page}-${i + 1}`));
     const r = [...runs].sort((a, b) => a.performance - b.performance)[Math.floor((runs.length - 1) / 2)];
     const all = runs.map((x) => x.performance).join(', ');
     log(
-      `${label}: performance ${r.performance} (median of ${runs.length} runs: ${all}; FCP ${r.fcp} ms, LCP ${r.lcp} ms, TBT ${r.tbt} ms, CLS ${r.cls}, ${r.kib} KiB), accessibility ${r.score} at ${r.final} (failed audits: ${r.failed})`,
+      `${label}: performance ${r.performance} (median of ${runs.length} runs: ${all}; FCP ${r.fcp} ms, LCP ${r.lcp} ms, SI ${r.si} ms, TBT ${r.tbt} ms, CLS ${r.cls}, ${r.kib} KiB), accessibility ${r.score} at ${r.final} (failed audits: ${r.failed})`,
     );
     rows.push({
       label,
@@ -115,6 +121,7 @@ export async function benchLighthouse({ baseUrl, mailUrl, log }) {
       performanceRuns: all,
       fcpMs: r.fcp,
       lcpMs: r.lcp,
+      siMs: r.si,
       tbtMs: r.tbt,
       cls: r.cls,
       transferKiB: r.kib,
