@@ -14,7 +14,6 @@ export interface EditLatencyResult {
   delivery: LatencySummary;
   /** the save call alone */
   save: LatencySummary;
-  samples: number[];
   /** per edit, in Date.now() ms: the save's start, the player's data-applied-at, when the observer saw the change */
   edits: EditRecord[];
 }
