@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { constants, LANGUAGE_COOKIE, PLAYER_PAGE, SESSION_COOKIE, SESSION_HINT_META } from '@pagecast/contracts';
+import {
+  constants,
+  LANGUAGE_COOKIE,
+  PLAYER_PAGE,
+  SESSION_COOKIE,
+  SESSION_HINT_META,
+  signageFileId,
+} from '@pagecast/contracts';
 import express from 'express';
 import { readCookie } from './cookies';
 import { LEAN_MANIFEST, MANIFEST, remoteApps } from './remotes';
@@ -129,6 +136,13 @@ export function shellPage(html: string, hasSessionCookie: boolean): string {
 const PRERENDERED: Record<string, string> = { '/': 'index', '/login': 'login' };
 
 /**
+ * A signage page's loading frame (shell/src/prerender: SIGNAGE_FRAME): the player's black stage and header bar, the
+ * same for every file and every viewer in a language, so it is sent for a member's page and with any query too. A
+ * screen shows it from the first paint instead of the site's light splash, until the player draws over it.
+ */
+const SIGNAGE_FRAME = 'signage';
+
+/**
  * The language to prerender a visitor's page in: the one the browser used last (the shell keeps it in a cookie
  * beside its storage), else the first supported one of Accept-Language (the browser's own list, which the shell
  * reads too), else Japanese. If the shell starts in another language after all, it draws the page anew.
@@ -142,6 +156,9 @@ export function visitorLanguage(req: express.Request): string {
 
 /** The file to send for an app navigation: a prerendered page when there is one for this visitor, else index.html. */
 function pageFile(staticDir: string, req: express.Request, hasSession: boolean): string {
+  if (signageFileId(req.path) !== undefined) {
+    return path.join(staticDir, 'prerendered', visitorLanguage(req), `${SIGNAGE_FRAME}.html`);
+  }
   const name = PRERENDERED[req.path];
   const hasQuery = req.originalUrl.includes('?'); // a query may change the page (e.g. /login?next=...)
   if (!name || hasSession || hasQuery) return path.join(staticDir, 'index.html');

@@ -502,7 +502,7 @@ describe('front end', () => {
   });
 
   it('falls back to index.html for app paths, not for assets or /api', async () => {
-    const deep = await fetch(`${gw.url}/signage/abc123?autoplay=true`, { headers: { accept: 'text/html' } });
+    const deep = await fetch(`${gw.url}/playbook/deep/path?tab=2`, { headers: { accept: 'text/html' } });
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain('shell-index');
     expect((await fetch(`${gw.url}/missing.3f9a1c2e.js`)).status).toBe(404);
@@ -566,6 +566,30 @@ describe('front end', () => {
     const member = await page('/login', { 'accept-language': 'en', cookie: 'pc_session=whatever' });
     expect(member.text).toContain('shell-index');
     expect(member.text).not.toContain('pc-session');
+  });
+
+  it("sends a signage page with the player's loading frame in the viewer's language, member or not, any query", async () => {
+    const page = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${gw.url}${path}`, { headers: { accept: 'text/html', ...headers } });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const member = await page('/signage/abc123?playlist=p1&index=2&autoplay=true', {
+      cookie: 'pc_session=whatever',
+      'accept-language': 'en-US,en;q=0.9',
+    });
+    expect(member).toContain('signage-frame-en');
+    expect(member).not.toContain('pc-session'); // a member's page is not marked signed out
+    expect(member).toContain('href="/remotes/player/mf-manifest.lean.json" as="fetch"'); // with the player's hints
+    expect(await page('/signage/abc123/', { 'accept-language': 'de' })).toContain('signage-frame-ja');
+    expect(await page('/signage/abc123', { cookie: 'pc_lang=en', 'accept-language': 'ja' })).toContain(
+      'signage-frame-en',
+    );
+    // a language without a frame in the build, and the display's page (not the signage player): the page the
+    // scripts draw
+    expect(await page('/signage/abc123', { 'accept-language': 'fr' })).toContain('shell-index');
+    expect(await page('/screen', { 'accept-language': 'en' })).toContain('shell-index');
+    expect(await page('/signage', { 'accept-language': 'en' })).not.toContain('signage-frame');
   });
 
   it("lists a player page's remote in its head: the manifest always, the entry and route chunks when served here", async () => {

@@ -144,6 +144,11 @@ export function makeStaticTree() {
       `shell/dist/prerendered/${language}/login.html`,
       `<!doctype html><html lang="${language}"><head><title>t</title></head><body><div id="root" data-prerendered="${language}">prerendered-${language}-login</div></body></html>`,
     );
+    // and a signage page's loading frame
+    write(
+      `shell/dist/prerendered/${language}/signage.html`,
+      `<!doctype html><html lang="${language}"><head><title>t</title></head><body><div id="root">signage-frame-${language}</div></body></html>`,
+    );
   }
   write('shell/dist/main.3f9a1c2e.js', big);
   // the build's list of its catalogue chunks (packages/federation: catalogueListPlugin)

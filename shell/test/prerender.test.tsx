@@ -8,7 +8,7 @@ import { act } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppContent, AppProviders } from '../src/app/app';
-import { prerenderedHtml } from '../src/prerender/render';
+import { prerenderedHtml, SIGNAGE_FRAME } from '../src/prerender/render';
 
 const template =
   '<!doctype html><html lang="ja"><head><title>Pagecast</title>' +
@@ -27,7 +27,7 @@ beforeAll(() => {
   writeFileSync(path.join(dist, 'index.html'), template);
   const shell = path.resolve(import.meta.dirname, '..');
   const out = execFileSync('npm', ['run', '--silent', 'prerender', '--', dist], { cwd: shell, encoding: 'utf8' });
-  expect(out).toMatch(/prerendered 8 pages/);
+  expect(out).toMatch(/prerendered 12 pages/);
 }, 60_000);
 afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
@@ -44,6 +44,19 @@ describe('prerendered visitor pages', () => {
     expect(page('it', 'login')).toContain('data-prerendered="it"');
   });
 
+  it("are written for a signage page too: the player's loading frame in each language, drawn again, not hydrated", () => {
+    const fr = page('fr', SIGNAGE_FRAME);
+    expect(fr).toContain('<html lang="fr">');
+    // the frame in the root, unmarked: bootstrap.tsx draws the shell (whose fallback is this frame) instead of hydrating
+    expect(fr).toMatch(/<div id="root"><div class="pc-player-frame" data-testid="player-frame">/);
+    expect(fr).not.toContain('data-prerendered');
+    expect(fr).not.toContain('pc-splash');
+    expect(fr).toContain('Appuyez sur ÉCHAP pour arrêter la lecture'); // the player header's ESC hint, in French
+    expect(page('ja', SIGNAGE_FRAME)).toContain('ESCキーで再生を停止します');
+    expect(page('ja', SIGNAGE_FRAME)).toContain('ファイルを読み込み中...');
+    expect(fr).toContain('<link rel="stylesheet" href="/255.0123456789.css">'); // black from the first paint
+  });
+
   it('put the markup in the root, marked with its language, styled from the first paint', () => {
     const html = prerenderedHtml(template, '<p>hello</p>', 'it');
     expect(html).toContain('<html lang="it">');
@@ -54,6 +67,7 @@ describe('prerendered visitor pages', () => {
     expect(
       prerenderedHtml(template.replace(/<div id="root">.*<\/div><\/div>/, '<div id="root"></div>'), 'x', 'en'),
     ).toContain('<div id="root" data-prerendered="en">x</div>');
+    expect(prerenderedHtml(template, '<p>frame</p>', 'fr', false)).toContain('<div id="root"><p>frame</p></div>');
     expect(() => prerenderedHtml('<html><body></body></html>', '', 'ja')).toThrow(/root/);
   });
 

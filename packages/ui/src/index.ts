@@ -4,6 +4,7 @@ export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 export { Dialog, type DialogProps, Modal } from './components/dialog';
 export { FieldError, Input, Label, PasswordInput } from './components/form';
 export { Field, fieldAria } from './components/form-field';
+export { PlayerFrame } from './components/player-frame';
 export { Spinner } from './components/spinner';
 export {
   avatarInitials,

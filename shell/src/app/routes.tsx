@@ -1,5 +1,5 @@
 // The route table of spec point 2: one set of routes when signed in, another when not; /signage/:fileId always.
-import { Spinner, useAuth } from '@pagecast/ui';
+import { PlayerFrame, Spinner, useAuth } from '@pagecast/ui';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Route, Routes } from '@pagecast/router';
@@ -28,6 +28,12 @@ const ContactPage = lazy(() => pageLoaders.contact().then((m) => ({ default: m.C
 function PageLoading() {
   const { t } = useTranslation();
   return <Spinner label={t('common.loading')} />;
+}
+
+/** A signage page's loading frame in the visitor's language: the page came with it (prerendered), and it stays. */
+export function SignageLoading() {
+  const { t } = useTranslation();
+  return <PlayerFrame label={t('player.loading')} hint={t('player.escHint')} />;
 }
 
 const lazyPage = (page: ReactNode) => <Suspense fallback={<PageLoading />}>{page}</Suspense>;
@@ -90,7 +96,10 @@ export function AppRoutes() {
   const { user, isLoading } = useAuth();
   return (
     <Routes>
-      <Route path="/signage/:fileId" element={<RemoteRoute remote="mf_player" component="SignagePage" />} />
+      <Route
+        path="/signage/:fileId"
+        element={<RemoteRoute remote="mf_player" component="SignagePage" fallback={<SignageLoading />} />}
+      />
       {/* a display pairs and plays without a member login (issue 12) */}
       <Route path="/screen" element={<RemoteRoute remote="mf_player" component="DisplayPage" />} />
       {isLoading ? <Route path="*" element={<PageLoading />} /> : user ? signedInRoutes() : signedOutRoutes()}

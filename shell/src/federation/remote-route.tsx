@@ -35,6 +35,8 @@ function RemoteUnavailable({ remote, onRetry }: { remote: RemoteName; onRetry: (
 interface BoundaryProps {
   remote: RemoteName;
   children: ReactNode;
+  /** what shows while the remote loads (a spinner unless given) */
+  fallback?: ReactNode;
 }
 
 /** Catches a remote that cannot be loaded (or that fails while rendering) so only its area is affected. */
@@ -57,7 +59,7 @@ class RemoteBoundary extends Component<BoundaryProps, { error: unknown; attempt:
   override render() {
     if (this.state.error) return <RemoteUnavailable remote={this.props.remote} onRetry={() => void this.retry()} />;
     return (
-      <Suspense key={this.state.attempt} fallback={<RemoteLoading />}>
+      <Suspense key={this.state.attempt} fallback={this.props.fallback ?? <RemoteLoading />}>
         {this.props.children}
       </Suspense>
     );
@@ -77,9 +79,17 @@ function RemoteComponent({ remote, component }: { remote: RemoteName; component:
 }
 
 /** A route element served by a remote: `<RemoteRoute remote="mf_files" component="FilesPage" />`. */
-export function RemoteRoute({ remote, component }: { remote: RemoteName; component: string }) {
+export function RemoteRoute({
+  remote,
+  component,
+  fallback,
+}: {
+  remote: RemoteName;
+  component: string;
+  fallback?: ReactNode;
+}) {
   return (
-    <RemoteBoundary remote={remote}>
+    <RemoteBoundary remote={remote} fallback={fallback}>
       <RemoteComponent remote={remote} component={component} />
     </RemoteBoundary>
   );

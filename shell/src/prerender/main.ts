@@ -1,4 +1,4 @@
-// Writes dist/prerendered/<language>/<page>.html from the production build's dist/index.html (render.tsx says why).
+// Writes dist/prerendered/<language>/<page>.html (and the signage page's loading frame) from the production build's dist/index.html (render.tsx says why).
 // Run after `rspack build` (npm run prerender); another build folder may be given as the first argument.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
@@ -10,7 +10,7 @@ registerHooks({
     url.endsWith('.css') ? { format: 'module', source: '', shortCircuit: true } : nextLoad(url, context),
 });
 const { languages } = await import('@pagecast/i18n');
-const { PRERENDERED_PAGES, prerenderedHtml, renderPage } = await import('./render');
+const { PRERENDERED_PAGES, prerenderedHtml, renderPage, renderSignageFrame, SIGNAGE_FRAME } = await import('./render');
 type PrerenderedPath = import('./render').PrerenderedPath;
 
 const dist = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../dist'));
@@ -27,5 +27,10 @@ for (const language of languages) {
     );
     count += 1;
   }
+  writeFileSync(
+    path.join(dist, 'prerendered', language, `${SIGNAGE_FRAME}.html`),
+    prerenderedHtml(template, await renderSignageFrame(language), language, false),
+  );
+  count += 1;
 }
 console.log(`prerendered ${count} pages (${languages.join(', ')}) in ${Math.round(performance.now() - t0)} ms`);

@@ -213,6 +213,53 @@ describe('signage player', () => {
     }
   });
 
+  it("is black from its first paint: the page carries the player's loading frame, which stays until the player draws", async () => {
+    session = await openPlayerBrowser(api);
+    const { page } = session;
+    // what the root holds, at every change from the page's parsing on: the splash, the shell's spinner, the frame...
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { rootSeen: string[] }).rootSeen = seen;
+      new MutationObserver(() => {
+        // an empty root is a moment inside a task (the parser between the root and its child, a commit between
+        // removing and adding), never a painted frame: not counted
+        const first = document.getElementById('root')?.firstElementChild;
+        const now = first ? (first.getAttribute('class') ?? first.tagName) : undefined;
+        if (now && seen.at(-1) !== now) seen.push(now);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    // the player remote held back: the shell starts and draws its route, which waits for it
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/remoteEntry*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const response = await page.goto(`/signage/${deck.id}`, { waitUntil: 'commit' });
+    const html = (await response?.text()) ?? '';
+    expect(html).toContain('<div id="root"><div class="pc-player-frame" data-testid="player-frame">');
+    expect(html).toContain('ESCキーで再生を停止します');
+    expect(html).not.toContain('class="pc-splash"');
+    // the shell's own frame: a node React made (the page's frame is drawn again, not hydrated), black, in Japanese
+    await page.waitForFunction(() => {
+      const frame = document.querySelector('[data-testid="player-frame"]');
+      return frame !== null && Object.keys(frame).some((key) => key.startsWith('__react'));
+    });
+    const frame = page.getByTestId('player-frame');
+    expect(await frame.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 0, 0)');
+    expect(await frame.locator('.pc-player-frame__hint').textContent()).toBe('ESCキーで再生を停止します');
+    expect(await frame.getByRole('status').textContent()).toBe('ファイルを読み込み中...');
+    expect(await page.getByTestId('player-header').count()).toBe(0);
+    release();
+    await page.getByTestId('player-header').waitFor();
+    expect(await page.getByTestId('player-frame').count()).toBe(0);
+    // never the site's light splash or the shell's plain spinner in between: the frame, then the player
+    const seen = await page.evaluate(() => (window as unknown as { rootSeen: string[] }).rootSeen);
+    expect(seen.map((c) => c.split(' ')[0])).toEqual(['pc-player-frame', 'pc-player']);
+  });
+
   it("in another language, the page preloads that language's catalogue, which the shell then loads once", async () => {
     session = await openPlayerBrowser(api, { serviceWorkers: 'block', locale: 'fr-FR' });
     const { page } = session;

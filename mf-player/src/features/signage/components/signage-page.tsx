@@ -1,4 +1,4 @@
-import { Spinner } from '@pagecast/ui';
+import { PlayerFrame, Spinner } from '@pagecast/ui';
 import { type ReactNode, useCallback } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { classifyLoadError, isLogin, readLatest } from '../model/load-item';
@@ -85,12 +85,9 @@ export function SignagePage() {
     overlay = <StateCard title={t('player.notFoundTitle')} description={t('player.notFoundDescription')} back />;
   else if (failure === 'failed')
     overlay = <StateCard title={t('player.loadFailedTitle')} description={t('player.loadFailedDescription')} />;
+  // the frame the page was sent with and the shell kept while this remote loaded (@pagecast/ui PlayerFrame)
   else if (failure === 'login' || !showing)
-    overlay = (
-      <div className="pc-player__overlay">
-        <Spinner label={t('player.loading')} />
-      </div>
-    );
+    overlay = <PlayerFrame label={t('player.loading')} hint={t('player.escHint')} />;
   else if (pageCount === 0)
     overlay = (
       <div className="pc-player__overlay">
