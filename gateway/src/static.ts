@@ -4,8 +4,10 @@ import {
   constants,
   LANGUAGE_COOKIE,
   PLAYER_PAGE,
+  PRERENDERED_PAGES,
   SESSION_COOKIE,
   SESSION_HINT_META,
+  SIGNAGE_FRAME,
   signageFileId,
 } from '@pagecast/contracts';
 import express from 'express';
@@ -129,20 +131,6 @@ export function shellPage(html: string, hasSessionCookie: boolean): string {
 }
 
 /**
- * Pages the shell's build also writes prerendered, one per language (shell/src/prerender): what a visitor without a
- * session sees at these paths is the same for everyone in a language, so the page can carry it instead of waiting for
- * the scripts to draw it.
- */
-const PRERENDERED: Record<string, string> = { '/': 'index', '/login': 'login' };
-
-/**
- * A signage page's loading frame (shell/src/prerender: SIGNAGE_FRAME): the player's black stage and header bar, the
- * same for every file and every viewer in a language, so it is sent for a member's page and with any query too. A
- * screen shows it from the first paint instead of the site's light splash, until the player draws over it.
- */
-const SIGNAGE_FRAME = 'signage';
-
-/**
  * The language to prerender a visitor's page in: the one the browser used last (the shell keeps it in a cookie
  * beside its storage), else the first supported one of Accept-Language (the browser's own list, which the shell
  * reads too), else Japanese. If the shell starts in another language after all, it draws the page anew.
@@ -154,12 +142,18 @@ export function visitorLanguage(req: express.Request): string {
   return typeof accepted === 'string' ? accepted.slice(0, 2) : 'ja';
 }
 
-/** The file to send for an app navigation: a prerendered page when there is one for this visitor, else index.html. */
+/**
+ * The file to send for an app navigation: a prerendered page when there is one for this visitor, else index.html.
+ * The shell's build writes them, one per language (shell/src/prerender): a visitor's landing page and login form,
+ * the same for everyone in a language, carry their markup instead of waiting for the scripts to draw it; a signage
+ * page (a member's or not, any query) carries the player's loading frame, so that a screen shows it from the first
+ * paint instead of the site's light splash, until the player draws over it.
+ */
 function pageFile(staticDir: string, req: express.Request, hasSession: boolean): string {
   if (signageFileId(req.path) !== undefined) {
     return path.join(staticDir, 'prerendered', visitorLanguage(req), `${SIGNAGE_FRAME}.html`);
   }
-  const name = PRERENDERED[req.path];
+  const name = (PRERENDERED_PAGES as Record<string, string>)[req.path];
   const hasQuery = req.originalUrl.includes('?'); // a query may change the page (e.g. /login?next=...)
   if (!name || hasSession || hasQuery) return path.join(staticDir, 'index.html');
   return path.join(staticDir, 'prerendered', visitorLanguage(req), `${name}.html`);

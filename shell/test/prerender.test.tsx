@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SIGNAGE_FRAME } from '@pagecast/contracts';
 import { createQueryClient, currentUserQueryKey } from '@pagecast/ui';
 import { MemoryRouter } from '@pagecast/router';
 import { act } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppContent, AppProviders } from '../src/app/app';
-import { prerenderedHtml, SIGNAGE_FRAME } from '../src/prerender/render';
+import { prerenderedHtml } from '../src/prerender/render';
 
 const template =
   '<!doctype html><html lang="ja"><head><title>Pagecast</title>' +

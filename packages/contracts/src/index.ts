@@ -14,6 +14,7 @@ export * from './constants';
 export * from './errors';
 export * from './events';
 export * from './identity';
+export * from './prerendered';
 export * from './route-def';
 export * from './routes';
 export * from './screen-schedule';

@@ -9,9 +9,10 @@ registerHooks({
   load: (url, context, nextLoad) =>
     url.endsWith('.css') ? { format: 'module', source: '', shortCircuit: true } : nextLoad(url, context),
 });
+const { PRERENDERED_PAGES, SIGNAGE_FRAME } = await import('@pagecast/contracts');
 const { languages } = await import('@pagecast/i18n');
-const { PRERENDERED_PAGES, prerenderedHtml, renderPage, renderSignageFrame, SIGNAGE_FRAME } = await import('./render');
-type PrerenderedPath = import('./render').PrerenderedPath;
+const { prerenderedHtml, renderPage, renderSignageFrame } = await import('./render');
+type PrerenderedPath = import('@pagecast/contracts').PrerenderedPath;
 
 const dist = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../../dist'));
 const template = readFileSync(path.join(dist, 'index.html'), 'utf8');

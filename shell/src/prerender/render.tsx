@@ -2,6 +2,7 @@
 // form from the page itself, before any script has run, and React then hydrates that markup instead of drawing it
 // again. Only pages that are the same for every visitor in a language qualify: no session, no query string.
 // A signage page gets its loading frame the same way: the same for every viewer in a language, whatever the file.
+import type { PrerenderedPath } from '@pagecast/contracts';
 import { initI18n, type Language } from '@pagecast/i18n';
 import { MemoryRouter } from '@pagecast/router';
 import { createQueryClient, currentUserQueryKey } from '@pagecast/ui';
@@ -9,16 +10,6 @@ import type { ReactNode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { AppContent, AppProviders } from '../app/app';
 import { SignageLoading } from '../app/routes';
-
-/** Path → file name under dist/prerendered/<language>/ (the gateway serves these paths from there). */
-export const PRERENDERED_PAGES = { '/': 'index', '/login': 'login' } as const;
-export type PrerenderedPath = keyof typeof PRERENDERED_PAGES;
-
-/**
- * The file name under dist/prerendered/<language>/ of a signage page (/signage/:fileId, for any file, member or
- * not, with any query): its loading frame, which the shell draws again (the same frame) instead of hydrating it.
- */
-export const SIGNAGE_FRAME = 'signage';
 
 async function markupOf(element: ReactNode): Promise<string> {
   const { prelude } = await prerenderToNodeStream(element);

@@ -249,7 +249,7 @@ describe('signage player', () => {
     });
     const frame = page.getByTestId('player-frame');
     expect(await frame.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(0, 0, 0)');
-    expect(await frame.locator('.pc-player-frame__hint').textContent()).toBe('ESCキーで再生を停止します');
+    expect(await frame.locator('.pc-player-hint').textContent()).toBe('ESCキーで再生を停止します');
     expect(await frame.getByRole('status').textContent()).toBe('ファイルを読み込み中...');
     expect(await page.getByTestId('player-header').count()).toBe(0);
     release();

@@ -11,7 +11,7 @@ export function PlayerFrame({ label, hint }: { label: string; hint: string }) {
   return (
     <div className="pc-player-frame" data-testid="player-frame">
       <div className="pc-player-frame__bar">
-        <span className="pc-player-frame__hint">{hint}</span>
+        <span className="pc-player-hint">{hint}</span>
       </div>
       <Spinner label={label} />
     </div>

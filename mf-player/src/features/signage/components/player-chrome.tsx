@@ -53,7 +53,7 @@ export function PlayerHeader(props: PlayerHeaderProps) {
       <Button size="sm" variant="secondary" data-testid="player-fullscreen" onClick={props.onToggleFullscreen}>
         {props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
       </Button>
-      <span className="pc-player__hint">{t('player.escHint')}</span>
+      <span className="pc-player-hint">{t('player.escHint')}</span>
     </header>
   );
 }
