@@ -1,4 +1,6 @@
 import { errorMessagesJa, validationMessagesJa } from '@pagecast/contracts';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import en from '../src/locales/en/index';
 import fr from '../src/locales/fr/index';
@@ -14,6 +16,26 @@ function flatten(tree: Tree, prefix = ''): Record<string, string> {
     const path = prefix ? `${prefix}.${key}` : key;
     if (typeof value === 'string') out[path] = value;
     else Object.assign(out, flatten(value, path));
+  }
+  return out;
+}
+// The catalogue tests run in a browser-like environment (import.meta.url is not a file URL): find the repository
+// from the working directory (the repository or this package).
+const repo = [process.cwd(), join(process.cwd(), '../..')].find((dir) => existsSync(join(dir, 'mf-player'))) ?? '';
+/** The front ends' own sources (shell, remotes, ui): where t('...') is called. */
+function frontEndSources(): Array<{ file: string; text: string }> {
+  const out: Array<{ file: string; text: string }> = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) {
+        out.push({ file: relative(repo, path), text: readFileSync(path, 'utf8') });
+      }
+    }
+  };
+  for (const dir of ['shell/src', 'mf-files/src', 'mf-marketplace/src', 'mf-player/src', 'packages/ui/src']) {
+    walk(join(repo, dir));
   }
   return out;
 }
@@ -71,6 +93,31 @@ describe('translation catalogues', () => {
 
   it('translate every error code, with the contracts Japanese text in ja', () => {
     for (const [code, text] of Object.entries(errorMessagesJa)) expect(jaFlat[`errors.${code}`], code).toBe(text);
+  });
+
+  it('hold every key the front ends ask for', () => {
+    // t('a.b') with a literal key must name a text (or its plural forms: a.b_one, a.b_other, ...); t(`a.${x}.b`)
+    // must name an existing subtree before the first ${ (the rest is checked by the screens' tests).
+    const sources = frontEndSources();
+    expect(sources.length).toBeGreaterThan(50);
+    const exists = (key: string) =>
+      key in jaFlat ||
+      Object.keys(jaFlat).some((k) => k.startsWith(`${key}_`) && /_(zero|one|two|few|many|other)$/.test(k));
+    const missing: string[] = [];
+    let literal = 0;
+    for (const { file, text } of sources) {
+      for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z0-9_.-]+)'/g)) {
+        literal++;
+        if (!exists(m[1] as string)) missing.push(`${file}: ${m[1]}`);
+      }
+      for (const m of text.matchAll(/\bt\(\s*`([a-zA-Z0-9_.-]+)\.\$\{/g)) {
+        const prefix = `${m[1]}.`;
+        if (!Object.keys(jaFlat).some((k) => k.startsWith(prefix))) missing.push(`${file}: ${prefix}*`);
+      }
+    }
+    // hundreds of literal keys: a pattern that stopped matching would find none
+    expect(literal).toBeGreaterThan(300);
+    expect(missing).toEqual([]);
   });
 
   it('keep the spec texts', () => {
