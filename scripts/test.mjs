@@ -13,11 +13,18 @@ const extra = process.argv.slice(2); // e.g. a project filter: npm test -- --pro
 let infra;
 let stopping = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** the whole-tree checks (type-check, lint), also in totals: the summary names them apart from the tests */
+const checks = { passed: 0, failed: 0 };
 
 async function finish(code) {
   if (stopping) return;
   stopping = true;
   await infra?.stop().catch((e) => say(`stopping servers failed: ${e.message}`));
+  say(
+    `checks (type-check, lint): ${checks.passed} passed, ${checks.failed} failed; tests: ` +
+      `${totals.passed - checks.passed} passed, ${totals.failed - checks.failed} failed` +
+      `${totals.skipped ? `, ${totals.skipped} skipped` : ''}`,
+  );
   process.stdout.write(
     `${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}\n`,
   );
@@ -39,6 +46,7 @@ async function check(label, cmd, args, env) {
   const code = await run(cmd, args, env);
   say(`${label}: ${code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   totals[code === 0 ? 'passed' : 'failed'] += 1;
+  checks[code === 0 ? 'passed' : 'failed'] += 1;
 }
 
 try {
