@@ -28,6 +28,13 @@ function envelope(): Deleted {
 const publish = (e: Deleted) => nats.js.publish(subject, JSON.stringify(e), { msgID: e.id });
 const attempts = (id: string) => seen.filter((e) => e.id === id).length;
 const pending = async () => (await nats.jsm.consumers.info('FILES', durable)).num_ack_pending;
+/** A later event, handled and acked: everything published before it has been delivered for the last time. */
+async function passedBy(): Promise<void> {
+  const later = envelope();
+  await publish(later);
+  await waitFor('a later event handled', () => attempts(later.id) === 1);
+  await waitFor('a later event acked', async () => (await pending()) === 0);
+}
 
 beforeAll(async () => {
   nats = await connectNats(env.NATS_URL, logger, 'kit-consume-test');
@@ -78,8 +85,9 @@ describe('consume (real JetStream, durable pull consumer)', () => {
     await publish(event);
     await waitFor('the third attempt', () => attempts(event.id) === 3);
     await waitFor('the ack', async () => (await pending()) === 0);
-    // acked: no fourth delivery
-    await new Promise((r) => setTimeout(r, 1000));
+    // acked: no fourth delivery. The consumer hands messages over in order, so once a later event has been handled
+    // and acked, the first one is behind it for good (a positive fact to wait for, not a pause).
+    await passedBy();
     expect(attempts(event.id)).toBe(3);
     expect(lines.some((l) => l.msg === 'handler failed; will retry' && l.eventId === event.id)).toBe(true);
   });
@@ -93,7 +101,8 @@ describe('consume (real JetStream, durable pull consumer)', () => {
     await waitFor('the next good event', () => attempts(good.id) === 1);
     expect(terminated()).toHaveLength(1);
     await waitFor('nothing pending', async () => (await pending()) === 0);
-    await new Promise((r) => setTimeout(r, 1000));
+    await passedBy();
     expect(terminated()).toHaveLength(1);
+    expect(attempts(good.id)).toBe(1);
   });
 });
