@@ -298,7 +298,8 @@ describe('time-outs', () => {
       res.json({ slow: true });
     });
     finish();
-    server = await listen(app, 0, '127.0.0.1', { headersTimeoutMs: 400, requestTimeoutMs: 5000 });
+    // the whole-request limit is past the client's own give-up (15 s): only the idle and headers limits can answer
+    server = await listen(app, 0, '127.0.0.1', { headersTimeoutMs: 400, requestTimeoutMs: 60_000 });
   });
   afterAll(() => server.close());
 
@@ -318,12 +319,12 @@ describe('time-outs', () => {
   }
 
   it('a Content-Length larger than the body is answered 408 REQUEST_TIMEOUT and closed after the idle time-out', async () => {
-    const { answer, ms } = await raw(
+    const { answer } = await raw(
       'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"n":',
     );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    // our JSON body: the body's idle time-out answered, not Node's own whole-request limit
     expect(answer).toContain('"code":"REQUEST_TIMEOUT"');
-    expect(ms).toBeLessThan(3000);
   });
 
   it('a body that keeps arriving slowly, and a slow handler after a complete body, are not cut', async () => {
@@ -356,8 +357,9 @@ describe('time-outs', () => {
   });
 
   it('headers that never finish are cut off by the headers time-out', async () => {
-    const { ms } = await raw('POST /echo HTTP/1.1\r\nHost: x\r\n');
-    expect(ms).toBeLessThan(3000);
+    // the server answers and closes (the client gives up only after 15 s, and the whole-request limit is 60 s)
+    const { answer } = await raw('POST /echo HTTP/1.1\r\nHost: x\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 
   it('a whole request that arrives normally is not affected, and the defaults are well under 20 s', async () => {
