@@ -46,6 +46,7 @@ const uuid = () =>
 // per VU: the screens it plays, their manifest ETags, whether each read its content yet
 const mine = setup.screens.filter((_, i) => i % vus === (__VU - 1) % vus);
 const etags = {};
+const playedUntil = {};
 const loaded = {};
 const notModified = http.expectedStatuses(200, 304);
 
@@ -85,14 +86,15 @@ function round(screen) {
     { headers: { ...headers, 'content-type': 'application/json' }, tags: { name: 'heartbeat' } },
   );
   check(beat, { 'heartbeat 200': (r) => r.status === 200 });
-  const now = Date.now();
-  const plays = [0, 1, 2].map((page) => ({
-    id: uuid(),
-    fileId: setup.fileId,
-    page,
-    startedAt: new Date(now - (3 - page) * 5000).toISOString(),
-    seconds: 5,
-  }));
+  // the three pages (numbered from 1) of the last 15 s, after what this screen already reported: a screen's plays
+  // never overlap (the service refuses an overlap beyond a second)
+  let start = Math.max(playedUntil[screen.screenId] ?? 0, Date.now() - 15000);
+  const plays = [1, 2, 3].map((page) => {
+    const record = { id: uuid(), fileId: setup.fileId, page, startedAt: new Date(start).toISOString(), seconds: 5 };
+    start += 5000;
+    return record;
+  });
+  playedUntil[screen.screenId] = start;
   const sent = http.post(`${BASE_URL}/api/screens/device/plays`, JSON.stringify({ plays }), {
     headers: { ...headers, 'content-type': 'application/json' },
     tags: { name: 'plays' },

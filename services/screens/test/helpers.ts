@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createEvent, type EventData, type Subject, subjects } from '@pagecast/contracts';
 import { callService, type Json, type TestAnswer, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
 import { consumerNames } from '../src/events';
@@ -55,4 +56,91 @@ export async function call(
   extraHeaders: Record<string, string> = {},
 ): Promise<TestAnswer> {
   return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', who, method, path, body, extraHeaders);
+}
+
+/** Waits until every read-model consumer of the service has handled (and acknowledged) all it was sent. */
+export async function eventsHandled(svc: TestService): Promise<void> {
+  const { jsm } = svc.server.context.nats;
+  const names = Object.entries(consumerNames(svc.server.context.config.CONSUMER_PREFIX));
+  for (;;) {
+    const infos = await Promise.all(names.map(([stream, name]) => jsm.consumers.info(stream, name)));
+    if (infos.every((i) => i.num_pending === 0 && i.num_ack_pending === 0)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A paired display of `owner`: the screen's id and the device identity its token stands for. */
+export async function pairDisplay(svc: TestService, owner: { userId: string }, name = 'Display') {
+  const started = await call(svc, null, 'POST', '/api/screens/pairing', undefined, {
+    'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  });
+  const { pairingId, pollSecret, code } = started.body as { pairingId: string; pollSecret: string; code: string };
+  const paired = await call(svc, owner, 'POST', '/api/screens', { code, name });
+  if (paired.status !== 201) throw new Error(`pairing failed: ${paired.status} ${JSON.stringify(paired.body)}`);
+  const polled = await call(svc, null, 'POST', `/api/screens/pairing/${pairingId}/poll`, { pollSecret });
+  const cookie = polled.headers.get('set-cookie') ?? '';
+  const token = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+  const screenId = paired.body.id as string;
+  return { screenId, device: { deviceId: claims.sub as string, screenId, ownerId: owner.userId } };
+}
+
+/**
+ * The facts other services announce, published as they would (file-conversion's files and playlists, marketplace's
+ * purchases), with the times given.
+ */
+export function announcer(svc: TestService) {
+  const { js } = svc.server.context.nats;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const publish = async <S extends Subject>(subject: S, data: EventData<S>) => {
+    await js.publish(subject, JSON.stringify(createEvent(subject, data)));
+  };
+  return {
+    /** A converted file of `ownerId` with `pageCount` pages; returns its id. */
+    async file(ownerId: string, pageCount: number, at: number, fileId = `file-${randomUUID()}`): Promise<string> {
+      await publish(subjects.fileUploaded, {
+        fileId,
+        ownerId,
+        title: 'Deck',
+        kind: 'pdf',
+        sizeBytes: 1000,
+        uploadedAt: iso(at),
+      });
+      await publish(subjects.fileUpdated, {
+        fileId,
+        ownerId,
+        title: 'Deck',
+        status: 'private',
+        pageCount,
+        displayDuration: 10,
+        displayMode: 'fit-width',
+        tags: [],
+        isPublished: false,
+        publishPrice: null,
+        updatedAt: iso(at),
+      });
+      return fileId;
+    },
+    async fileDeleted(ownerId: string, fileId: string, at: number): Promise<void> {
+      await publish(subjects.fileDeleted, { fileId, ownerId, deletedAt: iso(at) });
+    },
+    /** The playlist's files from `at` on; returns its id. */
+    async playlist(ownerId: string, fileIds: string[], at: number, playlistId = `pl-${randomUUID()}`): Promise<string> {
+      await publish(subjects.playlistSaved, { playlistId, ownerId, name: 'List', fileIds, updatedAt: iso(at) });
+      return playlistId;
+    },
+    /** `buyerId` bought `fileId` of `sellerId` at `from`; the licence ends at `to`. */
+    async purchase(buyerId: string, fileId: string, sellerId: string, from: number, to: number): Promise<void> {
+      await publish(subjects.purchaseCompleted, {
+        purchaseId: randomUUID(),
+        buyerId,
+        fileId,
+        sellerId,
+        price: 3000,
+        sellerNet: 2700,
+        purchasedAt: iso(from),
+        expiresAt: iso(to),
+      });
+    },
+  };
 }

@@ -12,7 +12,7 @@ import {
 } from '@pagecast/contracts';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, member, startService, type TestService } from './helpers';
+import { announcer, call, eventsHandled, member, startService, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -46,14 +46,6 @@ async function paired(owner: { userId: string }, name = 'Shop window') {
   const token = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
   const claims = DeviceClaims.parse(decode(token));
   return { screen, token, device: { deviceId: claims.sub, screenId: claims.scr, ownerId: claims.own } };
-}
-
-async function waitFor(check: () => Promise<boolean>, ms = 10_000) {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
@@ -351,70 +343,118 @@ describe('heartbeats and proof of play', () => {
     expect((await beat()).status).toBe(401);
   });
 
+  /** Moves the service's clock to this instant (it keeps running from there). */
+  const clockAt = (iso: string) => {
+    svc.clock.offsetMs = Date.parse(iso) - Date.now();
+  };
+
   it('counts each record once however often the batch is sent, per file, day and screen, also as CSV', async () => {
     const owner = member();
-    const { screen, device } = await paired(owner, 'Counter, "front"');
-    // 23:30 UTC is the next day in Tokyo: the screen's day counts
-    const batch = {
-      plays: [
-        play({ startedAt: '2026-11-21T23:30:00.000Z', fileId: 'f-a', page: 0 }),
-        play({ startedAt: '2026-11-21T23:30:10.000Z', fileId: 'f-a', page: 1 }),
-        play({ startedAt: '2026-11-21T10:00:00.000Z', fileId: 'f-b' }),
-      ],
-    };
-    svc.clock.offsetMs = Date.parse('2026-11-22T12:00:00Z') - Date.now();
+    const facts = announcer(svc);
+    clockAt('2026-11-21T09:00:00Z');
     try {
-      const first = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
-      expect(first.body).toEqual({ accepted: 3, duplicates: 0 });
-      const again = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
-      expect(again.body).toEqual({ accepted: 0, duplicates: 3 });
-      const overlapping = await call(svc, { device }, 'POST', '/api/screens/device/plays', {
-        plays: [batch.plays[0], play({ startedAt: '2026-11-22T00:00:00.000Z', fileId: 'f-b' })],
+      const fa = await facts.file(owner.userId, 2, Date.parse('2026-11-21T08:00:00Z'));
+      const fb = await facts.file(owner.userId, 1, Date.parse('2026-11-21T08:00:00Z'));
+      const list = await facts.playlist(owner.userId, [fa, fb], Date.parse('2026-11-21T08:30:00Z'));
+      await eventsHandled(svc);
+      const { screen, device } = await paired(owner, 'Counter, "front"');
+      await call(svc, owner, 'PUT', `/api/screens/${screen.id}`, {
+        assignment: { kind: 'playlist', playlistId: list },
       });
-      expect(overlapping.body).toEqual({ accepted: 1, duplicates: 1 });
+      // 23:30 UTC is the next day in Tokyo: the screen's day counts
+      const batch = {
+        plays: [
+          play({ startedAt: '2026-11-21T23:30:00.000Z', fileId: fa, page: 1 }),
+          play({ startedAt: '2026-11-21T23:30:10.000Z', fileId: fa, page: 2 }),
+          play({ startedAt: '2026-11-21T10:00:00.000Z', fileId: fb, page: 1 }),
+        ],
+      };
+      clockAt('2026-11-22T12:00:00Z');
+      const first = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
+      expect(first.body).toEqual({ accepted: 3, duplicates: 0, refused: 0, refusedByReason: {} });
+      const again = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
+      expect(again.body).toEqual({ accepted: 0, duplicates: 3, refused: 0, refusedByReason: {} });
+      const more = await call(svc, { device }, 'POST', '/api/screens/device/plays', {
+        plays: [batch.plays[0], play({ startedAt: '2026-11-22T00:00:00.000Z', fileId: fb, page: 1 })],
+      });
+      expect(more.body).toEqual({ accepted: 1, duplicates: 1, refused: 0, refusedByReason: {} });
+      svc.clock.offsetMs = 0;
+      const report = await call(svc, owner, 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22');
+      expect(report.status).toBe(200);
+      const screenName = 'Counter, "front"';
+      // rows of a day come in file id order
+      const day22 = [
+        { fileId: fa, plays: 2 },
+        { fileId: fb, plays: 1 },
+      ].sort((x, y) => x.fileId.localeCompare(y.fileId));
+      const row = (day: string, r: { fileId: string; plays: number }) => ({
+        day,
+        screenId: screen.id,
+        screenName,
+        ...r,
+        seconds: r.plays * 10,
+      });
+      expect(report.body).toEqual([
+        row('2026-11-21', { fileId: fb, plays: 1 }),
+        ...day22.map((r) => row('2026-11-22', r)),
+      ]);
+      const csv = await call(svc, owner, 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22&format=csv');
+      expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(csv.text.split('\r\n')).toEqual([
+        'day,screen_id,screen_name,file_id,plays,seconds',
+        `2026-11-21,${screen.id},"Counter, ""front""",${fb},1,10`,
+        ...day22.map((r) => `2026-11-22,${screen.id},"Counter, ""front""",${r.fileId},${r.plays},${r.plays * 10}`),
+        '',
+      ]);
+      // another member sees none of it
+      expect((await call(svc, member(), 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22')).body).toEqual([]);
     } finally {
       svc.clock.offsetMs = 0;
     }
-    const report = await call(svc, owner, 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22');
-    expect(report.status).toBe(200);
-    expect(report.body).toEqual([
-      { day: '2026-11-21', screenId: screen.id, screenName: 'Counter, "front"', fileId: 'f-b', plays: 1, seconds: 10 },
-      { day: '2026-11-22', screenId: screen.id, screenName: 'Counter, "front"', fileId: 'f-a', plays: 2, seconds: 20 },
-      { day: '2026-11-22', screenId: screen.id, screenName: 'Counter, "front"', fileId: 'f-b', plays: 1, seconds: 10 },
-    ]);
-    const csv = await call(svc, owner, 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22&format=csv');
-    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(csv.text.split('\r\n')).toEqual([
-      'day,screen_id,screen_name,file_id,plays,seconds',
-      `2026-11-21,${screen.id},"Counter, ""front""",f-b,1,10`,
-      `2026-11-22,${screen.id},"Counter, ""front""",f-a,2,20`,
-      `2026-11-22,${screen.id},"Counter, ""front""",f-b,1,10`,
-      '',
-    ]);
-    // another member sees none of it
-    expect((await call(svc, member(), 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22')).body).toEqual([]);
   });
 
   it('many displays reporting at once share inserts, yet each answer counts its own new and repeated records', async () => {
     const owner = member();
-    const displays = await Promise.all(Array.from({ length: 6 }, () => paired(owner)));
-    const batches = displays.map(() => ({ plays: [play({ fileId: 'f-burst' }), play({ fileId: 'f-burst' })] }));
+    const facts = announcer(svc);
+    const start = Date.now() - 4 * 60_000;
+    const burst = await facts.file(owner.userId, 1, start - 60_000);
+    await eventsHandled(svc);
+    // paired and given the file before the records start
+    svc.clock.offsetMs = -5 * 60_000;
+    let displays: Array<Awaited<ReturnType<typeof paired>>> = [];
+    try {
+      displays = await Promise.all(Array.from({ length: 6 }, () => paired(owner)));
+      for (const d of displays) {
+        await call(svc, owner, 'PUT', `/api/screens/${d.screen.id}`, { assignment: { kind: 'file', fileId: burst } });
+      }
+    } finally {
+      svc.clock.offsetMs = 0;
+    }
+    const at = (seconds: number) => ({
+      fileId: burst,
+      page: 1,
+      startedAt: new Date(start + seconds * 1000).toISOString(),
+    });
+    const batches = displays.map(() => ({ plays: [play(at(0)), play(at(10))] }));
     // first sends, then resends of half the batches mixed with new batches, all at once
     const first = await Promise.all(
       displays.map(({ device }, i) => call(svc, { device }, 'POST', '/api/screens/device/plays', batches[i])),
     );
-    expect(first.map((r) => r.body)).toEqual(displays.map(() => ({ accepted: 2, duplicates: 0 })));
+    const none = { refused: 0, refusedByReason: {} };
+    expect(first.map((r) => r.body)).toEqual(displays.map(() => ({ accepted: 2, duplicates: 0, ...none })));
     const mixed = await Promise.all(
       displays.map(({ device }, i) =>
         call(svc, { device }, 'POST', '/api/screens/device/plays', {
-          plays: i % 2 === 0 ? (batches[i]?.plays ?? []) : [play({ fileId: 'f-burst' })],
+          plays: i % 2 === 0 ? (batches[i]?.plays ?? []) : [play(at(20))],
         }),
       ),
     );
     expect(mixed.map((r) => r.body)).toEqual(
-      displays.map((_, i) => (i % 2 === 0 ? { accepted: 0, duplicates: 2 } : { accepted: 1, duplicates: 0 })),
+      displays.map((_, i) =>
+        i % 2 === 0 ? { accepted: 0, duplicates: 2, ...none } : { accepted: 1, duplicates: 0, ...none },
+      ),
     );
-    const day = new Date(Date.now() - 60_000).toLocaleDateString('en-CA', { timeZone: 'Asia/Tokyo' });
+    const day = new Date(start).toLocaleDateString('en-CA', { timeZone: 'Asia/Tokyo' });
     const report = await call(svc, owner, 'GET', `/api/screens/plays?from=${day}&to=${day}`);
     const rows = report.body as Array<{ screenId: string; plays: number }>;
     expect(rows.map((r) => r.plays).reduce((a, b) => a + b, 0)).toBe(6 * 2 + 3);
@@ -425,39 +465,51 @@ describe('heartbeats and proof of play', () => {
     const seller = member();
     const buyer = member();
     const stranger = member();
-    const sold = `file-${randomUUID()}`;
-    const unsold = `file-${randomUUID()}`;
-    // marketplace announces the sale (a redelivery too: the read model records it once)
-    const sale = createEvent(subjects.purchaseCompleted, {
-      purchaseId: randomUUID(),
-      buyerId: buyer.userId,
-      fileId: sold,
-      sellerId: seller.userId,
-      price: 3000,
-      sellerNet: 2000,
-      expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-    });
-    const js = svc.server.context.nats.js;
-    await js.publish(subjects.purchaseCompleted, JSON.stringify(sale));
-    await js.publish(subjects.purchaseCompleted, JSON.stringify({ ...sale, id: randomUUID() }));
-    await waitFor(async () => (await svc.server.context.data.soldFiles.filesOf(seller.userId)).includes(sold));
-
-    const buyerScreen = await paired(buyer, 'Buyer shop');
-    const sellerScreen = await paired(seller, 'Seller office');
-    const at = (day: string) => `${day}T09:00:00.000Z`;
-    svc.clock.offsetMs = Date.parse('2026-11-22T12:00:00Z') - Date.now();
+    const facts = announcer(svc);
+    clockAt('2026-11-20T12:00:00Z');
+    let sold = '';
     try {
-      for (const [device, fileId, day] of [
-        [buyerScreen.device, sold, '2026-11-21'],
-        [buyerScreen.device, sold, '2026-11-22'],
-        [buyerScreen.device, sold, '2026-11-22'],
-        [buyerScreen.device, unsold, '2026-11-22'],
-        [sellerScreen.device, sold, '2026-11-22'], // the seller's own screen: in their own report, not here
+      sold = await facts.file(seller.userId, 3, Date.parse('2026-11-19T00:00:00Z'));
+      const unsold = await facts.file(buyer.userId, 1, Date.parse('2026-11-19T00:00:00Z'));
+      // marketplace announces the sale (a redelivery too: the read models record it once)
+      const from = Date.parse('2026-11-20T10:00:00Z');
+      const sale = createEvent(subjects.purchaseCompleted, {
+        purchaseId: randomUUID(),
+        buyerId: buyer.userId,
+        fileId: sold,
+        sellerId: seller.userId,
+        price: 3000,
+        sellerNet: 2000,
+        purchasedAt: new Date(from).toISOString(),
+        expiresAt: new Date(from + 30 * 86_400_000).toISOString(),
+      });
+      const js = svc.server.context.nats.js;
+      await js.publish(subjects.purchaseCompleted, JSON.stringify(sale));
+      await js.publish(subjects.purchaseCompleted, JSON.stringify({ ...sale, id: randomUUID() }));
+      const buyerList = await facts.playlist(buyer.userId, [sold, unsold], Date.parse('2026-11-20T11:00:00Z'));
+      await eventsHandled(svc);
+      expect(await svc.server.context.data.soldFiles.filesOf(seller.userId)).toEqual([sold]);
+
+      const buyerScreen = await paired(buyer, 'Buyer shop');
+      const sellerScreen = await paired(seller, 'Seller office');
+      await call(svc, buyer, 'PUT', `/api/screens/${buyerScreen.screen.id}`, {
+        assignment: { kind: 'playlist', playlistId: buyerList },
+      });
+      await call(svc, seller, 'PUT', `/api/screens/${sellerScreen.screen.id}`, {
+        assignment: { kind: 'file', fileId: sold },
+      });
+      clockAt('2026-11-22T12:00:00Z');
+      for (const [device, fileId, startedAt] of [
+        [buyerScreen.device, sold, '2026-11-21T09:00:00.000Z'],
+        [buyerScreen.device, sold, '2026-11-22T09:00:00.000Z'],
+        [buyerScreen.device, sold, '2026-11-22T10:00:00.000Z'],
+        [buyerScreen.device, unsold, '2026-11-22T11:00:00.000Z'],
+        [sellerScreen.device, sold, '2026-11-22T09:00:00.000Z'], // the seller's own screen: in their own report, not here
       ] as const) {
         const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', {
-          plays: [play({ fileId, startedAt: at(day) })],
+          plays: [play({ fileId, startedAt, page: 1 })],
         });
-        expect(res.body).toEqual({ accepted: 1, duplicates: 0 });
+        expect(res.body).toEqual({ accepted: 1, duplicates: 0, refused: 0, refusedByReason: {} });
       }
     } finally {
       svc.clock.offsetMs = 0;
@@ -505,10 +557,12 @@ describe('heartbeats and proof of play', () => {
     const from = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect((await call(svc, owner, 'GET', `/api/screens/plays?from=${from}&to=${tomorrow}`)).body).toEqual([]);
-    // the good record alone is accepted afterwards: it was not stored by the refused batches
+    // the good record alone is judged afterwards (its screen plays nothing): the refused batches did not store it
     expect((await call(svc, { device }, 'POST', '/api/screens/device/plays', { plays: [good] })).body).toEqual({
-      accepted: 1,
+      accepted: 0,
       duplicates: 0,
+      refused: 1,
+      refusedByReason: { 'not-assigned': 1 },
     });
   });
 });

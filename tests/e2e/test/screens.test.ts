@@ -1,6 +1,7 @@
 // Screens (issue 12) in real browsers: a display pairs by the code it shows and plays what its screen is given; a
 // schedule switches at its boundary on the display's own clock (controlled here); a network cut is played through
-// and its plays are reported once afterwards; unpairing sends the display back to a new pairing code.
+// and its plays are reported once afterwards; its owner sees what was not counted, and why (issue 35); unpairing
+// sends the display back to a new pairing code.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,9 +21,17 @@ let fileB: string; // noembed-sjis.pdf, 1 page: the weekday morning playlist
 let listA: string;
 let listB: string;
 
-// Monday 2026-11-16 05:00 in Tokyo: a past day (play records may be up to 31 days old, never in the future).
-const START = Date.parse('2026-11-15T20:00:00Z');
-const BEFORE_NINE = Date.parse('2026-11-15T23:59:57Z'); // Monday 08:59:57 JST
+// The display's clock starts at the real time (a play record counts only from the screen's pairing on, and ends by
+// now); its schedule's day part starts at the first whole minute two minutes on, in Tokyo, that day of the week.
+let START = 0;
+let BOUNDARY = 0;
+const tokyo = (ms: number, opts: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Tokyo', ...opts }).format(new Date(ms));
+const hhmm = (ms: number) => tokyo(ms, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const weekday = (ms: number) =>
+  ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(tokyo(ms, { weekday: 'short' }));
+const day = (ms: number) => new Date(ms).toLocaleDateString('en-CA', { timeZone: 'Asia/Tokyo' });
+const reportPath = () => `/api/screens/plays?from=${day(Date.now() - 86_400_000)}&to=${day(Date.now() + 86_400_000)}`;
 
 beforeAll(async () => {
   api = await signedInMember();
@@ -54,10 +63,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
   }
 }
 const totalPlays = async () =>
-  (await api.json<{ plays: number }[]>('GET', '/api/screens/plays?from=2026-11-15&to=2026-11-17')).reduce(
-    (n, r) => n + r.plays,
-    0,
-  );
+  (await api.json<{ plays: number }[]>('GET', reportPath())).reduce((n, r) => n + r.plays, 0);
 
 describe('screens', () => {
   let screenId = '';
@@ -65,6 +71,8 @@ describe('screens', () => {
 
   it('a display pairs by the code it shows and starts playing what it is given', async () => {
     const { page } = display;
+    START = Date.now();
+    BOUNDARY = Math.ceil((START + 120_000) / 60_000) * 60_000;
     await page.clock.install({ time: START });
     await page.goto('/screen');
     const codeEl = page.getByTestId('pairing-code');
@@ -87,7 +95,14 @@ describe('screens', () => {
       assignment: {
         kind: 'schedule',
         schedule: {
-          parts: [{ days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', playlistId: listB }],
+          parts: [
+            {
+              days: [weekday(BOUNDARY)],
+              start: hhmm(BOUNDARY),
+              end: hhmm(BOUNDARY + 3_600_000),
+              playlistId: listB,
+            },
+          ],
           defaultPlaylistId: listA,
         },
       },
@@ -106,14 +121,14 @@ describe('screens', () => {
 
   it('follows its schedule at the boundary, on its own clock', async () => {
     const { page } = display;
-    await page.clock.pauseAt(BEFORE_NINE);
+    await page.clock.pauseAt(BOUNDARY - 3000);
     await page.clock.runFor(1000);
-    expect(await shownFile(page)).toBe(fileA); // 08:59:58
+    expect(await shownFile(page)).toBe(fileA); // 2 s before the day part
     for (let i = 0; i < 4; i++) {
       await page.clock.runFor(1000);
       await page.waitForTimeout(100);
     }
-    await until('the morning playlist at 09:00', async () => (await shownFile(page)) === fileB);
+    await until('the day part playlist at its start', async () => (await shownFile(page)) === fileB);
   });
 
   it('keeps playing through a network cut and reports those plays once when back', async () => {
@@ -141,12 +156,51 @@ describe('screens', () => {
     await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await page.waitForTimeout(500);
     expect(await totalPlays()).toBe(before + pending);
-    const rows = await api.json<{ fileId: string; screenId: string }[]>(
-      'GET',
-      '/api/screens/plays?from=2026-11-15&to=2026-11-17',
-    );
+    const rows = await api.json<{ fileId: string; screenId: string }[]>('GET', reportPath());
     expect(new Set(rows.map((r) => r.screenId))).toEqual(new Set([screenId]));
     expect(rows.some((r) => r.fileId === fileB)).toBe(true);
+  });
+
+  it('shows its owner the records that were not counted, and why; the counted ones stay as they were', async () => {
+    const { page } = display;
+    const before = await totalPlays();
+    // a record of a page the file does not have, sent with the display's own credential
+    const answer = await page.evaluate(async (fileId) => {
+      const res = await fetch('/api/screens/device/plays', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          plays: [
+            {
+              id: crypto.randomUUID(),
+              fileId,
+              page: 99,
+              startedAt: new Date(Date.now() - 20_000).toISOString(),
+              seconds: 5,
+            },
+          ],
+        }),
+      });
+      return res.json();
+    }, fileA);
+    expect(answer).toEqual({ accepted: 0, duplicates: 0, refused: 1, refusedByReason: { 'no-such-page': 1 } });
+    const m = member.page;
+    await m.goto('/screens');
+    const refused = m.getByTestId('refused-plays');
+    await until(
+      'the refusal shown',
+      async () =>
+        (
+          (await refused
+            .getByTestId('refused-total')
+            .textContent()
+            .catch(() => '')) ?? ''
+        ).length > 0,
+    );
+    expect(await refused.getByTestId('refused-total').textContent()).toBe('1件の記録がカウントされませんでした');
+    expect(await refused.getByRole('cell', { name: '存在しないページ' }).count()).toBe(1);
+    expect(await refused.getByRole('cell', { name: 'Shop window' }).count()).toBe(1);
+    expect(await totalPlays()).toBe(before);
   });
 
   it('unpaired by its member, it shows a new pairing code within seconds', async () => {

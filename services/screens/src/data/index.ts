@@ -1,17 +1,29 @@
+import { PLAY_FUTURE_SLACK_SECONDS, PLAY_MAX_AGE_DAYS } from '@pagecast/contracts';
 import type { Nats } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
+import { createAssignmentHistory } from './assignment-history';
+import { createContentRepository } from './content';
 import { createDeviceTokens } from './device-tokens';
 import { defineModels } from './models';
+import { createGapRepository } from './gaps';
 import { createPairingRepository } from './pairings';
+import { createPlayLedgerRepository } from './play-ledger';
 import { createPlayRepository } from './plays';
 import { createRateLimits } from './rate-limits';
 import { createScreenRepository } from './screens';
 import { createSoldFileRepository } from './sold-files';
 import { createStatusRepository } from './statuses';
 
+/** What the play read models keep: records may be this old (and a few minutes more), no older. */
+const MAX_AGE_MS = PLAY_MAX_AGE_DAYS * 86_400_000 + 2 * PLAY_FUTURE_SLACK_SECONDS * 1000;
+
 export async function createRepositories(conn: mongoose.Connection, nats: Nats) {
   const models = defineModels(conn);
   return {
+    history: createAssignmentHistory(conn),
+    content: createContentRepository(conn, { maxAgeMs: MAX_AGE_MS }),
+    gaps: createGapRepository(conn, { maxAgeMs: MAX_AGE_MS }),
+    ledger: createPlayLedgerRepository(conn),
     pairings: createPairingRepository(models),
     screens: createScreenRepository(models),
     statuses: await createStatusRepository(nats),
@@ -26,6 +38,7 @@ export type {
   PairingClaimRecord,
   PairingRecord,
   PlayRecordDoc,
+  PlayRefusalDoc,
   ScreenRecord,
   SoldFileDoc,
 } from './models';

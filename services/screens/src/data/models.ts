@@ -1,4 +1,4 @@
-import type { ScreenAssignment } from '@pagecast/contracts';
+import type { PlayRefusalReason, ScreenAssignment } from '@pagecast/contracts';
 import mongoose from 'mongoose';
 
 /** A code shown on a display, waiting to be claimed. `_id` is the pairingId. */
@@ -33,6 +33,8 @@ export interface ScreenRecord {
   name: string;
   timeZone: string;
   assignment: ScreenAssignment;
+  /** the number of its newest entry in screen_assignments (absent on screens paired before issue 35) */
+  assignmentSeq?: number;
   pairedAt: Date;
   revokedAt: Date | null;
 }
@@ -47,7 +49,25 @@ export interface PlayRecordDoc {
   startedAt: Date;
   /** the screen's local calendar day of startedAt (YYYY-MM-DD): the report's day */
   day: string;
+  /** the seconds it adds to the screen's played time: what the display said, less an overlap within the tolerance */
   seconds: number;
+  /** what the display said (absent on records stored before issue 35) */
+  claimedSeconds?: number;
+  receivedAt: Date;
+}
+
+/** A record that does not count, stored once under its id with the reason (a resend is a duplicate). */
+export interface PlayRefusalDoc {
+  _id: string;
+  screenId: string;
+  ownerId: string;
+  fileId: string;
+  page: number;
+  startedAt: Date;
+  day: string;
+  /** what the display said */
+  seconds: number;
+  reason: PlayRefusalReason;
   receivedAt: Date;
 }
 
@@ -86,6 +106,7 @@ const screenSchema = new mongoose.Schema<ScreenRecord>(
     name: { type: String, required: true },
     timeZone: { type: String, required: true },
     assignment: { type: mongoose.Schema.Types.Mixed, required: true },
+    assignmentSeq: { type: Number },
     pairedAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
   },
@@ -102,6 +123,7 @@ const playSchema = new mongoose.Schema<PlayRecordDoc>(
     startedAt: { type: Date, required: true },
     day: { type: String, required: true },
     seconds: { type: Number, required: true },
+    claimedSeconds: { type: Number },
     receivedAt: { type: Date, required: true },
   },
   { collection: 'plays', versionKey: false },
@@ -109,6 +131,24 @@ const playSchema = new mongoose.Schema<PlayRecordDoc>(
 // The owner's report (by day) and a seller's counts per file (by fileId and day, never screen or owner).
 playSchema.index({ ownerId: 1, day: 1 });
 playSchema.index({ fileId: 1, day: 1 });
+
+const refusalSchema = new mongoose.Schema<PlayRefusalDoc>(
+  {
+    _id: { type: String, required: true },
+    screenId: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    fileId: { type: String, required: true },
+    page: { type: Number, required: true },
+    startedAt: { type: Date, required: true },
+    day: { type: String, required: true },
+    seconds: { type: Number, required: true },
+    reason: { type: String, required: true },
+    receivedAt: { type: Date, required: true },
+  },
+  { collection: 'play_refusals', versionKey: false },
+);
+// The owner's view of refusals, by day (a seller never reads this collection).
+refusalSchema.index({ ownerId: 1, day: 1 });
 
 /** A file somebody bought, and who sold it (from marketplace's purchase events): whose sold plays it counts in. */
 export interface SoldFileDoc {
@@ -135,6 +175,7 @@ export function defineModels(conn: mongoose.Connection) {
     claims: get('PairingClaim', claimSchema),
     screens: get('Screen', screenSchema),
     plays: get('Play', playSchema),
+    refusals: get('PlayRefusal', refusalSchema),
     soldFiles: get('SoldFile', soldFileSchema),
   };
 }

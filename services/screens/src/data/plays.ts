@@ -1,6 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { bulkWriteErrors, createGroupCommit } from '@pagecast/service-kit';
-import type { Models, PlayRecordDoc } from './models';
+import type { PlayRefusalReason } from '@pagecast/contracts';
+import {
+  type ByIdCollection,
+  bulkWriteErrors,
+  createBatchLoader,
+  createGroupCommit,
+  readByIds,
+} from '@pagecast/service-kit';
+import type { Models, PlayRecordDoc, PlayRefusalDoc } from './models';
+
+export interface RefusedCountRow {
+  day: string;
+  screenId: string;
+  reason: PlayRefusalReason;
+  records: number;
+  seconds: number;
+}
 
 export interface PlayCountRow {
   day: string;
@@ -16,7 +31,15 @@ interface QueuedBatch {
 }
 
 export function createPlayRepository(models: Models) {
-  const { plays } = models;
+  const { plays, refusals } = models;
+  // a batch asks whether its records are stored already: its ids, and those of batches arriving meanwhile, in one
+  // `$in` per collection
+  const storedPlays = createBatchLoader<string, PlayRecordDoc>(
+    readByIds<PlayRecordDoc>(plays.collection as unknown as ByIdCollection),
+  );
+  const storedRefusals = createBatchLoader<string, PlayRefusalDoc>(
+    readByIds<PlayRefusalDoc>(refusals.collection as unknown as ByIdCollection),
+  );
   /** duplicates per display batch of the insert that held it, read by its caller once the insert is done */
   const duplicatesOf = new Map<string, number>();
   // Displays report every interval: the batches that arrive while an insert runs go together in the next one (the
@@ -59,6 +82,56 @@ export function createPlayRepository(models: Models) {
       } finally {
         duplicatesOf.delete(key);
       }
+    },
+    /** The records of these ids already stored: counted (with their document) or refused. */
+    async storedOf(ids: string[]): Promise<{ counted: Map<string, PlayRecordDoc>; refused: Set<string> }> {
+      const [counted, refused] = await Promise.all([
+        Promise.all(ids.map((id) => storedPlays.load(id))),
+        Promise.all(ids.map((id) => storedRefusals.load(id))),
+      ]);
+      return {
+        counted: new Map(counted.filter((d): d is PlayRecordDoc => d !== undefined).map((d) => [d._id, d])),
+        refused: new Set(refused.filter((d): d is PlayRefusalDoc => d !== undefined).map((d) => d._id)),
+      };
+    },
+    /** Stores refused records once each; returns how many were already there (a resend racing this one). */
+    async refuseOnce(records: PlayRefusalDoc[]): Promise<{ duplicates: Set<string> }> {
+      const duplicates = new Set<string>();
+      if (records.length === 0) return { duplicates };
+      try {
+        await refusals.collection.insertMany(records as never[], { ordered: false });
+      } catch (err) {
+        const writeErrors = bulkWriteErrors(err);
+        if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || records[e.index] === undefined)) throw err;
+        for (const e of writeErrors) duplicates.add((records[e.index] as PlayRefusalDoc)._id);
+      }
+      return { duplicates };
+    },
+    /** Refused records and the seconds they claimed, per day, screen and reason of one owner (summed here). */
+    async refusedForOwner(ownerId: string, from: string, to: string, screenId?: string): Promise<RefusedCountRow[]> {
+      const match: Record<string, unknown> = { ownerId, day: { $gte: from, $lte: to } };
+      if (screenId) match.screenId = screenId;
+      const sums = new Map<string, RefusedCountRow>();
+      const cursor = refusals.find(match, { day: 1, screenId: 1, reason: 1, seconds: 1 }).lean().cursor();
+      for await (const doc of cursor as AsyncIterable<
+        Pick<PlayRefusalDoc, 'day' | 'screenId' | 'reason' | 'seconds'>
+      >) {
+        const key = `${doc.day}\u0000${doc.screenId}\u0000${doc.reason}`;
+        const row = sums.get(key) ?? {
+          day: doc.day,
+          screenId: doc.screenId,
+          reason: doc.reason,
+          records: 0,
+          seconds: 0,
+        };
+        row.records++;
+        row.seconds += doc.seconds;
+        sums.set(key, row);
+      }
+      return [...sums.values()].sort(
+        (a, b) =>
+          a.day.localeCompare(b.day) || a.screenId.localeCompare(b.screenId) || a.reason.localeCompare(b.reason),
+      );
     },
     /**
      * Plays and seconds per day, screen and file of one owner, days from..to inclusive. Summed here rather than

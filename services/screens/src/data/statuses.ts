@@ -1,5 +1,5 @@
 import { SCREEN_OFFLINE_AFTER_SECONDS } from '@pagecast/contracts';
-import { type Nats, openKeyValue } from '@pagecast/service-kit';
+import { type Nats, openKeyValue, setNewest } from '@pagecast/service-kit';
 
 /** What a display last reported; kept apart from the screen's record, which only its owner writes. */
 export interface ScreenStatus {
@@ -29,10 +29,17 @@ export async function createStatusRepository(nats: Nats) {
     const value = entry.json<Omit<ScreenStatus, 'lastSeenAt'> & { lastSeenAt: string }>();
     return { ...value, lastSeenAt: new Date(value.lastSeenAt) };
   };
+  /** the last contact (heartbeat or play batch) this process handled, per screen: most need no read of the bucket */
+  const contacts = new Map<string, number>();
   return {
     async record(status: ScreenStatus): Promise<void> {
       await kv.put(status.screenId, JSON.stringify(status));
     },
+    noteContact(screenId: string, at: number): void {
+      if ((contacts.get(screenId) ?? Number.NEGATIVE_INFINITY) < at) setNewest(contacts, screenId, at, 50_000);
+    },
+    /** The last contact this process knows of (another instance may know a later one). */
+    contactSeenHere: (screenId: string): number | undefined => contacts.get(screenId),
     /** The statuses of these screens of this owner (a key another owner's screen wrote is left out). */
     async forScreens(ownerId: string, screenIds: string[]): Promise<Map<string, ScreenStatus>> {
       const found = await Promise.all(screenIds.map(read));

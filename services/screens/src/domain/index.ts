@@ -1,4 +1,28 @@
 export { codeFromBytes } from './pairing';
+export {
+  type AssignmentAt,
+  addInterval,
+  type ClaimedPlay,
+  evidenceSince,
+  type FileFacts,
+  type Interval,
+  inContentAt,
+  inContentDuring,
+  judgePlays,
+  type LicencePeriod,
+  MAX_PLAYED_INTERVALS,
+  type OfflineGap,
+  ownedOrLicensed,
+  overlapMs,
+  type PlayCandidate,
+  type PlayEvidence,
+  type PlaylistVersion,
+  type PlayVerdict,
+  playlistsOf,
+  READ_MODEL_REASONS,
+  trimPlayed,
+  wasGiven,
+} from './play-evidence';
 export { csvField, localDay, type PlayBatchProblem, playBatchProblems, toCsv } from './plays';
 export { isOnline } from './status';
 export { assignedContent, nextBoundary, resolvePlaying, scheduleProblems } from '@pagecast/contracts';

@@ -8,6 +8,7 @@ import {
   PlayBatchRequest,
   PlayReportQuery,
   PollPairingRequest,
+  RefusedPlaysQuery,
   ScreenIdParams,
   SoldPlaysQuery,
   UpdateScreenRequest,
@@ -22,6 +23,7 @@ import { playReport, playReportCsv } from '../use-cases/play-report';
 import { pollPairing } from '../use-cases/poll-pairing';
 import { recordHeartbeat } from '../use-cases/record-heartbeat';
 import { recordPlays } from '../use-cases/record-plays';
+import { refusedPlays } from '../use-cases/refused-plays';
 import { revokeScreen } from '../use-cases/revoke-screen';
 import { soldPlays } from '../use-cases/sold-plays';
 import { startPairing } from '../use-cases/start-pairing';
@@ -72,6 +74,10 @@ export function createRouter(ctx: ServiceContext): Router {
         .set('Content-Disposition', `attachment; filename="plays-${query.from}-${query.to}.csv"`)
         .send(playReportCsv(report));
     } else res.json(report);
+  });
+  router.get('/api/screens/plays/refused', async (req, res) => {
+    const me = requireIdentity(req);
+    noStore(res).json(await refusedPlays(ctx, me.userId, parseWith(RefusedPlaysQuery, req.query)));
   });
   router.get('/api/screens/plays/sold', async (req, res) => {
     const me = requireIdentity(req);

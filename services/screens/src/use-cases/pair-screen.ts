@@ -7,6 +7,8 @@ import { presentScreen } from './present-screen';
 
 /** The screen a claim stands for; idempotent, so a crash between claim and screen is repaired by the next poll. */
 export async function ensureScreenOfClaim(ctx: ServiceContext, claim: PairingClaimRecord): Promise<void> {
+  // its history starts with nothing to play (entry 0), written before the screen that names it
+  await ctx.data.history.insert(claim.screenId, 0, claim.claimedAt, { kind: 'none' });
   try {
     await ctx.data.screens.create({
       _id: claim.screenId,
@@ -16,6 +18,7 @@ export async function ensureScreenOfClaim(ctx: ServiceContext, claim: PairingCla
       name: claim.name,
       timeZone: claim.timeZone,
       assignment: { kind: 'none' },
+      assignmentSeq: 0,
       pairedAt: claim.claimedAt,
       revokedAt: null,
     });

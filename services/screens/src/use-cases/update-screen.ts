@@ -1,6 +1,7 @@
-import type { Screen, UpdateScreenRequest } from '@pagecast/contracts';
+import type { Screen, ScreenAssignment, UpdateScreenRequest } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import type { ScreenRecord } from '../data';
 import { assignedContent, scheduleProblems } from '../domain';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
@@ -25,10 +26,15 @@ export async function updateScreen(
       });
     }
   }
+  const changesAssignment =
+    input.assignment !== undefined && JSON.stringify(input.assignment) !== JSON.stringify(screen.assignment);
   const fields = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
     ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
+    ...(changesAssignment && input.assignment
+      ? { assignmentSeq: await recordAssignment(ctx, screen, input.assignment) }
+      : {}),
   };
   await ctx.data.screens.set(screenId, fields);
   await ctx.outbox.add('screens.screen.changed.v1', {
@@ -38,4 +44,24 @@ export async function updateScreen(
     ...assignedContent(fields.assignment ?? screen.assignment),
   });
   return presentScreen({ ...screen, ...fields }, await ctx.data.statuses.get(screenId), ctx.now());
+}
+
+/**
+ * Adds the new assignment to the screen's history (insert-only, numbered) before the screen's record names it: a crash
+ * between leaves an entry the screen never played, never a played assignment missing from the history (its records
+ * would be refused). A screen paired before the history existed first gets what it played since its pairing.
+ */
+async function recordAssignment(ctx: ServiceContext, screen: ScreenRecord, assignment: ScreenAssignment) {
+  const { history } = ctx.data;
+  let seq = screen.assignmentSeq;
+  if (seq === undefined) {
+    await history.insert(screen._id, 0, screen.pairedAt, screen.assignment);
+    seq = 0;
+  }
+  const at = new Date(ctx.now());
+  // a number taken (a change at the same moment, or one whose screen write failed) moves on to the next
+  for (let next = seq + 1; next <= seq + 20; next++) {
+    if (await history.insert(screen._id, next, at, assignment)) return next;
+  }
+  throw new AppError('SERVICE_UNAVAILABLE');
 }

@@ -80,7 +80,8 @@ function PairedDisplay({
     return () => clearInterval(timer);
   }, [screen.heartbeatSeconds, unpaired]);
 
-  // Proof of play: sent in batches; kept while offline; a refused batch is dropped (it would be refused again).
+  // Proof of play: sent in batches; kept while offline; a refused batch is dropped (it would be refused again), and
+  // so is every record of an answered batch: counted, already counted, or refused one by one (refusedByReason).
   useEffect(() => {
     let sending = false;
     const flush = async () => {
@@ -131,6 +132,11 @@ function PairedDisplay({
     // since: a screen that starts (or swaps what it watches) long after the last change need not refetch it all
     const source = new EventSource(liveUrl(`/api/events${query ? `?${query}` : ''}`));
     source.addEventListener('screens.screen.changed.v1', () => void refresh());
+    // Back after a cut (or told to read everything again): what the screen is given may have changed meanwhile, and
+    // proof of play counts only what it was given (a display still playing the old content is refused after a minute).
+    source.addEventListener('resync', () => void refresh());
+    const online = () => void refresh();
+    window.addEventListener('online', online);
     const reload = () => setVersion((v) => v + 1);
     for (const type of [
       'files.playlist.saved.v1',
@@ -144,7 +150,10 @@ function PairedDisplay({
     source.onerror = () => {
       if (source.readyState === EventSource.CLOSED) void refresh();
     };
-    return () => source.close();
+    return () => {
+      source.close();
+      window.removeEventListener('online', online);
+    };
   }, [query, refresh]);
 
   return (

@@ -5,13 +5,9 @@ import { type DeviceScreen, type FilePage, type Playing, type PlayRecord, resolv
 import { useEffect, useRef, useState } from 'react';
 import { precacheForOffline } from '../../../sw/register';
 import { getDisplayPages, getDisplayPlaylist } from '../api/get-content';
+import { pageSlides, playRecordOf, type Slide } from './slides';
 
-export interface Slide {
-  fileId: string;
-  page: number;
-  imagePath: string;
-  seconds: number;
-}
+export type { Slide };
 
 /** Last good answers, for a network cut (the service worker also keeps them for a reload). */
 const lastGood = new Map<string, unknown>();
@@ -44,9 +40,7 @@ async function slidesOf(playing: Playing): Promise<Slide[]> {
     } catch {
       continue; // gone or unreadable: the rest still plays
     }
-    for (const [index, p] of pages.entries()) {
-      slides.push({ fileId, page: index, imagePath: p.imagePath, seconds: Math.max(1, p.displayDuration) });
-    }
+    slides.push(...pageSlides(fileId, pages));
   }
   void precacheForOffline(slides.map((s) => s.imagePath));
   return slides;
@@ -117,16 +111,8 @@ export function useDisplayPlayer(
     const close = () => {
       const shown = shownAt.current;
       if (!shown) return;
-      const seconds = (Date.now() - shown.at) / 1000;
-      if (seconds >= 0.5) {
-        onPlayed.current({
-          id: crypto.randomUUID(),
-          fileId: shown.slide.fileId,
-          page: shown.slide.page,
-          startedAt: new Date(shown.at).toISOString(),
-          seconds: Math.round(seconds * 10) / 10,
-        });
-      }
+      const record = playRecordOf(shown.slide, shown.at, Date.now(), crypto.randomUUID());
+      if (record) onPlayed.current(record);
       shownAt.current = null;
     };
     if (slide) shownAt.current = { slide, at: Date.now() };

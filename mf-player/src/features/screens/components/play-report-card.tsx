@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { playReportPath, playReportQuery } from '../api/get-play-report';
+import { RefusedPlays } from './refused-plays';
 import { SoldPlays } from './sold-plays';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -50,6 +51,7 @@ export function PlayReportCard() {
             ))}
           </tbody>
         </table>
+        <RefusedPlays from={from} to={to} />
         <SoldPlays from={from} to={to} />
       </CardContent>
     </Card>

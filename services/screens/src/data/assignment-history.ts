@@ -1,0 +1,75 @@
+// What each screen was given over time: one document per assignment, inserted once under `<screenId>#<n>` (the
+// screen's record holds its newest n), never changed. Read by `_id` (FerretDB scans any other filter), newest first
+// until the one in effect at the time a batch needs; entries are immutable, so a process keeps those it read.
+import type { ScreenAssignment } from '@pagecast/contracts';
+import { isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
+import type mongoose from 'mongoose';
+import type { AssignmentAt } from '../domain';
+
+export interface AssignmentHistoryDoc {
+  /** `${screenId}#${seq}` */
+  _id: string;
+  screenId: string;
+  seq: number;
+  at: Date;
+  assignment: ScreenAssignment;
+}
+
+const SCREENS_REMEMBERED = 20_000;
+/** entries read per command when walking back */
+const CHUNK = 10;
+
+const idOf = (screenId: string, seq: number) => `${screenId}#${seq}`;
+
+export function createAssignmentHistory(conn: mongoose.Connection) {
+  const col = conn.collection<AssignmentHistoryDoc>('screen_assignments');
+  /** per screen: seq → entry (immutable; null: no entry has that number) */
+  const known = new Map<string, Map<number, AssignmentAt | null>>();
+
+  const remember = (screenId: string): Map<number, AssignmentAt | null> => {
+    const entries = known.get(screenId) ?? new Map<number, AssignmentAt | null>();
+    setNewest(known, screenId, entries, SCREENS_REMEMBERED);
+    return entries;
+  };
+
+  return {
+    /** Inserts entry `seq`; false when that number is taken (another change, or one whose screen write failed). */
+    async insert(screenId: string, seq: number, at: Date, assignment: ScreenAssignment): Promise<boolean> {
+      try {
+        await col.insertOne({ _id: idOf(screenId, seq), screenId, seq, at, assignment });
+        return true;
+      } catch (err) {
+        if (isDuplicateKeyError(err)) return false;
+        throw err;
+      }
+    },
+    /** Entries 0..latest of a screen, oldest first, from the one in effect at `since` on (older ones are not read). */
+    async since(screenId: string, latest: number, since: number): Promise<AssignmentAt[]> {
+      const entries = remember(screenId);
+      const collect = (low: number) => {
+        const out: AssignmentAt[] = [];
+        for (let seq = low; seq <= latest; seq++) {
+          const e = entries.get(seq);
+          if (e) out.push(e);
+        }
+        return out;
+      };
+      let low = latest + 1;
+      for (;;) {
+        while (low > 0 && entries.has(low - 1)) {
+          low--;
+          const e = entries.get(low);
+          if (e && e.at <= since) return collect(low);
+        }
+        if (low === 0) return collect(0);
+        const seqs: number[] = [];
+        for (let seq = low - 1; seq >= Math.max(0, low - CHUNK); seq--) seqs.push(seq);
+        const docs = await col.find({ _id: { $in: seqs.map((seq) => idOf(screenId, seq)) } }).toArray();
+        for (const d of docs) entries.set(d.seq, { at: new Date(d.at).getTime(), assignment: d.assignment });
+        // a number with no entry (never written) stands for nothing
+        for (const seq of seqs) if (!entries.has(seq)) entries.set(seq, null);
+      }
+    },
+  };
+}
+export type AssignmentHistory = ReturnType<typeof createAssignmentHistory>;

@@ -1,0 +1,68 @@
+// When each display was out of contact (no heartbeat and no play batch for longer than SCREEN_OFFLINE_AFTER_SECONDS):
+// one push per reconnection to the screen's document (read by _id), so its records of that time may show what it
+// last received. Two instances that see the same reconnection push it twice: read as one.
+import { isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
+import type mongoose from 'mongoose';
+import type { OfflineGap } from '../domain';
+
+export interface GapsDoc {
+  /** screenId */
+  _id: string;
+  gaps: Array<{ from: Date; to: Date }>;
+}
+
+/** A screen's document is rewritten without the gaps no record can fall in once it holds this many. */
+const GAPS_BEFORE_PRUNE = 200;
+const SCREENS_REMEMBERED = 20_000;
+/** a gap another instance recorded shows here within this (and at once before a record is refused) */
+const CACHE_MS = 60_000;
+
+export function createGapRepository(conn: mongoose.Connection, opts: { maxAgeMs: number }) {
+  const col = conn.collection<GapsDoc>('screen_gaps');
+  const memory = new Map<string, { gaps: OfflineGap[]; at: number }>();
+
+  const normalise = (doc: GapsDoc | null): OfflineGap[] => {
+    const byFrom = new Map<number, OfflineGap>();
+    for (const g of doc?.gaps ?? []) {
+      const from = new Date(g.from).getTime();
+      const to = new Date(g.to).getTime();
+      byFrom.set(from, { from, to: Math.max(to, byFrom.get(from)?.to ?? to) });
+    }
+    return [...byFrom.values()].sort((a, b) => a.from - b.from);
+  };
+
+  return {
+    async of(screenId: string, now: number, fresh = false): Promise<OfflineGap[]> {
+      const hit = fresh ? undefined : memory.get(screenId);
+      if (hit && now - hit.at <= CACHE_MS) return hit.gaps;
+      const gaps = normalise(await col.findOne({ _id: screenId }));
+      setNewest(memory, screenId, { gaps, at: now }, SCREENS_REMEMBERED);
+      return gaps;
+    },
+    async record(screenId: string, gap: OfflineGap, now: number): Promise<void> {
+      memory.delete(screenId);
+      const entry = { from: new Date(gap.from), to: new Date(gap.to) };
+      const push = () => col.updateOne({ _id: screenId }, { $push: { gaps: entry } }, { upsert: true });
+      try {
+        await push();
+      } catch (err) {
+        // two first gaps of one screen at once: the loser's upsert met the winner's insert
+        if (!isDuplicateKeyError(err)) throw err;
+        await push();
+      }
+      const doc = await col.findOne({ _id: screenId });
+      const gaps = normalise(doc);
+      if (doc && doc.gaps.length > GAPS_BEFORE_PRUNE) {
+        const kept = gaps.filter((g) => g.to >= now - opts.maxAgeMs);
+        if (kept.length < doc.gaps.length) {
+          await col.updateOne(
+            { _id: screenId },
+            { $set: { gaps: kept.map((g) => ({ from: new Date(g.from), to: new Date(g.to) })) } },
+          );
+        }
+      }
+      setNewest(memory, screenId, { gaps, at: now }, SCREENS_REMEMBERED);
+    },
+  };
+}
+export type GapRepository = ReturnType<typeof createGapRepository>;

@@ -1,0 +1,275 @@
+import type { ScreenAssignment } from '@pagecast/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  addInterval,
+  evidenceSince,
+  type FileFacts,
+  type Interval,
+  judgePlays,
+  MAX_PLAYED_INTERVALS,
+  overlapMs,
+  type PlayCandidate,
+  type PlayEvidence,
+  trimPlayed,
+  wasGiven,
+} from './play-evidence';
+
+const MIN = 60_000;
+const T0 = Date.parse('2026-11-20T00:00:00Z');
+const at = (minutes: number) => T0 + minutes * MIN;
+
+const mine: FileFacts = { ownerId: 'owner', pageCount: 3, deletedAt: null };
+const theirs: FileFacts = { ownerId: 'seller', pageCount: 5, deletedAt: null };
+
+function evidence(over: Partial<PlayEvidence> = {}): PlayEvidence {
+  return {
+    ownerId: 'owner',
+    pairedAt: at(0),
+    now: at(600),
+    assignments: [{ at: at(0), assignment: { kind: 'file', fileId: 'f-mine' } }],
+    playlists: new Map(),
+    files: new Map([
+      ['f-mine', mine],
+      ['f-sold', theirs],
+      ['f-other', { ...theirs, ownerId: 'someone' }],
+    ]),
+    licences: new Map(),
+    gaps: [],
+    played: [],
+    claimed: new Map(),
+    ...over,
+  };
+}
+
+let n = 0;
+const rec = (over: Partial<PlayCandidate> = {}): PlayCandidate => ({
+  id: `r-${++n}`,
+  fileId: 'f-mine',
+  page: 1,
+  start: at(10),
+  seconds: 10,
+  ...over,
+});
+const reasons = (records: PlayCandidate[], ev: PlayEvidence) =>
+  judgePlays(records, ev).verdicts.map((v) => (v.accepted ? 'ok' : v.reason));
+
+describe('judging play records', () => {
+  it("accepts the owner's assigned file, page in range, after pairing and before now", () => {
+    expect(reasons([rec(), rec({ page: 3, start: at(11) })], evidence())).toEqual(['ok', 'ok']);
+  });
+
+  it('refuses a file of another member the screen was never given, and one given but neither owned nor licensed', () => {
+    expect(reasons([rec({ fileId: 'f-other' })], evidence())).toEqual(['not-assigned']);
+    const given = evidence({ assignments: [{ at: at(0), assignment: { kind: 'file', fileId: 'f-other' } }] });
+    expect(reasons([rec({ fileId: 'f-other' })], given)).toEqual(['not-licensed']);
+  });
+
+  it("refuses the owner's own file while it is not assigned", () => {
+    const ev = evidence({ assignments: [{ at: at(0), assignment: { kind: 'none' } }] });
+    expect(reasons([rec()], ev)).toEqual(['not-assigned']);
+  });
+
+  it('counts a licensed file only from the purchase until the licence ends', () => {
+    const ev = evidence({
+      assignments: [{ at: at(0), assignment: { kind: 'file', fileId: 'f-sold' } }],
+      licences: new Map([['f-sold', [{ from: at(5), to: at(20) }]]]),
+    });
+    expect(reasons([rec({ fileId: 'f-sold', start: at(4) }), rec({ fileId: 'f-sold', start: at(6) })], ev)).toEqual([
+      'not-licensed',
+      'ok',
+    ]);
+    expect(reasons([rec({ fileId: 'f-sold', start: at(20) })], ev)).toEqual(['not-licensed']);
+    expect(reasons([rec({ fileId: 'f-sold', start: at(20) - 15_000 })], ev)).toEqual(['ok']);
+  });
+
+  it('refuses a page that does not exist (0, or past the page count) and a file nobody announced', () => {
+    expect(reasons([rec({ page: 0 }), rec({ page: 4, start: at(11) })], evidence())).toEqual([
+      'no-such-page',
+      'no-such-page',
+    ]);
+    const unknown = evidence({ assignments: [{ at: at(0), assignment: { kind: 'file', fileId: 'f-new' } }] });
+    expect(reasons([rec({ fileId: 'f-new' })], unknown)).toEqual(['not-licensed']);
+  });
+
+  it('refuses records starting before the pairing (past the slack) or ending in the future (past the slack)', () => {
+    const ev = evidence({
+      pairedAt: at(100),
+      assignments: [{ at: at(100), assignment: { kind: 'file', fileId: 'f-mine' } }],
+    });
+    expect(reasons([rec({ start: at(94) }), rec({ start: at(96) })], ev)).toEqual(['before-pairing', 'not-assigned']);
+    expect(reasons([rec({ start: at(599), seconds: 5 * 60 + 61 })], evidence())).toEqual(['ends-in-future']);
+    expect(reasons([rec({ start: at(599), seconds: 5 * 60 + 59 })], evidence())).toEqual(['ok']);
+  });
+
+  it('never lets the accepted plays of a screen add up to more time than passed', () => {
+    // 500 records of an hour each, all starting within 5 s
+    const records = Array.from({ length: 500 }, (_, i) => rec({ start: at(10) + i * 10, seconds: 3600 }));
+    // sent half an hour after they started: each would end in the future
+    const early = judgePlays(records, evidence({ now: at(40) }));
+    expect(early.verdicts.every((v) => !v.accepted && v.reason === 'ends-in-future')).toBe(true);
+    expect(early.played).toEqual([]);
+    const past = evidence({ now: at(10 + 24 * 60) });
+    const judged = judgePlays(records, past);
+    const accepted = judged.verdicts.filter((v) => v.accepted);
+    expect(accepted).toHaveLength(1);
+    expect(judged.verdicts.filter((v) => !v.accepted && v.reason === 'overlap')).toHaveLength(499);
+    expect(judged.played).toEqual([{ s: at(10), e: at(70) }]);
+  });
+
+  it('accepts honest back-to-back pages that overlap by a rounding, crediting only the new time', () => {
+    const a = rec({ start: at(10), seconds: 10.05 });
+    const b = rec({ start: at(10) + 10_000, seconds: 10 });
+    const { verdicts, played } = judgePlays([b, a], evidence());
+    expect(verdicts).toEqual([
+      { id: b.id, accepted: true, credited: 9.95 },
+      { id: a.id, accepted: true, credited: 10.05 },
+    ]);
+    expect(played).toEqual([{ s: at(10), e: at(10) + 20_000 }]);
+  });
+
+  it('refuses an overlap beyond a second, or of half a short record, also against plays counted before', () => {
+    const ev = evidence({ played: [{ s: at(10), e: at(11) }] });
+    expect(reasons([rec({ start: at(11) - 1500, seconds: 10 })], ev)).toEqual(['overlap']);
+    expect(reasons([rec({ start: at(11) - 900, seconds: 10 })], ev)).toEqual(['ok']);
+    expect(reasons([rec({ start: at(11) - 600, seconds: 1 })], ev)).toEqual(['overlap']);
+    // many short records inside one counted minute never slip in one by one
+    const crumbs = Array.from({ length: 30 }, (_, i) => rec({ start: at(10) + i * 2000, seconds: 1 }));
+    expect(reasons(crumbs, ev).every((r) => r === 'overlap')).toBe(true);
+  });
+
+  it('accepts a record an earlier batch claimed (stored set, failed insert) without judging it against itself', () => {
+    const r = rec({ start: at(10), seconds: 10 });
+    const ev = evidence({
+      played: [{ s: at(10), e: at(10) + 10_000 }],
+      claimed: new Map([[r.id, { s: r.start, e: r.start + 10_000, credited: 10 }]]),
+    });
+    expect(judgePlays([r], ev).verdicts).toEqual([{ id: r.id, accepted: true, credited: 10 }]);
+    // another record at the same time is an overlap
+    expect(reasons([rec({ start: at(10), seconds: 10 })], ev)).toEqual(['overlap']);
+  });
+});
+
+describe('what the screen was given', () => {
+  const playlist = (id: string): ScreenAssignment => ({ kind: 'playlist', playlistId: id });
+
+  it("follows a playlist's contents over time, with a minute for a change to reach the display", () => {
+    const ev = evidence({
+      assignments: [{ at: at(0), assignment: playlist('p') }],
+      playlists: new Map([
+        [
+          'p',
+          [
+            { from: at(0), fileIds: ['f-mine'] },
+            { from: at(30), fileIds: ['f-sold'] },
+          ],
+        ],
+      ]),
+    });
+    expect(wasGiven(ev, 'f-mine', at(29))).toBe(true);
+    expect(wasGiven(ev, 'f-mine', at(30) + 59_000)).toBe(true);
+    expect(wasGiven(ev, 'f-mine', at(31) + 1000)).toBe(false);
+    expect(wasGiven(ev, 'f-sold', at(30))).toBe(true);
+    expect(wasGiven(ev, 'f-sold', at(30) - 1000)).toBe(false);
+  });
+
+  it('takes any playlist of a schedule or its default (the display resolves day parts on its own clock)', () => {
+    const ev = evidence({
+      assignments: [
+        {
+          at: at(0),
+          assignment: {
+            kind: 'schedule',
+            schedule: { parts: [{ days: [1], start: '09:00', end: '10:00', playlistId: 'a' }], defaultPlaylistId: 'b' },
+          },
+        },
+      ],
+      playlists: new Map([
+        ['a', [{ from: at(0), fileIds: ['f-mine'] }]],
+        ['b', [{ from: at(0), fileIds: ['f-sold'] }]],
+      ]),
+    });
+    expect(wasGiven(ev, 'f-mine', at(10))).toBe(true);
+    expect(wasGiven(ev, 'f-sold', at(10))).toBe(true);
+    expect(wasGiven(ev, 'f-other', at(10))).toBe(false);
+  });
+
+  it('a deleted file leaves the content when it is deleted; a deleted playlist has no files from then on', () => {
+    const ev = evidence({
+      files: new Map([['f-mine', { ...mine, deletedAt: at(20) }]]),
+      assignments: [
+        { at: at(0), assignment: { kind: 'file', fileId: 'f-mine' } },
+        { at: at(40), assignment: playlist('p') },
+      ],
+      playlists: new Map([
+        [
+          'p',
+          [
+            { from: at(0), fileIds: ['f-sold'] },
+            { from: at(50), fileIds: [] },
+          ],
+        ],
+      ]),
+    });
+    expect(wasGiven(ev, 'f-mine', at(20) + 30_000)).toBe(true);
+    expect(wasGiven(ev, 'f-mine', at(22))).toBe(false);
+    expect(wasGiven(ev, 'f-sold', at(45))).toBe(true);
+    expect(wasGiven(ev, 'f-sold', at(52))).toBe(false);
+  });
+
+  it('an offline display may show what it had at the start of its gap, until a minute after it came back', () => {
+    const ev = evidence({
+      assignments: [
+        { at: at(0), assignment: { kind: 'file', fileId: 'f-mine' } },
+        { at: at(120), assignment: { kind: 'file', fileId: 'f-sold' } },
+      ],
+      gaps: [{ from: at(100), to: at(300) }],
+    });
+    expect(wasGiven(ev, 'f-mine', at(200))).toBe(true); // offline, playing its last content
+    expect(wasGiven(ev, 'f-mine', at(300) + 30_000)).toBe(true); // back, not yet read the change
+    expect(wasGiven(ev, 'f-mine', at(302))).toBe(false); // back for two minutes: it had the change
+    expect(wasGiven(ev, 'f-mine', at(150))).toBe(true);
+    const online = evidence({ ...ev, gaps: [] });
+    expect(wasGiven(online, 'f-mine', at(150))).toBe(false);
+    // what it never had is not given in the gap either
+    expect(wasGiven(ev, 'f-other', at(200))).toBe(false);
+    // a change its live stream may still have brought after its last report (before it counted as offline)
+    const changedAt = (ms: number) =>
+      evidence({
+        ...ev,
+        assignments: [
+          { at: at(0), assignment: { kind: 'file', fileId: 'f-mine' } },
+          { at: ms, assignment: { kind: 'file', fileId: 'f-other' } },
+          { at: at(120), assignment: { kind: 'file', fileId: 'f-sold' } },
+        ],
+      });
+    expect(wasGiven(changedAt(at(100) + 20_000), 'f-other', at(200))).toBe(true);
+    expect(wasGiven(changedAt(at(100) + 40_000), 'f-other', at(200))).toBe(false);
+  });
+
+  it('needs the assignments in effect a minute before the earliest record, or before a gap it falls in', () => {
+    expect(evidenceSince([{ start: at(10) }, { start: at(20) }], [])).toBe(at(9));
+    expect(evidenceSince([{ start: at(200) }], [{ from: at(100), to: at(300) }])).toBe(at(99));
+    expect(evidenceSince([{ start: at(200) }], [{ from: at(10), to: at(20) }])).toBe(at(199));
+  });
+});
+
+describe('the interval set', () => {
+  it('measures overlap against sorted intervals, merges within a second, and keeps its size bounded', () => {
+    const set: Interval[] = [
+      { s: 0, e: 10 },
+      { s: 20, e: 30 },
+    ];
+    expect(overlapMs(set, 5, 25)).toBe(10);
+    expect(overlapMs(set, 10, 20)).toBe(0);
+    expect(addInterval(set, 10, 20, 0)).toEqual([{ s: 0, e: 30 }]);
+    expect(addInterval(set, 40, 50, 0)).toEqual([...set, { s: 40, e: 50 }]);
+    expect(addInterval([{ s: 0, e: 1000 }], 1500, 2000)).toEqual([{ s: 0, e: 2000 }]);
+    const crumbs = Array.from({ length: MAX_PLAYED_INTERVALS + 10 }, (_, i) => ({ s: i * 10, e: i * 10 + 5 }));
+    const trimmed = trimPlayed(crumbs, 0);
+    expect(trimmed.length).toBeLessThanOrEqual(MAX_PLAYED_INTERVALS);
+    // closing holes only grows what counts as played
+    expect(trimmed[0]?.s).toBe(0);
+    expect(trimmed[trimmed.length - 1]?.e).toBe((MAX_PLAYED_INTERVALS + 9) * 10 + 5);
+    expect(trimPlayed([{ s: 0, e: 10 }], 40 * 86_400_000)).toEqual([]);
+  });
+});

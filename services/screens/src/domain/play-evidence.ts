@@ -1,0 +1,290 @@
+// Proof of play as evidence (issue 35): which records of a batch count. A pure function of what the screen was
+// given (its assignments over time, the playlists' contents over time, deletions), what its owner owned or held a
+// licence for, the pages that exist, when the display was offline, and the plays already counted.
+import {
+  PLAY_FUTURE_SLACK_SECONDS,
+  PLAY_MAX_AGE_DAYS,
+  PLAY_OVERLAP_TOLERANCE_SECONDS,
+  PLAY_PROPAGATION_SECONDS,
+  type PlayRefusalReason,
+  SCREEN_OFFLINE_AFTER_SECONDS,
+  type ScreenAssignment,
+} from '@pagecast/contracts';
+
+/** A span of time in ms since 1970, start included, end excluded. */
+export interface Interval {
+  s: number;
+  e: number;
+}
+/** What the screen was given from `at` until the next entry. */
+export interface AssignmentAt {
+  at: number;
+  assignment: ScreenAssignment;
+}
+/** A playlist's files from `from` until the next version (a deleted playlist: no files). */
+export interface PlaylistVersion {
+  from: number;
+  fileIds: string[];
+}
+export interface FileFacts {
+  ownerId: string;
+  /** pages 1..pageCount exist */
+  pageCount: number;
+  deletedAt: number | null;
+}
+/** A licence held from `from` (purchase) until `to` (its end, excluded). */
+export interface LicencePeriod {
+  from: number;
+  to: number;
+}
+/** The display was out of contact from `from` (its last contact) until `to` (it came back). */
+export interface OfflineGap {
+  from: number;
+  to: number;
+}
+/** A record whose interval an earlier batch put in the set, and the seconds it credited (its insert may have failed). */
+export interface ClaimedPlay extends Interval {
+  credited: number;
+}
+
+export interface PlayEvidence {
+  ownerId: string;
+  pairedAt: number;
+  now: number;
+  /** the screen's assignments, oldest first (only those that matter for the records' times are needed) */
+  assignments: AssignmentAt[];
+  /** versions of the playlists those assignments name, oldest first */
+  playlists: ReadonlyMap<string, PlaylistVersion[]>;
+  /** the files the records name (a file missing here is unknown: owned by nobody, no pages) */
+  files: ReadonlyMap<string, FileFacts>;
+  /** the screen owner's licence periods, by file */
+  licences: ReadonlyMap<string, LicencePeriod[]>;
+  gaps: OfflineGap[];
+  /** the screen's counted plays: sorted, merged intervals */
+  played: Interval[];
+  claimed: ReadonlyMap<string, ClaimedPlay>;
+}
+
+export interface PlayCandidate {
+  id: string;
+  fileId: string;
+  page: number;
+  /** ms since 1970 */
+  start: number;
+  seconds: number;
+}
+
+export type PlayVerdict =
+  | { id: string; accepted: true /** the seconds it adds to the screen's played time */; credited: number }
+  | { id: string; accepted: false; reason: PlayRefusalReason };
+
+const SLACK_MS = PLAY_FUTURE_SLACK_SECONDS * 1000;
+const PROPAGATION_MS = PLAY_PROPAGATION_SECONDS * 1000;
+const TOLERANCE_MS = PLAY_OVERLAP_TOLERANCE_SECONDS * 1000;
+/** a display last heard of at a gap's start may still have had its live stream until its next report was due */
+const OFFLINE_MS = SCREEN_OFFLINE_AFTER_SECONDS * 1000;
+/** Beyond this many intervals a screen's set closes its smallest holes (only a display that plays in crumbs gets there). */
+export const MAX_PLAYED_INTERVALS = 5000;
+
+/** Reasons that depend on read models fed by events: worth a fresh read before refusing. */
+export const READ_MODEL_REASONS: ReadonlySet<PlayRefusalReason> = new Set([
+  'not-assigned',
+  'not-licensed',
+  'no-such-page',
+]);
+
+function lastAtOrBefore<T>(list: T[], time: number, at: (item: T) => number): T | undefined {
+  let lo = 0;
+  let hi = list.length - 1;
+  let found: T | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const item = list[mid] as T;
+    if (at(item) <= time) {
+      found = item;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/** The playlists an assignment names (a schedule: every day part's and its default; the display picks by its clock). */
+export function playlistsOf(assignment: ScreenAssignment): string[] {
+  if (assignment.kind === 'playlist') return [assignment.playlistId];
+  if (assignment.kind !== 'schedule') return [];
+  const ids = assignment.schedule.parts.map((p) => p.playlistId);
+  if (assignment.schedule.defaultPlaylistId) ids.push(assignment.schedule.defaultPlaylistId);
+  return [...new Set(ids)];
+}
+
+/** Was the file in what the screen was given at this instant? */
+export function inContentAt(ev: PlayEvidence, fileId: string, time: number): boolean {
+  const entry = lastAtOrBefore(ev.assignments, time, (a) => a.at);
+  if (!entry) return false;
+  const deletedAt = ev.files.get(fileId)?.deletedAt;
+  if (deletedAt != null && deletedAt <= time) return false;
+  const { assignment } = entry;
+  if (assignment.kind === 'file') return assignment.fileId === fileId;
+  return playlistsOf(assignment).some((id) => {
+    const version = lastAtOrBefore(ev.playlists.get(id) ?? [], time, (v) => v.from);
+    return version?.fileIds.includes(fileId) ?? false;
+  });
+}
+
+/** Was the file in the screen's content at some moment of [from, to]? Content changes only at known instants. */
+export function inContentDuring(ev: PlayEvidence, fileId: string, from: number, to: number): boolean {
+  if (inContentAt(ev, fileId, from)) return true;
+  const changes = new Set<number>();
+  for (const a of ev.assignments) if (a.at > from && a.at <= to) changes.add(a.at);
+  for (const versions of ev.playlists.values()) {
+    for (const v of versions) if (v.from > from && v.from <= to) changes.add(v.from);
+  }
+  for (const time of changes) if (inContentAt(ev, fileId, time)) return true;
+  return false;
+}
+
+/**
+ * Given: in the content at some moment of the minute before the start (a live change takes that long to arrive), or,
+ * for a start within an offline gap (up to a minute after the display came back, until it has read what changed),
+ * in the content around the gap's start (from a minute before its last contact until it counted as offline: its
+ * live stream may have brought a change after its last report): an offline display plays what it last received.
+ */
+export function wasGiven(ev: PlayEvidence, fileId: string, start: number): boolean {
+  if (inContentDuring(ev, fileId, start - PROPAGATION_MS, start)) return true;
+  return ev.gaps.some(
+    (g) =>
+      g.from <= start &&
+      start <= g.to + PROPAGATION_MS &&
+      inContentDuring(ev, fileId, g.from - PROPAGATION_MS, Math.min(g.from + OFFLINE_MS, g.to)),
+  );
+}
+
+/** The screen's owner owned the file, or held a licence for it, at that instant. */
+export function ownedOrLicensed(ev: PlayEvidence, fileId: string, time: number): boolean {
+  if (ev.files.get(fileId)?.ownerId === ev.ownerId) return true;
+  return (ev.licences.get(fileId) ?? []).some((l) => l.from <= time && time < l.to);
+}
+
+/** How much of [s, e) the sorted, disjoint intervals cover. */
+export function overlapMs(played: Interval[], s: number, e: number): number {
+  let lo = 0;
+  let hi = played.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((played[mid] as Interval).e <= s) lo = mid + 1;
+    else hi = mid;
+  }
+  let total = 0;
+  for (let i = lo; i < played.length; i++) {
+    const iv = played[i] as Interval;
+    if (iv.s >= e) break;
+    total += Math.min(e, iv.e) - Math.max(s, iv.s);
+  }
+  return Math.max(0, total);
+}
+
+/**
+ * Adds [s, e) to sorted intervals, merging what overlaps or lies within `joinMs` of it (honest pages leave holes of
+ * a few ms between them: joined, a screen that plays all day is one interval, not one per page). Returns a new array.
+ */
+export function addInterval(played: Interval[], s: number, e: number, joinMs = TOLERANCE_MS): Interval[] {
+  const out: Interval[] = [];
+  let ns = s;
+  let ne = e;
+  let placed = false;
+  for (const iv of played) {
+    if (iv.e + joinMs < ns) out.push(iv);
+    else if (iv.s - joinMs > ne) {
+      if (!placed) {
+        out.push({ s: ns, e: ne });
+        placed = true;
+      }
+      out.push(iv);
+    } else {
+      ns = Math.min(ns, iv.s);
+      ne = Math.max(ne, iv.e);
+    }
+  }
+  if (!placed) out.push({ s: ns, e: ne });
+  return out;
+}
+
+/**
+ * What is kept of a screen's set: nothing that ended before records may start (older records are refused whole), and
+ * at most `max` intervals (closing the smallest holes: a set can only grow, so a display that plays in crumbs only
+ * makes its own later records likelier to overlap).
+ */
+export function trimPlayed(played: Interval[], now: number, max = MAX_PLAYED_INTERVALS): Interval[] {
+  const cutoff = now - PLAY_MAX_AGE_DAYS * 86_400_000 - SLACK_MS;
+  let kept = played.filter((iv) => iv.e >= cutoff);
+  if (kept.length <= max) return kept;
+  const holes = kept
+    .slice(1)
+    .map((iv, i) => iv.s - (kept[i] as Interval).e)
+    .sort((a, b) => a - b);
+  const threshold = holes[kept.length - max - 1] as number;
+  const merged: Interval[] = [];
+  for (const iv of kept) {
+    const last = merged[merged.length - 1];
+    if (last && iv.s - last.e <= threshold) last.e = Math.max(last.e, iv.e);
+    else merged.push({ ...iv });
+  }
+  kept = merged;
+  return kept;
+}
+
+/**
+ * Judges the records of one batch (none already stored). Each counts only when it starts after the screen was paired
+ * and ends by now (5 minutes of clock slack each way), its file was given to the screen then, its owner owned or had
+ * licensed the file then, the page exists, and it does not overlap (beyond a second, and never half of itself) what
+ * the screen already played, this batch's earlier records included. A record an earlier batch claimed (its insert
+ * failed after the set was written) counts as judged then. Returns a verdict per record, in the order given, and the
+ * screen's played intervals with the accepted ones added.
+ */
+export function judgePlays(
+  records: PlayCandidate[],
+  ev: PlayEvidence,
+): { verdicts: PlayVerdict[]; played: Interval[] } {
+  const byId = new Map<string, PlayVerdict>();
+  let played = ev.played;
+  const order = [...records].sort((a, b) => a.start - b.start || a.id.localeCompare(b.id));
+  for (const r of order) {
+    const s = r.start;
+    const e = r.start + r.seconds * 1000;
+    const claimed = ev.claimed.get(r.id);
+    if (claimed && claimed.s === s && claimed.e === e) {
+      byId.set(r.id, { id: r.id, accepted: true, credited: claimed.credited });
+      continue;
+    }
+    const refuse = (reason: PlayRefusalReason) => byId.set(r.id, { id: r.id, accepted: false, reason });
+    if (s < ev.pairedAt - SLACK_MS) refuse('before-pairing');
+    else if (e > ev.now + SLACK_MS) refuse('ends-in-future');
+    else if (!wasGiven(ev, r.fileId, s)) refuse('not-assigned');
+    else if (!ownedOrLicensed(ev, r.fileId, s)) refuse('not-licensed');
+    else if (r.page < 1 || r.page > (ev.files.get(r.fileId)?.pageCount ?? 0)) refuse('no-such-page');
+    else {
+      const overlap = overlapMs(played, s, e);
+      if (overlap > Math.min(TOLERANCE_MS, (e - s) / 2)) refuse('overlap');
+      else {
+        byId.set(r.id, { id: r.id, accepted: true, credited: Math.round(e - s - overlap) / 1000 });
+        played = addInterval(played, s, e);
+      }
+    }
+  }
+  return { verdicts: records.map((r) => byId.get(r.id) as PlayVerdict), played };
+}
+
+/** How far back the evidence must reach for these records (assignments and playlists in effect since then). */
+export function evidenceSince(records: Array<{ start: number }>, gaps: OfflineGap[]): number {
+  let earliest = Number.POSITIVE_INFINITY;
+  let latest = Number.NEGATIVE_INFINITY;
+  for (const r of records) {
+    earliest = Math.min(earliest, r.start);
+    latest = Math.max(latest, r.start);
+  }
+  let since = earliest - PROPAGATION_MS;
+  for (const g of gaps) {
+    if (g.from <= latest && g.to + PROPAGATION_MS >= earliest) since = Math.min(since, g.from - PROPAGATION_MS);
+  }
+  return since;
+}
