@@ -2,7 +2,7 @@
 // replaced by a small in-test server (fetch), since the component's behaviour is what is under test here.
 import type { MarketplaceListing, MarketplacePage } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
-import { createQueryClient, Toaster } from '@pagecast/ui';
+import { createQueryClient, removeToast, Toaster } from '@pagecast/ui';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
@@ -32,11 +32,12 @@ const listing = (i: number, extra: Partial<MarketplaceListing> = {}): Marketplac
 interface Call {
   method: string;
   url: URL;
+  body?: unknown;
 }
 let calls: Call[];
 let user: { id: string; email: string; points: number; membershipTier: string };
 let market: (url: URL) => Response;
-let purchase: (id: string) => Response;
+let purchase: (id: string, body: unknown) => Response;
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -68,11 +69,12 @@ beforeEach(() => {
   vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
     const url = new URL(input, 'http://app.test');
     const method = init?.method ?? 'GET';
-    calls.push({ method, url });
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, url, body });
     if (url.pathname === '/api/auth/user') return json(user);
     if (url.pathname === '/api/marketplace') return market(url);
     const bought = url.pathname.match(/^\/api\/marketplace\/purchase\/(.+)$/);
-    if (bought && method === 'POST') return purchase(decodeURIComponent(bought[1] ?? ''));
+    if (bought && method === 'POST') return purchase(decodeURIComponent(bought[1] ?? ''), body);
     const preview = url.pathname.match(/^\/api\/files\/(.+)\/preview$/);
     if (preview) {
       const id = preview[1];
@@ -245,8 +247,8 @@ describe('marketplace screen', () => {
     expect(dialog?.textContent).toContain('「資料 1」を購入しますか？');
     expect(byTestId('market-confirm-after')?.textContent).toBe('2,000 ポイント');
     await click(byTestId('market-confirm-buy'));
-    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url.pathname)).toEqual([
-      '/api/marketplace/purchase/f1',
+    expect(calls.filter((c) => c.method === 'POST').map((c) => [c.url.pathname, c.body])).toEqual([
+      ['/api/marketplace/purchase/f1', { expectedPrice: 3000 }],
     ]);
     expect(byTestId('toast')?.textContent).toContain('コンテンツを購入しました');
     expect(document.querySelector('[role="dialog"]')).toBeNull();
@@ -262,6 +264,53 @@ describe('marketplace screen', () => {
     const toast = byTestId('toast')?.textContent ?? '';
     expect(toast).toContain('購入に失敗しました。ポイント残高を確認してください。');
     expect(toast).toContain('ポイントが不足しています');
+  });
+
+  it('when the price changed, shows the new one in the dialog, no failure toast, and buys at it when confirmed again', async () => {
+    user = { ...user, points: 12_000 };
+    purchase = (_id, body) =>
+      (body as { expectedPrice?: number }).expectedPrice === 10000
+        ? json({
+            message: 'ok',
+            purchaseId: 'p1',
+            fileId: 'f1',
+            pointsSpent: 10000,
+            balance: 2000,
+            expiresAt: '2026-12-01T00:00:00.000Z',
+          })
+        : json({ code: 'PRICE_CHANGED', message: '価格が変更されました', details: { price: 10000 } }, 409);
+    // the toasts are one store for the page: an earlier test's toast would still be shown
+    act(() => removeToast());
+    await render();
+    await click(byTestId('market-buy'));
+    expect(byTestId('market-price-changed')).toBeNull();
+    await click(byTestId('market-confirm-buy'));
+    expect(byTestId('market-price-changed')?.textContent).toBe(
+      '価格が 3,000 ポイントから 10,000 ポイントに変更されました。この価格で購入する場合は、もう一度確認してください。',
+    );
+    expect(byTestId('market-confirm-price')?.textContent).toBe('10,000 ポイント');
+    expect(byTestId('market-confirm-after')?.textContent).toBe('2,000 ポイント');
+    expect(byTestId('market-confirm-buy')?.textContent).toBe('10,000 ポイントで購入');
+    expect(byTestId('toast')).toBeNull();
+    expect(document.querySelector('[role="dialog"]')).not.toBeNull();
+
+    await click(byTestId('market-confirm-buy'));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+      { expectedPrice: 3000 },
+      { expectedPrice: 10000 },
+    ]);
+    expect(byTestId('toast')?.textContent).toContain('コンテンツを購入しました');
+    expect(document.querySelector('[role="dialog"]')).toBeNull();
+  });
+
+  it('a new price above the balance cannot be confirmed', async () => {
+    purchase = () => json({ code: 'PRICE_CHANGED', message: '価格が変更されました', details: { price: 10000 } }, 409);
+    await render();
+    await click(byTestId('market-buy'));
+    await click(byTestId('market-confirm-buy'));
+    expect(byTestId('market-confirm-price')?.textContent).toBe('10,000 ポイント');
+    expect(byTestId('market-confirm-after')?.textContent).toBe('ポイント不足');
+    expect((byTestId('market-confirm-buy') as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('previews every page as the server-watermarked images, then buys from the preview', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '@pagecast/ui';
 import {
+  changedPrice,
   fetchFailure,
   initialSearch,
   purchaseState,
@@ -80,5 +81,20 @@ describe("'HTTP {status}: {text}'", () => {
       status: 503,
       text: 'Service Unavailable',
     });
+  });
+});
+
+describe('a purchase refused for a changed price', () => {
+  const refusal = (status: number, body: unknown) => new HttpError(status, '', JSON.stringify(body));
+  it('gives the current price of PRICE_CHANGED, and nothing for any other failure', () => {
+    expect(changedPrice(refusal(409, { code: 'PRICE_CHANGED', message: 'x', details: { price: 10000 } }))).toBe(10000);
+    expect(changedPrice(refusal(409, { code: 'ALREADY_PURCHASED', message: 'x', details: { price: 10000 } }))).toBe(
+      undefined,
+    );
+    expect(changedPrice(refusal(409, { code: 'PRICE_CHANGED', message: 'x' }))).toBeUndefined();
+    expect(changedPrice(refusal(409, { code: 'PRICE_CHANGED', message: 'x', details: { price: '10000' } }))).toBe(
+      undefined,
+    );
+    expect(changedPrice(new Error('PRICE_CHANGED'))).toBeUndefined();
   });
 });

@@ -151,7 +151,9 @@ export async function benchMarketplace({ log = () => {}, purchases = 200 } = {})
             method: 'POST',
             headers: {
               'x-pagecast-identity': signIdentityHeader({ userId: job.buyer, sessionId: 's' }, env.INTERNAL_SECRET),
+              'content-type': 'application/json',
             },
+            body: JSON.stringify({ expectedPrice: job.listing.publishPrice }),
           });
           await res.arrayBuffer();
           if (res.status !== 200) failed++;

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@pagecast/service-kit';
+import { loadConfig } from '@pagecast/service-kit';
 import { z } from 'zod';
 
 /** Variables of this service on top of the kit's base (docs/platform.md); PORT overrides the default. */
@@ -14,22 +14,14 @@ export const configSchema = {
   PURCHASE_SWEEP_AFTER_MS: z.coerce.number().int().min(100).default(30_000),
   /** How often the sweeper and the licence expiry job run. */
   JOBS_INTERVAL_MS: z.coerce.number().int().min(50).default(5_000),
-  /**
-   * Test only: `POST /internal/test/clock` moves this service's clock forward (licence expiry in tests). Refused
-   * at start when NODE_ENV is production.
-   */
-  TEST_CLOCK: z.stringbool().default(false),
-  /** Test only (fault tests): the process exits at once (as kill -9 would) at this step of a purchase. */
-  CRASH_POINT: z.enum(['before-transfer', 'before-licence', 'before-announce']).optional(),
 };
 
-/** Throws a ConfigError naming every missing or bad variable. */
+/**
+ * Throws a ConfigError naming every missing or bad variable. The test clock and the crash points are the kit's
+ * failpoints (PAGECAST_FAILPOINTS, refused when NODE_ENV=production).
+ */
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = loadConfig(configSchema, env);
-  if (env.NODE_ENV === 'production' && (config.TEST_CLOCK || config.CRASH_POINT)) {
-    throw new ConfigError('TEST_CLOCK and CRASH_POINT are test-only and refused when NODE_ENV=production');
-  }
-  return config;
+  return loadConfig(configSchema, env);
 }
 
 export type Config = ReturnType<typeof loadServiceConfig>;

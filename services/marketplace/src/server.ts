@@ -1,6 +1,6 @@
-import { type Logger, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
+import { createFailpoints, type Logger, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import type { Clock, Server, ServiceContext } from './context';
+import type { Server, ServiceContext } from './context';
 import { createRepositories, ensureIndexes } from './data';
 import type { BillingClient } from './data/billing';
 import { createBillingClient } from './data/billing-http';
@@ -13,17 +13,6 @@ export const SERVICE_NAME = 'marketplace';
 export const DATABASE_NAME = 'pagecast_marketplace';
 
 export type { Server, ServiceContext };
-
-function createClock(enabled: boolean): Clock {
-  let offset = 0;
-  return {
-    now: () => new Date(Date.now() + offset),
-    advance(ms) {
-      if (!enabled) throw new Error('the clock moves only in tests (TEST_CLOCK)');
-      offset += ms;
-    },
-  };
-}
 
 /**
  * Connects to the servers, starts the outbox relay, the consumers, the periodic jobs (pending purchases, licence
@@ -41,15 +30,14 @@ export async function createServer(
     context: async (base): Promise<ServiceContext> => {
       const data = createRepositories(base.conn);
       await ensureIndexes(data);
+      // test only (refused in production): the fault tests' crash points and the clock a test moves forward
+      const failpoints = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);
       return {
         ...base,
         data,
         billing: opts.billing ?? createBillingClient(config),
-        clock: createClock(config.TEST_CLOCK),
-        crashAt(point) {
-          // kill -9 at this step: no close, no flush (fault tests only; production refuses CRASH_POINT)
-          if (config.CRASH_POINT === point) process.kill(process.pid, 'SIGKILL');
-        },
+        clock: failpoints.clock,
+        failpoints,
       };
     },
     mount: async (context, onClose) => {

@@ -55,7 +55,8 @@ async function buyFrom(url: string, userId: string): Promise<number | 'connectio
   try {
     const res = await fetch(`${url}/api/marketplace/purchase/${listing.fileId}`, {
       method: 'POST',
-      headers: identityHeaders(observer, userId),
+      headers: { ...identityHeaders(observer, userId), 'content-type': 'application/json' },
+      body: JSON.stringify({ expectedPrice: listing.publishPrice }),
     });
     if (res.status !== 200 && process.env.TEST_DEBUG) console.log('purchase answered', res.status, await res.text());
     return res.status;
@@ -110,7 +111,7 @@ describe('the marketplace killed during a purchase', () => {
   it('before the transfer: after the restart the purchase is abandoned, nothing moved; buying again charges once', async () => {
     const buyer = uniqueName('mk-before-transfer');
     await register(buyer, 10_000);
-    const crashing = await spawnMarketplace({ CRASH_POINT: 'before-transfer' });
+    const crashing = await spawnMarketplace({ PAGECAST_FAILPOINTS: 'marketplace.clock,marketplace.before-transfer' });
     expect(await buyFrom(crashing.url, buyer)).toBe('connection lost');
     await crashing.exited;
     expect(await balanceOf(billing.url, buyer)).toBe(10_000);
@@ -129,7 +130,7 @@ describe('the marketplace killed during a purchase', () => {
     it(`${point}: after the restart the licence is recorded and announced once, the price moved once`, async () => {
       const buyer = uniqueName(`mk-${point}`);
       await register(buyer, 10_000);
-      const crashing = await spawnMarketplace({ CRASH_POINT: point });
+      const crashing = await spawnMarketplace({ PAGECAST_FAILPOINTS: `marketplace.clock,marketplace.${point}` });
       expect(await buyFrom(crashing.url, buyer)).toBe('connection lost');
       await crashing.exited;
       // the points moved before the crash
@@ -154,7 +155,7 @@ describe('billing killed during a transfer', () => {
       const mp = await spawnMarketplace();
       const env = billing.env;
       await billing.kill();
-      billing = await spawnService('billing', { ...env, CRASH_POINT: point });
+      billing = await spawnService('billing', { ...env, PAGECAST_FAILPOINTS: `billing.${point}` });
       expect(await buyFrom(mp.url, buyer)).toBe(503);
       await billing.exited;
       billing = await spawnService('billing', env);

@@ -28,7 +28,7 @@ export async function startMarketplace(
       MONGO_DB: uniqueName('mp_test').replace(/-/g, '_'),
       CONSUMER_PREFIX: uniqueName('mp-test'),
       EVENTS_DELIVER: 'new',
-      TEST_CLOCK: 'true',
+      PAGECAST_FAILPOINTS: 'marketplace.clock',
     }),
     ...opts.env,
   };

@@ -83,7 +83,9 @@ describe('the listing read model follows file-conversion', () => {
       return ![a, b, c, d].some((x) => ids.includes(x.fileId));
     });
     // Buying any of them is refused as not on sale.
-    const r = await call(svc, member, 'POST', `/api/marketplace/purchase/${c.fileId}`);
+    const r = await call(svc, member, 'POST', `/api/marketplace/purchase/${c.fileId}`, {
+      expectedPrice: c.publishPrice,
+    });
     expect(r.status).toBe(404);
     expect(r.body.code).toBe('LISTING_NOT_FOUND');
   });

@@ -33,7 +33,7 @@ const buyer = uniqueName('buyer');
 const freeMember = uniqueName('free');
 const listing = listingEvent({ ownerId: seller, title: '購入テスト' });
 const purchase = (userId: string, fileId = listing.fileId) =>
-  call(svc, userId, 'POST', `/api/marketplace/purchase/${fileId}`);
+  call(svc, userId, 'POST', `/api/marketplace/purchase/${fileId}`, { expectedPrice: listing.publishPrice });
 const recorded = () => svc.server.context.data.models.purchases.countDocuments({});
 
 beforeAll(async () => {
@@ -113,7 +113,10 @@ describe('a purchase is refused, and nothing is charged or recorded', () => {
 
   it('for a bad id or no identity', async () => {
     expect((await purchase(buyer, 'x'.repeat(65))).status).toBe(400);
-    expect((await call(svc, undefined, 'POST', `/api/marketplace/purchase/${listing.fileId}`)).status).toBe(401);
+    const anonymous = await call(svc, undefined, 'POST', `/api/marketplace/purchase/${listing.fileId}`, {
+      expectedPrice: listing.publishPrice,
+    });
+    expect(anonymous.status).toBe(401);
   });
 
   it('— and billing was never asked, and no purchase was recorded', async () => {

@@ -33,8 +33,8 @@ async function register(userId: string, points: number) {
   await waitFor(`${userId} opened`, async () => (await balanceOf(billing.url, userId).catch(() => -1)) === points);
 }
 
-const buy = (userId: string, fileId = listing.fileId) =>
-  call(svc, userId, 'POST', `/api/marketplace/purchase/${fileId}`);
+const buy = (userId: string, fileId = listing.fileId, expectedPrice = listing.publishPrice) =>
+  call(svc, userId, 'POST', `/api/marketplace/purchase/${fileId}`, { expectedPrice });
 const marked = async (userId: string) =>
   (await call(svc, userId, 'GET', `/api/marketplace?tags=${run}`)).body.files.find(
     (f: Json) => f.id === listing.fileId,

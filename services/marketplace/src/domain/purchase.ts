@@ -1,4 +1,4 @@
-import { constants, type MembershipTierValue, pricePlanFor } from '@pagecast/contracts';
+import { constants, feeSplitFor, type MembershipTierValue } from '@pagecast/contracts';
 
 export const LICENCE_MS = constants.licenceDays * 24 * 3600 * 1000;
 
@@ -6,28 +6,25 @@ export type PurchaseRefusal =
   | 'FREE_TIER_CANNOT_PURCHASE'
   | 'CANNOT_BUY_OWN_FILE'
   | 'LISTING_NOT_FOUND'
-  | 'ALREADY_PURCHASED';
+  | 'ALREADY_PURCHASED'
+  | 'PRICE_CHANGED';
 
 /** The refusals the marketplace decides alone (points short is billing's answer). */
 export function purchaseRefusal(input: {
   buyerId: string;
   tier: MembershipTierValue;
-  listing: { sellerId: string } | null;
+  listing: { sellerId: string; publishPrice: number } | null;
   holdsActiveLicence: boolean;
+  /** the price the buyer saw and confirmed */
+  expectedPrice: number;
 }): PurchaseRefusal | undefined {
   if ((constants.tiersThatCannotPurchase as readonly string[]).includes(input.tier)) return 'FREE_TIER_CANNOT_PURCHASE';
-  if (!input.listing) return 'LISTING_NOT_FOUND';
+  // a price off the fee table is no sale (publishing accepts only the table's prices): never an invented split
+  if (!input.listing || !feeSplitFor(input.listing.publishPrice)) return 'LISTING_NOT_FOUND';
   if (input.listing.sellerId === input.buyerId) return 'CANNOT_BUY_OWN_FILE';
   if (input.holdsActiveLicence) return 'ALREADY_PURCHASED';
+  if (input.listing.publishPrice !== input.expectedPrice) return 'PRICE_CHANGED';
   return undefined;
-}
-
-/** The seller's net and the platform's fee of a price (spec point 9); a price off the table keeps the top plan's rate. */
-export function splitPrice(price: number): { sellerNet: number; platformFee: number } {
-  const plan = pricePlanFor(price);
-  if (plan) return { sellerNet: plan.net, platformFee: plan.fee };
-  const fee = Math.round(price * 0.3);
-  return { sellerNet: price - fee, platformFee: fee };
 }
 
 export function licenceEnd(purchasedAt: Date): Date {

@@ -1,4 +1,4 @@
-import { MarketplaceQuery, PurchaseParams } from '@pagecast/contracts';
+import { MarketplaceQuery, PurchaseParams, PurchaseRequest } from '@pagecast/contracts';
 import { parseWith, requireIdentity } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
@@ -17,7 +17,9 @@ export function marketplaceRouter(ctx: ServiceContext): Router {
   router.post('/api/marketplace/purchase/:id', async (req, res) => {
     const { userId } = requireIdentity(req);
     const { id } = parseWith(PurchaseParams, req.params);
-    res.json(await purchaseFile(ctx, { buyerId: userId, fileId: id }));
+    // an old client that sends no price is refused (VALIDATION): buying at whatever the price is now is the fault
+    const { expectedPrice } = parseWith(PurchaseRequest, req.body ?? {});
+    res.json(await purchaseFile(ctx, { buyerId: userId, fileId: id, expectedPrice }));
   });
 
   return router;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MembershipTierValue, PurchaseResponse } from '@pagecast/contracts';
-import { constants } from '@pagecast/contracts';
+import { constants, feeSplitFor } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { PurchaseDoc } from '../data';
-import { purchaseClaimKey, purchaseRefusal, splitPrice } from '../domain/purchase';
+import { purchaseClaimKey, purchaseRefusal } from '../domain/purchase';
 import { settlePurchase } from './settle-purchase';
 
 const SUCCESS_MESSAGE = 'コンテンツを購入しました';
@@ -12,14 +12,16 @@ const SUCCESS_MESSAGE = 'コンテンツを購入しました';
 const DUPLICATE_WAIT_MS = 5000;
 
 /**
- * Buy a listed file: the refusals the marketplace decides, then the intent is inserted once (two tabs → one
- * purchase), billing moves the points keyed by the purchase id, and the licence is recorded and announced.
+ * Buy a listed file at the price the buyer confirmed: the refusals the marketplace decides, then the intent is
+ * inserted once (two tabs → one purchase), billing moves the points keyed by the purchase id, and the licence is
+ * recorded and announced. The price compared with the buyer's is the one read here, once, and the very one the
+ * intent records and billing charges: a publish that lands after this read cannot change what this purchase costs.
  */
 export async function purchaseFile(
   ctx: ServiceContext,
-  input: { buyerId: string; fileId: string },
+  input: { buyerId: string; fileId: string; expectedPrice: number },
 ): Promise<PurchaseResponse> {
-  const { buyerId, fileId } = input;
+  const { buyerId, fileId, expectedPrice } = input;
   const { data, clock } = ctx;
   const now = clock.now();
   const [tier, listing, holds] = await Promise.all([
@@ -33,12 +35,15 @@ export async function purchaseFile(
     tier: (tier ?? constants.defaultMembershipTier) as MembershipTierValue,
     listing,
     holdsActiveLicence: holds,
+    expectedPrice,
   });
+  // the current price, for the buyer to see and confirm again
+  if (refusal === 'PRICE_CHANGED') throw new AppError(refusal, { details: { price: listing?.publishPrice } });
   if (refusal) throw new AppError(refusal);
-  if (!listing) throw new AppError('LISTING_NOT_FOUND');
+  const split = listing && feeSplitFor(listing.publishPrice);
+  if (!listing || !split) throw new AppError('LISTING_NOT_FOUND');
 
   const ended = await data.purchases.endedCount(buyerId, fileId, now);
-  const { sellerNet, platformFee } = splitPrice(listing.publishPrice);
   const purchase: PurchaseDoc = {
     _id: randomUUID(),
     claimKey: purchaseClaimKey(buyerId, fileId, ended),
@@ -47,8 +52,8 @@ export async function purchaseFile(
     sellerId: listing.sellerId,
     title: listing.title,
     price: listing.publishPrice,
-    sellerNet,
-    platformFee,
+    sellerNet: split.net,
+    platformFee: split.fee,
     state: 'pending',
     reason: null,
     createdAt: now,
@@ -56,7 +61,7 @@ export async function purchaseFile(
   };
   if (!(await data.purchases.claim(purchase))) return duplicateOf(ctx, purchase.claimKey);
 
-  ctx.crashAt('before-transfer');
+  ctx.failpoints.hit('marketplace.before-transfer');
   const settled = await settlePurchase(ctx, purchase, { mode: 'transfer' });
   if (settled.state === 'abandoned') throw refusedBy(settled.reason);
   if (settled.state === 'pending') throw new AppError('SERVICE_UNAVAILABLE');

@@ -48,7 +48,7 @@ export async function settlePurchase(
     return { state: 'abandoned', reason };
   }
 
-  ctx.crashAt('before-licence');
+  ctx.failpoints.hit('marketplace.before-licence');
   const purchasedAt = purchase.createdAt;
   const licence = await data.purchases.recordLicence({
     _id: purchase._id,
@@ -60,7 +60,7 @@ export async function settlePurchase(
     createdAt: purchasedAt,
     expiredAt: null,
   });
-  ctx.crashAt('before-announce');
+  ctx.failpoints.hit('marketplace.before-announce');
   await ctx.outbox.add(
     subjects.purchaseCompleted,
     {

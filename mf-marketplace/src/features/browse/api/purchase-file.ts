@@ -1,4 +1,4 @@
-import type { PurchaseResponse } from '@pagecast/contracts';
+import type { PurchaseRequest, PurchaseResponse } from '@pagecast/contracts';
 import {
   apiRequest,
   currentUserQueryKey,
@@ -10,11 +10,13 @@ import {
 } from '@pagecast/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
+import { changedPrice } from '../model/marketplace-rules';
 import { marketplaceQueryKey } from './search-marketplace';
 
-/** POST /api/marketplace/purchase/:id */
-export async function purchaseFile(id: string): Promise<PurchaseResponse> {
-  const res = await apiRequest('POST', `/api/marketplace/purchase/${encodeURIComponent(id)}`);
+/** POST /api/marketplace/purchase/:id at the price the buyer confirmed (another price now: 409 PRICE_CHANGED). */
+export async function purchaseFile({ id, expectedPrice }: { id: string } & PurchaseRequest): Promise<PurchaseResponse> {
+  const body: PurchaseRequest = { expectedPrice };
+  const res = await apiRequest('POST', `/api/marketplace/purchase/${encodeURIComponent(id)}`, body);
   return (await res.json()) as PurchaseResponse;
 }
 
@@ -29,8 +31,13 @@ const touchedByPurchase = [
   pointsSummaryQueryKey,
 ] as const;
 
-/** The purchase with the spec's toasts (point 8): 'コンテンツを購入しました', or the failure with the reason. */
-export function usePurchaseFile(options: { onSuccess?: (answer: PurchaseResponse) => void } = {}) {
+/**
+ * The purchase with the spec's toasts (point 8): 'コンテンツを購入しました', or the failure with the reason. A price
+ * changed since the buyer saw it is no failure to toast: onPriceChanged gets the current price to confirm again.
+ */
+export function usePurchaseFile(
+  options: { onSuccess?: (answer: PurchaseResponse) => void; onPriceChanged?: (price: number) => void } = {},
+) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const sessionExpired = useSessionExpired();
@@ -43,6 +50,13 @@ export function usePurchaseFile(options: { onSuccess?: (answer: PurchaseResponse
     },
     onError: (error) => {
       if (sessionExpired(error)) return;
+      const price = changedPrice(error);
+      if (price !== undefined && options.onPriceChanged) {
+        // the cards show the new price too
+        void queryClient.invalidateQueries({ queryKey: [...marketplaceQueryKey] });
+        options.onPriceChanged(price);
+        return;
+      }
       const title = t('marketplace.toasts.purchaseFailed');
       const reason = describeError(error, t, '');
       toast({ title, description: reason || undefined, variant: 'destructive' });

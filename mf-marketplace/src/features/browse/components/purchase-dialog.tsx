@@ -1,10 +1,15 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
 import { Button, Dialog } from '@pagecast/ui';
+import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { usePurchaseFile } from '../api/purchase-file';
 import { LICENCE_DAYS } from '../model/marketplace-rules';
 
-/** The confirmation before points are spent: title, price, balance before and after, the 30-day period. */
+/**
+ * The confirmation before points are spent: title, price, balance before and after, the 30-day period. The purchase
+ * is asked at the price shown; when the seller changed it meanwhile, the dialog shows the new price and the buyer
+ * confirms again (or cancels).
+ */
 export function PurchaseDialog({
   listing,
   balance,
@@ -15,8 +20,18 @@ export function PurchaseDialog({
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const purchase = usePurchaseFile({ onSuccess: onClose });
+  // the price shown, which is the price asked; after a refusal for a changed price, the new one and the one before
+  const [price, setPrice] = useState(listing.publishPrice);
+  const [changedFrom, setChangedFrom] = useState<number | undefined>(undefined);
+  const purchase = usePurchaseFile({
+    onSuccess: onClose,
+    onPriceChanged: (current) => {
+      setChangedFrom(price);
+      setPrice(current);
+    },
+  });
   const n = (v: number) => v.toLocaleString(i18n.language);
+  const short = balance < price;
   return (
     <Dialog
       open
@@ -31,25 +46,31 @@ export function PurchaseDialog({
             {t('common.cancel')}
           </Button>
           <Button
-            onClick={() => purchase.mutate(listing.id)}
+            onClick={() => purchase.mutate({ id: listing.id, expectedPrice: price })}
             loading={purchase.isPending}
+            disabled={short}
             data-testid="market-confirm-buy"
           >
-            {t('marketplace.confirm.buy', { price: n(listing.publishPrice) })}
+            {t('marketplace.confirm.buy', { price: n(price) })}
           </Button>
         </>
       }
     >
       <div className="pc-stack" data-testid="market-confirm">
         <p>{t('marketplace.confirm.question', { title: listing.title })}</p>
+        {changedFrom !== undefined ? (
+          <p className="pm-banner" role="alert" data-testid="market-price-changed">
+            {t('marketplace.confirm.priceChanged', { count: price, price: n(price), was: n(changedFrom) })}
+          </p>
+        ) : null}
         <dl className="pm-props">
           <dt>{t('marketplace.confirm.price')}</dt>
-          <dd>{t('marketplace.card.price', { price: n(listing.publishPrice) })}</dd>
+          <dd data-testid="market-confirm-price">{t('marketplace.card.price', { price: n(price) })}</dd>
           <dt>{t('marketplace.confirm.balance')}</dt>
           <dd>{t('marketplace.card.price', { price: n(balance) })}</dd>
           <dt>{t('marketplace.confirm.after')}</dt>
           <dd data-testid="market-confirm-after">
-            {t('marketplace.card.price', { price: n(balance - listing.publishPrice) })}
+            {short ? t('marketplace.card.insufficient') : t('marketplace.card.price', { price: n(balance - price) })}
           </dd>
           <dt>{t('marketplace.card.periodLabel')}</dt>
           <dd>{t('marketplace.card.period', { days: LICENCE_DAYS })}</dd>

@@ -73,6 +73,17 @@ export function shownCount(page: number, limit: number, onThisPage: number): num
   return (page - 1) * limit + onThisPage;
 }
 
+/**
+ * The listing's current price when a purchase was refused because the price is no longer the one confirmed
+ * (409 PRICE_CHANGED, `details.price`); undefined for any other failure.
+ */
+export function changedPrice(error: unknown): number | undefined {
+  if (!(error instanceof HttpError) || error.code !== 'PRICE_CHANGED') return undefined;
+  const details = error.data?.details as { price?: unknown } | undefined;
+  const price = details?.price;
+  return typeof price === 'number' && Number.isInteger(price) && price > 0 ? price : undefined;
+}
+
 /** 'HTTP {status}: {text}' (spec point 8): the server's own message when it sent one, else its body or status text. */
 export function fetchFailure(error: unknown): { status: number; text: string } {
   if (error instanceof HttpError) {
