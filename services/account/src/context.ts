@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { RuntimeContext } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Mailer, Repositories } from './data';
@@ -12,4 +13,6 @@ export interface ServiceContext extends RuntimeContext<Config> {
   tokens: SessionTokens;
   /** work after the answer (mail delivery); awaited on close */
   background: Background;
+  /** signs the known-browser cookies (data/known-browser-key.ts) */
+  knownBrowserKey: KeyObject;
 }

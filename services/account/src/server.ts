@@ -1,6 +1,6 @@
 import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import { createMailer, createRepositories, startSweeper } from './data';
+import { createMailer, createRepositories, loadKnownBrowserKey, startSweeper } from './data';
 import { closePasswordHashing, SWEEP_INTERVAL_MS } from './domain';
 import { startConsumers } from './events';
 import { createSessionTokens } from './data/session-tokens';
@@ -38,9 +38,10 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
       onClose(() => closePasswordHashing());
       const tokens = createSessionTokens(data.keys);
       await tokens.jwks(); // the first key pair exists before the first request
+      const knownBrowserKey = await loadKnownBrowserKey(data.claims);
       const sweeper = startSweeper(data, base.logger, SWEEP_INTERVAL_MS);
       onClose(() => sweeper.stop());
-      return { ...base, data, mailer, tokens, background };
+      return { ...base, data, mailer, tokens, background, knownBrowserKey };
     },
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);

@@ -2,8 +2,10 @@
 // the repository keeps each address's member id in a document of its own, read by `_id`. These tests watch the
 // commands a fresh repository (another replica, or this one after a restart) sends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadServiceConfig } from '../src/config';
 import { createUserRepository } from '../src/data';
-import { type Harness, login, startHarness, uniqueEmail, verifiedMember } from './harness';
+import { createServer } from '../src/server';
+import { env, type Harness, login, PUBLIC_URL, startHarness, uniqueEmail, verifiedMember } from './harness';
 
 let h: Harness;
 
@@ -54,7 +56,7 @@ describe('finding a member by address', () => {
     }
   });
 
-  it('looks a member without a hint up by address once, then by id', async () => {
+  it('does not look an address without a hint up on login; the repair writes the hint, then the member is found by id', async () => {
     // A member from before the hints (or whose hint write failed): in `users` only.
     const { conn } = h.server.context;
     const email = uniqueEmail('no-hint');
@@ -64,13 +66,69 @@ describe('finding a member by address', () => {
 
     const first = freshRepository();
     try {
-      expect((await first.users.findForLogin(email))?._id).toBe(created._id);
-      expect(byAddress(first.filters)).toEqual([{ email }]);
+      // As for an unknown address: no scan of `users` (an unknown address would wait for it, and so tell itself apart).
+      expect(await first.users.findForLogin(email)).toBeNull();
+      expect(byAddress(first.filters)).toEqual([]);
+      // The repair since a moment after the member's creation leaves it; the one that covers it writes its hint.
+      expect(await seed.repairEmailHints(new Date(Date.now() + 60_000))).toBe(0);
+      expect(await seed.hintModel.findById(email).lean()).toBeNull();
+      expect(await seed.repairEmailHints(new Date(Date.now() - 60_000))).toBeGreaterThanOrEqual(1);
       expect(await seed.hintModel.findById(email).lean()).toEqual({ _id: email, userId: created._id });
 
       const second = freshRepository();
       expect((await second.users.findForLogin(email))?._id).toBe(created._id);
       expect(byAddress(second.filters)).toEqual([]);
+    } finally {
+      conn.set('debug', false);
+    }
+  });
+
+  it("writes every member's missing hint when a replica starts (its sweeper's first pass)", async () => {
+    const { conn, dbName } = h.server.context;
+    const member = await verifiedMember(h, 'hint-at-start');
+    const seed = createUserRepository(conn);
+    await seed.hintModel.deleteOne({ _id: member.email });
+    const replica = await createServer(
+      loadServiceConfig({
+        ...env,
+        PORT: '0',
+        BILLING_EVENTS_FROM: 'new',
+        LOG_LEVEL: 'silent',
+        MONGO_DB: dbName,
+        PUBLIC_URL,
+      }),
+    );
+    try {
+      for (const until = Date.now() + 10_000; !(await seed.hintModel.findById(member.email).lean()); ) {
+        if (Date.now() > until) throw new Error('no hint written');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await login(h, member.email, member.password)).res.status).toBe(200);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('reads a hint and a member by id for an unknown address, as for a member, and scans nothing', async () => {
+    const member = await verifiedMember(h, 'same-reads');
+    const { conn } = h.server.context;
+    const users = createUserRepository(conn);
+    const stored = await users.hintModel.findById(member.email).lean();
+    // Every read of users and hints, as `collection: filter keys`.
+    const reads: string[] = [];
+    conn.set('debug', (collection: string, method: string, filter: unknown) => {
+      if (method.startsWith('find')) reads.push(`${collection}: ${Object.keys(filter as object).join(',')}`);
+    });
+    try {
+      expect((await users.findForLogin(member.email))?._id).toBe(stored?.userId);
+      const forMember = reads.splice(0);
+      expect(await users.findForLogin(uniqueEmail('nobody-reads'))).toBeNull();
+      const forNobody = reads.splice(0);
+      expect(forMember).toEqual(['user_email_ids: _id', 'users: _id']);
+      expect(forNobody).toEqual(forMember);
+      // Again for the member, now known to this repository: the same two reads (none saved: that would tell too).
+      await users.findForLogin(member.email);
+      expect(reads).toEqual(forMember);
     } finally {
       conn.set('debug', false);
     }

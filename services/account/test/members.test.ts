@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, SESSION_COOKIE, subjects } from '@pagecast/contracts';
+import { waitFor } from '@pagecast/service-kit/testing';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLegacyUser } from '../src/cli/create-legacy-user';
@@ -82,9 +83,19 @@ describe('old external accounts and migration', () => {
     const again = await call(h, 'POST', '/api/auth/migrate-account', { identity: legacy.identity, body });
     expect(again.status).toBe(409);
     await migrated.waitFor((e) => e.data.userId === legacy.identity.userId);
-    await new Promise((r) => setTimeout(r, 500));
+    // Nothing more can be announced once the member's migration entries are all filed as sent (the outbox relay
+    // publishes unsent entries only): then exactly one entry, and the one event seen is it.
+    const { outbox } = h.server.context;
+    const ofMember = <T extends { data: unknown }>(list: T[]) =>
+      list.filter((e) => (e.data as { userId?: string }).userId === legacy.identity.userId);
+    await waitFor('the migration announcement filed as sent', async () => {
+      const unsent = await outbox.model.find({ subject: subjects.userMigrated }).lean();
+      return ofMember(unsent).length === 0;
+    });
+    const announced = ofMember(await outbox.entries({ subject: subjects.userMigrated }));
+    expect(announced).toHaveLength(1);
     const events = migrated.events.filter((e) => e.data.userId === legacy.identity.userId);
-    expect(events).toHaveLength(1);
+    expect(events.map((e) => e.id)).toEqual([announced[0]?._id]);
     expect(events[0]?.data.bonusPoints).toBe(100);
     migrated.stop();
     // Account never adds the bonus itself (a billing running beside this test may already have announced 400).

@@ -9,7 +9,7 @@ import { connectMongo, connectNats, createLogger, createOutbox, isDuplicateKeyEr
 import { z } from 'zod';
 import { loadServiceConfig } from '../config';
 import { createRepositories } from '../data';
-import { pickLocale, SESSION_LIFETIME_MS, stableUuid } from '../domain';
+import { chooseLocale, SESSION_LIFETIME_MS, stableUuid } from '../domain';
 import { createSessionTokens } from '../data/session-tokens';
 import { DATABASE_NAME } from '../server';
 
@@ -47,7 +47,7 @@ export async function createLegacyUser(argv: string[], env: NodeJS.ProcessEnv = 
   try {
     const data = createRepositories(conn);
     await data.init();
-    const locale = pickLocale(values.locale, undefined);
+    const locale = chooseLocale({ page: values.locale });
     let user: Awaited<ReturnType<typeof data.users.create>>;
     try {
       user = await data.users.create({

@@ -8,6 +8,7 @@ import { createUserRepository, type UserRepository } from './users';
 
 export * from './claims';
 export * from './contact-messages';
+export * from './known-browser-key';
 export * from './mailer';
 export * from './rate-limits';
 export * from './sessions';

@@ -1,29 +1,38 @@
-import type { Logger } from '@pagecast/service-kit';
-import type { Repositories } from './index';
+import { type Logger, runPeriodically } from '@pagecast/service-kit';
+import type { ClaimRepository } from './claims';
+import type { RateLimitRepository } from './rate-limits';
+import type { SessionRepository } from './sessions';
+import type { UserRepository } from './users';
 
-/** Removes expired sessions, rate-limit attempts and used-token claims now and then (no TTL indexes on FerretDB). */
-export function startSweeper(data: Repositories, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const pass = async () => {
-    const sessions = await data.sessions.sweepExpired();
-    const attempts = await data.rateLimits.sweepExpired();
-    const claims = await data.claims.sweepExpired();
-    if (sessions || attempts || claims) logger.info({ sessions, attempts, claims }, 'swept expired records');
-  };
-  const tick = () => {
-    running ??= pass()
-      .catch((err: unknown) => logger.warn({ err }, 'sweep failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+/** What the sweeper keeps in order (the service's Repositories has them all). */
+export interface SweptStores {
+  sessions: SessionRepository;
+  rateLimits: RateLimitRepository;
+  claims: ClaimRepository;
+  users: UserRepository;
+}
+
+/**
+ * Removes expired sessions, rate-limit attempts and used-token claims (no TTL indexes on FerretDB), and writes the
+ * members' missing address -> id hints: for every member on the first pass after a start, then for the members
+ * created in the last two intervals. Runs at start, then every `intervalMs`.
+ */
+export function startSweeper(data: SweptStores, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
+  let everyMemberRepaired = false;
+  return runPeriodically(
+    intervalMs,
+    async () => {
+      const sessions = await data.sessions.sweepExpired();
+      const attempts = await data.rateLimits.sweepExpired();
+      const claims = await data.claims.sweepExpired();
+      const hints = await data.users.repairEmailHints(
+        everyMemberRepaired ? new Date(Date.now() - 2 * intervalMs) : undefined,
+      );
+      everyMemberRepaired = true;
+      if (sessions || attempts || claims || hints) {
+        logger.info({ sessions, attempts, claims, hints }, 'swept expired records and wrote missing e-mail hints');
+      }
     },
-  };
+    { logger, name: 'the sweep of expired records', runAtStart: true },
+  );
 }

@@ -1,6 +1,9 @@
 // The rules of account as plain functions and types. Imports nothing from http/, events/ or data/.
+export * from './known-browser';
 export * from './locale';
+export * from './login-throttle';
 export * from './mail-templates';
+export * from './names';
 export * from './passwords';
 export * from './rules';
 export * from './tokens';

@@ -8,34 +8,39 @@ function primary(tag: string): Locale | undefined {
   return supported.includes(lang) ? (lang as Locale) : undefined;
 }
 
-/** The first supported language of an Accept-Language header, by quality then order. */
-export function localeFromAcceptLanguage(header: string | undefined): Locale | undefined {
-  if (!header) return undefined;
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { tag, q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((r) => r.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  for (const r of ranked) {
-    const locale = primary(r.tag);
+/**
+ * The first supported language of the browser's list, given in order of preference: express's
+ * `req.acceptsLanguages()` reads the Accept-Language header (by quality, then order; `*` names no language).
+ */
+export function localeFromAccepted(accepted: readonly string[] | undefined): Locale | undefined {
+  for (const tag of accepted ?? []) {
+    const locale = primary(tag);
     if (locale) return locale;
   }
   return undefined;
 }
 
-/** The member's language: an explicit choice, else the browser's, else a stored one, else Japanese. */
-export function pickLocale(explicit: unknown, acceptLanguage: string | undefined, stored?: string | null): Locale {
-  if (typeof explicit === 'string') {
-    const locale = primary(explicit);
-    if (locale) return locale;
-  }
+/** A supported language from a tag ('fr', 'fr-CA', 'EN'), if it names one. */
+export function supportedLocale(tag: unknown): Locale | undefined {
+  return typeof tag === 'string' ? primary(tag) : undefined;
+}
+
+/**
+ * The language of a mail (issue 36: mails follow the member, not the browser). An account's own language comes
+ * first: set at registration, changed in the settings. A new account takes the language of the page that registers
+ * (`page`), else the browser's. An account stored without one (before languages were stored) takes the browser's
+ * Accept-Language of the request that triggers the mail: the member asks from that browser now, which tells more
+ * than a default would. Japanese, the product's language, when none names a supported one.
+ */
+export function chooseLocale(sources: {
+  account?: string | null;
+  page?: string | null;
+  browser?: readonly string[];
+}): Locale {
   return (
-    localeFromAcceptLanguage(acceptLanguage) ??
-    (stored ? primary(stored) : undefined) ??
+    supportedLocale(sources.account) ??
+    supportedLocale(sources.page) ??
+    localeFromAccepted(sources.browser) ??
     (constants.fallbackLanguage as Locale)
   );
 }

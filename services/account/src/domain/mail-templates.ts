@@ -1,4 +1,5 @@
 import type { Locale } from './locale';
+import { type PersonName, salutation } from './names';
 
 export interface MailContent {
   subject: string;
@@ -8,7 +9,6 @@ export interface MailContent {
 
 interface Texts {
   subject: string;
-  greeting: (name: string) => string;
   body: string;
   action: string;
   expiry: string;
@@ -18,7 +18,6 @@ interface Texts {
 const verification: Record<Locale, Texts> = {
   ja: {
     subject: '【Pagecast】メールアドレスの確認',
-    greeting: (name) => `${name} 様`,
     body: 'Pagecast にご登録いただきありがとうございます。次のリンクからメールアドレスを確認してください。',
     action: 'メールアドレスを確認する',
     expiry: 'このリンクの有効期限は24時間です。',
@@ -26,7 +25,6 @@ const verification: Record<Locale, Texts> = {
   },
   en: {
     subject: '[Pagecast] Confirm your e-mail address',
-    greeting: (name) => `Hello ${name},`,
     body: 'Thank you for signing up to Pagecast. Please confirm your e-mail address with the link below.',
     action: 'Confirm my e-mail address',
     expiry: 'This link is valid for 24 hours.',
@@ -34,7 +32,6 @@ const verification: Record<Locale, Texts> = {
   },
   fr: {
     subject: '[Pagecast] Confirmez votre adresse e-mail',
-    greeting: (name) => `Bonjour ${name},`,
     body: 'Merci de votre inscription à Pagecast. Veuillez confirmer votre adresse e-mail avec le lien ci-dessous.',
     action: 'Confirmer mon adresse e-mail',
     expiry: 'Ce lien est valable 24 heures.',
@@ -42,7 +39,6 @@ const verification: Record<Locale, Texts> = {
   },
   it: {
     subject: '[Pagecast] Conferma il tuo indirizzo e-mail',
-    greeting: (name) => `Ciao ${name},`,
     body: 'Grazie per esserti registrato a Pagecast. Conferma il tuo indirizzo e-mail con il link qui sotto.',
     action: 'Conferma il mio indirizzo e-mail',
     expiry: 'Questo link è valido per 24 ore.',
@@ -53,7 +49,6 @@ const verification: Record<Locale, Texts> = {
 const reset: Record<Locale, Texts> = {
   ja: {
     subject: '【Pagecast】パスワードの再設定',
-    greeting: (name) => `${name} 様`,
     body: 'パスワード再設定のリクエストを受け付けました。次のリンクから新しいパスワードを設定してください。',
     action: 'パスワードを再設定する',
     expiry: 'このリンクの有効期限は1時間で、一度だけ使用できます。',
@@ -61,7 +56,6 @@ const reset: Record<Locale, Texts> = {
   },
   en: {
     subject: '[Pagecast] Reset your password',
-    greeting: (name) => `Hello ${name},`,
     body: 'We received a request to reset your password. Set a new password with the link below.',
     action: 'Reset my password',
     expiry: 'This link is valid for 1 hour and can be used once.',
@@ -69,7 +63,6 @@ const reset: Record<Locale, Texts> = {
   },
   fr: {
     subject: '[Pagecast] Réinitialisez votre mot de passe',
-    greeting: (name) => `Bonjour ${name},`,
     body: 'Nous avons reçu une demande de réinitialisation de votre mot de passe. Choisissez-en un nouveau avec le lien ci-dessous.',
     action: 'Réinitialiser mon mot de passe',
     expiry: 'Ce lien est valable 1 heure et ne peut servir qu’une fois.',
@@ -77,7 +70,6 @@ const reset: Record<Locale, Texts> = {
   },
   it: {
     subject: '[Pagecast] Reimposta la tua password',
-    greeting: (name) => `Ciao ${name},`,
     body: 'Abbiamo ricevuto una richiesta di reimpostazione della password. Scegline una nuova con il link qui sotto.',
     action: 'Reimposta la mia password',
     expiry: 'Questo link è valido per 1 ora e può essere usato una sola volta.',
@@ -89,11 +81,11 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-function render(t: Texts, name: string, link: string): MailContent {
-  const text = [t.greeting(name), '', t.body, '', link, '', t.expiry, t.ignore, '', 'Pagecast'].join('\n');
+function render(t: Texts, greeting: string, link: string): MailContent {
+  const text = [greeting, '', t.body, '', link, '', t.expiry, t.ignore, '', 'Pagecast'].join('\n');
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;line-height:1.6;color:#222">',
-    `<p>${escapeHtml(t.greeting(name))}</p>`,
+    `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(t.body)}</p>`,
     `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(t.action)}</a></p>`,
     `<p style="font-size:13px;color:#555">${escapeHtml(link)}</p>`,
@@ -103,26 +95,26 @@ function render(t: Texts, name: string, link: string): MailContent {
   return { subject: t.subject, text, html };
 }
 
-/** The name a mail greets: first name, else the e-mail address. */
-function greetingName(firstName: string | null | undefined, email: string): string {
-  return firstName?.trim() || email;
+/** Who a mail goes to: its address and the member's name (greeted in the language's order, domain/names.ts). */
+export interface MailRecipient extends PersonName {
+  email: string;
 }
 
 export function verificationMail(
   locale: Locale,
-  opts: { publicUrl: string; email: string; firstName: string | null; token: string },
+  opts: MailRecipient & { publicUrl: string; token: string },
 ): MailContent {
   const url = new URL('/verify-email', opts.publicUrl);
   url.searchParams.set('token', opts.token);
   url.searchParams.set('email', opts.email);
-  return render(verification[locale], greetingName(opts.firstName, opts.email), url.toString());
+  return render(verification[locale], salutation(locale, opts), url.toString());
 }
 
 export function passwordResetMail(
   locale: Locale,
-  opts: { publicUrl: string; email: string; firstName: string | null; token: string },
+  opts: MailRecipient & { publicUrl: string; token: string },
 ): MailContent {
   const url = new URL('/reset-password', opts.publicUrl);
   url.searchParams.set('token', opts.token);
-  return render(reset[locale], greetingName(opts.firstName, opts.email), url.toString());
+  return render(reset[locale], salutation(locale, opts), url.toString());
 }

@@ -14,10 +14,28 @@ export const TOKEN_BYTES = 32;
  */
 export const ARGON2_PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-/** Failed logins counted in fixed windows, in the database so every replica sees the same count. */
+/**
+ * Failed logins, counted in a sliding window (data/rate-limits.ts; the policy is login-throttle.ts):
+ * - per account, over every browser the account does not know: at most LOGIN_FAILURES_PER_ACCOUNT, then 429 for
+ *   everyone but its known browsers (the bound on an attacker with many addresses);
+ * - per client address over every account (credential stuffing from one address), for browsers the account does
+ *   not know;
+ * - per (account, address), and per known browser: LOGIN_FREE_FAILURES at once, then each further attempt waits
+ *   LOGIN_DELAY_FIRST_MS after the previous failure, doubling with each failure (at most the window).
+ */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_FAILURES_PER_ACCOUNT = 5;
 export const LOGIN_FAILURES_PER_ADDRESS = 20;
+export const LOGIN_FREE_FAILURES = 3;
+export const LOGIN_DELAY_FIRST_MS = 15 * 1000;
+
+/**
+ * A browser that signed in to an account (or completed its password reset) is known to it for this long: a signed
+ * cookie (known-browser.ts) that lets it past the account's limit. Browsers cap a cookie's life at 400 days.
+ */
+export const KNOWN_BROWSER_MAX_AGE_S = 365 * 24 * 3600;
+/** Accounts one browser is known to at most (one cookie; the oldest entry goes first). */
+export const KNOWN_BROWSER_ACCOUNTS = 5;
 
 /** Expired sessions and old rate-limit windows are removed this often (FerretDB has no TTL indexes). */
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;

@@ -1,4 +1,5 @@
 import { type AuthProvider, constants, type CurrentUser, type MembershipTier } from '@pagecast/contracts';
+import { supportedLocale } from './locale';
 
 /** A user as account stores it (points and tier are its copy of billing's figures). */
 export interface UserRecord {
@@ -53,6 +54,7 @@ export function toCurrentUser(u: UserRecord): CurrentUser {
     authProvider: u.authProvider,
     emailVerified: u.emailVerified,
     hasSeenWelcome: u.hasSeenWelcome,
+    locale: supportedLocale(u.locale) ?? null,
     migratedAt: u.migratedAt ? u.migratedAt.toISOString() : null,
     trialEndsAt: u.trialEndsAt ? u.trialEndsAt.toISOString() : null,
     createdAt: u.createdAt.toISOString(),

@@ -7,10 +7,11 @@ export * from './cookies';
 
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {
-  const { config, logger, data, outbox, mailer, tokens, background } = context;
+  const { config, logger, data, outbox, mailer, tokens, background, knownBrowserKey } = context;
   const deps: AccountDeps = {
     publicUrl: config.PUBLIC_URL,
     loginFailuresPerAddress: config.LOGIN_FAILURES_PER_ADDRESS,
+    knownBrowserKey,
     logger,
     data,
     outbox,

@@ -15,7 +15,7 @@ import {
 } from '@pagecast/contracts';
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
-import { pickLocale } from '../domain';
+import { chooseLocale, KNOWN_BROWSER_COOKIE } from '../domain';
 import type { SessionTokens } from '../data/session-tokens';
 import { changePassword } from '../use-cases/change-password';
 import type { AccountDeps } from '../use-cases/deps';
@@ -33,7 +33,7 @@ import { resetPassword } from '../use-cases/reset-password';
 import { sendContactMessage } from '../use-cases/send-contact-message';
 import { updateProfile } from '../use-cases/update-profile';
 import { verifyEmail } from '../use-cases/verify-email';
-import { clearSessionCookie, sessionCookie } from './cookies';
+import { clearSessionCookie, cookieValue, knownBrowserCookie, sessionCookie } from './cookies';
 
 export interface RouteDeps {
   /** what the use cases get */
@@ -43,8 +43,12 @@ export interface RouteDeps {
   secureCookies: boolean;
 }
 
-const localeOf = (req: Request) => (stored: string | null) =>
-  pickLocale((req.body as { locale?: unknown } | undefined)?.locale, req.get('accept-language'), stored);
+/**
+ * The language of a mail this request triggers, given the account's own (null for a new account or one stored
+ * without): see chooseLocale. `page`: the page's language, which a registration sends.
+ */
+const localeOf = (req: Request, page?: string) => (account: string | null) =>
+  chooseLocale({ account, page, browser: req.acceptsLanguages() });
 
 export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router {
   const router = Router();
@@ -56,11 +60,12 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
     return identity;
   };
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
+  const knownBrowserOf = (req: Request) => cookieValue(req.get('cookie'), KNOWN_BROWSER_COOKIE);
 
   // --- public auth calls
   router.post('/api/auth/register', async (req, res) => {
     const input = parseWith(RegisterRequest, req.body);
-    res.json(await register(deps, input, localeOf(req)(null)));
+    res.json(await register(deps, input, localeOf(req, input.locale)(null)));
   });
 
   router.post('/api/auth/verify-email', async (req, res) => {
@@ -80,18 +85,29 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
 
   router.post('/api/auth/reset-password', async (req, res) => {
     const input = parseWith(ResetPasswordRequest, req.body);
-    res.json(await resetPassword(deps, input.token, input.newPassword));
+    const { knownBrowser, ...answer } = await resetPassword(deps, input.token, input.newPassword, {
+      ip: req.ip ?? null,
+      knownBrowser: knownBrowserOf(req),
+    });
+    res.append('Set-Cookie', knownBrowserCookie(knownBrowser, secureCookies));
+    res.json(answer);
   });
 
   router.post('/api/auth/local-login', async (req, res) => {
     const input = parseWith(LocalLoginRequest, req.body);
     noStore(res);
     try {
-      const { session: s, isFirstLogin } = await login(deps, input, {
+      const {
+        session: s,
+        isFirstLogin,
+        knownBrowser,
+      } = await login(deps, input, {
         userAgent: req.get('user-agent')?.slice(0, 512) ?? null,
         ip: req.ip ?? null,
+        knownBrowser: knownBrowserOf(req),
       });
       res.append('Set-Cookie', sessionCookie(s.token, s.maxAgeSeconds, secureCookies));
+      res.append('Set-Cookie', knownBrowserCookie(knownBrowser, secureCookies));
       res.json({ message: 'ログインしました', isFirstLogin });
     } catch (err) {
       if (err instanceof EmailNotVerified) {

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Logger, Outbox } from '@pagecast/service-kit';
 import type { Mailer, Repositories } from '../data';
 import type { SessionTokens } from '../data/session-tokens';
@@ -8,6 +9,8 @@ export interface AccountDeps {
   publicUrl: string;
   /** Failed logins allowed per address in the window (LOGIN_FAILURES_PER_ADDRESS by default). */
   loginFailuresPerAddress?: number;
+  /** signs the known-browser cookies (domain/known-browser.ts) */
+  knownBrowserKey: KeyObject;
   logger: Logger;
   data: Repositories;
   outbox: Outbox;

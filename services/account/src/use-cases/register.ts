@@ -12,6 +12,7 @@ import {
 } from '../domain';
 import type { AccountDeps } from './deps';
 
+/** A new local account; `locale` (the page's language, see chooseLocale) is stored as the member's language. */
 export async function register(deps: AccountDeps, input: RegisterRequest, locale: Locale) {
   const { data, outbox, mailer, background } = deps;
   const { token, hash } = newToken();
@@ -50,7 +51,13 @@ export async function register(deps: AccountDeps, input: RegisterRequest, locale
   background.run('verification mail', () =>
     mailer.send(
       user.email,
-      verificationMail(locale, { publicUrl: deps.publicUrl, email: user.email, firstName: user.firstName, token }),
+      verificationMail(locale, {
+        publicUrl: deps.publicUrl,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        token,
+      }),
     ),
   );
   return { message: messages.registered, email: user.email, requiresVerification: true };

@@ -1,7 +1,10 @@
 import { type Locale, messages, newToken, passwordResetMail, RESET_TOKEN_TTL_MS } from '../domain';
 import type { AccountDeps } from './deps';
 
-/** Same answer whatever the address; the work happens after the answer. */
+/**
+ * Same answer whatever the address; the work happens after the answer. The mail is in the member's language
+ * (`locale` gets the stored one: see chooseLocale).
+ */
 export function requestPasswordReset(deps: AccountDeps, email: string, locale: (stored: string | null) => Locale) {
   const { data, mailer, background, logger } = deps;
   background.run('password reset mail', async () => {
@@ -14,7 +17,13 @@ export function requestPasswordReset(deps: AccountDeps, email: string, locale: (
     const l = locale(user.locale);
     await mailer.send(
       user.email,
-      passwordResetMail(l, { publicUrl: deps.publicUrl, email: user.email, firstName: user.firstName, token }),
+      passwordResetMail(l, {
+        publicUrl: deps.publicUrl,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        token,
+      }),
     );
     logger.info({ userId: user._id, locale: l }, 'password reset mail sent');
   });

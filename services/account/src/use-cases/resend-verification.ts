@@ -18,12 +18,21 @@ async function sendVerification(deps: AccountDeps, user: UserRecord, locale: Loc
   if (!updated) return; // verified in the meantime
   await deps.mailer.send(
     user.email,
-    verificationMail(locale, { publicUrl: deps.publicUrl, email: user.email, firstName: user.firstName, token }),
+    verificationMail(locale, {
+      publicUrl: deps.publicUrl,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      token,
+    }),
   );
   deps.logger.info({ userId: user._id, locale }, 'verification mail sent');
 }
 
-/** Same answer whatever the address; the work happens after the answer. */
+/**
+ * Same answer whatever the address; the work happens after the answer. The mail is in the member's language
+ * (`locale` gets the stored one: see chooseLocale).
+ */
 export function resendVerification(deps: AccountDeps, email: string, locale: (stored: string | null) => Locale) {
   deps.background.run('resend verification', async () => {
     const user = await deps.data.users.findByEmail(email);

@@ -1,10 +1,27 @@
 import { AppError } from '@pagecast/service-kit';
-import { hashPassword, hashToken, messages, RESET_TOKEN_TTL_MS } from '../domain';
+import {
+  hashPassword,
+  hashToken,
+  LOGIN_WINDOW_MS,
+  loginKeys,
+  messages,
+  RESET_TOKEN_TTL_MS,
+  rememberBrowser,
+} from '../domain';
 import type { AccountDeps } from './deps';
 import { revoke, useToken } from './shared';
 
-/** A new password from a reset mail's token; every session of the member ends. */
-export async function resetPassword(deps: AccountDeps, token: string, newPassword: string) {
+/**
+ * A new password from a reset mail's token; every session of the member ends. The reset proves the mailbox, so it
+ * lifts the account's sign-in throttle (and this address's), and this browser becomes known to the account: it signs
+ * in even while strangers' guesses hold the account's limit. `knownBrowser` is the cookie's new value.
+ */
+export async function resetPassword(
+  deps: AccountDeps,
+  token: string,
+  newPassword: string,
+  meta: { ip: string | null; knownBrowser?: string | null } = { ip: null },
+): Promise<{ message: string; knownBrowser: string }> {
   const { data } = deps;
   const hash = hashToken(token);
   const holder = await data.users.findByResetToken(hash, new Date());
@@ -13,5 +30,8 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
   const user = await data.users.consumeResetToken(hash, passwordHash, new Date());
   if (!user) throw new AppError('TOKEN_INVALID');
   await revoke(deps, user._id, await data.sessions.removeAllOfUser(user._id));
-  return { message: messages.passwordReset };
+  const lifted = [loginKeys.account(user.email), loginKeys.pair(user.email, meta.ip ?? 'unknown')];
+  await data.rateLimits.lift(lifted, LOGIN_WINDOW_MS, { always: true });
+  const knownBrowser = rememberBrowser(deps.knownBrowserKey, user._id, meta.knownBrowser);
+  return { message: messages.passwordReset, knownBrowser };
 }

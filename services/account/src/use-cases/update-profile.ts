@@ -1,6 +1,7 @@
 import { type CurrentUser, subjects, type UpdateProfileRequest } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import { toCurrentUser } from '../domain';
+import type { ProfileFields } from '../data/users';
 import type { AccountDeps } from './deps';
 
 export async function updateProfile(
@@ -8,12 +9,11 @@ export async function updateProfile(
   userId: string,
   input: UpdateProfileRequest,
 ): Promise<CurrentUser> {
-  const fields: { firstName: string; lastName: string; profileImageUrl?: string | null } = {
-    firstName: input.firstName,
-    lastName: input.lastName,
-  };
+  const fields: ProfileFields = { firstName: input.firstName, lastName: input.lastName };
   // Absent keeps the picture; empty or null clears it.
   if (input.profileImageUrl !== undefined) fields.profileImageUrl = input.profileImageUrl || null;
+  // The language of the member's mails; absent keeps it.
+  if (input.locale !== undefined) fields.locale = input.locale;
   const user = await deps.data.users.updateProfile(userId, fields);
   if (!user) throw new AppError('UNAUTHORIZED');
   await deps.outbox.add(subjects.userUpdated, {
