@@ -20,13 +20,7 @@ const stats: DashboardStats = {
   monthlySpent: 1,
   recentFiles: [],
 };
-const summary: PointsSummary = {
-  balance: 1200,
-  earnedThisMonth: 2000,
-  spentThisMonth: 3000,
-  purchasedThisMonth: 0,
-  monthStart: '2026-10-31T15:00:00.000Z',
-};
+let summary: PointsSummary;
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
@@ -37,6 +31,14 @@ beforeAll(async () => {
 let root: Root;
 let host: HTMLDivElement;
 beforeEach(() => {
+  summary = {
+    balance: 1200,
+    earnedThisMonth: 2300, // the 300-point registration bonus and a sale's 2,000
+    salesThisMonth: 2000,
+    spentThisMonth: 3000,
+    purchasedThisMonth: 0,
+    monthStart: '2026-10-31T15:00:00.000Z',
+  };
   membership = {
     id: 'u1',
     membershipTier: 'standard',
@@ -44,10 +46,14 @@ beforeEach(() => {
     pendingDowngradeTier: null,
     downgradeEffectiveMonth: null,
     trialEndsAt: null,
-    // 00:00 on 1 December in Tokyo
-    nextRenewalAt: '2026-11-30T15:00:00.000Z',
+    // upgraded on 26 November at 14:00 in Tokyo: renews one calendar month later
+    renewsAt: '2026-12-26T05:00:00.000Z',
+    renewalPoints: 3000,
     monthlyPrice: 3000,
     notice: null,
+    upgradeOffers: [
+      { membershipTier: 'creator', cost: 5000, renewsAt: '2027-01-05T00:00:00.000Z', renewalPoints: 5000 },
+    ],
   };
   vi.stubGlobal('fetch', async (input: string) => {
     const path = new URL(input, 'http://app.test').pathname;
@@ -84,21 +90,30 @@ async function render() {
 const text = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '';
 
 describe('dashboard from billing’s data', () => {
-  it('shows the next renewal on the 1st (Tokyo calendar) and billing’s balance, earnings and spending', async () => {
+  it('shows billing’s stored next renewal (Tokyo calendar), balance, sales earnings and spending', async () => {
     await render();
-    expect(text('dashboard-renewal')).toBe('次回更新日: 2026/12/1');
+    expect(text('dashboard-renewal')).toBe('次回更新日: 2026/12/26');
     expect(text('dashboard-points-balance')).toBe('1,200 ポイント');
-    expect(text('dashboard-points-earned')).toBe('+2,000');
+    expect(text('dashboard-points-earned')).toBe('+2,300'); // every earn row, as the Points screen
     expect(text('dashboard-points-spent')).toBe('-3,000');
-    expect(text('dashboard-earnings')).toContain('2,000 ポイント');
+    expect(text('dashboard-earnings')).toContain('2,000 ポイント'); // the sale only
     expect(document.querySelector('[data-testid="dashboard-notice"]')).toBeNull();
+  });
+
+  it('a member who sold nothing reads 0 points of sales, not the registration bonus', async () => {
+    summary = { ...summary, earnedThisMonth: 300, salesThisMonth: 0 };
+    await render();
+    expect(text('dashboard-earnings')).toContain('0 ポイント');
+    expect(text('dashboard-earnings')).not.toContain('300');
+    expect(text('dashboard-points-earned')).toBe('+300');
   });
 
   it('tells a member whose renewal failed, and one whose trial ended', async () => {
     membership = {
       ...membership,
       membershipTier: 'free',
-      nextRenewalAt: null,
+      renewsAt: null,
+      renewalPoints: null,
       monthlyPrice: 0,
       notice: 'renewal-failed',
     };
@@ -116,7 +131,8 @@ describe('dashboard from billing’s data', () => {
     membership = {
       ...membership,
       membershipTier: 'trial',
-      nextRenewalAt: null,
+      renewsAt: null,
+      renewalPoints: null,
       trialEndsAt: '2026-12-20T03:00:00.000Z',
     };
     await render();

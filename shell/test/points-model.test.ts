@@ -4,20 +4,28 @@ import { signedPoints } from '../src/features/points/model/history-icon';
 import { downgradeOptions, monthToDate, upgradeOptions } from '../src/features/points/model/membership-options';
 
 describe('membership options (spec point 4)', () => {
-  it('free and trial can go to standard (3000) or creator (5000), each disabled below its cost', () => {
-    for (const tier of ['free', 'trial']) {
-      expect(upgradeOptions(tier, 2999)).toEqual([
-        { tier: 'standard', cost: 3000, affordable: false },
-        { tier: 'creator', cost: 5000, affordable: false },
-      ]);
-      expect(upgradeOptions(tier, 3000).map((o) => o.affordable)).toEqual([true, false]);
-      expect(upgradeOptions(tier, 5000).map((o) => o.affordable)).toEqual([true, true]);
-    }
+  const offer = (membershipTier: 'standard' | 'creator', cost: number) => ({
+    membershipTier,
+    cost,
+    renewsAt: '2026-12-26T05:00:00.000Z',
+    renewalPoints: cost,
   });
 
-  it('standard can only go up to creator; creator cannot upgrade', () => {
-    expect(upgradeOptions('standard', 10000)).toEqual([{ tier: 'creator', cost: 5000, affordable: true }]);
-    expect(upgradeOptions('creator', 10000)).toEqual([]);
+  it('offers billing’s upgrades at billing’s cost, each disabled below it', () => {
+    const offers = [offer('standard', 3000), offer('creator', 5000)];
+    expect(upgradeOptions(offers, 2999)).toEqual([
+      { tier: 'standard', cost: 3000, affordable: false, renewsAt: '2026-12-26T05:00:00.000Z', renewalPoints: 3000 },
+      { tier: 'creator', cost: 5000, affordable: false, renewsAt: '2026-12-26T05:00:00.000Z', renewalPoints: 5000 },
+    ]);
+    expect(upgradeOptions(offers, 3000).map((o) => o.affordable)).toEqual([true, false]);
+    expect(upgradeOptions(offers, 5000).map((o) => o.affordable)).toEqual([true, true]);
+    // a changed price is billing's, not the bundled table's
+    expect(upgradeOptions([offer('standard', 3500)], 3000)).toMatchObject([{ cost: 3500, affordable: false }]);
+  });
+
+  it('offers nothing when billing offers nothing (creator, or a downgrade pending)', () => {
+    expect(upgradeOptions([], 10000)).toEqual([]);
+    expect(upgradeOptions(undefined, 10000)).toEqual([]);
   });
 
   it('downgrades: standard and 300point → free; creator and 3000point → free or standard; none from free/trial', () => {
@@ -49,15 +57,15 @@ describe('history amounts', () => {
 describe('dashboard renewal line', () => {
   it('uses billing’s dates: trial end for a trial, the next renewal for paid plans, none for free', () => {
     const trialEndsAt = '2026-12-20T03:00:00.000Z';
-    const nextRenewalAt = '2026-11-30T15:00:00.000Z';
-    expect(renewalOf({ membershipTier: 'trial', trialEndsAt, nextRenewalAt: null })).toEqual({
+    const renewsAt = '2026-12-26T05:00:00.000Z';
+    expect(renewalOf({ membershipTier: 'trial', trialEndsAt, renewsAt: null })).toEqual({
       kind: 'trial-ends',
       date: new Date(trialEndsAt),
     });
-    expect(renewalOf({ membershipTier: 'standard', trialEndsAt: null, nextRenewalAt })).toEqual({
+    expect(renewalOf({ membershipTier: 'standard', trialEndsAt: null, renewsAt })).toEqual({
       kind: 'renewal',
-      date: new Date(nextRenewalAt),
+      date: new Date(renewsAt),
     });
-    expect(renewalOf({ membershipTier: 'free', trialEndsAt, nextRenewalAt: null })).toEqual({ kind: 'none' });
+    expect(renewalOf({ membershipTier: 'free', trialEndsAt, renewsAt: null })).toEqual({ kind: 'none' });
   });
 });

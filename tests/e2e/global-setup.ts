@@ -46,8 +46,8 @@ export async function setup(project: TestProject) {
     profile: 'test',
     port: 18080,
     quiet: true,
-    // TEST_CLOCK: the marketplace's test-only clock, so marketplace.test.ts sees a 30-day licence end
-    env: { RATE_LIMIT_AUTH_MAX: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000', TEST_CLOCK: 'true' },
+    // marketplace.clock: the marketplace's test-only clock (a failpoint), so marketplace.test.ts sees a 30-day licence end
+    env: { RATE_LIMIT_AUTH_MAX: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000', PAGECAST_FAILPOINTS: 'marketplace.clock' },
   });
   const started = stack as Stack & { env: Record<string, string> };
   project.provide(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anyFailpoint, failpointsSetting } from './failpoints';
 
 /** Thrown by loadConfig; its message lists every bad variable, one a line, so a failed start is easy to read. */
 export class ConfigError extends Error {
@@ -37,6 +38,8 @@ export const baseConfigSchema = {
   SMTP_URL: url('smtp://127.0.0.1:1025').default('smtp://127.0.0.1:1025'),
   PUBLIC_URL: url('http://localhost:8080').default('http://localhost:8080'),
   INTERNAL_SECRET: z.string({ error: 'is required' }).min(32, 'must be at least 32 characters'),
+  /** Test only: crash points and test clocks to turn on (failpoints.ts); refused when NODE_ENV=production. */
+  PAGECAST_FAILPOINTS: failpointsSetting,
 };
 
 const baseObject = z.object(baseConfigSchema);
@@ -61,5 +64,9 @@ export function loadConfig<S extends z.ZodRawShape>(
     });
     throw new ConfigError(`Invalid configuration (environment variables):\n${lines.join('\n')}`);
   }
-  return result.data as BaseConfig & z.infer<z.ZodObject<S>>;
+  const config = result.data as BaseConfig & z.infer<z.ZodObject<S>>;
+  if (env.NODE_ENV === 'production' && anyFailpoint(config.PAGECAST_FAILPOINTS)) {
+    throw new ConfigError('PAGECAST_FAILPOINTS is test-only and refused when NODE_ENV=production');
+  }
+  return config;
 }

@@ -101,6 +101,17 @@ export function describeServiceHealth<C extends BaseConfig>(opts: ServiceHealthO
       expect(() => opts.loadConfig(rest)).toThrow(/INTERNAL_SECRET: is required/);
     });
 
+    it('refuses the test failpoints (PAGECAST_FAILPOINTS) when NODE_ENV=production', () => {
+      const prod = { ...testEnv(), NODE_ENV: 'production' };
+      expect(opts.loadConfig(prod)).toBeTruthy();
+      for (const value of ['seed=1', 'marketplace.clock', 'billing.transfer-after-buyer=crash@0.5']) {
+        expect(() => opts.loadConfig({ ...prod, PAGECAST_FAILPOINTS: value }), value).toThrow(ConfigError);
+        expect(() => opts.loadConfig({ ...prod, PAGECAST_FAILPOINTS: value }), value).toThrow(
+          /PAGECAST_FAILPOINTS is test-only and refused when NODE_ENV=production/,
+        );
+      }
+    });
+
     if (opts.s3) {
       it('refuses to start without S3 keys (this service stores objects)', () => {
         const { S3_ACCESS_KEY: _a, S3_SECRET_KEY: _s, ...rest } = testEnv();

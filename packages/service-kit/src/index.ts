@@ -31,6 +31,20 @@ export {
   verifyAnyIdentityHeader,
   verifyIdentityHeader,
 } from './identity';
+export {
+  type Clock,
+  type CrashPointOf,
+  createClock,
+  createFailpoints,
+  FAILPOINTS,
+  type FailpointName,
+  type Failpoints,
+  type FailpointSettings,
+  NO_FAILPOINTS,
+  parseFailpoints,
+  seededRandom,
+  testClockRouter,
+} from './failpoints';
 export { createLogger, type Logger } from './logger';
 export { connectMongo, mongoReady } from './mongo';
 export {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEvent, type EventData, type EventEnvelope, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
+import { seededRandom } from './failpoints';
 import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
 import type { JetStreamClient, JetStreamManager } from './nats';
 
@@ -71,6 +72,22 @@ export function testEnv(env: NodeJS.ProcessEnv = process.env): TestEnv {
     STRIPE_API_BASE: pick('STRIPE_API_BASE', 'http://127.0.0.1:12211'),
     INTERNAL_SECRET: pick('INTERNAL_SECRET', fallbackSecret),
   };
+}
+
+/**
+ * The seed of a test's random choices (which crash points fire, when a process is killed), printed so that a failing
+ * run can be replayed. PAGECAST_TEST_SEED gives it (a number from 0 to 2^32-1, or `random` for a new one); the default
+ * is 1, so that CI judges a commit and not a dice roll (as the fuzzing's FUZZ_SEED). `random()` draws from it in
+ * [0, 1); pass `seed` on to the services as `seed=<n>` in PAGECAST_FAILPOINTS, or draw their seeds from `random`.
+ */
+export function testSeed(label: string, env: NodeJS.ProcessEnv = process.env): { seed: number; random: () => number } {
+  const given = env.PAGECAST_TEST_SEED?.trim() || '1';
+  const seed = given === 'random' ? randomBytes(4).readUInt32BE(0) : Number(given);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new Error(`PAGECAST_TEST_SEED must be an integer from 0 to 4294967295 or "random", not "${given}"`);
+  }
+  console.log(`[seed] ${label}: ${seed} (PAGECAST_TEST_SEED=${seed} replays it)`);
+  return { seed, random: seededRandom(seed) };
 }
 
 /**

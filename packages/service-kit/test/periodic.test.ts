@@ -37,3 +37,33 @@ describe('runPeriodically', () => {
     expect(job).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('runPeriodically with runAtStart', () => {
+  it('runs the job at once, then on every tick, and stop waits for the first run', async () => {
+    vi.useFakeTimers();
+    let release: () => void = () => {};
+    const job = vi.fn(
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+    );
+    const p = runPeriodically(100, job, { logger, name: 'test job', runAtStart: true });
+    expect(job).toHaveBeenCalledTimes(1); // before any time has passed
+    await vi.advanceTimersByTimeAsync(250); // the first run still holds: its ticks are skipped
+    expect(job).toHaveBeenCalledTimes(1);
+    release();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(job).toHaveBeenCalledTimes(2);
+    let stopped = false;
+    const stopping = p.stop().then(() => {
+      stopped = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(job).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@pagecast/service-kit';
+import { loadConfig } from '@pagecast/service-kit';
 import { z } from 'zod';
 
 const optionalString = z
@@ -34,23 +34,14 @@ export const configSchema = {
   JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** A transfer still unfinished after this long was left by a crash: the sweeper finishes or reverses it. */
   TRANSFER_SWEEP_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
-  /** Test only: `POST /internal/test/clock` sets this service's clock (renewals, trial ends). */
-  TEST_CLOCK: z.stringbool().default(false),
-  /** Test only (crash tests): the process exits at once (as kill -9 would) at this step. */
-  CRASH_POINT: z
-    .enum(['transfer-after-intent', 'transfer-after-buyer', 'transfer-after-seller', 'renewal-after-charge'])
-    .optional(),
-  /** Test only: probability (0..1) that CRASH_POINT fires when reached. */
-  CRASH_PROBABILITY: z.coerce.number().min(0).max(1).default(1),
 };
 
-/** Throws a ConfigError naming every missing or bad variable. */
+/**
+ * Throws a ConfigError naming every missing or bad variable. The test clock and the crash points are the kit's
+ * failpoints (PAGECAST_FAILPOINTS, refused when NODE_ENV=production).
+ */
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {
-  const config = loadConfig(configSchema, env);
-  if (env.NODE_ENV === 'production' && (config.TEST_CLOCK || config.CRASH_POINT)) {
-    throw new ConfigError('TEST_CLOCK and CRASH_POINT are test-only and refused when NODE_ENV=production');
-  }
-  return config;
+  return loadConfig(configSchema, env);
 }
 
 export type Config = ReturnType<typeof loadServiceConfig>;

@@ -1,22 +1,17 @@
-import type { Logger, RunningService, RuntimeContext } from '@pagecast/service-kit';
+import type { Clock, Failpoints, Logger, RunningService, RuntimeContext } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Repositories } from './data';
 import type { CardProvider } from './data/card-provider';
-
-/** The service's clock: real time, or (config.TEST_CLOCK) a time a test sets. */
-export interface Clock {
-  now(): Date;
-  set(at: Date | null): void;
-}
 
 /** What use cases, routers and consumers get: connections, repositories and adapters, created once at start. */
 export interface ServiceContext extends RuntimeContext<Config> {
   data: Repositories;
   /** null when no secret key is configured: card payments answer PAYMENT_NOT_CONFIGURED */
   cards: CardProvider | null;
+  /** real time, or (failpoint billing.clock, tests only) a time a test sets */
   clock: Clock;
-  /** Test only: the crash tests' kill point (the process exits at once, as with kill -9). */
-  crashAt(point: NonNullable<Config['CRASH_POINT']>): void;
+  /** the crash tests' kill points (`failpoints.hit(...)`), off unless PAGECAST_FAILPOINTS turns them on */
+  failpoints: Failpoints<'billing'>;
 }
 
 export type Server = RunningService<ServiceContext>;

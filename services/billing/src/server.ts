@@ -1,6 +1,6 @@
-import { type Logger, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
+import { createFailpoints, type Logger, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import type { Clock, Server, ServiceContext } from './context';
+import type { Server, ServiceContext } from './context';
 import { createRepositories, ensureIndexes } from './data';
 import { createCardProvider, registerLocalWebhook } from './data/card-provider';
 import { startConsumers } from './events';
@@ -12,16 +12,6 @@ export type { Server, ServiceContext } from './context';
 export const SERVICE_NAME = 'billing';
 /** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
 export const DATABASE_NAME = 'pagecast_billing';
-
-function createClock(): Clock {
-  let fixed: Date | null = null;
-  return {
-    now: () => fixed ?? new Date(),
-    set: (at) => {
-      fixed = at;
-    },
-  };
-}
 
 /**
  * Connects to the servers, starts the outbox relay, the consumers, the jobs and HTTP on config.PORT (0 = any free
@@ -51,15 +41,14 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
         );
       }
       await ensureIndexes(base.conn);
+      // test only (refused in production): the crash tests' kill points and the settable clock
+      const failpoints = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);
       return {
         ...base,
         data: createRepositories(base.conn),
         cards,
-        clock: createClock(),
-        crashAt: (point) => {
-          if (config.CRASH_POINT === point && Math.random() < config.CRASH_PROBABILITY)
-            process.kill(process.pid, 'SIGKILL');
-        },
+        clock: failpoints.clock,
+        failpoints,
       };
     },
     mount: async (context, onClose) => {

@@ -1,27 +1,59 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server as HttpServer } from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerLocalWebhook } from '../src/data/card-provider';
 import { call, checkLedger, destroyBilling, registerMember, startBilling, type TestService, waitFor } from './helpers';
 
 // The card provider is localstripe (the real provider's API cannot be reached here): it keeps intents, confirms them
-// with test cards and signs webhooks like the real one.
+// with test cards and signs webhooks like the real one. Its webhooks reach billing through a relay that notes each
+// delivery with billing's answer, so a test waits for the webhook it is about rather than for a while.
 let svc: TestService;
 let provider: Stripe;
+let relay: HttpServer;
+const deliveries: Array<{ type: string; intent: string; status: number }> = [];
 beforeAll(async () => {
   svc = await startBilling();
   const base = new URL(svc.env.STRIPE_API_BASE as string);
   provider = new Stripe('sk_test_localstripe', { host: base.hostname, port: base.port, protocol: 'http' });
+  relay = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const answer = await fetch(`${svc.server.url}/api/payments/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': req.headers['content-type'] ?? 'application/json',
+        'stripe-signature': String(req.headers['stripe-signature'] ?? ''),
+      },
+      body,
+    });
+    const text = await answer.text();
+    const event = JSON.parse(body.toString('utf8')) as { type: string; data: { object: { id: string } } };
+    deliveries.push({ type: event.type, intent: event.data.object.id, status: answer.status });
+    res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+  });
+  await new Promise<void>((ready) => relay.listen(0, '127.0.0.1', ready));
+  const { port } = relay.address() as { port: number };
   await registerLocalWebhook(
     base.toString(),
     svc.env.MONGO_DB as string,
-    `${svc.server.url}/api/payments/webhook`,
+    `http://127.0.0.1:${port}/`,
     svc.env.STRIPE_WEBHOOK_SECRET as string,
   );
 });
 afterAll(async () => {
+  await new Promise((closed) => relay?.close(closed));
   await destroyBilling(svc);
 });
+
+/** Waits until localstripe's webhook for `intent` has reached billing and billing has answered it (200). */
+async function webhookHandled(intent: string) {
+  const delivery = await waitFor(`the webhook of ${intent} answered by billing`, async () =>
+    deliveries.find((d) => d.intent === intent && d.type === 'payment_intent.succeeded'),
+  );
+  expect(delivery.status).toBe(200);
+}
 
 const balance = (id: string) => svc.server.context.data.ledger.balance(id);
 const purchases = async (id: string) =>
@@ -56,7 +88,7 @@ describe('card payments (localstripe)', () => {
       stripePaymentIntentId: intent,
     });
     expect(again.body).toMatchObject({ added: 3000, balance: 3300, entryId: paid.body.entryId });
-    await new Promise((r) => setTimeout(r, 1500)); // the signed webhook of the same intent arrives meanwhile
+    await webhookHandled(intent); // the signed webhook of the same intent, handled after the credit
     expect(await balance(member)).toBe(3300);
     expect(await purchases(member)).toHaveLength(1);
   });
@@ -80,7 +112,7 @@ describe('card payments (localstripe)', () => {
     );
     for (const a of answers) expect(a.status).toBe(200);
     expect(new Set(answers.map((a) => a.body.entryId)).size).toBe(1);
-    await new Promise((r) => setTimeout(r, 1500));
+    await webhookHandled(intent);
     expect(await balance(member)).toBe(5300);
     expect(await purchases(member)).toHaveLength(1);
     await checkLedger(svc);
@@ -145,7 +177,7 @@ describe('card payments (localstripe)', () => {
       stripePaymentIntentId: small,
     });
     expect([greedy.status, greedy.body.code]).toEqual([409, 'PAYMENT_MISMATCH']);
-    await new Promise((r) => setTimeout(r, 1000));
+    await webhookHandled(small); // the small package's own webhook credits nothing more
     expect(await balance(member)).toBe(1300);
     expect(await balance(other)).toBe(300);
   });

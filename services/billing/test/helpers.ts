@@ -38,7 +38,7 @@ export async function startBilling(
       CONSUMER_PREFIX: uniqueName('billing-test'),
       EVENTS_DELIVER: 'new',
       JOBS_INTERVAL_MS: '0',
-      TEST_CLOCK: 'true',
+      PAGECAST_FAILPOINTS: 'billing.clock',
       STRIPE_SECRET_KEY: 'sk_test_localstripe',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_localstripe',
       STRIPE_WEBHOOK_SECRET: `whsec_${randomUUID().replace(/-/g, '')}`,
@@ -113,7 +113,7 @@ export async function credit(svc: TestService, memberId: string, amount: number)
     accountId: memberId,
     amount,
     type: 'purchase',
-    description: 'test credit',
+    reason: { kind: 'pointsPurchase', points: amount },
     key: `test:${randomUUID()}`,
   });
 }

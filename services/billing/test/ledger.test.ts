@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subjects } from '@pagecast/contracts';
+import { createEvent, subjects } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postEntry } from '../src/use-cases/post-entry';
 import {
@@ -57,9 +57,18 @@ describe('the ledger', () => {
         if (e.data.userId === userId) seen.push(e.data.balance);
       }
     })();
-    for (let i = 0; i < 3; i++) await publishEvent(svc, subjects.userMigrated, { userId, bonusPoints: 100 });
+    const { js, jsm } = svc.server.context.nats;
+    let lastSeq = 0;
+    for (let i = 0; i < 3; i++) {
+      const event = createEvent(subjects.userMigrated, { userId, bonusPoints: 100 });
+      lastSeq = (await js.publish(subjects.userMigrated, JSON.stringify(event), { msgID: event.id })).seq;
+    }
     await waitFor('bonus', async () => (await svc.server.context.data.ledger.balance(userId)) === 400);
-    await new Promise((r) => setTimeout(r, 500));
+    // all three deliveries handled: billing's durable has acknowledged everything up to the last of them
+    await waitFor('the three deliveries acknowledged', async () => {
+      const info = await jsm.consumers.info('ACCOUNT', `${svc.env.CONSUMER_PREFIX}-account`);
+      return info.ack_floor.stream_seq >= lastSeq;
+    });
     expect(await svc.server.context.data.ledger.balance(userId)).toBe(400);
     await waitFor('event', async () => seen.includes(400));
     sub.unsubscribe();
@@ -80,7 +89,7 @@ describe('the ledger', () => {
           accountId: userId,
           amount: -100,
           type: 'spend',
-          description: 's',
+          reason: { kind: 'upgrade', tier: 'standard' },
           key: randomUUID(),
         }),
       ),
@@ -103,7 +112,7 @@ describe('the ledger', () => {
         accountId: userId,
         amount: -500,
         type: 'spend',
-        description: 's',
+        reason: { kind: 'upgrade', tier: 'standard' },
         key: randomUUID(),
       });
       clock.set(new Date('2030-02-10T00:00:00Z'));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { constants } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_ACCOUNT } from '../src/domain/fees';
@@ -76,7 +77,7 @@ describe(`ledger property (${OPS} operations, 50 members, seed ${seed})`, () => 
           accountId: c.member,
           amount: c.amount,
           type: 'purchase',
-          description: 'p',
+          reason: { kind: 'pointsPurchase', points: c.amount },
           key: c.key,
         });
         expect(res.status).toBe('applied');
@@ -89,7 +90,7 @@ describe(`ledger property (${OPS} operations, 50 members, seed ${seed})`, () => 
           accountId: pick(members),
           amount: -amount,
           type: 'spend',
-          description: 's',
+          reason: { kind: 'upgrade', tier: 'standard' },
           key,
         });
         if (res.status === 'applied') burned.set(key, amount);
@@ -110,7 +111,8 @@ describe(`ledger property (${OPS} operations, 50 members, seed ${seed})`, () => 
       } else if (r < 0.95) {
         const member = pick(members);
         try {
-          const res = await upgradeMembership(ctx, member, pick(['standard', 'creator'] as const));
+          const tier = pick(['standard', 'creator'] as const);
+          const res = await upgradeMembership(ctx, member, tier, constants.upgradeCosts[tier]);
           const plan = await ctx.data.memberships.current(member);
           burned.set(`upgrade:${member}:${plan?.seq}`, res.pointsConsumed);
           count('upgrade');

@@ -150,7 +150,7 @@ describe('internal transfers (marketplace purchases)', () => {
       accountId: buyer,
       amount: -5000,
       type: 'spend',
-      description: 'x',
+      reason: { kind: 'purchase', title: null },
       key: `transfer:${id}:buyer`,
     });
     const { sweepTransfers } = await import('../src/use-cases/transfer-points');

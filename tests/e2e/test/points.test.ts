@@ -15,6 +15,17 @@ let page: Page;
 const cspViolations: string[] = [];
 
 const value = (testId: string) => page.getByTestId(testId).textContent();
+/** When the upgrade was confirmed (ms): between these two instants. */
+const upgradedAt = { from: 0, to: 0 };
+
+/** The Tokyo calendar date one calendar month after `ms` (the same day, or the last day of a shorter month). */
+function oneMonthLaterInTokyo(ms: number): string {
+  const tokyo = new Date(ms + 9 * 3600_000);
+  const year = tokyo.getUTCFullYear();
+  const next = tokyo.getUTCMonth() + 1;
+  const day = Math.min(tokyo.getUTCDate(), new Date(Date.UTC(year, next + 1, 0)).getUTCDate());
+  return new Date(Date.UTC(year, next, day) - 9 * 3600_000).toLocaleDateString('ja', { timeZone: 'Asia/Tokyo' });
+}
 const historyRows = () => page.getByTestId('points-history-row');
 
 /**
@@ -165,8 +176,18 @@ describe('points, card payments and plans', () => {
     await expect.poll(() => standard.isEnabled()).toBe(true);
     expect(await page.getByTestId('points-upgrade-creator').isDisabled()).toBe(true); // 3,300 < 5,000
     await standard.click();
+    // the confirmation says what is charged now, and when and how much next
+    // (billing's offer was read with the page: around midnight in Tokyo, either side of it)
+    const dialog = (await page.getByRole('dialog').textContent()) ?? '';
+    const nexts = [Date.now() - 120_000, Date.now()].map(oneMonthLaterInTokyo);
+    expect(
+      nexts.some((next) => dialog.includes(`今すぐ3,000ポイント、次回は${next}に3,000ポイント`)),
+      dialog,
+    ).toBe(true);
+    upgradedAt.from = Date.now();
     await page.getByTestId('points-membership-confirm').click();
     expect(await toastText(page, 'アップグレード完了')).toContain('スタンダード');
+    upgradedAt.to = Date.now();
     await expect.poll(() => value('points-membership-tier')).toBe('スタンダード');
     await expect.poll(() => value('points-balance-card-value')).toBe('300 ポイント');
     await expect.poll(() => value('points-spent-card-value')).toBe('3,000 ポイント');
@@ -209,12 +230,10 @@ describe('points, card payments and plans', () => {
     await expect.poll(() => value('dashboard-points-balance'), { timeout: 15_000 }).toMatch(/^300/);
     await expect.poll(() => value('dashboard-points-spent')).toBe('-3,000');
     expect(await page.getByTestId('dashboard-tier').textContent()).toContain('スタンダード');
-    // standard renews on the 1st of next month (Asia/Tokyo), not a month from today
-    const tokyo = new Date(Date.now() + 9 * 3600_000);
-    const firstInTokyo = new Date(Date.UTC(tokyo.getUTCFullYear(), tokyo.getUTCMonth() + 1, 1) - 9 * 3600_000);
-    const expected = firstInTokyo.toLocaleDateString('ja', { timeZone: 'Asia/Tokyo' });
-    expect(expected).toMatch(/\/1$/);
-    expect(await value('dashboard-renewal')).toBe(`次回更新日: ${expected}`);
+    // standard renews one calendar month after the upgrade (Asia/Tokyo), not on the 1st of next month
+    const expected = [...new Set([upgradedAt.from, upgradedAt.to].map(oneMonthLaterInTokyo))];
+    await expect.poll(() => value('dashboard-renewal')).toMatch(/^次回更新日: /);
+    expect(expected.map((date) => `次回更新日: ${date}`)).toContain(await value('dashboard-renewal'));
   });
 
   it('in French, the longest labels fit at 360, 1024 and 1440 px, with the purchase dialog open too', async () => {

@@ -1,4 +1,4 @@
-import type { PointTransactionType } from '@pagecast/contracts';
+import type { PointsEntryReason, PointTransactionType } from '@pagecast/contracts';
 import { isDuplicateKeyError } from '@pagecast/service-kit';
 import { nextEntry } from '../domain/ledger';
 import type { LedgerEntryDoc, Models } from './models';
@@ -8,7 +8,8 @@ export interface AppendInput {
   /** signed */
   amount: number;
   type: PointTransactionType;
-  description: string;
+  /** why: a code and its parameters, worded by the reader's front end (never a sentence) */
+  reason: PointsEntryReason;
   /** idempotency key: one entry per key, ever */
   key: string;
   relatedFileId?: string | null;
@@ -98,7 +99,7 @@ export function createLedger({ ledger, ledgerHeads }: Models) {
           balance: next.balance,
           amount: input.amount,
           type: input.type,
-          description: input.description,
+          reason: input.reason,
           key: input.key,
           relatedFileId: input.relatedFileId ?? null,
           paymentIntentId: input.paymentIntentId ?? null,
@@ -140,8 +141,8 @@ export function createLedger({ ledger, ledgerHeads }: Models) {
     since(accountId: string, from: Date) {
       return ledger
         .find({ accountId, createdAt: { $gte: from } })
-        .select({ type: 1, amount: 1 })
-        .lean<Pick<LedgerEntryDoc, 'type' | 'amount'>[]>();
+        .select({ type: 1, amount: 1, key: 1 })
+        .lean<Pick<LedgerEntryDoc, 'type' | 'amount' | 'key'>[]>();
     },
     unannounced(olderThan: Date, limit = 200) {
       return ledger

@@ -13,6 +13,8 @@ const toMembership = (d: MembershipDoc): Versioned => ({
   pendingDowngradeTier: d.pendingDowngradeTier,
   downgradeEffectiveMonth: d.downgradeEffectiveMonth,
   paidMonth: d.paidMonth,
+  // absent on a plan stored before renewal anchors: renews on the 1st (the old rule), no migration needed
+  renewalAnchor: d.renewalAnchor ?? null,
   notice: d.notice,
 });
 
@@ -37,6 +39,7 @@ export function createMemberships({ memberships }: Models) {
         pendingDowngradeTier: m.pendingDowngradeTier,
         downgradeEffectiveMonth: m.downgradeEffectiveMonth,
         paidMonth: m.paidMonth,
+        renewalAnchor: m.renewalAnchor,
         notice: m.notice,
         reason,
         createdAt: now,
@@ -65,6 +68,7 @@ export function createMemberships({ memberships }: Models) {
           pendingDowngradeTier: 1,
           downgradeEffectiveMonth: 1,
           paidMonth: 1,
+          renewalAnchor: 1,
           notice: 1,
         })
         .lean<MembershipDoc[]>();

@@ -1,4 +1,4 @@
-import type { MembershipTier, PointTransactionType } from '@pagecast/contracts';
+import type { MembershipTier, PointsEntryReason, PointTransactionType } from '@pagecast/contracts';
 import mongoose from 'mongoose';
 
 /**
@@ -14,7 +14,10 @@ export interface LedgerEntryDoc {
   /** signed */
   amount: number;
   type: PointTransactionType;
-  description: string;
+  /** why the points moved: a code and its parameters (null on entries stored before it: see `description`) */
+  reason: PointsEntryReason | null;
+  /** entries stored before `reason` only: their Japanese sentence (domain/history.ts reads it back) */
+  description?: string | null;
   key: string;
   relatedFileId: string | null;
   paymentIntentId: string | null;
@@ -33,7 +36,8 @@ const ledgerSchema = new mongoose.Schema<LedgerEntryDoc>(
     balance: { type: Number, required: true },
     amount: { type: Number, required: true },
     type: { type: String, required: true },
-    description: { type: String, required: true },
+    reason: { type: mongoose.Schema.Types.Mixed, default: null },
+    description: { type: String },
     key: { type: String, required: true },
     relatedFileId: { type: String, default: null },
     paymentIntentId: { type: String, default: null },
@@ -59,6 +63,8 @@ export interface MembershipDoc {
   pendingDowngradeTier: MembershipTier | null;
   downgradeEffectiveMonth: number | null;
   paidMonth: number | null;
+  /** when the member's paid months began (see domain/membership.ts); absent on plans stored before it: the 1st */
+  renewalAnchor?: Date | null;
   notice: 'trial-ended' | 'renewal-failed' | null;
   reason: string;
   createdAt: Date;
@@ -75,6 +81,7 @@ const membershipSchema = new mongoose.Schema<MembershipDoc>(
     pendingDowngradeTier: { type: String, default: null },
     downgradeEffectiveMonth: { type: Number, default: null },
     paidMonth: { type: Number, default: null },
+    renewalAnchor: { type: Date, default: null },
     notice: { type: String, default: null },
     reason: { type: String, required: true },
     createdAt: { type: Date, required: true },

@@ -23,12 +23,20 @@ describe('ledger rules', () => {
   it('sums a month as the Points screen does: earn adds, spend adds its absolute value, purchase adds', () => {
     expect(
       monthlySums([
-        { type: 'earn', amount: 300 },
-        { type: 'spend', amount: -3000 },
-        { type: 'purchase', amount: 5000 },
-        { type: 'earn', amount: 2000 },
-        { type: 'spend', amount: -100 },
+        { type: 'earn', amount: 300, key: 'opening:m' },
+        { type: 'spend', amount: -3000, key: 'upgrade:m:2' },
+        { type: 'purchase', amount: 5000, key: 'payment:pi_1' },
+        { type: 'earn', amount: 2000, key: 'transfer:t1:seller' },
+        { type: 'spend', amount: -100, key: 'transfer:t2:buyer' },
       ]),
-    ).toEqual({ earned: 2300, spent: 3100, purchased: 5000 });
+    ).toEqual({ earned: 2300, sold: 2000, spent: 3100, purchased: 5000 });
+  });
+
+  it("counts as sold only a transfer's seller leg: not a bonus, a migration bonus or the platform's fee", () => {
+    const sold = (key: string) => monthlySums([{ type: 'earn', amount: 100, key }]).sold;
+    expect(sold('transfer:t1:seller')).toBe(100);
+    expect(sold('opening:m')).toBe(0);
+    expect(sold('migration:m')).toBe(0);
+    expect(sold('transfer:t1:fee')).toBe(0);
   });
 });

@@ -23,15 +23,25 @@ export function nextEntry(
   return { seq: (head?.seq ?? 0) + 1, balance, createdAt: new Date(Math.max(now.getTime(), after)) };
 }
 
-/** The Points screen's monthly sums (spec point 2): earn adds, spend adds the absolute value, purchase adds. */
-export function monthlySums(rows: ReadonlyArray<{ type: PointTransactionType; amount: number }>) {
+/** A sale's proceeds: the seller's leg of a marketplace transfer (key `transfer:<id>:seller`, use-cases/transfer-points). */
+export function isSaleProceeds(entry: { key?: string | null }): boolean {
+  return typeof entry.key === 'string' && entry.key.startsWith('transfer:') && entry.key.endsWith(':seller');
+}
+
+/**
+ * The monthly sums. The Points screen's (spec point 2): earn adds (every earn row: bonuses too), spend adds the
+ * absolute value, purchase adds. `sold`: the dashboard's earnings from sales, sale proceeds only (no bonus).
+ */
+export function monthlySums(rows: ReadonlyArray<{ type: PointTransactionType; amount: number; key?: string | null }>) {
   let earned = 0;
+  let sold = 0;
   let spent = 0;
   let purchased = 0;
   for (const row of rows) {
     if (row.type === 'earn') earned += row.amount;
     else if (row.type === 'spend') spent += Math.abs(row.amount);
     else if (row.type === 'purchase') purchased += row.amount;
+    if (row.type === 'earn' && isSaleProceeds(row)) sold += row.amount;
   }
-  return { earned, spent, purchased };
+  return { earned, sold, spent, purchased };
 }

@@ -1,5 +1,5 @@
 import { constants, type MembershipTier } from '@pagecast/contracts';
-import { monthKey, monthKeyStart, nextMonthKey, nextMonthStart } from './months';
+import { addMonths, monthKey, monthKeyStart, sameDayInMonth } from './months';
 
 /** A member's plan as billing keeps it: one versioned entry per change (see data/memberships.ts). */
 export interface Membership {
@@ -7,10 +7,19 @@ export interface Membership {
   tier: MembershipTier;
   registeredAt: Date;
   pendingDowngradeTier: MembershipTier | null;
-  /** YYYYMM the pending downgrade takes effect */
+  /** YYYYMM (Tokyo) of the renewal at which the pending downgrade takes effect */
   downgradeEffectiveMonth: number | null;
-  /** YYYYMM (Tokyo) of the last month the plan was paid for (upgrade or renewal); null = never */
+  /**
+   * YYYYMM (Tokyo) of the month in which the last paid month began (its upgrade or renewal); null = never. A member
+   * renews once a month, on their own day, so this month names the paid period.
+   */
   paidMonth: number | null;
+  /**
+   * When the member's paid months began (the instant of their last upgrade): each renewal falls on its Tokyo day of
+   * the month and time of day (see renewalDueAt). null = a plan stored before this field: the 1st at 00:00 Tokyo,
+   * as every plan renewed then (no migration: the default is the old rule).
+   */
+  renewalAnchor: Date | null;
   notice: 'trial-ended' | 'renewal-failed' | null;
 }
 
@@ -56,16 +65,44 @@ export function upgradeRefusal(m: Membership, target: 'standard' | 'creator'): M
   return upgrades[m.tier]?.includes(target) ? null : 'UPGRADE_NOT_ALLOWED';
 }
 
-/** The plan after a paid upgrade: paid for the current month (the 1st's renewal charges next month). */
-export function upgraded(m: Membership, target: 'standard' | 'creator', now: Date): Membership {
+/**
+ * The plan after a paid upgrade at `paidAt`: a paid month starts then and ends one calendar month later, when the
+ * next renewal falls (a trial loses nothing: it was free, and the paid month starts at the upgrade).
+ */
+export function upgraded(m: Membership, target: 'standard' | 'creator', paidAt: Date): Membership {
   return {
     ...m,
     tier: target,
     pendingDowngradeTier: null,
     downgradeEffectiveMonth: null,
-    paidMonth: monthKey(now),
+    paidMonth: monthKey(paidAt),
+    renewalAnchor: paidAt,
     notice: null,
   };
+}
+
+/** The anchor of a plan stored before renewal anchors existed: 00:00 Tokyo on a 1st (renewals on the 1st). */
+const FIRST_OF_THE_MONTH = monthKeyStart(200001);
+
+/** The instant the member's renewal of month YYYYMM falls due (their anchor's day, or the month's last day). */
+export function renewalDueAt(m: Pick<Membership, 'renewalAnchor'>, month: number): Date {
+  return sameDayInMonth(m.renewalAnchor ?? FIRST_OF_THE_MONTH, month);
+}
+
+/** The latest month whose renewal is due at `now`: this month once its due instant has passed, else last month. */
+export function dueMonth(m: Pick<Membership, 'renewalAnchor'>, now: Date): number {
+  const month = monthKey(now);
+  return renewalDueAt(m, month).getTime() <= now.getTime() ? month : addMonths(month, -1);
+}
+
+/**
+ * The month of the member's next renewal: a paid plan whose due renewal has not run yet renews at the job's next
+ * run (that month); otherwise the month after the last paid (or due) one.
+ */
+export function nextRenewalMonth(m: Membership, now: Date): number {
+  const due = dueMonth(m, now);
+  if (m.paidMonth !== null && m.paidMonth >= due) return addMonths(m.paidMonth, 1);
+  return isPaidTier(m.tier) ? due : addMonths(due, 1);
 }
 
 export function downgradeRefusal(m: Membership, target: 'free' | 'standard'): MembershipRefusal | null {
@@ -73,9 +110,9 @@ export function downgradeRefusal(m: Membership, target: 'free' | 'standard'): Me
   return downgrades[m.tier]?.includes(target) ? null : 'DOWNGRADE_NOT_ALLOWED';
 }
 
-/** A downgrade reserved for the 1st of next month (Tokyo). */
+/** A downgrade reserved for the member's next renewal (the end of the paid month). */
 export function withDowngrade(m: Membership, target: 'free' | 'standard', now: Date): Membership {
-  return { ...m, pendingDowngradeTier: target, downgradeEffectiveMonth: nextMonthKey(now) };
+  return { ...m, pendingDowngradeTier: target, downgradeEffectiveMonth: nextRenewalMonth(m, now) };
 }
 
 export function withoutDowngrade(m: Membership): Membership {
@@ -89,17 +126,19 @@ export function trialExpired(m: Membership, now: Date): Membership | null {
 }
 
 /**
- * What the monthly renewal of month `month` (YYYYMM) must do: null = nothing (already done, or not a paid plan);
- * otherwise the plan after a pending downgrade that is due, and the charge for the month (0 = nothing to charge).
+ * What the member's renewal due at `now` must do: null = nothing (not due yet, already done, or not a paid plan);
+ * otherwise the month it renews (YYYYMM of its due date: the charge's key), the plan after a pending downgrade that
+ * is due, and the charge (0 = nothing to charge). A renewal missed for several months charges once, for the latest.
  */
-export function renewalPlan(m: Membership, month: number): { plan: Membership; charge: number } | null {
+export function renewalPlan(m: Membership, now: Date): { month: number; plan: Membership; charge: number } | null {
+  const month = dueMonth(m, now);
   if (m.paidMonth !== null && m.paidMonth >= month) return null;
   let plan = m;
   if (m.pendingDowngradeTier && m.downgradeEffectiveMonth !== null && m.downgradeEffectiveMonth <= month) {
     plan = { ...m, tier: m.pendingDowngradeTier, pendingDowngradeTier: null, downgradeEffectiveMonth: null };
   }
-  if (!isPaidTier(plan.tier)) return plan === m ? null : { plan: { ...plan, paidMonth: month }, charge: 0 };
-  return { plan: { ...plan, paidMonth: month, notice: null }, charge: monthlyPrice(plan.tier) };
+  if (!isPaidTier(plan.tier)) return plan === m ? null : { month, plan: { ...plan, paidMonth: month }, charge: 0 };
+  return { month, plan: { ...plan, paidMonth: month, notice: null }, charge: monthlyPrice(plan.tier) };
 }
 
 /** The plan when the month's charge could not be paid: free, with the notice. */
@@ -107,9 +146,29 @@ export function renewalFailed(plan: Membership): Membership {
   return { ...plan, tier: 'free', notice: 'renewal-failed' };
 }
 
-/** The next monthly charge of a paid plan (1st of next month, 00:00 Tokyo); null for an unpaid plan. */
-export function nextRenewalAt(m: Membership, now: Date): Date | null {
-  if (!isPaidTier(m.tier)) return null;
-  if (m.paidMonth !== null && m.paidMonth < monthKey(now)) return monthKeyStart(monthKey(now));
-  return nextMonthStart(now);
+/**
+ * The plan's next renewal and what it charges (the plan after a pending downgrade that is due then: 0 when it
+ * becomes free); null when the plan has no renewal (free, trial, 300point without a pending downgrade).
+ */
+export function nextRenewal(m: Membership, now: Date): { at: Date; month: number; points: number } | null {
+  if (!isPaidTier(m.tier) && !m.pendingDowngradeTier) return null;
+  const month = nextRenewalMonth(m, now);
+  const due = m.pendingDowngradeTier && m.downgradeEffectiveMonth !== null && m.downgradeEffectiveMonth <= month;
+  const tier = due && m.pendingDowngradeTier ? m.pendingDowngradeTier : m.tier;
+  return { at: renewalDueAt(m, month), month, points: monthlyPrice(tier) };
+}
+
+/** An upgrade offered now: its cost at once, and its first renewal (one calendar month later) and price. */
+export function upgradeOffer(target: 'standard' | 'creator', now: Date) {
+  return {
+    membershipTier: target,
+    cost: upgradeCost(target),
+    renewsAt: renewalDueAt({ renewalAnchor: now }, addMonths(monthKey(now), 1)),
+    renewalPoints: monthlyPrice(target),
+  };
+}
+
+/** The upgrades allowed for this plan now (none while a downgrade is pending). */
+export function upgradeTargets(m: Membership): Array<'standard' | 'creator'> {
+  return (['standard', 'creator'] as const).filter((t) => upgradeRefusal(m, t) === null);
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { monthKey, monthKeyToDate, monthStart, nextMonthKey, nextMonthStart } from './months';
+import {
+  addMonths,
+  monthKey,
+  monthKeyToDate,
+  monthStart,
+  nextMonthKey,
+  nextMonthStart,
+  sameDayInMonth,
+  tokyoDate,
+} from './months';
 
 describe('months in Asia/Tokyo', () => {
   it('starts the month at 00:00 Tokyo on the 1st, which is 15:00 UTC the day before', () => {
@@ -21,5 +30,20 @@ describe('months in Asia/Tokyo', () => {
     expect(nextMonthKey(at)).toBe(202701);
     expect(nextMonthStart(at).toISOString()).toBe('2026-12-31T15:00:00.000Z');
     expect(monthKeyToDate(202701)).toBe('2027-01-01');
+  });
+
+  it('adds months across years, both ways', () => {
+    expect(addMonths(202611, 1)).toBe(202612);
+    expect(addMonths(202612, 1)).toBe(202701);
+    expect(addMonths(202701, -1)).toBe(202612);
+    expect(addMonths(202601, 25)).toBe(202802);
+  });
+
+  it('finds the same Tokyo day and time in another month, or its last day', () => {
+    const anchor = new Date('2026-01-30T15:30:00Z'); // 31 January 00:30 in Tokyo
+    expect(sameDayInMonth(anchor, 202602).toISOString()).toBe('2026-02-27T15:30:00.000Z'); // 28 February 00:30
+    expect(sameDayInMonth(anchor, 202603).toISOString()).toBe('2026-03-30T15:30:00.000Z'); // 31 March 00:30
+    expect(tokyoDate(sameDayInMonth(anchor, 202602))).toBe('2026-02-28');
+    expect(sameDayInMonth(new Date('2026-11-26T05:00:00Z'), 202612).toISOString()).toBe('2026-12-26T05:00:00.000Z');
   });
 });

@@ -9,7 +9,7 @@ import {
   TransferRequest,
   UpgradeMembershipRequest,
 } from '@pagecast/contracts';
-import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
+import { AppError, parseWith, requireIdentity, testClockRouter } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
@@ -93,7 +93,7 @@ export function createRouter(ctx: ServiceContext): Router {
   router.post('/api/membership/upgrade', async (req, res) => {
     const memberId = member(req);
     const body = parseWith(UpgradeMembershipRequest, req.body);
-    noStore(res).json(await upgradeMembership(ctx, memberId, body.membershipTier));
+    noStore(res).json(await upgradeMembership(ctx, memberId, body.membershipTier, body.expectedCost));
   });
   router.post('/api/membership/schedule-downgrade', async (req, res) => {
     const memberId = member(req);
@@ -117,16 +117,7 @@ export function createRouter(ctx: ServiceContext): Router {
     noStore(res).json(await lookupTransfer(ctx, id));
   });
 
-  if (config.TEST_CLOCK) {
-    // Test only (refused in production by the config): set the clock, run the jobs now.
-    router.post('/internal/test/clock', (req, res) => {
-      const { at } = parseWith(z.object({ at: z.iso.datetime().nullable() }), req.body);
-      ctx.clock.set(at ? new Date(at) : null);
-      res.json({ now: ctx.clock.now().toISOString() });
-    });
-    router.post('/internal/test/run-jobs', async (_req, res) => {
-      res.json(await runJobs(ctx, { force: true }));
-    });
-  }
+  // Test only (failpoint billing.clock, refused in production): set the clock, run the jobs now.
+  if (ctx.clock.adjustable) router.use(testClockRouter(ctx.clock, { runJobs: () => runJobs(ctx, { force: true }) }));
   return router;
 }

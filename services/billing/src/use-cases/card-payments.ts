@@ -39,7 +39,7 @@ async function creditIntent(ctx: ServiceContext, intent: Intent) {
     accountId: memberId,
     amount,
     type: 'purchase',
-    description: `ポイント購入（${amount.toLocaleString('ja-JP')}ポイント）`,
+    reason: { kind: 'pointsPurchase', points: amount },
     key: `payment:${intent.id}`,
     paymentIntentId: intent.id,
   });

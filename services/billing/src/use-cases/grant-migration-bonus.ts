@@ -7,7 +7,7 @@ export async function grantMigrationBonus(ctx: ServiceContext, e: { userId: stri
     accountId: e.userId,
     amount: e.bonusPoints,
     type: 'earn',
-    description: 'アカウント移行ボーナス',
+    reason: { kind: 'migrationBonus' },
     key: `migration:${e.userId}`,
   });
 }

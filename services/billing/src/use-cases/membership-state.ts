@@ -7,7 +7,11 @@ import { type Membership, upgraded } from '../domain/membership';
 
 /** The ledger key of the upgrade that pays for version `seq` of a member's plan. */
 export const upgradeKey = (memberId: string, seq: number) => `upgrade:${memberId}:${seq}`;
-/** The ledger key of month `month`'s renewal charge. */
+/**
+ * The ledger key of a renewal charge: the member and the YYYYMM of the renewal's due date. A member renews once a
+ * month (on their own day), so the month names the period; plans stored before renewal dates renewed on the 1st
+ * under the same key, so a charge made before the change is found again.
+ */
 export const renewalKey = (memberId: string, month: number) => `renewal:${memberId}:${month}`;
 
 const LOCK_MS = 15_000;

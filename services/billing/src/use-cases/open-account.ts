@@ -20,6 +20,7 @@ export async function openAccount(
       pendingDowngradeTier: null,
       downgradeEffectiveMonth: null,
       paidMonth: null,
+      renewalAnchor: null,
       notice: null,
     },
     1,
@@ -32,7 +33,7 @@ export async function openAccount(
       accountId: e.userId,
       amount: e.points,
       type: 'earn',
-      description: '新規登録ボーナス',
+      reason: { kind: 'registrationBonus' },
       key: `opening:${e.userId}`,
     });
   }

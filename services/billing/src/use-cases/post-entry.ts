@@ -3,6 +3,7 @@ import type { ServiceContext } from '../context';
 import type { AppendInput, AppendResult, LedgerEntryDoc } from '../data';
 import { PLATFORM_ACCOUNT } from '../domain/fees';
 import { uuidFrom } from '../domain/ids';
+import { isSaleProceeds } from '../domain/ledger';
 
 /** billing.points.changed.v1 of an entry; its id derives from the entry, so announcing twice publishes once. */
 export async function announceEntry(ctx: ServiceContext, entry: LedgerEntryDoc): Promise<void> {
@@ -16,6 +17,7 @@ export async function announceEntry(ctx: ServiceContext, entry: LedgerEntryDoc):
         amount: entry.amount,
         type: entry.type,
         occurredAt: entry.createdAt.toISOString(),
+        ...(isSaleProceeds(entry) ? { sale: true } : {}),
       },
       { id: uuidFrom(`billing.points.changed:${entry._id}`) },
     );

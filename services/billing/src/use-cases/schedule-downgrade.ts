@@ -1,11 +1,11 @@
 import type { ScheduleDowngradeResponse } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { downgradeRefusal, withDowngrade } from '../domain/membership';
-import { monthKeyToDate } from '../domain/months';
+import { downgradeRefusal, renewalDueAt, withDowngrade } from '../domain/membership';
+import { tokyoDate } from '../domain/months';
 import { putMembership, requireMembership, withMemberLock } from './membership-state';
 
-/** Reserve a downgrade for the 1st of next month (Tokyo); applied by the renewal of that month. */
+/** Reserve a downgrade for the member's next renewal (the end of the paid month); applied by that renewal. */
 export async function scheduleDowngrade(
   ctx: ServiceContext,
   memberId: string,
@@ -22,7 +22,7 @@ export async function scheduleDowngrade(
     return {
       message: 'ダウングレードを予約しました',
       scheduledTier: target,
-      effectiveDate: monthKeyToDate(month),
+      effectiveDate: tokyoDate(renewalDueAt(next, month)),
       effectiveMonth: month,
     };
   });

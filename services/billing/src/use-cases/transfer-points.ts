@@ -1,7 +1,7 @@
-import { errorMessagesJa, type TransferOutcome, type TransferRequest } from '@pagecast/contracts';
+import { errorMessagesJa, feeSplitFor, type TransferOutcome, type TransferRequest } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
 import type { TransferDoc } from '../data';
-import { PLATFORM_ACCOUNT, transferSplit } from '../domain/fees';
+import { PLATFORM_ACCOUNT } from '../domain/fees';
 import { postEntry } from './post-entry';
 
 type RefusalCode =
@@ -63,12 +63,12 @@ export async function settleTransfer(ctx: ServiceContext, id: string): Promise<T
     if (!doc) return { status: 'absent', transferId: id };
     if (doc.state !== 'started') return outcomeOf(doc);
     const keys = legKeys(id);
-    ctx.crashAt('transfer-after-intent');
+    ctx.failpoints.hit('billing.transfer-after-intent');
     const buyer = await postEntry(ctx, {
       accountId: doc.buyerId,
       amount: -doc.price,
       type: 'spend',
-      description: doc.description ?? 'コンテンツ購入',
+      reason: { kind: 'purchase', title: doc.description },
       key: keys.buyer,
       relatedFileId: doc.fileId,
     });
@@ -81,21 +81,21 @@ export async function settleTransfer(ctx: ServiceContext, id: string): Promise<T
       });
       return refused(id, 'INSUFFICIENT_POINTS');
     }
-    ctx.crashAt('transfer-after-buyer');
+    ctx.failpoints.hit('billing.transfer-after-buyer');
     await postEntry(ctx, {
       accountId: doc.sellerId,
       amount: doc.net,
       type: 'earn',
-      description: doc.description ? `販売: ${doc.description}` : 'コンテンツ販売',
+      reason: { kind: 'sale', title: doc.description },
       key: keys.seller,
       relatedFileId: doc.fileId,
     });
-    ctx.crashAt('transfer-after-seller');
+    ctx.failpoints.hit('billing.transfer-after-seller');
     await postEntry(ctx, {
       accountId: PLATFORM_ACCOUNT,
       amount: doc.fee,
       type: 'earn',
-      description: `手数料 ${id}`,
+      reason: { kind: 'platformFee' },
       key: keys.fee,
       relatedFileId: doc.fileId,
     });
@@ -117,7 +117,8 @@ const sameRequest = (doc: TransferDoc, req: TransferRequest) =>
 
 /** POST /internal/transfers: one transfer per transferId, recorded (intent) before any point moves. */
 export async function transferPoints(ctx: ServiceContext, req: TransferRequest): Promise<TransferOutcome> {
-  const split = transferSplit(req.price);
+  // the one fee table (packages/contracts), the same the marketplace used: billing stays the authority at transfer time
+  const split = feeSplitFor(req.price);
   if (!split) return refused(req.transferId, 'TRANSFER_INVALID_PRICE');
   if (
     (req.sellerNet !== undefined && req.sellerNet !== split.net) ||

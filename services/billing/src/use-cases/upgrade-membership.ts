@@ -6,27 +6,29 @@ import { toMembershipState } from './get-membership';
 import { postEntry } from './post-entry';
 import { currentMembership, putMembership, requireMembership, upgradeKey, withMemberLock } from './membership-state';
 
-const labels = { standard: 'スタンダード', creator: 'クリエイター' } as const;
-
 /**
- * Upgrade at once, paid from points (spec point 4). The charge is keyed by the plan version it creates, so it can
- * be paid only once for that version; the plan follows the charge (even after a crash, see currentMembership).
+ * Upgrade at once, paid from points (spec point 4), at the cost the member confirmed: another current cost is
+ * refused (PRICE_CHANGED with the current one) before anything is charged. The charge is keyed by the plan version
+ * it creates, so it can be paid only once for that version; the plan follows the charge (even after a crash, see
+ * currentMembership). The paid month starts at the charge and the next renewal falls one calendar month later.
  */
 export async function upgradeMembership(
   ctx: ServiceContext,
   memberId: string,
   target: 'standard' | 'creator',
+  expectedCost: number,
 ): Promise<UpgradeMembershipResponse> {
   return withMemberLock(ctx, memberId, async () => {
     const cur = await requireMembership(ctx, memberId);
     const refusal = upgradeRefusal(cur, target);
     if (refusal) throw new AppError(refusal);
     const cost = upgradeCost(target);
+    if (cost !== expectedCost) throw new AppError('PRICE_CHANGED', { details: { price: cost } });
     const charge = await postEntry(ctx, {
       accountId: memberId,
       amount: -cost,
       type: 'spend',
-      description: `プランアップグレード（${labels[target]}）`,
+      reason: { kind: 'upgrade', tier: target },
       key: upgradeKey(memberId, cur.seq + 1),
       meta: { kind: 'upgrade', tier: target },
     });
@@ -37,7 +39,7 @@ export async function upgradeMembership(
     return {
       message: 'アップグレードしました',
       pointsConsumed: cost,
-      user: toMembershipState(after, charge.entry.balance),
+      user: toMembershipState(after, charge.entry.balance, charge.entry.createdAt),
     };
   });
 }

@@ -9,14 +9,19 @@ import {
   CardFooter,
   CardHeader,
   CardTitle,
+  IconCheck,
+  IconFullscreen,
+  IconMinus,
+  IconTag,
+  IconUpload,
 } from '@pagecast/ui';
 import { Link } from '@pagecast/router';
 import { Brand } from '../../components/brand';
 
 const features = [
-  { key: 'upload', icon: '⇪' },
-  { key: 'fullscreen', icon: '⛶' },
-  { key: 'sales', icon: '¥' },
+  { key: 'upload', Icon: IconUpload },
+  { key: 'fullscreen', Icon: IconFullscreen },
+  { key: 'sales', Icon: IconTag },
 ] as const;
 
 function usePlans() {
@@ -100,8 +105,8 @@ export function LandingPage() {
             {features.map((f) => (
               <Card key={f.key}>
                 <CardHeader>
-                  <span className="pc-feature__icon" aria-hidden="true">
-                    {f.icon}
+                  <span className="pc-feature__icon">
+                    <f.Icon />
                   </span>
                   <CardTitle>{t(`landing.features.${f.key}.title`)}</CardTitle>
                 </CardHeader>
@@ -134,11 +139,15 @@ export function LandingPage() {
                 </CardHeader>
                 <CardContent>
                   <ul className="pc-plan__features">
-                    {plan.features.map((f) => (
-                      <li key={f.text} className={'no' in f && f.no ? 'pc-plan__no' : undefined}>
-                        {f.text}
-                      </li>
-                    ))}
+                    {plan.features.map((f) => {
+                      const no = 'no' in f && f.no;
+                      return (
+                        <li key={f.text} className={no ? 'pc-plan__no' : undefined}>
+                          {no ? <IconMinus /> : <IconCheck />}
+                          {f.text}
+                        </li>
+                      );
+                    })}
                   </ul>
                 </CardContent>
                 <CardFooter>

@@ -1,4 +1,4 @@
-import { buttonClass, Card, CardDescription, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
+import { buttonClass, Card, CardDescription, CardFooter, CardHeader, CardTitle, IconAlert } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 
@@ -9,7 +9,7 @@ export function NotFoundPage() {
       <Card className="pc-state-card">
         <CardHeader>
           <CardTitle level={1}>
-            <span aria-hidden="true">⚠ </span>
+            <IconAlert className="pc-title-icon" />
             {t('notFound.title')}
           </CardTitle>
           <CardDescription>{t('notFound.hint')}</CardDescription>

@@ -1,3 +1,4 @@
+import { ResendVerificationRequest } from '@pagecast/contracts';
 import {
   Button,
   buttonClass,
@@ -8,16 +9,22 @@ import {
   CardHeader,
   CardTitle,
   describeError,
+  Field,
+  fieldAria,
   HttpError,
+  IconAlert,
+  IconCheck,
+  Input,
   Spinner,
   toast,
 } from '@pagecast/ui';
 import type { TFunction } from 'i18next';
-import { useEffect } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Link, useSearchParams } from '@pagecast/router';
 import { useResendVerification } from '../api/resend-verification';
 import { useVerifyEmail } from '../api/verify-email';
+import { readPastedVerification } from '../model/pasted-verification';
 
 /** Tokens already sent in this page's life: a token is single-use, a remount must not send it again. */
 const autoVerified = new Set<string>();
@@ -29,13 +36,17 @@ function failureText(error: unknown, t: TFunction, serverFallback: string, netwo
 
 /**
  * E-mail verification (spec points 2, 4, 8): states pending, success, error; with a token it runs by itself.
- * Pending offers a verify button and, when the e-mail is known, a resend button.
+ * Pending offers the verify button with a field for the e-mail's link or code (opened on another device), and a
+ * resend button: for the address the page knows, else for one typed here.
  */
 export function VerifyEmailPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const email = params.get('email')?.trim() ?? '';
+  const [code, setCode] = useState('');
+  const [typedEmail, setTypedEmail] = useState('');
+  const [emailError, setEmailError] = useState<string | undefined>(undefined);
 
   const verify = useVerifyEmail({
     onSuccess: (data) => toast({ title: t('toasts.verifySuccess'), description: data.message }),
@@ -48,7 +59,19 @@ export function VerifyEmailPage() {
   });
 
   const resend = useResendVerification({
-    onSuccess: (data) => toast({ title: t('toasts.verificationResent'), description: data.message }),
+    onSuccess: (data, variables) => {
+      toast({ title: t('toasts.verificationResent'), description: data.message });
+      // the page now knows the address: it says where the mail went, and resends there
+      if (variables.email !== email)
+        setParams(
+          (current) => {
+            const next = new URLSearchParams(current);
+            next.set('email', variables.email);
+            return next;
+          },
+          { replace: true },
+        );
+    },
     onError: (error) =>
       toast({
         title: t('toasts.errorTitle'),
@@ -64,26 +87,57 @@ export function VerifyEmailPage() {
     verify.mutate({ token });
   }, [token]);
 
-  const onVerify = () => {
-    if (!token) {
-      toast({ title: t('toasts.errorTitle'), description: t('toasts.verifyMissingToken'), variant: 'destructive' });
-      return;
-    }
-    verify.mutate({ token });
+  const pasted = readPastedVerification(code);
+  const onVerify = (e: FormEvent) => {
+    e.preventDefault();
+    if (!pasted || verify.isPending) return;
+    // a pasted link names its address: resend can use it if this code fails
+    if (pasted.email && !email && !typedEmail) setTypedEmail(pasted.email);
+    verify.mutate({ token: pasted.token });
   };
-  const onResend = () => {
-    if (!email) {
-      toast({ title: t('toasts.errorTitle'), description: t('toasts.resendNoEmail'), variant: 'destructive' });
+  const onResendTyped = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = ResendVerificationRequest.safeParse({ email: typedEmail });
+    if (!parsed.success) {
+      setEmailError(parsed.error.issues[0]?.message ?? 'validation.emailInvalid');
       return;
     }
-    resend.mutate({ email });
+    setEmailError(undefined);
+    resend.mutate(parsed.data);
   };
 
   const state = verify.isSuccess ? 'success' : verify.isError ? 'error' : 'pending';
-  const resendButton = (
-    <Button variant="outline" loading={resend.isPending} onClick={onResend} data-testid="verify-resend">
-      {resend.isPending ? t('auth.verifyEmail.resending') : t('auth.verifyEmail.resend')}
+  const resendLabel = resend.isPending ? t('auth.verifyEmail.resending') : t('auth.verifyEmail.resend');
+  const resendSection = email ? (
+    <Button
+      variant="outline"
+      loading={resend.isPending}
+      onClick={() => resend.mutate({ email })}
+      data-testid="verify-resend"
+    >
+      {resendLabel}
     </Button>
+  ) : (
+    <form className="pc-stack" noValidate onSubmit={onResendTyped} data-testid="verify-resend-form">
+      <Field
+        id="verify-resend-email"
+        label={t('auth.email')}
+        error={emailError}
+        hint={t('auth.verifyEmail.resendHint')}
+      >
+        <Input
+          type="email"
+          autoComplete="email"
+          value={typedEmail}
+          onChange={(e) => setTypedEmail(e.target.value)}
+          data-testid="verify-resend-email"
+          {...fieldAria('verify-resend-email', emailError, true)}
+        />
+      </Field>
+      <Button type="submit" variant="outline" loading={resend.isPending} data-testid="verify-resend">
+        {resendLabel}
+      </Button>
+    </form>
   );
 
   return (
@@ -96,7 +150,7 @@ export function VerifyEmailPage() {
           <>
             <CardContent className="pc-stack">
               <CardTitle>
-                <span aria-hidden="true">✓ </span>
+                <IconCheck className="pc-title-icon" />
                 {t('auth.verifyEmail.successTitle')}
               </CardTitle>
               <CardDescription>{verify.data?.message ?? t('auth.verifyEmail.successDescription')}</CardDescription>
@@ -111,13 +165,23 @@ export function VerifyEmailPage() {
           <>
             <CardContent className="pc-stack">
               <CardTitle>
-                <span aria-hidden="true">⚠ </span>
+                <IconAlert className="pc-title-icon" />
                 {t('auth.verifyEmail.errorTitle')}
               </CardTitle>
               <CardDescription>{t('auth.verifyEmail.errorDescription')}</CardDescription>
+              {resendSection}
             </CardContent>
             <CardFooter className="pc-row">
-              {resendButton}
+              <Button
+                variant="ghost"
+                onClick={() => {
+                  setCode('');
+                  verify.reset();
+                }}
+                data-testid="verify-another-code"
+              >
+                {t('auth.verifyEmail.anotherCode')}
+              </Button>
               <Link to="/login" className={buttonClass('ghost', 'md')}>
                 {t('auth.verifyEmail.backToLogin')}
               </Link>
@@ -130,12 +194,24 @@ export function VerifyEmailPage() {
               <CardDescription>
                 {email ? t('auth.verifyEmail.pendingWithEmail', { email }) : t('auth.verifyEmail.pendingDescription')}
               </CardDescription>
+              <form className="pc-stack" noValidate onSubmit={onVerify} data-testid="verify-code-form">
+                <Field id="verify-code" label={t('auth.verifyEmail.codeLabel')} hint={t('auth.verifyEmail.codeHint')}>
+                  <Input
+                    autoComplete="off"
+                    spellCheck={false}
+                    value={code}
+                    onChange={(e) => setCode(e.target.value)}
+                    data-testid="verify-code"
+                    {...fieldAria('verify-code', undefined, true)}
+                  />
+                </Field>
+                <Button type="submit" loading={verify.isPending} disabled={!pasted} data-testid="verify-submit">
+                  {t('auth.verifyEmail.verify')}
+                </Button>
+              </form>
+              {resendSection}
             </CardContent>
             <CardFooter className="pc-row">
-              <Button loading={verify.isPending} onClick={onVerify} data-testid="verify-submit">
-                {t('auth.verifyEmail.verify')}
-              </Button>
-              {email ? resendButton : null}
               <Link to="/login" className={buttonClass('ghost', 'md')}>
                 {t('auth.verifyEmail.backToLogin')}
               </Link>

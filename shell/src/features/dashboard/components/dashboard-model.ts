@@ -8,15 +8,16 @@ export function fileStatusLabel(file: Pick<FileSummary, 'isPublished' | 'status'
 }
 
 /**
- * The tier card's renewal line from billing's membership status: paid plans renew on the 1st (nextRenewalAt), a
- * trial ends 30 days after registration and becomes free, the free plan never renews.
+ * The tier card's renewal line from billing's membership status: a paid plan renews one calendar month after its
+ * last payment (renewsAt, billing's stored date), a trial ends 30 days after registration and becomes free, the free
+ * plan never renews.
  */
 export function renewalOf(
-  status: Pick<MembershipStatus, 'membershipTier' | 'nextRenewalAt' | 'trialEndsAt'>,
+  status: Pick<MembershipStatus, 'membershipTier' | 'renewsAt' | 'trialEndsAt'>,
 ): { kind: 'renewal' | 'trial-ends'; date: Date } | { kind: 'none' } {
   if (status.membershipTier === 'trial' && status.trialEndsAt)
     return { kind: 'trial-ends', date: new Date(status.trialEndsAt) };
-  if (status.nextRenewalAt) return { kind: 'renewal', date: new Date(status.nextRenewalAt) };
+  if (status.renewsAt) return { kind: 'renewal', date: new Date(status.renewsAt) };
   return { kind: 'none' };
 }
 

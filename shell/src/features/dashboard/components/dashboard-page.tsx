@@ -47,7 +47,9 @@ function Overview({
   const renewal = membership ? renewalOf(membership) : null;
   // billing owns the ledger: its figures win over the read model's copy once they arrive
   const balance = summary?.balance ?? stats.user.points;
-  const earned = summary?.earnedThisMonth ?? stats.monthlyEarnings;
+  // the earnings card counts sales only (no registration bonus); the points panel, every earn row (the Points screen's)
+  const sales = summary?.salesThisMonth ?? stats.monthlyEarnings;
+  const earned = summary?.earnedThisMonth;
   const spent = summary?.spentThisMonth ?? stats.monthlySpent;
   // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
   const date = (d: Date) => d.toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
@@ -103,7 +105,7 @@ function Overview({
         <Card data-testid="dashboard-earnings">
           <CardHeader>
             <CardDescription>{t('dashboard.earnings.title')}</CardDescription>
-            <CardTitle className="pd-figure">{t('dashboard.earnings.value', { points: number(earned) })}</CardTitle>
+            <CardTitle className="pd-figure">{t('dashboard.earnings.value', { points: number(sales) })}</CardTitle>
           </CardHeader>
           <CardContent>
             <p className="pc-muted">{t('dashboard.earnings.hint')}</p>
@@ -186,7 +188,7 @@ function Overview({
             </p>
             <dl>
               <dt className="pc-muted">{t('dashboard.points.earned')}</dt>
-              <dd data-testid="dashboard-points-earned">{signed(earned, '+')}</dd>
+              <dd data-testid="dashboard-points-earned">{earned === undefined ? '…' : signed(earned, '+')}</dd>
               <dt className="pc-muted">{t('dashboard.points.spent')}</dt>
               <dd data-testid="dashboard-points-spent">{signed(spent, '-')}</dd>
             </dl>

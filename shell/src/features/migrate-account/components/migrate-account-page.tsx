@@ -9,6 +9,7 @@ import {
   CardTitle,
   Dialog,
   describeError,
+  IconAlert,
   PasswordInput,
   toast,
   useAuth,
@@ -124,7 +125,7 @@ export function MigrateAccountPage() {
         >
           <CardHeader>
             <CardTitle>
-              <span aria-hidden="true">⚠ </span>
+              <IconAlert className="pc-title-icon" />
               {t('auth.migrate.warningsTitle')}
             </CardTitle>
           </CardHeader>

@@ -9,6 +9,7 @@ import {
   CardTitle,
   Dialog,
   describeError,
+  HttpError,
   toast,
   useSessionExpired,
 } from '@pagecast/ui';
@@ -25,11 +26,29 @@ import {
   upgradeOptions,
 } from '../model/membership-options';
 
-type Pending = { kind: 'upgrade'; tier: UpgradeTarget; cost: number } | { kind: 'downgrade'; tier: DowngradeTarget };
+type Pending =
+  | {
+      kind: 'upgrade';
+      tier: UpgradeTarget;
+      cost: number;
+      renewsAt: string;
+      renewalPoints: number;
+      /** billing answered PRICE_CHANGED: the dialog asks again with the current cost */
+      priceChanged?: boolean;
+    }
+  | { kind: 'downgrade'; tier: DowngradeTarget };
+
+/** The current price of a PRICE_CHANGED answer (details.price), or undefined for any other error. */
+function changedPrice(error: unknown): number | undefined {
+  if (!(error instanceof HttpError) || error.code !== 'PRICE_CHANGED') return undefined;
+  const price = (error.data?.details as { price?: unknown } | undefined)?.price;
+  return typeof price === 'number' && Number.isInteger(price) && price > 0 ? price : undefined;
+}
 
 /**
- * Membership (spec point 4): the plan, upgrades paid with points at once (disabled below their cost), downgrades
- * reserved for next month, and while one is reserved 'ダウングレード予約中' with only a cancel button.
+ * Membership (spec point 4): the plan and its next renewal, upgrades paid with points at once (disabled below their
+ * cost; the confirmation says what is charged now and when and how much next), downgrades reserved for the next
+ * renewal, and while one is reserved 'ダウングレード予約中' with only a cancel button.
  */
 export function MembershipCard({ status }: { status: MembershipStatus }) {
   const { t, i18n } = useTranslation();
@@ -44,6 +63,8 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
 
   const tierName = (tier: string) => t(`common.tiers.${tier}`);
   const number = (n: number) => n.toLocaleString(i18n.language);
+  // plural-aware: '1 point', '3,000 points'
+  const amount = (n: number) => t('points.membership.amount', { count: n, points: number(n) });
   const date = (iso: string | Date) => new Date(iso).toLocaleDateString(i18n.language);
   // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
   const tokyoDate = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
@@ -59,17 +80,24 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
     if (!action) return;
     if (action.kind === 'upgrade') {
       upgrade.mutate(
-        { membershipTier: action.tier },
+        { membershipTier: action.tier, expectedCost: action.cost },
         {
           onSuccess: (result) =>
             toast({
               title: t('points.membership.upgraded'),
               description: t('points.membership.upgradedDescription', {
                 tier: tierName(result.user.membershipTier),
-                points: number(result.pointsConsumed),
+                now: amount(result.pointsConsumed),
+                date: tokyoDate(result.user.renewsAt ?? action.renewsAt),
+                next: amount(result.user.renewalPoints ?? action.renewalPoints),
               }),
             }),
-          onError: fail(t('points.membership.upgradeFailedTitle'), t('points.membership.upgradeFailed')),
+          onError: (error) => {
+            const price = changedPrice(error);
+            // the cost changed since it was shown: show the current one and ask again (nothing was charged)
+            if (price !== undefined) setConfirming({ ...action, cost: price, priceChanged: true });
+            else fail(t('points.membership.upgradeFailedTitle'), t('points.membership.upgradeFailed'))(error);
+          },
         },
       );
     } else {
@@ -97,8 +125,10 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
     });
 
   const pendingTier = status.pendingDowngradeTier;
-  const effective = monthToDate(status.downgradeEffectiveMonth);
-  const upgrades = upgradeOptions(status.membershipTier, status.points);
+  // a pending downgrade takes effect at the next renewal (billing's date); without one, the effective month's 1st
+  const effectiveMonth = monthToDate(status.downgradeEffectiveMonth);
+  const effective = status.renewsAt ? tokyoDate(status.renewsAt) : effectiveMonth ? date(effectiveMonth) : null;
+  const upgrades = upgradeOptions(status.upgradeOffers, status.points);
   const downgrades = downgradeOptions(status.membershipTier);
 
   return (
@@ -114,12 +144,14 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
         <p className="pc-muted" style={{ margin: 0 }} data-testid="points-membership-renewal">
           {status.membershipTier === 'trial' && status.trialEndsAt
             ? t('points.membership.trialEnds', { date: tokyoDate(status.trialEndsAt) })
-            : status.nextRenewalAt
+            : status.renewsAt && status.renewalPoints
               ? t('points.membership.nextRenewal', {
-                  date: tokyoDate(status.nextRenewalAt),
-                  points: number(status.monthlyPrice),
+                  date: tokyoDate(status.renewsAt),
+                  amount: amount(status.renewalPoints),
                 })
-              : t('points.membership.noRenewal')}
+              : status.renewsAt
+                ? t('points.membership.renewalEnds', { date: tokyoDate(status.renewsAt) })
+                : t('points.membership.noRenewal')}
         </p>
 
         {pendingTier ? (
@@ -129,7 +161,7 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
             </div>
             <p style={{ margin: 0 }}>
               {effective
-                ? t('points.membership.downgradeNextMonthOn', { tier: tierName(pendingTier), date: date(effective) })
+                ? t('points.membership.downgradeNextMonthOn', { tier: tierName(pendingTier), date: effective })
                 : t('points.membership.downgradeNextMonth', { tier: tierName(pendingTier) })}
             </p>
             <div className="pp-buttons">
@@ -151,7 +183,15 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
                 {upgrades.map((option) => (
                   <Button
                     key={option.tier}
-                    onClick={() => setConfirming({ kind: 'upgrade', tier: option.tier, cost: option.cost })}
+                    onClick={() =>
+                      setConfirming({
+                        kind: 'upgrade',
+                        tier: option.tier,
+                        cost: option.cost,
+                        renewsAt: option.renewsAt,
+                        renewalPoints: option.renewalPoints,
+                      })
+                    }
                     disabled={busy || !option.affordable}
                     loading={upgrade.isPending && upgrade.variables?.membershipTier === option.tier}
                     data-testid={`points-upgrade-${option.tier}`}
@@ -196,14 +236,28 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
             : t('points.membership.confirmDowngradeTitle')
         }
         description={
-          confirming?.kind === 'upgrade'
-            ? t('points.membership.confirmUpgrade', {
+          confirming?.kind === 'upgrade' ? (
+            <>
+              {confirming.priceChanged ? (
+                <strong data-testid="points-membership-price-changed">{t('errors.PRICE_CHANGED')} </strong>
+              ) : null}
+              {t('points.membership.confirmUpgrade', {
                 tier: tierName(confirming.tier),
-                points: number(confirming.cost),
+                now: amount(confirming.cost),
+                date: tokyoDate(confirming.renewsAt),
+                next: amount(confirming.renewalPoints),
+              })}
+            </>
+          ) : confirming ? (
+            status.renewsAt ? (
+              t('points.membership.confirmDowngradeOn', {
+                tier: tierName(confirming.tier),
+                date: tokyoDate(status.renewsAt),
               })
-            : confirming
-              ? t('points.membership.confirmDowngrade', { tier: tierName(confirming.tier) })
-              : undefined
+            ) : (
+              t('points.membership.confirmDowngrade', { tier: tierName(confirming.tier) })
+            )
+          ) : undefined
         }
         footer={
           <>

@@ -1,25 +1,34 @@
-import { constants, type MembershipTierValue } from '@pagecast/contracts';
+import { constants, type MembershipTierValue, type UpgradeOffer } from '@pagecast/contracts';
 
 export type UpgradeTarget = 'standard' | 'creator';
 export type DowngradeTarget = 'free' | 'standard';
 
 export interface UpgradeOption {
   tier: UpgradeTarget;
+  /** billing's current cost, confirmed by the member and sent back as expectedCost */
   cost: number;
   /** the balance is below the cost (spec point 4: the button is disabled) */
   affordable: boolean;
+  /** the first renewal if upgraded now (one calendar month later) and its points */
+  renewsAt: string;
+  renewalPoints: number;
 }
 
-/** Upgrades of spec point 4: free or trial → standard (3000) or creator (5000); standard → creator. */
-export function upgradeOptions(tier: string, points: number): UpgradeOption[] {
-  const targets = (constants.allowedUpgrades as Record<string, readonly UpgradeTarget[]>)[tier] ?? [];
-  return targets.map((target) => {
-    const cost = constants.upgradeCosts[target];
-    return { tier: target, cost, affordable: points >= cost };
-  });
+/**
+ * Upgrades of spec point 4 as billing offers them now (free or trial → standard or creator; standard → creator),
+ * with billing's costs and first renewal.
+ */
+export function upgradeOptions(offers: readonly UpgradeOffer[] | undefined, points: number): UpgradeOption[] {
+  return (offers ?? []).map((offer) => ({
+    tier: offer.membershipTier,
+    cost: offer.cost,
+    affordable: points >= offer.cost,
+    renewsAt: offer.renewsAt,
+    renewalPoints: offer.renewalPoints,
+  }));
 }
 
-/** Downgrades of spec point 4, reserved for next month: standard → free; creator → free or standard. */
+/** Downgrades of spec point 4, reserved for the next renewal: standard → free; creator → free or standard. */
 export function downgradeOptions(tier: string): DowngradeTarget[] {
   return [...((constants.allowedDowngrades as Record<string, readonly DowngradeTarget[]>)[tier] ?? [])];
 }

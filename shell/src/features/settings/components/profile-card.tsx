@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ProfileForm } from '@pagecast/contracts';
+import { Locale, ProfileForm } from '@pagecast/contracts';
 import {
   Button,
   Card,
@@ -16,32 +16,41 @@ import {
 } from '@pagecast/ui';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from '@pagecast/i18n';
+import { languages, useTranslation } from '@pagecast/i18n';
 import type { z } from 'zod';
 import { useUpdateProfile } from '../api/update-profile';
 
 type ProfileFields = z.input<typeof ProfileForm>;
 
-const fieldsOf = (user: SessionUser): ProfileFields => ({
+/** The member's e-mail language as account stores it (null for an account stored without one). */
+const localeOf = (user: SessionUser): Locale | null => Locale.safeParse(user.locale).data ?? null;
+
+/** The form's values; an account without an e-mail language is offered the page's. */
+const fieldsOf = (user: SessionUser, pageLanguage: string | undefined): ProfileFields => ({
   firstName: user.firstName ?? '',
   lastName: user.lastName ?? '',
   profileImageUrl: user.profileImageUrl ?? '',
+  locale: localeOf(user) ?? Locale.safeParse(pageLanguage).data,
 });
 
-/** Profile (spec point 2): first name, last name, picture URL; read first, an edit toggle, save or cancel. */
+/**
+ * Profile (spec point 2): first name, last name, picture URL, and the language of the member's e-mails (issue 36);
+ * read first, an edit toggle, save or cancel.
+ */
 export function ProfileCard({ user }: { user: SessionUser }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const pageLanguage = i18n.resolvedLanguage;
   const sessionExpired = useSessionExpired();
   const [editing, setEditing] = useState(false);
   const form = useForm<ProfileFields, unknown, z.output<typeof ProfileForm>>({
     resolver: zodResolver(ProfileForm),
-    defaultValues: fieldsOf(user),
+    defaultValues: fieldsOf(user, pageLanguage),
   });
   const { errors } = form.formState;
 
   const mutation = useUpdateProfile({
     onSuccess: (updated) => {
-      form.reset(fieldsOf(updated));
+      form.reset(fieldsOf(updated, pageLanguage));
       setEditing(false);
       toast({ title: t('toasts.profileUpdated'), description: t('toasts.profileUpdatedDescription') });
     },
@@ -56,7 +65,7 @@ export function ProfileCard({ user }: { user: SessionUser }) {
   });
 
   const cancel = () => {
-    form.reset(fieldsOf(user));
+    form.reset(fieldsOf(user, pageLanguage));
     setEditing(false);
   };
 
@@ -110,6 +119,25 @@ export function ProfileCard({ user }: { user: SessionUser }) {
                 {...form.register('profileImageUrl')}
               />
             </Field>
+            <Field
+              id="profile-email-language"
+              label={t('settings.profile.emailLanguage')}
+              error={errors.locale?.message}
+              hint={t('settings.profile.emailLanguageHint')}
+            >
+              <select
+                className="pc-select"
+                data-testid="profile-email-language"
+                {...fieldAria('profile-email-language', errors.locale?.message, true)}
+                {...form.register('locale')}
+              >
+                {languages.map((language) => (
+                  <option key={language} value={language} lang={language}>
+                    {t(`common.languages.${language}`)}
+                  </option>
+                ))}
+              </select>
+            </Field>
             <div className="pc-row" style={{ justifyContent: 'flex-end' }}>
               <Button variant="ghost" onClick={cancel} disabled={mutation.isPending} data-testid="profile-cancel">
                 {t('common.cancel')}
@@ -126,6 +154,11 @@ export function ProfileCard({ user }: { user: SessionUser }) {
             <ReadOnly label={t('auth.lastName')} value={user.lastName} testId="profile-last-name-value" />
             <ReadOnly label={t('auth.firstName')} value={user.firstName} testId="profile-first-name-value" />
             <ReadOnly label={t('settings.profile.imageUrl')} value={user.profileImageUrl} />
+            <ReadOnly
+              label={t('settings.profile.emailLanguage')}
+              value={localeOf(user) ? t(`common.languages.${localeOf(user)}`) : null}
+              testId="profile-email-language-value"
+            />
           </dl>
         </CardContent>
       )}

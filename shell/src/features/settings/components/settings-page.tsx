@@ -1,5 +1,5 @@
 import { constants } from '@pagecast/contracts';
-import { buttonClass, Card, CardContent, CardHeader, CardTitle, useAuth } from '@pagecast/ui';
+import { buttonClass, Card, CardContent, CardHeader, CardTitle, IconArrowLeft, useAuth } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 import { PasswordCard } from './password-card';
@@ -23,7 +23,8 @@ export function SettingsPage() {
             </p>
           </div>
           <Link to="/" className={buttonClass('outline', 'sm')} data-testid="settings-back">
-            ← {t('settings.back')}
+            <IconArrowLeft />
+            {t('settings.back')}
           </Link>
         </div>
         <ProfileCard user={user} />

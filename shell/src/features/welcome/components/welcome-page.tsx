@@ -1,5 +1,15 @@
 import { constants } from '@pagecast/contracts';
-import { Badge, buttonClass, Card, CardContent, CardDescription, CardHeader, CardTitle, useAuth } from '@pagecast/ui';
+import {
+  Badge,
+  buttonClass,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  IconGift,
+  useAuth,
+} from '@pagecast/ui';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
@@ -64,7 +74,7 @@ export function WelcomePage() {
         <Card data-testid="welcome-bonus">
           <CardHeader>
             <CardTitle>
-              <span aria-hidden="true">🎁 </span>
+              <IconGift className="pc-title-icon" />
               {t('auth.welcome.bonusTitle')}
             </CardTitle>
             <CardDescription>

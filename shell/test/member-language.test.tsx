@@ -1,0 +1,166 @@
+// The member's language (issue 36): registration sends the page's language, which account keeps as the language of
+// the member's e-mails; the settings show it and change it. jsdom with the real i18n catalogues and query client;
+// only the network is an in-test server (fetch). The mails themselves are account's component test's
+// (services/account/test/mail-language.test.ts).
+import { initI18n } from '@pagecast/i18n';
+import { MemoryRouter } from '@pagecast/router';
+import { createQueryClient, Toaster } from '@pagecast/ui';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RegisterPage } from '../src/features/auth/components/register-page';
+import { SettingsPage } from '../src/features/settings/components/settings-page';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+let calls: Call[];
+let user: Record<string, unknown>;
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+beforeAll(async () => {
+  const i18n = await initI18n({ lng: 'ja' });
+  await i18n.changeLanguage('en'); // the page in English, whatever the browser says
+});
+afterAll(async () => {
+  const i18n = await initI18n();
+  await i18n.changeLanguage('ja');
+});
+
+let root: Root;
+let host: HTMLDivElement;
+beforeEach(() => {
+  calls = [];
+  user = {
+    id: 'u1',
+    email: 'taro@example.test',
+    firstName: 'Taro',
+    lastName: 'Yamada',
+    profileImageUrl: null,
+    points: 300,
+    membershipTier: 'trial',
+    authProvider: 'local',
+    locale: 'en',
+  };
+  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+    const url = new URL(input, 'http://app.test');
+    const call = {
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    calls.push(call);
+    if (call.path === '/api/auth/user') return json(user);
+    if (call.path === '/api/user/profile') {
+      user = { ...user, ...(call.body as object) };
+      return json(user);
+    }
+    if (call.path === '/api/auth/register') {
+      return json({ message: 'ok', email: 'taro@example.test', requiresVerification: true });
+    }
+    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+  });
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  host.remove();
+  document.body.innerHTML = '';
+  vi.unstubAllGlobals();
+});
+
+async function settle(times = 6) {
+  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
+}
+
+async function render(page: ReactNode, url: string) {
+  await act(async () => {
+    root.render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={[url]}>
+          {page}
+          <Toaster />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+  });
+  await settle();
+}
+
+const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
+  document.querySelector<T>(`[data-testid="${id}"]`);
+const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
+
+async function fill(el: HTMLInputElement | HTMLSelectElement | null, value: string) {
+  expect(el).not.toBeNull();
+  const proto = el instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const setValue = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+  await act(async () => {
+    setValue?.call(el, value);
+    el?.dispatchEvent(new Event(el instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+  });
+}
+async function click(el: HTMLElement | null) {
+  expect(el).not.toBeNull();
+  await act(async () => el?.click());
+  await settle();
+}
+
+describe('the member’s language', () => {
+  it('registration sends the page’s language with the form', async () => {
+    await render(<RegisterPage />, '/register');
+    await fill(byId('register-last-name'), 'Yamada');
+    await fill(byId('register-first-name'), 'Taro');
+    await fill(byId('register-email'), 'taro@example.test');
+    await fill(byId('register-password'), 'correct horse battery');
+    await click(byTestId('register-submit'));
+    expect(calls.find((c) => c.path === '/api/auth/register')).toEqual({
+      method: 'POST',
+      path: '/api/auth/register',
+      body: {
+        email: 'taro@example.test',
+        firstName: 'Taro',
+        lastName: 'Yamada',
+        password: 'correct horse battery',
+        locale: 'en',
+      },
+    });
+  });
+
+  it('the settings show the e-mails’ language and change it with the profile', async () => {
+    await render(<SettingsPage />, '/settings');
+    expect(byTestId('profile-email-language-value')?.textContent).toBe('English');
+    await click(byTestId('profile-edit'));
+    const select = byTestId<HTMLSelectElement>('profile-email-language');
+    expect(select?.value).toBe('en');
+    expect([...(select?.options ?? [])].map((o) => o.value)).toEqual(['ja', 'en', 'fr', 'it']);
+    await fill(select, 'fr');
+    await click(byTestId('profile-save'));
+    expect(calls.find((c) => c.method === 'PUT' && c.path === '/api/user/profile')?.body).toEqual({
+      firstName: 'Taro',
+      lastName: 'Yamada',
+      profileImageUrl: '',
+      locale: 'fr',
+    });
+    expect(byTestId('profile-email-language-value')?.textContent).toBe('Français');
+  });
+
+  it('an account stored without a language reads “not set” and is offered the page’s', async () => {
+    user = { ...user, locale: null };
+    await render(<SettingsPage />, '/settings');
+    expect(byTestId('profile-email-language-value')?.textContent).toBe('Not set');
+    await click(byTestId('profile-edit'));
+    expect(byTestId<HTMLSelectElement>('profile-email-language')?.value).toBe('en');
+  });
+});
