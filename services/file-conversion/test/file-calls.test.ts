@@ -184,11 +184,12 @@ describe('file calls', () => {
     expect((await call(svc, buyer, 'GET', `/api/files/${fileId}`)).status).toBe(404);
     const bp = await call(svc, buyer, 'GET', `/api/files/${fileId}/pages?signage_mode=true`);
     expect(bp.body).toHaveLength(3);
-    // (buyer, that image) was cached as refused for 60 s: another image of the file is asked now
     const otherPath = pages
       .flatMap((p: { imagePath: string; thumbPath: string }) => [p.imagePath, p.thumbPath])
       .find((p: string) => p !== refusedPath);
     expect((await fetch(`${svc.server.url}${otherPath}`, { headers: identityHeaders(svc, buyer) })).status).toBe(200);
+    // the image refused a moment before the purchase too: a refusal is not kept here (the gateway keeps it 2 s)
+    expect((await fetch(`${svc.server.url}${refusedPath}`, { headers: identityHeaders(svc, buyer) })).status).toBe(200);
     const acc = (await call(svc, buyer, 'GET', '/api/files/accessible')).body;
     expect(acc).toHaveLength(1);
     expect(acc[0]).toMatchObject({ id: fileId, access: 'purchased' });
@@ -211,6 +212,22 @@ describe('file calls', () => {
     );
     expect((await call(svc, buyer, 'GET', '/api/files/accessible')).body).toEqual([]);
     expect((await call(svc, owner, 'GET', `/api/files/${fileId}/purchasers`)).body.activePurchaserCount).toBe(0);
+  });
+
+  it('the gateway reads an image’s bytes without a second decision: 401 anonymous, 404 for no image', async () => {
+    const page = (await call(svc, owner, 'GET', `/api/files/${fileId}/pages`)).body[0];
+    const key: string = page.imagePath.slice('/media/'.length);
+    const served = await fetch(`${svc.server.url}${page.imagePath}`, { headers: identityHeaders(svc, owner) });
+    const bytes = await fetch(`${svc.server.url}/internal/media/${key}`, { headers: identityHeaders(svc, owner) });
+    expect(bytes.status).toBe(200);
+    expect(bytes.headers.get('content-type')).toBe('image/webp');
+    expect(Buffer.from(await bytes.arrayBuffer()).equals(Buffer.from(await served.arrayBuffer()))).toBe(true);
+    expect((await fetch(`${svc.server.url}/internal/media/${key}`)).status).toBe(401);
+    for (const missing of [`${'0'.repeat(64)}.webp`, 'not-an-image.webp']) {
+      const res = await fetch(`${svc.server.url}/internal/media/${missing}`, { headers: identityHeaders(svc, owner) });
+      expect(res.status).toBe(404);
+      expect((await res.json()).code).toBe('NOT_FOUND');
+    }
   });
 
   it('another member’s file id gets 404 from every call, and anonymous calls 401', async () => {
@@ -239,7 +256,30 @@ describe('file calls', () => {
     expect(f).toMatchObject({ displayMode: 'fill', tags: ['a', 'b'], access: 'owner' });
   });
 
-  it('monthly earnings and spending come from billing’s points events', async () => {
+  it('monthly earnings (sales only) and spending come from billing’s points events', async () => {
+    // the registration bonus is an earn row, but no sale: the dashboard's earnings from sales stay 0
+    await publishEvent(svc, 'billing.points.changed.v1', {
+      userId: owner,
+      balance: 1300,
+      entryId: crypto.randomUUID(),
+      amount: 300,
+      type: 'earn',
+      occurredAt: new Date().toISOString(),
+    });
+    await publishEvent(svc, 'billing.points.changed.v1', {
+      userId: owner,
+      balance: 300,
+      entryId: crypto.randomUUID(),
+      amount: -1000,
+      type: 'spend',
+      occurredAt: new Date().toISOString(),
+    });
+    const before = await waitFor('points', async () => {
+      const s = (await call(svc, owner, 'GET', '/api/dashboard/stats')).body;
+      return s.monthlySpent === 1000 ? s : undefined;
+    });
+    expect(before).toMatchObject({ user: { points: 300 }, monthlyEarnings: 0, monthlySpent: 1000 });
+    // a sale's proceeds (billing marks the seller's leg)
     await publishEvent(svc, 'billing.points.changed.v1', {
       userId: owner,
       balance: 2300,
@@ -247,20 +287,13 @@ describe('file calls', () => {
       amount: 2000,
       type: 'earn',
       occurredAt: new Date().toISOString(),
+      sale: true,
     });
-    await publishEvent(svc, 'billing.points.changed.v1', {
-      userId: owner,
-      balance: 1300,
-      entryId: crypto.randomUUID(),
-      amount: -1000,
-      type: 'spend',
-      occurredAt: new Date().toISOString(),
-    });
-    const stats = await waitFor('points', async () => {
+    const stats = await waitFor('the sale', async () => {
       const s = (await call(svc, owner, 'GET', '/api/dashboard/stats')).body;
-      return s.monthlySpent === 1000 ? s : undefined;
+      return s.monthlyEarnings === 2000 ? s : undefined;
     });
-    expect(stats).toMatchObject({ user: { points: 1300 }, monthlyEarnings: 2000, monthlySpent: 1000 });
+    expect(stats).toMatchObject({ user: { points: 2300 }, monthlyEarnings: 2000, monthlySpent: 1000 });
   });
 
   it('delete removes pages, objects, playlist items and the slot, and announces it; buyers lose access', async () => {

@@ -97,10 +97,6 @@ export function createFilesRepo(models: Models) {
     pagesShowing: async (key: string): Promise<Showing[]> => (await showing.load(key)) ?? [],
 
     // --- licences (read model of marketplace purchases)
-    async hasActiveLicence(buyerId: string, fileIds: string | string[]): Promise<boolean> {
-      const ids = Array.isArray(fileIds) ? fileIds : [fileIds];
-      return (await licences.exists({ buyerId, fileId: { $in: ids }, ...activeLicenceFilter() })) !== null;
-    },
     activeLicencesOf: (buyerId: string) =>
       licences
         .find({ buyerId, ...activeLicenceFilter() })
@@ -160,14 +156,14 @@ export function createFilesRepo(models: Models) {
       }
       return out;
     },
-    /** The licence's end for a buyer and any of the files (latest), or undefined when none is active. */
-    async activeLicenceEnd(buyerId: string, fileIds: string[]): Promise<Date | undefined> {
-      const rows = await licences
-        .find({ buyerId, fileId: { $in: fileIds }, ...activeLicenceFilter() })
-        .select({ expiresAt: 1 })
-        .lean<{ expiresAt: Date }[]>();
-      return rows.reduce<Date | undefined>((max, r) => (!max || r.expiresAt > max ? r.expiresAt : max), undefined);
-    },
+    /** The buyer's active licences for these files (none asked: none read). */
+    activeLicencesFor: async (buyerId: string, fileIds: string[]) =>
+      fileIds.length === 0
+        ? []
+        : licences
+            .find({ buyerId, fileId: { $in: fileIds }, ...activeLicenceFilter() })
+            .select({ fileId: 1, expiresAt: 1 })
+            .lean<{ fileId: string; expiresAt: Date }[]>(),
 
     // --- copyright
     getCopyrightInfo: (fileId: string) => copyrightInfo.findOne({ fileId }).lean<CopyrightInfoDoc>(),
@@ -250,6 +246,7 @@ export function createFilesRepo(models: Models) {
       amount: number;
       type: 'earn' | 'spend' | 'purchase' | null;
       occurredAt: Date;
+      sale?: boolean;
     }) {
       try {
         await pointEntries.create({
@@ -258,20 +255,25 @@ export function createFilesRepo(models: Models) {
           amount: e.amount,
           type: e.type,
           occurredAt: e.occurredAt,
+          sale: e.sale === true,
         });
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
       }
     },
+    /**
+     * The dashboard's sums since `since`: `earned` = earnings from sales (the entries billing marks as a sale's
+     * proceeds; the registration and migration bonuses are earned, not sold), `spent` = every spend.
+     */
     async monthlySums(userId: string, since: Date): Promise<{ earned: number; spent: number }> {
       const rows = await pointEntries
         .find({ userId, occurredAt: { $gte: since } })
-        .select({ amount: 1, type: 1 })
+        .select({ amount: 1, type: 1, sale: 1 })
         .lean();
       let earned = 0;
       let spent = 0;
       for (const r of rows) {
-        if (r.type === 'earn') earned += Math.abs(r.amount);
+        if (r.type === 'earn' && r.sale === true) earned += Math.abs(r.amount);
         else if (r.type === 'spend') spent += Math.abs(r.amount);
       }
       return { earned, spent };

@@ -1,13 +1,18 @@
 import type { S3 } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { createFilesRepo, type FilesRepo } from './files';
+import { createImageFiles, type ImageFiles } from './image-files';
 import { createModels, type Models } from './models';
 import { createOwners, type Owners } from './owners';
+import { createPlaylistsRepo, type PlaylistsRepo } from './playlists';
 import { createScreenContent, type ScreenContent } from './screen-content';
+import { createScreenViews, type ScreenViews } from './screen-views';
 import { createStorage, type Storage } from './storage';
 
 export type * from './models';
 export type { FilesRepo } from './files';
+export type { ImageFile } from './image-files';
+export type { PlaylistRecord } from './playlists';
 export type { Owners } from './owners';
 export type { Storage } from './storage';
 export { renderPreview } from './previews';
@@ -17,24 +22,38 @@ export interface Repositories {
   models: Models;
   owners: Owners;
   files: FilesRepo;
+  /** which files show a page image, remembered briefly */
+  imageFiles: ImageFiles;
+  playlists: PlaylistsRepo;
   storage: Storage;
   /** what paired screens may read (screens' events) */
   screenContent: ScreenContent;
+  /** what each paired screen plays, with its playlists' items, remembered briefly */
+  screenViews: ScreenViews;
 }
 
 /** Creates the models on this service's connection. */
 export function createRepositories(conn: mongoose.Connection, s3: S3): Repositories {
   const models = createModels(conn);
+  const files = createFilesRepo(models);
+  const playlists = createPlaylistsRepo(conn);
+  const screenContent = createScreenContent(conn);
   return {
     models,
     owners: createOwners(models),
-    files: createFilesRepo(models),
+    files,
+    imageFiles: createImageFiles(files),
+    playlists,
     storage: createStorage(s3),
-    screenContent: createScreenContent(conn),
+    screenContent,
+    screenViews: createScreenViews(screenContent, playlists),
   };
 }
 
 /** Builds the indexes (unique ones matter for idempotency); safe to run from several processes. */
 export async function ensureIndexes(repos: Repositories): Promise<void> {
-  await Promise.all(Object.values(repos.models).map((m: { createIndexes(): Promise<unknown> }) => m.createIndexes()));
+  await Promise.all([
+    ...Object.values(repos.models).map((m: { createIndexes(): Promise<unknown> }) => m.createIndexes()),
+    repos.playlists.ensureIndexes(),
+  ]);
 }

@@ -84,6 +84,8 @@ export interface PointEntryDoc {
   amount: number;
   type: 'earn' | 'spend' | 'purchase' | null;
   occurredAt: Date;
+  /** billing marked the entry as a sale's proceeds (the seller's leg of a purchase); absent on older entries */
+  sale?: boolean;
 }
 
 export interface CopyrightInfoDoc {
@@ -216,6 +218,7 @@ const pointEntrySchema = new Schema<PointEntryDoc>(
     amount: { type: Number, required: true },
     type: { type: String, default: null },
     occurredAt: { type: Date, required: true },
+    sale: { type: Boolean, default: false },
   },
   { ...opts, collection: 'point_entries' },
 );

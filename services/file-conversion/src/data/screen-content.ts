@@ -34,7 +34,7 @@ export function createScreenContent(conn: mongoose.Connection) {
   // Screens check their images in bursts (a playlist pushed to all of them): their records are read together.
   const records = createBatchLoader<string, ScreenContentRecord>(readByIds(model.collection));
   // Bumped before and after every change this process applies, so that a read overlapping a write sees the number
-  // move: a view of what a screen may read (http/player-identity.ts) taken at another number is not used.
+  // move: a view of what a screen may read (data/screen-views.ts) taken at another number is not used.
   let version = 0;
   return {
     /** How many changes this process has applied: a memo taken before a change is stale. */

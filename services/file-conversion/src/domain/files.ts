@@ -1,30 +1,8 @@
 import type { FileStatus } from '@pagecast/contracts';
 
-/** How a caller relates to a file. */
-export type Access = 'owner' | 'purchased' | 'none';
-
-/**
- * Who may read a file: the owner always; a licence holder only for playback (signage_mode=true).
- * Everyone else gets the same answer as for a file that does not exist.
- */
-export function accessTo(
-  file: { userId: string },
-  callerId: string,
-  opts: { signageMode: boolean; hasActiveLicence: boolean },
-): Access {
-  if (file.userId === callerId) return 'owner';
-  if (opts.signageMode && opts.hasActiveLicence) return 'purchased';
-  return 'none';
-}
-
 /** Publishing needs a converted file: not processing, not disabled (spec point 2, publish settings hidden then). */
 export function canPublish(status: FileStatus): boolean {
   return status === 'private';
-}
-
-/** Whether a licence still gives access at `now`. */
-export function licenceActive(expiresAt: Date, now = new Date()): boolean {
-  return expiresAt.getTime() > now.getTime();
 }
 
 /**

@@ -63,6 +63,7 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
             amount?: number;
             type?: 'earn' | 'spend' | 'purchase';
             occurredAt?: string;
+            sale?: boolean;
           };
           const at = new Date(d.occurredAt ?? e.occurredAt);
           await data.owners.setPoints(d.userId, d.balance, at);
@@ -73,6 +74,7 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
               amount: d.amount,
               type: d.type ?? null,
               occurredAt: at,
+              sale: d.sale === true,
             });
           }
         },

@@ -11,7 +11,7 @@ import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import type { ServiceContext } from '../context';
 import { type ReceivedFile, uploadFile } from '../use-cases/upload-file';
-import { toFileSummary } from './present';
+import { toFileSummary } from '../use-cases/present';
 
 const FIELD_ALLOWANCE = 256 * 1024;
 

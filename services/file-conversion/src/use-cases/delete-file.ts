@@ -6,15 +6,10 @@ import { removeUnusedObjects } from '../workers/convert-job';
 /**
  * A member deletes their own file (another member's id is not found, as a missing one). The document goes first:
  * from then on nobody can read the file and a running conversion stops at its next page. Then what hangs on it:
- * playlist items, pages and the images no other file shows, the original, copyright records, the tier slot; the
- * caller's caches forget its images (`forgetImages`), and the deletion is announced (marketplace, licences, screens).
+ * playlist items, pages and the images no other file shows, the original, copyright records, the tier slot; which
+ * files show its images is read afresh from then on, and the deletion is announced (marketplace, licences, screens).
  */
-export async function deleteFile(
-  ctx: ServiceContext,
-  userId: string,
-  fileId: string,
-  forgetImages: (keys: string[]) => void,
-): Promise<void> {
+export async function deleteFile(ctx: ServiceContext, userId: string, fileId: string): Promise<void> {
   const repo = ctx.data.files;
   const file = await repo.findOwned(fileId, userId);
   if (!file || !(await repo.deleteFileDoc(file._id))) throw new AppError('FILE_NOT_FOUND');
@@ -24,7 +19,7 @@ export async function deleteFile(
   await ctx.data.storage.remove([storageKeys.original(file._id)]);
   await repo.deleteCopyright(file._id);
   await ctx.data.owners.releaseSlot(file._id);
-  forgetImages(keys);
+  ctx.data.imageFiles.forget(keys);
   await ctx.outbox.add('files.file.deleted.v1', {
     fileId: file._id,
     ownerId: file.userId,

@@ -1,5 +1,7 @@
-import type { AccessibleFile, FilePage, FileSummary } from '@pagecast/contracts';
-import type { FileDoc, PageDoc } from '../data';
+// How this service's records are answered (the contracts' shapes).
+import type { AccessibleFile, FilePage, FileSummary, Playlist, PlaylistItem } from '@pagecast/contracts';
+import type { FileDoc, PageDoc, PlaylistRecord } from '../data';
+import type { PlaylistItemRecord } from '../domain/playlists';
 import { mediaPath } from '../domain';
 
 const iso = (d: Date) => new Date(d).toISOString();
@@ -45,5 +47,33 @@ export function toFilePage(p: PageDoc): FilePage {
     width: p.width ?? null,
     height: p.height ?? null,
     createdAt: iso(p.createdAt),
+  };
+}
+
+export function toPlaylist(p: PlaylistRecord): Playlist {
+  return {
+    id: p._id,
+    userId: p.userId,
+    name: p.name,
+    description: p.description,
+    itemCount: p.items.length,
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+  };
+}
+
+/** An item of a playlist, with its file when the playlist's owner may still play it (null: deleted or licence over). */
+export function toPlaylistItem(
+  playlistId: string,
+  i: PlaylistItemRecord,
+  playable: { file: FileDoc; access: 'owner' | 'purchased'; licenceExpiresAt: Date | null } | undefined,
+): PlaylistItem {
+  return {
+    id: `${playlistId}:${i.fileId}`,
+    playlistId,
+    fileId: i.fileId,
+    position: i.position,
+    createdAt: iso(i.createdAt),
+    file: playable ? toAccessibleFile(playable.file, playable.access, playable.licenceExpiresAt) : null,
   };
 }

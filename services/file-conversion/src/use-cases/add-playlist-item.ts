@@ -1,0 +1,29 @@
+import type { AddPlaylistItemRequest, PlaylistItem } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { placementConflict } from '../domain/playlists';
+import { type PlayableFile, requirePlayable } from './playable-files';
+import { toPlaylistItem } from './present';
+
+/**
+ * The member adds a file they may play to their playlist at a free position (under the playlist's lock, from one
+ * snapshot); the saved playlist is announced.
+ */
+export async function addPlaylistItem(
+  ctx: ServiceContext,
+  userId: string,
+  playlistId: string,
+  input: AddPlaylistItemRequest,
+): Promise<PlaylistItem> {
+  let added: PlayableFile | undefined;
+  const now = new Date();
+  const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
+    const conflict = placementConflict(p.items, input.fileId, input.position);
+    if (conflict) throw new AppError(conflict);
+    added = (await requirePlayable(ctx, userId, [input.fileId])).get(input.fileId);
+    return [...p.items, { fileId: input.fileId, position: input.position, createdAt: now }];
+  });
+  if (!result || !added) throw new AppError('PLAYLIST_NOT_FOUND');
+  await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);
+  return toPlaylistItem(playlistId, { fileId: input.fileId, position: input.position, createdAt: now }, added);
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import type { CreatePlaylistRequest, Playlist } from '@pagecast/contracts';
+import type { ServiceContext } from '../context';
+import type { PlaylistRecord } from '../data';
+import { toPlaylist } from './present';
+
+/** The member creates an empty playlist; it is announced (files.playlist.saved.v1). */
+export async function createPlaylist(
+  ctx: ServiceContext,
+  userId: string,
+  input: CreatePlaylistRequest,
+): Promise<Playlist> {
+  const now = new Date();
+  const p: PlaylistRecord = {
+    _id: randomUUID(),
+    userId,
+    name: input.name,
+    description: input.description || null,
+    items: [],
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.data.playlists.create(p);
+  await ctx.data.playlists.announceSaved(p, ctx.outbox);
+  return toPlaylist(p);
+}

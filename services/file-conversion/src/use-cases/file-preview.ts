@@ -1,0 +1,18 @@
+import { type FilePreview, previewImagePath } from '@pagecast/contracts';
+import type { ServiceContext } from '../context';
+import { fileOnSale } from './file-on-sale';
+
+/** The preview of a file on sale: its page count and each page's preview and thumbnail URLs. */
+export async function filePreview(ctx: ServiceContext, userId: string, fileId: string): Promise<FilePreview> {
+  const { file } = await fileOnSale(ctx, userId, fileId);
+  const pages = await ctx.data.files.listPages(file._id);
+  return {
+    fileId: file._id,
+    pageCount: pages.length,
+    pages: pages.map((p) => ({
+      pageNumber: p.pageNumber,
+      url: previewImagePath(file._id, p.pageNumber, 'page'),
+      thumbUrl: previewImagePath(file._id, p.pageNumber, 'thumb'),
+    })),
+  };
+}

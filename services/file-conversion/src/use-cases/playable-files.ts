@@ -1,0 +1,46 @@
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import type { FileDoc } from '../data';
+import { contentAccess } from '../domain';
+import { contentFile } from './reader';
+
+export interface PlayableFile {
+  file: FileDoc;
+  access: 'owner' | 'purchased';
+  licenceExpiresAt: Date | null;
+}
+
+/** The files among `ids` the member may play now (own, or bought within the licence), with their licence's end. */
+export async function playableFiles(
+  ctx: ServiceContext,
+  userId: string,
+  ids: readonly string[],
+): Promise<Map<string, PlayableFile>> {
+  const repo = ctx.data.files;
+  const docs = ids.length ? await repo.listByIds([...ids]) : [];
+  const foreign = docs.filter((f) => f.userId !== userId).map((f) => f._id);
+  const licences = foreign.length ? await repo.activeLicencesFor(userId, foreign) : [];
+  const reader = { kind: 'member', userId } as const;
+  const now = Date.now();
+  const out = new Map<string, PlayableFile>();
+  for (const f of docs) {
+    const decision = contentAccess({ reader, files: [contentFile(f)], licences, use: 'play', now });
+    if (decision.access === 'owner') out.set(f._id, { file: f, access: 'owner', licenceExpiresAt: null });
+    else if (decision.access === 'licence') {
+      out.set(f._id, { file: f, access: 'purchased', licenceExpiresAt: decision.licenceExpiresAt });
+    }
+  }
+  return out;
+}
+
+/** 404 FILE_NOT_FOUND (as for a file that does not exist) unless the member may play every one of `ids`. */
+export async function requirePlayable(
+  ctx: ServiceContext,
+  userId: string,
+  ids: readonly string[],
+): Promise<Map<string, PlayableFile>> {
+  const ok = await playableFiles(ctx, userId, ids);
+  const missing = ids.find((id) => !ok.has(id));
+  if (missing !== undefined) throw new AppError('FILE_NOT_FOUND', { details: { fileId: missing } });
+  return ok;
+}

@@ -1,0 +1,44 @@
+import type { FileSummary, PublishSettingsRequest } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { canPublish } from '../domain';
+import { filePublishedData, fileUpdatedData } from '../events/publish';
+import { ownFile } from './readable-file';
+import { toFileSummary } from './present';
+
+/**
+ * The member publishes their converted file at a price, or takes it off sale: the copyright they state is recorded
+ * (and becomes their default author profile when they sell), their confirmation of the rights is recorded, and the
+ * change is announced (the snapshot, then the listing or its withdrawal, for the marketplace).
+ */
+export async function publishFile(
+  ctx: ServiceContext,
+  userId: string,
+  fileId: string,
+  input: PublishSettingsRequest,
+): Promise<FileSummary> {
+  const file = await ownFile(ctx, userId, fileId);
+  const repo = ctx.data.files;
+  if (input.isPublished && !canPublish(file.status)) throw new AppError('FILE_NOT_READY');
+  if (input.copyrightInfo) {
+    await repo.setCopyrightInfo(file._id, input.copyrightInfo);
+    if (input.isPublished) await repo.setDefaultAuthorProfile(file.userId, input.copyrightInfo);
+  }
+  if (input.isPublished) await repo.recordUserConfirmation(file._id);
+  const updated = await repo.updateOwned(file._id, file.userId, {
+    isPublished: input.isPublished,
+    publishPrice: input.isPublished ? (input.publishPrice ?? null) : (input.publishPrice ?? file.publishPrice),
+  });
+  if (!updated) throw new AppError('FILE_NOT_FOUND');
+  await ctx.outbox.add('files.file.updated.v1', fileUpdatedData(updated));
+  const listing = filePublishedData(updated);
+  if (listing) await ctx.outbox.add('files.file.published.v1', listing);
+  else if (file.isPublished && !updated.isPublished) {
+    await ctx.outbox.add('files.file.unpublished.v1', {
+      fileId: file._id,
+      ownerId: file.userId,
+      updatedAt: updated.updatedAt.toISOString(),
+    });
+  }
+  return toFileSummary(updated);
+}

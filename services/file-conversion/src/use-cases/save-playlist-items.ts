@@ -1,0 +1,27 @@
+import type { PlaylistItem } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { firstRepeat, itemsFromFileIds } from '../domain/playlists';
+import { requirePlayable } from './playable-files';
+import { presentItems } from './playlist-items';
+
+/**
+ * The editor's save: the chosen files, each once and each playable by the member, in order replace the playlist's
+ * items in one update (not delete-all-then-add); the saved playlist is announced.
+ */
+export async function savePlaylistItems(
+  ctx: ServiceContext,
+  userId: string,
+  playlistId: string,
+  fileIds: string[],
+): Promise<PlaylistItem[]> {
+  const repeat = firstRepeat(fileIds);
+  if (repeat !== undefined) throw new AppError('PLAYLIST_ITEM_EXISTS', { details: { fileId: repeat } });
+  const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
+    await requirePlayable(ctx, userId, fileIds);
+    return itemsFromFileIds(fileIds, p.items, new Date());
+  });
+  if (!result) throw new AppError('PLAYLIST_NOT_FOUND');
+  await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);
+  return presentItems(ctx, result.playlist);
+}
