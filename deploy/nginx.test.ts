@@ -33,6 +33,8 @@ beforeAll(async () => {
     'remoteEntry.lean.js': '/* lean entry */',
     'main.3f9a1c2e.js': '/* hashed */',
     'routes.0a1b2c3d4e5f.css': '/* hashed css */',
+    // a source map that should not be in an image at all (packages/federation keeps them out of dist/)
+    'main.3f9a1c2e.js.map': '{"version":3,"sources":["secret.ts"]}',
   };
   for (const [name, body] of Object.entries(files)) writeFileSync(join(html, name), body);
 
@@ -117,6 +119,19 @@ describe('remote image (deploy/nginx/remote.conf)', () => {
     const r = await fetch(`${remote}/does-not-exist.js`);
     expect(r.status).toBe(404);
     expect(r.headers.get('cache-control')).toBe('no-cache');
+  });
+});
+
+describe('both images', () => {
+  it('never serve a source map, however the path is written (issue 35)', async () => {
+    for (const base of [remote, shell]) {
+      for (const path of ['/main.3f9a1c2e.js.map', '/main.3f9a1c2e.js%2Emap', '/main.3f9a1c2e.js.MAP']) {
+        const r = await fetch(base + path);
+        expect(r.status, base + path).toBe(404);
+        expect(await r.text(), base + path).not.toContain('secret.ts');
+      }
+      expect((await fetch(`${base}/main.3f9a1c2e.js`)).status, base).toBe(200);
+    }
   });
 });
 

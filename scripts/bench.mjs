@@ -113,6 +113,10 @@ const benches = [
     run: owned('services/account/bench/member-lookup.bench.mjs', 'benchMemberLookup'),
   },
   {
+    name: 'login-timing: median wrong login, unknown address vs member, 200 each, among 400 then 10,400 members',
+    run: owned('services/account/bench/login-timing.bench.mjs', 'benchLoginTiming'),
+  },
+  {
     name: 'conversion: pages per second vs pdftoppm + sharp and mutool + sharp',
     run: owned('services/file-conversion/bench/conversion.bench.mjs', 'benchConversion'),
   },
@@ -214,9 +218,11 @@ try {
     process.env[k] ??= stack.env[k];
   const only = process.argv[2];
   let failed = 0;
-  // Matched against a bench's title (before its colon): "login" picks the login bench, not Lighthouse's login page.
+  // Matched against a bench's title (before its colon): "login" picks the login bench, not Lighthouse's login page;
+  // a title equal to it wins over those containing it ("login" is not also "login-timing").
   const title = (b) => b.name.split(':')[0];
-  for (const bench of benches.filter((b) => !only || title(b).includes(only))) {
+  const exact = benches.filter((b) => title(b) === only);
+  for (const bench of exact.length > 0 ? exact : benches.filter((b) => !only || title(b).includes(only))) {
     process.stdout.write(`\n== ${bench.name}\n`);
     try {
       const { rows, notes = [] } = await bench.run({ stack, measure, hostUrl });

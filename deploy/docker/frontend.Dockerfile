@@ -46,6 +46,8 @@ ARG NGINX_SITE=remote.conf
 # nginx runs as the unprivileged nginx user on 8080: pid and temp files go to /tmp (deploy/nginx/nginx.conf).
 COPY deploy/nginx/nginx.conf /etc/nginx/nginx.conf
 COPY deploy/nginx/${NGINX_SITE} /etc/nginx/conf.d/default.conf
+# dist/ only: the source maps stay in the build stage (/app/${WORKSPACE}/sourcemaps, for error reports; take them with
+# `docker build --target build`), never in what nginx serves.
 COPY --from=build /app/${WORKSPACE}/dist /usr/share/nginx/html
 USER nginx
 EXPOSE 8080

@@ -11,13 +11,15 @@
 // round trip at all:
 //
 // - Who: the caller is verified exactly as for /api (server.ts `resolveCaller`), revocations on every request.
-// - May they: file-conversion decides, once per (caller, image), through GET /internal/media-access/<key> (no bytes),
-//   and says how long the answer may be remembered: an owner's yes up to 60 s, a licence's at most 3 s and never past
-//   its end, a refusal 2 s. Kept in a bounded cache, also capped by MEDIA_ACCESS_MAX_MS; events the gateway already
-//   reads drop entries early: a deleted or changed file (its owner's entries), an ended licence (the buyer's), a
-//   screen's new content or its owner's playlist edits (that owner's displays).
-// - Bytes: a byte-budgeted LRU (MEDIA_CACHE_BYTES) keyed by the content hash, filled by one GET /media/<key> to
-//   file-conversion per image however many callers miss at once (coalesced).
+// - May they: file-conversion decides, once per (caller, image) and grant, through GET /internal/media-access/<key>
+//   (no bytes), and says how long the answer may be remembered: an owner's yes up to 60 s, a licence's at most 3 s and
+//   never past its end, a refusal 2 s. Kept in a bounded LRU (lru-cache, each entry with its own time), also capped by
+//   MEDIA_ACCESS_MAX_MS; events the gateway already reads drop entries early: a deleted or changed file (its owner's
+//   entries), an ended licence (the buyer's), a screen's new content or its owner's playlist edits (that owner's
+//   displays).
+// - Bytes: a byte-budgeted LRU (lru-cache, MEDIA_CACHE_BYTES) keyed by the content hash, filled by one
+//   GET /internal/media/<key> to file-conversion per image however many callers miss at once (coalesced): the bytes
+//   only, since the decision was made just before (a miss is decided once, not again with the bytes).
 // - Answer: the same headers as before (owner: private, immutable; licence: private, no-cache so the browser asks
 //   again; ETag "<key>" and 304 on If-None-Match; 404 for refused or missing), plus the security headers the gateway
 //   sets on every answer, precomputed; a hit is written with one writeHead and one end, outside express.
@@ -28,10 +30,12 @@ import {
   errorMessagesJa,
   IDENTITY_HEADER,
   internalMediaAccessPath,
+  internalMediaPath,
   MediaAccessAnswer,
   subjects,
 } from '@pagecast/contracts';
 import { signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from './log';
 
 export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
@@ -55,99 +59,70 @@ export interface CallerOutcome {
 
 interface AccessEntry {
   access: 'owner' | 'licence' | null;
-  expires: number;
   /** whose rule applied: the member, or a display's owner (events about them drop the entry) */
   subject: string;
   /** a display's screen (its new content drops the entry) */
   screenId?: string;
 }
 
-/** (caller, image) → access, each entry until the end file-conversion granted; bounded, oldest first out. */
+/** (caller, image) → access, each entry until the end file-conversion granted; bounded, least recently used out. */
 export class AccessCache {
-  private readonly map = new Map<string, AccessEntry>();
+  private readonly lru: LRUCache<string, AccessEntry>;
   /** bumped by every forget, so an answer asked before one is not stored after it */
   generation = 0;
 
-  constructor(private readonly max: number) {}
-
-  get(key: string, now = Date.now()): AccessEntry | undefined {
-    const hit = this.map.get(key);
-    if (!hit) return undefined;
-    if (hit.expires > now) return hit;
-    this.map.delete(key);
-    return undefined;
+  constructor(max: number) {
+    this.lru = new LRUCache({ max });
   }
 
-  set(key: string, entry: AccessEntry): void {
-    this.map.delete(key);
-    this.map.set(key, entry);
-    while (this.map.size > this.max) {
-      const oldest = this.map.keys().next().value;
-      if (oldest === undefined) break;
-      this.map.delete(oldest);
-    }
+  get(key: string): AccessEntry | undefined {
+    return this.lru.get(key);
+  }
+
+  /** Kept for `ms` (nothing kept for 0). */
+  set(key: string, entry: AccessEntry, ms: number): void {
+    if (ms > 0) this.lru.set(key, entry, { ttl: ms });
   }
 
   forget(test: (entry: AccessEntry) => boolean): number {
     this.generation++;
-    let n = 0;
-    for (const [key, entry] of this.map) {
-      if (test(entry)) {
-        this.map.delete(key);
-        n++;
-      }
-    }
-    return n;
+    const gone = [...this.lru.entries()].filter(([, entry]) => test(entry)).map(([key]) => key);
+    for (const key of gone) this.lru.delete(key);
+    return gone.length;
   }
 
   get size(): number {
-    return this.map.size;
+    return this.lru.size;
   }
 }
 
-/** content hash → bytes, least recently used out first, never above `budget` bytes in all. */
+/** content hash → bytes, least recently used out first, never above `budget` bytes in all (0: none kept). */
 export class ByteCache {
-  private readonly map = new Map<string, Buffer>();
-  private total = 0;
+  private readonly lru: LRUCache<string, Buffer> | undefined;
 
-  constructor(readonly budget: number) {}
-
-  get(hash: string): Buffer | undefined {
-    const hit = this.map.get(hash);
-    if (hit) {
-      this.map.delete(hash);
-      this.map.set(hash, hit); // most recent last
-    }
-    return hit;
+  constructor(readonly budget: number) {
+    // an image larger than the whole budget is not kept (lru-cache's maxEntrySize defaults to maxSize)
+    this.lru = budget > 0 ? new LRUCache({ maxSize: budget, sizeCalculation: (b) => b.length }) : undefined;
   }
 
-  /** Keeps the bytes unless they alone exceed the budget; evicts the least recently used until they fit. */
+  get(hash: string): Buffer | undefined {
+    return this.lru?.get(hash);
+  }
+
   set(hash: string, bytes: Buffer): void {
-    if (bytes.length > this.budget) return;
-    const old = this.map.get(hash);
-    if (old) {
-      this.total -= old.length;
-      this.map.delete(hash);
-    }
-    this.map.set(hash, bytes);
-    this.total += bytes.length;
-    for (const [key, value] of this.map) {
-      if (this.total <= this.budget) break;
-      this.map.delete(key);
-      this.total -= value.length;
-    }
+    this.lru?.set(hash, bytes);
   }
 
   has(hash: string): boolean {
-    return this.map.has(hash);
+    return this.lru?.has(hash) ?? false;
   }
 
   get bytes(): number {
-    return this.total;
+    return this.lru?.calculatedSize ?? 0;
   }
 
   get size(): number {
-    return this.map.size;
+    return this.lru?.size ?? 0;
   }
 }
 
@@ -237,12 +212,11 @@ export function createMediaServer(opts: MediaOptions): MediaServer {
       const answer = MediaAccessAnswer.parse(await res.json());
       const entry: AccessEntry = {
         access: answer.access,
-        expires: Date.now() + Math.min(answer.maxAgeMs, opts.accessMaxMs),
         subject: caller.kind === 'member' ? caller.userId : caller.ownerId,
         ...(caller.kind === 'device' ? { screenId: caller.screenId } : {}),
       };
       // An answer asked before an event that may change it is used once, not remembered.
-      if (answer.maxAgeMs > 0 && access.generation === generation) access.set(cacheKey, entry);
+      if (access.generation === generation) access.set(cacheKey, entry, Math.min(answer.maxAgeMs, opts.accessMaxMs));
       return entry;
     })().finally(() => checking.delete(cacheKey));
     checking.set(cacheKey, pending);
@@ -254,7 +228,7 @@ export function createMediaServer(opts: MediaOptions): MediaServer {
     if (pending) return pending;
     pending = (async () => {
       counts.fetches++;
-      const res = await fetch(`${filesUrl}/media/${key}`, {
+      const res = await fetch(`${filesUrl}${internalMediaPath(key)}`, {
         headers: upstreamHeaders(caller, requestId),
         signal: AbortSignal.timeout(opts.timeoutMs),
       });

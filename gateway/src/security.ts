@@ -72,11 +72,13 @@ export const authLimitedPaths = new Set(
 const carriesDevice = (req: express.Request) => (req.headers.cookie ?? '').includes(`${DEVICE_COOKIE}=`);
 
 export function rateLimits(opts: { windowMs: number; authMax: number; apiMax: number; deviceMax?: number }) {
+  // express-rate-limit has set Retry-After (standardHeaders); the body carries it too, as the services' 429s do.
   const handler: express.RequestHandler = (_req, res) => {
+    const retryAfterSeconds = Number(res.getHeader('retry-after')) || Math.ceil(opts.windowMs / 1000);
     res
       .status(429)
       .set('Cache-Control', 'no-store')
-      .json({ code: 'RATE_LIMITED', message: errorMessagesJa.RATE_LIMITED });
+      .json({ code: 'RATE_LIMITED', message: errorMessagesJa.RATE_LIMITED, details: { retryAfterSeconds } });
   };
   const common = { windowMs: opts.windowMs, standardHeaders: 'draft-7', legacyHeaders: false, handler } as const;
   return {

@@ -34,6 +34,7 @@ import { type CallerOutcome, createMediaServer, type MediaServer } from './media
 import { createServiceProxy } from './proxy';
 import { foreignOrigins, resolveRemotes } from './remotes';
 import { type RevocationFeed, RevocationStore, startRevocationFeed } from './revocations';
+import { sameOriginOnly } from './same-origin';
 import { rateLimits, securityHeaders, trustProxyValue } from './security';
 import { createSessionVerifier, type SessionIdentity } from './session';
 import { remotesRouter, shellRouter } from './static';
@@ -176,6 +177,9 @@ export function createGateway(
     stripeJsUrl: config.STRIPE_JS_URL,
   });
   app.use(security);
+  // A state-changing request made by another site's page is refused before any session is read (same-origin.ts),
+  // and before the rate limits: such a page must not spend its visitor's address's allowance either.
+  app.use(sameOriginOnly({ publicUrl: config.PUBLIC_URL }));
   app.use(limits.api, limits.auth);
 
   // A browser navigation after some unauthorized errors (spec point 2): the login screen lives in the shell.

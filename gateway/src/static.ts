@@ -16,7 +16,7 @@ import { LEAN_MANIFEST, MANIFEST, remoteApps } from './remotes';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // rspack names built assets like main.3f9a1c2e.js or 123.3f9a1c2e.chunk.css: the hash makes them immutable.
-const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+(\.map)?$/i;
+const HASHED = /[.-][0-9a-f]{8,}\.[a-z0-9]+$/i;
 
 /** Cache policy by file name: entry points are revalidated every time, content-hashed files cached forever. */
 export function cacheControlFor(filePath: string): string {
@@ -36,6 +36,22 @@ const staticOptions = {
     // the player's service worker lives under /remotes/player/ but must control /signage/ pages
     if (path.basename(filePath) === 'sw.js') res.setHeader('Service-Worker-Allowed', '/');
   },
+};
+
+/**
+ * Source maps are never served (issue 35: they published our sources): a production build keeps them out of dist/
+ * (packages/federation), and one that is there all the same (a development build, a copied folder) is a 404. The
+ * path is read decoded, as express.static reads it (`main.js%2Emap`).
+ */
+export const refuseSourceMaps: express.RequestHandler = (req, res, next) => {
+  let file: string;
+  try {
+    file = decodeURIComponent(req.path);
+  } catch {
+    return next(); // express.static answers the malformed path
+  }
+  if (!/\.map$/i.test(file)) return next();
+  res.status(404).type('text/plain').set('Cache-Control', 'no-store').send('Not found\n');
 };
 
 /** What the front-end build writes a `.br` copy of (packages/federation, PrecompressPlugin). */
@@ -80,6 +96,7 @@ const notBuilt = (what: string, workspace: string) =>
 /** Serves each remote's dist at /remotes/<short>/, or a clear 503 when that remote has not been built. */
 export function remotesRouter(remotesDir: string): express.Router {
   const router = express.Router();
+  router.use('/remotes', refuseSourceMaps);
   for (const remote of remoteApps) {
     const dir = path.join(remotesDir, remote.workspace, 'dist');
     const serve = express.static(dir, staticOptions);
@@ -282,7 +299,7 @@ export function shellRouter(staticDir: string, options: ShellOptions = {}): expr
     const built = playerManifestFile ? await readManifest(playerManifestFile).catch(() => undefined) : undefined;
     return playerHints(options.playerManifest, built);
   };
-  router.use(precompressed(staticDir), express.static(staticDir, staticOptions));
+  router.use(refuseSourceMaps, precompressed(staticDir), express.static(staticDir, staticOptions));
   router.use(async (req, res, next) => {
     if (!isAppNavigation(req)) return next();
     const hasSession = readCookie(req.headers, SESSION_COOKIE) !== undefined;

@@ -372,8 +372,10 @@ describe('rate limits', () => {
     for (let i = 0; i < 3; i++) expect((await post()).status).toBe(200);
     const limited = await post();
     expect(limited.status).toBe(429);
-    expect((await limited.json()).code).toBe('RATE_LIMITED');
+    const body = await limited.json();
+    expect(body.code).toBe('RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(body.details).toEqual({ retryAfterSeconds: Number(limited.headers.get('retry-after')) });
     // Other API calls are still under the general limit.
     expect((await fetch(`${url}/api/auth/user`)).status).toBe(200);
   });

@@ -1,7 +1,8 @@
 // Page images served by the gateway itself (issue 14, src/media.ts), against a file-conversion stand-in that counts
-// what reaches it (access checks and byte fetches) and the real NATS for revocations and events: one check per
-// (caller, image) for as long as file-conversion allows, one byte fetch per image for everyone, and nothing served
-// to a stranger, an anonymous caller, a revoked session or device, or past a licence's bound.
+// what reaches it (access checks, byte fetches, and reads of /media, where file-conversion decides again) and the
+// real NATS for revocations and events: one check per (caller, image) for as long as file-conversion allows, one
+// byte fetch per image for everyone, no second decision, and nothing served to a stranger, an anonymous caller, a
+// revoked session or device, or past a licence's bound.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { jetstream } from '@nats-io/jetstream';
@@ -29,13 +30,15 @@ import {
 const secret = testEnv().INTERNAL_SECRET;
 type Grant = { access: 'owner' | 'licence' | null; maxAgeMs: number };
 
-/** file-conversion stand-in: the internal access check and the image bytes, each call recorded. */
+/** file-conversion stand-in: the internal access check, the image bytes and /media (which decides), each call recorded. */
 async function startFakeFiles() {
   const images = new Map<string, Buffer>();
   /** `${userId or device:<id>}\0${hash}` → the answer of the access check (default: refused, 2 s) */
   const grants = new Map<string, Grant>();
   const checks: string[] = [];
   const fetches: string[] = [];
+  /** GET /media/<key>: file-conversion decides there too (its own rule), so the gateway never asks it for bytes */
+  const mediaReads: string[] = [];
   const state = { fetchDelayMs: 0 };
   const caller = (req: express.Request) => {
     const identity = verifyAnyIdentityHeader(req.headers[IDENTITY_HEADER] as string | undefined, secret);
@@ -50,12 +53,21 @@ async function startFakeFiles() {
     checks.push(`${who} ${hash}`);
     res.json(grants.get(`${who}\u0000${hash}`) ?? { access: null, maxAgeMs: 2000 });
   });
-  app.get('/media/:key', async (req, res) => {
+  app.get('/internal/media/:key', async (req, res) => {
     const who = caller(req);
     if (!who) return void res.status(401).json({ code: 'UNAUTHORIZED' });
     const hash = String(req.params.key).replace(/\.webp$/, '');
     fetches.push(hash);
     await new Promise((r) => setTimeout(r, state.fetchDelayMs));
+    const bytes = images.get(hash);
+    if (!bytes) return void res.status(404).json({ code: 'NOT_FOUND' });
+    res.set({ 'content-type': 'image/webp' }).send(bytes);
+  });
+  app.get('/media/:key', async (req, res) => {
+    const who = caller(req);
+    if (!who) return void res.status(401).json({ code: 'UNAUTHORIZED' });
+    const hash = String(req.params.key).replace(/\.webp$/, '');
+    mediaReads.push(`${who} ${hash}`);
     const bytes = images.get(hash);
     if (!bytes) return void res.status(404).json({ code: 'NOT_FOUND' });
     res.set({ 'content-type': 'image/webp', 'cache-control': 'private, max-age=31536000, immutable' }).send(bytes);
@@ -70,7 +82,7 @@ async function startFakeFiles() {
     return { hash, bytes, path: `/media/${hash}.webp` };
   };
   const grant = (who: string, hash: string, answer: Grant) => grants.set(`${who}\u0000${hash}`, answer);
-  return { url, checks, fetches, state, addImage, grant, close: () => closeServer(server) };
+  return { url, checks, fetches, mediaReads, state, addImage, grant, close: () => closeServer(server) };
 }
 
 /** screens stand-in: only its device-token keys */
@@ -200,6 +212,22 @@ describe('page images at the gateway', () => {
     expect(await (await fetch(`${internal}/metrics`)).text()).toMatch(
       /http_request_duration_seconds_count\{[^}]*route="\/media\/:key"[^}]*status_code="200"/,
     );
+  });
+
+  it('a miss is decided once: one access check, then the bytes alone (never /media, which decides again)', async () => {
+    const owner = await member();
+    const buyer = await member();
+    const img = files.addImage(50_000);
+    files.grant(owner.userId, img.hash, { access: 'owner', maxAgeMs: 60_000 });
+    files.grant(buyer.userId, img.hash, { access: 'licence', maxAgeMs: 3_000 });
+    for (const who of [owner, buyer]) {
+      const res = await get(gw.url, img.path, { cookie: who.cookie });
+      expect(res.status).toBe(200);
+      expect(res.body.equals(img.bytes)).toBe(true);
+      expect(countOf(files.checks, `${who.userId} ${img.hash}`)).toBe(1);
+    }
+    expect(countOf(files.fetches, img.hash)).toBe(1);
+    expect(files.mediaReads.filter((r) => r.endsWith(img.hash))).toEqual([]);
   });
 
   it('a stranger gets 404 and an anonymous caller 401, with no bytes fetched, even when the image is cached', async () => {

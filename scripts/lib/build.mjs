@@ -12,7 +12,8 @@ const sharedInputs = ['packages/ui', 'packages/i18n', 'packages/router', 'packag
 function* walk(dir) {
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    // what builds write (dist/, and sourcemaps/ beside it: packages/federation) is not a source
+    if (name === 'node_modules' || name === 'dist' || name === 'sourcemaps' || name.startsWith('.')) continue;
     const p = join(dir, name);
     if (statSync(p).isDirectory()) yield* walk(p);
     else yield p;

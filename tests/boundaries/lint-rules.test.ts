@@ -28,16 +28,25 @@ const samples: Record<string, string> = {
   'services/alpha/src/http/bad-relative.ts': "import { x } from '../../../beta/src/data';\nexport const y = x;\n",
   'services/alpha/src/bad-package.ts': "import { x } from '@pagecast/billing';\nexport const y = x;\n",
   'services/alpha/test/bad-test.ts': "import { x } from '../../beta/test/helpers';\nexport const y = x;\n",
+  'services/alpha/src/http/bad-screens.ts': "import { x } from '@pagecast/screens';\nexport const y = x;\n",
+  'services/alpha/src/domain/bad-screens.ts':
+    "import { x } from '@pagecast/screens/src/domain';\nexport const y = x;\n",
   'services/alpha/src/use-cases/good.ts':
     "import { x } from '../data/models';\nimport { z } from '../../../../scripts/lib/stats.mjs';\nexport const y = [x, z];\n",
   // a front-end feature imports another feature
   'app/src/features/one/components/bad-view.tsx': "import { x } from '../../two/api/get-two';\nexport const y = x;\n",
   'app/src/features/one/bad-page.tsx': "import { x } from '../two/components/two-card';\nexport const y = x;\n",
+  'shell/src/features/one/components/bad-view.tsx': "import { x } from '../../two/api/get-two';\nexport const y = x;\n",
   'app/src/features/one/components/good-view.tsx':
     "import { x } from '../api/get-one';\nimport { z } from '../../../lib/http';\nexport const y = [x, z];\n",
   // import circles (a module reaching itself through its imports, e.g. server.ts <-> http/index.ts)
   'services/alpha/src/data/circle-one.ts': "import { two } from './circle-two';\nexport const one = () => two;\n",
   'services/alpha/src/data/circle-two.ts': "import { one } from './circle-one';\nexport const two = () => one;\n",
+  // a circle of type-only imports (e.g. data/index.ts <-> data/sweeper.ts) is a circle too
+  'services/alpha/src/data/type-circle-one.ts':
+    "import type { Two } from './type-circle-two';\nexport interface One {\n  two?: Two;\n}\n",
+  'services/alpha/src/data/type-circle-two.ts':
+    "import type { One } from './type-circle-one';\nexport interface Two {\n  one?: One;\n}\n",
   // translations and routing come from the federation singletons, not from the libraries behind them
   'shell/src/components/bad-translate.tsx':
     "import { useTranslation } from 'react-i18next';\nexport const y = useTranslation;\n",
@@ -102,23 +111,28 @@ describe('lint rules that hold the architecture', () => {
     'services/alpha/src/http/bad-relative.ts',
     'services/alpha/src/bad-package.ts',
     'services/alpha/test/bad-test.ts',
+    'services/alpha/src/http/bad-screens.ts',
+    'services/alpha/src/domain/bad-screens.ts',
   ])('a service importing another service fails: %s', (file) => {
     expect(rulesFor(file)).toContain(restricted);
   });
 
-  it.each(['app/src/features/one/components/bad-view.tsx', 'app/src/features/one/bad-page.tsx'])(
-    'a feature importing another feature fails: %s',
-    (file) => {
-      expect(rulesFor(file)).toContain(restricted);
-    },
-  );
+  it.each([
+    'app/src/features/one/components/bad-view.tsx',
+    'app/src/features/one/bad-page.tsx',
+    'shell/src/features/one/components/bad-view.tsx',
+  ])('a feature importing another feature fails: %s', (file) => {
+    expect(rulesFor(file)).toContain(restricted);
+  });
 
-  it.each(['services/alpha/src/data/circle-one.ts', 'services/alpha/src/data/circle-two.ts'])(
-    'an import circle fails: %s',
-    (file) => {
-      expect(rulesFor(file)).toContain(circle);
-    },
-  );
+  it.each([
+    'services/alpha/src/data/circle-one.ts',
+    'services/alpha/src/data/circle-two.ts',
+    'services/alpha/src/data/type-circle-one.ts',
+    'services/alpha/src/data/type-circle-two.ts',
+  ])('an import circle fails, type-only ones included: %s', (file) => {
+    expect(rulesFor(file)).toContain(circle);
+  });
 
   it.each([
     'shell/src/components/bad-translate.tsx',

@@ -2,6 +2,8 @@
 // sees no change and a player refetching at every page change costs the server a comparison, not a body.
 import { noteServerRead, throwIfResNotOk } from '@pagecast/ui';
 
+// A Map kept newest-last, not lru-cache: that class would add 5.2 KB (brotli) to the player's first screen for these
+// four lines (measured with the production build, issue 41).
 const known = new Map<string, { etag: string; data: unknown }>();
 const MAX_KNOWN = 200;
 

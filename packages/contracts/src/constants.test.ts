@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { constants, pricePlanFor, pricePlans } from './constants';
+import { constants, feeSplitFor, pricePlanFor, pricePlans } from './constants';
+import { PublishPrice } from './validation';
 
 describe('price plans', () => {
   it('keeps the fee and pays the seller the net of the spec', () => {
@@ -16,6 +17,29 @@ describe('price plans', () => {
     expect(pricePlanFor(5000)?.label).toBe('recommended');
     expect(pricePlanFor(10000)?.label).toBe('premium');
     expect(pricePlanFor(4000)).toBeUndefined();
+  });
+});
+
+describe('the fee table of a sale (spec point 9)', () => {
+  it.each([
+    [3000, 1000, 2000],
+    [5000, 1500, 3500],
+    [10000, 3000, 7000],
+  ])('a sale at %i keeps a fee of %i and pays the seller %i', (price, fee, net) => {
+    expect(feeSplitFor(price)).toEqual({ fee, net });
+  });
+
+  it.each([0, 1, 2999, 3001, 4000, 9000, 10001, 100000, -3000, 3000.5, Number.NaN])(
+    'has no split for %s, a price off the table (no invented rate)',
+    (price) => {
+      expect(feeSplitFor(price)).toBeUndefined();
+    },
+  );
+
+  it('splits exactly the prices that publishing accepts, so a listing never has a price off the table', () => {
+    for (const price of [0, 1000, 2999, 3000, 4000, 5000, 7000, 10000, 12000, 30000]) {
+      expect(feeSplitFor(price) !== undefined, String(price)).toBe(PublishPrice.safeParse(price).success);
+    }
   });
 });
 

@@ -33,6 +33,21 @@ export function pricePlanFor(price: number): PricePlan | undefined {
   return pricePlans.find((plan) => plan.value === price);
 }
 
+/** What a sale at one price pays: the platform's fee and the seller's net (fee + net = price). */
+export interface FeeSplit {
+  fee: number;
+  net: number;
+}
+
+/**
+ * The one fee table of a marketplace sale (spec point 9), used by the marketplace when it asks and by billing when it
+ * moves the points; undefined for a price off the table (no listing can have one: publishing takes only these prices).
+ */
+export function feeSplitFor(price: number): FeeSplit | undefined {
+  const plan = pricePlanFor(price);
+  return plan ? { fee: plan.fee, net: plan.net } : undefined;
+}
+
 export const constants = {
   minPasswordLength: 12,
   maxPasswordLength: 128,

@@ -76,6 +76,10 @@ export const ErrorCode = {
   PAYMENT_NOT_SUCCEEDED: 'PAYMENT_NOT_SUCCEEDED',
   WEBHOOK_SIGNATURE_INVALID: 'WEBHOOK_SIGNATURE_INVALID',
   MEMBERSHIP_BUSY: 'MEMBERSHIP_BUSY',
+  // the price (of a listing or a plan) is not the one the member confirmed: details { price } hold the current one
+  PRICE_CHANGED: 'PRICE_CHANGED',
+  // a state-changing request that did not come from our own pages (Origin / Sec-Fetch-Site of another site)
+  CROSS_SITE_REQUEST: 'CROSS_SITE_REQUEST',
 } as const;
 export type ErrorCode = keyof typeof ErrorCode;
 
@@ -146,6 +150,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   PAYMENT_NOT_SUCCEEDED: 402,
   WEBHOOK_SIGNATURE_INVALID: 400,
   MEMBERSHIP_BUSY: 409,
+  PRICE_CHANGED: 409,
+  CROSS_SITE_REQUEST: 403,
 };
 
 export const errorMessagesJa: Record<ErrorCode, string> = {
@@ -216,6 +222,8 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   PAYMENT_NOT_SUCCEEDED: '決済がまだ完了していません',
   WEBHOOK_SIGNATURE_INVALID: '署名が正しくありません',
   MEMBERSHIP_BUSY: '他の操作と同時に行われました。もう一度お試しください',
+  PRICE_CHANGED: '価格が変更されました。新しい価格を確認してください',
+  CROSS_SITE_REQUEST: 'この操作は Pagecast の画面からのみ行えます',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -120,6 +120,8 @@ export const PointsChangedEvent = z.object({
   amount: z.number().int().optional(),
   type: z.enum(pointTransactionTypes).optional(),
   occurredAt: IsoDateTime.optional(),
+  /** true: a sale's proceeds (the seller's leg of a marketplace transfer), for "earnings from sales" */
+  sale: z.boolean().optional(),
 });
 export const MembershipChangedEvent = z.object({
   userId: z.string(),

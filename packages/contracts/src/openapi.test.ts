@@ -43,6 +43,30 @@ describe('buildOpenApiDocument', () => {
       expect(ErrorBody.strict().safeParse(body).success, body.code).toBe(true);
   });
 
+  it('documents the price a purchase confirms: a required body with expectedPrice, and PRICE_CHANGED', () => {
+    const market = buildOpenApiDocument('marketplace') as Doc;
+    const purchase = market.paths['/api/marketplace/purchase/{id}']?.post as {
+      summary: string;
+      requestBody: { required: boolean; content: { 'application/json': { schema: Record<string, unknown> } } };
+    };
+    expect(purchase.requestBody.required).toBe(true);
+    expect(purchase.requestBody.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['expectedPrice'],
+      properties: { expectedPrice: { type: 'integer', exclusiveMinimum: 0 } },
+    });
+    expect(purchase.summary).toContain('PRICE_CHANGED');
+  });
+
+  it('documents the sign-in throttle: RATE_LIMITED with retryAfterSeconds, and the known-browser cookie', () => {
+    const account = buildOpenApiDocument('account') as Doc;
+    const login = account.paths['/api/auth/local-login']?.post as { summary: string };
+    const reset = account.paths['/api/auth/reset-password']?.post as { summary: string };
+    for (const text of ['RATE_LIMITED', 'retryAfterSeconds', 'INVALID_CREDENTIALS', 'pc_known_browser'])
+      expect(login.summary).toContain(text);
+    for (const text of ['TOKEN_INVALID', 'pc_known_browser']) expect(reset.summary).toContain(text);
+  });
+
   it('describes parameters, bodies, multipart and security', () => {
     const files = buildOpenApiDocument('file-conversion') as Doc;
     const getFile = files.paths['/api/files/{id}']?.get as Record<string, unknown>;
@@ -67,5 +91,65 @@ describe('buildOpenApiDocument', () => {
     const welcome = account.paths['/api/auth/mark-welcome-seen']?.post as { requestBody: { required: boolean } };
     expect(welcome.requestBody.required).toBe(false);
     expect(login.requestBody.content['application/json'].schema.required.sort()).toEqual(['email', 'password']);
+  });
+
+  it('documents the plan upgrade at the confirmed cost, and the renewal date and amount of the plan', () => {
+    const billing = buildOpenApiDocument('billing') as Doc;
+    const upgrade = billing.paths['/api/membership/upgrade']?.post as {
+      summary: string;
+      requestBody: { content: { 'application/json': { schema: { required: string[] } } } };
+    };
+    expect(upgrade.requestBody.content['application/json'].schema.required.sort()).toEqual([
+      'expectedCost',
+      'membershipTier',
+    ]);
+    expect(upgrade.summary).toContain('PRICE_CHANGED');
+    const status = billing.paths['/api/membership/status']?.get as {
+      responses: { 200: { content: { 'application/json': { schema: { required: string[] } } } } };
+    };
+    expect(status.responses[200].content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['renewsAt', 'renewalPoints', 'upgradeOffers']),
+    );
+  });
+
+  it('documents each history row’s reason (a code and its parameters) beside the spec’s description', () => {
+    const billing = buildOpenApiDocument('billing') as Doc;
+    const history = billing.paths['/api/points/history']?.get as {
+      responses: { 200: { content: { 'application/json': { schema: { items: Record<string, unknown> } } } } };
+    };
+    const row = history.responses[200].content['application/json'].schema.items as {
+      required: string[];
+      properties: { reason: unknown };
+    };
+    expect(row.required).toEqual(expect.arrayContaining(['reason', 'description']));
+    const kinds = JSON.stringify(row.properties.reason).match(/"const":"\w+"/g);
+    expect(kinds?.sort()).toEqual(
+      [
+        'migrationBonus',
+        'platformFee',
+        'pointsPurchase',
+        'purchase',
+        'registrationBonus',
+        'renewal',
+        'sale',
+        'upgrade',
+      ].map((k) => `"const":"${k}"`),
+    );
+  });
+
+  it('documents the member’s language: sent at registration, read and changed with the profile', () => {
+    const account = buildOpenApiDocument('account') as Doc;
+    type Body = { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } };
+    const locale = { type: 'string', enum: ['ja', 'en', 'fr', 'it'] };
+    const register = account.paths['/api/auth/register']?.post as { requestBody: Body };
+    expect(register.requestBody.content['application/json'].schema.properties.locale).toEqual(locale);
+    const profile = account.paths['/api/user/profile']?.put as {
+      requestBody: Body;
+      responses: { 200: Body };
+    };
+    expect(profile.requestBody.content['application/json'].schema.properties.locale).toEqual(locale);
+    expect(profile.responses[200].content['application/json'].schema.properties.locale).toMatchObject({
+      anyOf: [locale, { type: 'null' }],
+    });
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorBody } from './errors';
 import { DEVICE_COOKIE } from './identity';
 import { SESSION_COOKIE } from './session';
-import type { RouteDef } from './route-def';
+import { type RouteDef, refusesCrossSite } from './route-def';
 import { routesFor } from './routes';
 import type { ServiceName } from './services';
 
@@ -80,13 +80,26 @@ function operationOf(route: RouteDef): JsonSchema {
           },
         };
   const errorResponse = { $ref: '#/components/responses/Error' };
+  const responses: JsonSchema = { [status]: success, '4XX': errorResponse, '5XX': errorResponse };
+  // The gateway refuses a state-changing call made by a page of another site (gateway/src/same-origin.ts); a
+  // navigation (302) is sent to / instead, as its summary says.
+  const crossSite = refusesCrossSite(route.method, route) ? 'refused' : 'allowed';
+  if (crossSite === 'refused' && status !== '302') {
+    responses['403'] = {
+      description:
+        'Refused ({ code, message }): CROSS_SITE_REQUEST when a page of another site made the call (Sec-Fetch-Site, ' +
+        'else Origin or Referer, says so; nothing changes), or a refusal of this route',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
   const operation: JsonSchema = {
     operationId: route.id,
     summary: route.summary,
     tags: [route.service],
     parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
-    responses: { [status]: success, '4XX': errorResponse, '5XX': errorResponse },
+    responses,
     'x-pagecast-auth': route.auth,
+    'x-pagecast-cross-site': crossSite,
   };
   const body = requestBodyOf(route);
   if (body) operation.requestBody = body;

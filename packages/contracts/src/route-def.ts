@@ -27,6 +27,23 @@ export interface RouteDef {
   successStatus?: number;
   /** content type of the success answer when not JSON (page images) */
   responseContentType?: string;
+  /**
+   * Whether a page of another site may make this call (refusesCrossSite). Unset: refused for post, put and delete
+   * (they change state), allowed for get. 'allowed': a server-to-server call a browser never makes for a member (the
+   * card provider's signed webhook); 'refused': a get that changes state (the logout navigation).
+   */
+  crossSite?: 'allowed' | 'refused';
+}
+
+/**
+ * Whether the gateway refuses this request when it comes from another site's page (Sec-Fetch-Site, else Origin):
+ * 403 CROSS_SITE_REQUEST, or for a get (a navigation) a redirect to '/', and nothing changes. `route` is the one the
+ * route table finds, if any: a state-changing method on a path it does not know is refused too.
+ */
+export function refusesCrossSite(method: string, route: Pick<RouteDef, 'crossSite'> | undefined): boolean {
+  if (route?.crossSite) return route.crossSite === 'refused';
+  const m = method.toLowerCase();
+  return m !== 'get' && m !== 'head' && m !== 'options';
 }
 
 /** Keeps literal checking on a route list while typing it as RouteDef[]. */

@@ -72,6 +72,7 @@ describe('route table', () => {
       'delete /api/screens/:id',
       'get /api/screens/plays',
       'get /api/screens/plays/sold',
+      'get /api/screens/plays/refused',
       'get /api/screens/device/me',
       'post /api/screens/device/heartbeat',
       'post /api/screens/device/plays',

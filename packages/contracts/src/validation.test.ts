@@ -290,9 +290,16 @@ describe('playlists, marketplace, billing', () => {
 
   it('tiers and point packages are the fixed lists', () => {
     expect(MembershipTier.options).toEqual(['free', 'trial', 'standard', 'creator', '300point', '3000point']);
-    expect(UpgradeMembershipRequest.safeParse({ membershipTier: 'creator' }).success).toBe(true);
-    expect(issues(UpgradeMembershipRequest, { membershipTier: 'trial' })).toEqual({
+    expect(UpgradeMembershipRequest.safeParse({ membershipTier: 'creator', expectedCost: 5000 }).success).toBe(true);
+    expect(issues(UpgradeMembershipRequest, { membershipTier: 'trial', expectedCost: 3000 })).toEqual({
       membershipTier: 'validation.tierInvalid',
+    });
+    // the cost the member confirmed is part of the call (a different current cost: PRICE_CHANGED)
+    expect(issues(UpgradeMembershipRequest, { membershipTier: 'creator' })).toEqual({
+      expectedCost: 'validation.invalid',
+    });
+    expect(issues(UpgradeMembershipRequest, { membershipTier: 'creator', expectedCost: 0 })).toEqual({
+      expectedCost: 'validation.invalid',
     });
     expect(ScheduleDowngradeRequest.safeParse({ targetTier: 'free' }).success).toBe(true);
     for (const amount of [1000, 3000, 5000, 10000]) {

@@ -60,6 +60,7 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.pageInvalid': 'ページは1以上の整数で指定してください',
   'validation.limitRange': '表示件数は1〜24の間で指定してください',
   'validation.tierInvalid': '無効なプランです',
+  'validation.languageInvalid': '言語は日本語、英語、フランス語、イタリア語のいずれかを選択してください',
   'validation.pointPackageInvalid': 'ポイントパッケージは1000、3000、5000、10000のいずれかを選択してください',
   'validation.paymentIntentRequired': '決済IDが必要です',
   'validation.paymentIdInvalid': '決済IDが正しくありません',

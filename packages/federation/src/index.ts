@@ -1,6 +1,7 @@
 // The one Module Federation policy of Pagecast (docs/platform.md, "Front end composition") and the rspack
 // configurations built on it, so that every front end's rspack.config.ts is a few lines.
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
@@ -112,7 +113,8 @@ function baseConfig(opts: FrontEndOptions & { publicPath: string; remote?: boole
     mode,
     context: opts.dir,
     entry: { main: './src/index.ts' },
-    devtool: prod ? 'source-map' : 'cheap-module-source-map',
+    // production: maps without the sourceMappingURL comment, moved out of dist/ (sourceMapsAsidePlugin)
+    devtool: prod ? 'hidden-source-map' : 'cheap-module-source-map',
     target: 'web',
     output: {
       path: path.join(opts.dir, 'dist'),
@@ -231,7 +233,7 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
     ...remoteBase(opts),
     plugins: [
       htmlPlugin(opts),
-      ...(modeOf(opts) === 'production' ? [precompressPlugin()] : []),
+      ...(modeOf(opts) === 'production' ? [precompressPlugin(), sourceMapsAsidePlugin(opts.dir)] : []),
       buildLabelPlugin(opts),
       remoteFederationPlugin(opts, false),
     ],
@@ -269,7 +271,12 @@ export function remoteLeanConfig(opts: RemoteOptions): Configuration {
     // the container entry only (the plugin adds it): the standalone page is the full build's
     entry: {},
     output: { ...base.output, clean: false },
-    plugins: [precompressPlugin(), buildLabelPlugin(opts), remoteFederationPlugin(opts, true)],
+    plugins: [
+      precompressPlugin(),
+      sourceMapsAsidePlugin(opts.dir),
+      buildLabelPlugin(opts),
+      remoteFederationPlugin(opts, true),
+    ],
   };
 }
 
@@ -318,6 +325,45 @@ const precompressPlugin = () =>
       compilation.emitAsset(`${asset.name}.br`, new rspack.sources.RawSource(br));
     }
   });
+
+/**
+ * Where a production build keeps its source maps, beside dist/ (`<front end>/sourcemaps/<file>.map`): for reading an
+ * error report's stack, never served. The gateway and the nginx images serve dist/ only; the maps published every
+ * source file of the app (issue 35).
+ */
+export const SOURCE_MAPS_DIR = 'sourcemaps';
+
+/**
+ * Moves the build's source maps out of its output into SOURCE_MAPS_DIR. With 'hidden-source-map' the code names no
+ * map; the maps are taken once every other step is done (after the brotli copies, which skip them anyway). A build
+ * that cleans its output (the full one) clears the folder first; the lean one, built after it into the same dist/,
+ * adds its own.
+ */
+export const sourceMapsAsidePlugin = (frontEndDir: string) => ({
+  apply(compiler: Compiler) {
+    const name = 'PagecastSourceMapsAside';
+    const dir = path.join(frontEndDir, SOURCE_MAPS_DIR);
+    const maps = new Map<string, Buffer>();
+    compiler.hooks.thisCompilation.tap(name, (compilation) => {
+      compilation.hooks.processAssets.tap({ name, stage: rspack.Compilation.PROCESS_ASSETS_STAGE_REPORT }, () => {
+        for (const asset of compilation.getAssets()) {
+          if (!asset.name.endsWith('.map')) continue;
+          maps.set(asset.name, asset.source.buffer());
+          compilation.deleteAsset(asset.name);
+        }
+      });
+    });
+    compiler.hooks.afterEmit.tapPromise(name, async () => {
+      if (compiler.options.output.clean) await rm(dir, { recursive: true, force: true });
+      for (const [file, bytes] of maps) {
+        const target = path.join(dir, file);
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, bytes);
+      }
+      maps.clear();
+    });
+  },
+});
 
 /** The import of the host's entry that is its async boundary (src/index.ts: `import('./bootstrap')`). */
 const ASYNC_BOUNDARY = './bootstrap';
@@ -462,7 +508,7 @@ export function hostConfig(opts: FrontEndOptions & { name?: string }): Configura
       htmlPlugin(opts),
       startupPreloadPlugin(),
       catalogueListPlugin(),
-      ...(modeOf(opts) === 'production' ? [precompressPlugin()] : []),
+      ...(modeOf(opts) === 'production' ? [precompressPlugin(), sourceMapsAsidePlugin(opts.dir)] : []),
       new ModuleFederationPlugin({
         name: opts.name ?? 'shell',
         remotes: {},

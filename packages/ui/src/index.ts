@@ -3,6 +3,26 @@ export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonCl
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Dialog, type DialogProps, Modal } from './components/dialog';
 export { FieldError, Input, Label, PasswordInput } from './components/form';
+export {
+  IconAlert,
+  IconArrowDown,
+  IconArrowLeft,
+  IconArrowUp,
+  IconCheck,
+  IconChevronLeft,
+  IconChevronRight,
+  IconClose,
+  IconExit,
+  IconExitFullscreen,
+  IconFullscreen,
+  IconGift,
+  IconMinus,
+  IconPause,
+  IconPlay,
+  type IconProps,
+  IconTag,
+  IconUpload,
+} from './components/icons';
 export { Field, fieldAria } from './components/form-field';
 export { PlayerFrame } from './components/player-frame';
 export { Spinner } from './components/spinner';

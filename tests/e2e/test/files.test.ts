@@ -248,7 +248,10 @@ describe('file library', () => {
   it('the dashboard shows the file count against the tier limit and the recent files with badges', async () => {
     await page.goto('/');
     await page.getByTestId('dashboard-page').waitFor();
-    await expect.poll(() => page.getByTestId('dashboard-file-count-value').textContent()).toBe('2 / 3');
+    // the dashboard's own reads (files, billing's summary and membership) answer in turn: wait for the count's fact
+    await expect
+      .poll(() => page.getByTestId('dashboard-file-count-value').textContent(), { timeout: 10_000 })
+      .toBe('2 / 3');
     expect(await page.getByTestId('dashboard-tier').textContent()).toContain('トライアル');
     // billing's membership is a read of its own: '…' until it answers
     await expect.poll(() => page.getByTestId('dashboard-renewal').textContent()).toMatch(/次回更新日/);

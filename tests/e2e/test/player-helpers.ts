@@ -94,7 +94,7 @@ export interface PlayerBrowser {
 /** Chromium with the member's session; `serviceWorkers: 'block'` lets page.route see every request. */
 export async function openPlayerBrowser(
   api: Api | null,
-  options: { serviceWorkers?: 'allow' | 'block'; locale?: string } = {},
+  options: { serviceWorkers?: 'allow' | 'block'; locale?: string; touch?: boolean } = {},
 ): Promise<PlayerBrowser> {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'pagecast-player-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -102,7 +102,10 @@ export async function openPlayerBrowser(
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     locale: options.locale ?? 'ja-JP',
-    viewport: { width: 1280, height: 800 },
+    // a phone-sized touch screen (taps, no mouse), else a desktop window
+    ...(options.touch
+      ? { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }
+      : { viewport: { width: 1280, height: 800 } }),
     baseURL: baseUrl(),
     serviceWorkers: options.serviceWorkers ?? 'allow',
   });

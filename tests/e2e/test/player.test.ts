@@ -7,6 +7,7 @@ import {
   type PlayerBrowser,
   playerState,
   recordPlayback,
+  recorded,
   setDuration,
   signedInMember,
   type UploadedFile,
@@ -82,7 +83,7 @@ describe('signage player', () => {
     // fullscreen, then Space plays: the header goes, pages advance every second and wrap to the first
     await page.getByTestId('player-fullscreen').click();
     await page.waitForFunction(() => document.fullscreenElement !== null);
-    await page.getByTestId('player-fullscreen').filter({ hasText: '全画面を終了' }).waitFor();
+    await page.getByTestId('player-fullscreen').filter({ hasText: 'フルスクリーンを終了' }).waitFor();
     await recordPlayback(page);
     await page.keyboard.press('Space');
     await header.waitFor({ state: 'detached' });
@@ -97,6 +98,13 @@ describe('signage player', () => {
     // never a frame without a decoded image between pages
     expect(frames).toBeGreaterThan(30);
     expect(blankFrames).toBe(0);
+
+    // a mouse move while playing shows the header (pause, close) and the page controls; still, they hide again
+    await page.mouse.move(640, 400);
+    await header.waitFor();
+    expect(await page.getByTestId('player-play').textContent()).toBe('一時停止');
+    await header.waitFor({ state: 'detached', timeout: 10_000 });
+    expect((await playerState(page)).playing).toBe(true);
 
     // Escape stops playback and leaves fullscreen
     await page.keyboard.press('Escape');
@@ -114,6 +122,64 @@ describe('signage player', () => {
     );
     await page.keyboard.press('Space');
     await page.getByTestId('player-play').filter({ hasText: '再生' }).waitFor();
+  });
+
+  it('on a touch screen a tap shows the controls while playing; pause holds the page; close leaves the player', async () => {
+    await setDuration(api, deck.id, 1);
+    session = await openPlayerBrowser(api, { touch: true });
+    const { page } = session;
+    await page.goto(`/signage/${deck.id}?autoplay=true`);
+    const root = page.getByTestId('remote-mf_player');
+    const header = page.getByTestId('player-header');
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-player="signage"]');
+      const front = el?.querySelector<HTMLImageElement>('img[data-front="true"]');
+      return (
+        el?.getAttribute('data-playing') === 'true' &&
+        el.getAttribute('data-duration-ms') === '1000' &&
+        front?.naturalWidth
+      );
+    });
+    // playing: nothing over the page
+    expect(await header.count()).toBe(0);
+    expect(await root.getAttribute('data-controls')).toBe('hidden');
+
+    // a tap shows the header and the page controls, which go again after a few seconds without a touch
+    await page.tap('[data-testid="player-stage"]', { position: { x: 195, y: 420 } });
+    await header.waitFor();
+    expect(await root.getAttribute('data-controls')).toBe('shown');
+    expect((await playerState(page)).playing).toBe(true); // the tap that shows the controls presses none of them
+    expect(await page.getByTestId('player-controls').isVisible()).toBe(true);
+    await header.waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await root.getAttribute('data-controls')).toBe('hidden');
+
+    // tap, then pause: the page on screen stays past its 1 s
+    await page.tap('[data-testid="player-stage"]', { position: { x: 195, y: 600 } });
+    await header.waitFor();
+    await page.getByTestId('player-play').tap();
+    await page.waitForFunction(
+      () => document.querySelector('[data-player="signage"]')?.getAttribute('data-playing') === 'false',
+    );
+    expect(await page.getByTestId('player-play').textContent()).toBe('再生');
+    await recordPlayback(page);
+    const pausedAt = (await playerState(page)).pageIndex;
+    // three of its durations by the page's own clock (animation frames keep coming: it is alive, only paused)
+    await page.evaluate(() => {
+      (window as unknown as { __pausedAt: number }).__pausedAt = performance.now();
+    });
+    await page.waitForFunction(
+      () => performance.now() - (window as unknown as { __pausedAt: number }).__pausedAt > 3000,
+      undefined,
+      { timeout: 10_000, polling: 'raf' },
+    );
+    const { steps } = await recorded(page);
+    expect(steps.map((s) => s.page)).toEqual([pausedAt]);
+    expect(await header.isVisible()).toBe(true);
+
+    // the close button leaves the player (opened on its own: to the start page, the member's dashboard)
+    await page.getByTestId('player-leave').tap();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByTestId('remote-mf_player').waitFor({ state: 'detached' });
   });
 
   it('autoplay=true starts playing at once; a page whose image cannot load shows the fallback card', async () => {

@@ -10,7 +10,7 @@ import {
   OkResponse,
   PasswordInput,
 } from '../validation';
-import { CurrentUser, SetPasswordForm } from './user';
+import { CurrentUser, Locale, SetPasswordForm } from './user';
 
 export const LocalLoginRequest = z.object({ email: Email, password: PasswordInput });
 export type LocalLoginRequest = z.infer<typeof LocalLoginRequest>;
@@ -31,10 +31,12 @@ export const RegisterRequest = z.object({
   firstName: FirstName,
   lastName: LastName,
   password: NewPassword,
+  /** the language of the page that registers: stored as the member's language, that of every e-mail (optional) */
+  locale: Locale.optional(),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
-export const RegisterForm = RegisterRequest;
-export type RegisterForm = RegisterRequest;
+export const RegisterForm = RegisterRequest.omit({ locale: true });
+export type RegisterForm = z.infer<typeof RegisterForm>;
 export const RegisterResponse = z.object({ message: z.string(), email: z.string(), requiresVerification: z.boolean() });
 export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
@@ -98,7 +100,10 @@ export const accountRoutes = defineRoutes([
     service: 'account',
     auth: 'public',
     summary:
-      'Log in with e-mail and password; sets the session cookie. 403 EMAIL_NOT_VERIFIED carries requiresVerification and email',
+      'Log in with e-mail and password; sets the session cookie and the known-browser cookie (pc_known_browser). ' +
+      '401 INVALID_CREDENTIALS alike for an unknown address and a wrong password; 403 EMAIL_NOT_VERIFIED carries ' +
+      'requiresVerification and email; 429 RATE_LIMITED with details.retryAfterSeconds and Retry-After (sign-in ' +
+      "throttle: strangers' failures do not hold a browser the account knows)",
     body: LocalLoginRequest,
     response: LocalLoginResponse,
   },
@@ -128,7 +133,9 @@ export const accountRoutes = defineRoutes([
     path: '/api/auth/reset-password',
     service: 'account',
     auth: 'public',
-    summary: 'Set a new password with a reset token',
+    summary:
+      'Set a new password with a reset token; ends every session, lifts the sign-in throttle and sets the ' +
+      'known-browser cookie (pc_known_browser). 400 TOKEN_INVALID',
     body: ResetPasswordRequest,
     response: MessageResponse,
   },
@@ -188,7 +195,11 @@ export const accountRoutes = defineRoutes([
     path: '/api/logout',
     service: 'account',
     auth: 'optional',
-    summary: 'Navigation: end the session, clear the cookie and redirect to /',
+    summary:
+      'Navigation: end the session, clear the cookie and redirect to /. From another site (Sec-Fetch-Site, else ' +
+      'Origin or Referer): only the redirect to /, the session stays',
+    // a get that changes state: a page of another site must not sign a member out
+    crossSite: 'refused',
     response: RedirectResponse,
     successStatus: 302,
   },

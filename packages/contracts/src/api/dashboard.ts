@@ -8,7 +8,7 @@ export const DashboardStats = z.object({
   fileCount: z.number().int().nonnegative(),
   /** the tier's file limit (spec point 6) */
   fileLimit: z.number().int().positive(),
-  /** points earned / spent since the 1st of the current month */
+  /** since the 1st of the current month (Asia/Tokyo): sale proceeds received as seller (no bonus), and points spent */
   monthlyEarnings: z.number().int().nonnegative(),
   monthlySpent: z.number().int().nonnegative(),
   recentFiles: z.array(FileSummary),

@@ -82,6 +82,21 @@ export const MarketplacePage = z.object({ files: z.array(MarketplaceListing), pa
 export type MarketplacePage = z.infer<typeof MarketplacePage>;
 
 export const PurchaseParams = z.object({ id: Id });
+/**
+ * POST /api/marketplace/purchase/:id body: the price the buyer saw and confirmed. The purchase is made at that price
+ * or not at all: a listing whose price is now another answers 409 PRICE_CHANGED with `details: { price }` (the
+ * current price) and nothing is charged. Required: a body without it is refused (400 VALIDATION).
+ */
+export const PurchaseRequest = z.object(
+  {
+    expectedPrice: z
+      .number({ error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.invalid') })
+      .int('validation.invalid')
+      .positive('validation.invalid'),
+  },
+  { error: 'validation.invalid' },
+);
+export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 export const PurchaseResponse = z.object({
   message: z.string(),
   purchaseId: z.string(),
@@ -110,8 +125,11 @@ export const marketplaceRoutes = defineRoutes([
     path: '/api/marketplace/purchase/:id',
     service: 'marketplace',
     auth: 'session',
-    summary: 'Buy a published file with points (30-day licence)',
+    summary:
+      'Buy a published file with points (30-day licence) at the price the buyer confirmed; 409 PRICE_CHANGED ' +
+      'with details.price when the price is now another (nothing charged)',
     params: PurchaseParams,
+    body: PurchaseRequest,
     response: PurchaseResponse,
   },
 ]);

@@ -15,6 +15,15 @@ import { z } from 'zod';
 export const INTERNAL_MEDIA_ACCESS_PATH = '/internal/media-access';
 export const internalMediaAccessPath = (key: string) => `${INTERNAL_MEDIA_ACCESS_PATH}/${encodeURIComponent(key)}`;
 
+/**
+ * File-conversion's page-image bytes for the gateway, which has decided with the access check above and asks for an
+ * image's bytes once for all its callers: `GET ${INTERNAL_MEDIA_PATH}/<key>` answers 200 with the image (image/webp),
+ * and makes no second decision. 401 without an identity (only the gateway signs one; it never routes /internal),
+ * 404 `NOT_FOUND` for a key that names no stored image.
+ */
+export const INTERNAL_MEDIA_PATH = '/internal/media';
+export const internalMediaPath = (key: string) => `${INTERNAL_MEDIA_PATH}/${encodeURIComponent(key)}`;
+
 export const MediaAccessAnswer = z.object({
   access: z.enum(['owner', 'licence']).nullable(),
   maxAgeMs: z.number().int().nonnegative(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pointTransactionTypes } from '../constants';
 import { defineRoutes } from '../route-def';
-import { IsoDateTime, PointPackageAmount, providerObjectId } from '../validation';
+import { IsoDateTime, MembershipTier, PointPackageAmount, providerObjectId } from '../validation';
 
 export const CreatePaymentIntentRequest = z.object({ amount: PointPackageAmount });
 export type CreatePaymentIntentRequest = z.infer<typeof CreatePaymentIntentRequest>;
@@ -24,11 +24,40 @@ export type PointsPurchaseResponse = z.infer<typeof PointsPurchaseResponse>;
 
 export const PointTransactionType = z.enum(pointTransactionTypes);
 export type PointTransactionType = z.infer<typeof PointTransactionType>;
+/**
+ * Why a ledger entry moved points: a code and its parameters, never a sentence. Billing stores it on the entry; each
+ * front end words it in the reader's language (rows stored before it carried only a Japanese sentence, which billing
+ * maps back to a reason when it reads them).
+ */
+export const PointsEntryReason = z.discriminatedUnion('kind', [
+  /** the opening balance of a new member (spec point 9: 300 points) */
+  z.object({ kind: z.literal('registrationBonus') }),
+  /** the bonus of the migration from the old external login (100 points) */
+  z.object({ kind: z.literal('migrationBonus') }),
+  /** a point package paid by card */
+  z.object({ kind: z.literal('pointsPurchase'), points: z.number().int().positive() }),
+  /** an upgrade paid at once, to this plan */
+  z.object({ kind: z.literal('upgrade'), tier: MembershipTier }),
+  /** a monthly renewal of this plan; month: YYYYMM of the renewal's due date (Asia/Tokyo) */
+  z.object({ kind: z.literal('renewal'), tier: MembershipTier, month: z.number().int().min(200001).max(999912) }),
+  /** content bought in the marketplace (the buyer's row); title: the file's title when the marketplace gave it */
+  z.object({ kind: z.literal('purchase'), title: z.string().nullable() }),
+  /** proceeds of a sale (the seller's row) */
+  z.object({ kind: z.literal('sale'), title: z.string().nullable() }),
+  /** the platform's fee of a sale (the platform account's row only) */
+  z.object({ kind: z.literal('platformFee') }),
+]);
+export type PointsEntryReason = z.infer<typeof PointsEntryReason>;
+export type PointsEntryKind = PointsEntryReason['kind'];
+
 export const PointsHistoryRow = z.object({
   id: z.string(),
   type: PointTransactionType,
   /** signed: spend rows are negative */
   amount: z.number().int(),
+  /** what to show, in the reader's language; null only for an old row whose stored text is not a known one */
+  reason: PointsEntryReason.nullable(),
+  /** the spec's field: the reason in Japanese (for the spec's client), or an unknown old row's text as stored */
   description: z.string(),
   relatedFileId: z.string().nullable().optional(),
   createdAt: IsoDateTime,
@@ -64,7 +93,10 @@ export type BillingConfig = z.infer<typeof BillingConfig>;
  */
 export const PointsSummary = z.object({
   balance: z.number().int().nonnegative(),
+  /** every earn row (registration and migration bonuses included): the Points screen's "earned this month" */
   earnedThisMonth: z.number().int().nonnegative(),
+  /** sale proceeds only (what the member received as seller): the dashboard's "earnings this month" */
+  salesThisMonth: z.number().int().nonnegative(),
   spentThisMonth: z.number().int().nonnegative(),
   purchasedThisMonth: z.number().int().nonnegative(),
   /** the instant the month began (00:00 Asia/Tokyo on the 1st) */
@@ -138,7 +170,9 @@ export const pointsRoutes = defineRoutes([
     path: '/api/points/history',
     service: 'billing',
     auth: 'session',
-    summary: "The caller's ledger, newest first",
+    summary:
+      "The caller's ledger, newest first: each row's reason as a code with parameters (reason), and in Japanese " +
+      '(description, the spec field)',
     response: PointsHistory,
   },
   {
@@ -148,6 +182,8 @@ export const pointsRoutes = defineRoutes([
     service: 'billing',
     auth: 'public',
     summary: 'Card provider webhook (signed); credits succeeded point purchases',
+    // server to server: no browser, no member's cookie; the signature is its check
+    crossSite: 'allowed',
     body: PaymentWebhookEvent,
     response: PaymentWebhookResponse,
   },

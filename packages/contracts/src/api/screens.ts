@@ -18,6 +18,13 @@ export const PLAY_FUTURE_SLACK_SECONDS = 300;
 export const PLAY_MAX_SECONDS = 86_400;
 /** Records older than this are refused (the device keeps at most this much offline). */
 export const PLAY_MAX_AGE_DAYS = 31;
+/**
+ * Proof of play as evidence (issue 35): how long a live change (assignment, playlist) may take to reach a display,
+ * so a record may show what the screen was given up to this long before it started; and how much two plays of one
+ * screen may overlap (honest back-to-back pages, rounding and clock steps) before the later one is refused.
+ */
+export const PLAY_PROPAGATION_SECONDS = 60;
+export const PLAY_OVERLAP_TOLERANCE_SECONDS = 1;
 
 export const PairingCode = z
   .string({ error: 'validation.pairingCodeInvalid' })
@@ -153,6 +160,7 @@ export const PlayRecord = z.object({
   /** made on the device (a UUID): the same record sent twice counts once */
   id: z.uuid(),
   fileId: Id,
+  /** the page number, 1 = the first page (0, sent by displays before issue 35, is refused as no-such-page) */
   page: z.number().int().nonnegative().max(10_000),
   startedAt: IsoDateTime,
   seconds: z.number().positive().max(PLAY_MAX_SECONDS),
@@ -160,9 +168,31 @@ export const PlayRecord = z.object({
 export type PlayRecord = z.infer<typeof PlayRecord>;
 export const PlayBatchRequest = z.object({ plays: z.array(PlayRecord).min(1).max(PLAY_BATCH_MAX) });
 export type PlayBatchRequest = z.infer<typeof PlayBatchRequest>;
+/**
+ * Why a play record does not count (each refused record is stored once under its id with its reason; its screen's
+ * owner sees them, a seller never): it starts before the screen was paired or ends in the future; its file was not
+ * in what the screen was given then; the screen's owner neither owned the file nor held a licence for it then; the
+ * page does not exist; it overlaps a play the screen already counted.
+ */
+export const PlayRefusalReason = z.enum([
+  'before-pairing',
+  'ends-in-future',
+  'not-assigned',
+  'not-licensed',
+  'no-such-page',
+  'overlap',
+]);
+export type PlayRefusalReason = z.infer<typeof PlayRefusalReason>;
+export const playRefusalReasons = PlayRefusalReason.options;
+/**
+ * A record the display may forget: accepted, already stored (a resend) or refused for good (never send it again).
+ * `refusedByReason` names only the reasons that occurred.
+ */
 export const PlayBatchResponse = z.object({
   accepted: z.number().int().nonnegative(),
   duplicates: z.number().int().nonnegative(),
+  refused: z.number().int().nonnegative(),
+  refusedByReason: z.partialRecord(PlayRefusalReason, z.number().int().positive()),
 });
 export type PlayBatchResponse = z.infer<typeof PlayBatchResponse>;
 
@@ -184,6 +214,27 @@ export const PlayReportRow = z.object({
 export type PlayReportRow = z.infer<typeof PlayReportRow>;
 export const PlayReport = z.array(PlayReportRow);
 export type PlayReport = z.infer<typeof PlayReport>;
+
+/** The owner's refused records: per day (the screen's local day), screen and reason. */
+export const RefusedPlaysQuery = z.object({
+  from: z.iso.date(),
+  to: z.iso.date(),
+  screenId: Id.optional(),
+});
+export type RefusedPlaysQuery = z.infer<typeof RefusedPlaysQuery>;
+export const RefusedPlaysRow = z.object({
+  day: z.string(),
+  screenId: z.string(),
+  screenName: z.string(),
+  reason: PlayRefusalReason,
+  /** records refused for this reason */
+  records: z.number().int().nonnegative(),
+  /** the seconds those records claimed */
+  seconds: z.number().nonnegative(),
+});
+export type RefusedPlaysRow = z.infer<typeof RefusedPlaysRow>;
+export const RefusedPlays = z.array(RefusedPlaysRow);
+export type RefusedPlays = z.infer<typeof RefusedPlays>;
 
 /** A seller's view of the content they sold: plays per day and file on buyers' screens, never which screen or member. */
 export const SoldPlaysQuery = z.object({
@@ -274,6 +325,16 @@ export const screensRoutes = defineRoutes([
     response: PlayReport,
   },
   {
+    id: 'refusedPlays',
+    method: 'get',
+    path: '/api/screens/plays/refused',
+    service: 'screens',
+    auth: 'session',
+    summary: "Play records of the member's screens that were not counted, per day, screen and reason",
+    query: RefusedPlaysQuery,
+    response: RefusedPlays,
+  },
+  {
     id: 'soldPlays',
     method: 'get',
     path: '/api/screens/plays/sold',
@@ -308,7 +369,9 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/device/plays',
     service: 'screens',
     auth: 'device',
-    summary: 'Proof of play: a batch of page-shown records; a record id counts once however often sent',
+    summary:
+      'Proof of play: a batch of page-shown records; a record id counts once however often sent; a record the screen ' +
+      'was not given, not licensed for, of no such page or overlapping counted plays is refused (per record)',
     body: PlayBatchRequest,
     response: PlayBatchResponse,
   },

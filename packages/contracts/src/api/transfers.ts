@@ -33,7 +33,7 @@ export const TransferRequest = z.object({
   /** optional: when given, must equal the fee table's figures (a caller's stale table is refused, not obeyed) */
   sellerNet: z.number().int().nonnegative().optional(),
   platformFee: z.number().int().nonnegative().optional(),
-  /** history text of the buyer's and seller's rows (the file's title); default 'コンテンツ購入' / 'コンテンツ販売' */
+  /** the file's title: the `title` of the buyer's and seller's history rows (their reason `purchase` / `sale`) */
   description: z.string().max(300).optional(),
 });
 export type TransferRequest = z.infer<typeof TransferRequest>;

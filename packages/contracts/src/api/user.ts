@@ -3,6 +3,13 @@ import { authProviders, constants } from '../constants';
 import { defineRoutes } from '../route-def';
 import { FirstName, IsoDateTime, LastName, MembershipTier, MessageResponse, NewPassword } from '../validation';
 
+/**
+ * A member's language (ja, en, fr, it): the language of every e-mail account sends them. Set at registration from the
+ * page's language, changed in the settings (PUT /api/user/profile).
+ */
+export const Locale = z.enum(constants.languages, { error: 'validation.languageInvalid' });
+export type Locale = z.infer<typeof Locale>;
+
 export const AuthProvider = z.enum(authProviders);
 export type AuthProvider = z.infer<typeof AuthProvider>;
 
@@ -21,6 +28,8 @@ export const CurrentUser = z.object({
   authProvider: AuthProvider,
   emailVerified: z.boolean(),
   hasSeenWelcome: z.boolean(),
+  /** the language of the member's e-mails; null for an account stored before languages were (see account's README) */
+  locale: Locale.nullable(),
   migratedAt: IsoDateTime.nullable(),
   /** end of the 30-day trial, when the user is or was on trial */
   trialEndsAt: IsoDateTime.nullable().optional(),
@@ -39,6 +48,8 @@ export const UpdateProfileRequest = z.object({
   firstName: FirstName,
   lastName: LastName,
   profileImageUrl: z.string({ error: 'validation.urlInvalid' }).trim().pipe(ProfileImageUrl).nullable().optional(),
+  /** the language of the member's e-mails; absent keeps it */
+  locale: Locale.optional(),
 });
 export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequest>;
 /** The settings form is what the server receives. */
@@ -84,7 +95,7 @@ export const userRoutes = defineRoutes([
     path: '/api/user/profile',
     service: 'account',
     auth: 'session',
-    summary: 'Update first name, last name and profile image URL',
+    summary: "Update first name, last name, profile image URL and the language of the member's e-mails (locale)",
     body: UpdateProfileRequest,
     response: CurrentUser,
   },

@@ -52,13 +52,14 @@ export function ConversionStatus({ fileId, onDone }: { fileId: string; onDone: (
       <div className="pc-stack" data-testid="upload-conversion-failed">
         <FieldError>{t('files.upload.conversionFailed')}</FieldError>
         <p className="pc-muted">{reason}</p>
+        <p>{t('files.upload.conversionFailedHint')}</p>
       </div>
     );
   }
   return (
     <div className="pc-stack" data-testid="upload-converted">
       <ProgressBar value={100} label={t('files.upload.converting')} testId="conversion-progress" />
-      <p>{t('files.upload.conversionDone', { n: data.pageCount })}</p>
+      <p>{t('files.upload.conversionDone', { count: data.pageCount })}</p>
     </div>
   );
 }

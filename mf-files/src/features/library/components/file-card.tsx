@@ -1,5 +1,5 @@
 import type { FileSummary } from '@pagecast/contracts';
-import { Button, buttonClass, Card } from '@pagecast/ui';
+import { Button, buttonClass, Card, IconPlay } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { canEditPublishSettings, conversionPercent } from '../model/file-rules';
 import { DisplayModeEditor } from './display-mode-editor';
@@ -46,11 +46,11 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
             title={t('files.card.play')}
             data-testid="file-play"
           >
-            ▶
+            <IconPlay />
           </a>
         ) : (
           <span className="pf-card__play pf-card__play--off" aria-hidden="true">
-            ▶
+            <IconPlay />
           </span>
         )}
       </div>

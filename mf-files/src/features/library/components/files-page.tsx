@@ -4,6 +4,7 @@ import {
   Card,
   CardDescription,
   CardHeader,
+  IconUpload,
   Spinner,
   useRequireLogin,
   useSessionExpired,
@@ -28,8 +29,8 @@ function EmptyState({ onUpload }: { onUpload: () => void }) {
   const { t } = useTranslation();
   return (
     <Card className="pf-empty" data-testid="files-empty">
-      <div className="pf-empty__icon" aria-hidden="true">
-        ⬆
+      <div className="pf-empty__icon">
+        <IconUpload />
       </div>
       <h2>{t('files.empty.title')}</h2>
       <p className="pc-muted">{t('files.empty.description')}</p>

@@ -10,9 +10,12 @@ import {
   toast,
   useSessionExpired,
 } from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from '@pagecast/i18n';
+import { fileQuery } from '../api/get-file';
+import { conversionOutcome } from '../model/file-rules';
 import { checkFile, emptyUploadForm, readUploadForm, type UploadValues } from '../model/upload-form';
 import { useUpload } from '../model/use-upload';
 import { ConversionStatus } from './conversion-status';
@@ -53,6 +56,10 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     reset();
   }, [open, form, reset]);
 
+  // the conversion of the file just sent (ConversionStatus reads and follows the same query): the footer says so
+  const converted = useQuery({ ...fileQuery(uploaded?.id ?? ''), enabled: phase === 'converting' && !!uploaded });
+  const outcome = phase === 'converting' ? conversionOutcome(converted.data) : null;
+
   const openChange = useRef(onOpenChange);
   openChange.current = onOpenChange;
   // Stable: the Dialog re-runs its focus effect whenever this changes.
@@ -90,11 +97,29 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
 
   const busy = phase === 'uploading';
 
+  const uploadAnother = () => {
+    form.reset(emptyUploadForm());
+    reset();
+  };
+
   const footer =
-    phase === 'converting' ? (
+    outcome === 'converting' ? (
       <Button variant="outline" onClick={close} data-testid="upload-close">
         {t('files.upload.continueInBackground')}
       </Button>
+    ) : outcome === 'done' ? (
+      <Button onClick={close} data-testid="upload-close">
+        {t('common.close')}
+      </Button>
+    ) : outcome === 'failed' ? (
+      <>
+        <Button variant="outline" onClick={close} data-testid="upload-close">
+          {t('common.close')}
+        </Button>
+        <Button onClick={uploadAnother} data-testid="upload-another">
+          {t('files.upload.uploadAnother')}
+        </Button>
+      </>
     ) : (
       <>
         <Button variant="outline" onClick={close}>
@@ -115,7 +140,7 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
       size="lg"
       footer={footer}
     >
-      <div className="pc-stack" data-testid="upload-dialog">
+      <div className="pc-stack" data-testid="upload-dialog" data-conversion={outcome ?? undefined}>
         {phase === 'converting' && uploaded ? (
           <>
             <p>

@@ -66,6 +66,14 @@ export function statusLabel(file: Pick<FileSummary, 'isPublished' | 'status'>): 
   return 'private';
 }
 
+/** Where an uploaded file's conversion stands, as the upload dialog tells it: unknown until the first read. */
+export type ConversionOutcome = 'converting' | 'done' | 'failed';
+
+export function conversionOutcome(file: Pick<FileSummary, 'status'> | undefined): ConversionOutcome {
+  if (!file || file.status === 'processing') return 'converting';
+  return file.status === 'disabled' ? 'failed' : 'done';
+}
+
 /** Publish settings are offered only for a converted, usable file. */
 export function canEditPublishSettings(file: Pick<FileSummary, 'status'>): boolean {
   return file.status !== 'processing' && file.status !== 'disabled';

@@ -7,6 +7,9 @@ import {
   CardHeader,
   CardTitle,
   describeError,
+  IconArrowDown,
+  IconArrowUp,
+  IconClose,
   Spinner,
   toast,
   useSessionExpired,
@@ -116,7 +119,7 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
                         disabled={i === 0}
                         onClick={() => setOrder(moveFile(chosen, i, -1))}
                       >
-                        ↑
+                        <IconArrowUp />
                       </Button>
                       <Button
                         size="sm"
@@ -125,7 +128,7 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
                         disabled={i === chosen.length - 1}
                         onClick={() => setOrder(moveFile(chosen, i, 1))}
                       >
-                        ↓
+                        <IconArrowDown />
                       </Button>
                       <Button
                         size="sm"
@@ -133,7 +136,7 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
                         aria-label={`${t('playlist.remove')}: ${titleOf(fileId)}`}
                         onClick={() => setOrder(removeFile(chosen, fileId))}
                       >
-                        ×
+                        <IconClose />
                       </Button>
                     </div>
                   </li>

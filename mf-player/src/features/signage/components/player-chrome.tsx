@@ -1,4 +1,13 @@
-import { Button } from '@pagecast/ui';
+import {
+  Button,
+  IconChevronLeft,
+  IconChevronRight,
+  IconClose,
+  IconExitFullscreen,
+  IconFullscreen,
+  IconPause,
+  IconPlay,
+} from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import type { DisplayMode } from '../model/playback';
 
@@ -14,10 +23,14 @@ export interface PlayerHeaderProps {
   onTogglePlay: () => void;
   fullscreen: boolean;
   onToggleFullscreen: () => void;
+  onLeave: () => void;
   playlistPosition?: { current: number; total: number } | null;
 }
 
-/** Shown before playing (and when paused): title, page, display mode, play, fullscreen and the ESC hint. */
+/**
+ * Shown before playing and when paused, and while playing for a few seconds after a tap or a mouse move: title,
+ * page, display mode, play/pause, fullscreen, the ESC hint and a way out (a touch screen has no ESC key).
+ */
 export function PlayerHeader(props: PlayerHeaderProps) {
   const { t } = useTranslation();
   return (
@@ -48,12 +61,18 @@ export function PlayerHeader(props: PlayerHeaderProps) {
         ))}
       </select>
       <Button size="sm" data-testid="player-play" onClick={props.onTogglePlay}>
+        {props.playing ? <IconPause /> : <IconPlay />}
         {props.playing ? t('player.pause') : t('player.play')}
       </Button>
       <Button size="sm" variant="secondary" data-testid="player-fullscreen" onClick={props.onToggleFullscreen}>
+        {props.fullscreen ? <IconExitFullscreen /> : <IconFullscreen />}
         {props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
       </Button>
       <span className="pc-player-hint">{t('player.escHint')}</span>
+      <Button size="sm" variant="secondary" data-testid="player-leave" onClick={props.onLeave}>
+        <IconClose />
+        {t('player.leave')}
+      </Button>
     </header>
   );
 }
@@ -64,13 +83,15 @@ export function PlayerControls(props: { current: number; total: number; onPrevio
   return (
     <nav className="pc-player__controls" data-testid="player-controls">
       <Button size="sm" variant="secondary" data-testid="player-previous" onClick={props.onPrevious}>
-        ‹ {t('player.previous')}
+        <IconChevronLeft />
+        {t('player.previous')}
       </Button>
       <span className="pc-player__counter" data-testid="player-counter">
         {t('player.counter', { current: props.current, total: props.total })}
       </span>
       <Button size="sm" variant="secondary" data-testid="player-next" onClick={props.onNext}>
-        {t('player.next')} ›
+        {t('player.next')}
+        <IconChevronRight />
       </Button>
     </nav>
   );

@@ -6,6 +6,7 @@ import { applyAtBoundary, effectiveMode, pageDurationMs } from '../model/playbac
 import {
   useControlsVisible,
   useFullscreen,
+  useLeavePlayer,
   useLoginRedirect,
   useOfflinePrecache,
   useOnline,
@@ -56,6 +57,12 @@ export function SignagePage() {
   });
   const online = useOnline();
   const controlsVisible = useControlsVisible(playing);
+  const leavePage = useLeavePlayer();
+  const leave = () => {
+    setPlaying(false);
+    exitFullscreen();
+    leavePage();
+  };
   useOfflinePrecache(qc, snapshot, () => routeRef.current.playlistId, itemsQ.data);
 
   const loginNeeded = isLogin(fileQ.error) || isLogin(pagesQ.error) || isLogin(itemsQ.error);
@@ -108,6 +115,7 @@ export function SignagePage() {
       data-file-id={showing?.file.id ?? ''}
       data-page-index={pageIndex}
       data-playing={String(playing)}
+      data-controls={controlsVisible || !playing ? 'shown' : 'hidden'}
       data-live={liveState}
       data-mode={mode}
       data-playlist-files={showing?.items?.map((i) => i.fileId).join(',') ?? ''}
@@ -133,7 +141,7 @@ export function SignagePage() {
       </div>
       {overlay}
       {!online && ready ? <span className="pc-player__badge">{t('player.offline')}</span> : null}
-      {ready && !playing ? (
+      {ready && (!playing || controlsVisible) ? (
         <PlayerHeader
           title={showing.file.title}
           pageNumber={pageCount ? pageIndex + 1 : 0}
@@ -144,6 +152,7 @@ export function SignagePage() {
           onTogglePlay={() => setPlaying((p) => !p)}
           fullscreen={fullscreen}
           onToggleFullscreen={() => (fullscreen ? exitFullscreen() : enterFullscreen())}
+          onLeave={leave}
           playlistPosition={playlistPosition}
         />
       ) : null}

@@ -9,13 +9,13 @@ import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '..
 import { playerFilePath } from '../api/get-player-file';
 import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
 import { playlistItemsPath } from '../../../lib/playlist-items';
+import { controlsReveal, leaveTarget, revealsControls } from './controls';
 import type { PlayerSnapshot } from './load-item';
 import { ignoreKeyTarget, type KeyAction, keyAction } from './playback';
 
 // The player's dealings with the browser around it (fullscreen, keys, mouse, network, offline cache, login), each a
 // hook of its own so that the page keeps to what is on screen and when it changes.
 
-const CONTROLS_VISIBLE_MS = 3000;
 /** Files of a playlist whose pages are fetched ahead for the offline cache. */
 const PRECACHE_FILES = 30;
 
@@ -105,25 +105,43 @@ export function useOnline(): boolean {
   return online;
 }
 
-/** While playing, the controls appear when the mouse moves, and hide again after a while. */
+/**
+ * While playing, the controls appear on a tap (touch screens have no keys and no mouse) or when the mouse moves, and
+ * hide again a few seconds after the last one.
+ */
 export function useControlsVisible(playing: boolean): boolean {
   const [visible, setVisible] = useState(false);
   useEffect(() => {
     if (!playing) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const onMove = () => {
-      setVisible(true);
-      clearTimeout(timer);
-      timer = setTimeout(() => setVisible(false), CONTROLS_VISIBLE_MS);
+    const reveal = controlsReveal(setVisible);
+    const onPointer = (e: MouseEvent) => {
+      if (revealsControls({ type: e.type, pointerType: (e as PointerEvent).pointerType })) reveal.poke();
     };
-    window.addEventListener('mousemove', onMove);
+    // capture: a tap on the stage or on a control counts, whatever handles it next
+    window.addEventListener('click', onPointer, true);
+    window.addEventListener('pointermove', onPointer, true);
     return () => {
-      window.removeEventListener('mousemove', onMove);
-      clearTimeout(timer);
-      setVisible(false);
+      window.removeEventListener('click', onPointer, true);
+      window.removeEventListener('pointermove', onPointer, true);
+      reveal.stop();
     };
   }, [playing]);
   return visible;
+}
+
+/** The player's leave button: back inside the app, else to the page that opened the player, else the start page. */
+export function useLeavePlayer(): () => void {
+  const navigate = useNavigate();
+  return useCallback(() => {
+    const state = window.history.state as { idx?: unknown } | null;
+    const target = leaveTarget({
+      historyIndex: typeof state?.idx === 'number' ? state.idx : null,
+      referrer: document.referrer,
+      origin: window.location.origin,
+    });
+    if (target === -1) navigate(-1);
+    else navigate(target);
+  }, [navigate]);
 }
 
 /**
