@@ -10,7 +10,6 @@ import {
   serviceCall,
   startBilling,
   type TestService,
-  waitFor,
 } from './helpers';
 
 /**
@@ -235,41 +234,36 @@ describe('buying at the cost the member saw', () => {
 
 describe('the dashboard’s earnings from sales', () => {
   it('count sale proceeds only: the registration bonus alone reads 0; after a sale, its net', async () => {
-    const events: Array<{ userId: string; amount?: number; sale?: boolean }> = [];
-    const sub = svc.server.context.nats.nc.subscribe(subjects.pointsChanged);
-    (async () => {
-      for await (const m of sub) events.push(JSON.parse(new TextDecoder().decode(m.data)).data);
-    })();
-    try {
-      const seller = await registerMember(svc);
-      const summary = async () => (await call(svc, seller, 'GET', '/api/points/summary')).body;
-      // the Points screen still counts every earn row
-      expect(await summary()).toMatchObject({ earnedThisMonth: 300, salesThisMonth: 0 });
+    const seller = await registerMember(svc);
+    const summary = async () => (await call(svc, seller, 'GET', '/api/points/summary')).body;
+    // the Points screen still counts every earn row
+    expect(await summary()).toMatchObject({ earnedThisMonth: 300, salesThisMonth: 0 });
 
-      const buyer = await registerMember(svc);
-      await credit(svc, buyer, 2700);
-      const sale = await serviceCall(svc, 'POST', '/internal/transfers', {
-        transferId: randomUUID(),
-        buyerId: buyer,
-        sellerId: seller,
-        fileId: 'f1',
-        price: 3000,
-      });
-      expect(sale.body).toMatchObject({ status: 'applied', net: 2000 });
-      expect(await summary()).toMatchObject({ earnedThisMonth: 2300, salesThisMonth: 2000 });
-      expect((await call(svc, buyer, 'GET', '/api/points/summary')).body).toMatchObject({ salesThisMonth: 0 });
+    const buyer = await registerMember(svc);
+    await credit(svc, buyer, 2700);
+    const sale = await serviceCall(svc, 'POST', '/internal/transfers', {
+      transferId: randomUUID(),
+      buyerId: buyer,
+      sellerId: seller,
+      fileId: 'f1',
+      price: 3000,
+    });
+    expect(sale.body).toMatchObject({ status: 'applied', net: 2000 });
+    expect(await summary()).toMatchObject({ earnedThisMonth: 2300, salesThisMonth: 2000 });
+    expect((await call(svc, buyer, 'GET', '/api/points/summary')).body).toMatchObject({ salesThisMonth: 0 });
 
-      // the read models (file-conversion's dashboard sums) are told which earn row is a sale
-      const mine = await waitFor('the seller’s two events', async () => {
-        const rows = events.filter((e) => e.userId === seller);
-        return rows.length === 2 ? rows : undefined;
-      });
-      expect(mine.map((e) => [e.amount, e.sale ?? false])).toEqual([
-        [300, false],
-        [2000, true],
-      ]);
-    } finally {
-      sub.unsubscribe();
-    }
+    // The read models (file-conversion's dashboard sums) are told which earn row is a sale: the events as the
+    // outbox stored them beside each entry (sent or not yet), read from its collections rather than a live
+    // subscription, which a slow publish or a duplicate delivery made flaky.
+    const stored = await svc.server.context.outbox.entries({ subject: subjects.pointsChanged });
+    const mine = stored
+      .map((e) => e.data as { userId: string; amount?: number; sale?: boolean })
+      .filter((d) => d.userId === seller)
+      .map((d) => [d.amount, d.sale ?? false])
+      .sort((x, y) => Number(x[0]) - Number(y[0]));
+    expect(mine).toEqual([
+      [300, false],
+      [2000, true],
+    ]);
   });
 });
