@@ -92,6 +92,8 @@ describe('compose.yaml with the secrets provided', () => {
       ].sort(),
     );
     expect(service(cfg, 'mongo').image).toBe('mongo:7');
+    // A replica set, as the URL says: majority writes and retryable writes need one.
+    expect(service(cfg, 'mongo').command).toEqual(['--replSet', 'rs0', '--bind_ip_all']);
     expect(service(cfg, 'maildev').image).toBe('maildev/maildev:2.2.1');
     const nats = service(cfg, 'nats');
     const [, minor] = /^nats:2\.(\d+)/.exec(nats.image ?? '') ?? [];
@@ -149,7 +151,7 @@ describe('compose.yaml with the secrets provided', () => {
       const env = service(cfg, name).environment ?? {};
       expect(env).toMatchObject({
         PORT: String(port),
-        MONGO_URL: 'mongodb://mongo:27017',
+        MONGO_URL: 'mongodb://mongo:27017/?replicaSet=rs0&w=majority&retryWrites=true&readPreference=primary',
         NATS_URL: 'nats://nats:4222',
         S3_ENDPOINT: 'http://minio:9000',
         S3_BUCKET: 'pagecast',
