@@ -34,6 +34,7 @@ function workspaces(): string[] {
 
 interface Stage {
   from: string;
+  name?: string;
   lines: string[];
 }
 
@@ -47,9 +48,10 @@ function stages(text: string): { args: Record<string, string>; stages: Stage[] }
   const args: Record<string, string> = {};
   const out: Stage[] = [];
   for (const line of lines) {
-    const from = /^FROM\s+(\S+)/i.exec(line);
+    const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/i.exec(line);
     if (from?.[1]) {
-      out.push({ from: from[1].replace(/^\$\{(\w+)\}$/, (_, name: string) => args[name] ?? name), lines: [] });
+      const image = from[1].replace(/^\$\{(\w+)\}$/, (_, name: string) => args[name] ?? name);
+      out.push({ from: image, name: from[2], lines: [] });
       continue;
     }
     const arg = /^ARG\s+(\w+)=(\S+)/i.exec(line);
@@ -112,21 +114,29 @@ describe('deployable images', () => {
   it.each([
     [kinds.service, '${WORKSPACE}'],
     [kinds.gateway, 'gateway'],
-  ])('%s: production dependencies only, tsx, non-root, HEALTHCHECK on /healthz', (file, ws) => {
-    const f = stages(read(file));
-    expect(read(file)).toContain(`npm ci -w ${ws} --omit=dev`);
-    const run = final(f);
-    expect(run.from).toBe('node:24-bookworm-slim');
-    expect(user(run)).toBeDefined();
-    expect(['root', '0']).not.toContain(user(run));
-    expect(run.lines.find((l) => /^HEALTHCHECK\s/i.test(l))).toMatch(/\/healthz/);
-    expect(run.lines.find((l) => /^CMD\s/i.test(l))).toBe('CMD ["tsx", "src/main.ts"]');
-    expect(
-      run.lines.some((l) => /tsx@\d+\.\d+\.\d+/.test(l)),
-      'tsx pinned',
-    ).toBe(true);
-    expect(run.lines).toContain(`WORKDIR /app/${ws}`);
-  });
+  ])(
+    '%s: production dependencies only, the compiled bundle run by node, non-root, HEALTHCHECK on /healthz',
+    (file, ws) => {
+      const f = stages(read(file));
+      expect(read(file)).toContain(`npm ci -w ${ws} --omit=dev`);
+      const run = final(f);
+      expect(run.from).toBe('node:24-bookworm-slim');
+      expect(user(run)).toBeDefined();
+      expect(['root', '0']).not.toContain(user(run));
+      expect(run.lines.find((l) => /^HEALTHCHECK\s/i.test(l))).toMatch(/\/healthz/);
+      expect(run.lines.find((l) => /^CMD\s/i.test(l))).toBe('CMD ["node", "--enable-source-maps", "dist/main.mjs"]');
+      // No TypeScript at run time: the bundle from the compile stage, no sources, no tsx.
+      expect(run.lines).toContain(`COPY --from=compile /app/${ws}/dist ${ws}/dist`);
+      expect(run.lines.some((l) => /tsx|COPY packages\//.test(l))).toBe(false);
+      const compile = f.stages.find((s) => s.name === 'compile');
+      expect(compile, 'a compile stage').toBeDefined();
+      expect(compile?.lines.some((l) => l.includes(`node scripts/lib/compile.mjs ${ws}`))).toBe(true);
+      // esbuild pinned to the repository's version
+      const esbuild = JSON.parse(read('package.json')).devDependencies.esbuild;
+      expect(compile?.lines.some((l) => l.includes(`esbuild@${esbuild}`))).toBe(true);
+      expect(run.lines).toContain(`WORKDIR /app/${ws}`);
+    },
+  );
 
   it('the service kind requires its WORKSPACE argument and installs the Debian packages it is given', () => {
     const f = stages(read(kinds.service));

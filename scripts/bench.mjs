@@ -169,6 +169,13 @@ const benches = [
     },
   },
   {
+    name: 'processes: start time and memory of each process, run by tsx and compiled (node)',
+    run: async () => {
+      const { benchProcesses } = await import('./lib/processes.bench.mjs');
+      return benchProcesses({ say });
+    },
+  },
+  {
     name: 'lighthouse: performance (mobile) and accessibility of landing, login and the player',
     run: async (ctx) => {
       await buildFrontEnds();

@@ -60,22 +60,29 @@ COPY tests/e2e/package.json tests/e2e/
 RUN --mount=type=cache,target=/root/.npm \
     npm ci -w gateway --omit=dev --no-audit --no-fund
 
-# --- runtime: TypeScript sources run by tsx (no build step, docs/platform.md)
-FROM ${NODE_IMAGE} AS runtime
-# tsx pinned to the repository's version (root devDependency, which npm ci -w does not install).
+# --- the process compiled to one JavaScript bundle (scripts/lib/compile.mjs; esbuild pinned to the repository's
+# version, installed apart since npm ci -w installs no root devDependency)
+FROM ${NODE_IMAGE} AS compile
+WORKDIR /app
 RUN --mount=type=cache,target=/root/.npm \
-    npm install -g --no-audit --no-fund tsx@4.23.15
+    npm install --prefix /opt/esbuild --no-audit --no-fund esbuild@0.28.2
+COPY --from=deps /app ./
+COPY packages/ packages/
+COPY scripts/lib/compile.mjs scripts/lib/
+COPY gateway/ gateway/
+RUN ESBUILD_PATH=/opt/esbuild/node_modules/esbuild/lib/main.js node scripts/lib/compile.mjs gateway
+
+# --- runtime: the compiled bundle run by node, with the production dependencies (no sources, no TypeScript)
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     PORT=8080 \
     STATIC_DIR=/app/shell/dist \
     REMOTES='{"mf_files":"http://localhost:3001/mf-manifest.json","mf_marketplace":"http://localhost:3002/mf-manifest.json","mf_player":"http://localhost:3003/mf-manifest.json"}'
 WORKDIR /app
 COPY --from=deps /app ./
-COPY tsconfig.base.json ./
-COPY packages/ packages/
-COPY gateway/ gateway/
+COPY --from=compile /app/gateway/dist gateway/dist
 COPY --from=shell-build /app/shell/dist shell/dist
-# Sources stay root-owned and read-only to the process; it only writes to /tmp (tsx cache).
+# The bundle stays root-owned and read-only to the process; it writes nothing.
 USER node
 WORKDIR /app/gateway
 # 9090: the internal listener (/healthz, /readyz, /metrics); publish only 8080.
@@ -83,4 +90,4 @@ EXPOSE 8080 9090
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.INTERNAL_PORT || 9090) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["tsx", "src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/main.mjs"]

@@ -34,7 +34,20 @@ RUN test -n "${WORKSPACE}" || (echo "build argument WORKSPACE is required (e.g. 
 RUN --mount=type=cache,target=/root/.npm \
     npm ci -w ${WORKSPACE} --omit=dev --no-audit --no-fund
 
-# --- runtime: TypeScript sources run by tsx (no build step, docs/platform.md)
+# --- the process compiled to one JavaScript bundle (scripts/lib/compile.mjs; esbuild pinned to the repository's
+# version, installed apart since npm ci -w installs no root devDependency)
+FROM ${NODE_IMAGE} AS compile
+ARG WORKSPACE
+WORKDIR /app
+RUN --mount=type=cache,target=/root/.npm \
+    npm install --prefix /opt/esbuild --no-audit --no-fund esbuild@0.28.2
+COPY --from=deps /app ./
+COPY packages/ packages/
+COPY scripts/lib/compile.mjs scripts/lib/
+COPY ${WORKSPACE}/ ${WORKSPACE}/
+RUN ESBUILD_PATH=/opt/esbuild/node_modules/esbuild/lib/main.js node scripts/lib/compile.mjs ${WORKSPACE}
+
+# --- runtime: the compiled bundle run by node, with the production dependencies (no sources, no TypeScript)
 FROM ${NODE_IMAGE} AS runtime
 ARG WORKSPACE
 ARG PORT=8080
@@ -44,22 +57,17 @@ ARG APT_PACKAGES=""
 RUN if [ -n "${APT_PACKAGES}" ]; then \
       apt-get update && apt-get install -y --no-install-recommends ${APT_PACKAGES} && rm -rf /var/lib/apt/lists/*; \
     fi
-# tsx pinned to the repository's version (root devDependency, which npm ci -w does not install).
-RUN --mount=type=cache,target=/root/.npm \
-    npm install -g --no-audit --no-fund tsx@4.23.15
 ENV NODE_ENV=production \
     PORT=${PORT} \
     HOME=/tmp
 WORKDIR /app
 COPY --from=deps /app ./
-COPY tsconfig.base.json ./
-COPY packages/ packages/
-COPY ${WORKSPACE}/ ${WORKSPACE}/
-# Sources stay root-owned and read-only to the process; it only writes to /tmp (tsx cache).
+COPY --from=compile /app/${WORKSPACE}/dist ${WORKSPACE}/dist
+# The bundle stays root-owned and read-only to the process; it writes only to /tmp (LibreOffice's profile).
 USER node
 WORKDIR /app/${WORKSPACE}
 EXPOSE ${PORT}
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["tsx", "src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/main.mjs"]

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrontEnds } from './build.mjs';
+import { compileServers } from './compile.mjs';
 import { dataDir, profiles, root, up } from './infra.mjs';
 import { freePort } from './net.mjs';
 import { debianFor, ensureDebianPackages } from './tools.mjs';
@@ -50,6 +51,8 @@ function pipeOutput(child, name, sink) {
 /**
  * @param {{ profile?: 'dev'|'test', port?: number, build?: boolean, quiet?: boolean, env?: Record<string,string> }} opts
  *   quiet: processes log to .data/<profile>/logs/<name>.log instead of the terminal.
+ * The services and the gateway run compiled (scripts/lib/compile.mjs: one bundle each, run by `node`), as in the
+ * images; PAGECAST_RUN=tsx runs their TypeScript sources through tsx instead (no compile step, for development).
  */
 export async function startStack({
   profile = 'dev',
@@ -87,6 +90,8 @@ export async function startStack({
     await ensureDebianPackages(debianFor('start'));
     infra = await up({ profile, only: ['nats', 'mongo', 's3', 'mail', 'stripe'] });
     if (build) await buildFrontEnds();
+    const compiled = process.env.PAGECAST_RUN !== 'tsx';
+    if (compiled) await compileServers({ say });
     const logs = join(dataDir(profile), 'logs');
     mkdirSync(logs, { recursive: true });
     const ports = {};
@@ -101,13 +106,17 @@ export async function startStack({
       ...extraEnv,
     };
     const launch = (name, cwd, envOverrides) => {
-      const child = spawn(join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+      const [command, args] = compiled
+        ? [process.execPath, ['--enable-source-maps', 'dist/main.mjs']]
+        : [join(root, 'node_modules/.bin/tsx'), ['src/main.ts']];
+      const child = spawn(command, args, {
         cwd: join(root, cwd),
         env: { ...common, ...envOverrides },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true, // own process group, so stop() also ends anything it spawned (conversion workers)
       });
       pipeOutput(child, name, quiet ? createWriteStream(join(logs, `${name}.log`), { flags: 'a' }) : process.stdout);
+      child.pagecastName = name;
       children.push(child);
       return child;
     };
@@ -135,6 +144,9 @@ export async function startStack({
       ports,
       profile,
       stop,
+      /** What runs each process (compiled bundle or tsx) and its pid, for the benchmarks. */
+      runner: compiled ? 'node' : 'tsx',
+      processes: children.map((c) => ({ name: c.pagecastName, pid: c.pid })),
       mailUrl: infra.env.MAILDEV_API_URL,
     };
   } catch (e) {
