@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// npm run infra -- <up|down|env|install> [--profile dev|test] [--with-stripe]
+// npm run infra -- <up|down|env|install> [--profile dev|test] [--with-stripe] [--cluster]
+// --cluster (or PAGECAST_CLUSTER=1): NATS as a three-node JetStream cluster and MinIO as four nodes (lib/infra.mjs).
 import { down, infraEnv, up } from './lib/infra.mjs';
 import { debian, ensureDebianPackages, ensureGoTool, ensurePythonTool, goTools, pythonTools } from './lib/tools.mjs';
 
@@ -10,6 +11,7 @@ const opt = (name, dflt) => {
   return i >= 0 ? rest[i + 1] : dflt;
 };
 const profile = opt('--profile', 'dev');
+if (flag('--cluster')) process.env.PAGECAST_CLUSTER = '1';
 const printEnv = (env) => {
   for (const [k, v] of Object.entries(env)) process.stdout.write(`${k}=${v}\n`);
 };

@@ -2,6 +2,8 @@
 import { startStack } from './lib/stack.mjs';
 
 const port = Number(process.env.PORT || 8080);
+// --cluster: NATS and MinIO as clusters (three and four nodes) instead of single servers (scripts/lib/infra.mjs).
+if (process.argv.includes('--cluster')) process.env.PAGECAST_CLUSTER = '1';
 const t0 = Date.now();
 let stack;
 let stopping = false;
@@ -15,7 +17,10 @@ async function shutdown(code) {
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => shutdown(0));
 
 try {
-  stack = await startStack({ profile: 'dev', port });
+  // --replicas N (or PAGECAST_REPLICAS=N): N gateways behind nginx and N of each service (README, "Replicas").
+  const at = process.argv.indexOf('--replicas');
+  const replicas = at >= 0 ? Number(process.argv[at + 1]) : undefined;
+  stack = await startStack({ profile: 'dev', port, replicas });
 } catch (e) {
   console.error(`\n[start] could not start Pagecast: ${e.message}`);
   console.error('[start] fix the problem above and run `npm start` again; logs are in .data/dev/logs/.');
@@ -24,7 +29,7 @@ try {
 const secs = ((Date.now() - t0) / 1000).toFixed(1);
 console.log(`
   Pagecast is running (ready in ${secs} s)
-    app          ${stack.url}
+    app          ${stack.url}${stack.replicas > 1 ? ` (nginx, round robin over ${stack.replicas} gateways and ${stack.replicas} of each service)` : ''}
     API docs     ${stack.url}/api/docs
     mail catcher ${stack.mailUrl}
   Press Ctrl-C to stop.

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureGoTool, ensurePythonTool, pythonToolPath, toolPath } from './tools.mjs';
+import { debian, ensureDebianPackages, ensureGoTool, ensurePythonTool, pythonToolPath, toolPath } from './tools.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -30,6 +30,29 @@ export const profiles = {
 };
 
 const log = (msg) => process.stdout.write(`[infra] ${msg}\n`);
+
+/**
+ * Clustered engines (PAGECAST_CLUSTER=1, `npm start -- --cluster`): NATS as a three-node JetStream cluster (streams
+ * and buckets kept in three copies, NATS_REPLICAS=3) and MinIO as four nodes of one erasure-coded set, behind an nginx
+ * that passes each request to a live node, all on loopback ports next to the profile's single servers (which stay the
+ * default). FerretDB has no replication: it stays single (docs/platform.md, "MongoDB in production").
+ */
+export const clustered = (env = process.env) => env.PAGECAST_CLUSTER === '1';
+
+export function clusterPorts(profile) {
+  const p = profiles[profile];
+  return {
+    nats: [0, 1, 2].map((i) => ({ client: p.nats + 11 + i, route: p.nats + 21 + i, monitor: p.nats + 31 + i })),
+    minio: [0, 1, 2, 3].map((i) => ({ api: p.s3 + 11 + i, console: p.s3 + 21 + i })),
+    s3: p.s3 + 30,
+  };
+}
+
+/** The names `up` starts for 'nats' and 's3' when clustered. */
+const clusterMembers = {
+  nats: ['nats-1', 'nats-2', 'nats-3'],
+  s3: ['minio-1', 'minio-2', 'minio-3', 'minio-4', 's3-proxy'],
+};
 
 export function dataDir(profile) {
   return join(root, '.data', profile);
@@ -93,10 +116,13 @@ export async function checkS3Credentials({ endpoint, accessKey, secretKey }) {
 export function infraEnv(profile, env = process.env) {
   const p = profiles[profile];
   const secrets = localSecrets(profile);
+  const c = clustered(env) ? clusterPorts(profile) : null;
   return {
     MONGO_URL: env.MONGO_URL || `mongodb://127.0.0.1:${p.mongo}`,
-    NATS_URL: env.NATS_URL || `nats://127.0.0.1:${p.nats}`,
-    S3_ENDPOINT: env.S3_ENDPOINT || `http://127.0.0.1:${p.s3}`,
+    NATS_URL:
+      env.NATS_URL || (c ? c.nats.map((n) => `nats://127.0.0.1:${n.client}`).join(',') : `nats://127.0.0.1:${p.nats}`),
+    ...(c && !env.NATS_URL ? { NATS_REPLICAS: '3' } : {}),
+    S3_ENDPOINT: env.S3_ENDPOINT || `http://127.0.0.1:${c ? c.s3 : p.s3}`,
     S3_ACCESS_KEY: env.S3_ACCESS_KEY || secrets.S3_ACCESS_KEY,
     S3_SECRET_KEY: env.S3_SECRET_KEY || secrets.S3_SECRET_KEY,
     S3_BUCKET: env.S3_BUCKET || 'pagecast',
@@ -258,6 +284,7 @@ function servers(profile) {
           secretKey: secrets.S3_SECRET_KEY,
         }),
     },
+    ...clusterServers(profile, d, secrets),
     mail: {
       envVar: 'SMTP_URL',
       port: p.smtp,
@@ -293,6 +320,124 @@ function servers(profile) {
   };
 }
 
+const httpOk = async (url) => {
+  try {
+    return (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+};
+
+/** The clustered servers' definitions (started only when clustered; listed always, so `down` stops them too). */
+function clusterServers(profile, d, secrets) {
+  const c = clusterPorts(profile);
+  const defs = {};
+  const routes = c.nats.map((n) => `nats://127.0.0.1:${n.route}`).join(',');
+  c.nats.forEach((n, i) => {
+    defs[`nats-${i + 1}`] = {
+      envVar: 'NATS_URL',
+      port: n.client,
+      tool: 'nats-server',
+      cmd: () => [
+        toolPath('nats-server'),
+        [
+          ...['-a', '127.0.0.1', '-p', String(n.client), '-m', String(n.monitor), '-n', `pagecast-${i + 1}`],
+          ...['-js', '-sd', join(d, 'cluster', `nats-${i + 1}`)],
+          ...['--cluster_name', 'pagecast', '--cluster', `nats://127.0.0.1:${n.route}`, '--routes', routes],
+        ],
+      ],
+      // Ready when this node's JetStream has a meta leader and is current (needs a quorum of the three).
+      ready: () => httpOk(`http://127.0.0.1:${n.monitor}/healthz`),
+    };
+  });
+  const drives = c.minio.map((m, i) => `http://127.0.0.1:${m.api}${join(d, 'cluster', `minio-${i + 1}`)}`);
+  const minioEnv = {
+    MINIO_ROOT_USER: secrets.S3_ACCESS_KEY,
+    MINIO_ROOT_PASSWORD: secrets.S3_SECRET_KEY,
+    MINIO_BROWSER: 'off',
+    // The four drives are folders of this machine's root file system, which MinIO refuses in distributed mode unless told.
+    MINIO_CI_CD: 'on',
+  };
+  c.minio.forEach((m, i) => {
+    defs[`minio-${i + 1}`] = {
+      envVar: 'S3_ENDPOINT',
+      port: m.api,
+      tool: 'minio',
+      // MinIO waits forever for a loopback peer address inside a container (it looks for /.dockerenv) unless told
+      // which endpoint is its own.
+      env: { ...minioEnv, _MINIO_SERVER_LOCAL: `127.0.0.1:${m.api}` },
+      cmd: () => {
+        mkdirSync(join(d, 'cluster', `minio-${i + 1}`), { recursive: true });
+        return [
+          toolPath('minio'),
+          [
+            'server',
+            ...['--address', `127.0.0.1:${m.api}`, '--console-address', `127.0.0.1:${m.console}`, '--quiet'],
+            ...drives,
+          ],
+        ];
+      },
+      ready: () => httpOk(`http://127.0.0.1:${m.api}/minio/health/live`),
+    };
+  });
+  const proxyDir = join(d, 'cluster', 's3-proxy');
+  defs['s3-proxy'] = {
+    envVar: 'S3_ENDPOINT',
+    port: c.s3,
+    cmd: () => {
+      mkdirSync(join(proxyDir, 'tmp'), { recursive: true });
+      writeFileSync(join(proxyDir, 'nginx.conf'), s3ProxyConfig(proxyDir, c));
+      return ['/usr/sbin/nginx', ['-p', proxyDir, '-c', join(proxyDir, 'nginx.conf'), '-g', 'daemon off;']];
+    },
+    // Ready when the set has its write quorum (three of the four nodes).
+    ready: () => httpOk(`http://127.0.0.1:${c.s3}/minio/health/cluster`),
+    reusable: () =>
+      checkS3Credentials({
+        endpoint: `http://127.0.0.1:${c.s3}`,
+        accessKey: secrets.S3_ACCESS_KEY,
+        secretKey: secrets.S3_SECRET_KEY,
+      }),
+  };
+  return defs;
+}
+
+/**
+ * nginx in front of the MinIO nodes: each request to a live node (a node that refuses the connection or answers 502
+ * or 503 is skipped, and the request tried on the next), bodies streamed both ways, the Host header kept (S3
+ * signatures cover it).
+ */
+function s3ProxyConfig(dir, c) {
+  return `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp;
+  uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;
+  upstream minio {
+${c.minio.map((m) => `    server 127.0.0.1:${m.api} max_fails=1 fail_timeout=5s;`).join('\n')}
+    keepalive 32;
+  }
+  server {
+    listen 127.0.0.1:${c.s3};
+    client_max_body_size 0;
+    proxy_request_buffering off;
+    proxy_buffering off;
+    location / {
+      proxy_pass http://minio;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_connect_timeout 2s;
+      proxy_next_upstream error timeout http_502 http_503;
+      proxy_next_upstream_tries 4;
+    }
+  }
+}
+`;
+}
+
 /**
  * Starts the named servers of a profile unless they are provided or already running; returns the env to use and a
  * stop() that ends only what this call started.
@@ -308,7 +453,9 @@ export async function up({
   mkdirSync(join(d, 'logs'), { recursive: true });
   mkdirSync(join(d, 'pids'), { recursive: true });
   const started = [];
-  const wanted = only.filter((name) => {
+  const names = clustered(env) ? only.flatMap((name) => clusterMembers[name] ?? [name]) : only;
+  if (names.includes('s3-proxy') && !env.S3_ENDPOINT) await ensureDebianPackages(debian.proxy);
+  const wanted = names.filter((name) => {
     if (env[defs[name].envVar]) {
       log(`${name}: using ${env[defs[name].envVar]} from the environment`);
       return false;

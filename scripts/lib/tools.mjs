@@ -253,11 +253,13 @@ export const debian = {
   test: ['poppler-utils', 'nginx-light'],
   // schemathesis and localstripe run from venvs of Debian's python3 (ensurePythonTool).
   python: ['python3', 'python3-venv'],
+  // nginx in front of replicated processes and of the clustered MinIO nodes (npm start -- --replicas N / --cluster).
+  proxy: ['nginx-light'],
 };
 
 /** The lists each entry point installs: npm start (stack), npm test, npm run bench. */
 export const installedBy = {
-  start: ['conversion', 'python'],
+  start: ['conversion', 'python', 'proxy'],
   test: ['conversion', 'browser', 'test', 'python'],
   bench: ['conversion', 'browser', 'bench'],
 };

@@ -30,7 +30,15 @@ export const baseConfigSchema = {
   MONGO_DB: z.string().min(1).optional(),
   /** Most connections (so most operations at once) from this process to the database; see mongo.ts. */
   MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
-  NATS_URL: url('nats://127.0.0.1:4222').default('nats://127.0.0.1:4222'),
+  /** One server, or several separated by commas (a cluster: the client fails over between them). */
+  NATS_URL: z
+    .string()
+    .default('nats://127.0.0.1:4222')
+    .refine((v) => v.split(',').every((part) => URL.canParse(part.trim())), {
+      message: 'must be a URL such as nats://127.0.0.1:4222, or several separated by commas',
+    }),
+  /** Copies of each stream and key-value bucket JetStream keeps: 1 on one server, 3 on a cluster of three or more. */
+  NATS_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   S3_ENDPOINT: url('http://127.0.0.1:9000').default('http://127.0.0.1:9000'),
   S3_ACCESS_KEY: z.string().min(1).optional(),
   S3_SECRET_KEY: z.string().min(1).optional(),

@@ -21,13 +21,31 @@ export interface Nats {
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
+  /** Copies of each stream and bucket this process creates (NATS_REPLICAS). */
+  replicas: number;
 }
 
 const disconnected = new WeakSet<NatsConnection>();
+/** The replica count of the connection a manager belongs to: streams are created through the manager alone. */
+const replicasOf = new WeakMap<JetStreamManager, number>();
 
-/** Connects (reconnecting forever), logs connection changes and returns the JetStream client and manager. */
-export async function connectNats(url: string, logger: pino.Logger, name: string): Promise<Nats> {
-  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000, timeout: 5000 });
+/**
+ * Connects (reconnecting forever, to any server of the list: NATS_URL may name a cluster's servers separated by
+ * commas), logs connection changes and returns the JetStream client and manager. `replicas` defaults to
+ * NATS_REPLICAS, which the config schema has checked.
+ */
+export async function connectNats(
+  url: string,
+  logger: pino.Logger,
+  name: string,
+  opts: { replicas?: number } = {},
+): Promise<Nats> {
+  const servers = url
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const replicas = opts.replicas ?? (Number(process.env.NATS_REPLICAS) || 1);
+  const nc = await connect({ servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000, timeout: 5000 });
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect') {
@@ -43,8 +61,9 @@ export async function connectNats(url: string, logger: pino.Logger, name: string
   })();
   const js = jetstream(nc);
   const jsm = await jetstreamManager(nc);
-  logger.info({ url }, 'nats connected');
-  return { nc, js, jsm };
+  replicasOf.set(jsm, replicas);
+  logger.info({ url, replicas }, 'nats connected');
+  return { nc, js, jsm, replicas };
 }
 
 /** Readiness: connected (not closed, draining or between reconnects). */
@@ -70,18 +89,20 @@ export interface StreamDefinition {
 }
 
 /**
- * Creates each stream or brings its subjects, duplicate window and age limit up to date, in place (what it holds
- * stays); safe when services race at start.
+ * Creates each stream or brings its subjects, duplicate window, age limit and replica count up to date, in place
+ * (what it holds stays: JetStream copies a stream to new replicas itself); safe when services race at start.
  */
 export async function ensureStreams(
   jsm: JetStreamManager,
   list: ReadonlyArray<StreamDefinition> = contractStreams,
 ): Promise<void> {
+  const replicas = replicasOf.get(jsm) ?? 1;
   for (const def of list) {
     const wanted = {
       subjects: [...def.subjects],
       duplicate_window: nanos(def.duplicateWindowMs),
       max_age: nanos(def.maxAgeMs),
+      num_replicas: replicas,
     };
     let info: Awaited<ReturnType<JetStreamManager['streams']['info']>> | undefined;
     try {
@@ -107,7 +128,8 @@ export async function ensureStreams(
     const same =
       [...info.config.subjects].sort().join(' ') === [...wanted.subjects].sort().join(' ') &&
       info.config.duplicate_window === wanted.duplicate_window &&
-      info.config.max_age === wanted.max_age;
+      info.config.max_age === wanted.max_age &&
+      (info.config.num_replicas ?? 1) === wanted.num_replicas;
     if (!same) await jsm.streams.update(def.name, wanted);
   }
 }
@@ -223,6 +245,6 @@ export async function consume<S extends Subject>(
  * a database should be (a display's heartbeat), one value per key, kept `ttlMs` after its last write.
  */
 export async function openKeyValue(nats: Nats, bucket: string, opts: { ttlMs: number }): Promise<KV> {
-  return new Kvm(nats.js).create(bucket, { history: 1, ttl: opts.ttlMs });
+  return new Kvm(nats.js).create(bucket, { history: 1, ttl: opts.ttlMs, replicas: nats.replicas ?? 1 });
 }
 export type { KV };

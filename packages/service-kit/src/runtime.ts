@@ -77,7 +77,7 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     const dbName = config.MONGO_DB ?? opts.databaseName;
     const conn = await connectMongo(config.MONGO_URL, dbName, logger, { maxPoolSize: config.MONGO_MAX_POOL_SIZE });
     onClose(() => conn.close());
-    const nats = await connectNats(config.NATS_URL, logger, name);
+    const nats = await connectNats(config.NATS_URL, logger, name, { replicas: config.NATS_REPLICAS });
     onClose(() => nats.nc.drain());
     await ensureStreams(nats.jsm);
     const outbox = createOutbox(conn, nats.js, logger);
