@@ -1,20 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  catalogueFiles,
-  devAllowedHosts,
-  hostConfig,
-  isSharedCode,
-  LEAN_ENTRY,
-  LEAN_MANIFEST,
-  remoteConfig,
-  remoteConfigs,
-  sharedCodeDirs,
-  sharedPolicy,
-  sharedSingletons,
-  startupFiles,
-} from '../src/index';
+import { devAllowedHosts } from '../src/configs/base';
+import { hostConfig } from '../src/configs/host';
+import { LEAN_ENTRY, LEAN_MANIFEST, remoteConfig, remoteConfigs } from '../src/configs/remote';
+import { catalogueFiles } from '../src/plugins/catalogue-list';
+import { startupFiles } from '../src/plugins/startup-preload';
+import { isSharedCode, sharedCodeDirs } from '../src/shared-code';
+import { sharedPolicy, sharedSingletons } from '../src/shared-policy';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const frontEnds = ['shell', 'mf-files', 'mf-marketplace', 'mf-player'];

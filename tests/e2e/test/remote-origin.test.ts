@@ -143,6 +143,8 @@ afterEach(async () => {
 
 afterAll(() => {
   if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+  // its source maps, kept beside its folder (packages/federation: sourceMapsDirFor), not in mf-marketplace/sourcemaps
+  if (buildDir) rmSync(`${buildDir}.sourcemaps`, { recursive: true, force: true });
 });
 
 async function browserAt(origin: string): Promise<PlayerBrowser> {

@@ -1,17 +1,11 @@
 import { PlayerFrame, Spinner } from '@pagecast/ui';
-import { type ReactNode, useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useCallback, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { classifyLoadError, isLogin, readLatest } from '../model/load-item';
-import { applyAtBoundary, effectiveMode, pageDurationMs } from '../model/playback';
-import {
-  useControlsVisible,
-  useFullscreen,
-  useLeavePlayer,
-  useLoginRedirect,
-  useOfflinePrecache,
-  useOnline,
-  usePlayerKeys,
-} from '../model/use-player-environment';
+import { applyAtBoundary, type DisplayMode, effectiveMode, pageDurationMs } from '../model/playback';
+import { usePlayerControls } from '../model/use-player-controls';
+import { useFullscreen, useLoginRedirect, useOfflinePrecache, useOnline } from '../model/use-player-environment';
 import { useSignagePlayback } from '../model/use-signage-playback';
 import { PlayerControls, PlayerHeader } from './player-chrome';
 import { ImageFallback, StateCard } from './state-card';
@@ -23,47 +17,19 @@ import './player.css';
  */
 export function SignagePage() {
   const { t } = useTranslation();
-  const {
-    fileId,
-    playlistId,
-    qc,
-    fileQ,
-    pagesQ,
-    itemsQ,
-    snapshot,
-    pageIndex,
-    playing,
-    setPlaying,
-    pickedMode,
-    setPickedMode,
-    imageFailed,
-    gone,
-    rootRef,
-    layers,
-    routeRef,
-    appliedAt,
-    liveState,
-    advance,
-  } = useSignagePlayback();
+  const { sources, play, shown, layers, routes, liveState, advance } = useSignagePlayback();
+  const { fileId, playlistId, fileQ, pagesQ, itemsQ } = sources;
+  const { playing, setPlaying, gone } = play;
+  const { snapshot, pageIndex, imageFailed, appliedAt } = shown;
+  const [pickedMode, setPickedMode] = useState<DisplayMode | null>(null);
+  const qc = useQueryClient();
 
   const stopPlaying = useCallback(() => setPlaying(false), [setPlaying]);
-  const { fullscreen, enter: enterFullscreen, exit: exitFullscreen } = useFullscreen(rootRef, stopPlaying);
-  usePlayerKeys((action) => {
-    if (action === 'stop') {
-      setPlaying(false);
-      exitFullscreen();
-    } else if (action === 'toggle') setPlaying((p) => !p);
-    else void advance(action);
-  });
+  const { rootRef, fullscreen, enter: enterFullscreen, exit: exitFullscreen } = useFullscreen(stopPlaying);
+  const controls = usePlayerControls({ playing, setPlaying, advance, exitFullscreen });
+  const controlsVisible = controls.visible;
   const online = useOnline();
-  const controlsVisible = useControlsVisible(playing);
-  const leavePage = useLeavePlayer();
-  const leave = () => {
-    setPlaying(false);
-    exitFullscreen();
-    leavePage();
-  };
-  useOfflinePrecache(qc, snapshot, () => routeRef.current.playlistId, itemsQ.data);
+  useOfflinePrecache(qc, snapshot, () => routes.current.playlistId, itemsQ.data);
 
   const loginNeeded = isLogin(fileQ.error) || isLogin(pagesQ.error) || isLogin(itemsQ.error);
   useLoginRedirect(loginNeeded);
@@ -152,7 +118,7 @@ export function SignagePage() {
           onTogglePlay={() => setPlaying((p) => !p)}
           fullscreen={fullscreen}
           onToggleFullscreen={() => (fullscreen ? exitFullscreen() : enterFullscreen())}
-          onLeave={leave}
+          onLeave={controls.leave}
           playlistPosition={playlistPosition}
         />
       ) : null}

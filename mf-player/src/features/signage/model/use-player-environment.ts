@@ -2,10 +2,11 @@ import type { PlaylistItem } from '@pagecast/contracts';
 import { constants } from '@pagecast/contracts';
 import { rememberReturnPage, toast } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
-import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useLocation, useNavigate } from '@pagecast/router';
-import { precacheApp, precacheForOffline, registerPlayerServiceWorker } from '../../../sw/register';
+import { useOfflineApp } from '../../../lib/use-offline-app';
+import { precacheForOffline } from '../../../sw/register';
 import { playerFilePath } from '../api/get-player-file';
 import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
 import { playlistItemsPath } from '../../../lib/playlist-items';
@@ -19,8 +20,12 @@ import { ignoreKeyTarget, type KeyAction, keyAction } from './playback';
 /** Files of a playlist whose pages are fetched ahead for the offline cache. */
 const PRECACHE_FILES = 30;
 
-/** Fullscreen on the player's root; `onLeftByBrowser` runs when the browser leaves it itself (ESC). */
-export function useFullscreen(rootRef: RefObject<HTMLDivElement | null>, onLeftByBrowser: () => void) {
+/**
+ * Fullscreen on the player's root (`rootRef`, the element to put on the whole screen); `onLeftByBrowser` runs when
+ * the browser leaves it itself (ESC).
+ */
+export function useFullscreen(onLeftByBrowser: () => void) {
+  const rootRef = useRef<HTMLDivElement>(null);
   const [fullscreen, setFullscreen] = useState(false);
   const exiting = useRef(false);
   const onLeft = useRef(onLeftByBrowser);
@@ -28,7 +33,7 @@ export function useFullscreen(rootRef: RefObject<HTMLDivElement | null>, onLeftB
 
   const enter = useCallback(() => {
     void rootRef.current?.requestFullscreen?.().catch(() => undefined);
-  }, [rootRef]);
+  }, []);
   const exit = useCallback(() => {
     if (!document.fullscreenElement) return;
     exiting.current = true;
@@ -47,7 +52,7 @@ export function useFullscreen(rootRef: RefObject<HTMLDivElement | null>, onLeftB
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
-  return { fullscreen, enter, exit };
+  return { rootRef, fullscreen, enter, exit };
 }
 
 /** The player's keys (spec point 6), not while typing, and Space on a button the keyboard focused presses it. */
@@ -154,9 +159,7 @@ export function useOfflinePrecache(
   playlistIdNow: () => string | null,
   items: PlaylistItem[] | undefined,
 ) {
-  useEffect(() => {
-    void registerPlayerServiceWorker().then(() => precacheApp());
-  }, []);
+  useOfflineApp();
   const playlistOf = useRef(playlistIdNow);
   playlistOf.current = playlistIdNow;
   useEffect(() => {
