@@ -24,7 +24,7 @@ export const liveSubjects = {
     subjects.pageReady,
   ] as string[],
   MARKETPLACE: [subjects.licenceExpired] as string[],
-  SCREENS: [subjects.screenChanged] as string[],
+  SCREENS: [subjects.screenChanged, subjects.fleetChanged] as string[],
 } as const;
 
 /** The index keys an event concerns and the ids it may show: the fact of a change, no content. */
@@ -44,6 +44,13 @@ export function liveView(event: AnyEvent): { keys: string[]; forwarded: Forwarde
       return out(watchKey.file(event.data.fileId), { fileId: event.data.fileId });
     case subjects.screenChanged:
       return out(watchKey.screen(event.data.screenId), { screenId: event.data.screenId });
+    // one change to many screens (issue 37): each display it names re-reads its manifest, as after a change of its
+    // own screen; the forwarded event names no screen, so no display learns another's id
+    case subjects.fleetChanged:
+      return {
+        keys: event.data.screenIds.map((id) => watchKey.screen(id)),
+        forwarded: { id: event.id, type: subjects.screenChanged, data: {} },
+      };
     default:
       return undefined;
   }

@@ -324,20 +324,20 @@ describe('routing', () => {
     expect(body.sha256).toBe(createHash('sha256').update(payload).digest('hex'));
   });
 
-  it('an upstream that is down answers 503 JSON quickly', async () => {
+  it('an upstream that is down answers 503 JSON at once, not after the proxy timeout', async () => {
     const port = await new Promise<number>((resolve) => {
       const srv = net.createServer().listen(0, '127.0.0.1', () => {
         const p = (srv.address() as net.AddressInfo).port;
         srv.close(() => resolve(p));
       });
     });
-    const url = await anotherGateway({ BILLING_URL: `http://127.0.0.1:${port}` });
+    // a proxy timeout longer than the test's own: an answer that waited for it would fail the test by its timeout
+    const url = await anotherGateway({ BILLING_URL: `http://127.0.0.1:${port}`, PROXY_TIMEOUT_MS: '600000' });
     const s = await newSession();
-    const started = Date.now();
     const res = await fetch(`${url}/api/points/history`, { headers: { cookie: cookieHeader(s.token) } });
+    // 503 is the refused connection's answer (a timed-out upstream is a 502)
     expect(res.status).toBe(503);
     expect((await res.json()).code).toBe('SERVICE_UNAVAILABLE');
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('an upstream that never answers gets a 502 JSON after the proxy timeout, not a hang', async () => {
@@ -348,11 +348,12 @@ describe('routing', () => {
     try {
       const url = await anotherGateway({ MARKETPLACE_URL: `http://127.0.0.1:${port}`, PROXY_TIMEOUT_MS: '500' });
       const s = await newSession();
-      const started = Date.now();
       const res = await fetch(`${url}/api/marketplace`, { headers: { cookie: cookieHeader(s.token) } });
-      expect([502, 503]).toContain(res.status);
+      // the request reached the silent upstream, and the answer is the proxy timeout's (502; a refused connection
+      // is a 503); without the timeout the fetch would hang until the test's own timeout
+      expect(sockets).toHaveLength(1);
+      expect(res.status).toBe(502);
       expect((await res.json()).code).toBe('SERVICE_UNAVAILABLE');
-      expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();

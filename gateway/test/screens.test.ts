@@ -4,13 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createEvent, type EventData, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
+import { createEvent, type EventData, findRoute, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
 import { verifyAnyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../src/server';
+import { sendAnswer } from './contract';
 import {
   closeServer,
   createKeys,
@@ -33,7 +34,16 @@ let url: string;
 let signDevice: (d: { deviceId: string; screenId: string; ownerId: string }) => Promise<string>;
 const secret = testEnv().INTERNAL_SECRET;
 
-/** Screens stand-in: its JWKS, and an echo of what reaches it. */
+/** GET /api/screens/device/me as screens answers it (DeviceScreen) */
+const deviceScreen = {
+  screenId: randomUUID(),
+  name: 'ロビー',
+  timeZone: 'Asia/Tokyo',
+  assignment: { kind: 'none' },
+  heartbeatSeconds: 60,
+};
+
+/** Screens stand-in: its JWKS, a record of what reaches it, and the device routes' answers. */
 async function startFakeScreens() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const kid = randomUUID();
@@ -51,7 +61,13 @@ async function startFakeScreens() {
   app.use((req, res) => {
     seen.push({ method: req.method, url: req.originalUrl, headers: req.headers, bytes: 0, sha256: '' });
     req.resume();
-    req.on('end', () => res.json({ ok: true }));
+    // what screens answers on the routes these tests call, checked against the contracts (contract.ts)
+    const route = findRoute(req.method, req.path)?.id ?? 'unknown';
+    req.on('end', () => {
+      if (route === 'deviceScreen') sendAnswer(res, route, 200, deviceScreen);
+      else if (route === 'deviceHeartbeat') sendAnswer(res, route, 200, { ok: true });
+      else sendAnswer(res, route, 404, { code: 'NOT_FOUND', message: 'Not found' });
+    });
   });
   const { server, url } = await listen(app);
   return { url, seen, close: () => closeServer(server) };

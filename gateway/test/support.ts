@@ -1,5 +1,6 @@
 // Real stand-ins for the services around the gateway: an account with a JWKS and a refresh endpoint, and echo
-// services that report what reached them (headers, body size and hash), all plain HTTP servers on port 0.
+// services that report what reached them (headers, body size and hash), all plain HTTP servers on port 0. What a
+// stand-in answers for a route goes through the contracts' schema of that route (contract.ts); the echoes are probes.
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
@@ -15,6 +16,7 @@ import express from 'express';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { type GatewayConfig, loadGatewayConfig } from '../src/config';
 import { createGateway, type Gateway } from '../src/server';
+import { sendAnswer } from './contract';
 
 export interface Seen {
   method: string;
@@ -107,11 +109,12 @@ export async function startFakeAccount(keys: Keys) {
     const sid = (req.body as { sid?: string }).sid ?? '';
     const userId = liveSessions.get(sid);
     if (!userId) {
-      res.status(401).json({ code: 'UNAUTHORIZED', message: 'Unauthorized' });
+      sendAnswer(res, 'account.sessionRefresh', 401, { code: 'UNAUTHORIZED', message: 'Unauthorized' });
       return;
     }
     // SessionRefreshResponse of the contracts: the new token and the session's end (epoch seconds).
-    res.json({ token: await keys.sign({ sub: userId, sid }), expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+    const token = await keys.sign({ sub: userId, sid });
+    sendAnswer(res, 'account.sessionRefresh', 200, { token, expiresAt: Math.floor(Date.now() / 1000) + 3600 });
   });
   app.get('/openapi.json', (_req, res) => {
     res.json({ openapi: '3.1.0', info: { title: 'account', version: 'test' }, paths: {} });
@@ -119,7 +122,7 @@ export async function startFakeAccount(keys: Keys) {
   app.get('/api/logout', (req, res) => {
     // Like account: clear the cookie and go home. Recorded for the test.
     seen.push({ method: req.method, url: req.originalUrl, headers: req.headers, bytes: 0, sha256: '' });
-    res.redirect(302, '/');
+    sendAnswer(res, 'logout', 302, null, { location: '/' });
   });
   app.use(echo('account', seen));
   const { server, url } = await listen(app);

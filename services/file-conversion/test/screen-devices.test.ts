@@ -3,6 +3,7 @@
 // makes a member call.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { createEvent } from '@pagecast/contracts';
 import { signDeviceIdentityHeader } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -191,14 +192,20 @@ describe('a paired display reading its content', () => {
       revokedAt: new Date().toISOString(),
     });
     await waitFor('revocation applied', async () => (await asDevice(`/api/files/${assignedFile}`)).status === 404);
-    await publishEvent(svc, 'screens.screen.changed.v1', {
+    const late = createEvent('screens.screen.changed.v1', {
       screenId,
       ownerId: owner,
       changedAt: new Date(Date.now() - 60_000).toISOString(),
       playlistIds: [playlistId],
       fileIds: [assignedFile],
     });
-    await new Promise((r) => setTimeout(r, 500));
+    const { js, jsm } = svc.server.context.nats;
+    const { seq } = await js.publish(late.type, JSON.stringify(late), { msgID: late.id });
+    // the late change handled: the service's screens durable has acknowledged it (it acks after its write)
+    await waitFor('the late change handled', async () => {
+      const info = await jsm.consumers.info('SCREENS', `${svc.settings.CONSUMER_PREFIX}-screens`);
+      return info.ack_floor.stream_seq >= seq;
+    });
     expect((await asDevice(`/api/playlists/${playlistId}/items`)).status).toBe(404);
   });
 });

@@ -1,0 +1,83 @@
+// The gateway's own /api answers (docs, live streams) and the rest of /api and /media, sent to the service that owns
+// each path per the contracts' route table, with the caller's signed identity (server.ts).
+import { findRoute, IDENTITY_HEADER, type ServiceName, serviceForPath } from '@pagecast/contracts';
+import { signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
+import compression from 'compression';
+import type express from 'express';
+import type { GatewayConfig } from './config';
+import { docsPage, documentedServices } from './docs';
+import { type EventsHub, watchKey } from './events';
+import { requireSession, sendError, sendUnauthorized, sessionOf } from './identify';
+import type { createServiceProxy } from './proxy';
+import type { SessionIdentity } from './session';
+
+/** Where each service answers. */
+export function serviceTargets(config: GatewayConfig): Record<ServiceName, string> {
+  return {
+    account: config.ACCOUNT_URL,
+    'file-conversion': config.FILES_URL,
+    marketplace: config.MARKETPLACE_URL,
+    billing: config.BILLING_URL,
+    screens: config.SCREENS_URL,
+  };
+}
+
+export function mountApi(
+  app: express.Express,
+  deps: {
+    events: EventsHub;
+    proxy: ReturnType<typeof createServiceProxy>;
+    internalSecret: string;
+    /** the Set-Cookie value that clears the session cookie */
+    clearCookie: string;
+  },
+) {
+  const { events, proxy, clearCookie } = deps;
+  app.get('/api/docs', compression(), (_req, res) => {
+    res.type('html').set('Cache-Control', 'no-cache').send(docsPage());
+  });
+  app.get('/api/docs/:service/openapi.json', (req, res) => {
+    const service = documentedServices.find((s) => s === req.params.service);
+    if (!service) return sendError(res, 404, 'NOT_FOUND');
+    req.url = '/openapi.json';
+    return proxy(service, req, res);
+  });
+  app.get('/api/events', (req, res) => {
+    const { identity, device } = sessionOf(res);
+    if (!identity && device) {
+      // A display's stream: its own screen's changes, plus the playlists and files it asks to watch.
+      const client = { userId: `screen:${device.screenId}`, sessionId: `device:${device.deviceId}` };
+      return events.handler(req, res, client, [watchKey.screen(device.screenId)]);
+    }
+    // A Screens page (`screens=mine`) also hears its member's screens report: online, now playing, last seen.
+    const own = req.query.screens === 'mine' && identity ? [watchKey.owner(identity.userId)] : [];
+    requireSession(req, res, () => events.handler(req, res, identity as SessionIdentity, own));
+  });
+
+  // Everything else under /api and /media goes to the service that owns it, per the contracts' route table.
+  app.use((req, res, next) => {
+    const path = req.path;
+    const isApi = path === '/api' || path.startsWith('/api/');
+    const isMedia = path.startsWith('/media/');
+    if (!isApi && !isMedia) return next();
+    const route = findRoute(req.method, path);
+    // Page image keys may hold slashes the route table's '/media/:key' does not: the prefix decides then.
+    const service = route?.service ?? (isMedia ? serviceForPath(path) : undefined);
+    const auth = route?.auth ?? 'optional';
+    if (!service) return sendError(res, 404, 'NOT_FOUND');
+    const locals = sessionOf(res);
+    // A display's credential never stands in for a member, and only a display may call the device routes.
+    if (auth === 'session' && !locals.identity && locals.device) return sendError(res, 403, 'DEVICE_NOT_ALLOWED');
+    if (auth === 'session' && !locals.identity) return requireSession(req, res, next);
+    if (auth === 'device' && !locals.device) {
+      return locals.deviceUnavailable ? sendError(res, 503, 'SERVICE_UNAVAILABLE') : sendUnauthorized(res);
+    }
+    if (locals.identity) req.headers[IDENTITY_HEADER] = signIdentityHeader(locals.identity, deps.internalSecret);
+    else if (locals.device) {
+      req.headers[IDENTITY_HEADER] = signDeviceIdentityHeader(locals.device, deps.internalSecret);
+    }
+    // Account clears the cookie on logout; the gateway does too, so a logout always logs out.
+    if (path === '/api/logout') res.setHeader('Set-Cookie', [clearCookie]);
+    return proxy(service, req, res);
+  });
+}

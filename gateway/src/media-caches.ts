@@ -1,0 +1,102 @@
+// The two caches of the page-image path (media.ts): who may see an image, and the images' bytes.
+import { type AnyEvent, subjects } from '@pagecast/contracts';
+import { LRUCache } from 'lru-cache';
+
+export interface AccessEntry {
+  access: 'owner' | 'licence' | null;
+  /** whose rule applied: the member, or a display's owner (events about them drop the entry) */
+  subject: string;
+  /** a display's screen (its new content drops the entry) */
+  screenId?: string;
+}
+
+/** (caller, image) → access, each entry until the end file-conversion granted; bounded, least recently used out. */
+export class AccessCache {
+  private readonly lru: LRUCache<string, AccessEntry>;
+  /** bumped by every forget, so an answer asked before one is not stored after it */
+  generation = 0;
+
+  constructor(max: number) {
+    this.lru = new LRUCache({ max });
+  }
+
+  get(key: string): AccessEntry | undefined {
+    return this.lru.get(key);
+  }
+
+  /** Kept for `ms` (nothing kept for 0). */
+  set(key: string, entry: AccessEntry, ms: number): void {
+    if (ms > 0) this.lru.set(key, entry, { ttl: ms });
+  }
+
+  forget(test: (entry: AccessEntry) => boolean): number {
+    this.generation++;
+    const gone = [...this.lru.entries()].filter(([, entry]) => test(entry)).map(([key]) => key);
+    for (const key of gone) this.lru.delete(key);
+    return gone.length;
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+}
+
+/** content hash → bytes, least recently used out first, never above `budget` bytes in all (0: none kept). */
+export class ByteCache {
+  private readonly lru: LRUCache<string, Buffer> | undefined;
+
+  constructor(readonly budget: number) {
+    // an image larger than the whole budget is not kept (lru-cache's maxEntrySize defaults to maxSize)
+    this.lru = budget > 0 ? new LRUCache({ maxSize: budget, sizeCalculation: (b) => b.length }) : undefined;
+  }
+
+  get(hash: string): Buffer | undefined {
+    return this.lru?.get(hash);
+  }
+
+  set(hash: string, bytes: Buffer): void {
+    this.lru?.set(hash, bytes);
+  }
+
+  has(hash: string): boolean {
+    return this.lru?.has(hash) ?? false;
+  }
+
+  get bytes(): number {
+    return this.lru?.calculatedSize ?? 0;
+  }
+
+  get size(): number {
+    return this.lru?.size ?? 0;
+  }
+}
+
+/** Drops the decisions an event may have changed (media.ts says which). */
+export function forgetDecisions(access: AccessCache, event: AnyEvent): void {
+  switch (event.type) {
+    case subjects.fileDeleted:
+    case subjects.fileUpdated: {
+      const owner = event.data.ownerId;
+      access.forget((e) => e.subject === owner);
+      break;
+    }
+    case subjects.licenceExpired: {
+      const buyer = event.data.buyerId;
+      access.forget((e) => e.subject === buyer);
+      break;
+    }
+    case subjects.screenChanged: {
+      const screen = event.data.screenId;
+      access.forget((e) => e.screenId === screen);
+      break;
+    }
+    case subjects.playlistSaved:
+    case subjects.playlistDeleted: {
+      const owner = event.data.ownerId;
+      access.forget((e) => e.screenId !== undefined && e.subject === owner);
+      break;
+    }
+    default:
+      break;
+  }
+}
