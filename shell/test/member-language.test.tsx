@@ -3,28 +3,13 @@
 // only the network is an in-test server (fetch). The mails themselves are account's component test's
 // (services/account/test/mail-language.test.ts).
 import { initI18n } from '@pagecast/i18n';
-import { MemoryRouter } from '@pagecast/router';
-import { createQueryClient, Toaster } from '@pagecast/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegisterPage } from '../src/features/auth/components/register-page';
 import { SettingsPage } from '../src/features/settings/components/settings-page';
+import { json, pageHost, settle } from './render-page';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-let calls: Call[];
 let user: Record<string, unknown>;
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeAll(async () => {
   const i18n = await initI18n({ lng: 'ja' });
@@ -35,10 +20,19 @@ afterAll(async () => {
   await i18n.changeLanguage('ja');
 });
 
-let root: Root;
-let host: HTMLDivElement;
+const { calls, render } = pageHost((call) => {
+  if (call.path === '/api/auth/user') return json(user);
+  if (call.path === '/api/user/profile') {
+    user = { ...user, ...(call.body as object) };
+    return json(user);
+  }
+  if (call.path === '/api/auth/register') {
+    return json({ message: 'ok', email: 'taro@example.test', requiresVerification: true });
+  }
+  return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+});
+
 beforeEach(() => {
-  calls = [];
   user = {
     id: 'u1',
     email: 'taro@example.test',
@@ -50,53 +44,7 @@ beforeEach(() => {
     authProvider: 'local',
     locale: 'en',
   };
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://app.test');
-    const call = {
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-    };
-    calls.push(call);
-    if (call.path === '/api/auth/user') return json(user);
-    if (call.path === '/api/user/profile') {
-      user = { ...user, ...(call.body as object) };
-      return json(user);
-    }
-    if (call.path === '/api/auth/register') {
-      return json({ message: 'ok', email: 'taro@example.test', requiresVerification: true });
-    }
-    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
-  });
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
 });
-
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-  document.body.innerHTML = '';
-  vi.unstubAllGlobals();
-});
-
-async function settle(times = 6) {
-  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-}
-
-async function render(page: ReactNode, url: string) {
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={[url]}>
-          {page}
-          <Toaster />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  await settle();
-}
 
 const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
   document.querySelector<T>(`[data-testid="${id}"]`);

@@ -2,83 +2,34 @@
 // network is replaced by an in-test server (fetch). Its verify button takes the e-mail's link or code pasted here
 // (issue 36: without a token it only ever failed), and resend works for the address the page knows or one typed here.
 import { initI18n } from '@pagecast/i18n';
-import { MemoryRouter } from '@pagecast/router';
-import { createQueryClient, Toaster } from '@pagecast/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { VerifyEmailPage } from '../src/features/auth/components/verify-email-page';
 import { readPastedVerification } from '../src/features/auth/model/pasted-verification';
+import { json, pageHost, settle } from './render-page';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-let calls: Call[];
 let validTokens: Set<string>;
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeAll(async () => {
   await initI18n({ lng: 'en' });
 });
 
-let root: Root;
-let host: HTMLDivElement;
+const { calls, render: renderAt } = pageHost((call) => {
+  if (call.path === '/api/auth/verify-email') {
+    const { token } = call.body as { token: string };
+    if (!validTokens.has(token)) return json({ code: 'INVALID_TOKEN', message: 'invalid' }, 400);
+    validTokens.delete(token);
+    return json({ message: 'Your e-mail address is verified.', email: 'taro@example.test' });
+  }
+  if (call.path === '/api/auth/resend-verification') return json({ message: 'sent' });
+  return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+});
+
 beforeEach(() => {
-  calls = [];
   validTokens = new Set(['tok_good-123']);
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://app.test');
-    const call = {
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-    };
-    calls.push(call);
-    if (call.path === '/api/auth/verify-email') {
-      const { token } = call.body as { token: string };
-      if (!validTokens.has(token)) return json({ code: 'INVALID_TOKEN', message: 'invalid' }, 400);
-      validTokens.delete(token);
-      return json({ message: 'Your e-mail address is verified.', email: 'taro@example.test' });
-    }
-    if (call.path === '/api/auth/resend-verification') return json({ message: 'sent' });
-    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
-  });
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
 });
 
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-  document.body.innerHTML = '';
-  vi.unstubAllGlobals();
-});
-
-async function settle(times = 6) {
-  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-}
-
-async function render(url: string) {
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={[url]}>
-          <VerifyEmailPage />
-          <Toaster />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  await settle();
-}
+const render = (url: string) => renderAt(<VerifyEmailPage />, url);
 
 const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
   document.querySelector<T>(`[data-testid="${id}"]`);

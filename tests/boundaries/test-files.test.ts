@@ -1,7 +1,7 @@
 // Every test file runs: a workspace whose vitest.config.ts goes missing, a project the root config does not list, or
 // a *.test.ts outside its project's `include` would drop out of `npm test` silently, with the total still green.
-import { globSync } from 'node:fs';
-import { dirname, join, matchesGlob, relative } from 'node:path';
+import { globSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, matchesGlob, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -13,6 +13,8 @@ const matches = (path: string, patterns: string[]) => patterns.some((p) => match
 
 interface ProjectConfig {
   test?: { include?: string[]; exclude?: string[] };
+  /** the other configs of the same folder (vitest.<name>.config.ts): projects the root config runs when named */
+  also?: ProjectConfig[];
 }
 
 /** The projects the root config runs: one per vitest.config.ts its globs find. */
@@ -34,9 +36,9 @@ function orphansOf(files: string[], configs: Map<string, ProjectConfig>): string
       continue;
     }
     const rel = relative(join(root, owner), join(root, file));
-    const include = config.test?.include ?? ['**/*.{test,spec}.?(c|m)[jt]s?(x)'];
-    const exclude = config.test?.exclude ?? [];
-    if (!matches(rel, include) || matches(rel, exclude)) {
+    const runs = (c: ProjectConfig) =>
+      matches(rel, c.test?.include ?? ['**/*.{test,spec}.?(c|m)[jt]s?(x)']) && !matches(rel, c.test?.exclude ?? []);
+    if (![config, ...(config.also ?? [])].some(runs)) {
       orphans.push(`${file}: outside the include of ${owner}/vitest.config.ts`);
     }
   }
@@ -50,7 +52,15 @@ describe('test files', () => {
     const configs = new Map<string, ProjectConfig>();
     for (const dir of dirs) {
       const mod = (await import(join(root, dir, 'vitest.config.ts'))) as { default: ProjectConfig };
-      configs.set(dir, mod.default);
+      // A named project beside it (tests/e2e/vitest.scale.config.ts) must be one the root config runs when named.
+      const also: ProjectConfig[] = [];
+      for (const named of glob([`${dir}/vitest.*.config.ts`])) {
+        const project = basename(named).slice('vitest.'.length, -'.config.ts'.length);
+        const listed = readFileSync(join(root, 'vitest.config.ts'), 'utf8').includes(`'${named}'`);
+        expect(listed, `${named}: the root config runs it with --project ${project}`).toBe(true);
+        also.push(((await import(join(root, named))) as { default: ProjectConfig }).default);
+      }
+      configs.set(dir, { ...mod.default, also });
     }
     const files = glob(['**/*.test.{ts,tsx,mts,js,mjs}']);
     expect(files.length).toBeGreaterThan(100);
@@ -61,6 +71,7 @@ describe('test files', () => {
     const configs = new Map<string, ProjectConfig>([
       ['services/a', { test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } }],
       ['tests/b', { test: { include: ['*.test.ts'], exclude: ['slow.test.ts'] } }],
+      ['tests/c', { test: { include: ['test/*.test.ts'] }, also: [{ test: { include: ['scale/*.test.ts'] } }] }],
     ]);
     const files = [
       'services/a/src/x.test.ts',
@@ -69,11 +80,14 @@ describe('test files', () => {
       'services/c/test/w.test.ts',
       'tests/b/v.test.ts',
       'tests/b/slow.test.ts',
+      'tests/c/scale/u.test.ts',
+      'tests/c/other/t.test.ts',
     ];
     expect(orphansOf(files, configs)).toEqual([
       'services/a/bench/z.test.ts: outside the include of services/a/vitest.config.ts',
       'services/c/test/w.test.ts: in no project (no vitest.config.ts above it that the root config lists)',
       'tests/b/slow.test.ts: outside the include of tests/b/vitest.config.ts',
+      'tests/c/other/t.test.ts: outside the include of tests/c/vitest.config.ts',
     ]);
   });
 });

@@ -73,6 +73,7 @@ export {
 export { type ClaimRecord, type Claims, createClaims } from './claims';
 export { type BatchLoader, type ByIdCollection, createBatchLoader, readByIds } from './batch-loader';
 export { setNewest } from './bounded-map';
+export { type NameUuidLayout, nameUuid } from './name-uuid';
 export { createGroupCommit, type GroupCommit } from './group-commit';
 export { runPeriodically } from './periodic';
 export { createS3, type S3, type S3Config } from './s3';

@@ -8,30 +8,10 @@
 // the database (as a grown service has) and measures again: a lookup that scans `users` shows there. Every attempt
 // comes from an address of its own, so no rate limit is met. Figures only: it never fails on time, only when the
 // answers differ in status or body.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { connectNats, createLogger } from '@pagecast/service-kit';
-import { removeDurables, testEnv } from '@pagecast/service-kit/testing';
 import { percentile } from '../../../scripts/lib/stats.mjs';
-import { freePort } from '../../../scripts/lib/net.mjs';
-import { durableName } from '../src/events/index.ts';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const serviceDir = join(here, '..');
-
-async function waitFor(check, what, timeoutMs = 60_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+import { registerVerified, startAccount, storedMember } from './account-process.mjs';
 
 const median = (xs) =>
   percentile(
@@ -49,24 +29,8 @@ const shuffled = (xs) => {
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export async function benchLoginTiming({ log = console.log, attempts = 200, filler = 10_000 } = {}) {
-  const env = testEnv();
-  const port = await freePort();
-  const dbName = `account_timing_bench_${Date.now().toString(36)}`;
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(join(serviceDir, '../../node_modules/.bin/tsx'), ['src/main.ts'], {
-    cwd: serviceDir,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      MONGO_DB: dbName,
-      LOG_LEVEL: 'warn',
-      BILLING_EVENTS_FROM: 'new',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const { env, base, dbName, stop } = await startAccount({ dbPrefix: 'account_timing_bench', timeoutMs: 60_000 });
   try {
-    await waitFor(async () => (await fetch(`${base}/readyz`)).ok, 'account to be ready');
     // Every request from an address of its own (the service trusts the loopback's X-Forwarded-For, as behind the
     // gateway): 198.18.0.0/15, the benchmarking range.
     let nextAddress = 0;
@@ -87,23 +51,15 @@ export async function benchLoginTiming({ log = console.log, attempts = 200, fill
     const members = ['warm', 'cold'].flatMap((group) =>
       Array.from({ length: attempts }, (_, i) => ({ group, email: emailOf(group, i) })),
     );
-    for (let i = 0; i < members.length; i += 25) {
-      await Promise.all(
-        members.slice(i, i + 25).map(async ({ email }) => {
-          const reg = await post('/api/auth/register', { email, firstName: 'Bench', lastName: 'Mark', password });
-          if (!reg.ok) throw new Error(`register answered ${reg.status}`);
-        }),
-      );
-    }
-    const mails = await waitFor(async () => {
-      const all = await (await fetch(`${env.MAILDEV_API_URL}/email`)).json();
-      const mine = all.filter((m) => m.to.some((t) => t.address.startsWith(`timing-${tag}-`)));
-      return mine.length >= members.length ? mine : undefined;
-    }, 'the verification mails');
-    for (const mail of mails) {
-      const token = /[?&]token=([\w-]+)/.exec(mail.text)?.[1];
-      if (!(await post('/api/auth/verify-email', { token })).ok) throw new Error('verification failed');
-    }
+    await registerVerified({
+      env,
+      post,
+      emails: members.map((m) => m.email),
+      password,
+      mailPrefix: `timing-${tag}-`,
+      batch: 25,
+      timeoutMs: 60_000,
+    });
     for (const { email } of members.filter((m) => m.group === 'warm')) {
       const res = await post('/api/auth/local-login', { email, password });
       if (!res.ok) throw new Error(`login answered ${res.status}`);
@@ -156,20 +112,9 @@ export async function benchLoginTiming({ log = console.log, attempts = 200, fill
     try {
       const now = new Date();
       for (let i = 0; i < filler; i += 1000) {
-        const batch = Array.from({ length: Math.min(1000, filler - i) }, (_, j) => ({
-          _id: `filler-${tag}-${i + j}`,
-          email: `filler-${tag}-${i + j}@example.com`,
-          firstName: 'Bench',
-          lastName: 'Mark',
-          profileImageUrl: null,
-          points: 0,
-          membershipTier: 'free',
-          passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${'x'.repeat(70)}`,
-          authProvider: 'local',
-          emailVerified: true,
-          createdAt: now,
-          updatedAt: now,
-        }));
+        const batch = Array.from({ length: Math.min(1000, filler - i) }, (_, j) =>
+          storedMember(`filler-${tag}-${i + j}`, `filler-${tag}-${i + j}@example.com`, now),
+        );
         await conn.collection('users').insertMany(batch);
         await conn.collection('user_email_ids').insertMany(batch.map((u) => ({ _id: u.email, userId: u._id })));
       }
@@ -183,17 +128,6 @@ export async function benchLoginTiming({ log = console.log, attempts = 200, fill
       );
     return rows;
   } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit').catch(() => undefined);
-    const { default: mongoose } = await import('mongoose');
-    const conn = await mongoose.createConnection(env.MONGO_URL, { dbName }).asPromise();
-    await conn.dropDatabase();
-    await conn.close();
-    const { nc, jsm } = await connectNats(env.NATS_URL, createLogger('bench-cleanup', 'warn'), 'bench-cleanup');
-    try {
-      await removeDurables(jsm, durableName(dbName));
-    } finally {
-      await nc.close();
-    }
+    await stop();
   }
 }

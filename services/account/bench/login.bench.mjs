@@ -7,24 +7,15 @@
 // The last two take turns for several rounds; each round's ratio compares neighbours, and the CPU time each
 // process spent per login (the service, FerretDB, the load client) says where a login's time goes beyond the hash.
 // Figures only: it never fails on time.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
-import { connectNats, createLogger } from '@pagecast/service-kit';
-import { removeDurables, testEnv } from '@pagecast/service-kit/testing';
 import { childPids, percentile, processTree, summarize, threadCpu } from '../../../scripts/lib/stats.mjs';
-import { freePort } from '../../../scripts/lib/net.mjs';
 import { luaString, runWrk } from '../../../scripts/lib/wrk.mjs';
 import { createHashWorkers } from '../src/domain/hash-workers.ts';
-import { durableName } from '../src/events/index.ts';
+import { registerVerified, startAccount } from './account-process.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const serviceDir = join(here, '..');
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /** Runs `one` `total` times with `concurrency` in flight; latency percentiles (ms) and throughput. */
@@ -50,37 +41,9 @@ async function loop(one, { total, concurrency, warmup = 20 }) {
   return summarize(times, concurrency, seconds);
 }
 
-async function waitFor(check, what, timeoutMs = 30_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 export async function benchLogin({ log = console.log, total = 500, seconds = 3, concurrency = 50, rounds = 5 } = {}) {
-  const env = testEnv();
-  const port = await freePort();
-  const dbName = `account_bench_${Date.now().toString(36)}`;
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(join(serviceDir, '../../node_modules/.bin/tsx'), ['src/main.ts'], {
-    cwd: serviceDir,
-    // Its database is new: billing's older events concern nobody in it. Replaying the test stream's thousands of
-    // them (a users lookup each) took CPU from the first measured round.
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      MONGO_DB: dbName,
-      LOG_LEVEL: 'warn',
-      BILLING_EVENTS_FROM: 'new',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const { env, base, child, stop } = await startAccount({ dbPrefix: 'account_bench', timeoutMs: 30_000 });
   try {
-    await waitFor(async () => (await fetch(`${base}/readyz`)).ok, 'account to be ready');
     // 50 members, each on its own address (as behind the gateway): one account or one address with 50
     // logins in flight at once would meet the login rate limits, which count attempts still being checked.
     const post = (path, body, headers = {}) =>
@@ -95,21 +58,15 @@ export async function benchLogin({ log = console.log, total = 500, seconds = 3, 
       email: `bench-${tag}-${i}@example.com`,
       headers: { 'x-forwarded-for': `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}` },
     }));
-    await Promise.all(
-      members.map(async ({ email }) => {
-        const reg = await post('/api/auth/register', { email, firstName: 'Bench', lastName: 'Mark', password });
-        if (!reg.ok) throw new Error(`register answered ${reg.status}`);
-      }),
-    );
-    const mails = await waitFor(async () => {
-      const all = await (await fetch(`${env.MAILDEV_API_URL}/email`)).json();
-      const mine = all.filter((m) => m.to.some((t) => t.address.startsWith(`bench-${tag}-`)));
-      return mine.length >= members.length ? mine : undefined;
-    }, 'the verification mails');
-    for (const mail of mails) {
-      const token = /[?&]token=([\w-]+)/.exec(mail.text)?.[1];
-      if (!(await post('/api/auth/verify-email', { token })).ok) throw new Error('verification failed');
-    }
+    await registerVerified({
+      env,
+      post,
+      emails: members.map((m) => m.email),
+      password,
+      mailPrefix: `bench-${tag}-`,
+      batch: members.length,
+      timeoutMs: 30_000,
+    });
 
     const rows = [];
     rows.push({
@@ -237,19 +194,6 @@ end`;
     );
     return rows;
   } finally {
-    child.kill('SIGTERM');
-    await once(child, 'exit').catch(() => undefined);
-    // The bench's own database: dropped with the driver the service uses.
-    const { default: mongoose } = await import('mongoose');
-    const conn = await mongoose.createConnection(env.MONGO_URL, { dbName }).asPromise();
-    await conn.dropDatabase();
-    await conn.close();
-    // And the service's durables, named after that database.
-    const { nc, jsm } = await connectNats(env.NATS_URL, createLogger('bench-cleanup', 'warn'), 'bench-cleanup');
-    try {
-      await removeDurables(jsm, durableName(dbName));
-    } finally {
-      await nc.close();
-    }
+    await stop();
   }
 }

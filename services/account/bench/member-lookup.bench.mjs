@@ -8,6 +8,7 @@ import { testEnv } from '@pagecast/service-kit/testing';
 import mongoose from 'mongoose';
 import { processTree, summarize } from '../../../scripts/lib/stats.mjs';
 import { createUserRepository } from '../src/data/users.ts';
+import { storedMember } from './account-process.mjs';
 
 export async function benchMemberLookup({ log = console.log, members = 20_000, lookups = 20, hintLookups = 500 } = {}) {
   const env = testEnv();
@@ -22,20 +23,9 @@ export async function benchMemberLookup({ log = console.log, members = 20_000, l
     const emailOf = (i) => `member-${i}@example.com`;
     const now = new Date();
     for (let i = 0; i < members; i += 1000) {
-      const batch = Array.from({ length: Math.min(1000, members - i) }, (_, j) => ({
-        _id: `member-${i + j}`,
-        email: emailOf(i + j),
-        firstName: 'Bench',
-        lastName: 'Mark',
-        profileImageUrl: null,
-        points: 0,
-        membershipTier: 'free',
-        passwordHash: `$argon2id$v=19$m=19456,t=2,p=1$${'x'.repeat(70)}`,
-        authProvider: 'local',
-        emailVerified: true,
-        createdAt: now,
-        updatedAt: now,
-      }));
+      const batch = Array.from({ length: Math.min(1000, members - i) }, (_, j) =>
+        storedMember(`member-${i + j}`, emailOf(i + j), now),
+      );
       await seed.model.collection.insertMany(batch);
       // The hints as the repository stores them: { _id: address, userId }.
       await seed.hintModel.collection.insertMany(batch.map((u) => ({ _id: u.email, userId: u._id })));

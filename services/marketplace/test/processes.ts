@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectNats, createLogger, signIdentityHeader } from '@pagecast/service-kit';
-import { freePort, removeDurables, testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { freePort, registration, removeDurables, testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { destroyMarketplace, publishEvent, startMarketplace, type TestService, waitFor } from './helpers';
 
 const servicesDir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -93,4 +94,36 @@ export async function balanceOf(billingUrl: string, userId: string): Promise<num
   });
   if (!res.ok) throw new Error(`points summary answered ${res.status}`);
   return ((await res.json()) as { balance: number }).balance;
+}
+
+/** The purchase path as deployed: billing as its own process, the marketplace in-process asking it. */
+export interface WithBilling {
+  billing: ServiceProcess;
+  svc: TestService;
+  /** Registers a member as account announces it (a trial: its first 30 days cost nothing, so balances move only by
+   * purchases); resolves once billing has opened the account with these points. */
+  register(userId: string, points: number): Promise<void>;
+  /** Ends both and drops what they made. */
+  close(): Promise<void>;
+}
+
+export async function startWithBilling(): Promise<WithBilling> {
+  const billing = await spawnService('billing', billingEnv());
+  const svc = await startMarketplace({ env: { BILLING_URL: billing.url } });
+  return {
+    billing,
+    svc,
+    async register(userId, points) {
+      await publishEvent(
+        svc,
+        'account.user.registered.v1',
+        registration(userId, { points, registeredAt: new Date(Date.now() - 60_000).toISOString() }),
+      );
+      await waitFor(`${userId} opened`, async () => (await balanceOf(billing.url, userId).catch(() => -1)) === points);
+    },
+    async close() {
+      await destroyMarketplace(svc);
+      await billing.dispose();
+    },
+  };
 }

@@ -1,23 +1,21 @@
 // A purchase is made at the price the buyer saw and confirmed, or not at all: the seller's new price between the
 // buyer's view and the buyer's confirmation is answered 409 PRICE_CHANGED with the current price, and nothing moves.
 // Billing runs as a process against the test servers; the listings come from file-conversion's events.
-import { registration, uniqueName } from '@pagecast/service-kit/testing';
+import { uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
-  destroyMarketplace,
   type Json,
   listingEvent,
   nextTime,
   publishEvent,
   publishListings,
   type TestService,
-  startMarketplace,
-  waitFor,
   waitForRead,
 } from './helpers';
-import { balanceOf, billingEnv, type ServiceProcess, spawnService } from './processes';
+import { balanceOf, type ServiceProcess, startWithBilling, type WithBilling } from './processes';
 
+let stack: WithBilling;
 let billing: ServiceProcess;
 let svc: TestService;
 const run = uniqueName('price').slice(-20);
@@ -25,15 +23,7 @@ const seller = uniqueName('seller');
 const buyer = uniqueName('buyer');
 const listing = listingEvent({ ownerId: seller, title: '値上げされる資料', tags: [run], publishPrice: 3000 });
 
-async function register(userId: string, points: number) {
-  // trial: its first 30 days cost nothing, so the balances below move only by purchases
-  await publishEvent(
-    svc,
-    'account.user.registered.v1',
-    registration(userId, { points, registeredAt: new Date(Date.now() - 60_000).toISOString() }),
-  );
-  await waitFor(`${userId} opened`, async () => (await balanceOf(billing.url, userId).catch(() => -1)) === points);
-}
+const register = (userId: string, points: number) => stack.register(userId, points);
 
 const buy = (body?: unknown) => call(svc, buyer, 'POST', `/api/marketplace/purchase/${listing.fileId}`, body);
 /** The listing as the buyer sees it in the marketplace. */
@@ -50,15 +40,14 @@ const books = async () => ({
 });
 
 beforeAll(async () => {
-  billing = await spawnService('billing', billingEnv());
-  svc = await startMarketplace({ env: { BILLING_URL: billing.url } });
+  stack = await startWithBilling();
+  ({ billing, svc } = stack);
   await register(seller, 0);
   await register(buyer, 20_000);
   await publishListings(svc, [listing]);
 }, 120_000);
 afterAll(async () => {
-  await destroyMarketplace(svc);
-  await billing.dispose();
+  await stack.close();
 });
 
 describe('a purchase at the price the buyer confirmed', () => {

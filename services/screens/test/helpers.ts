@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type EventData, type Subject, subjects } from '@pagecast/contracts';
 import { callService, type Json, type TestAnswer, testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { expect } from 'vitest';
 import { loadServiceConfig } from '../src/config';
 import { consumerNames } from '../src/events';
 import { createServer, type Server } from '../src/server';
@@ -26,7 +27,21 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     EVENTS_DELIVER: 'new',
     ...extra,
   };
-  const clock = { offsetMs: 0 };
+  return open(env, 0, { dropDatabase: true });
+}
+
+/** Another instance of the service on the same database and clock (as a second replica would run). */
+export function startReplica(svc: TestService): Promise<TestService> {
+  const env = { ...svc.env, CONSUMER_PREFIX: `${svc.env.CONSUMER_PREFIX}-b` };
+  return open(env, svc.clock.offsetMs, { dropDatabase: false });
+}
+
+async function open(
+  env: Record<string, string>,
+  offsetMs: number,
+  { dropDatabase }: { dropDatabase: boolean },
+): Promise<TestService> {
+  const clock = { offsetMs };
   const server = await createServer(loadServiceConfig(env), { now: () => Date.now() + clock.offsetMs });
   return {
     server,
@@ -36,7 +51,7 @@ export async function startService(extra: Record<string, string> = {}): Promise<
       const { jsm } = server.context.nats;
       for (const [stream, name] of Object.entries(consumerNames(server.context.config.CONSUMER_PREFIX)))
         await jsm.consumers.delete(stream, name).catch(() => {});
-      await server.context.conn.dropDatabase().catch(() => {});
+      if (dropDatabase) await server.context.conn.dropDatabase().catch(() => {});
       await server.close();
     },
   };
@@ -143,4 +158,48 @@ export function announcer(svc: TestService) {
       });
     },
   };
+}
+
+export type Device = { deviceId: string; screenId: string; ownerId: string };
+
+/** What the service answers to a batch of play records. */
+export interface PlayVerdicts {
+  accepted: number;
+  duplicates: number;
+  refused: number;
+  refusedByReason: Record<string, number>;
+}
+
+/** Posts a batch of play records as the display; the batch must be answered 200. */
+export async function sendPlays(svc: TestService, device: Device, plays: unknown[]): Promise<PlayVerdicts> {
+  const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', { plays });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as unknown as PlayVerdicts;
+}
+
+/** The owner gives the screen what it plays (a file, a playlist, a schedule). */
+export async function assign(svc: TestService, owner: Caller, screenId: string, assignment: unknown): Promise<void> {
+  const res = await call(svc, owner, 'PUT', `/api/screens/${screenId}`, { assignment });
+  expect(res.status).toBe(200);
+}
+
+/**
+ * A display of `owner` paired and given `fileId` (announced already), once the service has read every announcement:
+ * the setup most proof-of-play tests start from.
+ */
+export async function displayGiven(svc: TestService, owner: { userId: string }, fileId: string): Promise<Device> {
+  await eventsHandled(svc);
+  const { device } = await pairDisplay(svc, owner);
+  await assign(svc, owner, device.screenId, { kind: 'file', fileId });
+  return device;
+}
+
+/** Runs `steps` with the service's clock set to `at` (it runs on from there; steps may move it), then sets it back. */
+export async function onClock(svc: TestService, at: number, steps: () => Promise<void>): Promise<void> {
+  svc.clock.offsetMs = at - Date.now();
+  try {
+    await steps();
+  } finally {
+    svc.clock.offsetMs = 0;
+  }
 }

@@ -3,16 +3,19 @@
 // already played, and its time is plausible; refusals are counted per record and shown to the owner, never a seller.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadServiceConfig } from '../src/config';
-import { consumerNames } from '../src/events';
-import { createServer } from '../src/server';
 import {
   announcer,
-  call,
+  assign as assignAs,
   type Caller,
+  call,
+  type Device,
+  displayGiven,
   eventsHandled,
   member,
+  onClock,
   pairDisplay,
+  sendPlays,
+  startReplica,
   startService,
   type TestService,
 } from './helpers';
@@ -36,7 +39,6 @@ const clockAt = (ms: number) => {
 const now = () => Date.now() + svc.clock.offsetMs;
 const tokyoDay = (ms: number) => new Date(ms).toLocaleDateString('en-CA', { timeZone: 'Asia/Tokyo' });
 
-type Device = { deviceId: string; screenId: string; ownerId: string };
 const record = (fileId: string, start: number, seconds = 10, page = 1) => ({
   id: randomUUID(),
   fileId,
@@ -44,20 +46,18 @@ const record = (fileId: string, start: number, seconds = 10, page = 1) => ({
   startedAt: new Date(start).toISOString(),
   seconds,
 });
-const send = async (device: Device, plays: unknown[]) => {
-  const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', { plays });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { accepted: number; duplicates: number; refused: number; refusedByReason: Record<string, number> };
-};
+const send = (device: Device, plays: unknown[]) => sendPlays(svc, device, plays);
 const heartbeat = (device: Device) =>
   call(svc, { device }, 'POST', '/api/screens/device/heartbeat', {
     appVersion: '1',
     screenSize: { width: 1, height: 1 },
     nowPlaying: null,
   });
-const assign = async (owner: Caller, screenId: string, assignment: unknown) => {
-  const res = await call(svc, owner, 'PUT', `/api/screens/${screenId}`, { assignment });
-  expect(res.status).toBe(200);
+const assign = (owner: Caller, screenId: string, assignment: unknown) => assignAs(svc, owner, screenId, assignment);
+/** A display of `owner` given a file of `pages` pages announced an hour before `t0`. */
+const givenFile = async (owner: { userId: string }, pages: number, t0: number) => {
+  const file = await facts.file(owner.userId, pages, t0 - HOUR);
+  return { file, device: await displayGiven(svc, owner, file) };
 };
 const sold = async (seller: { userId: string }, from: number, to: number) =>
   (await call(svc, seller, 'GET', `/api/screens/plays/sold?from=${tokyoDay(from)}&to=${tokyoDay(to)}`)).body as Array<{
@@ -75,8 +75,7 @@ describe('a record counts only as evidence', () => {
     const buyer = member();
     const forger = member();
     const t0 = Date.now() - 10 * HOUR;
-    clockAt(t0);
-    try {
+    await onClock(svc, t0, async () => {
       const file = await facts.file(seller.userId, 4, t0 - HOUR);
       await facts.purchase(buyer.userId, file, seller.userId, t0 - HOUR, t0 + 30 * 24 * HOUR);
       await eventsHandled(svc);
@@ -101,9 +100,7 @@ describe('a record counts only as evidence', () => {
         refused: 1,
         refusedByReason: { 'not-licensed': 1 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
     expect(await sold(seller, t0, Date.now())).toEqual([]);
     expect(await counted(forger, t0, Date.now())).toEqual([]);
   });
@@ -111,8 +108,7 @@ describe('a record counts only as evidence', () => {
   it("refuses the owner's own file while the screen is not given it, and counts it once it is", async () => {
     const owner = member();
     const t0 = Date.now() - 2 * HOUR;
-    clockAt(t0);
-    try {
+    await onClock(svc, t0, async () => {
       const mine = await facts.file(owner.userId, 2, t0 - HOUR);
       const other = await facts.file(owner.userId, 2, t0 - HOUR);
       await eventsHandled(svc);
@@ -129,23 +125,18 @@ describe('a record counts only as evidence', () => {
         refused: 2,
         refusedByReason: { 'not-assigned': 2 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
   });
 
   it('refuses a licensed file once its licence has ended, and before it was bought', async () => {
     const seller = member();
     const buyer = member();
     const t0 = Date.now() - 3 * 24 * HOUR;
-    clockAt(t0);
-    try {
+    await onClock(svc, t0, async () => {
       const file = await facts.file(seller.userId, 3, t0 - HOUR);
       // bought at t0 + 1 h, the licence ended at t0 + 25 h
       await facts.purchase(buyer.userId, file, seller.userId, t0 + HOUR, t0 + 25 * HOUR);
-      await eventsHandled(svc);
-      const { device } = await pairDisplay(svc, buyer);
-      await assign(buyer, device.screenId, { kind: 'file', fileId: file });
+      const device = await displayGiven(svc, buyer, file);
       clockAt(t0 + 2 * 24 * HOUR);
       const early = record(file, t0 + 30 * MIN);
       const within = record(file, t0 + 24 * HOUR);
@@ -156,21 +147,15 @@ describe('a record counts only as evidence', () => {
         refused: 2,
         refusedByReason: { 'not-licensed': 2 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
     expect((await sold(seller, t0, Date.now())).map((r) => r.plays)).toEqual([1]);
   });
 
   it('accepts at most the time that passed: 500 hour-long records starting within 5 s count once', async () => {
     const owner = member();
     const t0 = Date.now() - 5 * HOUR;
-    clockAt(t0);
-    try {
-      const file = await facts.file(owner.userId, 1, t0 - HOUR);
-      await eventsHandled(svc);
-      const { device } = await pairDisplay(svc, owner);
-      await assign(owner, device.screenId, { kind: 'file', fileId: file });
+    await onClock(svc, t0, async () => {
+      const { file, device } = await givenFile(owner, 1, t0);
       clockAt(t0 + 3 * HOUR);
       const plays = Array.from({ length: 500 }, (_, i) => record(file, t0 + MIN + i * 10, 3600));
       expect(await send(device, plays)).toEqual({
@@ -186,9 +171,7 @@ describe('a record counts only as evidence', () => {
         refused: 1,
         refusedByReason: { overlap: 1 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
     const rows = await counted(owner, t0, Date.now());
     expect(rows.reduce((n, r) => n + r.plays, 0)).toBe(2);
     expect(rows.reduce((n, r) => n + r.seconds, 0)).toBeLessThanOrEqual((3 * HOUR) / 1000);
@@ -197,12 +180,8 @@ describe('a record counts only as evidence', () => {
   it('refuses pages that do not exist (0 and past the page count)', async () => {
     const owner = member();
     const t0 = Date.now() - HOUR;
-    clockAt(t0);
-    try {
-      const file = await facts.file(owner.userId, 3, t0 - HOUR);
-      await eventsHandled(svc);
-      const { device } = await pairDisplay(svc, owner);
-      await assign(owner, device.screenId, { kind: 'file', fileId: file });
+    await onClock(svc, t0, async () => {
+      const { file, device } = await givenFile(owner, 3, t0);
       clockAt(t0 + 30 * MIN);
       const pages = [0, 1, 3, 4].map((page, i) => record(file, t0 + MIN + i * 10_000, 10, page));
       expect(await send(device, pages)).toEqual({
@@ -211,20 +190,15 @@ describe('a record counts only as evidence', () => {
         refused: 2,
         refusedByReason: { 'no-such-page': 2 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
   });
 
   it('refuses records from before the screen was paired and records ending in the future', async () => {
     const owner = member();
     const t0 = Date.now() - 2 * HOUR;
-    clockAt(t0);
-    try {
+    await onClock(svc, t0, async () => {
       const file = await facts.file(owner.userId, 1, t0 - 24 * HOUR);
-      await eventsHandled(svc);
-      const { device } = await pairDisplay(svc, owner);
-      await assign(owner, device.screenId, { kind: 'file', fileId: file });
+      const device = await displayGiven(svc, owner, file);
       clockAt(t0 + HOUR);
       expect(await send(device, [record(file, t0 - 10 * MIN), record(file, now() - MIN, 10 * 60)])).toEqual({
         accepted: 0,
@@ -232,16 +206,13 @@ describe('a record counts only as evidence', () => {
         refused: 2,
         refusedByReason: { 'before-pairing': 1, 'ends-in-future': 1 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
   });
 
   it('follows playlists over time, and schedules take any of their playlists', async () => {
     const owner = member();
     const t0 = Date.now() - 4 * HOUR;
-    clockAt(t0);
-    try {
+    await onClock(svc, t0, async () => {
       const [a, b, c] = await Promise.all([1, 2, 3].map(() => facts.file(owner.userId, 1, t0 - HOUR)));
       const list = await facts.playlist(owner.userId, [a as string], t0 - 30 * MIN);
       const night = await facts.playlist(owner.userId, [c as string], t0 - 30 * MIN);
@@ -269,9 +240,7 @@ describe('a record counts only as evidence', () => {
         record(b as string, t0 + 2 * HOUR + MIN),
       ]);
       expect(verdicts).toEqual({ accepted: 3, duplicates: 0, refused: 2, refusedByReason: { 'not-assigned': 2 } });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
   });
 });
 
@@ -280,13 +249,10 @@ describe('an honest display that was offline', () => {
     it(`has its late backlog of the old content accepted, not what it played of it after coming back (${first} first)`, async () => {
       const owner = member();
       const t0 = Date.now() - 8 * HOUR;
-      clockAt(t0);
-      try {
+      await onClock(svc, t0, async () => {
         const old = await facts.file(owner.userId, 2, t0 - HOUR);
         const next = await facts.file(owner.userId, 2, t0 - HOUR);
-        await eventsHandled(svc);
-        const { device } = await pairDisplay(svc, owner);
-        await assign(owner, device.screenId, { kind: 'file', fileId: old });
+        const device = await displayGiven(svc, owner, old);
         clockAt(t0 + MIN);
         expect((await heartbeat(device)).status).toBe(200); // its last contact before the network went
         clockAt(t0 + 2 * HOUR);
@@ -312,22 +278,17 @@ describe('an honest display that was offline', () => {
           refused: 1,
           refusedByReason: { 'not-assigned': 1 },
         });
-      } finally {
-        svc.clock.offsetMs = 0;
-      }
+      });
     });
   }
 
   it('an online display gets no such leeway: old content after a change is refused', async () => {
     const owner = member();
     const t0 = Date.now() - 3 * HOUR;
-    clockAt(t0);
-    try {
+    await onClock(svc, t0, async () => {
       const old = await facts.file(owner.userId, 1, t0 - HOUR);
       const next = await facts.file(owner.userId, 1, t0 - HOUR);
-      await eventsHandled(svc);
-      const { device } = await pairDisplay(svc, owner);
-      await assign(owner, device.screenId, { kind: 'file', fileId: old });
+      const device = await displayGiven(svc, owner, old);
       // a heartbeat every 15 s for 22 minutes; the owner changes what it plays at 10 minutes
       for (let beat = 1; beat <= 88; beat++) {
         clockAt(t0 + beat * 15_000);
@@ -341,9 +302,7 @@ describe('an honest display that was offline', () => {
           record(next, t0 + 21 * MIN),
         ]),
       ).toEqual({ accepted: 2, duplicates: 0, refused: 1, refusedByReason: { 'not-assigned': 1 } });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
   });
 });
 
@@ -353,8 +312,7 @@ describe('who sees refusals', () => {
     const buyer = member();
     const t0 = Date.now() - 6 * HOUR;
     let greedyScreen = '';
-    clockAt(t0);
-    try {
+    await onClock(svc, t0, async () => {
       const file = await facts.file(seller.userId, 2, t0 - HOUR);
       await facts.purchase(buyer.userId, file, seller.userId, t0 - HOUR, t0 + 30 * 24 * HOUR);
       await eventsHandled(svc);
@@ -377,9 +335,7 @@ describe('who sees refusals', () => {
       expect(await send(greedy.device, [record(file, t0 + 4 * HOUR + MIN, 30, 5)])).toMatchObject({
         refusedByReason: { 'no-such-page': 1 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
     const from = tokyoDay(t0);
     const to = tokyoDay(Date.now());
     const refused = await call(svc, buyer, 'GET', `/api/screens/plays/refused?from=${from}&to=${to}`);
@@ -418,12 +374,8 @@ describe('order and instances', () => {
   it('a resend, or a batch whose records were lost after the set was written, is never an overlap with itself', async () => {
     const owner = member();
     const t0 = Date.now() - 2 * HOUR;
-    clockAt(t0);
-    try {
-      const file = await facts.file(owner.userId, 1, t0 - HOUR);
-      await eventsHandled(svc);
-      const { device } = await pairDisplay(svc, owner);
-      await assign(owner, device.screenId, { kind: 'file', fileId: file });
+    await onClock(svc, t0, async () => {
+      const { file, device } = await givenFile(owner, 1, t0);
       clockAt(t0 + HOUR);
       const batch = [record(file, t0 + MIN, 60), record(file, t0 + 2 * MIN, 60)];
       expect(await send(device, batch)).toMatchObject({ accepted: 2, refused: 0 });
@@ -435,61 +387,61 @@ describe('order and instances', () => {
       const { conn } = svc.server.context;
       await conn.collection('screen_play_ledgers').deleteMany({ screenId: device.screenId } as never);
       await conn.collection('screen_play_ledger_heads').deleteMany({ _id: device.screenId } as never);
-      const fresh = await startSecond();
+      const fresh = await startReplica(svc);
       try {
-        const resend = await call(fresh, { device }, 'POST', '/api/screens/device/plays', { plays: batch });
-        expect(resend.body).toEqual({ accepted: 0, duplicates: 2, refused: 0, refusedByReason: {} });
-        const overlapping = await call(fresh, { device }, 'POST', '/api/screens/device/plays', {
-          plays: [record(file, t0 + MIN + 30_000, 60)],
+        expect(await sendPlays(fresh, device, batch)).toEqual({
+          accepted: 0,
+          duplicates: 2,
+          refused: 0,
+          refusedByReason: {},
         });
-        expect(overlapping.body).toEqual({ accepted: 0, duplicates: 0, refused: 1, refusedByReason: { overlap: 1 } });
+        expect(await sendPlays(fresh, device, [record(file, t0 + MIN + 30_000, 60)])).toEqual({
+          accepted: 0,
+          duplicates: 0,
+          refused: 1,
+          refusedByReason: { overlap: 1 },
+        });
       } finally {
         await fresh.close();
       }
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
   });
 
   it('a batch judged on what another instance has since overtaken is judged again (compare-and-set)', async () => {
     const owner = member();
     const t0 = Date.now() - 2 * HOUR;
-    clockAt(t0);
-    const other = await startSecond();
-    try {
-      const file = await facts.file(owner.userId, 1, t0 - HOUR);
-      await eventsHandled(svc);
-      await eventsHandled(other);
-      const { device } = await pairDisplay(svc, owner);
-      await assign(owner, device.screenId, { kind: 'file', fileId: file });
-      clockAt(t0 + HOUR);
-      other.clock.offsetMs = svc.clock.offsetMs;
-      // each instance knows the screen's ledger from a batch of its own
-      expect(await send(device, [record(file, t0 + MIN, 60)])).toMatchObject({ accepted: 1 });
-      const viaOther = (plays: unknown[]) => call(other, { device }, 'POST', '/api/screens/device/plays', { plays });
-      expect((await viaOther([record(file, t0 + 3 * MIN, 60)])).body).toMatchObject({ accepted: 1 });
-      // this instance writes next; the other one's memory of the ledger is now old
-      expect(await send(device, [record(file, t0 + 10 * MIN, 60)])).toMatchObject({ accepted: 1 });
-      expect((await viaOther([record(file, t0 + 10 * MIN + 20_000, 60)])).body).toEqual({
-        accepted: 0,
-        duplicates: 0,
-        refused: 1,
-        refusedByReason: { overlap: 1 },
-      });
-    } finally {
-      await other.close();
-      svc.clock.offsetMs = 0;
-    }
+    await onClock(svc, t0, async () => {
+      const other = await startReplica(svc);
+      try {
+        const file = await facts.file(owner.userId, 1, t0 - HOUR);
+        await eventsHandled(svc);
+        await eventsHandled(other);
+        const { device } = await pairDisplay(svc, owner);
+        await assign(owner, device.screenId, { kind: 'file', fileId: file });
+        clockAt(t0 + HOUR);
+        other.clock.offsetMs = svc.clock.offsetMs;
+        // each instance knows the screen's ledger from a batch of its own
+        expect(await send(device, [record(file, t0 + MIN, 60)])).toMatchObject({ accepted: 1 });
+        const viaOther = (plays: unknown[]) => sendPlays(other, device, plays);
+        expect(await viaOther([record(file, t0 + 3 * MIN, 60)])).toMatchObject({ accepted: 1 });
+        // this instance writes next; the other one's memory of the ledger is now old
+        expect(await send(device, [record(file, t0 + 10 * MIN, 60)])).toMatchObject({ accepted: 1 });
+        expect(await viaOther([record(file, t0 + 10 * MIN + 20_000, 60)])).toEqual({
+          accepted: 0,
+          duplicates: 0,
+          refused: 1,
+          refusedByReason: { overlap: 1 },
+        });
+      } finally {
+        await other.close();
+      }
+    });
   });
   it('a replica that never saw the screen finds its newest ledger after many batches (old versions gone)', async () => {
     const owner = member();
     const t0 = Date.now() - 3 * HOUR;
-    clockAt(t0);
-    try {
-      const file = await facts.file(owner.userId, 1, t0 - HOUR);
-      await eventsHandled(svc);
-      const { device } = await pairDisplay(svc, owner);
-      await assign(owner, device.screenId, { kind: 'file', fileId: file });
+    await onClock(svc, t0, async () => {
+      const { file, device } = await givenFile(owner, 1, t0);
       clockAt(t0 + 2 * HOUR);
       // 40 batches: 40 versions of the ledger; the head moves at 16 and 32, and the versions before them go
       for (let i = 0; i < 40; i++) {
@@ -499,44 +451,23 @@ describe('order and instances', () => {
       while ((await versions.countDocuments({ _id: `${device.screenId}#20` } as never)) > 0) {
         await new Promise((r) => setTimeout(r, 20));
       }
-      const other = await startSecond();
+      const other = await startReplica(svc);
       try {
-        const viaOther = (plays: unknown[]) => call(other, { device }, 'POST', '/api/screens/device/plays', { plays });
+        const viaOther = (plays: unknown[]) => sendPlays(other, device, plays);
         // it knows the first and the last records' times: an overlap with either is refused, the time after counts
-        expect((await viaOther([record(file, t0 + MIN + 5000, 10)])).body).toMatchObject({
+        expect(await viaOther([record(file, t0 + MIN + 5000, 10)])).toMatchObject({
           refusedByReason: { overlap: 1 },
         });
-        expect((await viaOther([record(file, t0 + MIN + 39 * 20_000 + 5000, 10)])).body).toMatchObject({
+        expect(await viaOther([record(file, t0 + MIN + 39 * 20_000 + 5000, 10)])).toMatchObject({
           refusedByReason: { overlap: 1 },
         });
-        expect((await viaOther([record(file, t0 + MIN + 40 * 20_000, 10)])).body).toMatchObject({ accepted: 1 });
+        expect(await viaOther([record(file, t0 + MIN + 40 * 20_000, 10)])).toMatchObject({ accepted: 1 });
       } finally {
         await other.close();
       }
       expect(await send(device, [record(file, t0 + MIN + 40 * 20_000 + 5000, 10)])).toMatchObject({
         refusedByReason: { overlap: 1 },
       });
-    } finally {
-      svc.clock.offsetMs = 0;
-    }
+    });
   });
 });
-
-/** Another instance of the service on the same database (as a second replica would run). */
-async function startSecond(): Promise<TestService> {
-  const env = { ...svc.env, CONSUMER_PREFIX: `${svc.env.CONSUMER_PREFIX}-b` };
-  const clock = { offsetMs: svc.clock.offsetMs };
-  const server = await createServer(loadServiceConfig(env), { now: () => Date.now() + clock.offsetMs });
-  return {
-    server,
-    env,
-    clock,
-    async close() {
-      const { jsm } = server.context.nats;
-      for (const [stream, name] of Object.entries(consumerNames(env.CONSUMER_PREFIX))) {
-        await jsm.consumers.delete(stream, name).catch(() => {});
-      }
-      await server.close();
-    },
-  };
-}

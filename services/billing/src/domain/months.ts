@@ -18,7 +18,7 @@ function tokyoParts(now: Date): { year: number; month: number; day: number; msOf
 }
 
 /** The instant of 00:00 Tokyo on the 1st of (year, month); month may overflow (13 = January next year). */
-export function tokyoMonthStartOf(year: number, month: number): Date {
+function tokyoMonthStartOf(year: number, month: number): Date {
   return new Date(Date.UTC(year, month - 1, 1) - TOKYO_OFFSET_MS);
 }
 
@@ -28,28 +28,10 @@ export function monthStart(now: Date): Date {
   return tokyoMonthStartOf(year, month);
 }
 
-/** 00:00 Tokyo on the 1st of the month after the one `now` falls in. */
-export function nextMonthStart(now: Date): Date {
-  const { year, month } = tokyoParts(now);
-  return tokyoMonthStartOf(year, month + 1);
-}
-
 /** YYYYMM of the Tokyo month `now` falls in. */
 export function monthKey(now: Date): number {
   const { year, month } = tokyoParts(now);
   return year * 100 + month;
-}
-
-/** YYYYMM of the month after `now`'s. */
-export function nextMonthKey(now: Date): number {
-  return monthKey(nextMonthStart(now));
-}
-
-/** The Tokyo date of the 1st of month YYYYMM as YYYY-MM-DD. */
-export function monthKeyToDate(key: number): string {
-  const year = Math.floor(key / 100);
-  const month = key % 100;
-  return `${year}-${String(month).padStart(2, '0')}-01`;
 }
 
 /** The instant month YYYYMM begins in Tokyo. */

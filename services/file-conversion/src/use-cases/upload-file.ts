@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { constants, type ErrorCode, isErrorCode, type UploadFileFields } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { guardZip, isConversionError, sniffFile } from '../conversion/index.ts';
 import type { FileDoc } from '../data';
@@ -15,8 +15,7 @@ export interface ReceivedFile {
 
 /** A job's message id from the file and attempt: the same job published twice is stored once. */
 export function jobId(fileId: string, attempt: number): string {
-  const h = createHash('sha256').update(`${fileId}:${attempt}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return nameUuid(`${fileId}:${attempt}`, 'v4');
 }
 
 /** The type from the bytes (the name is never trusted), and the ZIP bounds of an Office file. */

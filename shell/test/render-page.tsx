@@ -1,0 +1,74 @@
+// A shell page in jsdom as the app renders it (the real i18n catalogues, query client, router and toasts), with the
+// network replaced by an in-test server: what the page tests share.
+import { MemoryRouter } from '@pagecast/router';
+import { createQueryClient, Toaster } from '@pagecast/ui';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+/** A request the page made: its method, path and JSON body. */
+export interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** Lets React and the queries run until the page has settled (a few turns of the event loop). */
+export async function settle(times = 6) {
+  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
+}
+
+/**
+ * For each test: `serve` answers every fetch (each recorded in `calls`, emptied before the test), and a root in the
+ * document to render into, removed after it. Call it once at a test file's top level.
+ */
+export function pageHost(serve: (call: Call) => Response | Promise<Response>) {
+  const calls: Call[] = [];
+  let root: Root;
+  let host: HTMLDivElement;
+  beforeEach(() => {
+    calls.length = 0;
+    vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+      const url = new URL(input, 'http://app.test');
+      const call = {
+        method: init?.method ?? 'GET',
+        path: url.pathname,
+        body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+      };
+      calls.push(call);
+      return serve(call);
+    });
+    host = document.createElement('div');
+    document.body.append(host);
+    root = createRoot(host);
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    host.remove();
+    document.body.innerHTML = '';
+    vi.unstubAllGlobals();
+  });
+  return {
+    calls,
+    /** Renders `page` at `url` with the app's providers and waits for it to settle. */
+    async render(page: ReactNode, url: string) {
+      await act(async () => {
+        root.render(
+          <QueryClientProvider client={createQueryClient()}>
+            <MemoryRouter initialEntries={[url]}>
+              {page}
+              <Toaster />
+            </MemoryRouter>
+          </QueryClientProvider>,
+        );
+      });
+      await settle();
+    },
+  };
+}
