@@ -232,16 +232,38 @@ describe('marketplace screen', () => {
     expect(buttons.map((b) => [b.textContent, b.disabled])).toEqual([
       ['ポイント不足', true],
       ['自分のコンテンツ', true],
-      ['購入済み（利用期間中）', true],
     ]);
     expect(byTestId('market-own')).not.toBeNull();
-    expect(byTestId('market-licensed')).not.toBeNull();
+    expect(byTestId('market-licensed')?.textContent).toBe('購入済み');
+  });
+
+  it('a bought file’s card plays it; points short, buying points is one click away (issue 36)', async () => {
+    user = { ...user, points: 2999 };
+    market = () => json(page([listing(1), listing(2, { isOwn: true }), listing(3, { purchased: true, title: '春' })]));
+    await render();
+    const card = (id: string) =>
+      document.querySelector<HTMLElement>(`[data-testid="market-card"][data-file-id="${id}"]`);
+    // licensed: Play on the member's play route instead of a disabled "purchased" button
+    const play = card('f3')?.querySelector<HTMLAnchorElement>('[data-testid="market-play"]');
+    expect(play?.textContent).toBe('再生');
+    expect(play?.getAttribute('href')).toBe('/signage/f3?autoplay=true');
+    expect(play?.target).toBe('_blank');
+    expect(play?.getAttribute('aria-label')).toBe('「春」を再生');
+    expect(card('f3')?.querySelector('[data-testid="market-buy"]')).toBeNull();
+    // short of points: the disabled ポイント不足 stays, with a link that opens the shell's purchase dialog
+    const buyPoints = card('f1')?.querySelector<HTMLAnchorElement>('[data-testid="market-buy-points"]');
+    expect(buyPoints?.textContent).toBe('ポイントを購入');
+    expect(buyPoints?.getAttribute('href')).toBe('/points?buy=1');
+    // nowhere else: not on the own card, not on the bought one
+    expect(allByTestId('market-buy-points')).toHaveLength(1);
+    expect(allByTestId('market-play')).toHaveLength(1);
   });
 
   it('asks before spending, then buys, toasts コンテンツを購入しました and reads balance and listings again', async () => {
     await render();
     const before = marketCalls().length;
     await click(byTestId('market-buy'));
+    expect(byTestId('market-confirm-buy-points')).toBeNull(); // the balance pays: no detour offered
     expect(calls.some((c) => c.method === 'POST')).toBe(false); // nothing spent before the confirmation
     const dialog = document.querySelector('[role="dialog"]');
     expect(dialog?.textContent).toContain('「資料 1」を購入しますか？');
@@ -311,6 +333,8 @@ describe('marketplace screen', () => {
     expect(byTestId('market-confirm-price')?.textContent).toBe('10,000 ポイント');
     expect(byTestId('market-confirm-after')?.textContent).toBe('ポイント不足');
     expect((byTestId('market-confirm-buy') as HTMLButtonElement).disabled).toBe(true);
+    // and buying points is one click away
+    expect(byTestId('market-confirm-buy-points')?.getAttribute('href')).toBe('/points?buy=1');
   });
 
   it('previews every page as the server-watermarked images, then buys from the preview', async () => {

@@ -1,5 +1,5 @@
 // The dashboard's billing figures in jsdom (real i18n, query client); the network is an in-test server (fetch).
-import type { DashboardStats, MembershipStatus, PointsSummary } from '@pagecast/contracts';
+import type { AccessibleFile, DashboardStats, MembershipStatus, PointsSummary } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
 import { createQueryClient } from '@pagecast/ui';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ const stats: DashboardStats = {
   recentFiles: [],
 };
 let summary: PointsSummary;
+let accessible: AccessibleFile[];
 
 const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
@@ -55,12 +56,14 @@ beforeEach(() => {
       { membershipTier: 'creator', cost: 5000, renewsAt: '2027-01-05T00:00:00.000Z', renewalPoints: 5000 },
     ],
   };
+  accessible = [];
   vi.stubGlobal('fetch', async (input: string) => {
     const path = new URL(input, 'http://app.test').pathname;
     if (path === '/api/auth/user') return json({ id: 'u1', email: 'u@example.test', firstName: '太郎' });
     if (path === '/api/dashboard/stats') return json(stats);
     if (path === '/api/membership/status') return json(membership);
     if (path === '/api/points/summary') return json(summary);
+    if (path === '/api/files/accessible') return json(accessible);
     return new Response('{}', { status: 404 });
   });
   host = document.createElement('div');
@@ -88,6 +91,74 @@ async function render() {
 }
 
 const text = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? '';
+
+/** A file the member may play: their own (no licence) or bought, its licence ending in `endsInMs`. */
+function accessibleFile(id: string, endsInMs: number | null): AccessibleFile {
+  return {
+    id,
+    userId: endsInMs === null ? 'u1' : 'seller',
+    title: id,
+    filename: `${id}.pdf`,
+    kind: 'pdf',
+    pageCount: 2,
+    pagesReady: 2,
+    displayDuration: 30,
+    displayMode: 'fit-width',
+    tags: [],
+    isPublished: false,
+    publishPrice: null,
+    status: 'private',
+    createdAt: '2026-11-01T00:00:00.000Z',
+    updatedAt: '2026-11-01T00:00:00.000Z',
+    access: endsInMs === null ? 'owner' : 'purchased',
+    licenceExpiresAt: endsInMs === null ? null : new Date(Date.now() + endsInMs).toISOString(),
+  };
+}
+
+describe('dashboard: bought content (issue 36)', () => {
+  const DAY = 86_400_000;
+  it('counts bought files beside the own ones and how many licences end within 3 days', async () => {
+    accessible = [
+      accessibleFile('own', null),
+      accessibleFile('a', 20 * DAY),
+      accessibleFile('b', 2 * DAY),
+      accessibleFile('c', 3 * DAY - 60_000),
+    ];
+    await render();
+    const purchased = document.querySelector<HTMLAnchorElement>('[data-testid="dashboard-purchased"]');
+    expect(purchased?.textContent).toBe('購入済み 3 件');
+    expect(purchased?.getAttribute('href')).toBe('/files?view=purchased');
+    expect(text('dashboard-ending-soon')).toBe('3日以内に期限切れ 2 件');
+    // it sits in the files card, beside the own files count
+    expect(text('dashboard-file-count')).toContain('購入済み 3 件');
+  });
+
+  it('in English and French the counts take the plural of their number; nothing ends soon, no flag', async () => {
+    accessible = [accessibleFile('a', 20 * DAY)];
+    const i18n = await initI18n();
+    await act(async () => {
+      await i18n.changeLanguage('en');
+    });
+    try {
+      await render();
+      expect(text('dashboard-purchased')).toBe('1 purchased');
+      expect(document.querySelector('[data-testid="dashboard-ending-soon"]')).toBeNull();
+      act(() => root.unmount());
+      root = createRoot(host);
+      accessible = [accessibleFile('a', DAY), accessibleFile('b', 20 * DAY)];
+      await act(async () => {
+        await i18n.changeLanguage('fr');
+      });
+      await render();
+      expect(text('dashboard-purchased')).toBe('2 contenus achetés');
+      expect(text('dashboard-ending-soon')).toBe('1 se termine dans 3 jours ou moins');
+    } finally {
+      await act(async () => {
+        await i18n.changeLanguage('ja');
+      });
+    }
+  });
+});
 
 describe('dashboard from billing’s data', () => {
   it('shows billing’s stored next renewal (Tokyo calendar), balance, sales earnings and spending', async () => {

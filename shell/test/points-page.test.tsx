@@ -3,39 +3,33 @@
 // (tests/e2e/test/points.test.ts).
 import type { BillingConfig, MembershipStatus, PointsHistory, PointsSummary } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
-import { createQueryClient, Toaster } from '@pagecast/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { MemoryRouter } from '@pagecast/router';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PointsPage } from '../src/features/points/points-page';
+import { type Call, json, pageHost, settle } from './render-page';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-let calls: Call[];
 let config: BillingConfig;
 let summary: PointsSummary;
 let history: PointsHistory;
 let membership: MembershipStatus;
 let answer: (call: Call) => Response | undefined;
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
 beforeAll(async () => {
   await initI18n({ lng: 'ja' });
 });
 
-let root: Root;
-let host: HTMLDivElement;
+const { calls, render: renderAt } = pageHost((call) => {
+  const given = answer(call);
+  if (given) return given;
+  if (call.path === '/api/auth/user') return json({ id: 'u1', email: 'u@example.test', points: summary.balance });
+  if (call.path === '/api/billing/config') return json(config);
+  if (call.path === '/api/points/summary') return json(summary);
+  if (call.path === '/api/points/history') return json(history);
+  if (call.path === '/api/membership/status') return json(membership);
+  return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+});
+
 beforeEach(() => {
-  calls = [];
   config = { cardPaymentsEnabled: true, publishableKey: null, stripeJsUrl: 'http://stripe.test/v3/', packages: [] };
   summary = {
     balance: 4300,
@@ -89,52 +83,9 @@ beforeEach(() => {
     ],
   };
   answer = () => undefined;
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://app.test');
-    const call = {
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-    };
-    calls.push(call);
-    const given = answer(call);
-    if (given) return given;
-    if (call.path === '/api/auth/user') return json({ id: 'u1', email: 'u@example.test', points: summary.balance });
-    if (call.path === '/api/billing/config') return json(config);
-    if (call.path === '/api/points/summary') return json(summary);
-    if (call.path === '/api/points/history') return json(history);
-    if (call.path === '/api/membership/status') return json(membership);
-    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
-  });
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
 });
 
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-  document.body.innerHTML = '';
-  vi.unstubAllGlobals();
-});
-
-async function settle(times = 6) {
-  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-}
-
-async function render() {
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={['/points']}>
-          <PointsPage />
-          <Toaster />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  await settle();
-}
+const render = () => renderAt(<PointsPage />, '/points');
 
 const byTestId = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 const allByTestId = (id: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
@@ -450,6 +401,42 @@ describe('points screen', () => {
     await render();
     expect(text('points-notice')).toContain('トライアル期間が終了しました');
     expect(text('points-membership-renewal')).toBe('無料プランのため更新はありません');
+  });
+});
+
+describe('buying points where they are short (issue 36)', () => {
+  it('/points?buy=1 opens the purchase dialog at once, and only once', async () => {
+    await renderAt(<PointsPage />, '/points?buy=1');
+    expect(byTestId('purchase-dialog')).not.toBeNull();
+    expect(document.querySelector<HTMLInputElement>('input[name="point-package"]:checked')?.value).toBe('3000');
+    await click(button('閉じる') ?? document.querySelector<HTMLElement>('.pc-dialog__close'));
+    expect(byTestId('purchase-dialog')).toBeNull();
+    // the parameter was dropped: nothing reopens it
+    await settle();
+    expect(byTestId('purchase-dialog')).toBeNull();
+  });
+
+  it('an upgrade the balance does not pay for offers the purchase dialog beside it', async () => {
+    await render();
+    expect((byTestId('points-upgrade-creator') as HTMLButtonElement).disabled).toBe(true);
+    expect(byTestId('purchase-dialog')).toBeNull();
+    await click(byTestId('points-membership-buy-points'));
+    expect(byTestId('purchase-dialog')).not.toBeNull();
+  });
+
+  it('when every upgrade is paid for, no such button', async () => {
+    membership = { ...membership, upgradeOffers: membership.upgradeOffers.slice(0, 1) };
+    await render();
+    expect(byTestId('points-upgrade-standard')).not.toBeNull();
+    expect(byTestId('points-membership-buy-points')).toBeNull();
+  });
+
+  it('without card payments (red banner) it is not offered either', async () => {
+    config = { ...config, cardPaymentsEnabled: false };
+    await render();
+    expect(byTestId('points-unavailable')).not.toBeNull();
+    expect((byTestId('points-upgrade-creator') as HTMLButtonElement).disabled).toBe(true);
+    expect(byTestId('points-membership-buy-points')).toBeNull();
   });
 });
 

@@ -35,7 +35,17 @@ export {
   useAuth,
 } from './session/current-user';
 export { followBalance, pointsSummaryQuery, pointsSummaryQueryKey } from './session/balance';
+export { BUY_POINTS_PARAM, BUY_POINTS_PATH } from './session/buy-points';
 export { dashboardStatsQueryKey } from './session/dashboard-stats';
+export {
+  accessibleFilesQueryKey,
+  LICENCE_ENDING_SOON_DAYS,
+  licenceDaysLeft,
+  licenceEndsSoon,
+  type PurchasedFile,
+  purchasedFilesOf,
+  purchasedFilesQuery,
+} from './session/purchased-files';
 export { describeError } from './session/errors';
 export {
   apiRequest,

@@ -135,6 +135,7 @@ describe('the language of a member’s mails', () => {
     });
     expect(unknown.status).toBe(known.status);
     expect(unknown.body).toEqual(known.body);
+    expect(known.body).toEqual({ ok: true }); // no sentence: the page words it
     await h.server.context.background.idle();
     expect(await mailsTo(nobody)).toEqual([]);
   });

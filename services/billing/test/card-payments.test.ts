@@ -83,6 +83,7 @@ describe('card payments (localstripe)', () => {
     });
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ added: 3000, balance: 3300 });
+    expect(Object.keys(paid.body).sort()).toEqual(['added', 'balance', 'entryId']); // no sentence: the page words it
     const again = await call(svc, member, 'POST', '/api/points/purchase', {
       amount: 3000,
       stripePaymentIntentId: intent,

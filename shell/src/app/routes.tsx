@@ -50,6 +50,7 @@ function signedInRoutes() {
       <Route path="/playbook" element={playlists} />
       <Route path="/playback" element={playlists} />
       <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
+      <Route path="/screens/fleet" element={<RemoteRoute remote="mf_player" component="FleetPage" />} />
       <Route path="/marketplace" element={marketplace} />
       <Route path="/points" element={lazyPage(<PointsPage />)} />
       <Route path="/settings" element={lazyPage(<SettingsPage />)} />
@@ -85,6 +86,7 @@ function signedOutRoutes() {
         <Route path="/playbook" element={playlists} />
         <Route path="/playback" element={playlists} />
         <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
+        <Route path="/screens/fleet" element={<RemoteRoute remote="mf_player" component="FleetPage" />} />
         <Route path="/points" element={lazyPage(<PointsPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -37,6 +37,13 @@ beforeAll(async () => {
   mkdirSync(screensDir, { recursive: true });
   api = await signedInMember();
   deck = await uploadPdf(api, 'vertical.pdf', 'Vertical deck', 5);
+  // fleet control (issue 37): a group and a saved takeover, so /screens/fleet shows its lists, not only empty states
+  await api.json('POST', '/api/screens/groups', { name: 'Lobby' });
+  await api.json('POST', '/api/screens/takeover-templates', {
+    name: 'Earthquake',
+    content: { kind: 'message', title: '地震発生', body: '落ち着いて避難してください。' },
+    minutes: 30,
+  });
 }, 180_000);
 
 afterAll(() => {
@@ -189,6 +196,8 @@ describe('every screen, signed in', () => {
     await session.page.goto('/');
     await signIn(session);
     routes = [...table.signedIn, ...table.always].map((r) => concrete(r, { fileId: deck.id }));
+    // File management's second tab (issue 36): the member's bought content, here its empty state
+    routes.splice(routes.indexOf('/files') + 1, 0, '/files?view=purchased');
   });
   afterAll(async () => session?.close());
 

@@ -4,10 +4,10 @@
 // provider (localstripe), through which B first buys the points.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createVerifiedMember, type Member } from './account';
-import { logIn, toastText } from './account-flows';
-import { openBrowser, type Session } from './browser';
-import { type Api, signedInMember, type UploadedFile, uploadPdf } from './player-helpers';
+import { toastText } from './account-flows';
+import type { Session } from './browser';
+import { type Api, signedInMember, type UploadedFile } from './player-helpers';
+import { buyTenThousandPoints, publishListing, signedInBuyer } from './steps';
 
 // the shared test database keeps earlier runs' listings: this run's tag tells its own apart
 const RUN = Math.random().toString(36).slice(2, 8);
@@ -16,7 +16,6 @@ const TAG = `値上げ${RUN}`;
 
 let seller: Api;
 let file: UploadedFile;
-let buyer: Member;
 let session: Session;
 let page: Page;
 
@@ -42,19 +41,8 @@ const listedPrice = async () =>
 
 beforeAll(async () => {
   seller = await signedInMember();
-  file = await uploadPdf(seller, 'vertical.pdf', TITLE, 5);
-  await seller.json('PUT', `/api/files/${file.id}`, { tags: [TAG] });
-  await seller.json('PUT', `/api/files/${file.id}/publish`, {
-    isPublished: true,
-    publishPrice: 3000,
-    copyrightInfo: { authorName: '山田 花子' },
-  });
-  buyer = await createVerifiedMember();
-  session = await openBrowser();
-  page = session.page;
-  await page.goto('/login');
-  await logIn(page, buyer.email, buyer.password);
-  await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 15_000 });
+  file = await publishListing(seller, 'vertical.pdf', TITLE, [TAG]);
+  ({ session, page } = await signedInBuyer());
 });
 
 afterAll(async () => {
@@ -63,22 +51,7 @@ afterAll(async () => {
 
 describe('buying at the price the buyer saw', () => {
   it('B buys 10,000 points with a test card', async () => {
-    await page.goto('/points');
-    await page.getByTestId('points-buy').click();
-    const dialog = page.getByTestId('purchase-dialog');
-    await dialog.waitFor();
-    await page.getByTestId('purchase-package-10000').click();
-    await page.getByTestId('purchase-proceed').click();
-    const card = page.getByTestId('purchase-card');
-    await card.locator('input[placeholder="number"]').waitFor({ timeout: 15_000 });
-    await card.locator('input[placeholder="number"]').fill('4242424242424242');
-    await card.locator('input[placeholder="exp_month"]').fill('12');
-    await card.locator('input[placeholder="exp_year"]').fill('34');
-    await card.locator('input[placeholder="cvc"]').fill('123');
-    await card.locator('input[placeholder="postal_code"]').fill('10001');
-    await page.getByTestId('purchase-pay').click();
-    await toastText(page, 'ポイントを購入しました');
-    await dialog.waitFor({ state: 'detached' });
+    await buyTenThousandPoints(page);
     await expect.poll(balance, { timeout: 15_000 }).toBe(10_300);
   });
 

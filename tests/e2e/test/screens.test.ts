@@ -1,7 +1,8 @@
 // Screens (issue 12) in real browsers: a display pairs by the code it shows and plays what its screen is given; a
 // schedule switches at its boundary on the display's own clock (controlled here); a network cut is played through
 // and its plays are reported once afterwards; its owner sees what was not counted, and why (issue 35); unpairing
-// sends the display back to a new pairing code.
+// sends the display back to a new pairing code. The Screens page (issue 36) names files by title, hears its screens
+// report live, and shows what a schedule plays now and next.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -82,9 +83,22 @@ describe('screens', () => {
 
     const m = member.page;
     await m.goto('/screens');
+    // the address to type on the display, and its QR code (issue 36)
+    const address = `${new URL(m.url()).origin}/screen`;
+    expect(await m.getByTestId('display-address').textContent()).toBe(address);
+    expect(await m.getByRole('img', { name: `アドレス ${address} のQRコード` }).count()).toBe(1);
     await m.getByLabel('ペアリングコード').fill(firstCode.toLowerCase());
     await m.getByLabel('スクリーン名').fill('Shop window');
-    expect(await m.getByLabel('タイムゾーン').inputValue()).toBe('Asia/Tokyo');
+    // the time zone comes from a list, found by searching it
+    const zones = m.getByLabel('タイムゾーン', { exact: true });
+    expect(await zones.inputValue()).toBe('Asia/Tokyo');
+    await m.getByRole('searchbox', { name: /タイムゾーンを検索/ }).fill('paris');
+    expect(await zones.locator('option').allTextContents()).toEqual([
+      '(UTC+09:00) Asia/Tokyo',
+      expect.stringMatching(/^\(UTC\+0[12]:00\) Europe\/Paris$/),
+    ]);
+    await m.getByRole('searchbox', { name: /タイムゾーンを検索/ }).fill('tokyo');
+    await zones.selectOption('Asia/Tokyo');
     await m.getByRole('button', { name: 'ペアリング', exact: true }).click();
     const started = Date.now();
     await page.getByTestId('display-playing').waitFor({ timeout: 10_000 });
@@ -108,15 +122,22 @@ describe('screens', () => {
       },
     });
     expect(await shownFile(page)).toBe(fileA);
-    // the member sees it online, playing that file
+    // the member sees it online, playing that file by its title and page, without reloading the page (issue 36):
+    // the display's reports reach the page on its live stream
     const card = m.getByTestId(`screen-${screenId}`);
-    await until('online with what it plays', async () => {
-      await m.reload();
+    await until('online with what it plays, live', async () => {
       return (
         (await card.getByTestId('screen-status').textContent()) === 'オンライン' &&
-        ((await card.getByTestId('screen-now-playing').textContent()) ?? '').includes(fileA)
+        /^Default content（[123]ページ）$/.test((await card.getByTestId('screen-now-playing').textContent()) ?? '')
       );
     });
+    expect(await card.textContent()).not.toContain(fileA);
+    // what its schedule plays now and next, on the screen's clock (Tokyo)
+    expect(await card.getByTestId('screen-schedule-now').textContent()).toContain(
+      `現在：All day（${hhmm(BOUNDARY)}まで）`,
+    );
+    expect(await card.getByTestId('screen-schedule-next').textContent()).toBe(`次：Mornings（${hhmm(BOUNDARY)}から）`);
+    expect(await card.getByTestId('screen-local-time').textContent()).toMatch(/\d{2}:\d{2}:\d{2}/);
   });
 
   it('follows its schedule at the boundary, on its own clock', async () => {
@@ -201,6 +222,12 @@ describe('screens', () => {
     expect(await refused.getByRole('cell', { name: '存在しないページ' }).count()).toBe(1);
     expect(await refused.getByRole('cell', { name: 'Shop window' }).count()).toBe(1);
     expect(await totalPlays()).toBe(before);
+    // the counted plays are listed by file title, never by id (issue 36)
+    const report = m.getByTestId('play-report');
+    await until('the report listed', async () => (await report.getByTestId('play-file').count()) >= 2);
+    const files = await report.getByTestId('play-file').allTextContents();
+    expect(new Set(files)).toEqual(new Set(['Default content', 'Morning content']));
+    expect(await report.textContent()).not.toMatch(new RegExp(`${fileA}|${fileB}`));
   });
 
   it('unpaired by its member, it shows a new pairing code within seconds', async () => {

@@ -5,11 +5,18 @@
 // login is gone (set it as `pc_session` in the browser, then open /migrate-account).
 import { parseArgs } from 'node:util';
 import { Email, FirstName, LastName, SESSION_COOKIE, subjects } from '@pagecast/contracts';
-import { connectMongo, connectNats, createLogger, createOutbox, isDuplicateKeyError } from '@pagecast/service-kit';
+import {
+  connectMongo,
+  connectNats,
+  createLogger,
+  createOutbox,
+  isDuplicateKeyError,
+  nameUuid,
+} from '@pagecast/service-kit';
 import { z } from 'zod';
 import { loadServiceConfig } from '../config';
 import { createRepositories } from '../data';
-import { chooseLocale, SESSION_LIFETIME_MS, stableUuid } from '../domain';
+import { chooseLocale, SESSION_LIFETIME_MS } from '../domain';
 import { createSessionTokens } from '../data/session-tokens';
 import { DATABASE_NAME } from '../server';
 
@@ -77,7 +84,7 @@ export async function createLegacyUser(argv: string[], env: NodeJS.ProcessEnv = 
         registeredAt: user.createdAt.toISOString(),
         locale,
       },
-      { id: stableUuid(`account.user.registered:${user._id}`) },
+      { id: nameUuid(`account.user.registered:${user._id}`, 'v8') },
     );
     const lines = [`created external account ${user._id} <${user.email}>`];
     if (args.session) {

@@ -62,16 +62,10 @@ export function toCurrentUser(u: UserRecord): CurrentUser {
   };
 }
 
-/** Success texts (Japanese, like every default message; the front ends show their own translated toasts). */
+/**
+ * The spec's text of the unverified-address 403 (an error: its code is what clients translate). Success answers
+ * carry no sentence: the front ends word them from their catalogues.
+ */
 export const messages = {
-  registered: '登録が完了しました。確認メールを送信しましたので、メール内のリンクから認証を完了してください。',
-  loggedIn: 'ログインしました',
   emailNotVerified: 'メール認証が必要です。送信された確認メールのリンクから認証を完了してください。',
-  verified: 'メールアドレスが確認されました。ログインしてください。',
-  verificationSent: '確認メールを送信しました（未認証のアカウントがある場合）。メールをご確認ください。',
-  resetRequested: 'パスワードリセット用のメールを送信しました（登録されている場合）。メールをご確認ください。',
-  passwordReset: 'パスワードを変更しました。新しいパスワードでログインしてください。',
-  passwordChanged: 'パスワードを変更しました',
-  migrated: 'アカウントの移行が完了しました',
-  contactReceived: 'お問い合わせを受け付けました。ご連絡をお待ちください。',
 } as const;

@@ -108,7 +108,7 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
       });
       res.append('Set-Cookie', sessionCookie(s.token, s.maxAgeSeconds, secureCookies));
       res.append('Set-Cookie', knownBrowserCookie(knownBrowser, secureCookies));
-      res.json({ message: 'ログインしました', isFirstLogin });
+      res.json({ isFirstLogin });
     } catch (err) {
       if (err instanceof EmailNotVerified) {
         // The spec's client reads requiresVerification, message and email from this 403.

@@ -1,6 +1,6 @@
 import type { ChangePasswordRequest } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
-import { hashPassword, messages, verifyPassword } from '../domain';
+import { hashPassword, verifyPassword } from '../domain';
 import type { AccountDeps } from './deps';
 import { mustFindUser, revoke } from './shared';
 
@@ -20,5 +20,5 @@ export async function changePassword(
   const updated = await data.users.setPassword(userId, await hashPassword(input.newPassword));
   if (!updated) throw new AppError('NOT_LOCAL_ACCOUNT');
   await revoke(deps, userId, await data.sessions.removeAllOfUser(userId, currentSid));
-  return { message: messages.passwordChanged };
+  return { ok: true as const };
 }

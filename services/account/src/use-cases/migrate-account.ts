@@ -1,6 +1,6 @@
 import { constants, type MigrateAccountRequest } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
-import { hashPassword, messages, toCurrentUser } from '../domain';
+import { hashPassword, toCurrentUser } from '../domain';
 import type { AccountDeps } from './deps';
 import { announceMigration, mustFindUser } from './shared';
 
@@ -32,5 +32,5 @@ export async function migrateAccount(deps: AccountDeps, userId: string, input: M
   const user = await data.users.migrate(userId, passwordHash, new Date());
   if (!user) throw new AppError('NOT_MIGRATABLE');
   await announceMigration(deps, user);
-  return { message: messages.migrated, migrationBonus: bonus, user: toCurrentUser(user) };
+  return { migrationBonus: bonus, user: toCurrentUser(user) };
 }

@@ -1,11 +1,9 @@
 import { type RegisterRequest, subjects } from '@pagecast/contracts';
-import { AppError, isDuplicateKeyError } from '@pagecast/service-kit';
+import { AppError, isDuplicateKeyError, nameUuid } from '@pagecast/service-kit';
 import {
   hashPassword,
   type Locale,
-  messages,
   newToken,
-  stableUuid,
   type UserRecord,
   VERIFICATION_TOKEN_TTL_MS,
   verificationMail,
@@ -46,7 +44,7 @@ export async function register(deps: AccountDeps, input: RegisterRequest, locale
       registeredAt: user.createdAt.toISOString(),
       locale,
     },
-    { id: stableUuid(`account.user.registered:${user._id}`) },
+    { id: nameUuid(`account.user.registered:${user._id}`, 'v8') },
   );
   background.run('verification mail', () =>
     mailer.send(
@@ -60,5 +58,5 @@ export async function register(deps: AccountDeps, input: RegisterRequest, locale
       }),
     ),
   );
-  return { message: messages.registered, email: user.email, requiresVerification: true };
+  return { email: user.email, requiresVerification: true };
 }

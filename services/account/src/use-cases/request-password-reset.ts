@@ -1,4 +1,4 @@
-import { type Locale, messages, newToken, passwordResetMail, RESET_TOKEN_TTL_MS } from '../domain';
+import { type Locale, newToken, passwordResetMail, RESET_TOKEN_TTL_MS } from '../domain';
 import type { AccountDeps } from './deps';
 
 /**
@@ -27,5 +27,5 @@ export function requestPasswordReset(deps: AccountDeps, email: string, locale: (
     );
     logger.info({ userId: user._id, locale: l }, 'password reset mail sent');
   });
-  return { message: messages.resetRequested };
+  return { ok: true as const };
 }

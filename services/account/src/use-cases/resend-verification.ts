@@ -1,11 +1,4 @@
-import {
-  type Locale,
-  messages,
-  newToken,
-  type UserRecord,
-  VERIFICATION_TOKEN_TTL_MS,
-  verificationMail,
-} from '../domain';
+import { type Locale, newToken, type UserRecord, VERIFICATION_TOKEN_TTL_MS, verificationMail } from '../domain';
 import type { AccountDeps } from './deps';
 
 async function sendVerification(deps: AccountDeps, user: UserRecord, locale: Locale) {
@@ -39,5 +32,5 @@ export function resendVerification(deps: AccountDeps, email: string, locale: (st
     if (!user || user.emailVerified || user.authProvider !== 'local') return;
     await sendVerification(deps, user, locale(user.locale));
   });
-  return { message: messages.verificationSent };
+  return { ok: true as const };
 }

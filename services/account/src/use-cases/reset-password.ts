@@ -1,13 +1,5 @@
 import { AppError } from '@pagecast/service-kit';
-import {
-  hashPassword,
-  hashToken,
-  LOGIN_WINDOW_MS,
-  loginKeys,
-  messages,
-  RESET_TOKEN_TTL_MS,
-  rememberBrowser,
-} from '../domain';
+import { hashPassword, hashToken, LOGIN_WINDOW_MS, loginKeys, RESET_TOKEN_TTL_MS, rememberBrowser } from '../domain';
 import type { AccountDeps } from './deps';
 import { revoke, useToken } from './shared';
 
@@ -21,7 +13,7 @@ export async function resetPassword(
   token: string,
   newPassword: string,
   meta: { ip: string | null; knownBrowser?: string | null } = { ip: null },
-): Promise<{ message: string; knownBrowser: string }> {
+): Promise<{ ok: true; knownBrowser: string }> {
   const { data } = deps;
   const hash = hashToken(token);
   const holder = await data.users.findByResetToken(hash, new Date());
@@ -33,5 +25,5 @@ export async function resetPassword(
   const lifted = [loginKeys.account(user.email), loginKeys.pair(user.email, meta.ip ?? 'unknown')];
   await data.rateLimits.lift(lifted, LOGIN_WINDOW_MS, { always: true });
   const knownBrowser = rememberBrowser(deps.knownBrowserKey, user._id, meta.knownBrowser);
-  return { message: messages.passwordReset, knownBrowser };
+  return { ok: true, knownBrowser };
 }

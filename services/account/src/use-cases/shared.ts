@@ -1,7 +1,7 @@
 // Steps several account use cases take (not operations of their own).
 import { constants, subjects } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
-import { stableUuid, type UserRecord } from '../domain';
+import { AppError, nameUuid } from '@pagecast/service-kit';
+import type { UserRecord } from '../domain';
 import type { AccountDeps } from './deps';
 
 export async function mustFindUser(deps: AccountDeps, userId: string): Promise<UserRecord> {
@@ -32,5 +32,5 @@ export const announceMigration = (deps: AccountDeps, user: UserRecord) =>
       bonusPoints: constants.migrationBonusPoints,
       migratedAt: (user.migratedAt ?? new Date()).toISOString(),
     },
-    { id: stableUuid(`account.user.migrated:${user._id}`) },
+    { id: nameUuid(`account.user.migrated:${user._id}`, 'v8') },
   );

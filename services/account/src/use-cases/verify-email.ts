@@ -1,6 +1,6 @@
 import { subjects } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
-import { hashToken, messages, VERIFICATION_TOKEN_TTL_MS } from '../domain';
+import { hashToken, VERIFICATION_TOKEN_TTL_MS } from '../domain';
 import type { AccountDeps } from './deps';
 import { useToken } from './shared';
 
@@ -16,5 +16,5 @@ export async function verifyEmail(deps: AccountDeps, token: string) {
     email: user.email,
     verifiedAt: new Date().toISOString(),
   });
-  return { message: messages.verified, email: user.email };
+  return { email: user.email };
 }

@@ -67,7 +67,7 @@ export async function recordPurchase(
   const intent = await ownIntent(ctx, memberId, req.stripePaymentIntentId, req.amount);
   const entry = await creditIntent(ctx, intent);
   const balance = await ctx.data.ledger.balance(memberId);
-  return { message: 'ポイントを購入しました', added: entry.amount, balance, entryId: entry._id };
+  return { added: entry.amount, balance, entryId: entry._id };
 }
 
 /** POST /api/points/confirm-payment: confirms the member's intent with their payment method, then credits it. */
@@ -88,7 +88,7 @@ export async function confirmPayment(
   if (intent.status !== 'succeeded') throw new AppError('PAYMENT_FAILED', { message: intent.lastError ?? undefined });
   const entry = await creditIntent(ctx, intent);
   const balance = await ctx.data.ledger.balance(memberId);
-  return { message: 'ポイントを購入しました', added: entry.amount, balance, entryId: entry._id };
+  return { added: entry.amount, balance, entryId: entry._id };
 }
 
 /**

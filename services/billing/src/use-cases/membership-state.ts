@@ -1,8 +1,7 @@
-import { AppError } from '@pagecast/service-kit';
+import { AppError, nameUuid } from '@pagecast/service-kit';
 import { subjects } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
 import type { MembershipDoc, Versioned } from '../data';
-import { uuidFrom } from '../domain/ids';
 import { type Membership, upgraded } from '../domain/membership';
 
 /** The ledger key of the upgrade that pays for version `seq` of a member's plan. */
@@ -46,7 +45,7 @@ export async function announceMembership(ctx: ServiceContext, doc: MembershipDoc
       pendingDowngradeTier: doc.pendingDowngradeTier,
       downgradeEffectiveMonth: doc.downgradeEffectiveMonth,
     },
-    { id: uuidFrom(`billing.membership.changed:${doc._id}`) },
+    { id: nameUuid(`billing.membership.changed:${doc._id}`, 'v5') },
   );
   await ctx.data.memberships.markAnnounced(doc._id);
 }

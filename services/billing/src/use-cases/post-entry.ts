@@ -1,8 +1,8 @@
 import { subjects } from '@pagecast/contracts';
+import { nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { AppendInput, AppendResult, LedgerEntryDoc } from '../data';
 import { PLATFORM_ACCOUNT } from '../domain/fees';
-import { uuidFrom } from '../domain/ids';
 import { isSaleProceeds } from '../domain/ledger';
 
 /** billing.points.changed.v1 of an entry; its id derives from the entry, so announcing twice publishes once. */
@@ -19,7 +19,7 @@ export async function announceEntry(ctx: ServiceContext, entry: LedgerEntryDoc):
         occurredAt: entry.createdAt.toISOString(),
         ...(isSaleProceeds(entry) ? { sale: true } : {}),
       },
-      { id: uuidFrom(`billing.points.changed:${entry._id}`) },
+      { id: nameUuid(`billing.points.changed:${entry._id}`, 'v5') },
     );
   }
   await ctx.data.ledger.markAnnounced(entry._id);

@@ -20,7 +20,6 @@ export async function scheduleDowngrade(
       throw new AppError('MEMBERSHIP_BUSY');
     const month = next.downgradeEffectiveMonth as number;
     return {
-      message: 'ダウングレードを予約しました',
       scheduledTier: target,
       effectiveDate: tokyoDate(renewalDueAt(next, month)),
       effectiveMonth: month,

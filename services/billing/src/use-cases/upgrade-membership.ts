@@ -37,7 +37,6 @@ export async function upgradeMembership(
     const after = await currentMembership(ctx, memberId);
     if (!after || after.tier !== target) throw new AppError('MEMBERSHIP_BUSY');
     return {
-      message: 'アップグレードしました',
       pointsConsumed: cost,
       user: toMembershipState(after, charge.entry.balance, charge.entry.createdAt),
     };

@@ -1,6 +1,6 @@
 import { subjects } from '@pagecast/contracts';
+import { nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { uuidFrom } from '../domain/ids';
 
 /** Announces the end of every licence whose time is up (marketplace.licence.expired.v1), once per licence. */
 export async function expireLicences(ctx: ServiceContext): Promise<number> {
@@ -11,7 +11,7 @@ export async function expireLicences(ctx: ServiceContext): Promise<number> {
     await ctx.outbox.add(
       subjects.licenceExpired,
       { purchaseId: l._id, buyerId: l.buyerId, fileId: l.fileId, expiredAt: l.expiresAt.toISOString() },
-      { id: uuidFrom(`licence-expired:${l._id}`) },
+      { id: nameUuid(`licence-expired:${l._id}`, 'v5') },
     );
     await ctx.data.purchases.markExpired(l._id, now);
     count++;

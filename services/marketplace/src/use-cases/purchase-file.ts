@@ -7,7 +7,6 @@ import type { PurchaseDoc } from '../data';
 import { purchaseClaimKey, purchaseRefusal } from '../domain/purchase';
 import { settlePurchase } from './settle-purchase';
 
-const SUCCESS_MESSAGE = 'コンテンツを購入しました';
 /** How long a duplicate request waits for the first one to settle before answering. */
 const DUPLICATE_WAIT_MS = 5000;
 
@@ -66,7 +65,6 @@ export async function purchaseFile(
   if (settled.state === 'abandoned') throw refusedBy(settled.reason);
   if (settled.state === 'pending') throw new AppError('SERVICE_UNAVAILABLE');
   return {
-    message: SUCCESS_MESSAGE,
     purchaseId: purchase._id,
     fileId,
     pointsSpent: purchase.price,

@@ -1,7 +1,7 @@
 import { subjects } from '@pagecast/contracts';
+import { nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { PurchaseDoc } from '../data';
-import { uuidFrom } from '../domain/ids';
 import { licenceEnd } from '../domain/purchase';
 
 export type Settled =
@@ -73,7 +73,7 @@ export async function settlePurchase(
       expiresAt: licence.expiresAt.toISOString(),
       purchasedAt: purchasedAt.toISOString(),
     },
-    { id: uuidFrom(`purchase-completed:${purchase._id}`) },
+    { id: nameUuid(`purchase-completed:${purchase._id}`, 'v5') },
   );
   await data.purchases.setState(purchase._id, 'completed', { purchasedAt });
   return { state: 'completed', balance: outcome.buyerBalance, expiresAt: licence.expiresAt };

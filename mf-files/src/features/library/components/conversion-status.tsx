@@ -42,7 +42,7 @@ export function ConversionStatus({ fileId, onDone }: { fileId: string; onDone: (
         <p className="pc-muted">
           {data?.pageCount
             ? t('files.upload.convertingPagesOf', { done: data.pagesReady, total: data.pageCount })
-            : t('files.upload.convertingPages', { done: data?.pagesReady ?? 0 })}
+            : t('files.upload.convertingPages', { count: data?.pagesReady ?? 0, done: data?.pagesReady ?? 0 })}
         </p>
       </div>
     );

@@ -60,7 +60,7 @@ export function DeleteFileDialog({ file, onClose }: { file: FileSummary; onClose
         {purchasers.isError ? <FieldError>{t('files.toasts.purchasersFailed')}</FieldError> : null}
         {withBuyers ? (
           <div className="pf-warning" role="alert" data-testid="delete-purchasers-warning">
-            {t('files.delete.purchasersWarning', { n: count })}
+            {t('files.delete.purchasersWarning', { count })}
           </div>
         ) : null}
       </div>

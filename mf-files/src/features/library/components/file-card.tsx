@@ -88,8 +88,8 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
             <ProgressBar value={conversionPercent(file)} label={t('files.upload.converting')} />
             <span className="pc-muted pf-small">
               {file.pageCount
-                ? t('files.card.convertingOf', { done: file.pagesReady, total: file.pageCount })
-                : t('files.card.converting', { done: file.pagesReady })}
+                ? t('files.card.convertingOf', { count: file.pageCount, done: file.pagesReady, total: file.pageCount })
+                : t('files.card.converting', { count: file.pagesReady, done: file.pagesReady })}
             </span>
           </div>
         ) : null}
@@ -169,8 +169,12 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
               <dt>{t('files.card.salesLabel')}</dt>
               <dd data-testid="file-sales" data-copies={file.copiesSold ?? 0} data-earned={file.pointsEarned ?? 0}>
                 {t('files.card.sales', {
+                  count: file.copiesSold ?? 0,
                   copies: (file.copiesSold ?? 0).toLocaleString(i18n.language),
-                  points: (file.pointsEarned ?? 0).toLocaleString(i18n.language),
+                  earned: t('files.card.earned', {
+                    count: file.pointsEarned ?? 0,
+                    points: (file.pointsEarned ?? 0).toLocaleString(i18n.language),
+                  }),
                 })}
               </dd>
             </>

@@ -9,6 +9,7 @@ import {
   useRequireLogin,
   useSessionExpired,
   dashboardStatsQueryKey,
+  purchasedFilesQuery,
 } from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -19,10 +20,13 @@ import { useWatchFiles } from '../api/watch-files';
 import { DeleteFileDialog } from './delete-file-dialog';
 import { type EditKind, FileCard } from './file-card';
 import { PublishSettingsDialog } from './publish-settings-dialog';
+import { PurchasedFiles } from './purchased-files';
 import { UploadDialog } from './upload-dialog';
 import './files.css';
 
 type Editing = Record<EditKind, string | null>;
+type View = 'uploaded' | 'purchased';
+const views: readonly View[] = ['uploaded', 'purchased'];
 const noEditing: Editing = { duration: null, mode: null, tags: null };
 
 function EmptyState({ onUpload }: { onUpload: () => void }) {
@@ -47,6 +51,15 @@ function Library() {
   const sessionExpired = useSessionExpired();
   const [params, setParams] = useSearchParams();
   const files = useQuery(filesQuery);
+  const purchased = useQuery(purchasedFilesQuery);
+  // /files?view=purchased (the dashboard's link) opens the bought content; the tab stays in the address
+  const view: View = params.get('view') === 'purchased' ? 'purchased' : 'uploaded';
+  const showView = (next: View) => {
+    const query = new URLSearchParams(params);
+    if (next === 'purchased') query.set('view', 'purchased');
+    else query.delete('view');
+    setParams(query, { replace: true });
+  };
   const [uploadOpen, setUploadOpen] = useState(false);
   const [editing, setEditing] = useState<Editing>(noEditing);
   const [deleting, setDeleting] = useState<FileSummary | null>(null);
@@ -126,7 +139,34 @@ function Library() {
           {t('files.uploadButton')}
         </Button>
       </div>
-      {content}
+      <div className="pf-tabs" role="tablist" aria-label={t('files.tabs.label')}>
+        {views.map((name) => {
+          const count = name === 'uploaded' ? files.data?.length : purchased.data?.length;
+          return (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              id={`files-tab-${name}`}
+              aria-selected={view === name}
+              aria-controls={`files-panel-${name}`}
+              className={`pc-btn pc-btn--sm ${view === name ? 'pc-btn--primary' : 'pc-btn--ghost'}`}
+              onClick={() => showView(name)}
+              data-testid={`files-tab-${name}`}
+            >
+              {t(`files.tabs.${name}`)}
+              {count === undefined ? null : (
+                <span className="pf-tabs__count" data-testid={`files-tab-${name}-count`}>
+                  {count}
+                </span>
+              )}
+            </button>
+          );
+        })}
+      </div>
+      <div role="tabpanel" id={`files-panel-${view}`} aria-labelledby={`files-tab-${view}`}>
+        {view === 'uploaded' ? content : <PurchasedFiles />}
+      </div>
       <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
       {deleting ? <DeleteFileDialog file={deleting} onClose={closeDelete} /> : null}
       {publishing ? <PublishSettingsDialog file={publishing} onClose={closePublish} /> : null}

@@ -1,6 +1,7 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
-import { Badge, Button, Card } from '@pagecast/ui';
+import { Badge, BUY_POINTS_PATH, Button, buttonClass, Card } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
+import { Link } from '@pagecast/router';
 import { LICENCE_DAYS, type PurchaseState } from '../model/marketplace-rules';
 
 const buttonLabel: Record<PurchaseState, string> = {
@@ -10,6 +11,8 @@ const buttonLabel: Record<PurchaseState, string> = {
   insufficient: 'marketplace.card.insufficient',
   available: 'marketplace.card.buy',
 };
+
+const playUrl = (id: string) => `/signage/${encodeURIComponent(id)}?autoplay=true`;
 
 /** One listing: first-page thumbnail (opens the preview), price, title, pages, seconds per page, the 30-day period, date, buy button. */
 export function ListingCard({
@@ -66,11 +69,13 @@ export function ListingCard({
         </h2>
         <dl className="pm-props">
           <dt>{t('marketplace.card.pagesLabel')}</dt>
-          <dd data-testid="market-pages">{t('marketplace.card.pages', { n: listing.pageCount })}</dd>
+          <dd data-testid="market-pages">
+            {t('marketplace.card.pages', { count: listing.pageCount, n: listing.pageCount })}
+          </dd>
           <dt>{t('marketplace.card.durationLabel')}</dt>
           <dd>{t('marketplace.card.duration', { seconds: listing.displayDuration })}</dd>
           <dt>{t('marketplace.card.periodLabel')}</dt>
-          <dd>{t('marketplace.card.period', { days: LICENCE_DAYS })}</dd>
+          <dd>{t('marketplace.card.period', { count: LICENCE_DAYS, days: LICENCE_DAYS })}</dd>
           <dt>{t('marketplace.card.publishedLabel')}</dt>
           <dd>{published}</dd>
         </dl>
@@ -81,15 +86,39 @@ export function ListingCard({
             ))}
           </ul>
         ) : null}
-        <Button
-          className="pm-card__buy"
-          variant={state === 'available' ? 'primary' : 'secondary'}
-          disabled={state !== 'available'}
-          onClick={onBuy}
-          data-testid="market-buy"
-        >
-          {t(buttonLabel[state])}
-        </Button>
+        {state === 'licensed' ? (
+          // bought and within its licence: play it (the same play route as the member's own files)
+          <a
+            className={buttonClass('primary', 'md', 'pm-card__buy')}
+            href={playUrl(listing.id)}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={t('marketplace.card.playLabel', { title: listing.title })}
+            data-testid="market-play"
+          >
+            {t('marketplace.card.play')}
+          </a>
+        ) : (
+          <Button
+            className="pm-card__buy"
+            variant={state === 'available' ? 'primary' : 'secondary'}
+            disabled={state !== 'available'}
+            onClick={onBuy}
+            data-testid="market-buy"
+          >
+            {t(buttonLabel[state])}
+          </Button>
+        )}
+        {state === 'insufficient' ? (
+          // points short: the shell's purchase dialog, one click away (/points?buy=1 opens it)
+          <Link
+            className={buttonClass('outline', 'md', 'pm-card__more')}
+            to={BUY_POINTS_PATH}
+            data-testid="market-buy-points"
+          >
+            {t('marketplace.card.buyPoints')}
+          </Link>
+        ) : null}
       </div>
     </Card>
   );

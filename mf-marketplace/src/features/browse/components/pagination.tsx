@@ -25,7 +25,11 @@ export function Pagination({
           {t('marketplace.pagination.pageOf', { page, total: Math.max(totalPages, 1) })}
         </span>
         <span className="pc-muted" data-testid="market-shown">
-          {t('marketplace.pagination.shown', { shown: shownCount(page, limit, onThisPage), total })}
+          {t('marketplace.pagination.shown', {
+            count: shownCount(page, limit, onThisPage),
+            shown: shownCount(page, limit, onThisPage),
+            total,
+          })}
         </span>
       </div>
       <Button variant="outline" disabled={!hasMore} onClick={() => onPage(page + 1)} data-testid="market-next">

@@ -1,7 +1,8 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
-import { Button, Dialog } from '@pagecast/ui';
+import { BUY_POINTS_PATH, Button, buttonClass, Dialog } from '@pagecast/ui';
 import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { Link } from '@pagecast/router';
 import { usePurchaseFile } from '../api/purchase-file';
 import { LICENCE_DAYS } from '../model/marketplace-rules';
 
@@ -45,6 +46,12 @@ export function PurchaseDialog({
           <Button variant="outline" onClick={onClose} disabled={purchase.isPending}>
             {t('common.cancel')}
           </Button>
+          {short ? (
+            // the price is above the balance: the shell's purchase dialog, one click away
+            <Link className={buttonClass('outline')} to={BUY_POINTS_PATH} data-testid="market-confirm-buy-points">
+              {t('marketplace.card.buyPoints')}
+            </Link>
+          ) : null}
           <Button
             onClick={() => purchase.mutate({ id: listing.id, expectedPrice: price })}
             loading={purchase.isPending}
@@ -73,7 +80,7 @@ export function PurchaseDialog({
             {short ? t('marketplace.card.insufficient') : t('marketplace.card.price', { price: n(balance - price) })}
           </dd>
           <dt>{t('marketplace.card.periodLabel')}</dt>
-          <dd>{t('marketplace.card.period', { days: LICENCE_DAYS })}</dd>
+          <dd>{t('marketplace.card.period', { count: LICENCE_DAYS, days: LICENCE_DAYS })}</dd>
         </dl>
         <p className="pc-muted">{t('marketplace.confirm.note', { days: LICENCE_DAYS })}</p>
       </div>

@@ -1,7 +1,2 @@
-import type { AccessibleFileList } from '@pagecast/contracts';
-import { queryOptions } from '@tanstack/react-query';
-
-export const accessibleFilesKey = ['/api/files/accessible'] as const;
-
-/** GET /api/files/accessible: own files and bought ones within their licence, for playlists. */
-export const accessibleFilesQuery = queryOptions<AccessibleFileList>({ queryKey: accessibleFilesKey });
+// Shared with the Screens page (titles, file picker): kept in src/lib.
+export { accessibleFilesKey, accessibleFilesQuery } from '../../../lib/accessible-files';

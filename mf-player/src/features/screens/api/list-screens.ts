@@ -4,7 +4,7 @@ import { queryOptions } from '@tanstack/react-query';
 
 export const screensKey = ['/api/screens'] as const;
 
-/** GET /api/screens: the member's screens with their status; polled so online/offline follows on its own. */
+/** GET /api/screens: the member's screens with their status (read again when one reports, see use-screens-live). */
 export const screensQuery = () =>
   queryOptions<ScreenList>({
     queryKey: screensKey,
@@ -13,5 +13,6 @@ export const screensQuery = () =>
       await throwIfResNotOk(res);
       return (await res.json()) as ScreenList;
     },
-    refetchInterval: 5000,
+    // status reports arrive live (use-screens-live.ts); this read is the fallback when the stream is down
+    refetchInterval: 30_000,
   });

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { playlistsQuery } from '../../../lib/playlists';
+import { accessibleFilesQuery } from '../../../lib/accessible-files';
 import { useUpdateScreen } from '../api/update-screen';
 import { type AssignmentDraft, assignmentOf, draftOf, WEEKDAYS } from '../model/schedule-form';
 
@@ -11,6 +12,7 @@ import { type AssignmentDraft, assignmentOf, draftOf, WEEKDAYS } from '../model/
 export function AssignmentEditor({ screen }: { screen: Screen }) {
   const { t } = useTranslation();
   const playlists = useQuery(playlistsQuery);
+  const files = useQuery(accessibleFilesQuery);
   const update = useUpdateScreen();
   const [draft, setDraft] = useState<AssignmentDraft>(() => draftOf(screen.assignment));
   const [error, setError] = useState<string | null>(null);
@@ -62,16 +64,28 @@ export function AssignmentEditor({ screen }: { screen: Screen }) {
       ) : null}
       {draft.kind === 'file' ? (
         <>
-          <Label htmlFor={`${p}-file`}>{t('screens.fileId')}</Label>
-          <Input id={`${p}-file`} value={draft.fileId} onChange={(e) => set({ fileId: e.target.value.trim() })} />
+          <Label htmlFor={`${p}-file`}>{t('screens.file')}</Label>
+          <select
+            id={`${p}-file`}
+            className="pc-input"
+            value={draft.fileId}
+            onChange={(e) => set({ fileId: e.target.value })}
+          >
+            {!draft.fileId ? <option value="">{t('screens.nothing')}</option> : null}
+            {(files.data ?? []).map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.title}
+              </option>
+            ))}
+          </select>
         </>
       ) : null}
       {draft.kind === 'schedule' ? (
-        <fieldset className="pc-stack">
+        <fieldset className="pc-stack ps-parts">
           <legend>{t('screens.dayParts')}</legend>
           {draft.parts.map((part, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id; their order is their identity here
-            <div key={i} className="pc-row" data-testid="day-part">
+            <div key={i} className="pc-row ps-part" data-testid="day-part">
               {WEEKDAYS.map((d) => (
                 <label key={d}>
                   <input

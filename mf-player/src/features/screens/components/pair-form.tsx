@@ -1,12 +1,28 @@
 import { SCREEN_DEFAULT_TIME_ZONE } from '@pagecast/contracts';
-import { Button, Card, CardContent, CardHeader, describeError, FieldError, Input, Label, toast } from '@pagecast/ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  describeError,
+  FieldError,
+  Input,
+  Label,
+  toast,
+} from '@pagecast/ui';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useSearchParams } from '@pagecast/router';
 import { usePairScreen } from '../api/pair-screen';
-import { COMMON_ZONES } from '../model/schedule-form';
+import { PairingAddress } from './pairing-address';
+import { TimeZonePicker } from './time-zone-picker';
 
-/** Pairs a display by the code it shows (prefilled from ?code= when the display's QR code was scanned). */
+/**
+ * Pairs a display: the address to open on it (and its QR code), then the code it shows (prefilled from ?code= when
+ * the display's QR code was scanned), a name and a time zone from the list.
+ */
 export function PairForm() {
   const { t } = useTranslation();
   const [search] = useSearchParams();
@@ -31,41 +47,38 @@ export function PairForm() {
     );
   };
   return (
-    <Card>
+    <Card className="ps-pair">
       <CardHeader>
-        <h2>{t('screens.pairTitle')}</h2>
-        <p>{t('screens.pairHelp')}</p>
+        <CardTitle level={2}>{t('screens.pairTitle')}</CardTitle>
+        <CardDescription>{t('screens.board.pairIntro')}</CardDescription>
       </CardHeader>
-      <CardContent>
-        <form className="pc-stack" onSubmit={submit} aria-label={t('screens.pairTitle')}>
-          <Label htmlFor="screen-code">{t('screens.code')}</Label>
-          <Input
-            id="screen-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value.toUpperCase())}
-            autoComplete="off"
-            maxLength={6}
-            required
-          />
-          <Label htmlFor="screen-name">{t('screens.name')}</Label>
-          <Input id="screen-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required />
-          <Label htmlFor="screen-zone">{t('screens.timeZone')}</Label>
-          <Input
-            id="screen-zone"
-            list="screen-zones"
-            value={timeZone}
-            onChange={(e) => setTimeZone(e.target.value)}
-            required
-          />
-          <datalist id="screen-zones">
-            {COMMON_ZONES.map((z) => (
-              <option key={z} value={z} />
-            ))}
-          </datalist>
+      <CardContent className="ps-pair__body">
+        <PairingAddress />
+        <form className="ps-pair__form" onSubmit={submit} aria-label={t('screens.pairTitle')}>
+          <p className="ps-step">{t('screens.board.step2')}</p>
+          <div className="ps-field">
+            <Label htmlFor="screen-code">{t('screens.code')}</Label>
+            <Input
+              id="screen-code"
+              value={code}
+              onChange={(e) => setCode(e.target.value.toUpperCase())}
+              autoComplete="off"
+              maxLength={6}
+              className="ps-code-input"
+              required
+            />
+          </div>
+          <div className="ps-field">
+            <Label htmlFor="screen-name">{t('screens.name')}</Label>
+            <Input id="screen-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required />
+          </div>
+          <TimeZonePicker id="screen-zone" value={timeZone} onChange={setTimeZone} />
           <FieldError>{error}</FieldError>
-          <Button type="submit" disabled={pair.isPending}>
-            {t('screens.pair')}
-          </Button>
+          <div>
+            <Button type="submit" disabled={pair.isPending}>
+              {t('screens.pair')}
+            </Button>
+          </div>
         </form>
       </CardContent>
     </Card>

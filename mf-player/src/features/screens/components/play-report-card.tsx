@@ -1,8 +1,9 @@
-import { Card, CardContent, CardHeader, describeError, Input, Label } from '@pagecast/ui';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle, describeError, Input, Label } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { playReportPath, playReportQuery } from '../api/get-play-report';
+import { useTitles } from '../model/titles';
 import { RefusedPlays } from './refused-plays';
 import { SoldPlays } from './sold-plays';
 
@@ -13,44 +14,61 @@ export function PlayReportCard() {
   const [from, setFrom] = useState(() => isoDay(new Date(Date.now() - 6 * 86_400_000)));
   const [to, setTo] = useState(() => isoDay(new Date(Date.now() + 86_400_000)));
   const report = useQuery(playReportQuery(from, to));
+  const titles = useTitles();
   return (
     <Card>
       <CardHeader>
-        <h2>{t('screens.reportTitle')}</h2>
+        <CardTitle level={2}>{t('screens.reportTitle')}</CardTitle>
+        <CardDescription>{t('screens.board.reportHelp')}</CardDescription>
       </CardHeader>
-      <CardContent>
-        <div className="pc-row">
-          <Label htmlFor="plays-from">{t('screens.from')}</Label>
-          <Input id="plays-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-          <Label htmlFor="plays-to">{t('screens.to')}</Label>
-          <Input id="plays-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+      <CardContent className="pc-stack">
+        <div className="ps-filters">
+          <div className="ps-field">
+            <Label htmlFor="plays-from">{t('screens.from')}</Label>
+            <Input id="plays-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          </div>
+          <div className="ps-field">
+            <Label htmlFor="plays-to">{t('screens.to')}</Label>
+            <Input id="plays-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+          </div>
           <a className="pc-btn pc-btn--outline pc-btn--sm" href={playReportPath(from, to, 'csv')} download>
             {t('screens.exportCsv')}
           </a>
         </div>
         {report.error ? <p role="alert">{describeError(report.error, t, t('screens.loadFailed'))}</p> : null}
-        <table className="pc-table" data-testid="play-report">
-          <thead>
-            <tr>
-              <th>{t('screens.day')}</th>
-              <th>{t('screens.screen')}</th>
-              <th>{t('screens.file')}</th>
-              <th>{t('screens.playCount')}</th>
-              <th>{t('screens.seconds')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(report.data ?? []).map((r) => (
-              <tr key={`${r.day}-${r.screenId}-${r.fileId}`}>
-                <td>{r.day}</td>
-                <td>{r.screenName}</td>
-                <td>{r.fileId}</td>
-                <td data-testid="play-count">{r.plays}</td>
-                <td>{Math.round(r.seconds)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        {report.data && report.data.length === 0 ? (
+          <p className="ps-empty" data-testid="play-report-empty">
+            {t('screens.board.reportEmpty')}
+          </p>
+        ) : null}
+        {report.data?.length ? (
+          <div className="ps-table-wrap">
+            <table className="pc-table ps-table" data-testid="play-report">
+              <thead>
+                <tr>
+                  <th>{t('screens.day')}</th>
+                  <th>{t('screens.screen')}</th>
+                  <th>{t('screens.file')}</th>
+                  <th className="ps-num">{t('screens.playCount')}</th>
+                  <th className="ps-num">{t('screens.seconds')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.data.map((r) => (
+                  <tr key={`${r.day}-${r.screenId}-${r.fileId}`}>
+                    <td>{r.day}</td>
+                    <td>{r.screenName}</td>
+                    <td data-testid="play-file">{titles.file(r.fileId) ?? t('screens.board.unknownFile')}</td>
+                    <td data-testid="play-count" className="ps-num">
+                      {r.plays}
+                    </td>
+                    <td className="ps-num">{Math.round(r.seconds)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
         <RefusedPlays from={from} to={to} />
         <SoldPlays from={from} to={to} />
       </CardContent>

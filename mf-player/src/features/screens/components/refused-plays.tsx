@@ -9,7 +9,7 @@ export function RefusedPlays({ from, to }: { from: string; to: string }) {
   const refused = useQuery(refusedPlaysQuery(from, to));
   const total = (refused.data ?? []).reduce((n, r) => n + r.records, 0);
   return (
-    <section aria-labelledby="refused-plays-title" data-testid="refused-plays">
+    <section className="ps-subsection" aria-labelledby="refused-plays-title" data-testid="refused-plays">
       <h3 id="refused-plays-title">{t('screens.refusedTitle')}</h3>
       <p className="pc-muted">{t('screens.refusedHelp')}</p>
       {refused.error ? <p role="alert">{describeError(refused.error, t, t('screens.loadFailed'))}</p> : null}
@@ -19,26 +19,30 @@ export function RefusedPlays({ from, to }: { from: string; to: string }) {
       {refused.data?.length ? (
         <>
           <p data-testid="refused-total">{t('screens.refusedTotal', { count: total })}</p>
-          <table className="pc-table">
-            <thead>
-              <tr>
-                <th>{t('screens.day')}</th>
-                <th>{t('screens.screen')}</th>
-                <th>{t('screens.reason')}</th>
-                <th>{t('screens.records')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refused.data.map((r) => (
-                <tr key={`${r.day}-${r.screenId}-${r.reason}`} data-reason={r.reason}>
-                  <td>{r.day}</td>
-                  <td>{r.screenName}</td>
-                  <td>{t(`screens.refusal.${r.reason}`)}</td>
-                  <td data-testid="refused-count">{r.records}</td>
+          <div className="ps-table-wrap">
+            <table className="pc-table ps-table">
+              <thead>
+                <tr>
+                  <th>{t('screens.day')}</th>
+                  <th>{t('screens.screen')}</th>
+                  <th>{t('screens.reason')}</th>
+                  <th className="ps-num">{t('screens.records')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {refused.data.map((r) => (
+                  <tr key={`${r.day}-${r.screenId}-${r.reason}`} data-reason={r.reason}>
+                    <td>{r.day}</td>
+                    <td>{r.screenName}</td>
+                    <td>{t(`screens.refusal.${r.reason}`)}</td>
+                    <td data-testid="refused-count" className="ps-num">
+                      {r.records}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       ) : null}
     </section>

@@ -1,66 +1,129 @@
-import type { Screen } from '@pagecast/contracts';
-import { Badge, Button, Card, CardContent, CardHeader } from '@pagecast/ui';
+import { type Playing, SCREEN_OFFLINE_AFTER_SECONDS, type Screen } from '@pagecast/contracts';
+import { Badge, Button, Card, CardContent, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { useRevokeScreen } from '../api/revoke-screen';
+import { nowAndNext, zoneOffset } from '../model/now-next';
+import type { Titles } from '../model/titles';
 import { AssignmentEditor } from './assignment-editor';
 
-export function ScreenCard({ screen }: { screen: Screen }) {
+const DAY_MS = 86_400_000;
+
+/**
+ * One screen: its status (live), its local time (ticking), what its display reports it shows, what its schedule plays
+ * now and next on its own clock (the resolver the display runs), then what it plays and unpairing.
+ */
+export function ScreenCard({ screen, now, titles }: { screen: Screen; now: number; titles: Titles }) {
   const { t, i18n } = useTranslation();
   const revoke = useRevokeScreen();
+  const lang = i18n.language;
+  // offline once its last report is older than a screen stays online (no event says so: nothing arrives)
+  const online =
+    screen.online &&
+    screen.lastSeenAt !== null &&
+    now - Date.parse(screen.lastSeenAt) <= SCREEN_OFFLINE_AFTER_SECONDS * 1000 + 5000;
+  const zoned = (opts: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(lang, { timeZone: screen.timeZone, ...opts });
+  const localTime = zoned({ weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(now);
   const when = (iso: string | null) =>
-    iso
-      ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso))
-      : '—';
+    iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)) : null;
+  /** a wall-clock time on the screen's clock; with its weekday when it is not within the next day */
+  const at = (ms: number) =>
+    (ms - now < DAY_MS && zoned({ day: 'numeric' }).format(ms) === zoned({ day: 'numeric' }).format(now)
+      ? zoned({ hour: '2-digit', minute: '2-digit' })
+      : zoned({ weekday: 'short', hour: '2-digit', minute: '2-digit' })
+    ).format(ms);
+  const what = (p: Playing) =>
+    p.kind === 'playlist'
+      ? (titles.playlist(p.playlistId) ?? t('screens.board.unknownPlaylist'))
+      : p.kind === 'file'
+        ? (titles.file(p.fileId) ?? t('screens.board.unknownFile'))
+        : t('screens.board.nothingPlanned');
+  const plan = nowAndNext(screen.assignment, screen.timeZone, now);
+  const reported = screen.nowPlaying?.fileId && online ? screen.nowPlaying : null;
+  const lastSeen = when(screen.lastSeenAt);
   return (
-    <Card data-testid={`screen-${screen.id}`}>
-      <CardHeader>
-        <h3>
-          {screen.name}{' '}
-          <Badge variant={screen.online ? 'success' : 'secondary'} data-testid="screen-status">
-            {screen.online ? t('screens.online') : t('screens.offline')}
-          </Badge>
-        </h3>
+    <Card className="ps-screen" data-testid={`screen-${screen.id}`}>
+      <CardHeader className="ps-screen__head">
+        <CardTitle level={3}>{screen.name}</CardTitle>
+        <Badge variant={online ? 'success' : 'secondary'} data-testid="screen-status">
+          {online ? t('screens.online') : t('screens.offline')}
+        </Badge>
       </CardHeader>
-      <CardContent>
-        <dl className="pc-stack">
-          <div>
-            <dt>{t('screens.lastSeen')}</dt>
-            <dd>{when(screen.lastSeenAt)}</dd>
-          </div>
+      <CardContent className="pc-stack">
+        <p className="ps-clock">
+          <span className="pc-muted">{t('screens.board.localTime')}</span>{' '}
+          <time data-testid="screen-local-time">{localTime}</time>{' '}
+          <span className="pc-muted ps-small">
+            (UTC{zoneOffset(screen.timeZone, now)} {screen.timeZone.replaceAll('_', ' ')})
+          </span>
+        </p>
+        <dl className="ps-facts">
           <div>
             <dt>{t('screens.nowPlaying')}</dt>
             <dd data-testid="screen-now-playing">
-              {screen.nowPlaying?.fileId
-                ? t('screens.nowPlayingValue', {
-                    file: screen.nowPlaying.fileId,
-                    page: (screen.nowPlaying.page ?? 0) + 1,
+              {reported
+                ? t('screens.board.filePage', {
+                    title: titles.file(reported.fileId) ?? t('screens.board.unknownFile'),
+                    page: (reported.page ?? 0) + 1,
                   })
-                : '—'}
+                : online
+                  ? t('screens.board.showsNothing')
+                  : t('screens.board.notReporting')}
             </dd>
           </div>
+          {screen.assignment.kind === 'schedule' ? (
+            <div>
+              <dt>{t('screens.board.schedule')}</dt>
+              <dd data-testid="screen-schedule-now">
+                {plan.until === null
+                  ? t('screens.board.nowAlways', { what: what(plan.now) })
+                  : t('screens.board.nowUntil', { what: what(plan.now), time: at(plan.until) })}
+                {plan.next && plan.until !== null ? (
+                  <>
+                    <br />
+                    <span data-testid="screen-schedule-next">
+                      {t('screens.board.next', { what: what(plan.next), time: at(plan.until) })}
+                    </span>
+                  </>
+                ) : null}
+              </dd>
+            </div>
+          ) : (
+            <div>
+              <dt>{t('screens.plays')}</dt>
+              <dd data-testid="screen-schedule-now">
+                {screen.assignment.kind === 'none' ? t('screens.board.nothingPlanned') : what(plan.now)}
+              </dd>
+            </div>
+          )}
           <div>
-            <dt>{t('screens.appVersion')}</dt>
-            <dd>{screen.appVersion ?? '—'}</dd>
+            <dt>{t('screens.lastSeen')}</dt>
+            <dd data-testid="screen-last-seen">{lastSeen ?? t('screens.board.never')}</dd>
           </div>
           <div>
             <dt>{t('screens.screenSize')}</dt>
-            <dd>{screen.screenSize ? `${screen.screenSize.width}×${screen.screenSize.height}` : '—'}</dd>
-          </div>
-          <div>
-            <dt>{t('screens.timeZone')}</dt>
-            <dd>{screen.timeZone}</dd>
+            <dd>
+              {screen.screenSize ? `${screen.screenSize.width} × ${screen.screenSize.height}` : '—'}
+              {screen.appVersion ? <span className="pc-muted ps-small"> · v{screen.appVersion}</span> : null}
+            </dd>
           </div>
         </dl>
-        <AssignmentEditor screen={screen} />
+        <details className="ps-edit">
+          <summary>{t('screens.board.change')}</summary>
+          <AssignmentEditor screen={screen} />
+        </details>
+      </CardContent>
+      <CardFooter>
         <Button
           variant="destructive"
+          size="sm"
           onClick={() => {
             if (window.confirm(t('screens.revokeConfirm', { name: screen.name }))) revoke.mutate(screen.id);
           }}
         >
           {t('screens.revoke')}
         </Button>
-      </CardContent>
+      </CardFooter>
     </Card>
   );
 }

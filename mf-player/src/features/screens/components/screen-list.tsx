@@ -1,22 +1,55 @@
+import { SCREEN_OFFLINE_AFTER_SECONDS } from '@pagecast/contracts';
 import { describeError, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { screensQuery } from '../api/list-screens';
+import { useTitles } from '../model/titles';
+import { useScreensLive } from '../model/use-screens-live';
 import { ScreenCard } from './screen-card';
+
+/** The time now, once a second: the screens' local clocks tick, and a screen that stopped reporting turns offline. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
 export function ScreenList() {
   const { t } = useTranslation();
   const screens = useQuery(screensQuery());
-  if (screens.isLoading) return <Spinner />;
-  if (screens.error) return <p role="alert">{describeError(screens.error, t, t('screens.loadFailed'))}</p>;
-  if (!screens.data?.length) return <p>{t('screens.none')}</p>;
+  const titles = useTitles();
+  const now = useNow();
+  useScreensLive();
+  const count = screens.data?.length ?? 0;
+  const online = (screens.data ?? []).filter(
+    (s) => s.online && s.lastSeenAt && now - Date.parse(s.lastSeenAt) <= SCREEN_OFFLINE_AFTER_SECONDS * 1000 + 5000,
+  ).length;
   return (
-    <ul className="pc-stack" aria-label={t('screens.listLabel')}>
-      {screens.data.map((s) => (
-        <li key={s.id}>
-          <ScreenCard screen={s} />
-        </li>
-      ))}
-    </ul>
+    <section className="pc-stack" aria-labelledby="screens-list-title">
+      <div className="ps-section-head">
+        <h2 id="screens-list-title">{t('screens.listLabel')}</h2>
+        {count ? (
+          <p className="pc-muted" data-testid="screens-online-count">
+            {t('screens.board.onlineCount', { count, online })}
+          </p>
+        ) : null}
+      </div>
+      {screens.isLoading ? <Spinner /> : null}
+      {screens.error ? <p role="alert">{describeError(screens.error, t, t('screens.loadFailed'))}</p> : null}
+      {screens.data && !count ? <p className="ps-empty">{t('screens.none')}</p> : null}
+      {count ? (
+        <ul className="ps-screens" aria-labelledby="screens-list-title">
+          {screens.data?.map((s) => (
+            <li key={s.id}>
+              <ScreenCard screen={s} now={now} titles={titles} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
   );
 }

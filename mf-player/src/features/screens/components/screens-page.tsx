@@ -1,8 +1,10 @@
 import { Spinner, useAuth } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
+import { Link } from '@pagecast/router';
 import { PairForm } from './pair-form';
 import { PlayReportCard } from './play-report-card';
 import { ScreenList } from './screen-list';
+import './screens.css';
 
 /** Screens (/screens): pair a display by its code, see each screen's status, say what it plays, read its plays. */
 export function ScreensPage() {
@@ -16,10 +18,16 @@ export function ScreensPage() {
       </div>
     );
   return (
-    <div className="pc-container pc-page pc-stack">
-      <h1 className="pc-page__title">{t('screens.title')}</h1>
-      <PairForm />
+    <div className="pc-container pc-page ps-page">
+      <div className="ps-page__head">
+        <h1 className="pc-page__title">{t('screens.title')}</h1>
+        <p className="pc-page__subtitle">{t('screens.board.subtitle')}</p>
+        <Link to="/screens/fleet" data-testid="fleet-link">
+          {t('fleet.link')}
+        </Link>
+      </div>
       <ScreenList />
+      <PairForm />
       <PlayReportCard />
     </div>
   );

@@ -2,36 +2,43 @@ import { describeError } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { soldPlaysQuery } from '../api/get-sold-plays';
+import { useTitles } from '../model/titles';
 
 /** The seller's side of proof of play: their sold content's plays on buyers' screens, per day and file. */
 export function SoldPlays({ from, to }: { from: string; to: string }) {
   const { t } = useTranslation();
   const sold = useQuery(soldPlaysQuery(from, to));
+  // the seller's own files: their titles are in the seller's own list
+  const titles = useTitles();
   return (
-    <section aria-labelledby="sold-plays-title" data-testid="sold-plays">
+    <section className="ps-subsection" aria-labelledby="sold-plays-title" data-testid="sold-plays">
       <h3 id="sold-plays-title">{t('screens.soldTitle')}</h3>
       <p className="pc-muted">{t('screens.soldHelp')}</p>
       {sold.error ? <p role="alert">{describeError(sold.error, t, t('screens.loadFailed'))}</p> : null}
       {sold.data && sold.data.length === 0 ? <p data-testid="sold-plays-empty">{t('screens.soldEmpty')}</p> : null}
       {sold.data?.length ? (
-        <table className="pc-table">
-          <thead>
-            <tr>
-              <th>{t('screens.day')}</th>
-              <th>{t('screens.file')}</th>
-              <th>{t('screens.playCount')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sold.data.map((r) => (
-              <tr key={`${r.day}-${r.fileId}`}>
-                <td>{r.day}</td>
-                <td>{r.fileId}</td>
-                <td data-testid="sold-play-count">{r.plays}</td>
+        <div className="ps-table-wrap">
+          <table className="pc-table ps-table">
+            <thead>
+              <tr>
+                <th>{t('screens.day')}</th>
+                <th>{t('screens.file')}</th>
+                <th className="ps-num">{t('screens.playCount')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {sold.data.map((r) => (
+                <tr key={`${r.day}-${r.fileId}`}>
+                  <td>{r.day}</td>
+                  <td data-testid="sold-play-file">{titles.file(r.fileId) ?? t('screens.board.unknownFile')}</td>
+                  <td data-testid="sold-play-count" className="ps-num">
+                    {r.plays}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ) : null}
     </section>
   );

@@ -33,5 +33,3 @@ export function assignmentOf(d: AssignmentDraft): ScreenAssignment {
 }
 
 export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
-/** Time zones offered first; any IANA zone the browser knows can be typed. */
-export const COMMON_ZONES = ['Asia/Tokyo', 'Europe/Paris', 'Europe/Rome', 'Europe/London', 'America/New_York', 'UTC'];

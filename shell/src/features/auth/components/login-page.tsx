@@ -16,11 +16,13 @@ import {
   Field,
   fieldAria,
 } from '@pagecast/ui';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from '@pagecast/i18n';
 import { Link, useNavigate } from '@pagecast/router';
 import type { z } from 'zod';
 import { useLocalLogin } from '../api/local-login';
+import { type LoginWait, loginWait } from '../model/login-wait';
 
 /**
  * Login (spec points 2, 4, 8): first login → /welcome; else the remembered page (once); else /. An unverified
@@ -34,6 +36,8 @@ export function LoginPage() {
     defaultValues: { email: '', password: '' },
   });
   const { errors } = form.formState;
+  /** what a 429 said to wait, worded in the page's language (the sign-in throttle) */
+  const [wait, setWait] = useState<LoginWait | undefined>(undefined);
 
   const login = useLocalLogin({
     onSuccess: (data) => {
@@ -43,9 +47,23 @@ export function LoginPage() {
     },
     onError: (error) => {
       if (error instanceof HttpError && error.status === 403 && error.data?.requiresVerification) {
-        toast({ title: t('toasts.verificationRequired'), description: error.serverMessage, variant: 'destructive' });
+        toast({
+          title: t('toasts.verificationRequired'),
+          description: describeError(error, t, t('toasts.verificationRequired')),
+          variant: 'destructive',
+        });
         const email = typeof error.data.email === 'string' ? error.data.email : form.getValues('email');
         navigate(`/verify-email?email=${encodeURIComponent(email)}`);
+        return;
+      }
+      const throttled = loginWait(error);
+      if (throttled) {
+        setWait(throttled);
+        toast({
+          title: t('auth.login.throttledTitle'),
+          description: t(throttled.key, { count: throttled.count }),
+          variant: 'destructive',
+        });
         return;
       }
       toast({
@@ -63,8 +81,24 @@ export function LoginPage() {
           <h1 className="pc-page__title">{t('auth.login.title')}</h1>
           <CardDescription>{t('auth.login.subtitle')}</CardDescription>
         </CardHeader>
-        <form noValidate onSubmit={form.handleSubmit((values) => login.mutate(values))}>
+        <form
+          noValidate
+          onSubmit={form.handleSubmit((values) => {
+            setWait(undefined);
+            login.mutate(values);
+          })}
+        >
           <CardContent className="pc-stack">
+            {wait ? (
+              <p
+                role="alert"
+                data-testid="login-wait"
+                className="pc-card"
+                style={{ borderColor: 'var(--pc-warning)', background: 'var(--pc-warning-soft)', padding: '0.75rem' }}
+              >
+                {t(wait.key, { count: wait.count })}
+              </p>
+            ) : null}
             <Field id="login-email" label={t('auth.email')} error={errors.email?.message}>
               <Input
                 type="email"

@@ -32,8 +32,8 @@ export function RequestPasswordResetPage() {
   const { errors } = form.formState;
 
   const mutation = useRequestPasswordReset({
-    onSuccess: (data, variables) => {
-      toast({ title: t('toasts.resetRequested'), description: data.message });
+    onSuccess: (_data, variables) => {
+      toast({ title: t('toasts.resetRequested'), description: t('toasts.resetRequestedDescription') });
       setSentTo(variables.email);
     },
     onError: (error) => {

@@ -45,8 +45,8 @@ export function ResetPasswordPage() {
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const mutation = useResetPassword({
-    onSuccess: (data) => {
-      toast({ title: t('toasts.passwordChanged'), description: data.message });
+    onSuccess: () => {
+      toast({ title: t('toasts.passwordChanged'), description: t('toasts.passwordResetDescription') });
       timer.current = setTimeout(() => navigate('/login'), constants.redirectDelaysMs.afterPasswordReset);
     },
     onError: (error) => {

@@ -49,7 +49,7 @@ export function VerifyEmailPage() {
   const [emailError, setEmailError] = useState<string | undefined>(undefined);
 
   const verify = useVerifyEmail({
-    onSuccess: (data) => toast({ title: t('toasts.verifySuccess'), description: data.message }),
+    onSuccess: () => toast({ title: t('toasts.verifySuccess'), description: t('auth.verifyEmail.successDescription') }),
     onError: (error) =>
       toast({
         title: t('toasts.errorTitle'),
@@ -59,8 +59,8 @@ export function VerifyEmailPage() {
   });
 
   const resend = useResendVerification({
-    onSuccess: (data, variables) => {
-      toast({ title: t('toasts.verificationResent'), description: data.message });
+    onSuccess: (_data, variables) => {
+      toast({ title: t('toasts.verificationResent'), description: t('toasts.verificationResentDescription') });
       // the page now knows the address: it says where the mail went, and resends there
       if (variables.email !== email)
         setParams(
@@ -153,7 +153,7 @@ export function VerifyEmailPage() {
                 <IconCheck className="pc-title-icon" />
                 {t('auth.verifyEmail.successTitle')}
               </CardTitle>
-              <CardDescription>{verify.data?.message ?? t('auth.verifyEmail.successDescription')}</CardDescription>
+              <CardDescription>{t('auth.verifyEmail.successDescription')}</CardDescription>
             </CardContent>
             <CardFooter>
               <Link to="/login" className={buttonClass('primary', 'md')} data-testid="verify-to-login">

@@ -9,6 +9,10 @@ import {
   CardDescription,
   CardHeader,
   CardTitle,
+  LICENCE_ENDING_SOON_DAYS,
+  licenceEndsSoon,
+  type PurchasedFile,
+  purchasedFilesQuery,
   Spinner,
   useRequireLogin,
   membershipQuery,
@@ -34,10 +38,13 @@ function Overview({
   stats,
   membership,
   summary,
+  purchased,
 }: {
   stats: DashboardStats;
   membership: MembershipStatus | undefined;
   summary: PointsSummary | undefined;
+  /** the bought files within their licence (undefined while loading or when they could not be read) */
+  purchased: PurchasedFile[] | undefined;
 }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -99,13 +106,16 @@ function Overview({
               <div style={{ width: `${Math.min(100, (stats.fileCount / stats.fileLimit) * 100)}%` }} />
             </div>
             <p className="pc-muted">{t('dashboard.files.limit', { limit: stats.fileLimit })}</p>
+            {purchased ? <PurchasedLine purchased={purchased} /> : null}
           </CardContent>
         </Card>
 
         <Card data-testid="dashboard-earnings">
           <CardHeader>
             <CardDescription>{t('dashboard.earnings.title')}</CardDescription>
-            <CardTitle className="pd-figure">{t('dashboard.earnings.value', { points: number(sales) })}</CardTitle>
+            <CardTitle className="pd-figure">
+              {t('dashboard.earnings.value', { count: sales, points: number(sales) })}
+            </CardTitle>
           </CardHeader>
           <CardContent>
             <p className="pc-muted">{t('dashboard.earnings.hint')}</p>
@@ -207,6 +217,25 @@ function Overview({
   );
 }
 
+/** Beside the own files: how many bought files are within their licence, and how many of those end soon. */
+function PurchasedLine({ purchased }: { purchased: PurchasedFile[] }) {
+  const { t } = useTranslation();
+  const now = new Date();
+  const endingSoon = purchased.filter((f) => licenceEndsSoon(f.licenceExpiresAt, now)).length;
+  return (
+    <div className="pd-purchased">
+      <Link to="/files?view=purchased" data-testid="dashboard-purchased" data-count={purchased.length}>
+        {t('dashboard.files.purchased', { count: purchased.length })}
+      </Link>
+      {endingSoon > 0 ? (
+        <Badge variant="warning" data-testid="dashboard-ending-soon" data-count={endingSoon}>
+          {t('dashboard.files.endingSoon', { count: endingSoon, days: LICENCE_ENDING_SOON_DAYS })}
+        </Badge>
+      ) : null}
+    </div>
+  );
+}
+
 /** Dashboard (/ when signed in): tier, file count against the limit, earnings, quick actions, recent files, points. */
 export function DashboardPage() {
   const { t, i18n } = useTranslation();
@@ -214,6 +243,7 @@ export function DashboardPage() {
   const stats = useQuery({ ...dashboardStatsQuery, enabled: allowed });
   const membership = useQuery({ ...membershipQuery, enabled: allowed });
   const summary = useQuery({ ...pointsSummaryQuery, enabled: allowed });
+  const purchased = useQuery({ ...purchasedFilesQuery, enabled: allowed });
   const notice = membership.data?.notice;
   const sessionExpired = useSessionExpired();
 
@@ -247,7 +277,13 @@ export function DashboardPage() {
         </Card>
       ) : null}
       {stats.data ? (
-        <Overview key={i18n.language} stats={stats.data} membership={membership.data} summary={summary.data} />
+        <Overview
+          key={i18n.language}
+          stats={stats.data}
+          membership={membership.data}
+          summary={summary.data}
+          purchased={purchased.data}
+        />
       ) : null}
     </div>
   );

@@ -16,7 +16,7 @@ export function CashOutCard() {
       <CardContent>
         <dl className="pp-facts">
           <dt className="pc-muted">{t('points.cashOut.minimum')}</dt>
-          <dd>{t('common.points', { points: number(minimumPoints) })}</dd>
+          <dd>{t('common.points', { count: minimumPoints, points: number(minimumPoints) })}</dd>
           <dt className="pc-muted">{t('points.cashOut.rate')}</dt>
           <dd>{t('points.cashOut.rateValue', { yen: number(yenPerPoint) })}</dd>
           <dt className="pc-muted">{t('points.cashOut.fee')}</dt>

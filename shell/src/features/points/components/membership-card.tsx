@@ -50,7 +50,14 @@ function changedPrice(error: unknown): number | undefined {
  * cost; the confirmation says what is charged now and when and how much next), downgrades reserved for the next
  * renewal, and while one is reserved 'ダウングレード予約中' with only a cancel button.
  */
-export function MembershipCard({ status }: { status: MembershipStatus }) {
+export function MembershipCard({
+  status,
+  onBuyPoints,
+}: {
+  status: MembershipStatus;
+  /** opens the purchase dialog (absent when card payments are unavailable) */
+  onBuyPoints?: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const sessionExpired = useSessionExpired();
   const upgrade = useUpgradeMembership();
@@ -202,9 +209,18 @@ export function MembershipCard({ status }: { status: MembershipStatus }) {
               </div>
             ) : null}
             {upgrades.some((o) => !o.affordable) ? (
-              <p className="pc-muted" style={{ margin: 0 }}>
-                {t('points.membership.notEnoughPoints')}
-              </p>
+              <div className="pc-stack" data-testid="points-membership-short">
+                <p className="pc-muted" style={{ margin: 0 }}>
+                  {t('points.membership.notEnoughPoints')}
+                </p>
+                {onBuyPoints ? (
+                  <div className="pp-buttons">
+                    <Button variant="outline" onClick={onBuyPoints} data-testid="points-membership-buy-points">
+                      {t('points.buy')}
+                    </Button>
+                  </div>
+                ) : null}
+              </div>
             ) : null}
             {downgrades.length > 0 ? (
               <div className="pp-buttons">

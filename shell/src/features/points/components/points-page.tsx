@@ -1,4 +1,5 @@
 import {
+  BUY_POINTS_PARAM,
   Button,
   Card,
   CardContent,
@@ -13,6 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { useSearchParams } from '@pagecast/router';
 import { billingConfigQuery } from '../api/get-billing-config';
 import { pointsHistoryQuery } from '../api/get-points-history';
 import { CashOutCard } from './cash-out-card';
@@ -40,6 +42,7 @@ export function PointsPage() {
   const { allowed } = useRequireLogin();
   const sessionExpired = useSessionExpired();
   const [buying, setBuying] = useState(false);
+  const [params, setParams] = useSearchParams();
   const config = useQuery({ ...billingConfigQuery, enabled: allowed });
   const summary = useQuery({ ...pointsSummaryQuery, enabled: allowed });
   const history = useQuery({ ...pointsHistoryQuery, enabled: allowed });
@@ -50,6 +53,15 @@ export function PointsPage() {
   useEffect(() => {
     if (firstError) sessionExpired(firstError);
   }, [firstError]);
+
+  // /points?buy=1 (where points are short: a marketplace card, a confirmation) opens the purchase dialog once
+  useEffect(() => {
+    if (!allowed || params.get(BUY_POINTS_PARAM) !== '1') return;
+    setBuying(true);
+    const next = new URLSearchParams(params);
+    next.delete(BUY_POINTS_PARAM);
+    setParams(next, { replace: true });
+  }, [allowed, params, setParams]);
 
   if (!allowed) return <Spinner />;
   const points = (n: number | undefined) =>
@@ -132,7 +144,7 @@ export function PointsPage() {
         )}
         <div className="pp-side">
           {membership.data ? (
-            <MembershipCard status={membership.data} />
+            <MembershipCard status={membership.data} onBuyPoints={unavailable ? undefined : () => setBuying(true)} />
           ) : membership.isError ? null : (
             <Spinner label={t('common.loading')} />
           )}

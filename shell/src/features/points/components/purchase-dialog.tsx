@@ -64,7 +64,7 @@ export function PurchaseDialog({
                     ref={amount === value ? chosen : undefined}
                     onChange={() => setAmount(value)}
                   />
-                  <strong>{t('common.points', { points: number(value) })}</strong>
+                  <strong>{t('common.points', { count: value, points: number(value) })}</strong>
                   <span className="pc-muted">{t('points.purchase.price', { yen: number(value) })}</span>
                 </label>
               ))}

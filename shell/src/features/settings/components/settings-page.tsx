@@ -38,7 +38,10 @@ export function SettingsPage() {
               <ReadOnly label={t('settings.account.plan')} value={t(`common.tiers.${tier}`, { defaultValue: tier })} />
               <ReadOnly
                 label={t('settings.account.points')}
-                value={t('common.points', { points: (user.points ?? 0).toLocaleString(i18n.language) })}
+                value={t('common.points', {
+                  count: user.points ?? 0,
+                  points: (user.points ?? 0).toLocaleString(i18n.language),
+                })}
                 testId="settings-points"
               />
               <ReadOnly

@@ -85,7 +85,7 @@ export function WelcomePage() {
             <div>
               <div className="pc-muted">{t('auth.welcome.currentPoints')}</div>
               <strong style={{ fontSize: '1.4rem' }} data-testid="welcome-points">
-                {t('common.points', { points: n(user.points ?? 0) })}
+                {t('common.points', { count: user.points ?? 0, points: n(user.points ?? 0) })}
               </strong>
             </div>
             <div>

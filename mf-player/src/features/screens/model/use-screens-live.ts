@@ -1,0 +1,33 @@
+// The Screens page hears its screens report (GET /api/events?screens=mine: the gateway forwards each status report
+// of the member's screens as `screens.screen.status` with the screen's id) and reads its screens again: a freshly
+// paired screen turns online, now playing and last seen move, without a reload. Each screen reports every 15 s: the
+// reports of the next second are read together, so a member with many screens costs at most one read a second.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { liveUrl } from '../../../lib/events-since';
+import { screensKey } from '../api/list-screens';
+
+export const SCREEN_STATUS_EVENT = 'screens.screen.status';
+const GATHER_MS = 1000;
+
+export function useScreensLive(): void {
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const source = new EventSource(liveUrl('/api/events?screens=mine'));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void qc.invalidateQueries({ queryKey: screensKey });
+      }, GATHER_MS);
+    };
+    source.addEventListener(SCREEN_STATUS_EVENT, refresh);
+    source.addEventListener('resync', refresh);
+    return () => {
+      source.close();
+      if (timer) clearTimeout(timer);
+    };
+  }, [qc]);
+}
