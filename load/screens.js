@@ -48,6 +48,7 @@ const mine = setup.screens.filter((_, i) => i % vus === (__VU - 1) % vus);
 const etags = {};
 const playedUntil = {};
 const loaded = {};
+const takenOverFrom = {};
 const notModified = http.expectedStatuses(200, 304);
 
 function round(screen) {
@@ -76,6 +77,12 @@ function round(screen) {
   });
   check(manifest, { 'manifest 200/304': (r) => r.status === 200 || r.status === 304 });
   if (manifest.status === 200 && manifest.headers.Etag) etags[screen.screenId] = manifest.headers.Etag;
+  // a takeover on this screen (issue 37, started in the middle of the run by load/lib/takeover-probe.mjs): a display
+  // shows it from its start and plays no page of its own then, so it reports nothing from that instant on
+  if (manifest.status === 200) {
+    const starts = (manifest.json('takeovers') ?? []).map((t) => Date.parse(t.startsAt));
+    if (starts.length) takenOverFrom[screen.screenId] = Math.min(...starts);
+  }
   const beat = http.post(
     `${BASE_URL}/api/screens/device/heartbeat`,
     JSON.stringify({
@@ -88,18 +95,27 @@ function round(screen) {
   check(beat, { 'heartbeat 200': (r) => r.status === 200 });
   // the three pages (numbered from 1) of the last 15 s, after what this screen already reported: a screen's plays
   // never overlap (the service refuses an overlap beyond a second)
-  let start = Math.max(playedUntil[screen.screenId] ?? 0, Date.now() - 15000);
-  const plays = [1, 2, 3].map((page) => {
-    const record = { id: uuid(), fileId: setup.fileId, page, startedAt: new Date(start).toISOString(), seconds: 5 };
+  // a display reports what it showed since it booted: nothing at its boot (records from before it, or before its
+  // screen was given the playlist, are refused as not assigned)
+  if (playedUntil[screen.screenId] === undefined) {
+    playedUntil[screen.screenId] = Date.now();
+    return;
+  }
+  let start = Math.max(playedUntil[screen.screenId], Date.now() - 15000);
+  const until = takenOverFrom[screen.screenId] ?? Number.POSITIVE_INFINITY;
+  const plays = [];
+  for (const page of [1, 2, 3]) {
+    if (start + 5000 > until) break;
+    plays.push({ id: uuid(), fileId: setup.fileId, page, startedAt: new Date(start).toISOString(), seconds: 5 });
     start += 5000;
-    return record;
-  });
+  }
   playedUntil[screen.screenId] = start;
+  if (plays.length === 0) return;
   const sent = http.post(`${BASE_URL}/api/screens/device/plays`, JSON.stringify({ plays }), {
     headers: { ...headers, 'content-type': 'application/json' },
     tags: { name: 'plays' },
   });
-  check(sent, { 'plays accepted once': (r) => r.status === 200 && r.json('accepted') === 3 });
+  check(sent, { 'plays accepted once': (r) => r.status === 200 && r.json('accepted') === plays.length });
 }
 
 /** The display's live stream until the end of the run (see the top): resolves when its time-out ends it. */

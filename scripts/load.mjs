@@ -74,6 +74,18 @@ try {
   say(`k6 run load/${scenario}.js against ${baseUrl}`);
   // screens: the gateway's and the screens service's memory before and while the displays are connected
   const memory = scenario === 'screens' && stack ? watchMemory(stack) : null;
+  // screens: a takeover on every paired screen in the middle of the run, timed until every display shows it
+  let probe = null;
+  if (scenario === 'screens') {
+    const { readFileSync } = await import('node:fs');
+    const { takeoverProbe } = await import('../load/lib/takeover-probe.mjs');
+    probe = takeoverProbe({
+      base: baseUrl,
+      setup: JSON.parse(readFileSync(process.env.SCREENS_FILE, 'utf8')),
+      atMs: (runSeconds(process.env.DURATION || '45s') * 1000) / 2,
+      say,
+    });
+  }
   const code = await new Promise((resolve) => {
     k6 = spawn(k6Bin, ['run', '--no-usage-report', script], {
       cwd: root,
@@ -83,11 +95,23 @@ try {
     k6.on('close', (c) => resolve(c ?? 1));
   });
   if (memory) memory.report(Number(process.env.SCREENS || 100));
+  let takeoverShown = true;
+  if (probe) {
+    takeoverShown = await probe.done;
+    await probe.end();
+  }
   say(code === 0 ? 'passed' : `k6 exited ${code} (a check or threshold failed)`);
-  await finish(code);
+  if (!takeoverShown) say('the takeover did not reach every display');
+  await finish(code || (takeoverShown ? 0 : 1));
 } catch (e) {
   console.error(`[load] ${e.stack || e.message}`);
   await finish(1);
+}
+
+/** Seconds of a k6 duration ('45s', '2m', '1h'), clamped like load/screens.js (at most 180 s). */
+function runSeconds(duration) {
+  const m = /^(\d+)(s|m|h)$/.exec(duration);
+  return m ? Math.min(Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2]], 180) : 45;
 }
 
 /** Samples each process's resident memory (its /metrics) every 2 s; report() prints the rise per connected screen. */

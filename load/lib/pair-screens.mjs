@@ -46,6 +46,7 @@ async function member(base, mailUrl) {
       `${method} ${path}`,
     );
   };
+  call.cookie = cookie;
   return call;
 }
 
@@ -88,7 +89,14 @@ export async function pairScreens({ base, mailUrl, count, out, corpus }) {
   }
   writeFileSync(
     out,
-    JSON.stringify({ fileId: file.id, playlistId: playlist.id, images: pages.map((p) => p.imagePath), screens }),
+    JSON.stringify({
+      fileId: file.id,
+      playlistId: playlist.id,
+      images: pages.map((p) => p.imagePath),
+      screens,
+      // the member's session: the takeover of the run (load/lib/takeover-probe.mjs)
+      ownerCookie: call.cookie,
+    }),
   );
   return screens.length;
 }

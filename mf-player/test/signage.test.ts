@@ -15,7 +15,13 @@ describe('player load errors (spec points 2 and 6)', () => {
 describe("mf_player './routes'", () => {
   it('exposes the components the shell routes /signage/:fileId, /playbook, /playback, /screens and /screen to', async () => {
     const routes = (await import('../src/routes/index')).default;
-    expect(Object.keys(routes).sort()).toEqual(['DisplayPage', 'PlaylistsPage', 'ScreensPage', 'SignagePage']);
+    expect(Object.keys(routes).sort()).toEqual([
+      'DisplayPage',
+      'FleetPage',
+      'PlaylistsPage',
+      'ScreensPage',
+      'SignagePage',
+    ]);
     expect(typeof routes.SignagePage).toBe('function');
   });
 });

@@ -12,8 +12,12 @@ const PlaylistsPage = lazy(() =>
 const ScreensPage = lazy(() =>
   import('../features/screens/components/screens-page').then((m) => ({ default: m.ScreensPage })),
 );
+const FleetPage = lazy(() => import('../features/fleet/components/fleet-page').then((m) => ({ default: m.FleetPage })));
 const DisplayPage = lazy(() =>
   import('../features/display/components/display-page').then((m) => ({ default: m.DisplayPage })),
 );
 
-export default { SignagePage, PlaylistsPage, ScreensPage, DisplayPage } satisfies Record<string, ComponentType>;
+export default { SignagePage, PlaylistsPage, ScreensPage, FleetPage, DisplayPage } satisfies Record<
+  string,
+  ComponentType
+>;

@@ -150,6 +150,40 @@ export const ScreenRevokedEvent = z.object({
   revokedAt: IsoDateTime,
 });
 
+/**
+ * One change to many screens (issue 37): a bulk change, a group's members, assignment or order, a takeover started
+ * or ended. One event per change, not one per screen: `screenIds` are the screens whose resolution inputs changed
+ * (each display re-reads its manifest, GET /api/screens/device/me, which is derived from the stored state), and
+ * `content` is what those screens' devices may now be asked to play (added to what they may read). An unpair also
+ * sends screens.screen.revoked.v1 per screen: revocation is the credential's own fact, which the gateway's
+ * revocation set and file-conversion's tombstones are built from.
+ */
+export const FleetChangedEvent = z.object({
+  changeId: z.string(),
+  ownerId: z.string(),
+  changedAt: IsoDateTime,
+  kind: z.enum([
+    'assign',
+    'add-to-group',
+    'remove-from-group',
+    'set-time-zone',
+    'unpair',
+    'group-created',
+    'group-changed',
+    'group-deleted',
+    'group-order',
+    'takeover-started',
+    'takeover-ended',
+  ]),
+  screenIds: z.array(z.string()),
+  groupId: z.string().optional(),
+  takeoverId: z.string().optional(),
+  content: z.object({ playlistIds: z.array(z.string()), fileIds: z.array(z.string()) }).default({
+    playlistIds: [],
+    fileIds: [],
+  }),
+});
+
 export const eventDataSchemas = {
   [subjects.userRegistered]: UserRegisteredEvent,
   [subjects.userVerified]: UserVerifiedEvent,
@@ -171,6 +205,7 @@ export const eventDataSchemas = {
   [subjects.membershipChanged]: MembershipChangedEvent,
   [subjects.screenChanged]: ScreenChangedEvent,
   [subjects.screenRevoked]: ScreenRevokedEvent,
+  [subjects.fleetChanged]: FleetChangedEvent,
 } as const satisfies { [S in Subject]: z.ZodType };
 
 export type EventData<S extends Subject> = z.infer<(typeof eventDataSchemas)[S]>;

@@ -5,8 +5,6 @@ export const IDENTITY_HEADER = 'x-pagecast-identity';
 export const SESSION_TOKEN_TTL_SECONDS = 900;
 /** Services refuse an identity header whose `iat` is older than this. */
 export const IDENTITY_MAX_AGE_SECONDS = 60;
-/** userId of internal calls the gateway makes on its own behalf (e.g. session refresh). */
-export const SYSTEM_USER_ID = 'system';
 
 export const Identity = z.object({ userId: z.string(), sessionId: z.string(), iat: z.number().int() });
 export type Identity = z.infer<typeof Identity>;

@@ -7,6 +7,7 @@ export * from './api/media-access';
 export * from './api/membership';
 export * from './api/playlists';
 export * from './api/points';
+export * from './api/screen-fleet';
 export * from './api/screens';
 export * from './api/transfers';
 export * from './api/user';

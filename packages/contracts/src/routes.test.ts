@@ -76,6 +76,23 @@ describe('route table', () => {
       'get /api/screens/device/me',
       'post /api/screens/device/heartbeat',
       'post /api/screens/device/plays',
+      // fleet control (issue 37)
+      'get /api/screens/groups',
+      'post /api/screens/groups',
+      'put /api/screens/groups/order',
+      'put /api/screens/groups/:groupId',
+      'delete /api/screens/groups/:groupId',
+      'get /api/screens/groups/:groupId/agenda',
+      'post /api/screens/bulk',
+      'get /api/screens/takeovers',
+      'post /api/screens/takeovers',
+      'get /api/screens/takeovers/log',
+      'delete /api/screens/takeovers/:takeoverId',
+      'get /api/screens/takeover-templates',
+      'post /api/screens/takeover-templates',
+      'put /api/screens/takeover-templates/:templateId',
+      'delete /api/screens/takeover-templates/:templateId',
+      'get /api/screens/:id/agenda',
     ];
     expect(apiRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());
   });

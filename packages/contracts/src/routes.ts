@@ -6,6 +6,7 @@ import { marketplaceRoutes } from './api/marketplace';
 import { membershipRoutes } from './api/membership';
 import { playlistsRoutes } from './api/playlists';
 import { pointsRoutes } from './api/points';
+import { screenFleetRoutes } from './api/screen-fleet';
 import { screensRoutes } from './api/screens';
 import { userRoutes } from './api/user';
 import type { RouteDef } from './route-def';
@@ -26,6 +27,7 @@ export const apiRoutes: RouteDef[] = [
   ...pointsRoutes,
   ...membershipRoutes,
   ...screensRoutes,
+  ...screenFleetRoutes,
 ];
 
 export function routesFor(service: ServiceName): RouteDef[] {

@@ -1,7 +1,7 @@
 // Shared by the screens service (validation) and the display (switching on its own clock, offline too).
 // What a screen plays at an instant: a pure function of the assignment, the screen's time zone and the instant.
 // Day parts are wall-clock ranges in the screen's zone (Intl does the zone arithmetic, daylight saving included).
-import type { ScreenAssignment, ScreenSchedule } from './api/screens';
+import type { DeviceScreen, ScreenAssignment, ScreenSchedule } from './api/screens';
 
 const MINUTES_PER_DAY = 1440;
 const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;
@@ -175,4 +175,199 @@ export function nextBoundary(assignment: ScreenAssignment, timeZone: string, ins
     from = candidate;
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fleet precedence (issue 37): one resolver for a screen at an instant, shared by the display (on its own clock,
+// offline too), the server (agenda, proof of play) and the agenda below. An active takeover wins; then the screen's
+// own assignment when it is not 'none'; then its groups' assignments in the member's order (the first group whose
+// assignment plays something at that instant). `resolvePlaying` is the inner step for one assignment.
+
+/** What a takeover shows: a file of the member's library (or bought), or a message typed when it started. */
+export type TakeoverShow = { kind: 'file'; fileId: string } | { kind: 'message'; title: string; body: string };
+
+/** A takeover as a resolver sees it: from `startsAt` (ms) until `endsAt` (ms, excluded; null = until ended). */
+export interface TakeoverWindow {
+  id: string;
+  show: TakeoverShow;
+  startsAt: number;
+  endsAt: number | null;
+}
+
+/** Everything one screen needs to resolve what it plays: never another screen's ids. */
+export interface ResolutionInputs {
+  timeZone: string;
+  /** the screen's own assignment */
+  assignment: ScreenAssignment;
+  /** the screen's groups' assignments, highest precedence first */
+  groups: ReadonlyArray<{ id: string; assignment: ScreenAssignment }>;
+  /** takeovers that concern this screen (ended ones may be left out) */
+  takeovers: ReadonlyArray<TakeoverWindow>;
+}
+
+/** What plays, a takeover's message included. */
+export type Shown = Playing | { kind: 'message'; title: string; body: string };
+
+/** Which rule won: a takeover, the screen's own assignment, one of its groups, or none (nothing plays). */
+export type Because =
+  | { rule: 'takeover'; takeoverId: string }
+  | { rule: 'screen' }
+  | { rule: 'group'; groupId: string }
+  | { rule: 'none' };
+
+export interface Resolution {
+  playing: Shown;
+  because: Because;
+}
+
+/** The takeover running at `instant`: of several (only an offline copy could hold overlapping ones), the latest start. */
+export function activeTakeover(takeovers: ReadonlyArray<TakeoverWindow>, instant: number): TakeoverWindow | undefined {
+  let found: TakeoverWindow | undefined;
+  for (const t of takeovers) {
+    if (t.startsAt <= instant && (t.endsAt === null || instant < t.endsAt)) {
+      if (!found || t.startsAt > found.startsAt || (t.startsAt === found.startsAt && t.id > found.id)) found = t;
+    }
+  }
+  return found;
+}
+
+/**
+ * A display's manifest (GET /api/screens/device/me) as resolver inputs: what the display runs on its own clock,
+ * offline too (a manifest of an older server, without groups or takeovers, resolves its own assignment).
+ */
+export function deviceInputs(
+  screen: Pick<DeviceScreen, 'timeZone' | 'assignment' | 'groups' | 'takeovers'>,
+): ResolutionInputs {
+  return {
+    timeZone: screen.timeZone,
+    assignment: screen.assignment,
+    groups: screen.groups ?? [],
+    takeovers: (screen.takeovers ?? []).map((t) => ({
+      id: t.id,
+      show: t.show,
+      startsAt: Date.parse(t.startsAt),
+      endsAt: t.endsAt === null ? null : Date.parse(t.endsAt),
+    })),
+  };
+}
+
+/** What a screen plays at `instant` (ms) and why. */
+export function resolveScreen(inputs: ResolutionInputs, instant: number): Resolution {
+  const takeover = activeTakeover(inputs.takeovers, instant);
+  if (takeover) return { playing: { ...takeover.show }, because: { rule: 'takeover', takeoverId: takeover.id } };
+  if (inputs.assignment.kind !== 'none') {
+    const own = resolvePlaying(inputs.assignment, inputs.timeZone, instant);
+    if (own.kind !== 'none') return { playing: own, because: { rule: 'screen' } };
+  }
+  for (const group of inputs.groups) {
+    const playing = resolvePlaying(group.assignment, inputs.timeZone, instant);
+    if (playing.kind !== 'none') return { playing, because: { rule: 'group', groupId: group.id } };
+  }
+  return { playing: { kind: 'none' }, because: { rule: 'none' } };
+}
+
+/** Every playlist and file a screen may be asked to play from these inputs (its device may read them). */
+export function contentOfInputs(inputs: ResolutionInputs): { playlistIds: string[]; fileIds: string[] } {
+  const playlistIds = new Set<string>();
+  const fileIds = new Set<string>();
+  for (const a of [inputs.assignment, ...inputs.groups.map((g) => g.assignment)]) {
+    const c = assignedContent(a);
+    for (const id of c.playlistIds) playlistIds.add(id);
+    for (const id of c.fileIds) fileIds.add(id);
+  }
+  for (const t of inputs.takeovers) if (t.show.kind === 'file') fileIds.add(t.show.fileId);
+  return { playlistIds: [...playlistIds], fileIds: [...fileIds] };
+}
+
+/**
+ * The first instant after `instant` at which the resolution may change (a day-part boundary of any assignment, a
+ * takeover's start or end), or null when nothing ever changes. A candidate, not a proof: the caller resolves again.
+ */
+export function nextChange(inputs: ResolutionInputs, instant: number): number | null {
+  let next = Number.POSITIVE_INFINITY;
+  for (const a of [inputs.assignment, ...inputs.groups.map((g) => g.assignment)]) {
+    const b = nextBoundary(a, inputs.timeZone, instant);
+    if (b !== null && b < next) next = b;
+  }
+  for (const t of inputs.takeovers) {
+    if (t.startsAt > instant && t.startsAt < next) next = t.startsAt;
+    if (t.endsAt !== null && t.endsAt > instant && t.endsAt < next) next = t.endsAt;
+  }
+  return Number.isFinite(next) ? next : null;
+}
+
+const sameEntry = (a: AgendaEntry, b: AgendaEntry) =>
+  JSON.stringify([a.playing, a.because, a.stopped]) === JSON.stringify([b.playing, b.because, b.stopped]);
+
+/** A bought file's licence: it stops playing at `endsAt` (the display can no longer read it). */
+export interface LicenceEnd {
+  fileId: string;
+  endsAt: number;
+}
+
+export interface AgendaEntry {
+  from: number;
+  to: number;
+  playing: Shown;
+  because: Because;
+  /** bought files in what plays whose licence has ended by `from`: they no longer show */
+  stopped: string[];
+}
+
+export interface Agenda {
+  entries: AgendaEntry[];
+  /** licence ends inside the window of files in what plays then (content that will stop, and when) */
+  licenceEnds: Array<{ fileId: string; at: number }>;
+}
+
+function filesOf(playing: Shown, playlistFiles: ReadonlyMap<string, readonly string[]>): string[] {
+  if (playing.kind === 'file') return [playing.fileId];
+  if (playing.kind === 'playlist') return [...(playlistFiles.get(playing.playlistId) ?? [])];
+  return [];
+}
+
+/**
+ * What plays from `from` to `to` (ms) and why: the resolver stepped over its change points (day-part boundaries,
+ * takeover starts and ends, licence ends), equal neighbours merged; an entry playing nothing is a gap. A bought file
+ * whose licence has ended is named in `stopped`; a file alone that stopped is a gap too (playing it shows nothing).
+ */
+export function agendaOf(
+  inputs: ResolutionInputs,
+  from: number,
+  to: number,
+  opts: { licenceEnds?: ReadonlyArray<LicenceEnd>; playlistFiles?: ReadonlyMap<string, readonly string[]> } = {},
+): Agenda {
+  const licenceEnds = opts.licenceEnds ?? [];
+  const playlistFiles = opts.playlistFiles ?? new Map<string, readonly string[]>();
+  const ended = (fileId: string, at: number) => licenceEnds.some((l) => l.fileId === fileId && l.endsAt <= at);
+  const entries: AgendaEntry[] = [];
+  const out: Agenda = { entries, licenceEnds: [] };
+  let t = from;
+  // a week has at most a few hundred change points; the bound only guards against a resolver that never moves
+  for (let guard = 0; t < to && guard < 100_000; guard++) {
+    const resolution = resolveScreen(inputs, t);
+    const files = filesOf(resolution.playing, playlistFiles);
+    const stopped = files.filter((f) => ended(f, t));
+    const blank = resolution.playing.kind === 'file' && stopped.length === 1;
+    let next = nextChange(inputs, t) ?? to;
+    for (const l of licenceEnds) if (l.endsAt > t && l.endsAt < next) next = l.endsAt;
+    next = Math.min(Math.max(next, t + 1), to);
+    const entry: AgendaEntry = blank
+      ? { from: t, to: next, playing: { kind: 'none' }, because: resolution.because, stopped }
+      : { from: t, to: next, ...resolution, stopped };
+    const last = entries[entries.length - 1];
+    if (last && last.to === t && sameEntry(last, entry)) {
+      last.to = next;
+    } else entries.push(entry);
+    t = next;
+  }
+  for (const l of licenceEnds) {
+    if (l.endsAt < from || l.endsAt >= to) continue;
+    const playingThen = resolveScreen(inputs, l.endsAt);
+    if (filesOf(playingThen.playing, playlistFiles).includes(l.fileId)) {
+      out.licenceEnds.push({ fileId: l.fileId, at: l.endsAt });
+    }
+  }
+  out.licenceEnds.sort((a, b) => a.at - b.at);
+  return out;
 }

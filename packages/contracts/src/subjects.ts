@@ -23,6 +23,7 @@ export const subjects = {
   membershipChanged: 'billing.membership.changed.v1',
   screenChanged: 'screens.screen.changed.v1',
   screenRevoked: 'screens.screen.revoked.v1',
+  fleetChanged: 'screens.fleet.changed.v1',
 } as const;
 export type Subject = (typeof subjects)[keyof typeof subjects];
 export const allSubjects = Object.values(subjects) as Subject[];

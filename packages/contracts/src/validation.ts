@@ -50,9 +50,16 @@ export const validationMessagesJa: Record<string, string> = {
   // screens
   'validation.pairingCodeInvalid': 'ペアリングコードは6文字の英数字です',
   'validation.timeZoneInvalid': 'タイムゾーンが正しくありません',
+  'validation.sinceInvalid': '無効な時刻です',
+  'validation.tooManyWatches': '一度に監視できるIDの数を超えています',
   'validation.timeOfDayInvalid': '時刻は HH:MM で入力してください',
   'validation.screenNameRequired': 'スクリーン名を入力してください',
   'validation.screenNameTooLong': 'スクリーン名は100文字以下で入力してください',
+  'validation.groupNameRequired': '名前を入力してください',
+  'validation.groupNameTooLong': '名前は60文字以下で入力してください',
+  'validation.takeoverTitleRequired': '見出しを入力してください',
+  'validation.takeoverTitleTooLong': '見出しは80文字以下で入力してください',
+  'validation.takeoverBodyTooLong': '本文は500文字以下で入力してください',
   'validation.descriptionTooLong': '説明は500文字以下で入力してください',
   'validation.playlistFilesRequired': 'ファイルを1つ以上選択してください',
   'validation.positionInvalid': '位置は0以上の整数で指定してください',
@@ -189,8 +196,12 @@ export const IsoDateTime = z.iso.datetime({ offset: true });
 export const OkResponse = z.object({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof OkResponse>;
 
-export const MessageResponse = z.object({ message: z.string() });
-export type MessageResponse = z.infer<typeof MessageResponse>;
+/**
+ * Success answer of a call whose outcome is the whole answer (sent, changed): no sentence, the page words it in the
+ * reader's language from its catalogue (issue 36).
+ */
+export const MessageResponse = OkResponse;
+export type MessageResponse = OkResponse;
 
 /** A body the client sends empty or not at all (express 5 leaves req.body undefined then). */
 export const EmptyBody = z.object({}).optional();

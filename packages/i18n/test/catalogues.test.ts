@@ -42,24 +42,71 @@ function frontEndSources(): Array<{ file: string; text: string }> {
 const flat = Object.fromEntries(Object.entries(catalogues).map(([lang, tree]) => [lang, flatten(tree)]));
 const jaFlat = flat.ja ?? {};
 
+// i18next's JSON v4 plural keys (its default since v21: the project sets no compatibilityJSON): <key>_<category>,
+// with the categories Intl.PluralRules gives for the language (ja: other; en: one, other; fr, it: one, many, other).
+const pluralSuffix = /_(zero|one|two|few|many|other)$/;
+const categories = (lang: string) => [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories].sort();
+/** a catalogue's keys by base name: 'a.b_one', 'a.b_other' → 'a.b' with ['one', 'other']; 'a.c' → 'a.c' with [] */
+function byBase(entries: Record<string, string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const key of Object.keys(entries)) {
+    const m = pluralSuffix.exec(key);
+    const base = m ? key.slice(0, m.index) : key;
+    const forms = out.get(base) ?? [];
+    if (m) forms.push(m[1] as string);
+    out.set(base, forms);
+  }
+  return out;
+}
+const bases = Object.fromEntries(Object.entries(flat).map(([lang, entries]) => [lang, byBase(entries)]));
+/** the text a language's key (base name) is compared with: the text itself, or its `other` form */
+const textOf = (lang: string, base: string) => flat[lang]?.[base] ?? flat[lang]?.[`${base}_other`];
+
 describe('translation catalogues', () => {
-  it('have exactly the same keys in ja, en, fr and it', () => {
-    const reference = Object.keys(jaFlat).sort();
+  it('have the same keys in ja, en, fr and it, compared by their base name (plural suffixes apart)', () => {
+    const reference = [...(bases.ja?.keys() ?? [])].sort();
     expect(reference.length).toBeGreaterThan(100);
     for (const lang of ['en', 'fr', 'it']) {
-      const keys = Object.keys(flat[lang] ?? {}).sort();
+      const keys = [...(bases[lang]?.keys() ?? [])].sort();
       const missing = reference.filter((k) => !keys.includes(k));
       const extra = keys.filter((k) => !reference.includes(k));
       expect({ lang, missing, extra }).toEqual({ lang, missing: [], extra: [] });
     }
   });
 
+  it('give a plural text exactly the forms its language has, in every language', () => {
+    const wrong: string[] = [];
+    for (const [lang, byKey] of Object.entries(bases)) {
+      const want = categories(lang);
+      for (const [base, forms] of byKey) {
+        const plural = Object.values(bases).some((b) => (b.get(base)?.length ?? 0) > 0);
+        const got = [...forms].sort();
+        if (plural && got.join() !== want.join()) wrong.push(`${lang}:${base} has [${got}], needs [${want}]`);
+        if (forms.length > 0 && base in (flat[lang] ?? {})) wrong.push(`${lang}:${base} is both plain and plural`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('make every text that shows {{count}} a plural one', () => {
+    const plain = Object.entries(flat).flatMap(([lang, entries]) =>
+      Object.entries(entries)
+        .filter(([key, text]) => !pluralSuffix.test(key) && /{{\s*count\s*}}/.test(text))
+        .map(([key]) => `${lang}:${key}`),
+    );
+    expect(plain).toEqual([]);
+  });
+
   it('have no empty texts and the same interpolation variables in every language', () => {
-    const vars = (text: string) => [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
+    const vars = (text: string) => [...new Set([...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]))].sort();
     for (const [lang, entries] of Object.entries(flat)) {
       for (const [key, text] of Object.entries(entries)) {
         expect(text.trim(), `${lang}:${key}`).not.toBe('');
-        expect(vars(text), `${lang}:${key}`).toEqual(vars(jaFlat[key] ?? ''));
+        const base = key.replace(pluralSuffix, '');
+        // a language's `one` form may say the count in words ("one page"), so plural forms are compared as a set
+        const theirs = vars(text).filter((v) => !(v === 'count' && base !== key));
+        const ours = vars(textOf('ja', base) ?? '').filter((v) => !(v === 'count' && base !== key));
+        expect(theirs, `${lang}:${key}`).toEqual(ours);
       }
     }
   });
@@ -118,6 +165,48 @@ describe('translation catalogues', () => {
     // hundreds of literal keys: a pattern that stopped matching would find none
     expect(literal).toBeGreaterThan(300);
     expect(missing).toEqual([]);
+  });
+
+  it('have plural forms for every key the front ends ask for with a count', () => {
+    // t('a.b', { ..., count: n, ... }): i18next picks a.b_<category>; without them every language says "1 files"
+    const counted = new Set<string>();
+    for (const { text } of frontEndSources()) {
+      for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z0-9_.-]+)'\s*,\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/g)) {
+        if (/(^|[\s,{])count\s*[:,}]|(^|[\s,{])count\s*$/.test(m[2] as string)) counted.add(m[1] as string);
+      }
+    }
+    // the ones the issue found ("1 files", "1 pages", "1 vendus", "1 fichiers") are among them
+    for (const key of ['playlist.itemCount', 'playlist.pages', 'playlist.save', 'files.card.sales', 'common.points']) {
+      expect([...counted], key).toContain(key);
+    }
+    const singular: string[] = [];
+    for (const key of counted) {
+      for (const lang of Object.keys(flat)) {
+        if ((bases[lang]?.get(key)?.length ?? 0) === 0) singular.push(`${lang}:${key}`);
+      }
+    }
+    expect(singular).toEqual([]);
+  });
+
+  it('word a count in each language with its plural rules', async () => {
+    const { default: i18next } = await import('i18next');
+    const instance = i18next.createInstance();
+    await instance.init({
+      resources: Object.fromEntries(Object.entries(catalogues).map(([l, tree]) => [l, { translation: tree }])),
+      lng: 'en',
+      interpolation: { escapeValue: false },
+    });
+    const say = (lng: string, key: string, count: number) => instance.t(key, { lng, count });
+    expect(say('en', 'playlist.itemCount', 1)).toBe('1 file');
+    expect(say('en', 'playlist.itemCount', 2)).toBe('2 files');
+    expect(say('en', 'player.pagesCount', 1)).toBe('1 page');
+    expect(say('fr', 'playlist.itemCount', 1)).toBe('1 fichier');
+    expect(say('fr', 'playlist.itemCount', 0)).toBe('0 fichier');
+    expect(say('fr', 'playlist.itemCount', 3)).toBe('3 fichiers');
+    expect(say('fr', 'playlist.itemCount', 1_000_000)).toBe('1000000 de fichiers');
+    expect(instance.t('files.card.sales', { lng: 'fr', count: 1, copies: '1', earned: '' })).toMatch(/^1 vendu /);
+    expect(say('it', 'playlist.pages', 1)).toBe('1 pagina');
+    expect(say('ja', 'playlist.pages', 1)).toBe('1ページ');
   });
 
   it('keep the spec texts', () => {

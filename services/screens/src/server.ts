@@ -4,6 +4,7 @@ import type { ServiceContext } from './context';
 import { createRepositories } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
+import { resumePendingChanges } from './use-cases/bulk-change';
 
 export const SERVICE_NAME = 'screens';
 /** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
@@ -31,6 +32,10 @@ export async function createServer(
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
+      // changes to many screens a crash left half-applied are applied and announced again (issue 37)
+      await context.data.fleet.ensureIndexes();
+      const resumed = await resumePendingChanges(context);
+      if (resumed > 0) context.logger.warn({ resumed }, 'bulk changes resumed after a restart');
       return [createRouter(context)];
     },
   });

@@ -10,6 +10,7 @@ import {
   ScreenList,
   subjects,
 } from '@pagecast/contracts';
+import { testSeed } from '@pagecast/service-kit/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announcer, call, eventsHandled, member, startService, type TestService } from './helpers';
@@ -22,8 +23,18 @@ afterAll(async () => {
   await svc?.close();
 });
 
-/** A display's address: each test its own, so the pairing rate limit of one does not spill into another. */
-const address = () => `10.1.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+/**
+ * A display's address: each test its own, so the pairing rate limit of one does not spill into another. Drawn from
+ * the seed printed at the start (PAGECAST_TEST_SEED replays it), never the same one twice in a run.
+ */
+const { random } = testSeed('screens: display addresses');
+const addressesGiven = new Set<string>();
+const address = (): string => {
+  const ip = `10.1.${Math.floor(random() * 250)}.${Math.floor(random() * 250)}`;
+  if (addressesGiven.has(ip)) return address();
+  addressesGiven.add(ip);
+  return ip;
+};
 
 async function startPairing(ip = address()) {
   const res = await call(svc, null, 'POST', '/api/screens/pairing', undefined, { 'x-forwarded-for': ip });
@@ -277,6 +288,13 @@ describe('what a screen plays', () => {
       },
     });
     expect(badTime.body.code).toBe('VALIDATION');
+    // a zone the server does not know (the Screens page offers only listed ones): refused with its key, nothing changed
+    const badZone = await call(svc, owner, 'PUT', `/api/screens/${screen.id}`, { timeZone: 'Mars/Base' });
+    expect(badZone.status).toBe(400);
+    expect(badZone.body.code).toBe('VALIDATION');
+    expect(badZone.body.issues).toEqual([
+      expect.objectContaining({ path: 'timeZone', key: 'validation.timeZoneInvalid' }),
+    ]);
     const me = await call(svc, { device }, 'GET', '/api/screens/device/me');
     expect(me.body).toMatchObject({ assignment: schedule, timeZone: 'Europe/Paris' });
   });

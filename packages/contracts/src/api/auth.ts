@@ -19,7 +19,6 @@ export type LocalLoginRequest = z.infer<typeof LocalLoginRequest>;
  * which a login does not read). A 403 for an unverified address is EmailNotVerifiedBody (errors).
  */
 export const LocalLoginResponse = z.object({
-  message: z.string().optional(),
   isFirstLogin: z.boolean(),
 });
 export type LocalLoginResponse = z.infer<typeof LocalLoginResponse>;
@@ -37,7 +36,7 @@ export const RegisterRequest = z.object({
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 export const RegisterForm = RegisterRequest.omit({ locale: true });
 export type RegisterForm = z.infer<typeof RegisterForm>;
-export const RegisterResponse = z.object({ message: z.string(), email: z.string(), requiresVerification: z.boolean() });
+export const RegisterResponse = z.object({ email: z.string(), requiresVerification: z.boolean() });
 export type RegisterResponse = z.infer<typeof RegisterResponse>;
 
 export const RequestPasswordResetRequest = z.object({ email: Email });
@@ -63,7 +62,7 @@ export const VerifyEmailRequest = z.object({
   token: z.string({ error: 'validation.tokenRequired' }).trim().min(1, 'validation.tokenRequired'),
 });
 export type VerifyEmailRequest = z.infer<typeof VerifyEmailRequest>;
-export const VerifyEmailResponse = z.object({ message: z.string(), email: z.string().optional() });
+export const VerifyEmailResponse = z.object({ email: z.string().optional() });
 export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponse>;
 
 export const ResendVerificationRequest = z.object({ email: Email });
@@ -74,7 +73,6 @@ export const MigrateAccountRequest = SetPasswordForm;
 export type MigrateAccountRequest = SetPasswordForm;
 export const MigrateAccountForm = SetPasswordForm;
 export const MigrateAccountResponse = z.object({
-  message: z.string(),
   migrationBonus: z.number().int(),
   user: CurrentUser,
 });

@@ -155,7 +155,6 @@ export const PublishSettingsRequest = z
   })
   .superRefine((value, ctx) => requireSaleFields(value, ctx, false));
 export type PublishSettingsRequest = z.infer<typeof PublishSettingsRequest>;
-export const PublishSettingsForm = PublishSettingsRequest;
 
 export const UpdateDurationRequest = z.object({ displayDuration: EditDisplayDuration });
 export type UpdateDurationRequest = z.infer<typeof UpdateDurationRequest>;

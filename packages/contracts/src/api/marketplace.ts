@@ -98,7 +98,6 @@ export const PurchaseRequest = z.object(
 );
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 export const PurchaseResponse = z.object({
-  message: z.string(),
   purchaseId: z.string(),
   fileId: z.string(),
   pointsSpent: z.number().int(),

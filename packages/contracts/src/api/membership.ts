@@ -57,7 +57,6 @@ export const UpgradeMembershipRequest = z.object({
 });
 export type UpgradeMembershipRequest = z.infer<typeof UpgradeMembershipRequest>;
 export const UpgradeMembershipResponse = z.object({
-  message: z.string(),
   pointsConsumed: z.number().int().nonnegative(),
   user: MembershipState,
 });
@@ -66,7 +65,6 @@ export type UpgradeMembershipResponse = z.infer<typeof UpgradeMembershipResponse
 export const ScheduleDowngradeRequest = z.object({ targetTier: DowngradeTier });
 export type ScheduleDowngradeRequest = z.infer<typeof ScheduleDowngradeRequest>;
 export const ScheduleDowngradeResponse = z.object({
-  message: z.string(),
   scheduledTier: MembershipTier,
   /** the member's next renewal, when the downgrade takes effect: its Asia/Tokyo date, YYYY-MM-DD */
   effectiveDate: z.iso.date(),

@@ -14,7 +14,6 @@ export const CreatePlaylistRequest = z.object({
   description: z.string().trim().max(500, 'validation.descriptionTooLong').nullable().optional(),
 });
 export type CreatePlaylistRequest = z.infer<typeof CreatePlaylistRequest>;
-export const CreatePlaylistForm = CreatePlaylistRequest;
 
 export const Playlist = z.object({
   id: z.string(),

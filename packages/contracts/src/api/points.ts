@@ -15,7 +15,6 @@ export const PointsPurchaseRequest = z.object({
 });
 export type PointsPurchaseRequest = z.infer<typeof PointsPurchaseRequest>;
 export const PointsPurchaseResponse = z.object({
-  message: z.string(),
   added: z.number().int().positive(),
   balance: z.number().int().nonnegative(),
   entryId: z.string(),
@@ -48,7 +47,6 @@ export const PointsEntryReason = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('platformFee') }),
 ]);
 export type PointsEntryReason = z.infer<typeof PointsEntryReason>;
-export type PointsEntryKind = PointsEntryReason['kind'];
 
 export const PointsHistoryRow = z.object({
   id: z.string(),

@@ -129,7 +129,6 @@ export const PairScreenRequest = z.object({
   timeZone: TimeZone.default(SCREEN_DEFAULT_TIME_ZONE),
 });
 export type PairScreenRequest = z.infer<typeof PairScreenRequest>;
-export const PairScreenForm = PairScreenRequest;
 
 export const ScreenIdParams = z.object({ id: Id });
 export const UpdateScreenRequest = z.object({
@@ -139,6 +138,23 @@ export const UpdateScreenRequest = z.object({
 });
 export type UpdateScreenRequest = z.infer<typeof UpdateScreenRequest>;
 
+/**
+ * What a display resolves with on its own clock besides its own assignment (issue 37): its groups' assignments,
+ * highest precedence first, and the takeovers that concern it (a message or a file, from when until when; null =
+ * until ended). Its own groups' ids only: never their names, members or another screen's id.
+ */
+export const DeviceGroupInput = z.object({ id: z.string(), assignment: ScreenAssignment });
+export const DeviceTakeover = z.object({
+  id: z.string(),
+  show: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('file'), fileId: z.string() }),
+    z.object({ kind: z.literal('message'), title: z.string(), body: z.string() }),
+  ]),
+  startsAt: IsoDateTime,
+  endsAt: IsoDateTime.nullable(),
+});
+export type DeviceTakeover = z.infer<typeof DeviceTakeover>;
+
 /** GET /api/screens/device/me: the paired display's own screen. */
 export const DeviceScreen = z.object({
   screenId: z.string(),
@@ -146,6 +162,9 @@ export const DeviceScreen = z.object({
   timeZone: z.string(),
   assignment: ScreenAssignment,
   heartbeatSeconds: z.number().int().positive(),
+  /** issue 37 (absent from older servers): resolve with resolveScreen */
+  groups: z.array(DeviceGroupInput).optional(),
+  takeovers: z.array(DeviceTakeover).optional(),
 });
 export type DeviceScreen = z.infer<typeof DeviceScreen>;
 

@@ -65,10 +65,9 @@ export const TransferOutcome = z.discriminatedUnion('status', [
 ]);
 export type TransferOutcome = z.infer<typeof TransferOutcome>;
 
-/**
+/*
  * HTTP: `POST /internal/transfers` answers 200 with a TransferOutcome ('applied' or 'refused' or 'pending'; a
  * refusal is a business answer, not an HTTP error); 400 VALIDATION for a body that is not a TransferRequest (nothing
  * recorded); 401/403 for a missing or non-service identity. `GET /internal/transfers/:transferId` answers 200 with a
  * TransferOutcome ('applied', 'refused', 'pending' or 'absent').
  */
-export const TransferResponse = TransferOutcome;

@@ -11,15 +11,21 @@ export type ImageFile = Awaited<ReturnType<FilesRepo['pagesShowing']>>[number];
 /**
  * The files (and their owners) that show an image, remembered a few seconds: ten thousand screens fetching a pushed
  * playlist ask about the same few images, and the query scans on FerretDB. Forgotten at once when a file is deleted
- * here (`forget`); the caller reads afresh before it refuses on a remembered list (a file converted a moment ago
- * shows it too).
+ * here (`forget`); a file deleted by another replica of this service (README, "Replicas") is not forgotten here, so a
+ * remembered list counts only while every file on it still exists (one read by _id, the document being the first
+ * thing a deletion removes), else it is read afresh. The caller reads afresh before it refuses on a remembered list
+ * (a file converted a moment ago shows it too).
  */
-export function createImageFiles(files: Pick<FilesRepo, 'pagesShowing'>) {
+export function createImageFiles(files: Pick<FilesRepo, 'pagesShowing' | 'listByIds'>) {
   const memo = new LRUCache<string, ImageFile[]>({ max: IMAGE_FILES_KEPT, ttl: IMAGE_FILES_MEMO_MS });
   return {
     async get(hash: string, fresh: boolean): Promise<{ files: ImageFile[]; remembered: boolean }> {
       const hit = fresh ? undefined : memo.get(hash);
-      if (hit) return { files: hit, remembered: true };
+      if (hit) {
+        const ids = [...new Set(hit.map((f) => f.fileId))];
+        if (ids.length === 0 || (await files.listByIds(ids)).length === ids.length)
+          return { files: hit, remembered: true };
+      }
       const showing = await files.pagesShowing(hash);
       memo.set(hash, showing);
       return { files: showing, remembered: false };

@@ -54,6 +54,45 @@ export function createScreenContent(conn: mongoose.Connection) {
       await model.updateOne({ _id: record._id }, { $set: { ...record, revoked: false } }, { upsert: true });
       version += 1;
     },
+    /**
+     * One change to many screens (screens.fleet.changed.v1, issue 37): these screens of this owner may now also read
+     * this content (one command for all of them; a revoked screen is left as it is). A screen this model has not met
+     * yet gets a record dated at the epoch, so its own next change event still replaces it whole.
+     */
+    async grant(
+      screenIds: string[],
+      ownerId: string,
+      content: { playlistIds: string[]; fileIds: string[] },
+    ): Promise<void> {
+      if (screenIds.length === 0 || content.playlistIds.length + content.fileIds.length === 0) return;
+      version += 1;
+      const known = await model.find({ _id: { $in: screenIds } }, { _id: 1 }).lean<Array<{ _id: string }>>();
+      const seen = new Set(known.map((r) => r._id));
+      const missing = screenIds.filter((id) => !seen.has(id));
+      if (missing.length > 0) {
+        await model.collection
+          .insertMany(
+            missing.map((_id) => ({
+              _id,
+              ownerId,
+              playlistIds: [],
+              fileIds: [],
+              changedAt: new Date(0),
+              revoked: false,
+            })) as never[],
+            { ordered: false },
+          )
+          .catch((err: { code?: number; writeErrors?: unknown }) => {
+            // another delivery inserted them first
+            if (err.code !== 11000 && !err.writeErrors) throw err;
+          });
+      }
+      await model.updateMany(
+        { _id: { $in: screenIds }, ownerId, revoked: false },
+        { $addToSet: { playlistIds: { $each: content.playlistIds }, fileIds: { $each: content.fileIds } } },
+      );
+      version += 1;
+    },
     async revoke(screenId: string, ownerId: string, at: Date): Promise<void> {
       version += 1;
       await model.updateOne(

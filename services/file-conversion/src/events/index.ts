@@ -123,7 +123,7 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
       await consume(nats.js, {
         stream: 'SCREENS',
         durable: `${prefix}-screens`,
-        subjects: [subjects.screenChanged, subjects.screenRevoked],
+        subjects: [subjects.screenChanged, subjects.screenRevoked, subjects.fleetChanged],
         logger,
         deliver,
         handler: async (e) => {
@@ -142,6 +142,16 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
               fileIds: d.fileIds,
               changedAt: new Date(d.changedAt),
             });
+            return;
+          }
+          if (e.type === subjects.fleetChanged) {
+            // one change to many screens (issue 37): what they may now be asked to play
+            const f = e.data as {
+              ownerId: string;
+              screenIds: string[];
+              content: { playlistIds: string[]; fileIds: string[] };
+            };
+            await data.screenContent.grant(f.screenIds, f.ownerId, f.content);
             return;
           }
           const d = e.data as { screenId: string; ownerId: string; revokedAt: string };

@@ -13,6 +13,8 @@ export interface AssignmentHistoryDoc {
   seq: number;
   at: Date;
   assignment: ScreenAssignment;
+  /** its groups' assignments then, highest precedence first (issue 37; absent: none) */
+  groups?: ScreenAssignment[];
 }
 
 const SCREENS_REMEMBERED = 20_000;
@@ -34,14 +36,56 @@ export function createAssignmentHistory(conn: mongoose.Connection) {
 
   return {
     /** Inserts entry `seq`; false when that number is taken (another change, or one whose screen write failed). */
-    async insert(screenId: string, seq: number, at: Date, assignment: ScreenAssignment): Promise<boolean> {
+    async insert(
+      screenId: string,
+      seq: number,
+      at: Date,
+      assignment: ScreenAssignment,
+      groups?: ScreenAssignment[],
+    ): Promise<boolean> {
       try {
-        await col.insertOne({ _id: idOf(screenId, seq), screenId, seq, at, assignment });
+        await col.insertOne({
+          _id: idOf(screenId, seq),
+          screenId,
+          seq,
+          at,
+          assignment,
+          ...(groups && groups.length > 0 ? { groups } : {}),
+        });
         return true;
       } catch (err) {
         if (isDuplicateKeyError(err)) return false;
         throw err;
       }
+    },
+    /** Many screens' next entries in one unordered insert; returns the screens whose number was taken. */
+    async insertEach(
+      entries: Array<{
+        screenId: string;
+        seq: number;
+        at: Date;
+        assignment: ScreenAssignment;
+        groups?: ScreenAssignment[];
+      }>,
+    ): Promise<Set<string>> {
+      const taken = new Set<string>();
+      if (entries.length === 0) return taken;
+      try {
+        await col.insertMany(
+          entries.map((e) => ({ _id: idOf(e.screenId, e.seq), ...e })),
+          { ordered: false },
+        );
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: Array<{ index: number; code?: number; err?: { code?: number } }> })
+          .writeErrors;
+        if (!writeErrors) throw err;
+        for (const w of Array.isArray(writeErrors) ? writeErrors : [writeErrors]) {
+          if ((w.code ?? w.err?.code) !== 11000) throw err;
+          const e = entries[w.index];
+          if (e) taken.add(e.screenId);
+        }
+      }
+      return taken;
     },
     /** Entries 0..latest of a screen, oldest first, from the one in effect at `since` on (older ones are not read). */
     async since(screenId: string, latest: number, since: number): Promise<AssignmentAt[]> {
@@ -65,7 +109,13 @@ export function createAssignmentHistory(conn: mongoose.Connection) {
         const seqs: number[] = [];
         for (let seq = low - 1; seq >= Math.max(0, low - CHUNK); seq--) seqs.push(seq);
         const docs = await col.find({ _id: { $in: seqs.map((seq) => idOf(screenId, seq)) } }).toArray();
-        for (const d of docs) entries.set(d.seq, { at: new Date(d.at).getTime(), assignment: d.assignment });
+        for (const d of docs) {
+          entries.set(d.seq, {
+            at: new Date(d.at).getTime(),
+            assignment: d.assignment,
+            ...(d.groups ? { groups: d.groups } : {}),
+          });
+        }
         // a number with no entry (never written) stands for nothing
         for (const seq of seqs) if (!entries.has(seq)) entries.set(seq, null);
       }

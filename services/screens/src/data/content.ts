@@ -23,6 +23,9 @@ export interface PlaylistVersionsDoc {
   /** playlistId */
   _id: string;
   versions: PlaylistVersionEntry[];
+  /** from the events since issue 37 (absent on documents written before) */
+  ownerId?: string;
+  deleted?: boolean;
 }
 export interface LicencePeriodEntry {
   purchaseId: string;
@@ -74,12 +77,25 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
      * this service's consumer; the push is one command). Versions superseded before any record may start are dropped
      * once there are many (best effort: a push from another instance in the same instant could be lost with them).
      */
-    async playlistVersion(playlistId: string, entry: PlaylistVersionEntry, now: number): Promise<void> {
+    async playlistVersion(
+      playlistId: string,
+      entry: PlaylistVersionEntry,
+      now: number,
+      facts: { ownerId?: string; deleted?: boolean } = {},
+    ): Promise<void> {
       const doc = await playlists.findOne({ _id: playlistId });
       if (doc?.versions.some((v) => v.eventId === entry.eventId)) return;
       playlistReads.forget(playlistId);
+      // who owns it and whether it was deleted (a deletion stays deleted: playlist ids are never reused)
+      const set: Partial<PlaylistVersionsDoc> = {};
+      if (facts.ownerId) set.ownerId = facts.ownerId;
+      if (facts.deleted) set.deleted = true;
       await upsertPush(() =>
-        playlists.updateOne({ _id: playlistId }, { $push: { versions: entry } }, { upsert: true }),
+        playlists.updateOne(
+          { _id: playlistId },
+          { $push: { versions: entry }, ...(Object.keys(set).length ? { $set: set } : {}) },
+          { upsert: true },
+        ),
       );
       const all = [...(doc?.versions ?? []), entry];
       if (all.length > VERSIONS_BEFORE_PRUNE) {
@@ -91,6 +107,22 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
         }
       }
       playlistReads.forget(playlistId);
+    },
+    /**
+     * Playlists as a member's choice sees them (issue 37): owner (when known), deleted, and the files of the newest
+     * version. Read afresh (a member just made it).
+     */
+    async playlistFacts(
+      ids: string[],
+      now: number,
+    ): Promise<Map<string, { ownerId: string | null; deleted: boolean; fileIds: string[] }>> {
+      const found = await playlistReads.many(ids, now, true);
+      const out = new Map<string, { ownerId: string | null; deleted: boolean; fileIds: string[] }>();
+      for (const [id, d] of found) {
+        const newest = [...d.versions].sort((a, b) => new Date(b.from).getTime() - new Date(a.from).getTime())[0];
+        out.set(id, { ownerId: d.ownerId ?? null, deleted: d.deleted === true, fileIds: newest?.fileIds ?? [] });
+      }
+      return out;
     },
     /** A licence of a buyer for a file, once per purchase. */
     async licence(buyerId: string, fileId: string, entry: LicencePeriodEntry): Promise<void> {

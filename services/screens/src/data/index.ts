@@ -4,6 +4,7 @@ import type mongoose from 'mongoose';
 import { createAssignmentHistory } from './assignment-history';
 import { createContentRepository } from './content';
 import { createDeviceTokens } from './device-tokens';
+import { createFleetRepository } from './fleet';
 import { defineModels } from './models';
 import { createGapRepository } from './gaps';
 import { createPairingRepository } from './pairings';
@@ -31,6 +32,7 @@ export async function createRepositories(conn: mongoose.Connection, nats: Nats) 
     soldFiles: createSoldFileRepository(models),
     rateLimits: createRateLimits(conn),
     deviceTokens: createDeviceTokens(conn),
+    fleet: createFleetRepository(conn),
   };
 }
 export type Repositories = Awaited<ReturnType<typeof createRepositories>>;
@@ -43,3 +45,4 @@ export type {
   SoldFileDoc,
 } from './models';
 export type { ScreenStatus } from './statuses';
+export type { FleetDoc, GroupDoc, RunningTakeover, TakeoverDoc, TemplateDoc } from './fleet';

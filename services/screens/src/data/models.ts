@@ -35,12 +35,15 @@ export interface ScreenRecord {
   assignment: ScreenAssignment;
   /** the number of its newest entry in screen_assignments (absent on screens paired before issue 35) */
   assignmentSeq?: number;
+  /** the owner's groups it is in (issue 37; absent: none) */
+  groupIds?: string[];
   pairedAt: Date;
   revokedAt: Date | null;
 }
 
-/** One page shown, as the display recorded it; `_id` is the device's record id, so a resend is a duplicate key. */
-export interface PlayRecordDoc {
+/** A page shown, as the display recorded it: what a counted play and a refused one both keep. */
+interface PlayFacts {
+  /** the device's record id, so a resend is a duplicate key */
   _id: string;
   screenId: string;
   ownerId: string;
@@ -49,26 +52,24 @@ export interface PlayRecordDoc {
   startedAt: Date;
   /** the screen's local calendar day of startedAt (YYYY-MM-DD): the report's day */
   day: string;
+  receivedAt: Date;
+}
+
+/** One page shown that counts. */
+export interface PlayRecordDoc extends PlayFacts {
   /** the seconds it adds to the screen's played time: what the display said, less an overlap within the tolerance */
   seconds: number;
   /** what the display said (absent on records stored before issue 35) */
   claimedSeconds?: number;
-  receivedAt: Date;
+  /** played during this takeover of its file (issue 37) */
+  takeoverId?: string;
 }
 
 /** A record that does not count, stored once under its id with the reason (a resend is a duplicate). */
-export interface PlayRefusalDoc {
-  _id: string;
-  screenId: string;
-  ownerId: string;
-  fileId: string;
-  page: number;
-  startedAt: Date;
-  day: string;
+export interface PlayRefusalDoc extends PlayFacts {
   /** what the display said */
   seconds: number;
   reason: PlayRefusalReason;
-  receivedAt: Date;
 }
 
 const pairingSchema = new mongoose.Schema<PairingRecord>(
@@ -107,25 +108,27 @@ const screenSchema = new mongoose.Schema<ScreenRecord>(
     timeZone: { type: String, required: true },
     assignment: { type: mongoose.Schema.Types.Mixed, required: true },
     assignmentSeq: { type: Number },
+    groupIds: { type: [String], default: undefined },
     pairedAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
   },
   { collection: 'screens', versionKey: false, minimize: false },
 );
 
+const playFacts = {
+  _id: { type: String, required: true },
+  screenId: { type: String, required: true },
+  ownerId: { type: String, required: true },
+  fileId: { type: String, required: true },
+  page: { type: Number, required: true },
+  startedAt: { type: Date, required: true },
+  day: { type: String, required: true },
+  seconds: { type: Number, required: true },
+  receivedAt: { type: Date, required: true },
+};
+
 const playSchema = new mongoose.Schema<PlayRecordDoc>(
-  {
-    _id: { type: String, required: true },
-    screenId: { type: String, required: true },
-    ownerId: { type: String, required: true },
-    fileId: { type: String, required: true },
-    page: { type: Number, required: true },
-    startedAt: { type: Date, required: true },
-    day: { type: String, required: true },
-    seconds: { type: Number, required: true },
-    claimedSeconds: { type: Number },
-    receivedAt: { type: Date, required: true },
-  },
+  { ...playFacts, claimedSeconds: { type: Number }, takeoverId: { type: String } },
   { collection: 'plays', versionKey: false },
 );
 // The owner's report (by day) and a seller's counts per file (by fileId and day, never screen or owner).
@@ -133,18 +136,7 @@ playSchema.index({ ownerId: 1, day: 1 });
 playSchema.index({ fileId: 1, day: 1 });
 
 const refusalSchema = new mongoose.Schema<PlayRefusalDoc>(
-  {
-    _id: { type: String, required: true },
-    screenId: { type: String, required: true },
-    ownerId: { type: String, required: true },
-    fileId: { type: String, required: true },
-    page: { type: Number, required: true },
-    startedAt: { type: Date, required: true },
-    day: { type: String, required: true },
-    seconds: { type: Number, required: true },
-    reason: { type: String, required: true },
-    receivedAt: { type: Date, required: true },
-  },
+  { ...playFacts, reason: { type: String, required: true } },
   { collection: 'play_refusals', versionKey: false },
 );
 // The owner's view of refusals, by day (a seller never reads this collection).

@@ -1,4 +1,5 @@
 import { setNewest } from '@pagecast/service-kit';
+import type mongoose from 'mongoose';
 import type { Models, ScreenRecord } from './models';
 
 /** How many screens' records the device check keeps (a bounded map: the oldest goes first). */
@@ -46,6 +47,28 @@ export function createScreenRepository(models: Models) {
       changes++;
       recent.delete(id);
     },
+    /** One update of many screens (one command); the device check forgets them. */
+    async updateMany(ids: string[], update: mongoose.UpdateQuery<ScreenRecord>): Promise<void> {
+      changes++;
+      for (const id of ids) recent.delete(id);
+      await screens.updateMany({ _id: { $in: ids } }, update);
+      changes++;
+      for (const id of ids) recent.delete(id);
+    },
+    /** Different fields per screen, in chunks of 50 updates (more in one bulkWrite hangs FerretDB). */
+    async setEach(writes: Array<{ id: string; fields: Partial<Omit<ScreenRecord, '_id'>> }>): Promise<void> {
+      changes++;
+      for (const w of writes) recent.delete(w.id);
+      for (let i = 0; i < writes.length; i += 50) {
+        await screens.bulkWrite(
+          writes.slice(i, i + 50).map((w) => ({ updateOne: { filter: { _id: w.id }, update: { $set: w.fields } } })),
+          { ordered: false },
+        );
+      }
+      changes++;
+      for (const w of writes) recent.delete(w.id);
+    },
+    byIds: (ids: string[]) => screens.find({ _id: { $in: ids } }).lean<ScreenRecord[]>(),
   };
 }
 export type ScreenRepository = ReturnType<typeof createScreenRepository>;

@@ -20,6 +20,8 @@ export {
   type PlayVerdict,
   playlistsOf,
   READ_MODEL_REASONS,
+  type TakeoverPeriod,
+  takeoverAt,
   trimPlayed,
   wasGiven,
 } from './play-evidence';

@@ -20,6 +20,15 @@ export interface Interval {
 export interface AssignmentAt {
   at: number;
   assignment: ScreenAssignment;
+  /** its groups' assignments then (issue 37): given too, the display resolves precedence on its own clock */
+  groups?: ScreenAssignment[];
+}
+/** A takeover of a file on this screen, from its start until it ended (or was to end). */
+export interface TakeoverPeriod {
+  id: string;
+  fileId: string;
+  from: number;
+  to: number;
 }
 /** A playlist's files from `from` until the next version (a deleted playlist: no files). */
 export interface PlaylistVersion {
@@ -63,6 +72,8 @@ export interface PlayEvidence {
   /** the screen's counted plays: sorted, merged intervals */
   played: Interval[];
   claimed: ReadonlyMap<string, ClaimedPlay>;
+  /** file takeovers that covered this screen (issue 37) */
+  takeovers?: TakeoverPeriod[];
 }
 
 export interface PlayCandidate {
@@ -75,7 +86,14 @@ export interface PlayCandidate {
 }
 
 export type PlayVerdict =
-  | { id: string; accepted: true /** the seconds it adds to the screen's played time */; credited: number }
+  | {
+      id: string;
+      accepted: true;
+      /** the seconds it adds to the screen's played time */
+      credited: number;
+      /** it played during this takeover of its file */
+      takeoverId?: string;
+    }
   | { id: string; accepted: false; reason: PlayRefusalReason };
 
 const SLACK_MS = PLAY_FUTURE_SLACK_SECONDS * 1000;
@@ -109,7 +127,8 @@ function lastAtOrBefore<T>(list: T[], time: number, at: (item: T) => number): T 
 }
 
 /** The playlists an assignment names (a schedule: every day part's and its default; the display picks by its clock). */
-export function playlistsOf(assignment: ScreenAssignment): string[] {
+export function playlistsOf(assignment: ScreenAssignment, groups: ScreenAssignment[] = []): string[] {
+  if (groups.length > 0) return [...new Set([assignment, ...groups].flatMap((a) => playlistsOf(a)))];
   if (assignment.kind === 'playlist') return [assignment.playlistId];
   if (assignment.kind !== 'schedule') return [];
   const ids = assignment.schedule.parts.map((p) => p.playlistId);
@@ -123,12 +142,23 @@ export function inContentAt(ev: PlayEvidence, fileId: string, time: number): boo
   if (!entry) return false;
   const deletedAt = ev.files.get(fileId)?.deletedAt;
   if (deletedAt != null && deletedAt <= time) return false;
-  const { assignment } = entry;
-  if (assignment.kind === 'file') return assignment.fileId === fileId;
-  return playlistsOf(assignment).some((id) => {
-    const version = lastAtOrBefore(ev.playlists.get(id) ?? [], time, (v) => v.from);
-    return version?.fileIds.includes(fileId) ?? false;
+  return [entry.assignment, ...(entry.groups ?? [])].some((assignment) => {
+    if (assignment.kind === 'file') return assignment.fileId === fileId;
+    return playlistsOf(assignment).some((id) => {
+      const version = lastAtOrBefore(ev.playlists.get(id) ?? [], time, (v) => v.from);
+      return version?.fileIds.includes(fileId) ?? false;
+    });
   });
+}
+
+/**
+ * The takeover of this file that covered the screen when a record started (from its start until a minute after its
+ * end, the time an ended takeover takes to reach a display), if any: the record is a takeover play.
+ */
+export function takeoverAt(ev: PlayEvidence, fileId: string, start: number): string | undefined {
+  const deletedAt = ev.files.get(fileId)?.deletedAt;
+  if (deletedAt != null && deletedAt <= start) return undefined;
+  return (ev.takeovers ?? []).find((t) => t.fileId === fileId && t.from <= start && start <= t.to + PROPAGATION_MS)?.id;
 }
 
 /** Was the file in the screen's content at some moment of [from, to]? Content changes only at known instants. */
@@ -259,14 +289,16 @@ export function judgePlays(
     const refuse = (reason: PlayRefusalReason) => byId.set(r.id, { id: r.id, accepted: false, reason });
     if (s < ev.pairedAt - SLACK_MS) refuse('before-pairing');
     else if (e > ev.now + SLACK_MS) refuse('ends-in-future');
-    else if (!wasGiven(ev, r.fileId, s)) refuse('not-assigned');
+    else if (!takeoverAt(ev, r.fileId, s) && !wasGiven(ev, r.fileId, s)) refuse('not-assigned');
     else if (!ownedOrLicensed(ev, r.fileId, s)) refuse('not-licensed');
     else if (r.page < 1 || r.page > (ev.files.get(r.fileId)?.pageCount ?? 0)) refuse('no-such-page');
     else {
       const overlap = overlapMs(played, s, e);
       if (overlap > Math.min(TOLERANCE_MS, (e - s) / 2)) refuse('overlap');
       else {
-        byId.set(r.id, { id: r.id, accepted: true, credited: Math.round(e - s - overlap) / 1000 });
+        const takeoverId = takeoverAt(ev, r.fileId, s);
+        const credited = Math.round(e - s - overlap) / 1000;
+        byId.set(r.id, { id: r.id, accepted: true, credited, ...(takeoverId ? { takeoverId } : {}) });
         played = addInterval(played, s, e);
       }
     }

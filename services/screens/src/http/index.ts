@@ -1,7 +1,12 @@
 // Screens' routes (paths as in the contracts' route table): parse with the contract schema, call one use case.
 import {
+  AgendaQuery,
+  BulkChangeRequest,
+  CreateGroupRequest,
   DEVICE_COOKIE,
   DEVICE_TOKEN_TTL_SECONDS,
+  GroupIdParams,
+  GroupOrderRequest,
   HeartbeatRequest,
   PairingIdParams,
   PairScreenRequest,
@@ -9,14 +14,23 @@ import {
   PlayReportQuery,
   PollPairingRequest,
   RefusedPlaysQuery,
+  ScreenAgendaParams,
   ScreenIdParams,
   SoldPlaysQuery,
+  StartTakeoverRequest,
+  TakeoverIdParams,
+  TakeoverTemplateRequest,
+  TemplateIdParams,
+  UpdateGroupRequest,
   UpdateScreenRequest,
 } from '@pagecast/contracts';
 import { parseWith, requireDevice, requireIdentity } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { ServiceContext } from '../context';
+import { groupAgenda, screenAgenda } from '../use-cases/agenda';
+import { bulkChange } from '../use-cases/bulk-change';
 import { getDeviceScreen } from '../use-cases/device-screen';
+import { createGroup, deleteGroup, listGroups, setGroupOrder, updateGroup } from '../use-cases/groups';
 import { listScreens } from '../use-cases/list-screens';
 import { pairScreen } from '../use-cases/pair-screen';
 import { playReport, playReportCsv } from '../use-cases/play-report';
@@ -27,6 +41,16 @@ import { refusedPlays } from '../use-cases/refused-plays';
 import { revokeScreen } from '../use-cases/revoke-screen';
 import { soldPlays } from '../use-cases/sold-plays';
 import { startPairing } from '../use-cases/start-pairing';
+import {
+  createTemplate,
+  deleteTemplate,
+  endTakeover,
+  listTakeovers,
+  listTemplates,
+  startTakeover,
+  takeoverLog,
+  updateTemplate,
+} from '../use-cases/takeovers';
 import { updateScreen } from '../use-cases/update-screen';
 
 const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
@@ -82,6 +106,76 @@ export function createRouter(ctx: ServiceContext): Router {
   router.get('/api/screens/plays/sold', async (req, res) => {
     const me = requireIdentity(req);
     noStore(res).json(await soldPlays(ctx, me.userId, parseWith(SoldPlaysQuery, req.query)));
+  });
+  // fleet control (issue 37)
+  router.get('/api/screens/groups', async (req, res) => {
+    noStore(res).json(await listGroups(ctx, requireIdentity(req).userId));
+  });
+  router.post('/api/screens/groups', async (req, res) => {
+    const me = requireIdentity(req);
+    res.status(201).json(await createGroup(ctx, me.userId, parseWith(CreateGroupRequest, req.body)));
+  });
+  router.put('/api/screens/groups/order', async (req, res) => {
+    const me = requireIdentity(req);
+    res.json(await setGroupOrder(ctx, me.userId, parseWith(GroupOrderRequest, req.body)));
+  });
+  router.put('/api/screens/groups/:groupId', async (req, res) => {
+    const me = requireIdentity(req);
+    const { groupId } = parseWith(GroupIdParams, req.params);
+    res.json(await updateGroup(ctx, me.userId, groupId, parseWith(UpdateGroupRequest, req.body)));
+  });
+  router.delete('/api/screens/groups/:groupId', async (req, res) => {
+    const me = requireIdentity(req);
+    const { groupId } = parseWith(GroupIdParams, req.params);
+    await deleteGroup(ctx, me.userId, groupId);
+    res.json({ ok: true });
+  });
+  router.get('/api/screens/groups/:groupId/agenda', async (req, res) => {
+    const me = requireIdentity(req);
+    const { groupId } = parseWith(GroupIdParams, req.params);
+    noStore(res).json(await groupAgenda(ctx, me.userId, groupId, parseWith(AgendaQuery, req.query)));
+  });
+  router.post('/api/screens/bulk', async (req, res) => {
+    const me = requireIdentity(req);
+    res.json(await bulkChange(ctx, me.userId, parseWith(BulkChangeRequest, req.body)));
+  });
+  router.get('/api/screens/takeovers', async (req, res) => {
+    noStore(res).json(await listTakeovers(ctx, requireIdentity(req).userId));
+  });
+  router.post('/api/screens/takeovers', async (req, res) => {
+    const me = requireIdentity(req);
+    res.status(201).json(await startTakeover(ctx, me.userId, parseWith(StartTakeoverRequest, req.body)));
+  });
+  router.get('/api/screens/takeovers/log', async (req, res) => {
+    noStore(res).json(await takeoverLog(ctx, requireIdentity(req).userId));
+  });
+  router.delete('/api/screens/takeovers/:takeoverId', async (req, res) => {
+    const me = requireIdentity(req);
+    const { takeoverId } = parseWith(TakeoverIdParams, req.params);
+    res.json(await endTakeover(ctx, me.userId, takeoverId));
+  });
+  router.get('/api/screens/takeover-templates', async (req, res) => {
+    noStore(res).json(await listTemplates(ctx, requireIdentity(req).userId));
+  });
+  router.post('/api/screens/takeover-templates', async (req, res) => {
+    const me = requireIdentity(req);
+    res.status(201).json(await createTemplate(ctx, me.userId, parseWith(TakeoverTemplateRequest, req.body)));
+  });
+  router.put('/api/screens/takeover-templates/:templateId', async (req, res) => {
+    const me = requireIdentity(req);
+    const { templateId } = parseWith(TemplateIdParams, req.params);
+    res.json(await updateTemplate(ctx, me.userId, templateId, parseWith(TakeoverTemplateRequest, req.body)));
+  });
+  router.delete('/api/screens/takeover-templates/:templateId', async (req, res) => {
+    const me = requireIdentity(req);
+    const { templateId } = parseWith(TemplateIdParams, req.params);
+    await deleteTemplate(ctx, me.userId, templateId);
+    res.json({ ok: true });
+  });
+  router.get('/api/screens/:id/agenda', async (req, res) => {
+    const me = requireIdentity(req);
+    const { id } = parseWith(ScreenAgendaParams, req.params);
+    noStore(res).json(await screenAgenda(ctx, me.userId, id, parseWith(AgendaQuery, req.query)));
   });
   router.put('/api/screens/:id', async (req, res) => {
     const me = requireIdentity(req);

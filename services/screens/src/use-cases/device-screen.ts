@@ -2,6 +2,7 @@ import { type DeviceIdentity, type DeviceScreen, SCREEN_HEARTBEAT_SECONDS } from
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
+import { inputsOf } from './fleet-common';
 
 /**
  * How old a screen's record may be when a display's heartbeat or play batch checks it: the check needs only that the
@@ -32,11 +33,26 @@ export async function screenOfDevice(
 
 export async function getDeviceScreen(ctx: ServiceContext, device: DeviceIdentity): Promise<DeviceScreen> {
   const screen = await screenOfDevice(ctx, device);
+  // what it resolves with on its own clock (issue 37): its groups' assignments in order, the takeovers that concern
+  // it with their ends; by `_id` reads only (the owner's fleet document, the screen's groups)
+  const [fleet, groups] = await Promise.all([
+    ctx.data.fleet.fleets.get(screen.ownerId),
+    ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
+  ]);
+  const inputs = inputsOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
+  const iso = (ms: number) => new Date(ms).toISOString();
   return {
     screenId: screen._id,
     name: screen.name,
     timeZone: screen.timeZone,
     assignment: screen.assignment,
     heartbeatSeconds: SCREEN_HEARTBEAT_SECONDS,
+    groups: inputs.groups.map((g) => ({ id: g.id, assignment: g.assignment })),
+    takeovers: inputs.takeovers.map((t) => ({
+      id: t.id,
+      show: t.show,
+      startsAt: iso(t.startsAt),
+      endsAt: t.endsAt === null ? null : iso(t.endsAt),
+    })),
   };
 }

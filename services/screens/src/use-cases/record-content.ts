@@ -38,12 +38,12 @@ export async function recordContent(ctx: ServiceContext, event: ContentEvent): P
     case subjects.playlistSaved: {
       const d = event.data as DataOf<typeof subjects.playlistSaved>;
       const entry = { eventId: event.id, from: new Date(d.updatedAt), fileIds: d.fileIds };
-      return content.playlistVersion(d.playlistId, entry, ctx.now());
+      return content.playlistVersion(d.playlistId, entry, ctx.now(), { ownerId: d.ownerId });
     }
     default: {
       const d = event.data as DataOf<typeof subjects.playlistDeleted>;
       const entry = { eventId: event.id, from: new Date(d.deletedAt), fileIds: [] };
-      return content.playlistVersion(d.playlistId, entry, ctx.now());
+      return content.playlistVersion(d.playlistId, entry, ctx.now(), { ownerId: d.ownerId, deleted: true });
     }
   }
 }

@@ -25,6 +25,7 @@ import {
 } from '../domain';
 import { DEVICE_CHECK_MS, screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
+import { takeoverPeriods } from './takeovers';
 
 /** Compare-and-set rounds before the batch is answered 503 (the display sends it again). */
 const CAS_ROUNDS = 5;
@@ -135,8 +136,14 @@ async function judgeAndStore(
       day: day(start),
       receivedAt,
     };
-    if (v.accepted) counted.push({ ...base, seconds: v.credited, claimedSeconds: p.seconds });
-    else refused.push({ ...base, seconds: p.seconds, reason: v.reason });
+    if (v.accepted) {
+      counted.push({
+        ...base,
+        seconds: v.credited,
+        claimedSeconds: p.seconds,
+        ...(v.takeoverId ? { takeoverId: v.takeoverId } : {}),
+      });
+    } else refused.push({ ...base, seconds: p.seconds, reason: v.reason });
   }
   const [inserted, refusals] = await Promise.all([
     ctx.data.plays.insertOnce(counted),
@@ -187,12 +194,13 @@ async function gatherEvidence(
     screen.assignmentSeq === undefined
       ? [{ at: screen.pairedAt.getTime(), assignment: screen.assignment }]
       : await history.since(screen._id, screen.assignmentSeq, since);
-  const playlistIds = [...new Set(assignments.flatMap((a) => playlistsOf(a.assignment)))];
+  const playlistIds = [...new Set(assignments.flatMap((a) => playlistsOf(a.assignment, a.groups)))];
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
-  const [playlists, files, licences] = await Promise.all([
+  const [playlists, files, licences, takeovers] = await Promise.all([
     content.playlists(playlistIds, now, fresh),
     content.files(fileIds, now, fresh),
     content.licences(screen.ownerId, fileIds, now, fresh),
+    takeoverPeriods(ctx, screen, now, fresh),
   ]);
   return {
     ownerId: screen.ownerId,
@@ -203,5 +211,6 @@ async function gatherEvidence(
     files,
     licences,
     gaps,
+    takeovers,
   };
 }

@@ -1,8 +1,10 @@
-import type { Screen, ScreenAssignment, UpdateScreenRequest } from '@pagecast/contracts';
+import { contentOfInputs, type Screen, type ScreenAssignment, type UpdateScreenRequest } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
-import { assignedContent, scheduleProblems } from '../domain';
+import { scheduleProblems } from '../domain';
+import { inputsOf } from './fleet-common';
+import { groupAssignmentsOf } from './fleet-history';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
 
@@ -37,11 +39,18 @@ export async function updateScreen(
       : {}),
   };
   await ctx.data.screens.set(screenId, fields);
+  // what its device may read: its own assignment's content, its groups' and its takeovers' (issue 37)
+  const updated = { ...screen, ...fields };
+  const [fleet, groups] = await Promise.all([
+    ctx.data.fleet.fleets.get(ownerId),
+    ctx.data.fleet.groups.byIds(updated.groupIds ?? []),
+  ]);
+  const inputs = inputsOf(updated, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
   await ctx.outbox.add('screens.screen.changed.v1', {
     screenId,
     ownerId,
     changedAt: new Date(ctx.now()).toISOString(),
-    ...assignedContent(fields.assignment ?? screen.assignment),
+    ...contentOfInputs(inputs),
   });
   return presentScreen({ ...screen, ...fields }, await ctx.data.statuses.get(screenId), ctx.now());
 }
@@ -59,9 +68,19 @@ async function recordAssignment(ctx: ServiceContext, screen: ScreenRecord, assig
     seq = 0;
   }
   const at = new Date(ctx.now());
+  // its groups' assignments are given too (issue 37): each entry holds them as they are now
+  const groupIds = screen.groupIds ?? [];
+  const groups =
+    groupIds.length > 0
+      ? groupAssignmentsOf(
+          groupIds,
+          new Map((await ctx.data.fleet.groups.byIds(groupIds)).map((g) => [g._id, g])),
+          (await ctx.data.fleet.fleets.get(screen.ownerId)).order,
+        )
+      : [];
   // a number taken (a change at the same moment, or one whose screen write failed) moves on to the next
   for (let next = seq + 1; next <= seq + 20; next++) {
-    if (await history.insert(screen._id, next, at, assignment)) return next;
+    if (await history.insert(screen._id, next, at, assignment, groups)) return next;
   }
   throw new AppError('SERVICE_UNAVAILABLE');
 }

@@ -1,10 +1,10 @@
-import { SCREEN_HEARTBEAT_SECONDS } from '@pagecast/contracts';
+import { contentOfInputs, deviceInputs, SCREEN_HEARTBEAT_SECONDS } from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';
 import qrcode from 'qrcode-generator';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { liveUrl } from '../../../lib/events-since';
-import { precacheApp, registerPlayerServiceWorker } from '../../../sw/register';
+import { useOfflineApp } from '../../../lib/use-offline-app';
 import { sendHeartbeat } from '../api/send-heartbeat';
 import { sendPlays } from '../api/send-plays';
 import { createPlayLog } from '../model/play-log';
@@ -19,9 +19,7 @@ const FLUSH_MS = 10_000;
 /** /screen: a display pairs by a code shown on it, then plays what its screen is given, on its own. */
 export function DisplayPage() {
   const { state, refresh, unpaired } = useDisplaySession();
-  useEffect(() => {
-    void registerPlayerServiceWorker().then(() => precacheApp());
-  }, []);
+  useOfflineApp();
   if (state.kind === 'starting') return <main className="pc-display" aria-busy="true" />;
   if (state.kind === 'pairing') return <PairingCode code={state.pairing?.code ?? null} />;
   return <PairedDisplay key={state.screen.screenId} screen={state.screen} refresh={refresh} unpaired={unpaired} />;
@@ -61,24 +59,36 @@ function PairedDisplay({
   const { t } = useTranslation();
   const log = useMemo(() => createPlayLog(window.localStorage), []);
   const [version, setVersion] = useState(0);
-  const { slide, watched } = useDisplayPlayer(screen, { version, onPlayed: (r) => log.add(r) });
+  const { playing, because, slide, watched } = useDisplayPlayer(screen, { version, onPlayed: (r) => log.add(r) });
   const nowPlaying = useRef<{ fileId: string | null; page: number | null } | null>(null);
   nowPlaying.current = slide ? { fileId: slide.fileId, page: slide.page } : null;
 
   // Heartbeat; a 401 means the screen was unpaired.
-  useEffect(() => {
-    const beat = () =>
+  const beat = useCallback(
+    () =>
       sendHeartbeat({
         appVersion: DISPLAY_APP_VERSION,
         screenSize: { width: window.screen.width, height: window.screen.height },
         nowPlaying: nowPlaying.current,
       }).catch((err) => {
         if (isUnauthorized(err)) unpaired();
-      });
+      }),
+    [unpaired],
+  );
+  useEffect(() => {
     void beat();
     const timer = setInterval(beat, (screen.heartbeatSeconds || SCREEN_HEARTBEAT_SECONDS) * 1000);
     return () => clearInterval(timer);
-  }, [screen.heartbeatSeconds, unpaired]);
+  }, [screen.heartbeatSeconds, beat]);
+  // A new file on the wall is told at once, not at the next beat: the Screens page shows what the display shows
+  // (the first beat goes out before the first page is loaded, and said nothing plays for up to a beat).
+  const playingFile = slide?.fileId ?? null;
+  const toldFile = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    const told = toldFile.current;
+    toldFile.current = playingFile;
+    if (told !== undefined && told !== playingFile) void beat();
+  }, [playingFile, beat]);
 
   // Proof of play: sent in batches; kept while offline; a refused batch is dropped (it would be refused again), and
   // so is every record of an answered batch: counted, already counted, or refused one by one (refusedByReason).
@@ -113,17 +123,8 @@ function PairedDisplay({
 
   // Live: the screen's own changes, and the playlists and files it plays; a closed stream may mean revoked.
   const files = [...new Set(watched.slides.map((s) => s.fileId))].slice(0, 40);
-  const playlists =
-    screen.assignment.kind === 'playlist'
-      ? [screen.assignment.playlistId]
-      : screen.assignment.kind === 'schedule'
-        ? [
-            ...new Set([
-              ...screen.assignment.schedule.parts.map((p) => p.playlistId),
-              ...(screen.assignment.schedule.defaultPlaylistId ? [screen.assignment.schedule.defaultPlaylistId] : []),
-            ]),
-          ].slice(0, 10)
-        : [];
+  // (its own assignment's, its groups' and running takeovers': what the resolver may pick)
+  const playlists = useMemo(() => contentOfInputs(deviceInputs(screen)).playlistIds.slice(0, 10), [screen]);
   const query = [
     ...playlists.map((id) => `playlist=${encodeURIComponent(id)}`),
     ...files.map((id) => `file=${encodeURIComponent(id)}`),
@@ -156,8 +157,30 @@ function PairedDisplay({
     };
   }, [query, refresh]);
 
+  // A message takeover: the member's own words (not translated), full-screen, ahead of every schedule.
+  if (playing.kind === 'message') {
+    return (
+      <main
+        className="pc-display pc-display--message"
+        data-testid="display-playing"
+        data-screen={screen.screenId}
+        data-takeover={because.rule === 'takeover' ? because.takeoverId : undefined}
+      >
+        <div className="pc-display__message" data-testid="display-message" role="alert">
+          <h1 className="pc-display__message-title">{playing.title}</h1>
+          {playing.body ? <p className="pc-display__message-body">{playing.body}</p> : null}
+        </div>
+      </main>
+    );
+  }
+
   return (
-    <main className="pc-display" data-testid="display-playing" data-screen={screen.screenId}>
+    <main
+      className="pc-display"
+      data-testid="display-playing"
+      data-screen={screen.screenId}
+      data-takeover={because.rule === 'takeover' ? because.takeoverId : undefined}
+    >
       {slide ? (
         <img
           className="pc-display__page"

@@ -1,8 +1,19 @@
-// What the paired display shows: the assignment resolved on the display's own clock every second (so it switches
-// at a schedule boundary by itself, also offline), each page for its duration, each page shown recorded as proof
-// of play.
-import { type DeviceScreen, type FilePage, type Playing, type PlayRecord, resolvePlaying } from '@pagecast/contracts';
-import { useEffect, useRef, useState } from 'react';
+// What the paired display shows: its manifest (own assignment, its groups' in order, the takeovers that concern it)
+// resolved by the shared resolver on the display's own clock (so it switches at a schedule boundary or a takeover's
+// start and end by itself, also offline), each page for its duration, each page shown recorded as proof of play.
+// A message takeover has no pages: the page renders it full-screen.
+import {
+  type DeviceScreen,
+  deviceInputs,
+  type FilePage,
+  nextChange,
+  type PlayRecord,
+  type Resolution,
+  resolveScreen,
+  type Shown,
+} from '@pagecast/contracts';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { usePageTimer } from '../../../lib/use-page-timer';
 import { precacheForOffline } from '../../../sw/register';
 import { getDisplayPages, getDisplayPlaylist } from '../api/get-content';
 import { pageSlides, playRecordOf, type Slide } from './slides';
@@ -22,7 +33,7 @@ async function kept<T>(key: string, read: () => Promise<T>): Promise<T> {
   }
 }
 
-async function slidesOf(playing: Playing): Promise<Slide[]> {
+async function slidesOf(playing: Shown): Promise<Slide[]> {
   let fileIds: string[] = [];
   if (playing.kind === 'file') fileIds = [playing.fileId];
   else if (playing.kind === 'playlist') {
@@ -46,14 +57,18 @@ async function slidesOf(playing: Playing): Promise<Slide[]> {
   return slides;
 }
 
-const keyOf = (p: Playing) => JSON.stringify(p);
+const keyOf = (p: Shown) => JSON.stringify(p);
 const RETRY_MS = 3000;
+/** The clock re-resolves at the next change point, and at least this often (a clock set by hand, a sleeping tab). */
+const RECHECK_MS = 5000;
 
 export function useDisplayPlayer(
   screen: DeviceScreen,
   opts: { version: number; onPlayed: (record: PlayRecord) => void },
 ) {
-  const [playing, setPlaying] = useState<Playing>(() => resolvePlaying(screen.assignment, screen.timeZone, Date.now()));
+  const inputs = useMemo(() => deviceInputs(screen), [screen]);
+  const [resolution, setResolution] = useState<Resolution>(() => resolveScreen(inputs, Date.now()));
+  const playing = resolution.playing;
   const [slides, setSlides] = useState<Slide[]>([]);
   const slidesRef = useRef<Slide[]>([]);
   /** pages shown so far: the slide is step % slides.length, and every step is a new showing (one-page loops too) */
@@ -62,16 +77,20 @@ export function useDisplayPlayer(
   const onPlayed = useRef(opts.onPlayed);
   onPlayed.current = opts.onPlayed;
 
-  // The clock: re-resolve every second; a change of what plays switches at once.
+  // The clock: resolve now, then again at the next change point (a takeover's end, a day-part boundary) or after
+  // RECHECK_MS, whichever is first; a change of what plays switches at once.
   useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const tick = () => {
-      const now = resolvePlaying(screen.assignment, screen.timeZone, Date.now());
-      setPlaying((current) => (keyOf(current) === keyOf(now) ? current : now));
+      const at = Date.now();
+      const now = resolveScreen(inputs, at);
+      setResolution((current) => (JSON.stringify(current) === JSON.stringify(now) ? current : now));
+      const next = nextChange(inputs, at);
+      timer = setTimeout(tick, next === null ? RECHECK_MS : Math.min(RECHECK_MS, Math.max(0, next - at) + 1));
     };
     tick();
-    const timer = setInterval(tick, 1000);
-    return () => clearInterval(timer);
-  }, [screen.assignment, screen.timeZone]);
+    return () => clearTimeout(timer);
+  }, [inputs]);
 
   // The slides of what plays (again after a live change: opts.version).
   const playingKey = keyOf(playing);
@@ -92,7 +111,7 @@ export function useDisplayPlayer(
           setSlides(next);
           setStep(0);
         }
-        if (next.length === 0 && playing.kind !== 'none') again();
+        if (next.length === 0 && (playing.kind === 'file' || playing.kind === 'playlist')) again();
       })
       .catch(() => {
         if (!stale) again();
@@ -105,8 +124,10 @@ export function useDisplayPlayer(
 
   const slide = slides.length ? slides[step % slides.length] : undefined;
 
+  // One showing of a page: each step is a new one, even of the same page (a one-page loop).
+  const showing = useMemo(() => (slide ? { slide, step } : null), [slide, step]);
+
   // Proof of play: a page counts from when it appears until another replaces it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each step is a new showing, even of the same page
   useEffect(() => {
     const close = () => {
       const shown = shownAt.current;
@@ -115,17 +136,16 @@ export function useDisplayPlayer(
       if (record) onPlayed.current(record);
       shownAt.current = null;
     };
-    if (slide) shownAt.current = { slide, at: Date.now() };
+    if (showing) shownAt.current = { slide: showing.slide, at: Date.now() };
     return close;
-  }, [slide, step]);
+  }, [showing]);
 
   // Advance after the page's duration.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each step starts the next page's timer
-  useEffect(() => {
-    if (!slide || slides.length === 0) return;
-    const timer = setTimeout(() => setStep((n) => n + 1), slide.seconds * 1000);
-    return () => clearTimeout(timer);
-  }, [slide, slides.length, step]);
+  usePageTimer(
+    showing,
+    () => (showing ? showing.slide.seconds * 1000 : null),
+    () => setStep((n) => n + 1),
+  );
 
-  return { playing, slide, watched: { slides } };
+  return { playing, because: resolution.because, slide, watched: { slides } };
 }

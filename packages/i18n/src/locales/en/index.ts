@@ -15,6 +15,7 @@ import playlist from './playlist.json';
 import points from './points.json';
 import settings from './settings.json';
 import screens from './screens.json';
+import fleet from './fleet.json';
 
 export default {
   common,
@@ -33,4 +34,5 @@ export default {
   points,
   settings,
   screens,
+  fleet,
 };

@@ -1,0 +1,74 @@
+// The fleet calls (issue 37): groups, one change for many screens, takeovers, their templates and log, the agenda.
+// Reads go through the default fetcher (the key is the path); every write reads the fleet again.
+import type {
+  BulkChangeRequest,
+  CreateGroupRequest,
+  GroupAgenda,
+  ScreenAgenda,
+  ScreenGroupList,
+  ScreenList,
+  StartTakeoverRequest,
+  Takeover,
+  TakeoverLogEntry,
+  TakeoverTemplate,
+  TakeoverTemplateRequest,
+  UpdateGroupRequest,
+} from '@pagecast/contracts';
+import { apiRequest } from '@pagecast/ui';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+
+export const groupsKey = ['/api/screens/groups'] as const;
+export const takeoversKey = ['/api/screens/takeovers'] as const;
+export const takeoverLogKey = ['/api/screens/takeovers/log'] as const;
+export const templatesKey = ['/api/screens/takeover-templates'] as const;
+
+/** GET /api/screens: the member's screens (the Screens page reads the same key). */
+export const fleetScreensQuery = queryOptions<ScreenList>({ queryKey: ['/api/screens'], refetchInterval: 30_000 });
+export const groupsQuery = queryOptions<ScreenGroupList>({ queryKey: groupsKey });
+export const takeoversQuery = queryOptions<Takeover[]>({ queryKey: takeoversKey, refetchInterval: 15_000 });
+export const takeoverLogQuery = queryOptions<TakeoverLogEntry[]>({ queryKey: takeoverLogKey });
+export const templatesQuery = queryOptions<TakeoverTemplate[]>({ queryKey: templatesKey });
+export const agendaQuery = (target: { kind: 'screen' | 'group'; id: string }) =>
+  queryOptions<ScreenAgenda | GroupAgenda>({
+    queryKey: [
+      target.kind === 'screen'
+        ? `/api/screens/${encodeURIComponent(target.id)}/agenda`
+        : `/api/screens/groups/${encodeURIComponent(target.id)}/agenda`,
+    ],
+  });
+
+const send = async <T>(method: string, url: string, body?: unknown): Promise<T> =>
+  (await (await apiRequest(method, url, body)).json()) as T;
+
+/** A write that changes what screens play: the screens, groups, takeovers and log are read again afterwards. */
+function useFleetMutation<I, O>(fn: (input: I) => Promise<O>) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSettled: () =>
+      Promise.all(
+        [['/api/screens'], groupsKey, takeoversKey, takeoverLogKey, templatesKey].map((queryKey) =>
+          qc.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
+}
+
+const groupPath = (id: string) => `/api/screens/groups/${encodeURIComponent(id)}`;
+export const useCreateGroup = () =>
+  useFleetMutation((body: Partial<CreateGroupRequest> & { name: string }) => send('POST', '/api/screens/groups', body));
+export const useUpdateGroup = () =>
+  useFleetMutation((input: { id: string; body: UpdateGroupRequest }) => send('PUT', groupPath(input.id), input.body));
+export const useDeleteGroup = () => useFleetMutation((id: string) => send('DELETE', groupPath(id)));
+export const useOrderGroups = () =>
+  useFleetMutation((groupIds: string[]) => send('PUT', '/api/screens/groups/order', { groupIds }));
+export const useBulkChange = () =>
+  useFleetMutation((body: BulkChangeRequest) => send<{ screenIds?: string[] }>('POST', '/api/screens/bulk', body));
+export const useStartTakeover = () =>
+  useFleetMutation((body: StartTakeoverRequest) => send<Takeover>('POST', '/api/screens/takeovers', body));
+export const useEndTakeover = () =>
+  useFleetMutation((id: string) => send<Takeover>('DELETE', `/api/screens/takeovers/${encodeURIComponent(id)}`));
+export const useSaveTemplate = () =>
+  useFleetMutation((body: TakeoverTemplateRequest) => send('POST', '/api/screens/takeover-templates', body));
+export const useDeleteTemplate = () =>
+  useFleetMutation((id: string) => send('DELETE', `/api/screens/takeover-templates/${encodeURIComponent(id)}`));

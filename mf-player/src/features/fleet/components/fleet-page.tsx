@@ -1,0 +1,46 @@
+import { IconArrowLeft, Spinner, useAuth } from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from '@pagecast/i18n';
+import { Link } from '@pagecast/router';
+import { fleetScreensQuery, groupsQuery } from '../api/fleet-api';
+import { AgendaSection } from './agenda-section';
+import { BulkSection } from './bulk-section';
+import { GroupsSection } from './groups-section';
+import { LogSection } from './log-section';
+import { TakeoverSection } from './takeover-section';
+import './fleet.css';
+
+/** Fleet control (/screens/fleet, issue 37): groups, one change for many screens, takeovers, the week ahead. */
+export function FleetPage() {
+  const { t } = useTranslation();
+  const { user, isLoading } = useAuth();
+  const screens = useQuery({ ...fleetScreensQuery, enabled: Boolean(user) });
+  const groups = useQuery({ ...groupsQuery, enabled: Boolean(user) });
+  if (isLoading) return <Spinner />;
+  if (!user)
+    return (
+      <div className="pc-container pc-page">
+        <h1 className="pc-page__title">{t('screens.loginRequired')}</h1>
+      </div>
+    );
+  const screenList = screens.data ?? [];
+  const groupList = groups.data ?? [];
+  return (
+    <div className="pc-container pc-page pf-page">
+      <div className="pf-page__head">
+        <Link to="/screens" className="pf-back">
+          <IconArrowLeft />
+          {t('fleet.back')}
+        </Link>
+        <h1 className="pc-page__title">{t('fleet.title')}</h1>
+        <p className="pc-page__subtitle">{t('fleet.subtitle', { count: screenList.length })}</p>
+      </div>
+      {screens.isLoading || groups.isLoading ? <Spinner /> : null}
+      <TakeoverSection groups={groupList} />
+      <GroupsSection groups={groupList} screens={screenList} />
+      <BulkSection groups={groupList} screens={screenList} />
+      <AgendaSection groups={groupList} screens={screenList} />
+      <LogSection />
+    </div>
+  );
+}

@@ -1,0 +1,227 @@
+import type { Screen, ScreenAssignment, ScreenGroup } from '@pagecast/contracts';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  CardTitle,
+  describeError,
+  FieldError,
+  Input,
+  Label,
+  toast,
+} from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from '@pagecast/i18n';
+import { playlistsQuery } from '../../../lib/playlists';
+import { useCreateGroup, useDeleteGroup, useOrderGroups, useUpdateGroup } from '../api/fleet-api';
+import { moved } from '../model/fleet-model';
+import { ConfirmDialog } from './confirm-dialog';
+
+/** Groups: made, renamed, deleted, their screens, their order (precedence) and what they play. */
+export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; screens: Screen[] }) {
+  const { t } = useTranslation();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateGroup();
+  const order = useOrderGroups();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    create.mutate(
+      { name },
+      {
+        onSuccess: () => {
+          toast({ title: t('fleet.groups.created', { name: name.trim() }) });
+          setName('');
+        },
+        onError: (err) => setError(describeError(err, t, t('fleet.failed'))),
+      },
+    );
+  };
+  const ids = groups.map((g) => g.id);
+  const move = (id: string, by: -1 | 1) => {
+    const next = moved(ids, id, by);
+    if (next)
+      order.mutate(next, {
+        onError: (err) => toast({ title: describeError(err, t, t('fleet.failed')), variant: 'destructive' }),
+      });
+  };
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle level={2}>{t('fleet.groups.title')}</CardTitle>
+        <p className="pc-muted">{t('fleet.groups.precedence')}</p>
+      </CardHeader>
+      <CardContent className="pc-stack">
+        <form className="pf-inline" onSubmit={submit} aria-label={t('fleet.groups.create')}>
+          <div className="pc-field">
+            <Label htmlFor="fleet-group-name">{t('fleet.groups.name')}</Label>
+            <Input
+              id="fleet-group-name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={60}
+              required
+            />
+          </div>
+          <Button type="submit" loading={create.isPending}>
+            {t('fleet.groups.create')}
+          </Button>
+        </form>
+        <FieldError>{error}</FieldError>
+        {groups.length === 0 ? (
+          <p className="pc-muted">{t('fleet.groups.none')}</p>
+        ) : (
+          <ol className="pf-groups" data-testid="fleet-groups">
+            {groups.map((g, index) => (
+              <GroupRow
+                key={g.id}
+                group={g}
+                screens={screens}
+                first={index === 0}
+                last={index === groups.length - 1}
+                onMove={(by) => move(g.id, by)}
+              />
+            ))}
+          </ol>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function GroupRow({
+  group,
+  screens,
+  first,
+  last,
+  onMove,
+}: {
+  group: ScreenGroup;
+  screens: Screen[];
+  first: boolean;
+  last: boolean;
+  onMove: (by: -1 | 1) => void;
+}) {
+  const { t } = useTranslation();
+  const playlists = useQuery(playlistsQuery);
+  const update = useUpdateGroup();
+  const remove = useDeleteGroup();
+  const [name, setName] = useState(group.name);
+  const [members, setMembers] = useState<Set<string>>(() => new Set(group.screenIds));
+  const [playlistId, setPlaylistId] = useState(group.assignment.kind === 'playlist' ? group.assignment.playlistId : '');
+  const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const keepsOther = group.assignment.kind === 'file' || group.assignment.kind === 'schedule';
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    const assignment: ScreenAssignment | undefined = playlistId
+      ? { kind: 'playlist', playlistId }
+      : keepsOther
+        ? undefined
+        : { kind: 'none' };
+    update.mutate(
+      { id: group.id, body: { name, screenIds: [...members], ...(assignment ? { assignment } : {}) } },
+      {
+        onSuccess: () => toast({ title: t('fleet.groups.saved', { name: name.trim() }) }),
+        onError: (err) => setError(describeError(err, t, t('fleet.failed'))),
+      },
+    );
+  };
+  const nameId = `fleet-group-${group.id}-name`;
+  const playId = `fleet-group-${group.id}-plays`;
+  return (
+    <li className="pf-group" data-testid={`fleet-group-${group.id}`}>
+      <div className="pf-group__head">
+        <span className="pf-group__rank" aria-hidden="true">
+          {group.rank + 1}
+        </span>
+        <strong>{group.name}</strong>
+        <span className="pc-muted">{t('fleet.groups.members', { count: group.screenIds.length })}</span>
+        <span className="pf-group__actions">
+          <Button variant="ghost" size="sm" disabled={first} onClick={() => onMove(-1)}>
+            {t('fleet.groups.up', { name: group.name })}
+          </Button>
+          <Button variant="ghost" size="sm" disabled={last} onClick={() => onMove(1)}>
+            {t('fleet.groups.down', { name: group.name })}
+          </Button>
+        </span>
+      </div>
+      <details>
+        <summary>{t('fleet.groups.edit', { name: group.name })}</summary>
+        <form className="pc-stack pf-group__form" onSubmit={save}>
+          <div className="pc-field">
+            <Label htmlFor={nameId}>{t('fleet.groups.name')}</Label>
+            <Input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
+          </div>
+          <fieldset className="pf-checks">
+            <legend>{t('fleet.groups.screens')}</legend>
+            {screens.length === 0 ? <p className="pc-muted">{t('fleet.noScreens')}</p> : null}
+            {screens.map((s) => (
+              <label key={s.id} className="pf-check">
+                <input
+                  type="checkbox"
+                  checked={members.has(s.id)}
+                  onChange={(e) => {
+                    const next = new Set(members);
+                    if (e.target.checked) next.add(s.id);
+                    else next.delete(s.id);
+                    setMembers(next);
+                  }}
+                />
+                {s.name}
+              </label>
+            ))}
+          </fieldset>
+          <div className="pc-field">
+            <Label htmlFor={playId}>{t('fleet.groups.plays')}</Label>
+            <select
+              id={playId}
+              className="pc-select"
+              value={playlistId}
+              onChange={(e) => setPlaylistId(e.target.value)}
+            >
+              <option value="">{keepsOther ? t('fleet.groups.keep') : t('fleet.groups.nothing')}</option>
+              {(playlists.data ?? []).map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <FieldError>{error}</FieldError>
+          <div className="pf-inline">
+            <Button type="submit" loading={update.isPending}>
+              {t('fleet.groups.save')}
+            </Button>
+            <Button type="button" variant="destructive" onClick={() => setConfirmDelete(true)}>
+              {t('fleet.groups.delete')}
+            </Button>
+          </div>
+        </form>
+      </details>
+      {confirmDelete ? (
+        <ConfirmDialog
+          title={t('fleet.groups.deleteTitle')}
+          confirm={t('fleet.groups.delete')}
+          destructive
+          pending={remove.isPending}
+          error={deleteError}
+          onClose={() => setConfirmDelete(false)}
+          onConfirm={() =>
+            remove.mutate(group.id, {
+              onSuccess: () => setConfirmDelete(false),
+              onError: (err) => setDeleteError(describeError(err, t, t('fleet.failed'))),
+            })
+          }
+        >
+          <p>{t('fleet.groups.deleteConfirm', { name: group.name, count: group.screenIds.length })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,188 @@
+// Fleet control (issue 37): groups, each member's fleet document (group order, running takeovers), takeovers and
+// their log, templates and the intent records of bulk changes. Read by `_id` on the paths displays take (a manifest
+// reads the screen, its owner's fleet document and the screen's groups, all by `_id`); the member's own pages may
+// filter by owner (FerretDB scans those: a member's list, not a display's path).
+import type { ScreenAssignment, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
+import { isDuplicateKeyError } from '@pagecast/service-kit';
+import type mongoose from 'mongoose';
+
+export interface GroupDoc {
+  _id: string;
+  ownerId: string;
+  name: string;
+  /** the name as compared for duplicates (NFKC, lower case); unique per owner */
+  nameKey: string;
+  assignment: ScreenAssignment;
+  createdAt: Date;
+}
+
+/** A takeover as the displays need it (kept in the owner's fleet document while it may run). */
+export interface RunningTakeover {
+  id: string;
+  target: TakeoverTarget;
+  content: TakeoverContent;
+  startsAt: Date;
+  /** null = until ended */
+  endsAt: Date | null;
+}
+
+/** One per member (`_id` = ownerId): the groups' precedence order and the takeovers that may be running. */
+export interface FleetDoc {
+  _id: string;
+  order: string[];
+  running: RunningTakeover[];
+}
+
+export interface TakeoverDoc {
+  _id: string;
+  ownerId: string;
+  target: TakeoverTarget;
+  content: TakeoverContent;
+  startedAt: Date;
+  startedBy: string;
+  endsAt: Date | null;
+  endedAt: Date | null;
+  endedBy: string | null;
+  /** the screens it covered when it started */
+  screenIds: string[];
+  templateId: string | null;
+}
+
+/** Insert-only: `${takeoverId}#start` and `${takeoverId}#end`. */
+export interface TakeoverLogDoc {
+  _id: string;
+  ownerId: string;
+  takeoverId: string;
+  action: 'start' | 'end';
+  at: Date;
+  by: string;
+  screenIds: string[];
+  content: TakeoverContent;
+}
+
+export interface TemplateDoc {
+  _id: string;
+  ownerId: string;
+  name: string;
+  content: TakeoverContent;
+  minutes: number | null;
+}
+
+/** A bulk change as intended, inserted before any screen is written; `doneAt` once every write landed. */
+export interface ChangeDoc {
+  _id: string;
+  ownerId: string;
+  kind: string;
+  screenIds: string[];
+  change: Record<string, unknown>;
+  at: Date;
+  doneAt: Date | null;
+}
+
+export function createFleetRepository(conn: mongoose.Connection) {
+  const groups = conn.collection<GroupDoc>('screen_groups');
+  const fleets = conn.collection<FleetDoc>('screen_fleets');
+  const takeovers = conn.collection<TakeoverDoc>('screen_takeovers');
+  const log = conn.collection<TakeoverLogDoc>('screen_takeover_log');
+  const templates = conn.collection<TemplateDoc>('screen_takeover_templates');
+  const changes = conn.collection<ChangeDoc>('screen_changes');
+  let indexed: Promise<unknown> | undefined;
+  const ensureIndexes = () => {
+    indexed ??= Promise.all([
+      groups.createIndex({ ownerId: 1, nameKey: 1 }, { unique: true }),
+      takeovers.createIndex({ ownerId: 1 }),
+      log.createIndex({ ownerId: 1 }),
+      templates.createIndex({ ownerId: 1 }),
+      changes.createIndex({ doneAt: 1 }),
+    ]).catch((err) => {
+      indexed = undefined;
+      throw err;
+    });
+    return indexed;
+  };
+
+  return {
+    ensureIndexes,
+    groups: {
+      ofOwner: (ownerId: string) => groups.find({ ownerId }).toArray(),
+      byIds: (ids: string[]) => (ids.length ? groups.find({ _id: { $in: ids } }).toArray() : Promise.resolve([])),
+      countOf: (ownerId: string) => groups.countDocuments({ ownerId }),
+      /** false: the owner has a group of that name */
+      async insert(doc: GroupDoc): Promise<boolean> {
+        await ensureIndexes();
+        try {
+          await groups.insertOne(doc);
+          return true;
+        } catch (err) {
+          if (isDuplicateKeyError(err)) return false;
+          throw err;
+        }
+      },
+      /** false: the new name is taken */
+      async set(id: string, fields: Partial<Omit<GroupDoc, '_id' | 'ownerId'>>): Promise<boolean> {
+        try {
+          await groups.updateOne({ _id: id }, { $set: fields });
+          return true;
+        } catch (err) {
+          if (isDuplicateKeyError(err)) return false;
+          throw err;
+        }
+      },
+      remove: (id: string) => groups.deleteOne({ _id: id }),
+    },
+    fleets: {
+      async get(ownerId: string): Promise<FleetDoc> {
+        return (await fleets.findOne({ _id: ownerId })) ?? { _id: ownerId, order: [], running: [] };
+      },
+      async set(doc: FleetDoc): Promise<void> {
+        await fleets.updateOne(
+          { _id: doc._id },
+          { $set: { order: doc.order, running: doc.running } },
+          { upsert: true },
+        );
+      },
+    },
+    takeovers: {
+      get: (id: string) => takeovers.findOne({ _id: id }),
+      ofOwner: (ownerId: string) => takeovers.find({ ownerId }).toArray(),
+      insert: async (doc: TakeoverDoc) => {
+        await ensureIndexes();
+        await takeovers.insertOne(doc);
+      },
+      end: (id: string, endedAt: Date, endedBy: string) =>
+        takeovers.updateOne({ _id: id }, { $set: { endedAt, endedBy } }),
+    },
+    log: {
+      /** once per takeover and action (a retry inserts nothing) */
+      async add(entry: TakeoverLogDoc): Promise<void> {
+        try {
+          await log.insertOne(entry);
+        } catch (err) {
+          if (!isDuplicateKeyError(err)) throw err;
+        }
+      },
+      ofOwner: (ownerId: string) => log.find({ ownerId }).toArray(),
+    },
+    templates: {
+      get: (id: string) => templates.findOne({ _id: id }),
+      ofOwner: (ownerId: string) => templates.find({ ownerId }).toArray(),
+      countOf: (ownerId: string) => templates.countDocuments({ ownerId }),
+      insert: async (doc: TemplateDoc) => {
+        await ensureIndexes();
+        await templates.insertOne(doc);
+      },
+      set: (id: string, fields: Partial<Omit<TemplateDoc, '_id' | 'ownerId'>>) =>
+        templates.updateOne({ _id: id }, { $set: fields }),
+      remove: (id: string) => templates.deleteOne({ _id: id }),
+    },
+    changes: {
+      insert: async (doc: ChangeDoc) => {
+        await ensureIndexes();
+        await changes.insertOne(doc);
+      },
+      done: (id: string, at: Date) => changes.updateOne({ _id: id }, { $set: { doneAt: at } }),
+      pending: () => changes.find({ doneAt: null }).toArray(),
+    },
+  };
+}
+export type FleetRepository = ReturnType<typeof createFleetRepository>;

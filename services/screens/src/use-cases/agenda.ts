@@ -1,0 +1,81 @@
+// What plays when, and why (issue 37): for a screen (or each screen of a group) the next 7 days, computed by the
+// resolver the displays run (agendaOf in @pagecast/contracts), with the licence ends of bought content.
+import {
+  AGENDA_DAYS,
+  agendaOf,
+  contentOfInputs,
+  type GroupAgenda,
+  type LicenceEnd,
+  type ScreenAgenda,
+} from '@pagecast/contracts';
+import type { ServiceContext } from '../context';
+import type { FleetDoc, GroupDoc, ScreenRecord } from '../data';
+import { inputsOf } from './fleet-common';
+import { ownedGroup } from './groups';
+import { ownedScreen } from './owned-screen';
+
+async function agendaFor(
+  ctx: ServiceContext,
+  screen: ScreenRecord,
+  fleet: FleetDoc,
+  groupsById: ReadonlyMap<string, GroupDoc>,
+  from: number,
+): Promise<ScreenAgenda> {
+  const to = from + AGENDA_DAYS * 86_400_000;
+  const inputs = inputsOf(screen, fleet, groupsById, from);
+  const named = contentOfInputs(inputs);
+  const playlists = await ctx.data.content.playlistFacts(named.playlistIds, ctx.now());
+  const playlistFiles = new Map([...playlists].map(([id, p]) => [id, p.fileIds] as const));
+  const fileIds = [...new Set([...named.fileIds, ...[...playlists.values()].flatMap((p) => p.fileIds)])];
+  const files = await ctx.data.content.files(fileIds, ctx.now());
+  const bought = fileIds.filter((id) => files.get(id)?.ownerId !== screen.ownerId);
+  const licences = await ctx.data.content.licences(screen.ownerId, bought, ctx.now());
+  const licenceEnds: LicenceEnd[] = bought.map((fileId) => {
+    const live = (licences.get(fileId) ?? []).filter((p) => p.from <= from && from < p.to);
+    return { fileId, endsAt: live.length > 0 ? Math.max(...live.map((p) => p.to)) : from };
+  });
+  const agenda = agendaOf(inputs, from, to, { licenceEnds, playlistFiles });
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    screenId: screen._id,
+    timeZone: screen.timeZone,
+    from: iso(from),
+    to: iso(to),
+    entries: agenda.entries.map((e) => ({ ...e, from: iso(e.from), to: iso(e.to) })),
+    licenceEnds: agenda.licenceEnds.map((l) => ({ fileId: l.fileId, at: iso(l.at) })),
+  };
+}
+
+const startOf = (ctx: ServiceContext, from: string | undefined) => (from ? Date.parse(from) : ctx.now());
+
+export async function screenAgenda(
+  ctx: ServiceContext,
+  ownerId: string,
+  screenId: string,
+  query: { from?: string },
+): Promise<ScreenAgenda> {
+  const screen = await ownedScreen(ctx, ownerId, screenId);
+  const [fleet, groups] = await Promise.all([
+    ctx.data.fleet.fleets.get(ownerId),
+    ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
+  ]);
+  return agendaFor(ctx, screen, fleet, new Map(groups.map((g) => [g._id, g])), startOf(ctx, query.from));
+}
+
+export async function groupAgenda(
+  ctx: ServiceContext,
+  ownerId: string,
+  groupId: string,
+  query: { from?: string },
+): Promise<GroupAgenda> {
+  await ownedGroup(ctx, ownerId, groupId);
+  const [fleet, groups, screens] = await Promise.all([
+    ctx.data.fleet.fleets.get(ownerId),
+    ctx.data.fleet.groups.ofOwner(ownerId),
+    ctx.data.screens.listActive(ownerId),
+  ]);
+  const byId = new Map(groups.map((g) => [g._id, g]));
+  const from = startOf(ctx, query.from);
+  const members = screens.filter((s) => s.groupIds?.includes(groupId));
+  return { groupId, screens: await Promise.all(members.map((s) => agendaFor(ctx, s, fleet, byId, from))) };
+}

@@ -1,0 +1,164 @@
+// One change to many screens (issue 37), all or nothing: the selection and the change are checked whole before
+// anything is written (another member's screen or group, a missing playlist or file, a bad schedule: refused, nothing
+// changes). FerretDB has no transactions, so the writes are made safe instead: the change is first recorded as
+// intended (`screen_changes`, under its id), then applied by idempotent writes (each screen is set to the change's
+// result, so applying it twice gives the same screens), then announced once (one event for the change, whatever the
+// number of screens), then marked done. A crash in between leaves the intent pending: the service applies and
+// announces every pending change again when it starts. Until then some screens may show the change and others not.
+import { randomUUID } from 'node:crypto';
+import { assignedContent, type BulkChange, type BulkChangeRequest, type BulkChangeResult } from '@pagecast/contracts';
+import type { ServiceContext } from '../context';
+import type { ScreenRecord } from '../data';
+import type { ChangeDoc } from '../data/fleet';
+import { isOnline } from '../domain';
+import { announceFleetChange, checkAssignment, serialByOwner } from './fleet-common';
+import { groupAssignmentsOf, recordScreenInputs } from './fleet-history';
+import { ownedGroup, ownedScreens } from './groups';
+
+/** The screens a selection names, all the owner's, or the refusal (SCREEN_NOT_FOUND, SCREEN_GROUP_NOT_FOUND). */
+async function selectScreens(
+  ctx: ServiceContext,
+  ownerId: string,
+  selection: BulkChangeRequest['selection'],
+): Promise<ScreenRecord[]> {
+  if (selection.by === 'ids') return ownedScreens(ctx, ownerId, selection.screenIds);
+  if (selection.groupId) await ownedGroup(ctx, ownerId, selection.groupId);
+  let screens = await ctx.data.screens.listActive(ownerId);
+  if (selection.groupId) {
+    const groupId = selection.groupId;
+    screens = screens.filter((s) => s.groupIds?.includes(groupId));
+  }
+  if (selection.by === 'group') return screens;
+  if (selection.name) {
+    const part = selection.name.toLowerCase();
+    screens = screens.filter((s) => s.name.toLowerCase().includes(part));
+  }
+  if (selection.status) {
+    const statuses = await ctx.data.statuses.forScreens(
+      ownerId,
+      screens.map((s) => s._id),
+    );
+    const now = ctx.now();
+    const wanted = selection.status === 'online';
+    screens = screens.filter((s) => isOnline(statuses.get(s._id)?.lastSeenAt ?? null, now) === wanted);
+  }
+  return screens;
+}
+
+async function checkChange(ctx: ServiceContext, ownerId: string, change: BulkChange): Promise<void> {
+  if (change.kind === 'assign') await checkAssignment(ctx, ownerId, change.assignment, 'change.assignment');
+  if (change.kind === 'add-to-group' || change.kind === 'remove-from-group')
+    await ownedGroup(ctx, ownerId, change.groupId);
+}
+
+export async function bulkChange(
+  ctx: ServiceContext,
+  ownerId: string,
+  input: BulkChangeRequest,
+): Promise<BulkChangeResult> {
+  return serialByOwner(ownerId, async () => {
+    const screens = await selectScreens(ctx, ownerId, input.selection);
+    await checkChange(ctx, ownerId, input.change);
+    const doc: ChangeDoc = {
+      _id: randomUUID(),
+      ownerId,
+      kind: input.change.kind,
+      screenIds: screens.map((s) => s._id),
+      change: input.change as Record<string, unknown>,
+      at: new Date(ctx.now()),
+      doneAt: null,
+    };
+    if (screens.length === 0) return { changeId: doc._id, screenIds: [] };
+    await ctx.data.fleet.changes.insert(doc);
+    await applyChange(ctx, doc);
+    return { changeId: doc._id, screenIds: doc.screenIds };
+  });
+}
+
+/** Applies a recorded change (again, after a crash: every write sets the change's result), announces it, marks it done. */
+export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<void> {
+  const change = doc.change as BulkChange;
+  const { ownerId } = doc;
+  // revoked since (an unpair applied before a crash) are left as they are
+  const screens = (await ctx.data.screens.byIds(doc.screenIds)).filter((s) => s.ownerId === ownerId);
+  const active = screens.filter((s) => !s.revokedAt);
+  let content = { playlistIds: [] as string[], fileIds: [] as string[] };
+  switch (change.kind) {
+    case 'assign': {
+      const target = JSON.stringify(change.assignment);
+      const todo = active.filter((s) => JSON.stringify(s.assignment) !== target);
+      const groupIds = [...new Set(todo.flatMap((s) => s.groupIds ?? []))];
+      const [groups, fleet] = await Promise.all([
+        ctx.data.fleet.groups.byIds(groupIds),
+        ctx.data.fleet.fleets.get(ownerId),
+      ]);
+      const byId = new Map(groups.map((g) => [g._id, g]));
+      await recordScreenInputs(
+        ctx,
+        todo.map((screen) => ({
+          screen,
+          assignment: change.assignment,
+          groups: groupAssignmentsOf(screen.groupIds ?? [], byId, fleet.order),
+        })),
+      );
+      content = assignedContent(change.assignment);
+      break;
+    }
+    case 'add-to-group':
+    case 'remove-from-group': {
+      const adding = change.kind === 'add-to-group';
+      const todo = active.filter((s) => (s.groupIds ?? []).includes(change.groupId) !== adding);
+      const next = (s: ScreenRecord) =>
+        adding ? [...(s.groupIds ?? []), change.groupId] : (s.groupIds ?? []).filter((g) => g !== change.groupId);
+      const groupIds = [...new Set([change.groupId, ...todo.flatMap((s) => s.groupIds ?? [])])];
+      const [groups, fleet] = await Promise.all([
+        ctx.data.fleet.groups.byIds(groupIds),
+        ctx.data.fleet.fleets.get(ownerId),
+      ]);
+      const byId = new Map(groups.map((g) => [g._id, g]));
+      await recordScreenInputs(
+        ctx,
+        todo.map((screen) => ({
+          screen,
+          assignment: screen.assignment,
+          groups: groupAssignmentsOf(next(screen), byId, fleet.order),
+          fields: { groupIds: next(screen) },
+        })),
+      );
+      const group = byId.get(change.groupId);
+      if (adding && group) content = assignedContent(group.assignment);
+      break;
+    }
+    case 'set-time-zone':
+      await ctx.data.screens.updateMany(
+        active.map((s) => s._id),
+        { $set: { timeZone: change.timeZone } },
+      );
+      break;
+    case 'unpair': {
+      const revokedAt = new Date(ctx.now());
+      await ctx.data.screens.updateMany(
+        active.map((s) => s._id),
+        { $set: { revokedAt } },
+      );
+      // the credential's own fact, per device: the gateway's revocation set and file-conversion's tombstones
+      for (const s of screens) {
+        await ctx.outbox.add(
+          'screens.screen.revoked.v1',
+          { screenId: s._id, deviceId: s.deviceId, ownerId, revokedAt: (s.revokedAt ?? revokedAt).toISOString() },
+          { id: `${doc._id}:${s._id}` },
+        );
+      }
+      break;
+    }
+  }
+  await announceFleetChange(ctx, { changeId: doc._id, kind: change.kind, ownerId, screenIds: doc.screenIds, content });
+  await ctx.data.fleet.changes.done(doc._id, new Date(ctx.now()));
+}
+
+/** At start: every change recorded but not marked done (a crash mid-change) is applied and announced again. */
+export async function resumePendingChanges(ctx: ServiceContext): Promise<number> {
+  const pending = await ctx.data.fleet.changes.pending();
+  for (const doc of pending) await serialByOwner(doc.ownerId, () => applyChange(ctx, doc));
+  return pending.length;
+}

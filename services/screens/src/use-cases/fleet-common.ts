@@ -1,0 +1,171 @@
+// What the fleet use cases share (issue 37): one owner's fleet changes run one at a time in this process, every
+// playlist and file a member names is checked against the read models, and each change is announced once.
+import { randomUUID } from 'node:crypto';
+import {
+  assignedContent,
+  type ResolutionInputs,
+  type ScreenAssignment,
+  scheduleProblems,
+  type TakeoverContent,
+  type TakeoverWindow,
+} from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import type { FleetDoc, GroupDoc, RunningTakeover, ScreenRecord } from '../data';
+
+const chains = new Map<string, Promise<unknown>>();
+
+/**
+ * One owner's fleet changes (groups, order, bulk changes, takeovers) one at a time in this process: a check (an
+ * overlapping takeover, a taken name, the group limit) and the write it guards are not interleaved with another
+ * change of the same owner here. Two instances may still interleave (FerretDB has no transactions): the names'
+ * unique index holds across them; the limits and the overlap check are exact per instance.
+ */
+export function serialByOwner<T>(ownerId: string, fn: () => Promise<T>): Promise<T> {
+  const previous = chains.get(ownerId) ?? Promise.resolve();
+  const run = previous.then(fn, fn);
+  const tail = run.catch(() => {});
+  chains.set(ownerId, tail);
+  void tail.then(() => {
+    if (chains.get(ownerId) === tail) chains.delete(ownerId);
+  });
+  return run;
+}
+
+/** A file the member may show: theirs and not deleted, or bought with a licence live now. */
+export async function checkFile(ctx: ServiceContext, ownerId: string, fileId: string, now: number): Promise<void> {
+  const files = await ctx.data.content.files([fileId], now, true);
+  const file = files.get(fileId);
+  if (!file || file.deletedAt !== null) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
+  if (file.ownerId === ownerId) return;
+  const periods = (await ctx.data.content.licences(ownerId, [fileId], now, true)).get(fileId) ?? [];
+  if (!periods.some((p) => p.from <= now && now < p.to)) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
+}
+
+/** Every playlist and file of an assignment exists and is the member's (or licensed), and a schedule is valid. */
+export async function checkAssignment(
+  ctx: ServiceContext,
+  ownerId: string,
+  assignment: ScreenAssignment,
+  path = 'assignment',
+): Promise<void> {
+  if (assignment.kind === 'schedule') {
+    const problems = scheduleProblems(assignment.schedule);
+    if (problems.length > 0) {
+      throw new AppError('SCHEDULE_INVALID', {
+        issues: problems.map((p) => ({
+          path: `${path}.schedule.parts.${p.part}`,
+          message: p.reason === 'empty' ? 'empty range' : `overlaps part ${p.other}`,
+          key: p.reason === 'empty' ? 'screens.schedule.empty' : 'screens.schedule.overlap',
+        })),
+      });
+    }
+  }
+  const now = ctx.now();
+  const { playlistIds, fileIds } = assignedContent(assignment);
+  const playlists = await ctx.data.content.playlistFacts(playlistIds, now);
+  for (const id of playlistIds) {
+    const p = playlists.get(id);
+    if (!p || p.deleted || (p.ownerId !== null && p.ownerId !== ownerId)) {
+      throw new AppError('PLAYLIST_NOT_FOUND', { details: { playlistId: id } });
+    }
+  }
+  for (const id of fileIds) await checkFile(ctx, ownerId, id, now);
+}
+
+export type FleetChangeKind =
+  | 'assign'
+  | 'add-to-group'
+  | 'remove-from-group'
+  | 'set-time-zone'
+  | 'unpair'
+  | 'group-created'
+  | 'group-changed'
+  | 'group-deleted'
+  | 'group-order'
+  | 'takeover-started'
+  | 'takeover-ended';
+
+/** One event for one change, however many screens it touches (a change's own id: announced again, sent once). */
+export async function announceFleetChange(
+  ctx: ServiceContext,
+  change: {
+    changeId?: string;
+    kind: FleetChangeKind;
+    ownerId: string;
+    screenIds: string[];
+    groupId?: string;
+    takeoverId?: string;
+    content?: { playlistIds: string[]; fileIds: string[] };
+  },
+): Promise<string> {
+  const changeId = change.changeId ?? randomUUID();
+  await ctx.outbox.add(
+    'screens.fleet.changed.v1',
+    {
+      changeId,
+      ownerId: change.ownerId,
+      changedAt: new Date(ctx.now()).toISOString(),
+      kind: change.kind,
+      screenIds: change.screenIds,
+      ...(change.groupId ? { groupId: change.groupId } : {}),
+      ...(change.takeoverId ? { takeoverId: change.takeoverId } : {}),
+      content: change.content ?? { playlistIds: [], fileIds: [] },
+    },
+    change.changeId ? { id: change.changeId } : {},
+  );
+  return changeId;
+}
+
+export const contentOfTakeover = (content: TakeoverContent) =>
+  content.kind === 'file' ? { playlistIds: [], fileIds: [content.fileId] } : { playlistIds: [], fileIds: [] };
+
+/** The owner's groups in precedence order: the fleet's order first, then any it does not name, oldest first. */
+export function orderGroups(groups: GroupDoc[], order: string[]): GroupDoc[] {
+  const rank = new Map(order.map((id, i) => [id, i]));
+  return [...groups].sort((a, b) => {
+    const ra = rank.get(a._id) ?? Number.MAX_SAFE_INTEGER;
+    const rb = rank.get(b._id) ?? Number.MAX_SAFE_INTEGER;
+    return ra - rb || a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id);
+  });
+}
+
+/** Whether a takeover concerns a screen: all the owner's screens, or a screen in one of its groups now. */
+export function concerns(t: Pick<RunningTakeover, 'target'>, screen: Pick<ScreenRecord, 'groupIds'>): boolean {
+  if (t.target.kind === 'all') return true;
+  const mine = new Set(screen.groupIds ?? []);
+  return t.target.groupIds.some((g) => mine.has(g));
+}
+
+/** Not ended and not past its end at `now`. */
+export const stillRunning = (t: Pick<RunningTakeover, 'endsAt'>, now: number) =>
+  t.endsAt === null || t.endsAt.getTime() > now;
+
+export const takeoverWindow = (t: RunningTakeover): TakeoverWindow => ({
+  id: t.id,
+  show: t.content.kind === 'file' ? { kind: 'file', fileId: t.content.fileId } : { ...t.content },
+  startsAt: t.startsAt.getTime(),
+  endsAt: t.endsAt ? t.endsAt.getTime() : null,
+});
+
+/**
+ * Everything a screen resolves with: its own assignment, its groups' in the owner's order, the takeovers that
+ * concern it and are still running (their ends are in the data, so an offline display ends them by itself).
+ */
+export function inputsOf(
+  screen: ScreenRecord,
+  fleet: FleetDoc,
+  groupsById: ReadonlyMap<string, GroupDoc>,
+  now: number,
+): ResolutionInputs {
+  const mine = (screen.groupIds ?? []).flatMap((id) => {
+    const g = groupsById.get(id);
+    return g ? [g] : [];
+  });
+  return {
+    timeZone: screen.timeZone,
+    assignment: screen.assignment,
+    groups: orderGroups(mine, fleet.order).map((g) => ({ id: g._id, assignment: g.assignment })),
+    takeovers: fleet.running.filter((t) => stillRunning(t, now) && concerns(t, screen)).map(takeoverWindow),
+  };
+}

@@ -1,0 +1,237 @@
+// Groups of screens (issue 37): a member's named sets of their screens (a screen may be in several), each with an
+// assignment like a screen's, in a precedence order the member sets. Membership lives on the screens' records
+// (`groupIds`), so a display's manifest reads its groups by `_id`; the owner's order in their fleet document.
+import { randomUUID } from 'node:crypto';
+import {
+  assignedContent,
+  type CreateGroupRequest,
+  type GroupOrderRequest,
+  SCREEN_GROUPS_MAX,
+  type ScreenGroup,
+  type UpdateGroupRequest,
+} from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import type { GroupDoc, ScreenRecord } from '../data';
+import { announceFleetChange, checkAssignment, orderGroups, serialByOwner } from './fleet-common';
+import { groupAssignmentsOf, recordScreenInputs } from './fleet-history';
+
+export const nameKeyOf = (name: string) => name.normalize('NFKC').trim().toLowerCase();
+
+function present(g: GroupDoc, rank: number, screens: ScreenRecord[]): ScreenGroup {
+  return {
+    id: g._id,
+    name: g.name,
+    screenIds: screens.filter((s) => s.groupIds?.includes(g._id)).map((s) => s._id),
+    assignment: g.assignment,
+    rank,
+    createdAt: g.createdAt.toISOString(),
+  };
+}
+
+export async function listGroups(ctx: ServiceContext, ownerId: string): Promise<ScreenGroup[]> {
+  const [groups, fleet, screens] = await Promise.all([
+    ctx.data.fleet.groups.ofOwner(ownerId),
+    ctx.data.fleet.fleets.get(ownerId),
+    ctx.data.screens.listActive(ownerId),
+  ]);
+  return orderGroups(groups, fleet.order).map((g, i) => present(g, i, screens));
+}
+
+/** The owner's group, or SCREEN_GROUP_NOT_FOUND (another member's group is not found either). */
+export async function ownedGroup(ctx: ServiceContext, ownerId: string, groupId: string): Promise<GroupDoc> {
+  const [group] = await ctx.data.fleet.groups.byIds([groupId]);
+  if (!group || group.ownerId !== ownerId) throw new AppError('SCREEN_GROUP_NOT_FOUND', { details: { groupId } });
+  return group;
+}
+
+/** The owner's active screens of these ids, or SCREEN_NOT_FOUND naming those that are not. */
+export async function ownedScreens(ctx: ServiceContext, ownerId: string, ids: string[]): Promise<ScreenRecord[]> {
+  const unique = [...new Set(ids)];
+  const found = unique.length > 0 ? await ctx.data.screens.byIds(unique) : [];
+  const mine = new Map(found.filter((s) => s.ownerId === ownerId && !s.revokedAt).map((s) => [s._id, s]));
+  const missing = unique.filter((id) => !mine.has(id));
+  if (missing.length > 0) throw new AppError('SCREEN_NOT_FOUND', { details: { screenIds: missing.slice(0, 100) } });
+  return unique.map((id) => mine.get(id) as ScreenRecord);
+}
+
+async function checkName(ctx: ServiceContext, ownerId: string, name: string, except?: string): Promise<string> {
+  const key = nameKeyOf(name);
+  const groups = await ctx.data.fleet.groups.ofOwner(ownerId);
+  if (groups.some((g) => g.nameKey === key && g._id !== except)) throw new AppError('SCREEN_GROUP_NAME_TAKEN');
+  return key;
+}
+
+/**
+ * Writes the screens whose groups change (their membership and history entries) after the group itself: a crash
+ * between leaves a group with fewer members than asked (the member sees it and sets them again), never a screen
+ * naming a group that does not exist.
+ */
+async function rewriteMembers(
+  ctx: ServiceContext,
+  ownerId: string,
+  screens: Array<{ screen: ScreenRecord; groupIds: string[] }>,
+): Promise<void> {
+  if (screens.length === 0) return;
+  const allGroupIds = [...new Set(screens.flatMap((s) => s.groupIds))];
+  const [groups, fleet] = await Promise.all([
+    ctx.data.fleet.groups.byIds(allGroupIds),
+    ctx.data.fleet.fleets.get(ownerId),
+  ]);
+  const byId = new Map(groups.map((g) => [g._id, g]));
+  await recordScreenInputs(
+    ctx,
+    screens.map(({ screen, groupIds }) => ({
+      screen,
+      assignment: screen.assignment,
+      groups: groupAssignmentsOf(groupIds, byId, fleet.order),
+      fields: { groupIds },
+    })),
+  );
+}
+
+export async function createGroup(
+  ctx: ServiceContext,
+  ownerId: string,
+  input: CreateGroupRequest,
+): Promise<ScreenGroup> {
+  return serialByOwner(ownerId, async () => {
+    if ((await ctx.data.fleet.groups.countOf(ownerId)) >= SCREEN_GROUPS_MAX) {
+      throw new AppError('SCREEN_GROUP_LIMIT', { details: { max: SCREEN_GROUPS_MAX } });
+    }
+    const nameKey = await checkName(ctx, ownerId, input.name);
+    const members = await ownedScreens(ctx, ownerId, input.screenIds);
+    await checkAssignment(ctx, ownerId, input.assignment);
+    const group: GroupDoc = {
+      _id: randomUUID(),
+      ownerId,
+      name: input.name,
+      nameKey,
+      assignment: input.assignment,
+      createdAt: new Date(ctx.now()),
+    };
+    if (!(await ctx.data.fleet.groups.insert(group))) throw new AppError('SCREEN_GROUP_NAME_TAKEN');
+    const fleet = await ctx.data.fleet.fleets.get(ownerId);
+    await ctx.data.fleet.fleets.set({ ...fleet, order: [...fleet.order.filter((id) => id !== group._id), group._id] });
+    await rewriteMembers(
+      ctx,
+      ownerId,
+      members.map((screen) => ({ screen, groupIds: [...(screen.groupIds ?? []), group._id] })),
+    );
+    await announceFleetChange(ctx, {
+      kind: 'group-created',
+      ownerId,
+      groupId: group._id,
+      screenIds: members.map((s) => s._id),
+      content: assignedContent(group.assignment),
+    });
+    const all = await listGroups(ctx, ownerId);
+    return all.find((g) => g.id === group._id) as ScreenGroup;
+  });
+}
+
+export async function updateGroup(
+  ctx: ServiceContext,
+  ownerId: string,
+  groupId: string,
+  input: UpdateGroupRequest,
+): Promise<ScreenGroup> {
+  return serialByOwner(ownerId, async () => {
+    const group = await ownedGroup(ctx, ownerId, groupId);
+    const nameKey = input.name !== undefined ? await checkName(ctx, ownerId, input.name, groupId) : undefined;
+    const members = input.screenIds !== undefined ? await ownedScreens(ctx, ownerId, input.screenIds) : undefined;
+    if (input.assignment) await checkAssignment(ctx, ownerId, input.assignment);
+    const current = (await ctx.data.screens.listActive(ownerId)).filter((s) => s.groupIds?.includes(groupId));
+
+    const fields: Partial<GroupDoc> = {
+      ...(input.name !== undefined ? { name: input.name, nameKey } : {}),
+      ...(input.assignment ? { assignment: input.assignment } : {}),
+    };
+    if (Object.keys(fields).length > 0 && !(await ctx.data.fleet.groups.set(groupId, fields))) {
+      throw new AppError('SCREEN_GROUP_NAME_TAKEN');
+    }
+    const assignmentChanged =
+      input.assignment !== undefined && JSON.stringify(input.assignment) !== JSON.stringify(group.assignment);
+    const next = new Map<string, { screen: ScreenRecord; groupIds: string[] }>();
+    if (members) {
+      const wanted = new Set(members.map((s) => s._id));
+      for (const s of current) {
+        if (!wanted.has(s._id))
+          next.set(s._id, { screen: s, groupIds: (s.groupIds ?? []).filter((g) => g !== groupId) });
+      }
+      for (const s of members) {
+        if (!s.groupIds?.includes(groupId)) next.set(s._id, { screen: s, groupIds: [...(s.groupIds ?? []), groupId] });
+      }
+    }
+    if (assignmentChanged) {
+      for (const s of current) if (!next.has(s._id)) next.set(s._id, { screen: s, groupIds: s.groupIds ?? [] });
+    }
+    await rewriteMembers(ctx, ownerId, [...next.values()]);
+    if (next.size > 0) {
+      await announceFleetChange(ctx, {
+        kind: 'group-changed',
+        ownerId,
+        groupId,
+        screenIds: [...next.keys()],
+        content: assignedContent(input.assignment ?? group.assignment),
+      });
+    }
+    const all = await listGroups(ctx, ownerId);
+    return all.find((g) => g.id === groupId) as ScreenGroup;
+  });
+}
+
+export async function deleteGroup(ctx: ServiceContext, ownerId: string, groupId: string): Promise<void> {
+  return serialByOwner(ownerId, async () => {
+    await ownedGroup(ctx, ownerId, groupId);
+    const members = (await ctx.data.screens.listActive(ownerId)).filter((s) => s.groupIds?.includes(groupId));
+    // the screens first (they stop naming it), then the group: a crash between leaves an empty group
+    await rewriteMembers(
+      ctx,
+      ownerId,
+      members.map((screen) => ({ screen, groupIds: (screen.groupIds ?? []).filter((g) => g !== groupId) })),
+    );
+    await ctx.data.fleet.groups.remove(groupId);
+    const fleet = await ctx.data.fleet.fleets.get(ownerId);
+    await ctx.data.fleet.fleets.set({ ...fleet, order: fleet.order.filter((id) => id !== groupId) });
+    await announceFleetChange(ctx, { kind: 'group-deleted', ownerId, groupId, screenIds: members.map((s) => s._id) });
+  });
+}
+
+/** The groups named first, in that order; any group not named keeps its place after them. */
+export async function setGroupOrder(
+  ctx: ServiceContext,
+  ownerId: string,
+  input: GroupOrderRequest,
+): Promise<ScreenGroup[]> {
+  return serialByOwner(ownerId, async () => {
+    if (new Set(input.groupIds).size !== input.groupIds.length) {
+      throw new AppError('VALIDATION', {
+        issues: [{ path: 'groupIds', message: 'a group named twice', key: 'validation.invalid' }],
+      });
+    }
+    const groups = await ctx.data.fleet.groups.ofOwner(ownerId);
+    const mine = new Set(groups.map((g) => g._id));
+    const unknown = input.groupIds.find((id) => !mine.has(id));
+    if (unknown) throw new AppError('SCREEN_GROUP_NOT_FOUND', { details: { groupId: unknown } });
+    const fleet = await ctx.data.fleet.fleets.get(ownerId);
+    const rest = orderGroups(groups, fleet.order)
+      .map((g) => g._id)
+      .filter((id) => !input.groupIds.includes(id));
+    const order = [...input.groupIds, ...rest];
+    await ctx.data.fleet.fleets.set({ ...fleet, order });
+    // every screen in two or more groups resolves differently now: its history entry holds the new order
+    const screens = (await ctx.data.screens.listActive(ownerId)).filter((s) => (s.groupIds ?? []).length > 1);
+    const byId = new Map(groups.map((g) => [g._id, g]));
+    await recordScreenInputs(
+      ctx,
+      screens.map((screen) => ({
+        screen,
+        assignment: screen.assignment,
+        groups: groupAssignmentsOf(screen.groupIds ?? [], byId, order),
+      })),
+    );
+    await announceFleetChange(ctx, { kind: 'group-order', ownerId, screenIds: screens.map((s) => s._id) });
+    return listGroups(ctx, ownerId);
+  });
+}
