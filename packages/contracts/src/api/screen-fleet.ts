@@ -190,7 +190,8 @@ export const ScreenAgendaParams = z.object({ id: Id });
 
 const refusals =
   ' Refusals: SCREEN_NOT_FOUND (a screen not yours), SCREEN_GROUP_NOT_FOUND (a group not yours), PLAYLIST_NOT_FOUND / ' +
-  'FILE_NOT_FOUND (content that is not yours or gone), VALIDATION; nothing changes.';
+  'FILE_NOT_FOUND (content that is not yours or gone), VALIDATION; FLEET_BUSY (409) when another change of your ' +
+  'fleet held it for over 15 s (changes of one member run one at a time across instances); nothing changes.';
 
 export const screenFleetRoutes = defineRoutes([
   {

@@ -56,7 +56,7 @@ export async function bulkChange(
   ownerId: string,
   input: BulkChangeRequest,
 ): Promise<BulkChangeResult> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     const screens = await selectScreens(ctx, ownerId, input.selection);
     await checkChange(ctx, ownerId, input.change);
     const doc: ChangeDoc = {
@@ -159,6 +159,6 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
 /** At start: every change recorded but not marked done (a crash mid-change) is applied and announced again. */
 export async function resumePendingChanges(ctx: ServiceContext): Promise<number> {
   const pending = await ctx.data.fleet.changes.pending();
-  for (const doc of pending) await serialByOwner(doc.ownerId, () => applyChange(ctx, doc));
+  for (const doc of pending) await serialByOwner(ctx, doc.ownerId, () => applyChange(ctx, doc));
   return pending.length;
 }

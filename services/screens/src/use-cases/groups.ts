@@ -95,7 +95,7 @@ export async function createGroup(
   ownerId: string,
   input: CreateGroupRequest,
 ): Promise<ScreenGroup> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     if ((await ctx.data.fleet.groups.countOf(ownerId)) >= SCREEN_GROUPS_MAX) {
       throw new AppError('SCREEN_GROUP_LIMIT', { details: { max: SCREEN_GROUPS_MAX } });
     }
@@ -136,7 +136,7 @@ export async function updateGroup(
   groupId: string,
   input: UpdateGroupRequest,
 ): Promise<ScreenGroup> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     const group = await ownedGroup(ctx, ownerId, groupId);
     const nameKey = input.name !== undefined ? await checkName(ctx, ownerId, input.name, groupId) : undefined;
     const members = input.screenIds !== undefined ? await ownedScreens(ctx, ownerId, input.screenIds) : undefined;
@@ -182,7 +182,7 @@ export async function updateGroup(
 }
 
 export async function deleteGroup(ctx: ServiceContext, ownerId: string, groupId: string): Promise<void> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     await ownedGroup(ctx, ownerId, groupId);
     const members = (await ctx.data.screens.listActive(ownerId)).filter((s) => s.groupIds?.includes(groupId));
     // the screens first (they stop naming it), then the group: a crash between leaves an empty group
@@ -204,7 +204,7 @@ export async function setGroupOrder(
   ownerId: string,
   input: GroupOrderRequest,
 ): Promise<ScreenGroup[]> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     if (new Set(input.groupIds).size !== input.groupIds.length) {
       throw new AppError('VALIDATION', {
         issues: [{ path: 'groupIds', message: 'a group named twice', key: 'validation.invalid' }],

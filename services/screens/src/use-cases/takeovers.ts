@@ -87,7 +87,7 @@ export async function startTakeover(
   ownerId: string,
   input: StartTakeoverRequest,
 ): Promise<Takeover> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     const now = ctx.now();
     let content: TakeoverContent;
     let minutes: number | null;
@@ -156,7 +156,7 @@ export async function startTakeover(
 }
 
 export async function endTakeover(ctx: ServiceContext, ownerId: string, takeoverId: string): Promise<Takeover> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     const now = ctx.now();
     const fleet = await ctx.data.fleet.fleets.get(ownerId);
     const doc = await ctx.data.fleet.takeovers.get(takeoverId);
@@ -246,7 +246,7 @@ export async function createTemplate(
   ownerId: string,
   input: TakeoverTemplateRequest,
 ): Promise<TakeoverTemplate> {
-  return serialByOwner(ownerId, async () => {
+  return serialByOwner(ctx, ownerId, async () => {
     if ((await ctx.data.fleet.templates.countOf(ownerId)) >= TAKEOVER_TEMPLATES_MAX) {
       throw new AppError('TAKEOVER_TEMPLATE_LIMIT', { details: { max: TAKEOVER_TEMPLATES_MAX } });
     }

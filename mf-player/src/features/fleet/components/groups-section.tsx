@@ -14,6 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { accessibleFilesQuery } from '../../../lib/accessible-files';
 import { playlistsQuery } from '../../../lib/playlists';
 import { useCreateGroup, useDeleteGroup, useOrderGroups, useUpdateGroup } from '../api/fleet-api';
 import { moved } from '../model/fleet-model';
@@ -107,23 +108,36 @@ function GroupRow({
 }) {
   const { t } = useTranslation();
   const playlists = useQuery(playlistsQuery);
+  const files = useQuery(accessibleFilesQuery);
   const update = useUpdateGroup();
   const remove = useDeleteGroup();
   const [name, setName] = useState(group.name);
   const [members, setMembers] = useState<Set<string>>(() => new Set(group.screenIds));
-  const [playlistId, setPlaylistId] = useState(group.assignment.kind === 'playlist' ? group.assignment.playlistId : '');
+  // 'playlist:<id>' or 'file:<id>' (one list, grouped by kind); '' keeps a schedule or plays nothing
+  const [plays, setPlays] = useState(
+    group.assignment.kind === 'playlist'
+      ? `playlist:${group.assignment.playlistId}`
+      : group.assignment.kind === 'file'
+        ? `file:${group.assignment.fileId}`
+        : '',
+  );
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  const keepsOther = group.assignment.kind === 'file' || group.assignment.kind === 'schedule';
+  // A schedule is set through the API (the Screens page's schedule editor is for one screen); kept unless replaced.
+  const keepsOther = group.assignment.kind === 'schedule';
   const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    const assignment: ScreenAssignment | undefined = playlistId
-      ? { kind: 'playlist', playlistId }
-      : keepsOther
-        ? undefined
-        : { kind: 'none' };
+    const [kind, id = ''] = plays.split(':');
+    const assignment: ScreenAssignment | undefined =
+      kind === 'playlist'
+        ? { kind: 'playlist', playlistId: id }
+        : kind === 'file'
+          ? { kind: 'file', fileId: id }
+          : keepsOther
+            ? undefined
+            : { kind: 'none' };
     update.mutate(
       { id: group.id, body: { name, screenIds: [...members], ...(assignment ? { assignment } : {}) } },
       {
@@ -179,18 +193,22 @@ function GroupRow({
           </fieldset>
           <div className="pc-field">
             <Label htmlFor={playId}>{t('fleet.groups.plays')}</Label>
-            <select
-              id={playId}
-              className="pc-select"
-              value={playlistId}
-              onChange={(e) => setPlaylistId(e.target.value)}
-            >
+            <select id={playId} className="pc-select" value={plays} onChange={(e) => setPlays(e.target.value)}>
               <option value="">{keepsOther ? t('fleet.groups.keep') : t('fleet.groups.nothing')}</option>
-              {(playlists.data ?? []).map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
+              <optgroup label={t('fleet.groups.playlists')}>
+                {(playlists.data ?? []).map((p) => (
+                  <option key={p.id} value={`playlist:${p.id}`}>
+                    {p.name}
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label={t('fleet.groups.files')}>
+                {(files.data ?? []).map((f) => (
+                  <option key={f.id} value={`file:${f.id}`}>
+                    {f.title}
+                  </option>
+                ))}
+              </optgroup>
             </select>
           </div>
           <FieldError>{error}</FieldError>
