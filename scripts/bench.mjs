@@ -176,6 +176,14 @@ const benches = [
     },
   },
   {
+    // its own stacks, N = 1 then N = 2, each behind nginx (scripts/lib/replicas.bench.mjs; README, "Replicas")
+    name: 'replicas: sign-ins and page images per second through nginx, one of everything vs two',
+    run: async () => {
+      const { benchReplicas } = await import('./lib/replicas.bench.mjs');
+      return benchReplicas();
+    },
+  },
+  {
     name: 'lighthouse: performance (mobile) and accessibility of landing, login and the player',
     run: async (ctx) => {
       await buildFrontEnds();

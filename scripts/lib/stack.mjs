@@ -1,12 +1,13 @@
 // Starts the whole product on one machine: infrastructure, the four services and the gateway. Used by `npm start`
 // (dev profile) and by the browser tests (test profile); stop() ends exactly what start started.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildFrontEnds } from './build.mjs';
 import { compileServers } from './compile.mjs';
 import { dataDir, profiles, root, up } from './infra.mjs';
 import { freePort } from './net.mjs';
+import { startNginx } from './nginx.mjs';
 import { debianFor, ensureDebianPackages } from './tools.mjs';
 
 export const services = [
@@ -48,9 +49,22 @@ function pipeOutput(child, name, sink) {
   }
 }
 
+/** The replica count asked for: the option, else PAGECAST_REPLICAS, else 1. */
+export function replicaCount(given) {
+  const n = Number(given ?? (process.env.PAGECAST_REPLICAS || 1));
+  if (!Number.isInteger(n) || n < 1 || n > 8)
+    throw new Error(`replicas must be a whole number from 1 to 8, not ${given}`);
+  return n;
+}
+
 /**
- * @param {{ profile?: 'dev'|'test', port?: number, build?: boolean, quiet?: boolean, env?: Record<string,string> }} opts
+ * @param {{ profile?: 'dev'|'test', port?: number, build?: boolean, quiet?: boolean, env?: Record<string,string>,
+ *   replicas?: number, nginx?: boolean }} opts
  *   quiet: processes log to .data/<profile>/logs/<name>.log instead of the terminal.
+ *   replicas: how many of each service and of the gateway (default PAGECAST_REPLICAS, else 1). With more than one,
+ *   or with `nginx: true`, Debian's nginx listens on the public port and on each service's address and balances
+ *   them round robin (scripts/lib/nginx.mjs); each replica has its own port. With 1 and no `nginx`, nothing changes:
+ *   the gateway listens on the public port and each service on its own address.
  * The services and the gateway run compiled (scripts/lib/compile.mjs: one bundle each, run by `node`), as in the
  * images; PAGECAST_RUN=tsx runs their TypeScript sources through tsx instead (no compile step, for development).
  */
@@ -60,10 +74,16 @@ export async function startStack({
   build = true,
   quiet = false,
   env: extraEnv = {},
+  replicas: replicasAsked,
+  nginx: nginxAsked = false,
 } = {}) {
+  const replicas = replicaCount(replicasAsked);
+  const balanced = replicas > 1 || nginxAsked;
   const say = (m) => process.stdout.write(`[stack] ${m}\n`);
   const children = [];
   let infra;
+  // nginx's configuration, pid and temporary files when balanced; removed at stop (a new one is written at each start)
+  const nginxPrefix = join(dataDir(profile), `nginx-${port}`);
   const stop = async () => {
     await Promise.all(
       children.reverse().map(
@@ -84,6 +104,7 @@ export async function startStack({
           }),
       ),
     );
+    if (balanced) rmSync(nginxPrefix, { recursive: true, force: true });
     await infra?.stop();
   };
   try {
@@ -96,6 +117,11 @@ export async function startStack({
     mkdirSync(logs, { recursive: true });
     const ports = {};
     for (const s of services) ports[s.name] = profile === 'dev' ? s.devPort : await freePort();
+    // Balanced: ports[] are nginx's, and each replica listens on a port of its own.
+    const replicaPorts = {};
+    for (const s of services)
+      replicaPorts[s.name] = balanced ? await Promise.all(Array.from({ length: replicas }, freePort)) : [ports[s.name]];
+    const gatewayPorts = balanced ? await Promise.all(Array.from({ length: replicas }, freePort)) : [port];
     const common = {
       ...process.env,
       PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
@@ -105,7 +131,19 @@ export async function startStack({
       ...Object.fromEntries(services.map((s) => [s.urlVar, `http://127.0.0.1:${ports[s.name]}`])),
       ...extraEnv,
     };
-    const launch = (name, cwd, envOverrides) => {
+    if (balanced) {
+      const pools = [
+        { name: 'gateway', listen: port, upstreams: gatewayPorts, edge: true },
+        ...services.map((s) => ({ name: s.name, listen: ports[s.name], upstreams: replicaPorts[s.name] })),
+      ];
+      const nginx = await startNginx({ prefix: nginxPrefix, pools, log: say });
+      nginx.pagecastName = 'nginx';
+      children.push(nginx);
+    }
+    // what launched each process, by name, so that restart(name) starts it again the same way (same port: nginx's
+    // upstream finds it again)
+    const launched = new Map();
+    const launch = (name, cwd, envOverrides, readyUrl) => {
       const [command, args] = compiled
         ? [process.execPath, ['--enable-source-maps', 'dist/main.mjs']]
         : [join(root, 'node_modules/.bin/tsx'), ['src/main.ts']];
@@ -118,28 +156,52 @@ export async function startStack({
       pipeOutput(child, name, quiet ? createWriteStream(join(logs, `${name}.log`), { flags: 'a' }) : process.stdout);
       child.pagecastName = name;
       children.push(child);
+      launched.set(name, { cwd, envOverrides, readyUrl, child });
       return child;
     };
-    say(`starting ${services.map((s) => s.name).join(', ')} ...`);
+    // replica i of n is named <name>-<i> when there are several (its log, the processes list)
+    const named = (name, i) => (balanced ? `${name}-${i + 1}` : name);
+    say(`starting ${services.map((s) => s.name).join(', ')}${balanced ? ` (${replicas} of each)` : ''} ...`);
     await Promise.all(
-      services.map((s) => {
-        const own = { PORT: String(ports[s.name]) };
-        // localstripe posts its signed webhooks straight to billing (the real provider's endpoint is set in its dashboard).
-        if (s.name === 'billing' && common.STRIPE_LOCAL === '1' && !common.STRIPE_LOCAL_WEBHOOK_URL) {
-          own.STRIPE_LOCAL_WEBHOOK_URL = `http://127.0.0.1:${ports.billing}/api/payments/webhook`;
-        }
-        const child = launch(s.name, s.dir, own);
-        return waitReady(`http://127.0.0.1:${ports[s.name]}/readyz`, s.name, child);
-      }),
+      services.flatMap((s) =>
+        replicaPorts[s.name].map((replicaPort, i) => {
+          const own = { PORT: String(replicaPort) };
+          // localstripe posts its signed webhooks straight to billing (the real provider's endpoint is set in its
+          // dashboard); balanced, to billing's nginx address like every other caller.
+          if (s.name === 'billing' && common.STRIPE_LOCAL === '1' && !common.STRIPE_LOCAL_WEBHOOK_URL) {
+            own.STRIPE_LOCAL_WEBHOOK_URL = `http://127.0.0.1:${ports.billing}/api/payments/webhook`;
+          }
+          const readyUrl = `http://127.0.0.1:${replicaPort}/readyz`;
+          const child = launch(named(s.name, i), s.dir, own, readyUrl);
+          return waitReady(readyUrl, named(s.name, i), child);
+        }),
+      ),
     );
-    say('starting gateway ...');
+    say(`starting gateway${balanced ? ` (${replicas}, behind nginx on ${port})` : ''} ...`);
     // Its probes and metrics are on an internal listener, never on the public port (docs/platform.md).
-    const internalPort = Number(common.INTERNAL_PORT) || (profile === 'dev' ? 9090 : await freePort());
-    const gw = launch('gateway', 'gateway', { PORT: String(port), INTERNAL_PORT: String(internalPort) });
-    await waitReady(`http://127.0.0.1:${internalPort}/readyz`, 'gateway', gw);
+    const gateways = [];
+    for (const [i, gatewayPort] of gatewayPorts.entries()) {
+      const internalPort =
+        (i === 0 && Number(common.INTERNAL_PORT)) || (profile === 'dev' ? 9090 + i : await freePort());
+      const gw = launch(
+        named('gateway', i),
+        'gateway',
+        { PORT: String(gatewayPort), INTERNAL_PORT: String(internalPort) },
+        `http://127.0.0.1:${internalPort}/readyz`,
+      );
+      gateways.push({
+        url: `http://localhost:${gatewayPort}`,
+        internalUrl: `http://127.0.0.1:${internalPort}`,
+        ready: waitReady(`http://127.0.0.1:${internalPort}/readyz`, named('gateway', i), gw),
+      });
+    }
+    await Promise.all(gateways.map((g) => g.ready));
     return {
       url: `http://localhost:${port}`,
-      internalUrl: `http://127.0.0.1:${internalPort}`,
+      internalUrl: gateways[0].internalUrl,
+      /** each gateway's own address (the public port is nginx's when balanced), for tests that pick one */
+      gateways: gateways.map(({ url, internalUrl }) => ({ url, internalUrl })),
+      replicas,
       env: common,
       ports,
       profile,
@@ -147,6 +209,24 @@ export async function startStack({
       /** What runs each process (compiled bundle or tsx) and its pid, for the benchmarks. */
       runner: compiled ? 'node' : 'tsx',
       processes: children.map((c) => ({ name: c.pagecastName, pid: c.pid })),
+      /**
+       * Kills one process of the stack by its name (`billing-2`, `gateway-1`; the names of `processes`) with
+       * `signal` (default SIGKILL, its whole process group), waits until it has exited, starts it again with the
+       * same port and environment and resolves once it is ready. Resolves to the new pid.
+       */
+      async restart(name, signal = 'SIGKILL') {
+        const was = launched.get(name);
+        if (!was) throw new Error(`no process named ${name} (${[...launched.keys()].join(', ')})`);
+        const { child: old, cwd, envOverrides, readyUrl } = was;
+        if (old.exitCode === null && !old.signalCode) {
+          const exited = new Promise((resolve) => old.once('exit', resolve));
+          process.kill(-old.pid, signal);
+          await exited;
+        }
+        const child = launch(name, cwd, envOverrides, readyUrl);
+        await waitReady(readyUrl, name, child);
+        return child.pid;
+      },
       mailUrl: infra.env.MAILDEV_API_URL,
     };
   } catch (e) {

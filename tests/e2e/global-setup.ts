@@ -1,5 +1,6 @@
 // Starts the whole product once (infra, services, gateway; builds the front ends if needed) on port 18080.
-// E2E_BASE_URL points the tests at a stack that is already running instead.
+// E2E_BASE_URL points the tests at a stack that is already running instead. PAGECAST_REPLICAS=N starts N gateways
+// behind nginx and N of each service (README, "Replicas"); tests/scale starts two that way on its own port.
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -12,25 +13,44 @@ declare module 'vitest' {
      * start another gateway in front of the same services (remote-origin.test.ts); absent with E2E_BASE_URL.
      */
     stackEnv: Record<string, string> | undefined;
+    /**
+     * Each gateway's own address, for a test that must reach one gateway and not the other (baseUrl is nginx's
+     * when there are several); absent with E2E_BASE_URL.
+     */
+    gateways: string[] | undefined;
   }
 }
 
 interface Stack {
   url: string;
   mailUrl?: string;
+  gateways?: Array<{ url: string }>;
   stop(): Promise<void>;
 }
 
 let stack: Stack | undefined;
 
 export async function setup(project: TestProject) {
+  stack = await startE2eStack(project, { port: 18080 });
+}
+
+export async function teardown() {
+  await stack?.stop();
+}
+
+/** Starts the stack the browser tests run against and provides its addresses; undefined with E2E_BASE_URL. */
+export async function startE2eStack(
+  project: TestProject,
+  { port, replicas }: { port: number; replicas?: number },
+): Promise<Stack | undefined> {
   const given = process.env.E2E_BASE_URL;
   const defaultMail = process.env.MAILDEV_API_URL ?? 'http://127.0.0.1:11080';
   if (given) {
     project.provide('baseUrl', given.replace(/\/$/, ''));
     project.provide('mailUrl', defaultMail);
     project.provide('stackEnv', undefined);
-    return;
+    project.provide('gateways', undefined);
+    return undefined;
   }
   // @ts-expect-error: plain JavaScript module without types
   const { startStack } = (await import('../../scripts/lib/stack.mjs')) as {
@@ -39,12 +59,14 @@ export async function setup(project: TestProject) {
       port: number;
       quiet?: boolean;
       env?: Record<string, string>;
+      replicas?: number;
     }): Promise<Stack & { env: Record<string, string> }>;
   };
   // The account journeys make more auth calls from one address than the default limit of 20 per minute allows.
-  stack = await startStack({
+  const stack = await startStack({
     profile: 'test',
-    port: 18080,
+    port,
+    replicas,
     quiet: true,
     // marketplace.clock: the marketplace's test-only clock (a failpoint), so marketplace.test.ts sees a 30-day licence end
     env: { RATE_LIMIT_AUTH_MAX: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000', PAGECAST_FAILPOINTS: 'marketplace.clock' },
@@ -56,8 +78,9 @@ export async function setup(project: TestProject) {
   );
   project.provide('baseUrl', stack.url);
   project.provide('mailUrl', stack.mailUrl ?? defaultMail);
-}
-
-export async function teardown() {
-  await stack?.stop();
+  project.provide(
+    'gateways',
+    (stack.gateways ?? []).map((g) => g.url),
+  );
+  return stack;
 }
