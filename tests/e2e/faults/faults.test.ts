@@ -70,7 +70,10 @@ async function send(path: string, init: RequestInit & { cookie?: string } = {}):
         headers: { ...(cookie ? { cookie } : {}), ...(rest.headers as Record<string, string>) },
         signal: AbortSignal.timeout(60_000),
       });
-      if (![502, 503, 504].includes(res.status)) return res;
+      if (![502, 503, 504].includes(res.status)) {
+        resent.set(res, attempt);
+        return res;
+      }
       last = `${res.status} ${await res.text()}`;
     } catch (err) {
       last = err instanceof Error ? err.message : String(err);
@@ -81,6 +84,8 @@ async function send(path: string, init: RequestInit & { cookie?: string } = {}):
   throw new Error(`${init.method ?? 'GET'} ${path}: still failing (${last})`);
 }
 const retries = { count: 0 };
+/** How many times a call's answer was sent again before this answer. */
+const resent = new WeakMap<Response, number>();
 
 async function json<T>(
   path: string,
@@ -249,11 +254,18 @@ async function journey(lane: number, round: number): Promise<Journey> {
     });
     return found.files.some((f) => f.id === listing.id) ? true : undefined;
   });
-  const bought = await json<{ purchaseId: string }>(`/api/marketplace/purchase/${listing.id}`, {
+  // A purchase whose first attempt was cut (its answer lost with a killed process) may have gone through: sent again,
+  // it is refused as ALREADY_PURCHASED, which a buyer reads as bought. The checks below count purchases and charges.
+  const buying = await send(`/api/marketplace/purchase/${listing.id}`, {
     method: 'POST',
     cookie: buyer.cookie,
-    body: { expectedPrice: 3000 },
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ expectedPrice: 3000 }),
   });
+  const answer = JSON.parse((await buying.text()) || '{}') as { purchaseId?: string; code?: string };
+  const boughtBefore = buying.status === 409 && answer.code === 'ALREADY_PURCHASED' && (resent.get(buying) ?? 0) > 0;
+  if (!buying.ok && !boughtBefore) throw new Error(`purchase: ${buying.status} ${JSON.stringify(answer)}`);
+  const bought = { purchaseId: answer.purchaseId ?? '(answer lost: bought before a resend)' };
   step();
   const screen = await pairScreen(buyer, listing.id);
   // plays count from when the screen was given the file (the same machine's clock as the services')
