@@ -2,12 +2,10 @@
 // and buckets are kept in three copies, and MinIO as four nodes of one erasure-coded set behind nginx. Started here by
 // the project's own scripts on the test profile's cluster ports (beside its single servers), then each engine loses a
 // node (SIGKILL) in the middle of use: nothing written before is lost and writing goes on; the node comes back.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { streams } from '@pagecast/contracts';
 import { connectNats, createLogger, createS3, ensureStreams, type Nats, openKeyValue } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterPorts, dataDir, up } from '../scripts/lib/infra.mjs';
+import { clusterPorts, killServer, up } from '../scripts/lib/infra.mjs';
 
 const env = { ...process.env, PAGECAST_CLUSTER: '1' } as NodeJS.ProcessEnv;
 for (const k of ['NATS_URL', 'S3_ENDPOINT', 'NATS_REPLICAS']) delete env[k];
@@ -17,10 +15,7 @@ const logger = createLogger('cluster-test', 'warn');
 let infra: Awaited<ReturnType<typeof up>>;
 let nats: Nats;
 
-const pidOf = (name: string) => Number(readFileSync(join(dataDir('test'), 'pids', `${name}.pid`), 'utf8'));
-function kill(name: string) {
-  process.kill(-pidOf(name), 'SIGKILL');
-}
+const kill = (name: string) => killServer('test', name);
 const restarted: Array<Awaited<ReturnType<typeof up>>> = [];
 /** Starts again whatever of the cluster is not running (up() skips the members still up). */
 async function restart(only: string[]) {
@@ -78,7 +73,7 @@ describe('NATS as a three-node JetStream cluster', () => {
     const before = await nats.js.publish(subject, 'before', { msgID: `cluster-before-${Date.now()}` });
     const leader = (await nats.jsm.streams.info(stream.name)).cluster?.leader as string;
     const node = `nats-${leader.split('-').at(-1)}`;
-    kill(node);
+    await kill(node);
     // A new leader is elected among the two left; a publish is acknowledged once it has a quorum again.
     const after = await until('a publish after the leader was killed', () =>
       nats.js.publish(subject, 'after', { msgID: `cluster-after-${Date.now()}`, timeout: 2000 }),
@@ -110,7 +105,7 @@ describe('MinIO as four erasure-coded nodes behind nginx', () => {
     const key = `before-${Date.now()}`;
     const bytes = Buffer.from(`page image ${key}`.repeat(1000));
     await s3.client.putObject('cluster-test', key, bytes);
-    kill('minio-2');
+    await kill('minio-2');
     const read = async (k: string) => {
       const stream = await s3.client.getObject('cluster-test', k);
       const chunks: Buffer[] = [];

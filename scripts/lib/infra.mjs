@@ -3,12 +3,13 @@
 // environment is not started: that is how compose and real deployments run.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nginxConfig } from './nginx.mjs';
 import { debian, ensureDebianPackages, ensureGoTool, ensurePythonTool, pythonToolPath, toolPath } from './tools.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -386,7 +387,11 @@ function clusterServers(profile, d, secrets) {
     port: c.s3,
     cmd: () => {
       mkdirSync(join(proxyDir, 'tmp'), { recursive: true });
-      writeFileSync(join(proxyDir, 'nginx.conf'), s3ProxyConfig(proxyDir, c));
+      chmodSync(proxyDir, 0o755); // workers run as an unprivileged user when the master is root
+      // The replicas' generator (scripts/lib/nginx.mjs): bodies streamed both ways, the Host header kept (S3
+      // signatures cover it), a node that refuses the connection skipped for the next.
+      const pools = [{ name: 'minio', listen: c.s3, upstreams: c.minio.map((m) => m.api) }];
+      writeFileSync(join(proxyDir, 'nginx.conf'), nginxConfig({ prefix: proxyDir, pools, workers: 1 }));
       return ['/usr/sbin/nginx', ['-p', proxyDir, '-c', join(proxyDir, 'nginx.conf'), '-g', 'daemon off;']];
     },
     // Ready when the set has its write quorum (three of the four nodes).
@@ -399,43 +404,6 @@ function clusterServers(profile, d, secrets) {
       }),
   };
   return defs;
-}
-
-/**
- * nginx in front of the MinIO nodes: each request to a live node (a node that refuses the connection or answers 502
- * or 503 is skipped, and the request tried on the next), bodies streamed both ways, the Host header kept (S3
- * signatures cover it).
- */
-function s3ProxyConfig(dir, c) {
-  return `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/tmp; proxy_temp_path ${dir}/tmp; fastcgi_temp_path ${dir}/tmp;
-  uwsgi_temp_path ${dir}/tmp; scgi_temp_path ${dir}/tmp;
-  upstream minio {
-${c.minio.map((m) => `    server 127.0.0.1:${m.api} max_fails=1 fail_timeout=5s;`).join('\n')}
-    keepalive 32;
-  }
-  server {
-    listen 127.0.0.1:${c.s3};
-    client_max_body_size 0;
-    proxy_request_buffering off;
-    proxy_buffering off;
-    location / {
-      proxy_pass http://minio;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_connect_timeout 2s;
-      proxy_next_upstream error timeout http_502 http_503;
-      proxy_next_upstream_tries 4;
-    }
-  }
-}
-`;
 }
 
 /**
@@ -535,6 +503,19 @@ async function killGroup(pid, name) {
     process.kill(-pid, 'SIGKILL');
   } catch {}
   log(`${name}: killed after 5 s`);
+}
+
+/**
+ * Kills one running server of a profile at once (SIGKILL to its process group, as a lost machine would), by its pid
+ * file, and resolves when it is gone; `up()` starts it again. For the fault tests (deploy/cluster.test.ts, the faults
+ * project).
+ */
+export async function killServer(profile, name) {
+  const pid = Number(readFileSync(join(dataDir(profile), 'pids', `${name}.pid`), 'utf8'));
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {}
+  while (pidAlive(pid)) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** Stops every server of a profile recorded in its pid files (for `npm run infra down`). */

@@ -192,16 +192,12 @@ export const Title = z
 /** ISO-8601 date-time string as sent in responses and events. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
 
-/** Empty success answer for calls whose answer the client does not read. */
+/**
+ * Empty success answer: for calls whose answer the client does not read, and for calls whose outcome is the whole
+ * answer (sent, changed): no sentence, the page words it in the reader's language from its catalogue (issue 36).
+ */
 export const OkResponse = z.object({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof OkResponse>;
-
-/**
- * Success answer of a call whose outcome is the whole answer (sent, changed): no sentence, the page words it in the
- * reader's language from its catalogue (issue 36).
- */
-export const MessageResponse = OkResponse;
-export type MessageResponse = OkResponse;
 
 /** A body the client sends empty or not at all (express 5 leaves req.body undefined then). */
 export const EmptyBody = z.object({}).optional();

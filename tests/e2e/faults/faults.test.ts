@@ -5,11 +5,10 @@
 // balance, every fact that must be handled once was, every page image is readable and every screen kept its content.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // @ts-expect-error: plain JavaScript module without types
-import { dataDir, up } from '../../../scripts/lib/infra.mjs';
+import { killServer, up } from '../../../scripts/lib/infra.mjs';
 // @ts-expect-error: plain JavaScript module without types
 import { startStack } from '../../../scripts/lib/stack.mjs';
 import { faultsPort } from '../global-setup-faults';
@@ -328,19 +327,9 @@ async function journey(lane: number, round: number): Promise<Journey> {
   };
 }
 
-const pidOf = (name: string) => Number(readFileSync(join(dataDir('test'), 'pids', `${name}.pid`), 'utf8'));
-
 /** SIGKILL one engine node (its whole process group), then up() starts again the members that are not running. */
 async function killEngineNode(name: string, kind: 'nats' | 's3') {
-  process.kill(-pidOf(name), 'SIGKILL');
-  await until(`${name} gone`, async () => {
-    try {
-      process.kill(pidOf(name), 0);
-      return undefined;
-    } catch {
-      return true;
-    }
-  });
+  await killServer('test', name);
   note(`killed ${name} (SIGKILL)`);
   engineRestarts.push(await upEngines({ profile: 'test', only: [kind], env: clusterEnv, detached: true }));
   note(`${name} restarted and ready`);

@@ -1,15 +1,6 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
-import {
-  Email,
-  EmptyBody,
-  FirstName,
-  LastName,
-  MessageResponse,
-  NewPassword,
-  OkResponse,
-  PasswordInput,
-} from '../validation';
+import { Email, EmptyBody, FirstName, LastName, NewPassword, OkResponse, PasswordInput } from '../validation';
 import { CurrentUser, Locale, SetPasswordForm } from './user';
 
 export const LocalLoginRequest = z.object({ email: Email, password: PasswordInput });
@@ -123,7 +114,7 @@ export const accountRoutes = defineRoutes([
     auth: 'public',
     summary: 'Send a password-reset link (same answer whether or not the address exists)',
     body: RequestPasswordResetRequest,
-    response: MessageResponse,
+    response: OkResponse,
   },
   {
     id: 'resetPassword',
@@ -135,7 +126,7 @@ export const accountRoutes = defineRoutes([
       'Set a new password with a reset token; ends every session, lifts the sign-in throttle and sets the ' +
       'known-browser cookie (pc_known_browser). 400 TOKEN_INVALID',
     body: ResetPasswordRequest,
-    response: MessageResponse,
+    response: OkResponse,
   },
   {
     id: 'verifyEmail',
@@ -155,7 +146,7 @@ export const accountRoutes = defineRoutes([
     auth: 'public',
     summary: 'Send the verification e-mail again',
     body: ResendVerificationRequest,
-    response: MessageResponse,
+    response: OkResponse,
   },
   {
     id: 'migrateAccount',

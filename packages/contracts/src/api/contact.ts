@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { constants } from '../constants';
 import { defineRoutes } from '../route-def';
-import { Email, MessageResponse } from '../validation';
+import { Email, OkResponse } from '../validation';
 
 export const ContactRequest = z.object({
   name: z
@@ -34,6 +34,6 @@ export const contactRoutes = defineRoutes([
     auth: 'optional',
     summary: 'Send a contact message (logged in or not)',
     body: ContactRequest,
-    response: MessageResponse,
+    response: OkResponse,
   },
 ]);

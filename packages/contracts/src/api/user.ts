@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { authProviders, constants } from '../constants';
 import { defineRoutes } from '../route-def';
-import { FirstName, IsoDateTime, LastName, MembershipTier, MessageResponse, NewPassword } from '../validation';
+import { FirstName, IsoDateTime, LastName, MembershipTier, OkResponse, NewPassword } from '../validation';
 
 /**
  * A member's language (ja, en, fr, it): the language of every e-mail account sends them. Set at registration from the
@@ -107,6 +107,6 @@ export const userRoutes = defineRoutes([
     auth: 'session',
     summary: 'Change the password of a local account (other sessions are revoked)',
     body: ChangePasswordRequest,
-    response: MessageResponse,
+    response: OkResponse,
   },
 ]);
