@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { root } from './infra.mjs';
+import { withLock } from './lock.mjs';
 
 export const frontEnds = ['mf-files', 'mf-marketplace', 'mf-player', 'shell'];
 // Workspace packages whose sources end up in every front-end bundle.
@@ -56,6 +57,13 @@ function run(ws) {
 
 /** Builds what is missing or stale, one at a time (two cores), printing progress. */
 export async function buildFrontEnds({ force = false, log = (m) => process.stdout.write(`[build] ${m}\n`) } = {}) {
+  // two starts (or a start beside a test run) would otherwise write the same dist/ together
+  return withLock('front-ends', () => buildUnlocked({ force, log }), {
+    onWait: (pid) => log(`waiting for another build of the front ends (pid ${pid ?? '?'}) to finish ...`),
+  });
+}
+
+async function buildUnlocked({ force, log }) {
   const todo = frontEnds.filter((ws) => force || !isFresh(ws));
   if (todo.length === 0) {
     log('front ends are up to date');

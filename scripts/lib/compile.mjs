@@ -17,6 +17,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { withLock } from './lock.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -113,7 +114,12 @@ function upToDate(outFile, metaFile, workspace) {
 /** Compiles every server process (in parallel: esbuild runs them on its own threads). */
 export async function compileServers({ force = false, say = () => {} } = {}) {
   const started = Date.now();
-  const results = await Promise.all(serverWorkspaces().map((w) => compileWorkspace(w, { force })));
+  // one compile at a time across processes: two would write the same dist/main.mjs together
+  const results = await withLock(
+    'server-bundles',
+    () => Promise.all(serverWorkspaces().map((w) => compileWorkspace(w, { force }))),
+    { onWait: (pid) => say(`waiting for another compile of the servers (pid ${pid ?? '?'}) to finish ...`) },
+  );
   const compiled = results.filter((r) => r.compiled).map((r) => r.workspace);
   say(
     compiled.length === 0
