@@ -1,10 +1,11 @@
 // The gateway's own /api answers (docs, live streams) and the rest of /api and /media, sent to the service that owns
 // each path per the contracts' route table, with the caller's signed identity (server.ts).
 import { findRoute, IDENTITY_HEADER, type ServiceName, serviceForPath } from '@pagecast/contracts';
-import { signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
+import { signIdentityHeader } from '@pagecast/service-kit';
 import compression from 'compression';
 import type express from 'express';
 import type { GatewayConfig } from './config';
+import { createDeviceHeaders } from './device-headers';
 import { docsPage, documentedServices } from './docs';
 import { type EventsHub, watchKey } from './events';
 import { requireSession, sendError, sendUnauthorized, sessionOf } from './identify';
@@ -33,6 +34,8 @@ export function mountApi(
   },
 ) {
   const { events, proxy, clearCookie } = deps;
+  // a display's identity header, signed once per 10 s (device-headers.ts)
+  const deviceHeader = createDeviceHeaders(deps.internalSecret);
   app.get('/api/docs', compression(), (_req, res) => {
     res.type('html').set('Cache-Control', 'no-cache').send(docsPage());
   });
@@ -74,7 +77,7 @@ export function mountApi(
     }
     if (locals.identity) req.headers[IDENTITY_HEADER] = signIdentityHeader(locals.identity, deps.internalSecret);
     else if (locals.device) {
-      req.headers[IDENTITY_HEADER] = signDeviceIdentityHeader(locals.device, deps.internalSecret);
+      req.headers[IDENTITY_HEADER] = deviceHeader(locals.device);
     }
     // Account clears the cookie on logout; the gateway does too, so a logout always logs out.
     if (path === '/api/logout') res.setHeader('Set-Cookie', [clearCookie]);

@@ -149,6 +149,10 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
     get recentChanges() {
       return changes.size;
     },
+    /** Distinct keys of one kind watched now (`owner`: the Screens pages open, one key per member). */
+    watchedOfKind: index.watchedOfKind,
+    /** Told each time a key starts or stops being watched (kind, keys of that kind now); returns the unsubscribe. */
+    onWatchedKinds: index.onWatchedKinds,
     /** Distinct ids watched, for metrics and tests. */
     get watchedKeys() {
       return byKey.size;

@@ -29,6 +29,8 @@ export function startFeeds(opts: {
   events: EventsHub;
   media: MediaServer;
   logger: Logger;
+  /** how long the status feed follows the bucket after the last Screens page closed (tests shorten it) */
+  statusLingerMs?: number;
 }): Feeds {
   const { nats, revocations, deviceRevocations, events, media, logger } = opts;
   const feed = startRevocationFeed({
@@ -53,7 +55,7 @@ export function startFeeds(opts: {
   const live = startLiveFeed({ js: nats.js, hub: events, logger, onEvent: (event) => media.onEvent(event) });
   // Screens' status reports to their owners' Screens pages (screen-status-feed.ts); not awaited: the screens
   // service makes its bucket, and a gateway may start first.
-  const statusFeed = startStatusFeed({ js: nats.js, hub: events, logger });
+  const statusFeed = startStatusFeed({ js: nats.js, hub: events, logger, lingerMs: opts.statusLingerMs });
   const caughtUp = Promise.race([
     Promise.all([feed.caughtUp, deviceFeed.caughtUp, live.ready]).then(() => true),
     new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),

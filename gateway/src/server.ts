@@ -12,6 +12,7 @@ import { liveLimitsFromEnv } from './live';
 import type { Logger } from './log';
 import type { MediaServer } from './media';
 import { pageImages } from './page-images';
+import type { StatusFeed } from './screen-status-feed';
 import { createServiceProxy } from './proxy';
 import { foreignOrigins, resolveRemotes } from './remotes';
 import { RevocationStore } from './revocations';
@@ -38,6 +39,8 @@ export interface Gateway {
   events: ReturnType<typeof createEventsHub>;
   /** page images served by the gateway itself (media.ts): its caches and upstream call counts */
   media: MediaServer;
+  /** the screens' status feed (screen-status-feed.ts), once started */
+  readonly statusFeed: StatusFeed | undefined;
 }
 
 /** The internal listener: probes and metrics only, never the public's to read. */
@@ -66,7 +69,7 @@ function listenPublic(handler: RequestListener, port: number, config: GatewayCon
  */
 export function createGateway(
   config: GatewayConfig,
-  opts: { logger?: Logger; live?: Partial<LiveLimits> } = {},
+  opts: { logger?: Logger; live?: Partial<LiveLimits>; statusLingerMs?: number } = {},
 ): Gateway {
   const logger = opts.logger ?? createLogger('gateway', config.LOG_LEVEL);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
@@ -144,10 +147,21 @@ export function createGateway(
     deviceRevocations,
     events,
     media,
+    get statusFeed() {
+      return feeds?.statusFeed;
+    },
     async start(port = config.PORT, internalPort = config.INTERNAL_PORT) {
       nats = await connectNats(config.NATS_URL, logger, 'gateway');
       await ensureStreams(nats.jsm);
-      feeds = startFeeds({ nats, revocations, deviceRevocations, events, media, logger });
+      feeds = startFeeds({
+        nats,
+        revocations,
+        deviceRevocations,
+        events,
+        media,
+        logger,
+        statusLingerMs: opts.statusLingerMs,
+      });
       // Serve nothing before the recent revocations are known and the live feed is in place (bounded wait: a slow
       // NATS must not block forever).
       const caughtUp = await feeds.caughtUp;

@@ -21,6 +21,17 @@ export function streamIndex(heartbeatMs: number) {
   const bySession = new Map<string, Set<Stream>>();
   const byMember = new Map<string, Set<Stream>>();
   let heartbeat: NodeJS.Timeout | undefined;
+  /** distinct keys watched per kind (the text before the first ':'), and who is told when one comes or goes */
+  const kinds = new Map<string, number>();
+  const kindListeners = new Set<(kind: string, count: number) => void>();
+  const kindOf = (key: string) => key.slice(0, Math.max(0, key.indexOf(':')));
+  const countKind = (key: string, by: number) => {
+    const kind = kindOf(key);
+    const count = (kinds.get(kind) ?? 0) + by;
+    if (count === 0) kinds.delete(kind);
+    else kinds.set(kind, count);
+    for (const l of kindListeners) l(kind, count);
+  };
 
   // One timer for every stream (a timer per stream would cost memory and wake-ups): proxies drop idle lines.
   const beat = () => {
@@ -33,7 +44,10 @@ export function streamIndex(heartbeatMs: number) {
     for (const key of s.keys) {
       const set = byKey.get(key);
       set?.delete(s);
-      if (set?.size === 0) byKey.delete(key);
+      if (set?.size === 0) {
+        byKey.delete(key);
+        countKind(key, -1);
+      }
     }
     const mine = bySession.get(s.sessionId);
     mine?.delete(s);
@@ -54,6 +68,7 @@ export function streamIndex(heartbeatMs: number) {
       if (!set) {
         set = new Set();
         byKey.set(key, set);
+        countKind(key, 1);
       }
       set.add(stream);
     }
@@ -73,5 +88,19 @@ export function streamIndex(heartbeatMs: number) {
     heartbeat.unref();
   };
 
-  return { streams, byKey, bySession, byMember, add, remove };
+  return {
+    streams,
+    byKey,
+    bySession,
+    byMember,
+    add,
+    remove,
+    /** Distinct keys of one kind watched now (`owner` for owner:<userId>). */
+    watchedOfKind: (kind: string) => kinds.get(kind) ?? 0,
+    /** Calls `listener(kind, count)` each time a key starts or stops being watched; returns the unsubscribe. */
+    onWatchedKinds(listener: (kind: string, count: number) => void): () => void {
+      kindListeners.add(listener);
+      return () => kindListeners.delete(listener);
+    },
+  };
 }

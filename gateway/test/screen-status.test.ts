@@ -102,6 +102,67 @@ const report = (screenId: string, ownerId: string) =>
   );
 
 describe('screen status on the live stream', () => {
+  it('reads no report while no Screens page is open on the gateway, follows them while one is, stops after', async () => {
+    // a gateway of its own, whose feed stops 100 ms after the last page closed
+    const own = createGateway(
+      gatewayConfig({
+        ACCOUNT_URL: account.url,
+        FILES_URL: echo.url,
+        MARKETPLACE_URL: echo.url,
+        BILLING_URL: echo.url,
+      }),
+      { statusLingerMs: 100 },
+    );
+    const started = await own.start(0);
+    try {
+      const feed = own.statusFeed;
+      if (!feed) throw new Error('no status feed');
+      await feed.ready;
+      expect(feed.following).toBe(false);
+      // 30 screens report while no page is open: nobody would hear them
+      const owner = await member();
+      for (let i = 0; i < 30; i++) await report(randomUUID(), owner.userId);
+
+      const res = await fetch(`${started.url}/api/events?screens=mine`, {
+        headers: { cookie: cookieHeader(owner.token) },
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body?.getReader();
+      let heard = '';
+      const screenId = randomUUID();
+      const reading = (async () => {
+        const decoder = new TextDecoder();
+        for (;;) {
+          const chunk = await reader?.read();
+          if (!chunk || chunk.done) return;
+          heard += decoder.decode(chunk.value, { stream: true });
+          if (heard.includes(screenId)) return;
+        }
+      })();
+      expect(feed.following).toBe(true);
+      await feed.ready;
+      // a report made now reaches the page (sent again until heard, as a display reports every 15 s)
+      let done = false;
+      void reading.then(() => {
+        done = true;
+      });
+      while (!done) {
+        await report(screenId, owner.userId);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(heard).toContain(SCREEN_STATUS_EVENT);
+      // the reports made before the page opened were never read: only those since
+      expect(feed.counts.read).toBeGreaterThan(0);
+      expect(feed.counts.read).toBeLessThan(30);
+      await reader?.cancel();
+      // the last page closed: the feed stops following the bucket
+      while (feed.following) await new Promise((r) => setTimeout(r, 50));
+      expect(own.events.watchedOfKind('owner')).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("a screen's report reaches its owner's Screens page stream, ids only, and no other member's", async () => {
     const owner = await member();
     const other = await member();

@@ -14,6 +14,7 @@ import { createGateway, type Gateway } from '../src/server';
 import { sendAnswer } from './contract';
 import {
   closeServer,
+  cookieHeader,
   createKeys,
   gatewayConfig,
   type Keys,
@@ -43,6 +44,13 @@ const deviceScreen = {
   heartbeatSeconds: 60,
 };
 
+/** GET /api/screens/health as screens answers it (FleetHealth), for a member with no screens */
+const fleetHealth = {
+  counts: { total: 0, online: 0, offline: 0, closed: 0, broken: 0, frozen: 0, wrong: 0, ok: 0 },
+  items: [],
+  nextCursor: null,
+};
+
 /** Screens stand-in: its JWKS, a record of what reaches it, and the device routes' answers. */
 async function startFakeScreens() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
@@ -66,6 +74,8 @@ async function startFakeScreens() {
     req.on('end', () => {
       if (route === 'deviceScreen') sendAnswer(res, route, 200, deviceScreen);
       else if (route === 'deviceHeartbeat') sendAnswer(res, route, 200, { ok: true });
+      else if (route === 'fleetHealth') sendAnswer(res, route, 200, fleetHealth);
+      else if (route === 'screenIncidents') sendAnswer(res, route, 200, []);
       else sendAnswer(res, route, 404, { code: 'NOT_FOUND', message: 'Not found' });
     });
   });
@@ -139,6 +149,34 @@ describe('paired displays at the gateway', () => {
       expect((await res.json()).code).toBe('DEVICE_NOT_ALLOWED');
     }
     expect(echo.seen.length + screens.seen.length).toBe(before);
+  });
+
+  it("forwards a member's fleet health and a screen's incident log to screens, never for a display (issue 38)", async () => {
+    const userId = `u-${randomUUID()}`;
+    const member = cookieHeader(await keys.sign({ sub: userId, sid: `s-${randomUUID()}` }));
+    const health = await fetch(`${url}/api/screens/health?state=offline&limit=20`, { headers: { cookie: member } });
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual(fleetHealth);
+    const upstream = screens.seen.at(-1);
+    expect(upstream?.url).toBe('/api/screens/health?state=offline&limit=20');
+    expect(verifyAnyIdentityHeader(upstream?.headers[IDENTITY_HEADER] as string, secret)).toMatchObject({ userId });
+    const screenId = randomUUID();
+    const incidents = await fetch(`${url}/api/screens/${screenId}/incidents`, { headers: { cookie: member } });
+    expect({ status: incidents.status, body: await incidents.json() }).toEqual({ status: 200, body: [] });
+    expect(screens.seen.at(-1)?.url).toBe(`/api/screens/${screenId}/incidents`);
+
+    const before = screens.seen.length;
+    const { cookie } = await newDevice();
+    for (const path of ['/api/screens/health', `/api/screens/${screenId}/incidents`]) {
+      const asDevice = await fetch(`${url}${path}`, { headers: { cookie } });
+      expect({ path, status: asDevice.status, code: (await asDevice.json()).code }).toEqual({
+        path,
+        status: 403,
+        code: 'DEVICE_NOT_ALLOWED',
+      });
+      expect((await fetch(`${url}${path}`)).status).toBe(401);
+    }
+    expect(screens.seen.length).toBe(before);
   });
 
   it('limits displays per device, so many screens behind one address are not throttled together', async () => {

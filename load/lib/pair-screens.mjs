@@ -1,5 +1,9 @@
-// Prepares the screens scenario (npm run load -- screens): a verified member, one converted PDF in a playlist, and
-// SCREENS paired displays through the real API (code → claim → poll → device cookie), each assigned the playlist.
+// Prepares the screens scenario (npm run load -- screens): a verified member, one converted PDF in a playlist (and a
+// second converted PDF, which the edit of the run adds to it), and SCREENS paired displays through the real API, each
+// assigned the playlist. PAIRING=bulk (the default): in waves of 100, each display asks for its code, the member
+// claims the wave's codes in one POST /api/screens/bulk-pairing, each display polls for its cookie; then one bulk
+// change (POST /api/screens/bulk) assigns the playlist to all. PAIRING=single: code → POST /api/screens → poll →
+// PUT /api/screens/:id per display, 20 at a time (the path before issue 40).
 // Writes .data/test/load-screens.json for k6: the device tokens and the page images to fetch once.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -68,29 +72,108 @@ async function pairOne(base, call, playlistId, i) {
   return { cookie: token, screenId: screen.id };
 }
 
-export async function pairScreens({ base, mailUrl, count, out, corpus }) {
-  const call = await member(base, mailUrl);
+/** `count` displays paired in waves of 100 codes claimed at once, then assigned the playlist in one bulk change. */
+async function pairInBulk(base, call, playlistId, count, say) {
+  const screens = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i += 100) {
+    const n = Math.min(100, count - i);
+    const displays = await inParallel(n, 25, async () =>
+      json(await fetch(`${base}/api/screens/pairing`, { method: 'POST' }), 'pairing'),
+    );
+    const { results } = await call('POST', '/api/screens/bulk-pairing', {
+      screens: displays.map((d, j) => ({ code: d.code, name: `load ${i + j}` })),
+    });
+    const refused = results.filter((r) => r.status !== 'paired');
+    if (refused.length) throw new Error(`bulk pairing refused ${refused.length} codes`);
+    screens.push(
+      ...(await inParallel(n, 25, async (j) => {
+        const d = displays[j];
+        const polled = await fetch(`${base}/api/screens/pairing/${d.pairingId}/poll`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ pollSecret: d.pollSecret }),
+        });
+        await json(polled, 'poll');
+        const cookie = polled.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('pc_device='))
+          ?.split(';')[0];
+        if (!cookie) throw new Error('no device cookie');
+        return { cookie, screenId: results[j].screenId };
+      })),
+    );
+    if ((i / 100) % 10 === 9)
+      say?.(`${screens.length} paired (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  // the screens service learns of a new playlist by event: until it has, the bulk change answers 404
+  // PLAYLIST_NOT_FOUND (as it would to a member who assigns the instant they saved); try again for up to 30 s
+  for (let tries = 0; ; tries++) {
+    try {
+      await call('POST', '/api/screens/bulk', {
+        selection: { by: 'filter' },
+        change: { kind: 'assign', assignment: { kind: 'playlist', playlistId } },
+      });
+      break;
+    } catch (err) {
+      if (tries >= 60 || !String(err.message).includes('PLAYLIST_NOT_FOUND')) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  return screens;
+}
+
+/** fn(0..n-1) with at most `width` running at once; the results in order. */
+async function inParallel(n, width, fn) {
+  const out = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, n) }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await fn(i);
+      }
+    }),
+  );
+  return out;
+}
+
+async function upload(call, corpus, name, title) {
   const form = new FormData();
-  form.append('pdf', new Blob([readFileSync(join(corpus, 'vertical.pdf'))], { type: 'application/pdf' }), 'v.pdf');
-  form.append('title', 'Load content');
+  form.append('pdf', new Blob([readFileSync(join(corpus, name))], { type: 'application/pdf' }), name);
+  form.append('title', title);
   const file = await call('POST', '/api/files/upload', form);
   for (let i = 0; i < 180; i++) {
     const now = await call('GET', `/api/files/${file.id}?signage_mode=true`);
     if (now.status !== 'processing') break;
     await new Promise((r) => setTimeout(r, 500));
   }
+  return file;
+}
+
+export async function pairScreens({ base, mailUrl, count, out, corpus, mode = 'bulk', say }) {
+  const call = await member(base, mailUrl);
+  const [file, second] = await Promise.all([
+    upload(call, corpus, 'vertical.pdf', 'Load content'),
+    upload(call, corpus, 'cmykjpeg.pdf', 'Load edit'),
+  ]);
   const pages = await call('GET', `/api/files/${file.id}/pages?signage_mode=true`);
   const playlist = await call('POST', '/api/playlists', { name: 'Load' });
   await call('PUT', `/api/playlists/${playlist.id}/items`, { fileIds: [file.id] });
   const screens = [];
-  for (let i = 0; i < count; i += 20) {
-    const chunk = Array.from({ length: Math.min(20, count - i) }, (_, j) => pairOne(base, call, playlist.id, i + j));
-    screens.push(...(await Promise.all(chunk)));
+  if (mode === 'bulk') screens.push(...(await pairInBulk(base, call, playlist.id, count, say)));
+  else {
+    for (let i = 0; i < count; i += 20) {
+      const chunk = Array.from({ length: Math.min(20, count - i) }, (_, j) => pairOne(base, call, playlist.id, i + j));
+      screens.push(...(await Promise.all(chunk)));
+    }
   }
   writeFileSync(
     out,
     JSON.stringify({
       fileId: file.id,
+      // the file the playlist edit of the run adds (load/lib/fleet-streams.mjs)
+      editFileId: second.id,
       playlistId: playlist.id,
       images: pages.map((p) => p.imagePath),
       screens,

@@ -17,6 +17,7 @@ describe("mf_player './routes'", () => {
     const routes = (await import('../src/routes/index')).default;
     expect(Object.keys(routes).sort()).toEqual([
       'DisplayPage',
+      'FleetHealthPage',
       'FleetPage',
       'PlaylistsPage',
       'ScreensPage',

@@ -144,8 +144,10 @@ export async function startStack({
     // upstream finds it again)
     const launched = new Map();
     const launch = (name, cwd, envOverrides, readyUrl) => {
+      // PAGECAST_NODE_ARGS: more flags for node (the load's CPU profiles: --cpu-prof is refused in NODE_OPTIONS)
+      const nodeArgs = (common.PAGECAST_NODE_ARGS ?? '').split(' ').filter(Boolean);
       const [command, args] = compiled
-        ? [process.execPath, ['--enable-source-maps', 'dist/main.mjs']]
+        ? [process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/main.mjs']]
         : [join(root, 'node_modules/.bin/tsx'), ['src/main.ts']];
       const child = spawn(command, args, {
         cwd: join(root, cwd),

@@ -68,8 +68,13 @@ export async function startE2eStack(
     port,
     replicas,
     quiet: true,
-    // marketplace.clock: the marketplace's test-only clock (a failpoint), so marketplace.test.ts sees a 30-day licence end
-    env: { RATE_LIMIT_AUTH_MAX: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000', PAGECAST_FAILPOINTS: 'marketplace.clock' },
+    // marketplace.clock: the marketplace's test-only clock (a failpoint), so marketplace.test.ts sees a 30-day licence end;
+    // screens.clock: the screens service's, so screens-health.test.ts sees an alert e-mail past a screen's threshold
+    env: {
+      RATE_LIMIT_AUTH_MAX: '1000',
+      LOGIN_FAILURES_PER_ADDRESS: '1000',
+      PAGECAST_FAILPOINTS: 'marketplace.clock,screens.clock',
+    },
   });
   const started = stack as Stack & { env: Record<string, string> };
   project.provide(

@@ -13,11 +13,14 @@ const ScreensPage = lazy(() =>
   import('../features/screens/components/screens-page').then((m) => ({ default: m.ScreensPage })),
 );
 const FleetPage = lazy(() => import('../features/fleet/components/fleet-page').then((m) => ({ default: m.FleetPage })));
+const FleetHealthPage = lazy(() =>
+  import('../features/health/components/fleet-health-page').then((m) => ({ default: m.FleetHealthPage })),
+);
 const DisplayPage = lazy(() =>
   import('../features/display/components/display-page').then((m) => ({ default: m.DisplayPage })),
 );
 
-export default { SignagePage, PlaylistsPage, ScreensPage, FleetPage, DisplayPage } satisfies Record<
+export default { SignagePage, PlaylistsPage, ScreensPage, FleetPage, FleetHealthPage, DisplayPage } satisfies Record<
   string,
   ComponentType
 >;

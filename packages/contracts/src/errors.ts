@@ -66,6 +66,7 @@ export const ErrorCode = {
   // screens
   PAIRING_CODE_INVALID: 'PAIRING_CODE_INVALID',
   SCREEN_NOT_FOUND: 'SCREEN_NOT_FOUND',
+  REPORTED_CONTENT_NOT_ALLOWED: 'REPORTED_CONTENT_NOT_ALLOWED',
   DEVICE_NOT_ALLOWED: 'DEVICE_NOT_ALLOWED',
   SCHEDULE_INVALID: 'SCHEDULE_INVALID',
   PLAY_BATCH_INVALID: 'PLAY_BATCH_INVALID',
@@ -149,6 +150,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   CASH_OUT_DISABLED: 403,
   PAIRING_CODE_INVALID: 400,
   SCREEN_NOT_FOUND: 404,
+  REPORTED_CONTENT_NOT_ALLOWED: 403,
   DEVICE_NOT_ALLOWED: 403,
   SCHEDULE_INVALID: 400,
   PLAY_BATCH_INVALID: 400,
@@ -229,6 +231,7 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   CASH_OUT_DISABLED: '換金は現在ご利用いただけません',
   PAIRING_CODE_INVALID: 'ペアリングコードが正しくないか、期限切れか、使用済みです',
   SCREEN_NOT_FOUND: 'スクリーンが見つかりません',
+  REPORTED_CONTENT_NOT_ALLOWED: 'このスクリーンに表示できないコンテンツの報告です',
   DEVICE_NOT_ALLOWED: 'スクリーン端末にはこの操作は許可されていません',
   SCHEDULE_INVALID: 'スケジュールの時間帯が空か、重なっています',
   PLAY_BATCH_INVALID: '再生記録が正しくありません（未来の時刻、重複、または古すぎます）',

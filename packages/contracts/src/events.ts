@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fileKinds, pointTransactionTypes } from './constants';
 import { DisplayMode, FileStatus, IsoDateTime, MembershipTier } from './validation';
+import { IncidentState } from './api/screen-health';
 
 // The subjects are in subjects.ts, free of zod: a page that only names a subject must not download zod with it.
 import { allSubjects, type Subject, subjects } from './subjects';
@@ -184,6 +185,31 @@ export const FleetChangedEvent = z.object({
   }),
 });
 
+/**
+ * Tell a member about their screens (issue 38): incidents that passed their threshold and incidents that ended, in
+ * one e-mail per owner and grouping window. Codes and names only: the account service words it in the member's
+ * language. `alertId` is the same however often the event is sent (the account service sends one e-mail per id).
+ */
+const AlertScreen = z.object({
+  screenId: z.string(),
+  screenName: z.string(),
+  /** the screen's zone: the e-mail gives times as the screen's wall clock shows them */
+  timeZone: z.string(),
+  state: IncidentState,
+  /** down: when the bad state began; recovered: when it ended */
+  at: IsoDateTime,
+});
+export const ScreenAlertEvent = z.object({
+  alertId: z.string(),
+  ownerId: z.string(),
+  raisedAt: IsoDateTime,
+  /** at most ALERT_MAIL_SCREENS_MAX listed of each; the totals count them all */
+  down: z.array(AlertScreen),
+  recovered: z.array(AlertScreen),
+  downTotal: z.number().int().nonnegative(),
+  recoveredTotal: z.number().int().nonnegative(),
+});
+
 export const eventDataSchemas = {
   [subjects.userRegistered]: UserRegisteredEvent,
   [subjects.userVerified]: UserVerifiedEvent,
@@ -206,6 +232,7 @@ export const eventDataSchemas = {
   [subjects.screenChanged]: ScreenChangedEvent,
   [subjects.screenRevoked]: ScreenRevokedEvent,
   [subjects.fleetChanged]: FleetChangedEvent,
+  [subjects.screenAlert]: ScreenAlertEvent,
 } as const satisfies { [S in Subject]: z.ZodType };
 
 export type EventData<S extends Subject> = z.infer<(typeof eventDataSchemas)[S]>;

@@ -93,6 +93,11 @@ describe('route table', () => {
       'put /api/screens/takeover-templates/:templateId',
       'delete /api/screens/takeover-templates/:templateId',
       'get /api/screens/:id/agenda',
+      // fleet health (issue 38)
+      'get /api/screens/health',
+      'get /api/screens/:id/incidents',
+      // fleets at scale (issue 40)
+      'post /api/screens/bulk-pairing',
     ];
     expect(apiRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());
   });

@@ -7,6 +7,8 @@ import { membershipRoutes } from './api/membership';
 import { playlistsRoutes } from './api/playlists';
 import { pointsRoutes } from './api/points';
 import { screenFleetRoutes } from './api/screen-fleet';
+import { screenHealthRoutes } from './api/screen-health';
+import { screenScaleRoutes } from './api/screen-scale';
 import { screensRoutes } from './api/screens';
 import { userRoutes } from './api/user';
 import type { RouteDef } from './route-def';
@@ -28,6 +30,8 @@ export const apiRoutes: RouteDef[] = [
   ...membershipRoutes,
   ...screensRoutes,
   ...screenFleetRoutes,
+  ...screenHealthRoutes,
+  ...screenScaleRoutes,
 ];
 
 export function routesFor(service: ServiceName): RouteDef[] {

@@ -77,7 +77,8 @@ export function wallClock(instant: number, timeZone: string): { day: number; min
   };
 }
 
-function partPlaysAt(part: ScreenSchedule['parts'][number], day: number, minute: number): boolean {
+/** Whether a weekly span (days, start, end; start ≥ end crosses midnight) covers this weekday and minute. */
+export function spanCovers(part: { days: number[]; start: string; end: string }, day: number, minute: number): boolean {
   const start = minutesOf(part.start);
   const end = minutesOf(part.end);
   if (end > start) return part.days.includes(day) && minute >= start && minute < end;
@@ -86,7 +87,7 @@ function partPlaysAt(part: ScreenSchedule['parts'][number], day: number, minute:
 }
 
 function scheduleAt(schedule: ScreenSchedule, day: number, minute: number): Playing {
-  const part = schedule.parts.find((p) => partPlaysAt(p, day, minute));
+  const part = schedule.parts.find((p) => spanCovers(p, day, minute));
   const playlistId = part?.playlistId ?? schedule.defaultPlaylistId;
   return playlistId ? { kind: 'playlist', playlistId } : { kind: 'none' };
 }

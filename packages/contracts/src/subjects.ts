@@ -24,6 +24,7 @@ export const subjects = {
   screenChanged: 'screens.screen.changed.v1',
   screenRevoked: 'screens.screen.revoked.v1',
   fleetChanged: 'screens.fleet.changed.v1',
+  screenAlert: 'screens.alert.raised.v1',
 } as const;
 export type Subject = (typeof subjects)[keyof typeof subjects];
 export const allSubjects = Object.values(subjects) as Subject[];

@@ -47,6 +47,12 @@ export const FAILPOINTS = {
     kind: 'clock',
     simulates: 'time moved forward by the test (POST /internal/test/clock {ms}, which runs the jobs): licence expiry',
   },
+  'screens.clock': {
+    service: 'screens',
+    kind: 'clock',
+    simulates:
+      'time moved by the test (POST /internal/test/clock {ms|at}, which sweeps incidents once): alert thresholds',
+  },
   'marketplace.before-transfer': {
     service: 'marketplace',
     kind: 'crash',

@@ -43,6 +43,9 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
       await server.context.conn.dropDatabase();
       const durable = `${durableName(server.context.dbName)}-billing`;
       await nats.jsm.consumers.delete('BILLING', durable).catch(() => undefined);
+      await nats.jsm.consumers
+        .delete('SCREENS', `${durableName(server.context.dbName)}-screen-alerts`)
+        .catch(() => undefined);
       await server.close();
       await nats.nc.drain();
     },

@@ -8,6 +8,7 @@ import { z } from 'zod';
  *   PAIR_ATTEMPT_RATE_MAX codes a member may try per minute, right or wrong (default 10)
  *   CONSUMER_PREFIX       prefix of the read model's durable consumer (tests use their own; default screens)
  *   EVENTS_DELIVER        where a new durable starts: all (rebuilds an empty database) or new (tests)
+ *   INCIDENT_SWEEP_MS     how often the incident sweep runs (default 15000; 0 = never: tests sweep on their clock)
  */
 export const configSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(4105),
@@ -15,6 +16,7 @@ export const configSchema = {
   PAIR_ATTEMPT_RATE_MAX: z.coerce.number().int().positive().default(10),
   CONSUMER_PREFIX: z.string().min(1).default('screens'),
   EVENTS_DELIVER: z.enum(['all', 'new']).default('all'),
+  INCIDENT_SWEEP_MS: z.coerce.number().int().min(0).default(15_000),
 };
 
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -1,4 +1,4 @@
-import type { RuntimeContext } from '@pagecast/service-kit';
+import type { Clock, RuntimeContext } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Repositories } from './data';
 
@@ -7,4 +7,6 @@ export interface ServiceContext extends RuntimeContext<Config> {
   data: Repositories;
   /** the clock (ms); tests move it */
   now(): number;
+  /** real time, unless the test-only failpoint screens.clock lets a test move it (what now() reads by default) */
+  clock: Clock;
 }

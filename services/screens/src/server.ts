@@ -1,10 +1,17 @@
-import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
+import {
+  createFailpoints,
+  type Logger,
+  type RunningService,
+  runPeriodically,
+  startServiceRuntime,
+} from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { ServiceContext } from './context';
 import { createRepositories } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
 import { resumePendingChanges } from './use-cases/bulk-change';
+import { sweepIncidents } from './use-cases/incident-sweep';
 
 export const SERVICE_NAME = 'screens';
 /** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
@@ -24,11 +31,16 @@ export async function createServer(
     databaseName: DATABASE_NAME,
     // the pairing rate limit counts the display's address, which the gateway forwards
     trustProxy: 'loopback, linklocal, uniquelocal',
-    context: async (base): Promise<ServiceContext> => ({
-      ...base,
-      data: await createRepositories(base.conn, base.nats),
-      now: opts.now ?? Date.now,
-    }),
+    context: async (base): Promise<ServiceContext> => {
+      // test only (refused in production): the clock a test moves (failpoint screens.clock)
+      const { clock } = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);
+      return {
+        ...base,
+        data: await createRepositories(base.conn, base.nats),
+        now: opts.now ?? (clock.adjustable ? () => clock.now().getTime() : Date.now),
+        clock,
+      };
+    },
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
@@ -36,6 +48,15 @@ export async function createServer(
       await context.data.fleet.ensureIndexes();
       const resumed = await resumePendingChanges(context);
       if (resumed > 0) context.logger.warn({ resumed }, 'bulk changes resumed after a restart');
+      // incidents and their alerts (issue 38): every instance ticks, one at a time sweeps (the sweep's lease)
+      await context.data.incidents.ensureIndexes();
+      if (config.INCIDENT_SWEEP_MS > 0) {
+        const sweeper = runPeriodically(config.INCIDENT_SWEEP_MS, () => sweepIncidents(context), {
+          logger: context.logger,
+          name: 'incident sweep',
+        });
+        onClose(() => sweeper.stop());
+      }
       return [createRouter(context)];
     },
   });

@@ -25,6 +25,8 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     MONGO_DB: uniqueName('screens_test').replace(/-/g, '_'),
     CONSUMER_PREFIX: uniqueName('screens-test'),
     EVENTS_DELIVER: 'new',
+    // incidents are swept by the tests on the service's clock (issue 38), never by a timer in the background
+    INCIDENT_SWEEP_MS: '0',
     ...extra,
   };
   return open(env, 0, { dropDatabase: true });

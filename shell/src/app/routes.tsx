@@ -51,6 +51,7 @@ function signedInRoutes() {
       <Route path="/playback" element={playlists} />
       <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
       <Route path="/screens/fleet" element={<RemoteRoute remote="mf_player" component="FleetPage" />} />
+      <Route path="/screens/health" element={<RemoteRoute remote="mf_player" component="FleetHealthPage" />} />
       <Route path="/marketplace" element={marketplace} />
       <Route path="/points" element={lazyPage(<PointsPage />)} />
       <Route path="/settings" element={lazyPage(<SettingsPage />)} />
@@ -87,6 +88,7 @@ function signedOutRoutes() {
         <Route path="/playback" element={playlists} />
         <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
         <Route path="/screens/fleet" element={<RemoteRoute remote="mf_player" component="FleetPage" />} />
+        <Route path="/screens/health" element={<RemoteRoute remote="mf_player" component="FleetHealthPage" />} />
         <Route path="/points" element={lazyPage(<PointsPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

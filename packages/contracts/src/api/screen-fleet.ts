@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
 import { Id, IsoDateTime, OkResponse } from '../validation';
+import { ALERT_AFTER_MINUTES_DEFAULT, AlertAfterMinutes, OpeningHours } from './screen-health';
 import { ScreenAssignment, TimeZone } from './screens';
 
 /** Groups a member may have (a screen may be in several of them). */
@@ -31,6 +32,9 @@ export const ScreenGroup = z.object({
   /** 0 = the highest precedence among the member's groups */
   rank: z.number().int().nonnegative(),
   createdAt: IsoDateTime,
+  /** issue 38: its screens' opening hours (a screen's own win), and how long a bad state lasts before an e-mail */
+  openingHours: OpeningHours,
+  alertAfterMinutes: z.number().int(),
 });
 export type ScreenGroup = z.infer<typeof ScreenGroup>;
 export const ScreenGroupList = z.array(ScreenGroup);
@@ -41,6 +45,8 @@ export const CreateGroupRequest = z.object({
   name: GroupName,
   screenIds: z.array(Id).max(BULK_SCREENS_MAX).default([]),
   assignment: ScreenAssignment.default({ kind: 'none' }),
+  openingHours: OpeningHours.default(null),
+  alertAfterMinutes: AlertAfterMinutes.default(ALERT_AFTER_MINUTES_DEFAULT),
 });
 export type CreateGroupRequest = z.infer<typeof CreateGroupRequest>;
 export const UpdateGroupRequest = z.object({
@@ -48,6 +54,8 @@ export const UpdateGroupRequest = z.object({
   /** the group's members, replaced whole */
   screenIds: z.array(Id).max(BULK_SCREENS_MAX).optional(),
   assignment: ScreenAssignment.optional(),
+  openingHours: OpeningHours.optional(),
+  alertAfterMinutes: AlertAfterMinutes.optional(),
 });
 export type UpdateGroupRequest = z.infer<typeof UpdateGroupRequest>;
 /** Every group of the member, highest precedence first. */

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
 import { Id, IsoDateTime, OkResponse } from '../validation';
+import { OpeningHours, ScreenRotation, ShownReport } from './screen-health';
+import { TimeOfDay, Weekday } from './wall-time';
 
 /** Pairing codes: 6 characters of an alphabet without look-alikes (0/O, 1/I): 32^6 ≈ 1.07e9 codes. */
 export const PAIRING_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -66,11 +68,6 @@ export const PairingStatus = z.object({
 });
 export type PairingStatus = z.infer<typeof PairingStatus>;
 
-/** "HH:MM", 00:00..24:00 (24:00 = end of the day). */
-export const TimeOfDay = z.string().regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, 'validation.timeOfDayInvalid');
-/** 0 = Sunday .. 6 = Saturday (as Date.getDay). */
-export const Weekday = z.number().int().min(0).max(6);
-
 export const DayPart = z.object({
   days: z.array(Weekday).min(1).max(7),
   /** start ≥ end means the part crosses midnight (22:00–02:00 starts on the listed day) */
@@ -111,6 +108,9 @@ export const Screen = z.object({
   nowPlaying: ScreenNowPlaying.nullable(),
   appVersion: z.string().nullable(),
   screenSize: z.object({ width: z.number().int(), height: z.number().int() }).nullable(),
+  /** issue 38: how the screen hangs, and its own opening hours (null = its groups', else always open) */
+  rotation: ScreenRotation,
+  openingHours: OpeningHours,
 });
 export type Screen = z.infer<typeof Screen>;
 export const ScreenList = z.array(Screen);
@@ -135,6 +135,9 @@ export const UpdateScreenRequest = z.object({
   name: ScreenName.optional(),
   timeZone: TimeZone.optional(),
   assignment: ScreenAssignment.optional(),
+  rotation: ScreenRotation.optional(),
+  /** null = none of its own */
+  openingHours: OpeningHours.optional(),
 });
 export type UpdateScreenRequest = z.infer<typeof UpdateScreenRequest>;
 
@@ -165,6 +168,9 @@ export const DeviceScreen = z.object({
   /** issue 37 (absent from older servers): resolve with resolveScreen */
   groups: z.array(DeviceGroupInput).optional(),
   takeovers: z.array(DeviceTakeover).optional(),
+  /** issue 38 (absent from older servers = 0 and always open): the stage's turn and the hours that apply */
+  rotation: ScreenRotation.optional(),
+  openingHours: OpeningHours.optional(),
 });
 export type DeviceScreen = z.infer<typeof DeviceScreen>;
 
@@ -172,6 +178,12 @@ export const HeartbeatRequest = z.object({
   appVersion: z.string().max(40),
   screenSize: z.object({ width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }),
   nowPlaying: ScreenNowPlaying.nullable(),
+  /**
+   * issue 38 (absent from older displays): what the display shows as it last changed (sent on each change, at most
+   * every SHOWN_REPORT_MIN_SECONDS, and with every heartbeat), and whether it is closed (outside its opening hours)
+   */
+  shows: ShownReport.optional(),
+  closed: z.boolean().optional(),
 });
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
 
@@ -378,7 +390,9 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/device/heartbeat',
     service: 'screens',
     auth: 'device',
-    summary: 'The display says it is on, what it shows, its app version and screen size',
+    summary:
+      'The display says it is on, what it shows (a page, a message or nothing, whether its image drew), whether it ' +
+      'is closed, its app version and screen size; a page of a file the screen may not show is refused',
     body: HeartbeatRequest,
     response: OkResponse,
   },

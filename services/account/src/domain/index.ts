@@ -1,4 +1,5 @@
 // The rules of account as plain functions and types. Imports nothing from http/, events/ or data/.
+export * from './alert-mail';
 export * from './known-browser';
 export * from './locale';
 export * from './login-throttle';

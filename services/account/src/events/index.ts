@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
 import { consumeBillingEvents } from './billing-consumers';
+import { consumeScreenAlerts } from './screen-alerts';
 
 export interface RunningConsumer {
   stop(): Promise<void>;
@@ -19,5 +20,14 @@ export async function startConsumers(context: ServiceContext): Promise<RunningCo
     logger: context.logger,
     deliver: context.config.BILLING_EVENTS_FROM,
   });
-  return [billing];
+  const screenAlerts = await consumeScreenAlerts({
+    js: context.nats.js,
+    durable: `${durableName(context.dbName)}-screen-alerts`,
+    users: context.data.users,
+    claims: context.data.claims,
+    mailer: context.mailer,
+    publicUrl: context.config.PUBLIC_URL,
+    logger: context.logger,
+  });
+  return [billing, screenAlerts];
 }

@@ -7,6 +7,7 @@ import { createDeviceTokens } from './device-tokens';
 import { createFleetRepository } from './fleet';
 import { defineModels } from './models';
 import { createGapRepository } from './gaps';
+import { createIncidentRepository } from './incidents';
 import { createPairingRepository } from './pairings';
 import { createPlayLedgerRepository } from './play-ledger';
 import { createPlayRepository } from './plays';
@@ -33,6 +34,7 @@ export async function createRepositories(conn: mongoose.Connection, nats: Nats) 
     rateLimits: createRateLimits(conn),
     deviceTokens: createDeviceTokens(conn),
     fleet: createFleetRepository(conn),
+    incidents: createIncidentRepository(conn),
   };
 }
 export type Repositories = Awaited<ReturnType<typeof createRepositories>>;
@@ -45,4 +47,5 @@ export type {
   SoldFileDoc,
 } from './models';
 export type { ScreenStatus } from './statuses';
+export type { IncidentDoc } from './incidents';
 export type { FleetDoc, GroupDoc, RunningTakeover, TakeoverDoc, TemplateDoc } from './fleet';

@@ -1,4 +1,4 @@
-import type { PlayRefusalReason, ScreenAssignment } from '@pagecast/contracts';
+import type { OpeningHours, PlayRefusalReason, ScreenAssignment, ScreenRotation } from '@pagecast/contracts';
 import mongoose from 'mongoose';
 
 /** A code shown on a display, waiting to be claimed. `_id` is the pairingId. */
@@ -37,6 +37,9 @@ export interface ScreenRecord {
   assignmentSeq?: number;
   /** the owner's groups it is in (issue 37; absent: none) */
   groupIds?: string[];
+  /** issue 38: how it hangs (absent: 0) and its own opening hours (absent or null: its groups', else always open) */
+  rotation?: ScreenRotation;
+  openingHours?: OpeningHours;
   pairedAt: Date;
   revokedAt: Date | null;
 }
@@ -109,6 +112,8 @@ const screenSchema = new mongoose.Schema<ScreenRecord>(
     assignment: { type: mongoose.Schema.Types.Mixed, required: true },
     assignmentSeq: { type: Number },
     groupIds: { type: [String], default: undefined },
+    rotation: { type: Number },
+    openingHours: { type: mongoose.Schema.Types.Mixed },
     pairedAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
   },

@@ -12,6 +12,9 @@ const attemptSchema = new mongoose.Schema<AttemptRecord>(
 );
 attemptSchema.index({ key: 1, at: 1 });
 
+/** Attempts older than every window are removed at most this often per process. */
+const SWEEP_EVERY_MS = 60_000;
+
 /**
  * Sliding-window counters shared by every replica: each attempt is its own insert (atomic on FerretDB where
  * `$inc` is not), then the window is counted, so parallel attempts cannot slip past the limit.
@@ -20,13 +23,22 @@ export function createRateLimits(conn: mongoose.Connection) {
   const model =
     (conn.models.ScreensRateLimit as mongoose.Model<AttemptRecord> | undefined) ??
     conn.model('ScreensRateLimit', attemptSchema);
+  let sweptAt = Number.NEGATIVE_INFINITY;
+  let longestWindow = 0;
   return {
-    /** Counts this attempt; true when it is within `max` per window. */
-    async allow(key: string, max: number, windowMs: number, now = Date.now()): Promise<boolean> {
-      await model.create({ _id: randomUUID(), key, at: new Date(now) });
+    /** Counts this attempt (or `attempts` at once, one document each); true when all are within `max` per window. */
+    async allow(key: string, max: number, windowMs: number, now = Date.now(), attempts = 1): Promise<boolean> {
+      if (attempts === 1) await model.create({ _id: randomUUID(), key, at: new Date(now) });
+      else
+        await model.insertMany(Array.from({ length: attempts }, () => ({ _id: randomUUID(), key, at: new Date(now) })));
       const count = await model.countDocuments({ key, at: { $gt: new Date(now - windowMs) } });
-      // old attempts of this key are removed as we go (no TTL indexes on FerretDB)
-      await model.deleteMany({ key, at: { $lte: new Date(now - windowMs) } });
+      // old attempts are removed as we go (no TTL indexes on FerretDB), at most once a minute per process and for
+      // every key at once: each removal scans the collection (issue 40: one per attempt made pairing a fleet slow)
+      longestWindow = Math.max(longestWindow, windowMs);
+      if (now - sweptAt >= SWEEP_EVERY_MS) {
+        sweptAt = now;
+        await model.deleteMany({ at: { $lte: new Date(now - longestWindow) } });
+      }
       return count <= max;
     },
   };

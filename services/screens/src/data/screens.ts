@@ -4,12 +4,22 @@ import type { Models, ScreenRecord } from './models';
 
 /** How many screens' records the device check keeps (a bounded map: the oldest goes first). */
 const RECENT_MAX = 20_000;
+/** How long an owner's list of screens for the fleet view is kept at most, and for how many owners. */
+export const HEALTH_VIEW_MS = 10_000;
+const HEALTH_VIEWS_MAX = 200;
+
+/** What the health of a screen needs of its record. */
+export type HealthScreenRecord = Pick<
+  ScreenRecord,
+  '_id' | 'ownerId' | 'name' | 'timeZone' | 'assignment' | 'groupIds' | 'rotation' | 'openingHours'
+>;
 
 export function createScreenRepository(models: Models) {
   const { screens } = models;
   const recent = new Map<string, { record: ScreenRecord | null; at: number }>();
   // A read that a change made here overtook is not remembered (it could hold the record from before a revocation).
   let changes = 0;
+  const views = new Map<string, { screens: HealthScreenRecord[]; at: number }>();
   const read = async (id: string, now: number): Promise<ScreenRecord | null> => {
     const before = changes;
     const record = await screens.findById(id).lean<ScreenRecord>();
@@ -21,6 +31,7 @@ export function createScreenRepository(models: Models) {
   return {
     async create(record: ScreenRecord): Promise<void> {
       changes++;
+      views.clear();
       recent.delete(record._id);
       await screens.create(record);
     },
@@ -42,22 +53,27 @@ export function createScreenRepository(models: Models) {
     /** Single-writer fields (the owner edits, the screen's own device reports): a plain $set is enough. */
     async set(id: string, fields: Partial<Omit<ScreenRecord, '_id'>>): Promise<void> {
       changes++;
+      views.clear();
       recent.delete(id);
       await screens.updateOne({ _id: id }, { $set: fields });
       changes++;
+      views.clear();
       recent.delete(id);
     },
     /** One update of many screens (one command); the device check forgets them. */
     async updateMany(ids: string[], update: mongoose.UpdateQuery<ScreenRecord>): Promise<void> {
       changes++;
+      views.clear();
       for (const id of ids) recent.delete(id);
       await screens.updateMany({ _id: { $in: ids } }, update);
       changes++;
+      views.clear();
       for (const id of ids) recent.delete(id);
     },
     /** Different fields per screen, in chunks of 50 updates (more in one bulkWrite hangs FerretDB). */
     async setEach(writes: Array<{ id: string; fields: Partial<Omit<ScreenRecord, '_id'>> }>): Promise<void> {
       changes++;
+      views.clear();
       for (const w of writes) recent.delete(w.id);
       for (let i = 0; i < writes.length; i += 50) {
         await screens.bulkWrite(
@@ -66,9 +82,33 @@ export function createScreenRepository(models: Models) {
         );
       }
       changes++;
+      views.clear();
       for (const w of writes) recent.delete(w.id);
     },
     byIds: (ids: string[]) => screens.find({ _id: { $in: ids } }).lean<ScreenRecord[]>(),
+    /**
+     * The owner's active screens with only what their health needs (issue 38: the fleet view), one query kept a
+     * while per owner: any change this process makes to a screen drops every kept list (a read it overtook is not
+     * kept), `forgetOwner` drops one (another instance's change, from its event), and a list is read again after
+     * HEALTH_VIEW_MS at the latest (a screen paired through another instance, which announces no event).
+     */
+    async forHealth(ownerId: string, now: number): Promise<HealthScreenRecord[]> {
+      const hit = views.get(ownerId);
+      if (hit && now - hit.at <= HEALTH_VIEW_MS) return hit.screens;
+      const before = changes;
+      const found = await screens
+        .find(
+          { ownerId, revokedAt: null },
+          { _id: 1, ownerId: 1, name: 1, timeZone: 1, assignment: 1, groupIds: 1, rotation: 1, openingHours: 1 },
+        )
+        .lean<HealthScreenRecord[]>();
+      if (changes === before) setNewest(views, ownerId, { screens: found, at: now }, HEALTH_VIEWS_MAX);
+      return found;
+    },
+    forgetOwner(ownerId: string): void {
+      changes++;
+      views.delete(ownerId);
+    },
   };
 }
 export type ScreenRepository = ReturnType<typeof createScreenRepository>;

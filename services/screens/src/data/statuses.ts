@@ -1,5 +1,5 @@
-import { SCREEN_OFFLINE_AFTER_SECONDS } from '@pagecast/contracts';
-import { type Nats, openKeyValue, setNewest } from '@pagecast/service-kit';
+import { type ImageError, SCREEN_OFFLINE_AFTER_SECONDS, type ShownReport } from '@pagecast/contracts';
+import { type KV, type Nats, openKeyValue, setNewest } from '@pagecast/service-kit';
 
 /** What a display last reported; kept apart from the screen's record, which only its owner writes. */
 export interface ScreenStatus {
@@ -9,31 +9,71 @@ export interface ScreenStatus {
   nowPlaying: { fileId: string | null; page: number | null } | null;
   appVersion: string | null;
   screenSize: { width: number; height: number } | null;
+  /** issue 38 (absent from values written before, and from older displays' reports): what it shows, as it changed */
+  shows?: ShownReport | null;
+  /** the display said it is outside its opening hours (the server judges closed by the hours it holds) */
+  closedReported?: boolean;
+  /** since when (ms) what it shows is not what the resolver says it should; null = right, closed or unknown */
+  wrongSince?: number | null;
+  /** since when (ms) its images keep failing, across pages (a playlist whose every page fails); null = drawing */
+  brokenSince?: number | null;
+  /** when (ms, the server's clock) this process first heard of the picture now shown: frozen is judged from it */
+  shownSeenAt?: number | null;
+  /** the last image that failed to draw on it (kept until another fails) */
+  lastImageError?: { error: ImageError; fileId: string; page: number; at: string } | null;
 }
 
 export const STATUS_BUCKET = 'screen_status';
 /** A status nobody refreshed for a day is gone (the screen shows offline, last seen unknown). */
 const STATUS_TTL_MS = Math.max(86_400_000, SCREEN_OFFLINE_AFTER_SECONDS * 1000);
 
+type StoredStatus = Omit<ScreenStatus, 'lastSeenAt'> & { lastSeenAt: string };
+
+const decode = (data: Uint8Array): ScreenStatus | null => {
+  if (data.length === 0) return null;
+  try {
+    const value = JSON.parse(new TextDecoder().decode(data)) as StoredStatus;
+    if (typeof value.screenId !== 'string' || typeof value.ownerId !== 'string') return null;
+    return { ...value, lastSeenAt: new Date(value.lastSeenAt) };
+  } catch {
+    return null;
+  }
+};
+
 /**
  * Heartbeats, in a JetStream key-value bucket (one value per screen), not in the database: every display reports
  * every interval and each report replaces the last, which on FerretDB cost an upsert each (35 a second on this
- * machine, the first limit of the screens load). A put is one message to NATS; the Screens page reads the values
- * of its owner's screens by key. Every instance sees the same values.
+ * machine, the first limit of the screens load). A put is one message to NATS; every instance sees the same values.
+ *
+ * Every instance also keeps every value in memory (issue 38), fed by a watch of the bucket (its values at start,
+ * then each put and delete), so a heartbeat reading the previous status and the fleet view reading thousands of
+ * statuses ask NATS nothing per screen. A put made here is in the map at once (read your own write); the watch
+ * brings the other instances' within milliseconds, and never replaces a value by an older revision.
  */
 export async function createStatusRepository(nats: Nats) {
   const kv = await openKeyValue(nats, STATUS_BUCKET, { ttlMs: STATUS_TTL_MS });
+  const all = new Map<string, { revision: number; status: ScreenStatus }>();
+  const apply = (key: string, revision: number, status: ScreenStatus | null) => {
+    const held = all.get(key);
+    if (held && held.revision >= revision) return;
+    if (status) all.set(key, { revision, status });
+    else all.delete(key);
+  };
+  const mirror = await mirrorBucket(nats, kv, apply);
+
+  /** A value the bucket has dropped by its age (expiry leaves no marker in a watch) is gone here too. */
+  const live = (status: ScreenStatus | undefined, now = Date.now()): ScreenStatus | null =>
+    status && now - status.lastSeenAt.getTime() <= STATUS_TTL_MS ? status : null;
   const read = async (screenId: string): Promise<ScreenStatus | null> => {
-    const entry = await kv.get(screenId);
-    if (entry?.operation !== 'PUT' || entry.length === 0) return null;
-    const value = entry.json<Omit<ScreenStatus, 'lastSeenAt'> & { lastSeenAt: string }>();
-    return { ...value, lastSeenAt: new Date(value.lastSeenAt) };
+    await mirror.ready;
+    return live(all.get(screenId)?.status);
   };
   /** the last contact (heartbeat or play batch) this process handled, per screen: most need no read of the bucket */
   const contacts = new Map<string, number>();
   return {
     async record(status: ScreenStatus): Promise<void> {
-      await kv.put(status.screenId, JSON.stringify(status));
+      const revision = await kv.put(status.screenId, JSON.stringify(status));
+      apply(status.screenId, revision, status);
     },
     noteContact(screenId: string, at: number): void {
       if ((contacts.get(screenId) ?? Number.NEGATIVE_INFINITY) < at) setNewest(contacts, screenId, at, 50_000);
@@ -42,12 +82,76 @@ export async function createStatusRepository(nats: Nats) {
     contactSeenHere: (screenId: string): number | undefined => contacts.get(screenId),
     /** The statuses of these screens of this owner (a key another owner's screen wrote is left out). */
     async forScreens(ownerId: string, screenIds: string[]): Promise<Map<string, ScreenStatus>> {
-      const found = await Promise.all(screenIds.map(read));
-      return new Map(
-        found.filter((s): s is ScreenStatus => s !== null && s.ownerId === ownerId).map((s) => [s.screenId, s]),
-      );
+      await mirror.ready;
+      const out = new Map<string, ScreenStatus>();
+      const now = Date.now();
+      for (const id of screenIds) {
+        const s = live(all.get(id)?.status, now);
+        if (s && s.ownerId === ownerId) out.set(id, s);
+      }
+      return out;
     },
     get: read,
+    /** Every screen with a live status (the incident sweep judges these; issue 38). */
+    async screenIds(): Promise<string[]> {
+      await mirror.ready;
+      const now = Date.now();
+      return [...all].flatMap(([id, held]) => (live(held.status, now) ? [id] : []));
+    },
+    /** Resolves once the values the bucket held at start are in memory. */
+    ready: mirror.ready,
+    /** Stops the watch (the connection's close stops it too). */
+    stop: mirror.stop,
   };
 }
 export type StatusRepository = Awaited<ReturnType<typeof createStatusRepository>>;
+
+/**
+ * Watches every key of the bucket: first its last values, then every change. `ready` resolves when the values it held
+ * at start (up to its last sequence then) are applied. After a failure the watch resumes after the last revision seen.
+ */
+async function mirrorBucket(
+  nats: Nats,
+  kv: KV,
+  apply: (key: string, revision: number, status: ScreenStatus | null) => void,
+): Promise<{ ready: Promise<void>; stop: () => Promise<void> }> {
+  const { state } = await nats.jsm.streams.info(`KV_${STATUS_BUCKET}`);
+  const lastAtStart = state.last_seq;
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  // an empty bucket has nothing to wait for; a watch that never catches up (it should) does not hold reads forever
+  if (state.messages === 0) markReady();
+  const fallback = setTimeout(markReady, 10_000);
+  fallback.unref();
+  void ready.then(() => clearTimeout(fallback));
+  let seen = 0;
+  let stopped = false;
+  let current: { stop(): void } | undefined;
+  const run = async () => {
+    while (!stopped && !nats.nc.isClosed()) {
+      try {
+        const watch = await kv.watch(seen > 0 ? { resumeFromRevision: seen + 1 } : {});
+        current = watch;
+        if (stopped) watch.stop();
+        for await (const e of watch) {
+          seen = Math.max(seen, e.revision);
+          apply(e.key, e.revision, e.operation === 'PUT' ? decode(e.value) : null);
+          if (e.isUpdate || seen >= lastAtStart) markReady();
+        }
+      } catch {
+        // the connection dropped or is closing: start again below (unless stopped)
+      }
+      if (!stopped && !nats.nc.isClosed()) await new Promise((r) => setTimeout(r, 500).unref());
+    }
+  };
+  void run();
+  return {
+    ready,
+    async stop() {
+      stopped = true;
+      current?.stop();
+    },
+  };
+}

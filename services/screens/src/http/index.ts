@@ -2,9 +2,11 @@
 import {
   AgendaQuery,
   BulkChangeRequest,
+  BulkPairingRequest,
   CreateGroupRequest,
   DEVICE_COOKIE,
   DEVICE_TOKEN_TTL_SECONDS,
+  FleetHealthQuery,
   GroupIdParams,
   GroupOrderRequest,
   HeartbeatRequest,
@@ -24,12 +26,15 @@ import {
   UpdateGroupRequest,
   UpdateScreenRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireDevice, requireIdentity } from '@pagecast/service-kit';
+import { parseWith, requireDevice, requireIdentity, testClockRouter } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { ServiceContext } from '../context';
 import { groupAgenda, screenAgenda } from '../use-cases/agenda';
+import { sweepIncidents } from '../use-cases/incident-sweep';
 import { bulkChange } from '../use-cases/bulk-change';
+import { bulkPairScreens } from '../use-cases/bulk-pairing';
 import { getDeviceScreen } from '../use-cases/device-screen';
+import { fleetHealth } from '../use-cases/fleet-health';
 import { createGroup, deleteGroup, listGroups, setGroupOrder, updateGroup } from '../use-cases/groups';
 import { listScreens } from '../use-cases/list-screens';
 import { pairScreen } from '../use-cases/pair-screen';
@@ -39,6 +44,7 @@ import { recordHeartbeat } from '../use-cases/record-heartbeat';
 import { recordPlays } from '../use-cases/record-plays';
 import { refusedPlays } from '../use-cases/refused-plays';
 import { revokeScreen } from '../use-cases/revoke-screen';
+import { screenIncidents } from '../use-cases/screen-incidents';
 import { soldPlays } from '../use-cases/sold-plays';
 import { startPairing } from '../use-cases/start-pairing';
 import {
@@ -83,9 +89,19 @@ export function createRouter(ctx: ServiceContext): Router {
     const me = requireIdentity(req);
     res.status(201).json(await pairScreen(ctx, me.userId, parseWith(PairScreenRequest, req.body)));
   });
+  // issue 40: many codes claimed in one call (the displays still collect their tokens by polling)
+  router.post('/api/screens/bulk-pairing', async (req, res) => {
+    const me = requireIdentity(req);
+    noStore(res).json(await bulkPairScreens(ctx, me.userId, parseWith(BulkPairingRequest, req.body)));
+  });
   router.get('/api/screens', async (req, res) => {
     const me = requireIdentity(req);
     noStore(res).json(await listScreens(ctx, me.userId));
+  });
+  // issue 38: the member's screens' health (counts and one page)
+  router.get('/api/screens/health', async (req, res) => {
+    const me = requireIdentity(req);
+    noStore(res).json(await fleetHealth(ctx, me.userId, parseWith(FleetHealthQuery, req.query)));
   });
   router.get('/api/screens/plays', async (req, res) => {
     const me = requireIdentity(req);
@@ -177,6 +193,11 @@ export function createRouter(ctx: ServiceContext): Router {
     const { id } = parseWith(ScreenAgendaParams, req.params);
     noStore(res).json(await screenAgenda(ctx, me.userId, id, parseWith(AgendaQuery, req.query)));
   });
+  router.get('/api/screens/:id/incidents', async (req, res) => {
+    const me = requireIdentity(req);
+    const { id } = parseWith(ScreenIdParams, req.params);
+    noStore(res).json(await screenIncidents(ctx, me.userId, id));
+  });
   router.put('/api/screens/:id', async (req, res) => {
     const me = requireIdentity(req);
     const { id } = parseWith(ScreenIdParams, req.params);
@@ -201,5 +222,10 @@ export function createRouter(ctx: ServiceContext): Router {
     const device = requireDevice(req);
     res.json(await recordPlays(ctx, device, parseWith(PlayBatchRequest, req.body)));
   });
+  // Test only (failpoint screens.clock, refused in production): move the clock, then sweep incidents at once, so a
+  // browser test sees the e-mail of a screen offline past its threshold without waiting minutes.
+  if (ctx.clock.adjustable) {
+    router.use(testClockRouter(ctx.clock, { afterMove: async () => ({ sweep: await sweepIncidents(ctx) }) }));
+  }
   return router;
 }

@@ -3,6 +3,7 @@ import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import { inputsOf } from './fleet-common';
+import { groupsOfScreen, settingsOf } from './screen-health';
 
 /**
  * How old a screen's record may be when a display's heartbeat or play batch checks it: the check needs only that the
@@ -39,7 +40,10 @@ export async function getDeviceScreen(ctx: ServiceContext, device: DeviceIdentit
     ctx.data.fleet.fleets.get(screen.ownerId),
     ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
   ]);
-  const inputs = inputsOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
+  const groupsById = new Map(groups.map((g) => [g._id, g]));
+  const inputs = inputsOf(screen, fleet, groupsById, ctx.now());
+  // issue 38: how the stage turns, and the hours that apply (its own, else its first group's in the member's order)
+  const { rotation, openingHours } = settingsOf(screen, groupsOfScreen(screen, groupsById, fleet.order));
   const iso = (ms: number) => new Date(ms).toISOString();
   return {
     screenId: screen._id,
@@ -54,5 +58,7 @@ export async function getDeviceScreen(ctx: ServiceContext, device: DeviceIdentit
       startsAt: iso(t.startsAt),
       endsAt: t.endsAt === null ? null : iso(t.endsAt),
     })),
+    rotation,
+    openingHours,
   };
 }

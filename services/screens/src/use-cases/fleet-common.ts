@@ -184,7 +184,7 @@ export const takeoverWindow = (t: RunningTakeover): TakeoverWindow => ({
  * concern it and are still running (their ends are in the data, so an offline display ends them by itself).
  */
 export function inputsOf(
-  screen: ScreenRecord,
+  screen: Pick<ScreenRecord, 'timeZone' | 'assignment' | 'groupIds'>,
   fleet: FleetDoc,
   groupsById: ReadonlyMap<string, GroupDoc>,
   now: number,

@@ -3,6 +3,7 @@
 // (`groupIds`), so a display's manifest reads its groups by `_id`; the owner's order in their fleet document.
 import { randomUUID } from 'node:crypto';
 import {
+  ALERT_AFTER_MINUTES_DEFAULT,
   assignedContent,
   type CreateGroupRequest,
   type GroupOrderRequest,
@@ -26,6 +27,8 @@ function present(g: GroupDoc, rank: number, screens: ScreenRecord[]): ScreenGrou
     assignment: g.assignment,
     rank,
     createdAt: g.createdAt.toISOString(),
+    openingHours: g.openingHours ?? null,
+    alertAfterMinutes: g.alertAfterMinutes ?? ALERT_AFTER_MINUTES_DEFAULT,
   };
 }
 
@@ -109,6 +112,8 @@ export async function createGroup(
       nameKey,
       assignment: input.assignment,
       createdAt: new Date(ctx.now()),
+      openingHours: input.openingHours,
+      alertAfterMinutes: input.alertAfterMinutes,
     };
     if (!(await ctx.data.fleet.groups.insert(group))) throw new AppError('SCREEN_GROUP_NAME_TAKEN');
     const fleet = await ctx.data.fleet.fleets.get(ownerId);
@@ -146,6 +151,8 @@ export async function updateGroup(
     const fields: Partial<GroupDoc> = {
       ...(input.name !== undefined ? { name: input.name, nameKey } : {}),
       ...(input.assignment ? { assignment: input.assignment } : {}),
+      ...(input.openingHours !== undefined ? { openingHours: input.openingHours } : {}),
+      ...(input.alertAfterMinutes !== undefined ? { alertAfterMinutes: input.alertAfterMinutes } : {}),
     };
     if (Object.keys(fields).length > 0 && !(await ctx.data.fleet.groups.set(groupId, fields))) {
       throw new AppError('SCREEN_GROUP_NAME_TAKEN');
@@ -167,12 +174,19 @@ export async function updateGroup(
       for (const s of current) if (!next.has(s._id)) next.set(s._id, { screen: s, groupIds: s.groupIds ?? [] });
     }
     await rewriteMembers(ctx, ownerId, [...next.values()]);
-    if (next.size > 0) {
+    // new hours reach every member's display (its manifest says the hours that apply): no history entry, they
+    // change nothing it is given
+    const hoursChanged =
+      input.openingHours !== undefined &&
+      JSON.stringify(input.openingHours) !== JSON.stringify(group.openingHours ?? null);
+    const told = new Set(next.keys());
+    if (hoursChanged) for (const s of current) told.add(s._id);
+    if (told.size > 0) {
       await announceFleetChange(ctx, {
         kind: 'group-changed',
         ownerId,
         groupId,
-        screenIds: [...next.keys()],
+        screenIds: [...told],
         content: assignedContent(input.assignment ?? group.assignment),
       });
     }

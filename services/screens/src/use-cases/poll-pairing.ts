@@ -18,8 +18,13 @@ export async function pollPairing(
   const claim = await ctx.data.pairings.claimOf(pairing._id);
   if (!claim) return { status: pairing.expiresAt.getTime() > now ? 'waiting' : 'expired' };
   if (now > claim.claimedAt.getTime() + PAIRING_CODE_TTL_SECONDS * 1000) return { status: 'expired' };
-  await ensureScreenOfClaim(ctx, claim);
-  const screen = await ctx.data.screens.get(claim.screenId);
+  // the screen is normally there (made with the claim): only a crash in between leaves it to be made here (two
+  // inserts that fail as duplicates otherwise, which cost FerretDB more than this read by `_id`)
+  let screen = await ctx.data.screens.get(claim.screenId);
+  if (!screen) {
+    await ensureScreenOfClaim(ctx, claim);
+    screen = await ctx.data.screens.get(claim.screenId);
+  }
   if (!screen || screen.revokedAt) return { status: 'expired' };
   const token = await ctx.data.deviceTokens.sign(
     { deviceId: screen.deviceId, screenId: screen._id, ownerId: screen.ownerId },

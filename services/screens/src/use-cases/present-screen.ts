@@ -15,5 +15,7 @@ export function presentScreen(s: ScreenRecord, status: ScreenStatus | null | und
     nowPlaying: status?.nowPlaying ?? null,
     appVersion: status?.appVersion ?? null,
     screenSize: status?.screenSize ?? null,
+    rotation: s.rotation ?? 0,
+    openingHours: s.openingHours ?? null,
   };
 }

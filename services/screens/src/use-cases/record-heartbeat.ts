@@ -1,19 +1,111 @@
-import type { DeviceIdentity, HeartbeatRequest } from '@pagecast/contracts';
+import {
+  type DeviceIdentity,
+  expectedOf,
+  type HeartbeatRequest,
+  isOpenAt,
+  mismatchSince,
+  type ResolutionInputs,
+  resolveScreen,
+  type ShownReport,
+} from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import type { GroupDoc, ScreenRecord, ScreenStatus } from '../data';
 import { DEVICE_CHECK_MS, screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
+import { concerns, inputsOf } from './fleet-common';
+import { groupsOfScreen, playlistFileSets, reportIsRight, settingsOf } from './screen-health';
+
+/** What a report is judged with: the screen's record, its resolver inputs and its groups in order. */
+interface ReportFacts {
+  screen: ScreenRecord;
+  inputs: ResolutionInputs;
+  groups: GroupDoc[];
+}
 
 /**
- * The display is on: when, what it shows, its version and size (only its own screen, by its token); the first
- * heartbeat after a long silence records the offline gap.
+ * The screen's record, fleet document and groups as this process read them at most DEVICE_CHECK_MS ago (a display
+ * reports every 15 s: its heartbeat costs no database read most of the time), or read afresh.
+ */
+async function reportFacts(
+  ctx: ServiceContext,
+  device: DeviceIdentity,
+  now: number,
+  fresh: boolean,
+): Promise<ReportFacts> {
+  const screen = await screenOfDevice(ctx, device, fresh ? {} : { recentMs: DEVICE_CHECK_MS });
+  const { recent } = ctx.data.fleet;
+  const [fleet, groups] = fresh
+    ? await Promise.all([ctx.data.fleet.fleets.get(screen.ownerId), ctx.data.fleet.groups.byIds(screen.groupIds ?? [])])
+    : await Promise.all([
+        recent.fleet(screen.ownerId, DEVICE_CHECK_MS, now),
+        recent.groups(screen.groupIds ?? [], DEVICE_CHECK_MS, now),
+      ]);
+  const groupsById = new Map(groups.map((g) => [g._id, g]));
+  return {
+    screen,
+    inputs: inputsOf(screen, fleet, groupsById, now),
+    groups: groupsOfScreen(screen, groupsById, fleet.order),
+  };
+}
+
+/**
+ * Whether what the display says it shows can be its screen's: a page of a file its owner owns (deleted or not) or
+ * held a licence for at any time; a message of a takeover of its owner that concerns it (running, or one that
+ * covered it: a display may still show a message that just ended). Not "what it is given now": a display stuck on
+ * what it was given before (a stale manifest, a file deleted since, a licence ended) is exactly the "wrong content"
+ * the owner must see, so its report is stored and judged wrong, not refused (which would turn it offline). Another
+ * member's file the owner never licensed is refused.
+ */
+async function showsAllowed(
+  ctx: ServiceContext,
+  facts: ReportFacts,
+  shows: ShownReport,
+  now: number,
+  fresh: boolean,
+): Promise<boolean> {
+  const { screen, inputs } = facts;
+  if (shows.kind === 'blank') return true;
+  if (shows.kind === 'message') {
+    if (inputs.takeovers.some((t) => t.id === shows.takeoverId && t.show.kind === 'message')) return true;
+    const takeover = await ctx.data.fleet.takeovers.get(shows.takeoverId);
+    return (
+      takeover !== null &&
+      takeover.ownerId === screen.ownerId &&
+      takeover.content.kind === 'message' &&
+      (takeover.screenIds.includes(screen._id) || concerns(takeover, screen))
+    );
+  }
+  const { fileId } = shows;
+  const file = (await ctx.data.content.files([fileId], now, fresh)).get(fileId);
+  if (!file) return false;
+  if (file.ownerId === screen.ownerId) return true;
+  const periods = (await ctx.data.content.licences(screen.ownerId, [fileId], now, fresh)).get(fileId) ?? [];
+  return periods.some((p) => p.from <= now);
+}
+
+/**
+ * The display is on: when, what it shows, whether it says it is closed, its version and size (only its own screen,
+ * by its token); the first heartbeat after a long silence records the offline gap. A report of content the screen
+ * may not show is refused (REPORTED_CONTENT_NOT_ALLOWED) and stores nothing; it is judged again on fresh reads
+ * before it is refused (a change made through another instance shows here within DEVICE_CHECK_MS otherwise).
+ * The status also keeps since when the display shows something other than what it should (the resolver's answer
+ * now; null while the screen's hours say closed) and the last image that failed.
  */
 export async function recordHeartbeat(
   ctx: ServiceContext,
   device: DeviceIdentity,
   input: HeartbeatRequest,
 ): Promise<void> {
-  const screen = await screenOfDevice(ctx, device, { recentMs: DEVICE_CHECK_MS });
   const now = ctx.now();
+  let facts = await reportFacts(ctx, device, now, false);
+  const { shows } = input;
+  if (shows && !(await showsAllowed(ctx, facts, shows, now, false))) {
+    facts = await reportFacts(ctx, device, now, true);
+    if (!(await showsAllowed(ctx, facts, shows, now, true))) throw new AppError('REPORTED_CONTENT_NOT_ALLOWED');
+  }
+  const { screen } = facts;
+  const previous = await ctx.data.statuses.get(screen._id);
   // before the new status replaces the old one (its lastSeenAt is the previous contact)
   await noteContact(ctx, screen, now);
   await ctx.data.statuses.record({
@@ -23,5 +115,61 @@ export async function recordHeartbeat(
     nowPlaying: input.nowPlaying,
     appVersion: input.appVersion,
     screenSize: input.screenSize,
+    shows: shows ?? null,
+    closedReported: input.closed === true,
+    wrongSince: await wrongSinceOf(ctx, facts, shows, previous, now),
+    brokenSince: brokenSinceOf(shows, previous, now),
+    shownSeenAt: shownSeenAtOf(shows, previous, now),
+    lastImageError: imageErrorOf(shows, previous),
   });
+}
+
+/** Since when the display shows the wrong thing (null: right, closed by the server's hours, or it reports nothing). */
+async function wrongSinceOf(
+  ctx: ServiceContext,
+  facts: ReportFacts,
+  shows: ShownReport | undefined,
+  previous: ScreenStatus | null,
+  now: number,
+): Promise<number | null> {
+  if (!shows) return null;
+  const { screen, inputs, groups } = facts;
+  if (!isOpenAt(settingsOf(screen, groups).openingHours, screen.timeZone, now)) return null;
+  const expected = expectedOf(resolveScreen(inputs, now));
+  const playlistFiles =
+    expected.kind === 'playlist' ? await playlistFileSets(ctx, [expected.playlistId], now) : new Map();
+  const before = previous && previous.ownerId === screen.ownerId ? (previous.wrongSince ?? null) : null;
+  return mismatchSince(before, reportIsRight(shows, expected, playlistFiles), now);
+}
+
+/** Since when images keep failing: the first failed report of a run, kept while pages keep failing. */
+function brokenSinceOf(shows: ShownReport | undefined, previous: ScreenStatus | null, now: number): number | null {
+  if (shows?.kind !== 'page') return null;
+  // a page still loading keeps the run; one that drew ends it
+  if (shows.error === null) return shows.loaded ? null : (previous?.brokenSince ?? null);
+  // the server's clock: a display whose clock is behind must not make its run look older
+  return previous?.brokenSince ?? now;
+}
+
+/**
+ * When the server first heard of the picture now shown: kept while the display reports the same picture (same
+ * shownAt), the report's arrival otherwise. Reports go when the picture changes, so arrival is its appearance to
+ * within a report's trip, on the server's clock whatever the display's says.
+ */
+function shownSeenAtOf(shows: ShownReport | undefined, previous: ScreenStatus | null, now: number): number | null {
+  if (!shows) return null;
+  const before = previous?.shows ?? null;
+  // the same picture: same kind and shownAt, and for a page the same file and page (its image may have drawn since)
+  const samePicture =
+    before !== null &&
+    before.kind === shows.kind &&
+    before.shownAt === shows.shownAt &&
+    (before.kind !== 'page' || shows.kind !== 'page' || (before.fileId === shows.fileId && before.page === shows.page));
+  return samePicture ? (previous?.shownSeenAt ?? now) : now;
+}
+
+/** The image that failed in this report (at: when its page appeared, so a repeated report keeps it), else the last. */
+function imageErrorOf(shows: ShownReport | undefined, previous: ScreenStatus | null): ScreenStatus['lastImageError'] {
+  if (shows?.kind !== 'page' || shows.error === null) return previous?.lastImageError ?? null;
+  return { error: shows.error, fileId: shows.fileId, page: shows.page, at: shows.shownAt };
 }

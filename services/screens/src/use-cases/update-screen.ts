@@ -8,7 +8,10 @@ import { groupAssignmentsOf } from './fleet-history';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
 
-/** Renames a screen, changes its zone or what it plays; the display follows through screens.screen.changed.v1. */
+/**
+ * Renames a screen, changes its zone, what it plays, its rotation or its opening hours; the display follows through
+ * screens.screen.changed.v1.
+ */
 export async function updateScreen(
   ctx: ServiceContext,
   ownerId: string,
@@ -34,6 +37,9 @@ export async function updateScreen(
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
     ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
+    // issue 38: the display reads them from its manifest, re-read on the change event below
+    ...(input.rotation !== undefined ? { rotation: input.rotation } : {}),
+    ...(input.openingHours !== undefined ? { openingHours: input.openingHours } : {}),
     ...(changesAssignment && input.assignment
       ? { assignmentSeq: await recordAssignment(ctx, screen, input.assignment) }
       : {}),

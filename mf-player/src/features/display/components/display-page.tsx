@@ -1,13 +1,24 @@
-import { contentOfInputs, deviceInputs, SCREEN_HEARTBEAT_SECONDS } from '@pagecast/contracts';
+import {
+  contentOfInputs,
+  deviceInputs,
+  type HeartbeatRequest,
+  type ImageError,
+  SCREEN_HEARTBEAT_SECONDS,
+  type ShownReport,
+} from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';
 import qrcode from 'qrcode-generator';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { liveUrl } from '../../../lib/events-since';
 import { useOfflineApp } from '../../../lib/use-offline-app';
+import { imageStatusOf } from '../api/image-status';
 import { sendHeartbeat } from '../api/send-heartbeat';
 import { sendPlays } from '../api/send-plays';
+import { useOpenNow } from '../model/opening-hours';
 import { createPlayLog } from '../model/play-log';
+import { beatWithReport, createShownReporter, imageErrorOf, settled, shownReportOf } from '../model/shown-report';
+import { type StageLayout, useStageLayout } from '../model/stage';
 import { isUnauthorized, useDisplaySession } from '../model/use-display-session';
 import { useDisplayPlayer } from '../model/use-display-player';
 import './display.css';
@@ -59,36 +70,92 @@ function PairedDisplay({
   const { t } = useTranslation();
   const log = useMemo(() => createPlayLog(window.localStorage), []);
   const [version, setVersion] = useState(0);
-  const { playing, because, slide, watched } = useDisplayPlayer(screen, { version, onPlayed: (r) => log.add(r) });
+  // Outside its opening hours (on its own clock, offline too) the display is black and plays nothing.
+  const open = useOpenNow(screen.openingHours, screen.timeZone);
+  const stage = useStageLayout(screen.rotation);
+  const { playing, because, slide, showing, watched } = useDisplayPlayer(screen, {
+    version,
+    active: open,
+    onPlayed: (r) => log.add(r),
+  });
   const nowPlaying = useRef<{ fileId: string | null; page: number | null } | null>(null);
   nowPlaying.current = slide ? { fileId: slide.fileId, page: slide.page } : null;
 
-  // Heartbeat; a 401 means the screen was unpaired.
+  // How the page's image went (by its address: a one-page loop keeps its drawn image); a failure is looked at again
+  // to tell forbidden, not found, undecodable or unreachable.
+  const [image, setImage] = useState<{ src: string; loaded: boolean; error: ImageError | null } | null>(null);
+  const imageLoaded = (src: string) => setImage({ src, loaded: true, error: null });
+  const imageFailed = (src: string) => {
+    void imageStatusOf(src).then((status) =>
+      setImage((now) => (now?.src === src && now.loaded ? now : { src, loaded: false, error: imageErrorOf(status) })),
+    );
+  };
+
+  // What is on screen, as reported: a page, the takeover's message, or nothing (closed, or nothing to play).
+  const takeoverId = because.rule === 'takeover' ? because.takeoverId : null;
+  const messageOf = playing.kind === 'message' ? takeoverId : null;
+  const pictureKey = !open ? 'closed' : messageOf !== null ? `message:${messageOf}` : showing ? 'page' : 'blank';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the time the picture's kind changed
+  const since = useMemo(() => Date.now(), [pictureKey]);
+  const shows: ShownReport = shownReportOf({
+    closed: !open,
+    messageOf,
+    page: showing
+      ? {
+          fileId: showing.slide.fileId,
+          page: showing.slide.pageNumber,
+          shownAt: showing.at,
+          holdSeconds: showing.slide.seconds,
+          image: image?.src === showing.slide.imagePath ? image : null,
+        }
+      : null,
+    since,
+  });
+  const showsRef = useRef(shows);
+  showsRef.current = shows;
+  const closedRef = useRef(!open);
+  closedRef.current = !open;
+
+  // Heartbeat, with what is shown (a refused report is dropped, the beat still counts); a 401 means unpaired.
+  const refusedReport = useRef<string | null>(null);
   const beat = useCallback(
-    () =>
-      sendHeartbeat({
+    (report: ShownReport) => {
+      const key = JSON.stringify(report);
+      const body: HeartbeatRequest = {
         appVersion: DISPLAY_APP_VERSION,
         screenSize: { width: window.screen.width, height: window.screen.height },
-        nowPlaying: nowPlaying.current,
-      }).catch((err) => {
-        if (isUnauthorized(err)) unpaired();
-      }),
+        nowPlaying: closedRef.current ? null : nowPlaying.current,
+        closed: closedRef.current,
+        ...(refusedReport.current === key ? {} : { shows: report }),
+      };
+      return beatWithReport(sendHeartbeat, body)
+        .then(({ reportRefused }) => {
+          if (reportRefused) refusedReport.current = key;
+        })
+        .catch((err) => {
+          if (isUnauthorized(err)) unpaired();
+        });
+    },
     [unpaired],
   );
+  const reporter = useMemo(() => createShownReporter((report) => void beat(report)), [beat]);
+  useEffect(() => () => reporter.stop(), [reporter]);
   useEffect(() => {
-    void beat();
-    const timer = setInterval(beat, (screen.heartbeatSeconds || SCREEN_HEARTBEAT_SECONDS) * 1000);
+    const regular = () => {
+      reporter.told(showsRef.current);
+      void beat(showsRef.current);
+    };
+    regular();
+    const timer = setInterval(regular, (screen.heartbeatSeconds || SCREEN_HEARTBEAT_SECONDS) * 1000);
     return () => clearInterval(timer);
-  }, [screen.heartbeatSeconds, beat]);
-  // A new file on the wall is told at once, not at the next beat: the Screens page shows what the display shows
-  // (the first beat goes out before the first page is loaded, and said nothing plays for up to a beat).
-  const playingFile = slide?.fileId ?? null;
-  const toldFile = useRef<string | null | undefined>(undefined);
+  }, [screen.heartbeatSeconds, beat, reporter]);
+  // A change of the picture is told at once (at most every SHOWN_REPORT_MIN_SECONDS), a page once its image drew
+  // or failed: the owner's pages show what the display shows.
+  const showsKey = JSON.stringify(shows);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: showsKey stands for shows
   useEffect(() => {
-    const told = toldFile.current;
-    toldFile.current = playingFile;
-    if (told !== undefined && told !== playingFile) void beat();
-  }, [playingFile, beat]);
+    if (settled(showsRef.current)) reporter.change(showsRef.current);
+  }, [showsKey, reporter]);
 
   // Proof of play: sent in batches; kept while offline; a refused batch is dropped (it would be refused again), and
   // so is every record of an answered batch: counted, already counted, or refused one by one (refusedByReason).
@@ -157,6 +224,13 @@ function PairedDisplay({
     };
   }, [query, refresh]);
 
+  // Closed: black, nothing drawn.
+  if (!open) {
+    return (
+      <main className="pc-display pc-display--closed" data-testid="display-closed" data-screen={screen.screenId} />
+    );
+  }
+
   // A message takeover: the member's own words (not translated), full-screen, ahead of every schedule.
   if (playing.kind === 'message') {
     return (
@@ -164,12 +238,14 @@ function PairedDisplay({
         className="pc-display pc-display--message"
         data-testid="display-playing"
         data-screen={screen.screenId}
-        data-takeover={because.rule === 'takeover' ? because.takeoverId : undefined}
+        data-takeover={takeoverId ?? undefined}
       >
-        <div className="pc-display__message" data-testid="display-message" role="alert">
-          <h1 className="pc-display__message-title">{playing.title}</h1>
-          {playing.body ? <p className="pc-display__message-body">{playing.body}</p> : null}
-        </div>
+        <Stage layout={stage}>
+          <div className="pc-display__message" data-testid="display-message" role="alert">
+            <h1 className="pc-display__message-title">{playing.title}</h1>
+            {playing.body ? <p className="pc-display__message-body">{playing.body}</p> : null}
+          </div>
+        </Stage>
       </main>
     );
   }
@@ -179,21 +255,35 @@ function PairedDisplay({
       className="pc-display"
       data-testid="display-playing"
       data-screen={screen.screenId}
-      data-takeover={because.rule === 'takeover' ? because.takeoverId : undefined}
+      data-takeover={takeoverId ?? undefined}
     >
-      {slide ? (
-        <img
-          className="pc-display__page"
-          src={slide.imagePath}
-          alt={t('screens.display.pageAlt', { page: slide.page + 1 })}
-          data-file={slide.fileId}
-          data-page={slide.page}
-        />
-      ) : (
-        <p className="pc-display__idle" data-testid="display-idle">
-          {screen.name}
-        </p>
-      )}
+      <Stage layout={stage}>
+        {slide ? (
+          <img
+            className="pc-display__page"
+            src={slide.imagePath}
+            alt={t('screens.display.pageAlt', { page: slide.page + 1 })}
+            data-file={slide.fileId}
+            data-page={slide.page}
+            onLoad={() => imageLoaded(slide.imagePath)}
+            onError={() => imageFailed(slide.imagePath)}
+          />
+        ) : (
+          <p className="pc-display__idle" data-testid="display-idle">
+            {screen.name}
+          </p>
+        )}
+      </Stage>
     </main>
+  );
+}
+
+/** The turned stage everything is drawn on (see model/stage.ts). */
+function Stage({ layout, children }: { layout: StageLayout; children: ReactNode }) {
+  const style: CSSProperties = { width: layout.width, height: layout.height, transform: layout.transform };
+  return (
+    <div className="pc-display__stage" data-testid="display-stage" data-rotation={layout.rotation} style={style}>
+      {children}
+    </div>
   );
 }

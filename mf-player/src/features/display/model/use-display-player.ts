@@ -1,7 +1,8 @@
 // What the paired display shows: its manifest (own assignment, its groups' in order, the takeovers that concern it)
 // resolved by the shared resolver on the display's own clock (so it switches at a schedule boundary or a takeover's
 // start and end by itself, also offline), each page for its duration, each page shown recorded as proof of play.
-// A message takeover has no pages: the page renders it full-screen.
+// A message takeover has no pages: the page renders it full-screen. Outside its opening hours (`active` false) it
+// loads, shows and records nothing (a page on screen at closing counts until then).
 import {
   type DeviceScreen,
   deviceInputs,
@@ -64,7 +65,7 @@ const RECHECK_MS = 5000;
 
 export function useDisplayPlayer(
   screen: DeviceScreen,
-  opts: { version: number; onPlayed: (record: PlayRecord) => void },
+  opts: { version: number; active: boolean; onPlayed: (record: PlayRecord) => void },
 ) {
   const inputs = useMemo(() => deviceInputs(screen), [screen]);
   const [resolution, setResolution] = useState<Resolution>(() => resolveScreen(inputs, Date.now()));
@@ -96,8 +97,16 @@ export function useDisplayPlayer(
   const playingKey = keyOf(playing);
   // Nothing readable yet (the assignment may reach the files service a moment after the display): try again.
   const [retry, setRetry] = useState(0);
+  const active = opts.active;
   // biome-ignore lint/correctness/useExhaustiveDependencies: playingKey stands for playing; version and retry force a reload
   useEffect(() => {
+    if (!active) {
+      // closed: nothing on screen, nothing fetched; at opening the slides are read again
+      slidesRef.current = [];
+      setSlides([]);
+      setStep(0);
+      return;
+    }
     let stale = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const again = () => {
@@ -120,12 +129,12 @@ export function useDisplayPlayer(
       stale = true;
       clearTimeout(timer);
     };
-  }, [playingKey, opts.version, retry]);
+  }, [playingKey, opts.version, retry, active]);
 
-  const slide = slides.length ? slides[step % slides.length] : undefined;
+  const slide = active && slides.length ? slides[step % slides.length] : undefined;
 
-  // One showing of a page: each step is a new one, even of the same page (a one-page loop).
-  const showing = useMemo(() => (slide ? { slide, step } : null), [slide, step]);
+  // One showing of a page: each step is a new one, even of the same page (a one-page loop); `at` = when it appeared.
+  const showing = useMemo(() => (slide ? { slide, step, at: Date.now() } : null), [slide, step]);
 
   // Proof of play: a page counts from when it appears until another replaces it.
   useEffect(() => {
@@ -136,7 +145,7 @@ export function useDisplayPlayer(
       if (record) onPlayed.current(record);
       shownAt.current = null;
     };
-    if (showing) shownAt.current = { slide: showing.slide, at: Date.now() };
+    if (showing) shownAt.current = { slide: showing.slide, at: showing.at };
     return close;
   }, [showing]);
 
@@ -147,5 +156,5 @@ export function useDisplayPlayer(
     () => setStep((n) => n + 1),
   );
 
-  return { playing, because: resolution.because, slide, watched: { slides } };
+  return { playing, because: resolution.because, slide, showing, watched: { slides } };
 }

@@ -1,8 +1,9 @@
-import type { GroupAgenda, Screen, ScreenAgenda, ScreenGroup } from '@pagecast/contracts';
+import type { GroupAgenda, Screen, ScreenAgenda, ScreenGroup, ScreenRotation } from '@pagecast/contracts';
 import { Card, CardContent, CardHeader, CardTitle, describeError, FieldError, Label, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { OrientationIcon } from '../../../components/health/orientation-icon';
 import { agendaQuery } from '../api/fleet-api';
 import { useNames } from '../model/use-names';
 
@@ -49,14 +50,31 @@ export function AgendaSection({ groups, screens }: { groups: ScreenGroup[]; scre
         {agenda.isLoading && target ? <Spinner size="sm" /> : null}
         {agenda.isError ? <FieldError>{describeError(agenda.error, t, t('fleet.failed'))}</FieldError> : null}
         {agendas.map((a) => (
-          <AgendaTable key={a.screenId} agenda={a} title={screenName(a.screenId)} groups={groups} />
+          <AgendaTable
+            key={a.screenId}
+            agenda={a}
+            title={screenName(a.screenId)}
+            rotation={screens.find((s) => s.id === a.screenId)?.rotation ?? 0}
+            groups={groups}
+          />
         ))}
       </CardContent>
     </Card>
   );
 }
 
-function AgendaTable({ agenda, title, groups }: { agenda: ScreenAgenda; title: string; groups: ScreenGroup[] }) {
+function AgendaTable({
+  agenda,
+  title,
+  rotation,
+  groups,
+}: {
+  agenda: ScreenAgenda;
+  title: string;
+  /** issue 38: the screen as it hangs, beside its entries */
+  rotation: ScreenRotation;
+  groups: ScreenGroup[];
+}) {
   const { t, i18n } = useTranslation();
   const names = useNames();
   const when = new Intl.DateTimeFormat(i18n.language, {
@@ -87,6 +105,10 @@ function AgendaTable({ agenda, title, groups }: { agenda: ScreenAgenda; title: s
       <h3>
         {title} <span className="pc-muted">({agenda.timeZone})</span>
       </h3>
+      <p className="pf-hangs" data-testid="agenda-orientation" data-rotation={rotation}>
+        <OrientationIcon rotation={rotation} />
+        <span>{t('screens.health.rotation.hangs', { orientation: t(`screens.health.rotation.${rotation}`) })}</span>
+      </p>
       <div className="pf-table-wrap">
         <table className="pf-table" data-testid="fleet-agenda">
           <thead>

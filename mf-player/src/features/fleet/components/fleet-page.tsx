@@ -34,6 +34,9 @@ export function FleetPage() {
         </Link>
         <h1 className="pc-page__title">{t('fleet.title')}</h1>
         <p className="pc-page__subtitle">{t('fleet.subtitle', { count: screenList.length })}</p>
+        <Link to="/screens/health" data-testid="health-link">
+          {t('screens.health.link')}
+        </Link>
       </div>
       {screens.isLoading || groups.isLoading ? <Spinner /> : null}
       <TakeoverSection groups={groupList} />

@@ -1,4 +1,10 @@
-import type { Screen, ScreenAssignment, ScreenGroup } from '@pagecast/contracts';
+import {
+  ALERT_AFTER_MINUTES_DEFAULT,
+  type OpeningSpan,
+  type Screen,
+  type ScreenAssignment,
+  type ScreenGroup,
+} from '@pagecast/contracts';
 import {
   Button,
   Card,
@@ -15,6 +21,8 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../../../lib/accessible-files';
+import { OpeningHoursEditor } from '../../../components/health/opening-hours-editor';
+import { fieldErrors } from '../../../lib/health/health-text';
 import { playlistsQuery } from '../../../lib/playlists';
 import { useCreateGroup, useDeleteGroup, useOrderGroups, useUpdateGroup } from '../api/fleet-api';
 import { moved } from '../model/fleet-model';
@@ -122,6 +130,10 @@ function GroupRow({
         : '',
   );
   const [error, setError] = useState<string | null>(null);
+  // issue 38: its screens' opening hours (none = always open) and its alert threshold in minutes
+  const [spans, setSpans] = useState<OpeningSpan[]>(group.openingHours ?? []);
+  const [alertAfter, setAlertAfter] = useState(String(group.alertAfterMinutes ?? ALERT_AFTER_MINUTES_DEFAULT));
+  const [fields, setFields] = useState<Map<string, string>>(new Map());
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   // A schedule is set through the API (the Screens page's schedule editor is for one screen); kept unless replaced.
@@ -129,6 +141,7 @@ function GroupRow({
   const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    setFields(new Map());
     const [kind, id = ''] = plays.split(':');
     const assignment: ScreenAssignment | undefined =
       kind === 'playlist'
@@ -139,15 +152,31 @@ function GroupRow({
             ? undefined
             : { kind: 'none' };
     update.mutate(
-      { id: group.id, body: { name, screenIds: [...members], ...(assignment ? { assignment } : {}) } },
+      {
+        id: group.id,
+        body: {
+          name,
+          screenIds: [...members],
+          ...(assignment ? { assignment } : {}),
+          openingHours: spans.length ? spans : null,
+          // an empty or odd entry goes as it is: the server says what is wrong, by field
+          alertAfterMinutes: alertAfter.trim() === '' ? Number.NaN : Number(alertAfter),
+        },
+      },
       {
         onSuccess: () => toast({ title: t('fleet.groups.saved', { name: name.trim() }) }),
-        onError: (err) => setError(describeError(err, t, t('fleet.failed'))),
+        onError: (err) => {
+          const byField = fieldErrors(err, t);
+          setFields(byField);
+          const shown = [...byField.keys()].some((k) => k === 'alertAfterMinutes' || k.startsWith('openingHours'));
+          setError(shown ? null : describeError(err, t, t('fleet.failed')));
+        },
       },
     );
   };
   const nameId = `fleet-group-${group.id}-name`;
   const playId = `fleet-group-${group.id}-plays`;
+  const alertId = `fleet-group-${group.id}-alert`;
   return (
     <li className="pf-group" data-testid={`fleet-group-${group.id}`}>
       <div className="pf-group__head">
@@ -210,6 +239,30 @@ function GroupRow({
                 ))}
               </optgroup>
             </select>
+          </div>
+          <OpeningHoursEditor
+            idPrefix={`fleet-group-${group.id}-hours`}
+            spans={spans}
+            onChange={setSpans}
+            noneLabel={t('screens.health.hours.none')}
+            errors={fields}
+          />
+          <p className="pc-muted ph-small">{t('screens.health.group.hours')}</p>
+          <div className="pc-field pf-narrow">
+            <Label htmlFor={alertId}>{t('screens.health.group.alertAfter')}</Label>
+            <Input
+              id={alertId}
+              type="number"
+              inputMode="numeric"
+              step={1}
+              value={alertAfter}
+              onChange={(e) => setAlertAfter(e.target.value)}
+              aria-describedby={`${alertId}-help`}
+            />
+            <p id={`${alertId}-help`} className="pc-muted ph-small">
+              {t('screens.health.group.alertAfterHelp')}
+            </p>
+            <FieldError>{fields.get('alertAfterMinutes') ?? null}</FieldError>
           </div>
           <FieldError>{error}</FieldError>
           <div className="pf-inline">

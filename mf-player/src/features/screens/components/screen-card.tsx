@@ -1,10 +1,12 @@
-import { type Playing, SCREEN_OFFLINE_AFTER_SECONDS, type Screen } from '@pagecast/contracts';
+import { type Playing, SCREEN_OFFLINE_AFTER_SECONDS, type Screen, type ScreenHealth } from '@pagecast/contracts';
 import { Badge, Button, Card, CardContent, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { useRevokeScreen } from '../api/revoke-screen';
 import { nowAndNext, zoneOffset } from '../model/now-next';
 import type { Titles } from '../model/titles';
+import { HealthSummary } from '../../../components/health/health-summary';
 import { AssignmentEditor } from './assignment-editor';
+import { ScreenSettings } from './screen-settings';
 
 const DAY_MS = 86_400_000;
 
@@ -12,7 +14,20 @@ const DAY_MS = 86_400_000;
  * One screen: its status (live), its local time (ticking), what its display reports it shows, what its schedule plays
  * now and next on its own clock (the resolver the display runs), then what it plays and unpairing.
  */
-export function ScreenCard({ screen, now, titles }: { screen: Screen; now: number; titles: Titles }) {
+export function ScreenCard({
+  screen,
+  now,
+  titles,
+  health,
+  highlighted = false,
+}: {
+  screen: Screen;
+  now: number;
+  titles: Titles;
+  /** issue 38: its health from GET /api/screens/health (undefined while loading or from an older server) */
+  health?: ScreenHealth;
+  highlighted?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const revoke = useRevokeScreen();
   const lang = i18n.language;
@@ -42,7 +57,7 @@ export function ScreenCard({ screen, now, titles }: { screen: Screen; now: numbe
   const reported = screen.nowPlaying?.fileId && online ? screen.nowPlaying : null;
   const lastSeen = when(screen.lastSeenAt);
   return (
-    <Card className="ps-screen" data-testid={`screen-${screen.id}`}>
+    <Card className={highlighted ? 'ps-screen ps-screen--highlight' : 'ps-screen'} data-testid={`screen-${screen.id}`}>
       <CardHeader className="ps-screen__head">
         <CardTitle level={3}>{screen.name}</CardTitle>
         <Badge variant={online ? 'success' : 'secondary'} data-testid="screen-status">
@@ -50,6 +65,7 @@ export function ScreenCard({ screen, now, titles }: { screen: Screen; now: numbe
         </Badge>
       </CardHeader>
       <CardContent className="pc-stack">
+        {health ? <HealthSummary health={health} now={now} titles={titles} incidentsOpen={highlighted} /> : null}
         <p className="ps-clock">
           <span className="pc-muted">{t('screens.board.localTime')}</span>{' '}
           <time data-testid="screen-local-time">{localTime}</time>{' '}
@@ -111,6 +127,10 @@ export function ScreenCard({ screen, now, titles }: { screen: Screen; now: numbe
         <details className="ps-edit">
           <summary>{t('screens.board.change')}</summary>
           <AssignmentEditor screen={screen} />
+        </details>
+        <details className="ps-edit">
+          <summary>{t('screens.health.settings.title')}</summary>
+          <ScreenSettings screen={screen} />
         </details>
       </CardContent>
       <CardFooter>

@@ -3,6 +3,8 @@ import { describeError, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { useSearchParams } from '@pagecast/router';
+import { allHealthQuery } from '../../../lib/health/health-api';
 import { screensQuery } from '../api/list-screens';
 import { useTitles } from '../model/titles';
 import { useScreensLive } from '../model/use-screens-live';
@@ -22,6 +24,15 @@ export function ScreenList() {
   const { t } = useTranslation();
   const screens = useQuery(screensQuery());
   const titles = useTitles();
+  const health = useQuery(allHealthQuery());
+  const [params] = useSearchParams();
+  const highlighted = params.get('screen');
+  const loaded = Boolean(screens.data);
+  // a link to one screen (/screens?screen=<id>) brings its card into view, once the list is there
+  useEffect(() => {
+    if (!highlighted || !loaded) return;
+    document.querySelector(`[data-testid="screen-${CSS.escape(highlighted)}"]`)?.scrollIntoView?.({ block: 'center' });
+  }, [highlighted, loaded]);
   const now = useNow();
   useScreensLive();
   const count = screens.data?.length ?? 0;
@@ -45,7 +56,13 @@ export function ScreenList() {
         <ul className="ps-screens" aria-labelledby="screens-list-title">
           {screens.data?.map((s) => (
             <li key={s.id}>
-              <ScreenCard screen={s} now={now} titles={titles} />
+              <ScreenCard
+                screen={s}
+                now={now}
+                titles={titles}
+                health={health.data?.get(s.id)}
+                highlighted={highlighted === s.id}
+              />
             </li>
           ))}
         </ul>

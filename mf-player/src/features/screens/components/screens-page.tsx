@@ -25,6 +25,9 @@ export function ScreensPage() {
         <Link to="/screens/fleet" data-testid="fleet-link">
           {t('fleet.link')}
         </Link>
+        <Link to="/screens/health" data-testid="health-link">
+          {t('screens.health.link')}
+        </Link>
       </div>
       <ScreenList />
       <PairForm />

@@ -1,0 +1,72 @@
+import type { ScreenHealth } from '@pagecast/contracts';
+import { useTranslation } from '@pagecast/i18n';
+import { useState } from 'react';
+import type { Titles } from '../../lib/titles';
+import { formatDuration, healthReason } from '../../lib/health/health-text';
+import { HealthBadge } from './health-badge';
+import { IncidentLog } from './incident-log';
+import { ShownThumbnail } from './shown-thumbnail';
+import './health.css';
+
+/**
+ * One screen's health: its state with the reason in words, a live thumbnail of what it shows (shaped as it hangs),
+ * how long it has shown it (ticking with `now`), its last image error, and its incident log (read when opened).
+ */
+export function HealthSummary({
+  health,
+  now,
+  titles,
+  incidentsOpen = false,
+}: {
+  health: ScreenHealth;
+  now: number;
+  titles: Titles;
+  incidentsOpen?: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const [open, setOpen] = useState(incidentsOpen);
+  const time = (iso: string) =>
+    new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso));
+  const shows = health.shows;
+  // how long the picture has shown: not for a black screen, nor for what an offline screen showed last
+  const shownSeconds =
+    shows && shows.kind !== 'blank' && health.state !== 'offline' ? (now - Date.parse(shows.shownAt)) / 1000 : null;
+  const lastError = health.lastImageError;
+  return (
+    <div className="ph-health" data-testid="screen-health" data-state={health.state}>
+      <ShownThumbnail shows={health.state === 'offline' ? null : shows} rotation={health.rotation} titles={titles} />
+      <div className="ph-health__text">
+        <p className="ph-health__state">
+          <HealthBadge state={health.state} />{' '}
+          <span data-testid="health-reason">{healthReason(t, health, now, titles, time)}</span>
+        </p>
+        {shownSeconds !== null ? (
+          <p className="pc-muted ph-small" data-testid="health-shown-for">
+            {t('screens.health.shownFor', { duration: formatDuration(t, shownSeconds) })}
+          </p>
+        ) : null}
+        <p className="ph-small">
+          <span className="pc-muted">{t('screens.health.lastImageError')}: </span>
+          <span data-testid="health-last-error">
+            {lastError
+              ? t('screens.health.lastImageErrorValue', {
+                  time: time(lastError.at),
+                  page: lastError.page,
+                  title: titles.file(lastError.fileId) ?? t('screens.board.unknownFile'),
+                  error: t(`screens.health.imageError.${lastError.error}`),
+                })
+              : t('screens.health.noImageError')}
+          </span>
+        </p>
+        <details
+          className="ph-incidents"
+          open={open}
+          onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+        >
+          <summary>{t('screens.health.incidents')}</summary>
+          {open ? <IncidentLog screenId={health.screenId} /> : null}
+        </details>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,142 @@
+// What the display tells the server it shows (issue 38): a page (its file, its number, when it appeared, how long it
+// is to stay, whether its image drew and why not), a takeover's message, or nothing (blank: nothing to play, or
+// closed). A change is told by a heartbeat at once, or at the end of the SHOWN_REPORT_MIN_SECONDS window since the
+// last report (the last change wins); every regular heartbeat carries what is shown too.
+import {
+  ErrorCode,
+  type HeartbeatRequest,
+  type ImageError,
+  SHOWN_REPORT_MIN_SECONDS,
+  type ShownReport,
+} from '@pagecast/contracts';
+import { HttpError } from '@pagecast/ui';
+
+/** What is on the display now, as the page knows it. */
+export interface PictureNow {
+  /** outside the opening hours: black */
+  closed: boolean;
+  /** a message takeover on screen (its id) */
+  messageOf: string | null;
+  /** the page on screen: shownAt = this showing's start; image = how its image went (null: still loading) */
+  page: {
+    fileId: string;
+    /** 1 = the first page */
+    page: number;
+    shownAt: number;
+    holdSeconds: number;
+    image: { loaded: boolean; error: ImageError | null } | null;
+  } | null;
+  /** when the message or the blank picture appeared */
+  since: number;
+}
+
+/** The report of what is on the display. */
+export function shownReportOf(now: PictureNow): ShownReport {
+  const at = (ms: number) => new Date(ms).toISOString();
+  if (now.closed) return { kind: 'blank', shownAt: at(now.since) };
+  if (now.messageOf) return { kind: 'message', takeoverId: now.messageOf, shownAt: at(now.since) };
+  if (now.page) {
+    const { image } = now.page;
+    return {
+      kind: 'page',
+      fileId: now.page.fileId,
+      page: now.page.page,
+      shownAt: at(now.page.shownAt),
+      holdSeconds: now.page.holdSeconds,
+      loaded: image?.loaded ?? false,
+      error: image?.error ?? null,
+    };
+  }
+  return { kind: 'blank', shownAt: at(now.since) };
+}
+
+/** A change worth telling at once: a page once its image has drawn or failed (not while it loads), else any. */
+export const settled = (shows: ShownReport) => shows.kind !== 'page' || shows.loaded || shows.error !== null;
+
+/** Why an image the <img> could not draw failed, from a second look at its address (null = no answer at all). */
+export function imageErrorOf(status: number | null): ImageError {
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not-found';
+  // the bytes came but did not draw
+  if (status !== null && status >= 200 && status < 300) return 'decode-failed';
+  return 'load-failed';
+}
+
+export interface ReporterClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+const realClock: ReporterClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * Tells changes of the picture through `send`, at most once per window (SHOWN_REPORT_MIN_SECONDS since the last
+ * report, a regular heartbeat included): the first change after a quiet window goes at once, later ones wait for the
+ * window's end and only the last is told. A change back to what was last told is not told again.
+ */
+export function createShownReporter(send: (shows: ShownReport) => void, clock: ReporterClock = realClock) {
+  const minMs = SHOWN_REPORT_MIN_SECONDS * 1000;
+  let latest: ShownReport | null = null;
+  let latestKey = '';
+  let toldKey = '';
+  let toldAt = Number.NEGATIVE_INFINITY;
+  let timer: unknown = null;
+  const flush = () => {
+    timer = null;
+    if (latest === null || latestKey === toldKey) return;
+    toldKey = latestKey;
+    toldAt = clock.now();
+    send(latest);
+  };
+  return {
+    /** The picture changed to `shows`. */
+    change(shows: ShownReport) {
+      const key = JSON.stringify(shows);
+      if (key === latestKey) return;
+      latest = shows;
+      latestKey = key;
+      if (timer !== null) return; // the window's end tells the last change
+      const wait = toldAt + minMs - clock.now();
+      if (wait <= 0) flush();
+      else timer = clock.setTimeout(flush, wait);
+    },
+    /** A regular heartbeat carried `shows`: it counts as a report (the window starts again). */
+    told(shows: ShownReport) {
+      toldKey = JSON.stringify(shows);
+      toldAt = clock.now();
+    },
+    stop() {
+      if (timer !== null) clock.clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
+export type ShownReporter = ReturnType<typeof createShownReporter>;
+
+/** A report the server refused (a page of a file this screen may not show, a takeover not its own). */
+export const isReportRefused = (err: unknown) =>
+  err instanceof HttpError && err.status === 403 && err.code === ErrorCode.REPORTED_CONTENT_NOT_ALLOWED;
+
+/**
+ * Sends a heartbeat; when the server refuses what it reports, sends it again without the report, so the screen
+ * stays online (the refusal changed nothing on the server). Returns whether the report was refused; other errors
+ * (offline, 401) are thrown to the caller.
+ */
+export async function beatWithReport(
+  send: (body: HeartbeatRequest) => Promise<void>,
+  body: HeartbeatRequest,
+): Promise<{ reportRefused: boolean }> {
+  try {
+    await send(body);
+    return { reportRefused: false };
+  } catch (err) {
+    if (!isReportRefused(err) || body.shows === undefined) throw err;
+    const { shows: _refused, ...rest } = body;
+    await send(rest);
+    return { reportRefused: true };
+  }
+}

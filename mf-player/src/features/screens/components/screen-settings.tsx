@@ -1,0 +1,64 @@
+import type { OpeningSpan, Screen, ScreenRotation } from '@pagecast/contracts';
+import { Button, describeError, FieldError, toast } from '@pagecast/ui';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from '@pagecast/i18n';
+import { OpeningHoursEditor } from '../../../components/health/opening-hours-editor';
+import { RotationPicker } from '../../../components/health/rotation-picker';
+import { fieldErrors } from '../../../lib/health/health-text';
+import { useUpdateScreen } from '../api/update-screen';
+
+/**
+ * How a screen hangs and when it is open (issue 38): PUT /api/screens/:id { rotation, openingHours }. No spans =
+ * none of its own (null: its groups' hours, else always open). The server's refusals are shown by field.
+ */
+export function ScreenSettings({ screen }: { screen: Screen }) {
+  const { t } = useTranslation();
+  const update = useUpdateScreen();
+  const [rotation, setRotation] = useState<ScreenRotation>(screen.rotation ?? 0);
+  const [spans, setSpans] = useState<OpeningSpan[]>(screen.openingHours ?? []);
+  const [errors, setErrors] = useState<Map<string, string>>(new Map());
+  const [error, setError] = useState<string | null>(null);
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    setErrors(new Map());
+    setError(null);
+    update.mutate(
+      { id: screen.id, body: { rotation, openingHours: spans.length ? spans : null } },
+      {
+        onSuccess: () => toast({ title: t('screens.health.settings.saved') }),
+        onError: (err) => {
+          const byField = fieldErrors(err, t);
+          setErrors(byField);
+          const shown = [...byField.keys()].some((k) => k === 'rotation' || k.startsWith('openingHours'));
+          if (!shown) setError(describeError(err, t, t('screens.health.settings.failed')));
+        },
+      },
+    );
+  };
+  return (
+    <form
+      className="pc-stack"
+      onSubmit={save}
+      aria-label={t('screens.health.settings.title')}
+      data-testid="screen-settings"
+    >
+      <RotationPicker
+        name={`rotation-${screen.id}`}
+        value={rotation}
+        onChange={setRotation}
+        error={errors.get('rotation')}
+      />
+      <OpeningHoursEditor
+        idPrefix={`hours-${screen.id}`}
+        spans={spans}
+        onChange={setSpans}
+        noneLabel={t('screens.health.hours.noneScreen')}
+        errors={errors}
+      />
+      <FieldError>{error}</FieldError>
+      <Button type="submit" loading={update.isPending}>
+        {t('screens.health.settings.save')}
+      </Button>
+    </form>
+  );
+}

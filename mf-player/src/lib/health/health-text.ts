@@ -1,0 +1,109 @@
+// The words of a screen's health (issue 38): its state's reason, what it shows and what it should, durations, and
+// the server's field refusals. Pure: the caller passes t, the titles and the instant.
+import type { ExpectedShow, ScreenHealth, ShownReport } from '@pagecast/contracts';
+import { HttpError } from '@pagecast/ui';
+import type { TFunction } from 'i18next';
+import type { Titles } from '../titles';
+
+/** "45 s", "6 min", "3 h", "2 days" in the reader's language (rounded down to the largest unit). */
+export function formatDuration(t: TFunction, seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  if (s < 60) return t('screens.health.duration.seconds', { count: s });
+  if (s < 3600) return t('screens.health.duration.minutes', { count: Math.floor(s / 60) });
+  if (s < 86_400) return t('screens.health.duration.hours', { count: Math.floor(s / 3600) });
+  return t('screens.health.duration.days', { count: Math.floor(s / 86_400) });
+}
+
+const fileTitle = (t: TFunction, titles: Titles, fileId: string) =>
+  titles.file(fileId) ?? t('screens.board.unknownFile');
+
+/** What a display reports it shows, in words ("“Menu”, page 2", "a black screen"). */
+export function describeShows(t: TFunction, shows: ShownReport | null, titles: Titles): string {
+  if (!shows) return t('screens.health.shows.none');
+  if (shows.kind === 'page')
+    return t('screens.health.shows.page', { title: fileTitle(t, titles, shows.fileId), page: shows.page });
+  if (shows.kind === 'message') return t('screens.health.shows.message');
+  return t('screens.health.shows.blank');
+}
+
+/** What the screen should show now, in words. */
+export function describeExpected(t: TFunction, expected: ExpectedShow, titles: Titles): string {
+  if (expected.kind === 'file')
+    return t('screens.health.expected.file', { title: fileTitle(t, titles, expected.fileId) });
+  if (expected.kind === 'playlist')
+    return t('screens.health.expected.playlist', {
+      name: titles.playlist(expected.playlistId) ?? t('screens.board.unknownPlaylist'),
+    });
+  if (expected.kind === 'message') return t('screens.health.expected.message');
+  return t('screens.health.expected.none');
+}
+
+/** Why a screen is in its state, in one sentence (times by `time`, durations counted to `now`). */
+export function healthReason(
+  t: TFunction,
+  health: ScreenHealth,
+  now: number,
+  titles: Titles,
+  time: (iso: string) => string,
+): string {
+  const since = health.since ? Date.parse(health.since) : null;
+  switch (health.state) {
+    case 'offline':
+      return health.lastSeenAt
+        ? t('screens.health.reason.offline', { time: time(health.lastSeenAt) })
+        : t('screens.health.reason.offlineNever');
+    case 'closed':
+      return t('screens.health.reason.closed');
+    case 'broken': {
+      const shows = health.shows;
+      const failed =
+        shows?.kind === 'page' && shows.error
+          ? { fileId: shows.fileId, page: shows.page, error: shows.error }
+          : health.lastImageError;
+      if (!failed) return t('screens.health.state.broken');
+      return t('screens.health.reason.broken', {
+        page: failed.page,
+        title: fileTitle(t, titles, failed.fileId),
+        error: t(`screens.health.imageError.${failed.error}`),
+      });
+    }
+    case 'frozen': {
+      const shows = health.shows;
+      if (shows?.kind !== 'page') return t('screens.health.state.frozen');
+      return t('screens.health.reason.frozen', {
+        shown: formatDuration(t, (now - Date.parse(shows.shownAt)) / 1000),
+        hold: formatDuration(t, shows.holdSeconds),
+      });
+    }
+    case 'wrong':
+      return t('screens.health.reason.wrong', {
+        duration: formatDuration(t, since === null ? 0 : (now - since) / 1000),
+        shows: describeShows(t, health.shows, titles),
+        expected: describeExpected(t, health.expected, titles),
+      });
+    default:
+      return t('screens.health.reason.ok');
+  }
+}
+
+/**
+ * A VALIDATION refusal's issues by field path ('rotation', 'openingHours', 'openingHours.2', 'alertAfterMinutes'),
+ * translated; a span's own field issue ('openingHours.2.start') is told on its span. Other refusals: none.
+ */
+export function fieldErrors(error: unknown, t: TFunction): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!(error instanceof HttpError) || error.code !== 'VALIDATION') return out;
+  const issues = Array.isArray(error.data?.issues) ? (error.data.issues as Array<Record<string, unknown>>) : [];
+  for (const issue of issues) {
+    const path = typeof issue.path === 'string' ? issue.path : '';
+    const field = /^openingHours\.\d+/.exec(path)?.[0] ?? path.split('.')[0] ?? '';
+    const text =
+      typeof issue.key === 'string'
+        ? t(issue.key, { defaultValue: typeof issue.message === 'string' ? issue.message : '' })
+        : typeof issue.message === 'string'
+          ? issue.message
+          : '';
+    if (text && !out.has(field)) out.set(field, text);
+  }
+  return out;
+}

@@ -1,0 +1,622 @@
+// @vitest-environment jsdom
+// The owner's fleet health pages (issue 38) in jsdom with the real i18n catalogues, query client and router: each
+// state's reason in words, the thumbnail as the screen hangs, the incident log, the rotation and opening-hours
+// settings (add, remove, the server's refusal on its field), the group threshold, and the fleet view (counts as
+// filters, paging, ?state= and ?screen=). Only the network is an in-test server (fetch) answering in the contracts'
+// shapes (each answer is parsed with its contract schema first).
+import {
+  FleetHealth,
+  type FleetHealthCounts,
+  type Screen,
+  ScreenAgenda,
+  ScreenGroupList,
+  ScreenHealth,
+  ScreenIncidentList,
+} from '@pagecast/contracts';
+import { initI18n } from '@pagecast/i18n';
+import { MemoryRouter, Route, Routes, useLocation } from '@pagecast/router';
+import { createQueryClient } from '@pagecast/ui';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, type ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HealthSummary } from '../src/components/health/health-summary';
+import { FleetHealthView } from '../src/features/health/components/fleet-health-page';
+import { AgendaSection } from '../src/features/fleet/components/agenda-section';
+import { GroupsSection } from '../src/features/fleet/components/groups-section';
+import { ScreenSettings } from '../src/features/screens/components/screen-settings';
+import { titlesOf } from '../src/lib/titles';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const NOW = Date.parse('2026-11-27T10:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const MIN = 60_000;
+const titles = titlesOf(
+  [
+    { id: 'f-menu', title: 'Menu' },
+    { id: 'f-prices', title: 'Prices' },
+  ],
+  [{ id: 'pl-lunch', name: 'Lunch' }],
+);
+
+function health(over: Partial<ScreenHealth> & Pick<ScreenHealth, 'state'>): ScreenHealth {
+  return ScreenHealth.parse({
+    screenId: 's1',
+    name: 'Lobby',
+    since: null,
+    lastSeenAt: iso(NOW - 5000),
+    shows: null,
+    expected: { kind: 'playlist', playlistId: 'pl-lunch' },
+    lastImageError: null,
+    rotation: 0,
+    openingHours: null,
+    groupIds: [],
+    alertAfterMinutes: 5,
+    ...over,
+  });
+}
+const page = (fileId: string, n: number, shownAt: number, error: ScreenHealth['lastImageError'] = null) => ({
+  kind: 'page' as const,
+  fileId,
+  page: n,
+  shownAt: iso(shownAt),
+  holdSeconds: 10,
+  loaded: error === null,
+  error: error?.error ?? null,
+});
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+interface Call {
+  method: string;
+  path: string;
+  search: URLSearchParams;
+  body: unknown;
+}
+let calls: Call[];
+let serve: (call: Call) => Response | undefined;
+
+let i18n: Awaited<ReturnType<typeof initI18n>>;
+beforeAll(async () => {
+  i18n = await initI18n({ lng: 'en' });
+});
+
+let root: Root;
+let host: HTMLDivElement;
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  calls = [];
+  serve = () => undefined;
+  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+    const url = new URL(input, 'http://app.test');
+    const call = {
+      method: init?.method ?? 'GET',
+      path: url.pathname,
+      search: url.searchParams,
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
+    calls.push(call);
+    const answer = serve(call);
+    if (answer) return answer;
+    if (url.pathname === '/api/auth/user') return json({ id: 'me', email: 'me@example.test' });
+    if (url.pathname === '/api/files/f-menu/pages')
+      return json(
+        [1, 2, 3].map((n) => ({
+          id: `p${n}`,
+          fileId: 'f-menu',
+          pageNumber: n,
+          imagePath: `/media/page-menu-${n}`,
+          thumbPath: `/media/thumb-menu-${n}`,
+          displayDuration: 10,
+          createdAt: iso(NOW),
+        })),
+      );
+    if (url.pathname === '/api/files/accessible' || url.pathname === '/api/playlists') return json([]);
+    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+  });
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  host.remove();
+  vi.unstubAllGlobals();
+});
+
+let location = '';
+function Where() {
+  const here = useLocation();
+  location = `${here.pathname}${here.search}`;
+  return null;
+}
+
+async function settle(times = 8) {
+  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
+}
+async function render(node: ReactNode, url = '/') {
+  await act(async () => {
+    root.render(
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={[url]}>
+          <Routes>
+            <Route path="*" element={node} />
+          </Routes>
+          <Where />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+  });
+  await settle();
+}
+const byTestId = (id: string, within: ParentNode = document) =>
+  within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+const allByTestId = (id: string, within: ParentNode = document) => [
+  ...within.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
+];
+async function click(el: Element | null | undefined) {
+  expect(el).toBeTruthy();
+  await act(async () => (el as HTMLElement).click());
+  await settle();
+}
+const button = (text: string, within: ParentNode = document) =>
+  [...within.querySelectorAll('button')].find((b) => b.textContent?.trim() === text);
+/** types into a controlled input as a person does (React listens to the native value setter's input event) */
+async function type(el: HTMLInputElement | null, value: string) {
+  expect(el).toBeTruthy();
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+  await act(async () => {
+    setter?.call(el, value);
+    el?.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await settle();
+}
+const reason = () => byTestId('health-reason')?.textContent;
+
+describe('a screen’s health, in words', () => {
+  it('offline: since when, or never seen', async () => {
+    const lastSeen = NOW - 10 * MIN;
+    await render(
+      <HealthSummary
+        health={health({ state: 'offline', since: iso(lastSeen), lastSeenAt: iso(lastSeen) })}
+        now={NOW}
+        titles={titles}
+      />,
+    );
+    expect(byTestId('health-state')?.textContent).toBe('Offline');
+    const time = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'medium' }).format(lastSeen);
+    expect(reason()).toBe(`No heartbeat since ${time}`);
+    // an offline screen shows no thumbnail of what it showed last, nor how long
+    expect(byTestId('health-thumb')?.dataset.kind).toBe('none');
+    expect(byTestId('health-shown-for')).toBeNull();
+    await render(<HealthSummary health={health({ state: 'offline', lastSeenAt: null })} now={NOW} titles={titles} />);
+    expect(reason()).toBe('Has not reported since it was paired');
+  });
+
+  it('closed: outside its opening hours, drawn black', async () => {
+    await render(
+      <HealthSummary
+        health={health({ state: 'closed', shows: { kind: 'blank', shownAt: iso(NOW - MIN) } })}
+        now={NOW}
+        titles={titles}
+      />,
+    );
+    expect(byTestId('health-state')?.textContent).toBe('Closed');
+    expect(reason()).toBe('Outside its opening hours: the screen is black');
+    expect(byTestId('health-thumb')?.dataset.kind).toBe('blank');
+    expect(byTestId('health-thumb')?.querySelector('img')).toBeNull();
+  });
+
+  it('broken: which page of which file and the error, and the last image error with its time', async () => {
+    const at = NOW - 3 * MIN;
+    const failed = { error: 'not-found' as const, fileId: 'f-menu', page: 3, at: iso(at) };
+    await render(
+      <HealthSummary
+        health={health({
+          state: 'broken',
+          since: iso(at),
+          shows: page('f-menu', 3, at, failed),
+          lastImageError: failed,
+        })}
+        now={NOW}
+        titles={titles}
+      />,
+    );
+    expect(byTestId('health-state')?.textContent).toBe('Broken image');
+    expect(reason()).toBe('Page 3 of “Menu” did not draw (image not found)');
+    const time = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'medium' }).format(at);
+    expect(byTestId('health-last-error')?.textContent).toBe(`${time}: page 3 of “Menu” (image not found)`);
+  });
+
+  it('frozen: how long the page has shown and what its page asks; the thumbnail turned as the screen hangs', async () => {
+    const frozen = health({
+      state: 'frozen',
+      since: iso(NOW - 5 * MIN),
+      shows: page('f-menu', 2, NOW - 6 * MIN - 5000),
+      rotation: 90,
+    });
+    await render(<HealthSummary health={frozen} now={NOW} titles={titles} />);
+    expect(byTestId('health-state')?.textContent).toBe('Frozen');
+    expect(reason()).toBe('The same page for 6 min; its page asks 10 s');
+    expect(byTestId('health-shown-for')?.textContent).toBe('Shown for 6 min');
+    // the owner's thumbnail of that page, in a portrait frame (90°)
+    const thumb = byTestId('health-thumb');
+    expect(thumb?.dataset.rotation).toBe('90');
+    expect(thumb?.className).toContain('ph-thumb--portrait');
+    expect(thumb?.querySelector('img')?.getAttribute('src')).toBe('/media/thumb-menu-2');
+    expect(thumb?.querySelector('img')?.getAttribute('alt')).toBe('What the screen shows: “Menu”, page 2');
+    expect(byTestId('health-last-error')?.textContent).toBe('None');
+
+    await act(async () => {
+      await i18n.changeLanguage('fr');
+    });
+    expect(reason()).toBe('La même page depuis 6 min ; sa page demande 10 s');
+  });
+
+  it('wrong content: for how long, what it shows and what it should, by title', async () => {
+    const wrong = health({ state: 'wrong', since: iso(NOW - 2 * MIN), shows: page('f-prices', 1, NOW - 3 * MIN) });
+    await render(<HealthSummary health={wrong} now={NOW} titles={titles} />);
+    expect(byTestId('health-state')?.textContent).toBe('Wrong content');
+    expect(reason()).toBe('For 2 min: shows “Prices”, page 1, should show the playlist “Lunch”');
+    expect(byTestId('health-thumb')?.className).toContain('ph-thumb--landscape');
+    await act(async () => {
+      await i18n.changeLanguage('ja');
+    });
+    expect(byTestId('health-state')?.textContent).toBe('表示内容の誤り');
+    expect(reason()).toBe('2分前から、プレイリスト「Lunch」ではなく「Prices」の1ページを表示しています');
+  });
+
+  it('ok, and a takeover message drawn as such', async () => {
+    await render(
+      <HealthSummary
+        health={health({
+          state: 'ok',
+          shows: { kind: 'message', takeoverId: 'tk1', shownAt: iso(NOW - 90_000) },
+          expected: { kind: 'message', takeoverId: 'tk1' },
+        })}
+        now={NOW}
+        titles={titles}
+      />,
+    );
+    expect(byTestId('health-state')?.textContent).toBe('OK');
+    expect(reason()).toBe('Shows what it should');
+    expect(byTestId('health-thumb')?.dataset.kind).toBe('message');
+    expect(byTestId('health-thumb')?.textContent).toBe('the takeover message');
+    expect(byTestId('health-shown-for')?.textContent).toBe('Shown for 1 min');
+  });
+
+  it('the incident log: state, from, to (or ongoing) and the e-mails', async () => {
+    serve = ({ path }) =>
+      path === '/api/screens/s1/incidents'
+        ? json(
+            ScreenIncidentList.parse([
+              {
+                id: 'i2',
+                screenId: 's1',
+                state: 'offline',
+                startedAt: iso(NOW - 10 * MIN),
+                openedAt: iso(NOW - 5 * MIN),
+                endedAt: null,
+                alertedAt: iso(NOW - 4 * MIN),
+                recoveryAlertedAt: null,
+              },
+              {
+                id: 'i1',
+                screenId: 's1',
+                state: 'frozen',
+                startedAt: iso(NOW - 60 * MIN),
+                openedAt: iso(NOW - 55 * MIN),
+                endedAt: iso(NOW - 50 * MIN),
+                alertedAt: null,
+                recoveryAlertedAt: null,
+              },
+            ]),
+          )
+        : undefined;
+    await render(<HealthSummary health={health({ state: 'ok' })} now={NOW} titles={titles} incidentsOpen />);
+    const rows = allByTestId('incident');
+    expect(rows.map((r) => r.dataset.state)).toEqual(['offline', 'frozen']);
+    const short = (ms: number) => new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'short' }).format(ms);
+    expect([...(rows[0]?.querySelectorAll('td') ?? [])].map((td) => td.textContent)).toEqual([
+      'Offline',
+      short(NOW - 10 * MIN),
+      'Ongoing',
+      `alert ${short(NOW - 4 * MIN)}`,
+    ]);
+    expect(rows[1]?.querySelectorAll('td')[3]?.textContent).toBe('Not sent');
+  });
+});
+
+function screen(over: Partial<Screen> = {}): Screen {
+  return {
+    id: 's1',
+    name: 'Lobby',
+    timeZone: 'Asia/Tokyo',
+    assignment: { kind: 'none' },
+    pairedAt: iso(NOW - 86_400_000),
+    lastSeenAt: iso(NOW),
+    online: true,
+    nowPlaying: null,
+    appVersion: null,
+    screenSize: null,
+    rotation: 0,
+    openingHours: null,
+    ...over,
+  };
+}
+
+describe('rotation and opening hours of a screen', () => {
+  it('adds and removes spans, picks a rotation, and saves them (no spans = none of its own)', async () => {
+    serve = ({ method, path, body }) =>
+      method === 'PUT' && path === '/api/screens/s1' ? json({ ...screen(), ...(body as object) }) : undefined;
+    await render(<ScreenSettings screen={screen()} />);
+    expect(byTestId('hours-none')?.textContent).toBe('No hours of its own: its group’s, else always open');
+    await click(byTestId('rotation-picker')?.querySelector('input[value="270"]'));
+    await click(button('Add opening hours'));
+    await click(button('Add opening hours'));
+    expect(allByTestId('opening-span')).toHaveLength(2);
+    // the second: Saturday 22:00 to 02:00 the next day
+    const second = allByTestId('opening-span')[1] as HTMLElement;
+    for (const box of second.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
+      if (box.checked) await click(box);
+    }
+    await click(second.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')[6]);
+    await type(second.querySelector<HTMLInputElement>('#hours-s1-opens-1'), '22:00');
+    await type(second.querySelector<HTMLInputElement>('#hours-s1-closes-1'), '02:00');
+    expect(second.textContent).toContain('closes the next day');
+    await click(button('Save'));
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+      {
+        rotation: 270,
+        openingHours: [
+          { days: [1, 2, 3, 4, 5], start: '09:00', end: '18:00' },
+          { days: [6], start: '22:00', end: '02:00' },
+        ],
+      },
+    ]);
+    // removing both spans saves "none of its own"
+    await click(button('Remove', allByTestId('opening-span')[0]));
+    await click(button('Remove', allByTestId('opening-span')[0]));
+    expect(allByTestId('opening-span')).toHaveLength(0);
+    await click(button('Save'));
+    expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ rotation: 270, openingHours: null });
+  });
+
+  it('shows the server’s refusal on the span it is about, in the reader’s language', async () => {
+    serve = ({ method }) =>
+      method === 'PUT'
+        ? json(
+            {
+              code: 'VALIDATION',
+              message: '入力内容を確認してください',
+              issues: [{ path: 'openingHours.1', key: 'validation.openingSpanEmpty', message: '…' }],
+            },
+            400,
+          )
+        : undefined;
+    await i18n.changeLanguage('fr');
+    await render(
+      <ScreenSettings
+        screen={screen({
+          openingHours: [
+            { days: [1], start: '09:00', end: '18:00' },
+            { days: [2], start: '09:00', end: '17:00' },
+          ],
+        })}
+      />,
+    );
+    await type(document.querySelector<HTMLInputElement>('#hours-s1-closes-1'), '09:00');
+    await click(button('Enregistrer'));
+    const [first, second] = allByTestId('opening-span');
+    expect(first?.querySelector('[role="alert"]')).toBeNull();
+    expect(second?.querySelector('[role="alert"]')?.textContent).toBe(
+      i18n.t('validation.openingSpanEmpty', { lng: 'fr' }),
+    );
+    expect(i18n.t('validation.openingSpanEmpty', { lng: 'fr' })).not.toBe('validation.openingSpanEmpty');
+  });
+});
+
+describe('a group’s opening hours and alert threshold', () => {
+  const group = ScreenGroupList.parse([
+    {
+      id: 'g1',
+      name: 'Shops',
+      screenIds: ['s1'],
+      assignment: { kind: 'none' },
+      rank: 0,
+      createdAt: iso(NOW),
+      openingHours: [{ days: [1, 2, 3, 4, 5], start: '08:00', end: '20:00' }],
+      alertAfterMinutes: 5,
+    },
+  ]);
+
+  it('saves them with the group, and shows a refused threshold on its field', async () => {
+    let refuse = false;
+    serve = ({ method, path }) => {
+      if (method !== 'PUT' || path !== '/api/screens/groups/g1') return undefined;
+      return refuse
+        ? json(
+            {
+              code: 'VALIDATION',
+              message: '…',
+              issues: [{ path: 'alertAfterMinutes', key: 'validation.alertAfterInvalid', message: '…' }],
+            },
+            400,
+          )
+        : json(group[0]);
+    };
+    await render(<GroupsSection groups={group} screens={[screen()]} />);
+    const alert = document.querySelector<HTMLInputElement>('#fleet-group-g1-alert');
+    expect(alert?.value).toBe('5');
+    expect(allByTestId('opening-span')).toHaveLength(1);
+    await type(alert, '1');
+    await click(button('Remove', allByTestId('opening-span')[0]));
+    await click(button('Save'));
+    const put = calls.filter((c) => c.method === 'PUT');
+    expect(put.map((c) => c.body)).toEqual([expect.objectContaining({ openingHours: null, alertAfterMinutes: 1 })]);
+    refuse = true;
+    await type(alert, '2000');
+    await click(button('Save'));
+    expect(alert?.closest('.pc-field')?.querySelector('[role="alert"]')?.textContent).toBe(
+      'Enter a whole number of minutes from 1 to 1440',
+    );
+  });
+});
+
+describe('the agenda', () => {
+  it('shows the screen as it hangs beside its entries', async () => {
+    serve = ({ path }) =>
+      path === '/api/screens/s1/agenda'
+        ? json(
+            ScreenAgenda.parse({
+              screenId: 's1',
+              timeZone: 'Asia/Tokyo',
+              from: iso(NOW),
+              to: iso(NOW + 7 * 86_400_000),
+              entries: [
+                {
+                  from: iso(NOW),
+                  to: iso(NOW + 7 * 86_400_000),
+                  playing: { kind: 'none' },
+                  because: { rule: 'none' },
+                  stopped: [],
+                },
+              ],
+              licenceEnds: [],
+            }),
+          )
+        : undefined;
+    await render(<AgendaSection groups={[]} screens={[screen({ rotation: 270 })]} />);
+    const select = document.querySelector<HTMLSelectElement>('#fleet-agenda-of');
+    await act(async () => {
+      if (select) select.value = 'screen:s1';
+      select?.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await settle();
+    const hangs = byTestId('agenda-orientation');
+    expect(hangs?.dataset.rotation).toBe('270');
+    expect(hangs?.textContent).toBe('Hangs: Portrait, turned left (270°)');
+    expect(hangs?.querySelector('svg')?.getAttribute('data-rotation')).toBe('270');
+    expect(byTestId('fleet-agenda')).not.toBeNull();
+  });
+});
+
+describe('the fleet health view', () => {
+  const counts: FleetHealthCounts = {
+    total: 5,
+    online: 4,
+    offline: 1,
+    closed: 1,
+    broken: 1,
+    frozen: 0,
+    wrong: 1,
+    ok: 1,
+  };
+  let screens: ScreenHealth[] = [];
+  const fleet = () =>
+    ['Atrium', 'Bar', 'Cafe', 'Dock', 'Entrance'].map((name, i) =>
+      health({
+        screenId: `s${i + 1}`,
+        name,
+        state: (['ok', 'offline', 'broken', 'wrong', 'closed'] as const)[i] ?? 'ok',
+        lastSeenAt: i === 1 ? null : iso(NOW - 5000),
+      }),
+    );
+  beforeEach(() => {
+    screens = fleet();
+    serve = ({ path, search }) => {
+      if (path === '/api/screens/groups') return json([]);
+      if (path !== '/api/screens/health') return undefined;
+      const state = search.get('state');
+      const list = screens.filter((s) =>
+        !state ? true : state === 'online' ? s.state !== 'offline' : s.state === state,
+      );
+      // pages of two, the cursor is the index of the next one
+      const from = Number(search.get('cursor') ?? 0);
+      const next = from + 2 < list.length ? String(from + 2) : null;
+      return json(FleetHealth.parse({ counts, items: list.slice(from, from + 2), nextCursor: next }));
+    };
+  });
+  const names = () =>
+    allByTestId('health-list').flatMap((l) => [...l.querySelectorAll('strong')].map((s) => s.textContent));
+
+  it('counts per state as filters, the filtered list paged by "more"', async () => {
+    await render(<FleetHealthView />, '/screens/health');
+    expect(byTestId('health-count-all')?.textContent).toBe('5All');
+    expect(byTestId('health-count-offline')?.textContent).toBe('1Offline');
+    expect(byTestId('health-count-online')?.textContent).toBe('4Online');
+    expect(byTestId('health-count-all')?.getAttribute('aria-pressed')).toBe('true');
+    expect(names()).toEqual(['Atrium', 'Bar']);
+    expect(byTestId('health-shown')?.textContent).toBe('2 of 5 screens');
+    await click(byTestId('health-more'));
+    expect(names()).toEqual(['Atrium', 'Bar', 'Cafe', 'Dock']);
+    await click(byTestId('health-more'));
+    expect(names()).toEqual(['Atrium', 'Bar', 'Cafe', 'Dock', 'Entrance']);
+    expect(byTestId('health-more')).toBeNull();
+    const pages = calls.filter((c) => c.path === '/api/screens/health').map((c) => c.search.get('cursor'));
+    expect(pages).toEqual([null, '2', '4']);
+
+    await click(byTestId('health-count-broken'));
+    expect(location).toBe('/screens/health?state=broken');
+    expect(byTestId('health-count-broken')?.getAttribute('aria-pressed')).toBe('true');
+    expect(names()).toEqual(['Cafe']);
+    expect(byTestId('health-shown')?.textContent).toBe('1 of 1 screen');
+    expect(calls.at(-1)?.search.get('state')).toBe('broken');
+  });
+
+  it('?state= preselects a filter, ?screen= opens that screen with its incident log', async () => {
+    const inner = serve;
+    serve = (call) => (call.path === '/api/screens/s4/incidents' ? json(ScreenIncidentList.parse([])) : inner(call));
+    await render(<FleetHealthView />, '/screens/health?state=wrong&screen=s4');
+    expect(calls.find((c) => c.path === '/api/screens/health')?.search.get('state')).toBe('wrong');
+    expect(byTestId('health-count-wrong')?.getAttribute('aria-pressed')).toBe('true');
+    expect(names()).toEqual(['Dock']);
+    const row = byTestId('health-row-s4');
+    expect(row?.querySelector('button')?.getAttribute('aria-expanded')).toBe('true');
+    expect(byTestId('screen-health', row ?? document)).not.toBeNull();
+    expect(calls.some((c) => c.path === '/api/screens/s4/incidents')).toBe(true);
+    expect(row?.textContent).toContain('No incidents yet');
+  });
+
+  it('is live: a status report on the stream reads the health again, and the state moves without a reload', async () => {
+    const sources: FakeEventSource[] = [];
+    class FakeEventSource {
+      readonly listeners = new Map<string, Array<() => void>>();
+      constructor(readonly url: string) {
+        sources.push(this);
+      }
+      addEventListener(type: string, listener: () => void) {
+        this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+      }
+      close() {}
+      emit(type: string) {
+        for (const l of this.listeners.get(type) ?? []) l();
+      }
+    }
+    vi.stubGlobal('EventSource', FakeEventSource);
+    await render(<FleetHealthView />, '/screens/health');
+    expect(sources.map((s) => new URL(s.url, 'http://app.test').searchParams.get('screens'))).toEqual(['mine']);
+    expect(byTestId('health-row-s1')?.dataset.state).toBe('ok');
+    const reads = () => calls.filter((c) => c.path === '/api/screens/health').length;
+    const before = reads();
+    // the screen stops: the next read says offline
+    screens[0] = { ...(screens[0] as ScreenHealth), state: 'offline' };
+    await act(async () => sources[0]?.emit('screens.screen.status'));
+    await vi.waitFor(() => expect(reads()).toBeGreaterThan(before), { timeout: 5000 });
+    await settle();
+    expect(byTestId('health-row-s1')?.dataset.state).toBe('offline');
+  });
+
+  it('the name search and the group go to the server', async () => {
+    await render(<FleetHealthView />, '/screens/health?group=g1');
+    await type(document.querySelector<HTMLInputElement>('#health-search'), 'dock');
+    // the search waits for typing to pause: wait for the read it makes
+    await vi.waitFor(() => expect(calls.some((c) => c.search.get('q') === 'dock')).toBe(true));
+    const read = calls.filter((c) => c.path === '/api/screens/health').at(-1);
+    expect(read?.search.get('groupId')).toBe('g1');
+    expect(location).toBe('/screens/health?group=g1&q=dock');
+  });
+});

@@ -1,0 +1,89 @@
+// Incidents (issue 38): a screen's bad state that lasted past its threshold, opened once (an insert under an id made
+// from the screen, the state and when it began: the one atomic step on FerretDB, so two sweepers cannot open it
+// twice), ended when the screen recovered or was unpaired, and whether its e-mails went.
+import type { IncidentState, ScreenIncident } from '@pagecast/contracts';
+import { bulkWriteErrors, onlyDuplicateKeys } from '@pagecast/service-kit';
+import type mongoose from 'mongoose';
+
+export interface IncidentDoc {
+  /** nameUuid(`${screenId}:${state}:${startedAt ms}`) */
+  _id: string;
+  screenId: string;
+  ownerId: string;
+  state: IncidentState;
+  startedAt: Date;
+  openedAt: Date;
+  endedAt: Date | null;
+  /** why it ended: the screen recovered (its owner is told), or was unpaired (nobody is told) */
+  endedBy: 'recovered' | 'unpaired' | null;
+  alertedAt: Date | null;
+  recoveryAlertedAt: Date | null;
+  /** false once nothing is left to tell about it (both alerts went, or it ended unpaired): the sweep reads the rest */
+  unsettled: boolean;
+}
+
+export const toIncident = (d: IncidentDoc): ScreenIncident => ({
+  id: d._id,
+  screenId: d.screenId,
+  state: d.state,
+  startedAt: d.startedAt.toISOString(),
+  openedAt: d.openedAt.toISOString(),
+  endedAt: d.endedAt?.toISOString() ?? null,
+  alertedAt: d.alertedAt?.toISOString() ?? null,
+  recoveryAlertedAt: d.recoveryAlertedAt?.toISOString() ?? null,
+});
+
+export function createIncidentRepository(conn: mongoose.Connection) {
+  const incidents = conn.collection<IncidentDoc>('screen_incidents');
+  let indexed: Promise<unknown> | undefined;
+  const ensureIndexes = () => {
+    indexed ??= Promise.all([
+      incidents.createIndex({ screenId: 1, openedAt: -1 }),
+      incidents.createIndex({ unsettled: 1 }),
+    ]).catch((err) => {
+      indexed = undefined;
+      throw err;
+    });
+    return indexed;
+  };
+  return {
+    ensureIndexes,
+    /**
+     * Opens these incidents in one unordered insert; answers those this call inserted (one found stored is open
+     * already: another sweep, or this one earlier, inserted it).
+     */
+    async open(docs: IncidentDoc[]): Promise<IncidentDoc[]> {
+      if (docs.length === 0) return [];
+      await ensureIndexes();
+      try {
+        await incidents.insertMany(docs, { ordered: false });
+        return docs;
+      } catch (err) {
+        if (!onlyDuplicateKeys(err)) throw err;
+        const taken = new Set((bulkWriteErrors(err) ?? []).map((e) => e.index));
+        return docs.filter((_, i) => !taken.has(i));
+      }
+    },
+    /** Incidents still open, or ended with an e-mail still to send. */
+    unsettled: () => incidents.find({ unsettled: true }).toArray(),
+    async end(ids: string[], endedAt: Date, endedBy: 'recovered' | 'unpaired'): Promise<void> {
+      if (ids.length === 0) return;
+      // the end is written once: a sweep that already ended it is not overtaken (endedAt: null in the filter)
+      await incidents.updateMany(
+        { _id: { $in: ids }, endedAt: null },
+        { $set: { endedAt, endedBy, ...(endedBy === 'unpaired' ? { unsettled: false } : {}) } },
+      );
+    },
+    /** The e-mail telling these incidents went (down: opened; recovered: ended; an incident may be in both). */
+    async told(down: string[], recovered: string[], at: Date): Promise<void> {
+      if (down.length > 0) await incidents.updateMany({ _id: { $in: down } }, { $set: { alertedAt: at } });
+      if (recovered.length > 0) {
+        await incidents.updateMany({ _id: { $in: recovered } }, { $set: { recoveryAlertedAt: at, unsettled: false } });
+      }
+    },
+    /** A screen's log, newest first. */
+    ofScreen: (screenId: string, limit: number) =>
+      incidents.find({ screenId }).sort({ openedAt: -1 }).limit(limit).toArray(),
+  };
+}
+export type IncidentRepository = ReturnType<typeof createIncidentRepository>;
