@@ -121,7 +121,11 @@ describe('fleet on displays', () => {
       expect(await d.page.locator('.pc-display__page').count()).toBe(0);
     }
     await two.page.screenshot({
-      path: path.resolve(import.meta.dirname, '../../../docs/screenshots/fleet-display-message-after.png'),
+      path: path.resolve(
+        import.meta.dirname,
+        process.env.PAGECAST_SCREENSHOTS === 'docs' ? '../../../docs/screenshots' : '../../../.data/screenshots',
+        'fleet-display-message-after.png',
+      ),
     });
     // the third display is not in the group: it never shows the takeover
     expect(await shownFile(three.page)).toBe(fileA);

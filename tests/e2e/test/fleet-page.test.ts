@@ -1,7 +1,7 @@
 // The fleet pages (issue 37) in a real browser: from the Screens page an operator opens fleet control, creates a
 // group, adds a screen to it, saves a takeover template and starts it in two clicks (the paired display shows the
 // message), sees it running and in the log, and ends it with a confirmation (the display goes back). Screenshots of
-// the page at 1440 px in en, fr and ja go to docs/screenshots/fleet-*-<lang>-after.png.
+// the page at 1440 px in en, fr and ja go to .data/screenshots (docs/screenshots with PAGECAST_SCREENSHOTS=docs).
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,11 @@ import {
 } from './player-helpers';
 import { type Language, screenReady, setLanguage } from './screens';
 
-const shots = path.resolve(import.meta.dirname, '../../../docs/screenshots');
+// a test run leaves the tracked docs alone: PAGECAST_SCREENSHOTS=docs refreshes docs/screenshots on purpose
+const shots = path.resolve(
+  import.meta.dirname,
+  process.env.PAGECAST_SCREENSHOTS === 'docs' ? '../../../docs/screenshots' : '../../../.data/screenshots',
+);
 let api: Api;
 let display: PlayerBrowser;
 let member: PlayerBrowser;
