@@ -500,6 +500,31 @@ describe('the fleet view', () => {
     }
   });
 
+  it('answers from its kept list past its age while it reads the list again behind', async () => {
+    const owner = member();
+    await pairDisplay(svc, owner, 'First');
+    expect((await healthOf(owner)).counts.total).toBe(1);
+    // a screen paired through another instance: written to the database, no event heard by this one
+    await svc.server.context.conn.collection('screens').insertOne({
+      _id: `other-${randomUUID()}`,
+      ownerId: owner.userId,
+      deviceId: `dev-${randomUUID()}`,
+      pairingId: `pair-${randomUUID()}`,
+      name: 'Second',
+      timeZone: SCREEN_DEFAULT_TIME_ZONE,
+      assignment: { kind: 'none' },
+      pairedAt: new Date(now()),
+      revokedAt: null,
+    } as never);
+    expect((await healthOf(owner)).counts.total).toBe(1); // within its age: the kept list
+    advance(11_000);
+    // past its age: answered at once from the kept list, read again behind; a later call has the new screen
+    expect((await healthOf(owner)).counts.total).toBe(1);
+    let total = 1;
+    while (total === 1) total = (await healthOf(owner)).counts.total;
+    expect(total).toBe(2);
+  });
+
   it('2,000 screens of one owner: counts and paging right (the time is printed)', async () => {
     const owner = member();
     const { conn } = svc.server.context;

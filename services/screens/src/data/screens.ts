@@ -28,6 +28,30 @@ export function createScreenRepository(models: Models) {
     }
     return record;
   };
+  /** One read of an owner's list at a time (a page's calls and a refresh behind them share it). */
+  const reading = new Map<string, { read: Promise<HealthScreenRecord[]>; before: number }>();
+  const readForHealth = (ownerId: string, now: number): Promise<HealthScreenRecord[]> => {
+    const running = reading.get(ownerId);
+    // shared only while nothing changed since it started (a read a change overtook would answer from before it)
+    if (running && running.before === changes) return running.read;
+    const before = changes;
+    const read = screens
+      .find(
+        { ownerId, revokedAt: null },
+        { _id: 1, ownerId: 1, name: 1, timeZone: 1, assignment: 1, groupIds: 1, rotation: 1, openingHours: 1 },
+      )
+      .lean<HealthScreenRecord[]>()
+      .then((found) => {
+        // a read that a change overtook is not kept
+        if (changes === before) setNewest(views, ownerId, { screens: found, at: now }, HEALTH_VIEWS_MAX);
+        return found;
+      })
+      .finally(() => {
+        if (reading.get(ownerId)?.read === read) reading.delete(ownerId);
+      });
+    reading.set(ownerId, { read, before });
+    return read;
+  };
   return {
     async create(record: ScreenRecord): Promise<void> {
       changes++;
@@ -94,16 +118,12 @@ export function createScreenRepository(models: Models) {
      */
     async forHealth(ownerId: string, now: number): Promise<HealthScreenRecord[]> {
       const hit = views.get(ownerId);
-      if (hit && now - hit.at <= HEALTH_VIEW_MS) return hit.screens;
-      const before = changes;
-      const found = await screens
-        .find(
-          { ownerId, revokedAt: null },
-          { _id: 1, ownerId: 1, name: 1, timeZone: 1, assignment: 1, groupIds: 1, rotation: 1, openingHours: 1 },
-        )
-        .lean<HealthScreenRecord[]>();
-      if (changes === before) setNewest(views, ownerId, { screens: found, at: now }, HEALTH_VIEWS_MAX);
-      return found;
+      if (!hit) return readForHealth(ownerId, now);
+      // older than HEALTH_VIEW_MS: answered from the kept list while it is read again behind (a change made through
+      // this process or announced by an event dropped the list already: what an old list can miss is a screen paired
+      // through another instance, a few seconds longer), so an operator's page never waits for the owner's query
+      if (now - hit.at > HEALTH_VIEW_MS) readForHealth(ownerId, now).catch(() => {});
+      return hit.screens;
     },
     forgetOwner(ownerId: string): void {
       changes++;
