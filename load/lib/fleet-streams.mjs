@@ -162,18 +162,59 @@ export function holdFleetStreams({ base, setup, width = 100 }) {
   };
 }
 
+/** A call of the run's member (the session pair-screens.mjs signed in). */
+export const ownerCall = (base, setup) => (method, path, body) =>
+  fetch(`${base}${path}`, {
+    method,
+    headers: { cookie: setup.ownerCookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+
+/**
+ * One change timed on every display: each display's next `subject` event is awaited from before `fire()` (none is
+ * missed), then the display reads until `check(screen)` says it has the change (again at each later event, until
+ * `giveUpMs`). Returns how long `fire` took to answer, its result, and the sorted times per display that got it.
+ */
+export async function timeUntilEvery({ screens, streams, subject, fire, check, giveUpMs = GIVE_UP_MS }) {
+  const armed = new Map(screens.map((s) => [s.screenId, streams.waitFor(s.screenId, subject)]));
+  const t0 = performance.now();
+  const fired = await fire();
+  const answered = performance.now() - t0;
+  const deadline = t0 + giveUpMs;
+  const failures = new Map();
+  const times = await Promise.all(
+    screens.map((s) => {
+      let first = armed.get(s.screenId);
+      return readUntilShown({
+        waitFor: () => {
+          const e = first ?? streams.waitFor(s.screenId, subject);
+          first = undefined;
+          return e;
+        },
+        check: () => check(s, fired),
+        t0,
+        deadline,
+        failures,
+      });
+    }),
+  );
+  const shown = times.filter((t) => t !== null).sort((a, b) => a - b);
+  return { fired, answered, shown, failures };
+}
+
+/** "… N/M displays, all of them after …; per display p50 …, p95 …, max …" and the failures. */
+export const shownText = (shown, total, failures) =>
+  `${shown.length}/${total} displays, all of them after ${shown.length === total ? ms(shown.at(-1)) : 'n/a'}; ` +
+  `per display p50 ${ms(percentile(shown, 50))}, p95 ${ms(percentile(shown, 95))}, max ${ms(shown.at(-1))}` +
+  failureText(failures);
+
 /**
  * The playlist edit: at `atMs` from now the owner adds the second file to the playlist every display plays; each
  * display, told by its stream, reads the playlist again (GET /api/playlists/:id/items with its cookie) until the new
  * file is in it. Printed: the time from the save call until every display had it, p50/p95/max per display.
  */
 export function editProbe({ base, setup, streams, atMs, say }) {
-  const owner = (method, path, body) =>
-    fetch(`${base}${path}`, {
-      method,
-      headers: { cookie: setup.ownerCookie, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
+  const owner = ownerCall(base, setup);
   const hasEdit = async (screen) => {
     const res = await limitedFetch(`${base}/api/playlists/${setup.playlistId}/items`, {
       headers: { cookie: screen.cookie },
@@ -184,39 +225,23 @@ export function editProbe({ base, setup, streams, atMs, say }) {
   return (async () => {
     await sleep(atMs);
     const screens = setup.screens;
-    const armed = new Map(screens.map((s) => [s.screenId, streams.waitFor(s.screenId, PLAYLIST_SAVED)]));
-    const t0 = performance.now();
-    const res = await owner('PUT', `/api/playlists/${setup.playlistId}/items`, {
-      fileIds: [setup.fileId, setup.editFileId],
-    });
-    if (!res.ok) throw new Error(`playlist edit: ${res.status} ${await res.text()}`);
-    const answered = performance.now() - t0;
-    const deadline = t0 + GIVE_UP_MS;
-    const failures = new Map();
-    const times = await Promise.all(
-      screens.map((s) => {
-        let first = armed.get(s.screenId);
-        return readUntilShown({
-          waitFor: () => {
-            const e = first ?? streams.waitFor(s.screenId, PLAYLIST_SAVED);
-            first = undefined;
-            return e;
-          },
-          check: () => hasEdit(s),
-          t0,
-          deadline,
-          failures,
+    const { answered, shown, failures } = await timeUntilEvery({
+      screens,
+      streams,
+      subject: PLAYLIST_SAVED,
+      fire: async () => {
+        const res = await owner('PUT', `/api/playlists/${setup.playlistId}/items`, {
+          fileIds: [setup.fileId, setup.editFileId],
         });
-      }),
-    );
-    const shown = times.filter((t) => t !== null).sort((a, b) => a - b);
-    const all = shown.length === screens.length;
+        if (!res.ok) throw new Error(`playlist edit: ${res.status} ${await res.text()}`);
+      },
+      check: hasEdit,
+    });
     say(
-      `playlist edit on ${screens.length} screens: save answered in ${ms(answered)}; read by ${shown.length}/` +
-        `${screens.length} displays, all of them after ${all ? ms(shown.at(-1)) : 'n/a'}; per display p50 ` +
-        `${ms(percentile(shown, 50))}, p95 ${ms(percentile(shown, 95))}, max ${ms(shown.at(-1))}${failureText(failures)}`,
+      `playlist edit on ${screens.length} screens: save answered in ${ms(answered)}; read by ` +
+        shownText(shown, screens.length, failures),
     );
-    return { all, p95: percentile(shown, 95) };
+    return { all: shown.length === screens.length, p95: percentile(shown, 95) };
   })().catch((e) => {
     say(`playlist edit: ${e.message}`);
     return { all: false, p95: Number.NaN };
