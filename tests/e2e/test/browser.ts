@@ -55,3 +55,33 @@ export async function openBrowser(options: { locale?: string } = {}): Promise<Se
 
 // the lean containers the gateway lists by default (packages/federation: remoteLeanConfig)
 export const manifestOf = (short: 'files' | 'marketplace' | 'player') => `/remotes/${short}/mf-manifest.lean.json`;
+
+type SeenWindow = Window & { pagecastSeen?: Record<string, true> };
+
+/**
+ * Records, in the page itself, that an element with this test id has been attached at least once, and returns a wait
+ * for it. A locator polls, and can miss an element that lives briefly on a loaded machine (a visitor's page sends them
+ * to /login 500 ms after it mounts); the record cannot. Call it before the action that brings the element: it holds
+ * across later page loads of this page too.
+ */
+export async function watchAppearance(page: Page, testId: string): Promise<(timeout?: number) => Promise<void>> {
+  const watch = (id: string) => {
+    const w = window as SeenWindow;
+    w.pagecastSeen ??= {};
+    const seen = w.pagecastSeen;
+    const check = () => {
+      if (!document.querySelector(`[data-testid="${id}"]`)) return false;
+      seen[id] = true;
+      return true;
+    };
+    if (check()) return;
+    new MutationObserver((_, observer) => {
+      if (check()) observer.disconnect();
+    }).observe(document, { childList: true, subtree: true });
+  };
+  await page.addInitScript(watch, testId);
+  if (page.url() !== 'about:blank') await page.evaluate(watch, testId);
+  return async (timeout = 30_000) => {
+    await page.waitForFunction((id) => (window as SeenWindow).pagecastSeen?.[id] === true, testId, { timeout });
+  };
+}

@@ -11,6 +11,7 @@ import type { Page, Response as PwResponse } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from './account-flows';
 import { openPlayerBrowser, type PlayerBrowser, signedInMember, type Api } from './player-helpers';
+import { watchAppearance } from './browser';
 
 const bin = (name: string) => path.join(repoRoot, 'node_modules/.bin', name);
 const TEAM_LABEL = 'mf_marketplace@team-host-v2';
@@ -199,11 +200,12 @@ describe('a remote delivered from its own origin', () => {
     expect(served.filter((p) => /\.[0-9a-f]{10}\.js$/.test(p)).length).toBeGreaterThan(0); // its chunks too
     // the other remotes still come from the gateway
     await page.getByTestId('brand').click();
+    const appeared = await watchAppearance(page, 'remote-mf_files');
     await page.evaluate(() => {
       history.pushState({}, '', '/files');
       dispatchEvent(new PopStateEvent('popstate'));
     });
-    await page.getByTestId('remote-mf_files').waitFor({ state: 'attached' });
+    await appeared();
   });
 
   it("uses a remote's dev server from another site: chunks answer 200, not 403", async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { manifestOf, openBrowser, type Session } from './browser';
+import { manifestOf, openBrowser, type Session, watchAppearance } from './browser';
 
 let session: Session | undefined;
 afterEach(async () => {
@@ -18,9 +18,10 @@ describe('remotes composed at run time', () => {
       session = await openBrowser();
       const { page, requests } = session;
       const manifest = page.waitForRequest((r) => r.url().endsWith(manifestOf(short)));
+      const appeared = await watchAppearance(page, `remote-${name}`);
       await page.goto(path);
       await manifest;
-      await page.getByTestId(`remote-${name}`).waitFor({ state: 'attached' });
+      await appeared();
       const toast = page.getByTestId('toast');
       await toast.waitFor();
       expect(await toast.textContent()).toContain('ログインが必要です');
@@ -71,8 +72,14 @@ describe('remotes composed at run time', () => {
     await page.goBack();
     await fallback.waitFor();
     failFiles = false;
+    const appeared = await watchAppearance(page, 'remote-mf_files');
+    const logs: string[] = [];
+    page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
     await page.getByTestId('remote-retry').click();
-    await page.getByTestId('remote-mf_files').waitFor({ state: 'attached' });
-    await page.waitForURL('**/login', { timeout: 5000 });
+    await page.waitForURL('**/login', { timeout: 30_000 }).catch((error: unknown) => {
+      throw new Error(`Retry did not load mf_files; the page said:\n${logs.join('\n')}`, { cause: error });
+    });
+    await appeared(1000); // mf_files's area was there before it sent the visitor on
+    expect(await returnPage(session)).toBe('/files'); // set by mf_files's own guard, so it is mf_files that ran
   });
 });
