@@ -1,7 +1,8 @@
-import { IconArrowLeft, Spinner, useAuth } from '@pagecast/ui';
+import { IconArrowLeft, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
+import { MembersOnly } from '../../../components/members-only/members-only';
 import { fleetScreensQuery, groupsQuery } from '../api/fleet-api';
 import { AgendaSection } from './agenda-section';
 import { BulkSection } from './bulk-section';
@@ -13,16 +14,17 @@ import './fleet.css';
 /** Fleet control (/screens/fleet, issue 37): groups, one change for many screens, takeovers, the week ahead. */
 export function FleetPage() {
   const { t } = useTranslation();
-  const { user, isLoading } = useAuth();
-  const screens = useQuery({ ...fleetScreensQuery, enabled: Boolean(user) });
-  const groups = useQuery({ ...groupsQuery, enabled: Boolean(user) });
-  if (isLoading) return <Spinner />;
-  if (!user)
-    return (
-      <div className="pc-container pc-page">
-        <h1 className="pc-page__title">{t('screens.loginRequired')}</h1>
-      </div>
-    );
+  return (
+    <MembersOnly loggedOutTitle={t('screens.loginRequired')}>
+      <FleetView />
+    </MembersOnly>
+  );
+}
+
+function FleetView() {
+  const { t } = useTranslation();
+  const screens = useQuery(fleetScreensQuery);
+  const groups = useQuery(groupsQuery);
   const screenList = screens.data ?? [];
   const groupList = groups.data ?? [];
   return (

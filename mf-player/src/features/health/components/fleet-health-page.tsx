@@ -1,10 +1,11 @@
 import type { FleetHealthCounts, FleetHealthQuery, ScreenHealth } from '@pagecast/contracts';
-import { Button, describeError, IconArrowLeft, Input, Label, Spinner, useAuth } from '@pagecast/ui';
+import { Button, describeError, IconArrowLeft, Input, Label, Spinner } from '@pagecast/ui';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Link, useSearchParams } from '@pagecast/router';
 import { HealthBadge } from '../../../components/health/health-badge';
+import { MembersOnly } from '../../../components/members-only/members-only';
 import { HealthSummary } from '../../../components/health/health-summary';
 import { allHealthQuery, fleetHealthQuery, groupsQuery } from '../../../lib/health/health-api';
 import { healthReason } from '../../../lib/health/health-text';
@@ -43,15 +44,11 @@ function useNow(): number {
  */
 export function FleetHealthPage() {
   const { t } = useTranslation();
-  const { user, isLoading } = useAuth();
-  if (isLoading) return <Spinner />;
-  if (!user)
-    return (
-      <div className="pc-container pc-page">
-        <h1 className="pc-page__title">{t('screens.loginRequired')}</h1>
-      </div>
-    );
-  return <FleetHealthView />;
+  return (
+    <MembersOnly loggedOutTitle={t('screens.loginRequired')}>
+      <FleetHealthView />
+    </MembersOnly>
+  );
 }
 
 export function FleetHealthView() {

@@ -1,6 +1,6 @@
-import { Spinner, useAuth } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
+import { MembersOnly } from '../../../components/members-only/members-only';
 import { PairForm } from './pair-form';
 import { PlayReportCard } from './play-report-card';
 import { ScreenList } from './screen-list';
@@ -9,14 +9,15 @@ import './screens.css';
 /** Screens (/screens): pair a display by its code, see each screen's status, say what it plays, read its plays. */
 export function ScreensPage() {
   const { t } = useTranslation();
-  const { user, isLoading } = useAuth();
-  if (isLoading) return <Spinner />;
-  if (!user)
-    return (
-      <div className="pc-container pc-page">
-        <h1 className="pc-page__title">{t('screens.loginRequired')}</h1>
-      </div>
-    );
+  return (
+    <MembersOnly loggedOutTitle={t('screens.loginRequired')}>
+      <ScreensView />
+    </MembersOnly>
+  );
+}
+
+function ScreensView() {
+  const { t } = useTranslation();
   return (
     <div className="pc-container pc-page ps-page">
       <div className="ps-page__head">
