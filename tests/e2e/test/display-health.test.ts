@@ -5,7 +5,15 @@
 import type { FleetHealth, HeartbeatRequest, ScreenHealth } from '@pagecast/contracts';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Api, openPlayerBrowser, type PlayerBrowser, signedInMember, uploadPdf } from './player-helpers';
+import {
+  type Api,
+  openPlayerBrowser,
+  type PlayerBrowser,
+  pairDisplay,
+  signedInMember,
+  until,
+  uploadPdf,
+} from './player-helpers';
 
 let api: Api;
 let display: PlayerBrowser;
@@ -14,13 +22,6 @@ let fileA = '';
 let fileB = '';
 const NAME = `Portrait ${Date.now().toString(36)}`;
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const shownFile = (page: Page) =>
   page
     .locator('.pc-display__page')
@@ -59,15 +60,7 @@ beforeAll(async () => {
   fileB = (await uploadPdf(api, 'noembed-sjis.pdf', 'Next week', 1)).id;
   // service workers blocked: page.route sees the display's every request (and can hold its manifest)
   display = await openPlayerBrowser(null, { serviceWorkers: 'block' });
-  await display.page.goto('/screen');
-  const codeEl = display.page.getByTestId('pairing-code');
-  await until('a code', async () => /^[A-Z2-9]{6}$/.test((await codeEl.textContent()) ?? ''));
-  const screen = await api.json<{ id: string }>('POST', '/api/screens', {
-    code: (await codeEl.textContent()) ?? '',
-    name: NAME,
-    timeZone: 'Asia/Tokyo',
-  });
-  screenId = screen.id;
+  screenId = await pairDisplay(api, display.page, { name: NAME, timeZone: 'Asia/Tokyo' });
   // the screen plays file A through its group (so A stays content it may show after its own assignment changes)
   await api.json('POST', '/api/screens/groups', {
     name: `Lobby ${NAME}`,

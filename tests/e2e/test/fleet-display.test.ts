@@ -10,7 +10,9 @@ import {
   createPlaylist,
   openPlayerBrowser,
   type PlayerBrowser,
+  pairDisplay,
   signedInMember,
+  until as untilEvery,
   uploadPdf,
 } from './player-helpers';
 
@@ -19,14 +21,9 @@ const displays: PlayerBrowser[] = [];
 const screenIds: string[] = [];
 let fileA: string;
 let listA: string;
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** polled every 50 ms: the figures this test prints are the time until every display shows a change */
+const until = (what: string, check: () => Promise<boolean>, timeoutMs = 20_000) =>
+  untilEvery(what, check, timeoutMs, 50);
 const shownFile = (page: Page) =>
   page
     .locator('.pc-display__page')
@@ -48,15 +45,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) {
     const display = await openPlayerBrowser(null);
     displays.push(display);
-    await display.page.goto('/screen');
-    const codeEl = display.page.getByTestId('pairing-code');
-    await until('a code', async () => /^[A-Z2-9]{6}$/.test((await codeEl.textContent()) ?? ''));
-    const screen = await api.json<{ id: string }>('POST', '/api/screens', {
-      code: (await codeEl.textContent()) ?? '',
-      name: `Display ${i + 1}`,
-      timeZone: 'Asia/Tokyo',
-    });
-    screenIds.push(screen.id);
+    screenIds.push(await pairDisplay(api, display.page, { name: `Display ${i + 1}`, timeZone: 'Asia/Tokyo' }));
     await display.page.getByTestId('display-idle').waitFor({ timeout: 15_000 });
   }
 }, 300_000);

@@ -10,7 +10,9 @@ import {
   createPlaylist,
   openPlayerBrowser,
   type PlayerBrowser,
+  pairDisplay,
   signedInMember,
+  until,
   uploadPdf,
 } from './player-helpers';
 import { type Language, screenReady, setLanguage } from './screens';
@@ -26,13 +28,6 @@ let member: PlayerBrowser;
 let screenId = '';
 let fileA = '';
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const message = (page: Page) =>
   page
     .getByTestId('display-message')
@@ -44,16 +39,7 @@ beforeAll(async () => {
   fileA = (await uploadPdf(api, 'vertical.pdf', 'Lobby loop', 1)).id;
   const list = await createPlaylist(api, 'Lobby', [fileA]);
   display = await openPlayerBrowser(null);
-  await display.page.goto('/screen');
-  const codeEl = display.page.getByTestId('pairing-code');
-  await until('a code', async () => /^[A-Z2-9]{6}$/.test((await codeEl.textContent()) ?? ''));
-  screenId = (
-    await api.json<{ id: string }>('POST', '/api/screens', {
-      code: (await codeEl.textContent()) ?? '',
-      name: 'Lobby display',
-      timeZone: 'Asia/Tokyo',
-    })
-  ).id;
+  screenId = await pairDisplay(api, display.page, { name: 'Lobby display', timeZone: 'Asia/Tokyo' });
   await api.json('PUT', `/api/screens/${screenId}`, { assignment: { kind: 'playlist', playlistId: list } });
   await display.page.locator(`.pc-display__page[data-file="${fileA}"]`).waitFor({ timeout: 20_000 });
   member = await openPlayerBrowser(api, { locale: 'ja-JP' });

@@ -211,3 +211,30 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
 }
+
+/** Polls `check` every `everyMs` until it holds; past `timeoutMs` it fails saying what was not reached. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000, everyMs = 100) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`not reached in time: ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The pairing code a display on /screen shows, once it shows one. */
+export async function pairingCode(page: Page): Promise<string> {
+  const codeEl = page.getByTestId('pairing-code');
+  let code = '';
+  await until('a pairing code', async () => {
+    code = (await codeEl.textContent()) ?? '';
+    return /^[A-Z2-9]{6}$/.test(code);
+  });
+  return code;
+}
+
+/** Opens /screen on the display's page and pairs it to the member through the API; the new screen's id. */
+export async function pairDisplay(api: Api, page: Page, screen: { name: string; timeZone: string }): Promise<string> {
+  await page.goto('/screen');
+  const code = await pairingCode(page);
+  return (await api.json<{ id: string }>('POST', '/api/screens', { code, ...screen })).id;
+}

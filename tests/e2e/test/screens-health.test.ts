@@ -4,7 +4,7 @@
 // back, it recovers on the page and a recovery e-mail follows.
 import type { FleetHealth } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Api, openPlayerBrowser, type PlayerBrowser, signedInMember } from './player-helpers';
+import { type Api, openPlayerBrowser, type PlayerBrowser, pairDisplay, signedInMember, until } from './player-helpers';
 
 let api: Api;
 let display: PlayerBrowser;
@@ -12,13 +12,6 @@ let owner: PlayerBrowser;
 let screenId = '';
 const NAME = `Health ${Date.now().toString(36)}`;
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 /** the state the owner's open Screens page shows for the screen */
 const shownState = () =>
   owner.page
@@ -77,15 +70,7 @@ async function lastSeen(): Promise<string | null> {
 beforeAll(async () => {
   api = await signedInMember();
   display = await openPlayerBrowser(null, { serviceWorkers: 'block' });
-  await display.page.goto('/screen');
-  const codeEl = display.page.getByTestId('pairing-code');
-  await until('a code', async () => /^[A-Z2-9]{6}$/.test((await codeEl.textContent()) ?? ''));
-  const screen = await api.json<{ id: string }>('POST', '/api/screens', {
-    code: (await codeEl.textContent()) ?? '',
-    name: NAME,
-    timeZone: 'Europe/Paris',
-  });
-  screenId = screen.id;
+  screenId = await pairDisplay(api, display.page, { name: NAME, timeZone: 'Europe/Paris' });
   // its group alerts after 1 minute
   const group = await api.json<{ id: string }>('POST', '/api/screens/groups', {
     name: `Lobby ${NAME}`,

@@ -10,7 +10,9 @@ import {
   createPlaylist,
   openPlayerBrowser,
   type PlayerBrowser,
+  pairingCode,
   signedInMember,
+  until,
   uploadPdf,
 } from './player-helpers';
 
@@ -56,13 +58,6 @@ afterAll(async () => {
 const shownFile = (page: Page) => page.locator('.pc-display__page').getAttribute('data-file', { timeout: 20_000 });
 const queued = (page: Page) =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('pagecast.screen.plays') ?? '[]') as unknown[]).length);
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`not reached in time: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 const totalPlays = async () =>
   (await api.json<{ plays: number }[]>('GET', reportPath())).reduce((n, r) => n + r.plays, 0);
 
@@ -76,9 +71,7 @@ describe('screens', () => {
     BOUNDARY = Math.ceil((START + 120_000) / 60_000) * 60_000;
     await page.clock.install({ time: START });
     await page.goto('/screen');
-    const codeEl = page.getByTestId('pairing-code');
-    await until('a code', async () => /^[A-Z2-9]{6}$/.test((await codeEl.textContent()) ?? ''));
-    firstCode = (await codeEl.textContent()) ?? '';
+    firstCode = await pairingCode(page);
     expect(await page.getByRole('img', { name: 'ペアリング用リンクのQRコード' }).count()).toBe(1);
 
     const m = member.page;
@@ -237,10 +230,8 @@ describe('screens', () => {
     m.once('dialog', (d) => void d.accept());
     await m.goto('/screens');
     await m.getByTestId(`screen-${screenId}`).getByRole('button', { name: 'ペアリング解除' }).click();
-    const codeEl = page.getByTestId('pairing-code');
-    await codeEl.waitFor({ timeout: 15_000 });
-    await until('a new code', async () => /^[A-Z2-9]{6}$/.test((await codeEl.textContent()) ?? ''));
-    expect(await codeEl.textContent()).not.toBe(firstCode);
+    await page.getByTestId('pairing-code').waitFor({ timeout: 15_000 });
+    expect(await pairingCode(page)).not.toBe(firstCode);
     // its credential is gone: the device calls answer 401
     const status = await page.evaluate(async () => (await fetch('/api/screens/device/me')).status);
     expect(status).toBe(401);
