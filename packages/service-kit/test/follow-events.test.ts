@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type EventEnvelope, subjects } from '@pagecast/contracts';
+import { type EventEnvelope, type Subject, subjects } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followEvents } from '../src/follow-events';
 import { connectNats, ensureStreams, type Nats } from '../src/nats';
@@ -33,11 +33,14 @@ describe('followEvents', () => {
   it('every instance hears a JetStream publish of its subjects, parsed; other messages are ignored', async () => {
     const heardA: string[] = [];
     const heardB: string[] = [];
-    const fa = followEvents(a, [subject], (e) => heardA.push(e.id));
+    // a subject no stream captures: a core publish to a stream's subject would land in the shared FILES stream
+    const junk = `kit-follow-junk.${randomUUID()}` as Subject;
+    const fa = followEvents(a, [subject, junk], (e) => heardA.push(e.id));
     const fb = followEvents(b, [subject], (e) => heardB.push(e.id));
     await Promise.all([a.nc.flush(), b.nc.flush()]);
     const first = envelope();
-    a.nc.publish(subject, 'not an event');
+    a.nc.publish(junk, 'not an event');
+    a.nc.publish(junk, JSON.stringify({ id: 'x', type: subject, data: {} })); // an envelope that does not parse
     await a.js.publish(subject, JSON.stringify(first), { msgID: first.id });
     await waitFor('both instances heard it', () => heardA.includes(first.id) && heardB.includes(first.id));
     expect(heardA).toEqual([first.id]);
