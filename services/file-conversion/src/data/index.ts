@@ -28,7 +28,7 @@ export interface Repositories {
   storage: Storage;
   /** what paired screens may read (screens' events) */
   screenContent: ScreenContent;
-  /** what each paired screen plays, with its playlists' items, remembered briefly */
+  /** what each paired screen plays, and the playlists and files displays read, in memory (events keep it current) */
   screenViews: ScreenViews;
 }
 
@@ -46,7 +46,7 @@ export function createRepositories(conn: mongoose.Connection, s3: S3): Repositor
     playlists,
     storage: createStorage(s3),
     screenContent,
-    screenViews: createScreenViews(screenContent, playlists),
+    screenViews: createScreenViews(conn, screenContent, models),
   };
 }
 

@@ -16,6 +16,47 @@ export interface ScreenContentRecord {
   revoked: boolean;
 }
 
+/** A screen's record without its id: what the reducers below work on (null: never heard of). */
+export type ScreenContentState = Omit<ScreenContentRecord, '_id'>;
+
+// The reducers of the three events, shared by this read model (the database, one durable consumer) and the memory
+// every instance keeps (screen-views.ts), so both come to the same record. Each returns `current` itself when the
+// event changes nothing.
+
+/** screens.screen.changed.v1: the whole record, unless it is a tombstone or already as new (`changedAt`). */
+export function changedTo(
+  current: ScreenContentState | null,
+  next: Pick<ScreenContentRecord, 'ownerId' | 'playlistIds' | 'fileIds' | 'changedAt'>,
+): ScreenContentState | null {
+  if (current && (current.revoked || current.changedAt >= next.changedAt)) return current;
+  return { ...next, revoked: false };
+}
+
+/**
+ * screens.fleet.changed.v1 for one screen: its content added to what a live screen of this owner may read; a screen
+ * not met yet gets a record dated at the epoch (its own next change event replaces it whole).
+ */
+export function grantedTo(
+  current: ScreenContentState | null,
+  ownerId: string,
+  content: { playlistIds: string[]; fileIds: string[] },
+): ScreenContentState | null {
+  if (content.playlistIds.length + content.fileIds.length === 0) return current;
+  const base = current ?? { ownerId, playlistIds: [], fileIds: [], changedAt: new Date(0), revoked: false };
+  if (base.revoked || base.ownerId !== ownerId) return current;
+  const union = (a: string[], b: string[]) => [...new Set([...a, ...b])];
+  return {
+    ...base,
+    playlistIds: union(base.playlistIds, content.playlistIds),
+    fileIds: union(base.fileIds, content.fileIds),
+  };
+}
+
+/** screens.screen.revoked.v1: a tombstone, whatever came before. */
+export function revokedTo(ownerId: string, at: Date): ScreenContentState {
+  return { ownerId, playlistIds: [], fileIds: [], changedAt: at, revoked: true };
+}
+
 const schema = new mongoose.Schema<ScreenContentRecord>(
   {
     _id: { type: String, required: true },
@@ -33,26 +74,16 @@ export function createScreenContent(conn: mongoose.Connection) {
   const model = (conn.models.ScreenContent as ReturnType<typeof define> | undefined) ?? define();
   // Screens check their images in bursts (a playlist pushed to all of them): their records are read together.
   const records = createBatchLoader<string, ScreenContentRecord>(readByIds(model.collection));
-  // Bumped before and after every change this process applies, so that a read overlapping a write sees the number
-  // move: a view of what a screen may read (data/screen-views.ts) taken at another number is not used.
-  let version = 0;
   return {
-    /** How many changes this process has applied: a memo taken before a change is stale. */
-    get version(): number {
-      return version;
-    },
-    /** What a paired screen may read, or null (unknown or unpaired). */
-    async get(screenId: string): Promise<ScreenContentRecord | null> {
-      const record = await records.load(screenId);
-      return record && !record.revoked ? record : null;
+    /** The screen's record as stored (a tombstone too), or null: read by `_id` with the others asked meanwhile. */
+    async record(screenId: string): Promise<ScreenContentRecord | null> {
+      return (await records.load(screenId)) ?? null;
     },
     /** One writer per screen (its owner's edits, in order); a redelivered or older event is ignored. */
     async apply(record: Omit<ScreenContentRecord, 'revoked'>): Promise<void> {
       const current = await model.findById(record._id).lean<ScreenContentRecord>();
-      if (current && (current.revoked || current.changedAt >= record.changedAt)) return;
-      version += 1;
+      if (current && changedTo(current, record) === current) return;
       await model.updateOne({ _id: record._id }, { $set: { ...record, revoked: false } }, { upsert: true });
-      version += 1;
     },
     /**
      * One change to many screens (screens.fleet.changed.v1, issue 37): these screens of this owner may now also read
@@ -65,7 +96,6 @@ export function createScreenContent(conn: mongoose.Connection) {
       content: { playlistIds: string[]; fileIds: string[] },
     ): Promise<void> {
       if (screenIds.length === 0 || content.playlistIds.length + content.fileIds.length === 0) return;
-      version += 1;
       const known = await model.find({ _id: { $in: screenIds } }, { _id: 1 }).lean<Array<{ _id: string }>>();
       const seen = new Set(known.map((r) => r._id));
       const missing = screenIds.filter((id) => !seen.has(id));
@@ -91,16 +121,9 @@ export function createScreenContent(conn: mongoose.Connection) {
         { _id: { $in: screenIds }, ownerId, revoked: false },
         { $addToSet: { playlistIds: { $each: content.playlistIds }, fileIds: { $each: content.fileIds } } },
       );
-      version += 1;
     },
     async revoke(screenId: string, ownerId: string, at: Date): Promise<void> {
-      version += 1;
-      await model.updateOne(
-        { _id: screenId },
-        { $set: { ownerId, playlistIds: [], fileIds: [], changedAt: at, revoked: true } },
-        { upsert: true },
-      );
-      version += 1;
+      await model.updateOne({ _id: screenId }, { $set: revokedTo(ownerId, at) }, { upsert: true });
     },
   };
 }

@@ -1,46 +1,272 @@
-// What each paired screen plays (issue 12), as the content-access rule needs it (domain/content-access.ts): the
-// screens service's events (screen-content.ts) with the items of the screen's playlists.
+// What each paired screen may read (issue 12), as the content-access rule needs it (domain/content-access.ts), and
+// the playlists and files a display reads, held in memory on every instance (issue 40, docs/scale.md): built from
+// what was read by `_id` (batched) and kept current by the events that change it, heard by every instance at once
+// (service-kit followEvents; events/index.ts starts it). Nothing here changes an answer, only where it comes from.
+//
+// - Screens: the screens service's events (screens.screen.changed / fleet.changed / screen.revoked) applied by the
+//   reducers of the read model (screen-content.ts). That read model is written by ONE durable consumer, which may lag
+//   the plain subscription: the events heard in the last DUPLICATE_WINDOW_MS are kept per screen and applied again on
+//   top of every database read, so read-then-events is right in any order (design-40.md rule 1).
+// - Playlists and files are this service's own records: their events are published after the write (the outbox), so
+//   an event forgets the entry and the next read takes it again by `_id`. This instance hears its own event before
+//   the outbox's publish is acknowledged (the message reaches this connection's subscription first), so before the
+//   call that made the change answers (rule 2). A read that overlapped an event of its key is not kept.
+// - A gap (the connection came back: events may have been missed) drops everything held; every entry is read again
+//   at most BACKSTOP_MS after it was read, whatever happened.
+import { DUPLICATE_WINDOW_MS, type EventEnvelope, type Subject, subjects } from '@pagecast/contracts';
+import { createBatchLoader, readByIds } from '@pagecast/service-kit';
 import { LRUCache } from 'lru-cache';
+import type mongoose from 'mongoose';
 import type { ScreenView } from '../domain';
-import type { PlaylistsRepo } from './playlists';
-import type { ScreenContent } from './screen-content';
-
-/** How long what a screen plays is remembered (a display booting asks for its playlist, pages and images). */
-const SCREEN_VIEW_MEMO_MS = 5_000;
-const SCREEN_VIEWS_KEPT = 20_000;
+import type { FileDoc, Models } from './models';
+import type { PlaylistRecord } from './playlists';
+import { changedTo, grantedTo, revokedTo, type ScreenContent, type ScreenContentState } from './screen-content';
 
 /**
- * What a screen plays, remembered a few seconds: a display fetches its playlist, pages and images one after another,
- * and each would read its screen and playlists again (FerretDB queries). The caller reads afresh before it refuses
- * on a remembered view (a file assigned a moment ago). A view read before a change this process applied is not used
- * (`screenContent.version`); another instance's change shows within the memo's time, and a revoked display is
- * refused by the gateway at once.
+ * How long an entry is trusted without an event: 10 minutes. Events keep every entry current and a gap drops them
+ * all, so this only bounds what a message lost without a gap (a bug, a publish nobody heard) could leave wrong; short
+ * enough that such a fault heals within a coffee break, long enough that a fleet of 10,000 screens re-reads its
+ * records about 17 times a minute, not per request.
  */
-export function createScreenViews(screenContent: ScreenContent, playlists: Pick<PlaylistsRepo, 'findOwnedBatched'>) {
-  const memo = new LRUCache<string, { view: ScreenView | null; version: number }>({
-    max: SCREEN_VIEWS_KEPT,
-    ttl: SCREEN_VIEW_MEMO_MS,
-  });
+export const BACKSTOP_MS = 10 * 60_000;
+/**
+ * At most this many of each kind (screens, playlists, files): 10,000 screens and what they play fit twice. Measured
+ * (heap after gc, 10,000 screens and 5,000 of the others read through this module): a screen with two playlists and
+ * a file about 0.45 KiB with the event it was heard from (0.7 KiB while that event is in the 2-minute window), a
+ * playlist of 10 items about 2.7 KiB, a converted file's document about 0.9 KiB: about 80 MiB with all three full.
+ */
+export const VIEW_ENTRIES_MAX = 20_000;
 
-  const read = async (screenId: string): Promise<ScreenView | null> => {
-    const content = await screenContent.get(screenId);
-    if (!content) return null;
-    const fileIds = new Set(content.fileIds);
-    const lists = await Promise.all(content.playlistIds.map((id) => playlists.findOwnedBatched(id, content.ownerId)));
-    for (const list of lists) for (const item of list?.items ?? []) fileIds.add(item.fileId);
-    return { ownerId: content.ownerId, playlistIds: new Set(content.playlistIds), fileIds };
+/** The events this memory follows (events/index.ts subscribes to them on every instance). */
+export const followedSubjects: readonly Subject[] = [
+  subjects.screenChanged,
+  subjects.fleetChanged,
+  subjects.screenRevoked,
+  subjects.playlistSaved,
+  subjects.playlistDeleted,
+  subjects.fileUploaded,
+  subjects.fileUpdated,
+  subjects.filePublished,
+  subjects.fileUnpublished,
+  subjects.fileDeleted,
+  subjects.pageReady,
+];
+
+type ScreenEvent =
+  | { kind: 'changed'; ownerId: string; playlistIds: string[]; fileIds: string[]; changedAt: Date }
+  | { kind: 'granted'; ownerId: string; playlistIds: string[]; fileIds: string[]; changedAt: Date }
+  | { kind: 'revoked'; ownerId: string; at: Date };
+
+/**
+ * One event on a screen's record. `replayed`: applied again on top of a database read, which may already hold it or
+ * later ones; a fleet grant older than the record's own change is then one the change already superseded (in the
+ * stream's order the grant came first, and the change replaced the record whole).
+ */
+function reduce(state: ScreenContentState | null, e: ScreenEvent, replayed: boolean): ScreenContentState | null {
+  if (e.kind === 'changed') return changedTo(state, e);
+  if (e.kind === 'revoked') return revokedTo(e.ownerId, e.at);
+  if (replayed && state && state.changedAt > e.changedAt) return state;
+  return grantedTo(state, e.ownerId, e);
+}
+
+/** The events of the last DUPLICATE_WINDOW_MS per screen, in the order heard. */
+function recentEvents() {
+  const byScreen = new Map<string, ScreenEvent[]>();
+  const heard: Array<{ at: number; screenId: string }> = [];
+  let head = 0;
+  const prune = (now: number) => {
+    while (head < heard.length && now - (heard[head] as { at: number }).at > DUPLICATE_WINDOW_MS) {
+      const { screenId } = heard[head++] as { screenId: string };
+      const list = byScreen.get(screenId);
+      list?.shift();
+      if (list?.length === 0) byScreen.delete(screenId);
+    }
+    if (head > 1024 && head * 2 > heard.length) {
+      heard.splice(0, head);
+      head = 0;
+    }
+  };
+  return {
+    add(screenId: string, e: ScreenEvent) {
+      const now = Date.now();
+      prune(now);
+      heard.push({ at: now, screenId });
+      const list = byScreen.get(screenId);
+      if (list) list.push(e);
+      else byScreen.set(screenId, [e]);
+    },
+    of(screenId: string): readonly ScreenEvent[] {
+      prune(Date.now());
+      return byScreen.get(screenId) ?? [];
+    },
+  };
+}
+
+/**
+ * Entries read by `_id` and forgotten on their events. A read that an event of its key (or a gap) overlapped is
+ * answered but not kept: it may hold the record from before the change.
+ */
+function forgettingCache<V extends object>(read: (id: string) => Promise<V | undefined>, keep: (v: V) => boolean) {
+  const entries = new LRUCache<string, V>({ max: VIEW_ENTRIES_MAX, ttl: BACKSTOP_MS });
+  const reading = new Map<string, Set<{ stale: boolean }>>();
+  return {
+    entries,
+    async get(id: string, fresh = false): Promise<V | null> {
+      const hit = fresh ? undefined : entries.get(id);
+      if (hit) return hit;
+      const token = { stale: false };
+      const readers = reading.get(id) ?? new Set<{ stale: boolean }>();
+      reading.set(id, readers);
+      readers.add(token);
+      try {
+        const value = await read(id);
+        if (value && !token.stale && keep(value)) entries.set(id, value);
+        return value ?? null;
+      } finally {
+        readers.delete(token);
+        if (readers.size === 0) reading.delete(id);
+      }
+    },
+    forget(id: string) {
+      entries.delete(id);
+      for (const token of reading.get(id) ?? []) token.stale = true;
+    },
+    clear() {
+      entries.clear();
+      for (const readers of reading.values()) for (const token of readers) token.stale = true;
+    },
+  };
+}
+
+export function createScreenViews(conn: mongoose.Connection, screenContent: ScreenContent, models: Models) {
+  const recent = recentEvents();
+  const screens = new LRUCache<string, { state: ScreenContentState | null }>({
+    max: VIEW_ENTRIES_MAX,
+    ttl: BACKSTOP_MS,
+  });
+  // Many displays boot at once and ask for the same few records: read together, one query per round trip.
+  const playlistsById = createBatchLoader<string, PlaylistRecord>(
+    readByIds(conn.collection<PlaylistRecord>('playlists')),
+  );
+  const filesById = createBatchLoader<string, FileDoc>(readByIds(models.files.collection));
+  const playlists = forgettingCache(
+    (id) => playlistsById.load(id),
+    () => true,
+  );
+  // A file still converting changes at every page without an event each time: read afresh until it is done.
+  const files = forgettingCache(
+    (id) => filesById.load(id),
+    (f) => f.status !== 'processing' && Boolean(f.conversion?.finishedAt),
+  );
+
+  /** The screen's record from the database by `_id`, with the events heard since applied again on top. */
+  const readScreen = async (screenId: string): Promise<ScreenContentState | null> => {
+    const record = await screenContent.record(screenId);
+    let state: ScreenContentState | null = record
+      ? {
+          ownerId: record.ownerId,
+          playlistIds: record.playlistIds,
+          fileIds: record.fileIds,
+          changedAt: new Date(record.changedAt),
+          revoked: record.revoked,
+        }
+      : null;
+    for (const e of recent.of(screenId)) state = reduce(state, e, true);
+    screens.set(screenId, { state });
+    return state;
   };
 
+  const onScreen = (screenId: string, e: ScreenEvent) => {
+    recent.add(screenId, e);
+    const entry = screens.get(screenId);
+    if (entry) entry.state = reduce(entry.state, e, false);
+  };
+
+  const playlist = (id: string, fresh = false) => playlists.get(id, fresh);
+
   return {
-    /** What the screen plays (null: unknown or unpaired), remembered unless `fresh`, and whether it was. */
+    /**
+     * What the screen plays (null: unknown or unpaired), from memory unless `fresh` (then read again by `_id`), and
+     * whether it came from memory.
+     */
     async get(screenId: string, fresh: boolean): Promise<{ view: ScreenView | null; remembered: boolean }> {
-      const version = screenContent.version;
-      const hit = fresh ? undefined : memo.get(screenId);
-      if (hit && hit.version === version) return { view: hit.view, remembered: true };
-      const view = await read(screenId);
-      // a change applied while reading may be missing from what was read: not remembered
-      if (screenContent.version === version) memo.set(screenId, { view, version });
-      return { view, remembered: false };
+      const entry = fresh ? undefined : screens.get(screenId);
+      const state = entry ? entry.state : await readScreen(screenId);
+      if (!state || state.revoked) return { view: null, remembered: entry !== undefined };
+      const fileIds = new Set(state.fileIds);
+      const lists = await Promise.all(state.playlistIds.map((id) => playlist(id, fresh)));
+      for (const list of lists) {
+        if (list && list.userId === state.ownerId) for (const item of list.items) fileIds.add(item.fileId);
+      }
+      return {
+        view: { ownerId: state.ownerId, playlistIds: new Set(state.playlistIds), fileIds },
+        remembered: entry !== undefined,
+      };
+    },
+    /** A playlist by `_id` (null: none), from memory when held. */
+    playlist,
+    /** A file by `_id` (null: none), from memory when held (a converted file). */
+    file: (id: string) => files.get(id),
+    /** One followed event (followedSubjects) applied to what this instance holds. */
+    hear(e: EventEnvelope): void {
+      const d = e.data as Record<string, unknown>;
+      switch (e.type) {
+        case subjects.screenChanged: {
+          const c = d as {
+            screenId: string;
+            ownerId: string;
+            changedAt: string;
+            playlistIds: string[];
+            fileIds: string[];
+          };
+          onScreen(c.screenId, {
+            kind: 'changed',
+            ownerId: c.ownerId,
+            playlistIds: c.playlistIds,
+            fileIds: c.fileIds,
+            changedAt: new Date(c.changedAt),
+          });
+          return;
+        }
+        case subjects.fleetChanged: {
+          const f = d as {
+            ownerId: string;
+            changedAt: string;
+            screenIds: string[];
+            content: { playlistIds: string[]; fileIds: string[] };
+          };
+          if (f.content.playlistIds.length + f.content.fileIds.length === 0) return;
+          const e: ScreenEvent = {
+            kind: 'granted',
+            ownerId: f.ownerId,
+            ...f.content,
+            changedAt: new Date(f.changedAt),
+          };
+          for (const screenId of f.screenIds) onScreen(screenId, e);
+          return;
+        }
+        case subjects.screenRevoked: {
+          const r = d as { screenId: string; ownerId: string; revokedAt: string };
+          onScreen(r.screenId, { kind: 'revoked', ownerId: r.ownerId, at: new Date(r.revokedAt) });
+          return;
+        }
+        case subjects.playlistSaved:
+        case subjects.playlistDeleted:
+          playlists.forget(d.playlistId as string);
+          return;
+        default:
+          if (typeof d.fileId === 'string') files.forget(d.fileId);
+      }
+    },
+    /** The connection came back after a loss: whatever was missed meanwhile, nothing held is trusted. */
+    dropAll(): void {
+      screens.clear();
+      playlists.clear();
+      files.clear();
+    },
+    /** How many entries are held (figures and tests). */
+    get size() {
+      return { screens: screens.size, playlists: playlists.entries.size, files: files.entries.size };
     },
   };
 }

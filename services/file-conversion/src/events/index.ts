@@ -1,6 +1,7 @@
 import { subjects } from '@pagecast/contracts';
-import { consume, type Logger, type Nats, type Outbox } from '@pagecast/service-kit';
+import { consume, followEvents, type Logger, type Nats, type Outbox } from '@pagecast/service-kit';
 import type { Repositories } from '../data';
+import { followedSubjects } from '../data/screen-views';
 import type { ServiceSettings } from '../config';
 import { fileUpdatedData } from './publish';
 
@@ -118,7 +119,17 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
         },
       }),
     );
-    // Paired screens (issue 12): what each screen's device may read.
+    // What displays read, in memory on every instance (issue 40, data/screen-views.ts): every instance hears the
+    // screens' events and this service's playlist and file events as they are published. Subscribed (and flushed)
+    // before the durable consumer below starts and before HTTP answers: what is read from screen_content from then on
+    // has every later event heard on top.
+    const followed = followEvents(nats, followedSubjects, (e) => data.screenViews.hear(e), {
+      logger,
+      onGap: () => data.screenViews.dropAll(),
+    });
+    consumers.push({ stop: async () => followed.stop() });
+    await nats.nc.flush();
+    // Paired screens (issue 12): what each screen's device may read (the read model the memory reads on a miss).
     consumers.push(
       await consume(nats.js, {
         stream: 'SCREENS',

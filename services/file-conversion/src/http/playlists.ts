@@ -14,6 +14,7 @@ import type { ServiceContext } from '../context';
 import { addPlaylistItem } from '../use-cases/add-playlist-item';
 import { createPlaylist } from '../use-cases/create-playlist';
 import { deletePlaylist } from '../use-cases/delete-playlist';
+import { devicePlaylistItems } from '../use-cases/device-reads';
 import { listPlaylists } from '../use-cases/list-playlists';
 import { playlistItems } from '../use-cases/playlist-items';
 import { removePlaylistItem } from '../use-cases/remove-playlist-item';
@@ -36,7 +37,10 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   router.get('/api/playlists/:id/items', async (req, res) => {
     const caller = callerOf(req);
     const { id } = parseWith(PlaylistIdParams, req.params);
-    res.json(await playlistItems(ctx, caller, id));
+    // a display's read comes from memory (use-cases/device-reads.ts): the same answer, without the database
+    res.json(
+      caller.kind === 'device' ? await devicePlaylistItems(ctx, caller, id) : await playlistItems(ctx, caller, id),
+    );
   });
 
   router.post('/api/playlists/:id/items', async (req, res) => {

@@ -6,7 +6,10 @@ import { type ContentFile, isOnSale, type Reader } from '../domain';
 /** Who calls: a member, or a paired display (its screen and that screen's owner, as the gateway verified them). */
 export type Caller = { kind: 'member'; userId: string } | { kind: 'device'; screenId: string; ownerId: string };
 
-/** The caller as a reader: a display with what its screen plays (remembered unless `fresh`), and whether it was. */
+/**
+ * The caller as a reader: a display with what its screen plays (from this instance's memory, data/screen-views.ts,
+ * unless `fresh`: then read again by `_id`), and whether it came from memory.
+ */
 export async function readerOf(
   ctx: ServiceContext,
   caller: Caller,
