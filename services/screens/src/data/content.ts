@@ -1,6 +1,8 @@
 // What screens knows of content, from other services' events (read models, one document per entity, read by _id):
 // files (owner, page count, deletion) and playlists (their files over time) from file-conversion's FILES stream, and
 // licences (buyer, file, from purchase to end) from marketplace's purchases. Play batches judge records by them.
+// One durable consumer writes the documents; every instance holds what it read of them in memory with every event it
+// heard applied on top (the same reducers, below), so a change is judged by every instance at once (issue 40).
 import { type ByIdCollection, isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { FileFacts, LicencePeriod, PlaylistVersion } from '../domain';
@@ -38,39 +40,138 @@ export interface LicencesDoc {
   periods: LicencePeriodEntry[];
 }
 
-/** How long a process trusts what it read (a change announced to another instance shows within it). */
-export const CONTENT_CACHE_MS = 60_000;
+/**
+ * How long an entry is trusted before it is read again: a backstop, not how a change travels (every instance applies
+ * the FILES and MARKETPLACE events it hears at once, issue 40). Ten minutes bounds what a lost message could leave
+ * wrong (a refusal is always judged again on a fresh read, so only a wrong acceptance could last that long: a play of
+ * a file deleted or taken off a playlist in a message this instance missed without a reconnect); re-reading every
+ * entry once per ten minutes costs 10,000 screens' few thousand distinct files, playlists and licences a handful of
+ * batched `$in` reads a second at most.
+ */
+export const CONTENT_CACHE_MS = 600_000;
+/**
+ * Entries each read model keeps (the oldest read goes first): 10,000 screens' files, playlists and licences fit many
+ * times over. Measured (V8 heap after a collection, 20,000 entries of each read through the view, ids included): about
+ * 0.2 KiB per file, 1.2 KiB per playlist of one version of 10 files, 0.6 KiB per licence of one period; all three full
+ * would be some 100 MB, a fleet of 10,000 screens with a few thousand distinct entries a few MB.
+ */
+export const CONTENT_ENTRIES_MAX = 50_000;
 /** Versions a playlist keeps before the ones nobody can need any more are dropped. */
 const VERSIONS_BEFORE_PRUNE = 100;
 
 const licenceKey = (buyerId: string, fileId: string) => `${buyerId}:${fileId}`;
 
+// The reducers: what one event does to a read model's document, shared by the durable writer (the database) and every
+// instance's memory (the events it hears). Pure and idempotent: applying one again, or on top of a document that
+// already holds it, changes nothing.
+
+/** What an event says of a file: its owner and a page count (a count only grows), or its deletion. */
+export interface FileChange {
+  ownerId: string;
+  pageCount: number;
+  deletedAt?: Date;
+}
+/** A file's facts after a change (the database's `fileUpdate` is the same rule as one update). */
+export function withFileChange(fileId: string, doc: FileFactsDoc | null, change: FileChange): FileFactsDoc {
+  const deletedAt = change.deletedAt ?? doc?.deletedAt ?? null;
+  return {
+    _id: fileId,
+    ownerId: change.ownerId,
+    pageCount: Math.max(doc?.pageCount ?? 0, change.pageCount),
+    ...(deletedAt ? { deletedAt } : {}),
+  };
+}
+function fileUpdate(change: FileChange): mongoose.mongo.UpdateFilter<FileFactsDoc> {
+  return {
+    $set: { ownerId: change.ownerId, ...(change.deletedAt ? { deletedAt: change.deletedAt } : {}) },
+    $max: { pageCount: change.pageCount },
+  };
+}
+
+/** Who owns a playlist and whether it was deleted (a deletion stays deleted: playlist ids are never reused). */
+export interface PlaylistFacts {
+  ownerId?: string;
+  deleted?: boolean;
+}
+/**
+ * A playlist after a version (once per event id: a redelivery adds nothing). Versions superseded before any record may
+ * start (`cutoff`) are dropped once there are more than VERSIONS_BEFORE_PRUNE. Returns `doc` itself when it holds the
+ * version already.
+ */
+export function withPlaylistVersion(
+  playlistId: string,
+  doc: PlaylistVersionsDoc | null,
+  entry: PlaylistVersionEntry,
+  facts: PlaylistFacts,
+  cutoff: number,
+): PlaylistVersionsDoc {
+  if (doc?.versions.some((v) => v.eventId === entry.eventId)) return doc;
+  let versions = [...(doc?.versions ?? []), entry];
+  if (versions.length > VERSIONS_BEFORE_PRUNE) {
+    const sorted = versions.sort((a, b) => new Date(a.from).getTime() - new Date(b.from).getTime());
+    const firstNeeded = sorted.findLastIndex((v) => new Date(v.from).getTime() <= cutoff);
+    versions = firstNeeded > 0 ? sorted.slice(firstNeeded) : sorted;
+  }
+  const ownerId = facts.ownerId ?? doc?.ownerId;
+  const deleted = facts.deleted === true || doc?.deleted === true;
+  return { _id: playlistId, versions, ...(ownerId ? { ownerId } : {}), ...(deleted ? { deleted } : {}) };
+}
+
+/** A buyer's licences of a file after a purchase (once per purchase id). Returns `doc` itself when it holds it. */
+export function withLicencePeriod(id: string, doc: LicencesDoc | null, entry: LicencePeriodEntry): LicencesDoc {
+  if (doc?.periods.some((p) => p.purchaseId === entry.purchaseId)) return doc;
+  return { _id: id, periods: [...(doc?.periods ?? []), entry] };
+}
+
 export function createContentRepository(conn: mongoose.Connection, opts: { maxAgeMs: number }) {
   const files = conn.collection<FileFactsDoc>('screen_files');
   const playlists = conn.collection<PlaylistVersionsDoc>('screen_playlists');
   const licences = conn.collection<LicencesDoc>('screen_licences');
-  const fileReads = createCachedById<FileFactsDoc>(files as unknown as ByIdCollection, CONTENT_CACHE_MS);
-  const playlistReads = createCachedById<PlaylistVersionsDoc>(playlists as unknown as ByIdCollection, CONTENT_CACHE_MS);
-  const licenceReads = createCachedById<LicencesDoc>(licences as unknown as ByIdCollection, CONTENT_CACHE_MS);
+  const view = { maxAgeMs: CONTENT_CACHE_MS, max: CONTENT_ENTRIES_MAX };
+  const fileReads = createCachedById<FileFactsDoc>(files as unknown as ByIdCollection, view);
+  const playlistReads = createCachedById<PlaylistVersionsDoc>(playlists as unknown as ByIdCollection, view);
+  const licenceReads = createCachedById<LicencesDoc>(licences as unknown as ByIdCollection, view);
+  const cutoffOf = (now: number) => now - opts.maxAgeMs;
 
-  const changeFile = async (fileId: string, update: mongoose.mongo.UpdateFilter<FileFactsDoc>) => {
-    fileReads.forget(fileId);
-    await files.updateOne({ _id: fileId }, update, { upsert: true });
-    fileReads.forget(fileId);
+  // what every instance hears (events/index.ts follows the streams) and what this one writes: applied to memory
+  const hearFile = (fileId: string, change: FileChange) =>
+    fileReads.hear(fileId, (doc) => withFileChange(fileId, doc, change));
+  const hearPlaylist = (playlistId: string, entry: PlaylistVersionEntry, facts: PlaylistFacts, now: number) =>
+    playlistReads.hear(playlistId, (doc) => withPlaylistVersion(playlistId, doc, entry, facts, cutoffOf(now)));
+  const hearLicence = (buyerId: string, fileId: string, entry: LicencePeriodEntry) => {
+    const _id = licenceKey(buyerId, fileId);
+    licenceReads.hear(_id, (doc) => withLicencePeriod(_id, doc, entry));
   };
 
   /** page counts this process wrote: a file's pages announce themselves one by one, the count once is enough */
   const written = new Map<string, number>();
 
   return {
+    /** An event heard on a followed stream (every instance): memory only; the durable consumer writes the database. */
+    heard: { file: hearFile, playlist: hearPlaylist, licence: hearLicence },
+    /** A gap in what this instance heard: every entry is read again. */
+    dropMemory(): void {
+      fileReads.drop();
+      playlistReads.drop();
+      licenceReads.drop();
+    },
+    /** Database reads the three views made (figures and tests). */
+    get reads(): number {
+      return fileReads.reads + playlistReads.reads + licenceReads.reads;
+    },
+
     /** A file's owner and page count (a count only grows: events of one file may arrive out of order). */
     async fileSeen(fileId: string, ownerId: string, pageCount: number): Promise<void> {
       if ((written.get(fileId) ?? -1) >= pageCount) return;
-      await changeFile(fileId, { $set: { ownerId }, $max: { pageCount } });
+      const change = { ownerId, pageCount };
+      await files.updateOne({ _id: fileId }, fileUpdate(change), { upsert: true });
+      hearFile(fileId, change);
       setNewest(written, fileId, pageCount, 10_000);
     },
     async fileDeleted(fileId: string, ownerId: string, at: Date): Promise<void> {
-      await changeFile(fileId, { $set: { ownerId, deletedAt: at }, $max: { pageCount: 0 } });
+      const change = { ownerId, pageCount: 0, deletedAt: at };
+      await files.updateOne({ _id: fileId }, fileUpdate(change), { upsert: true });
+      hearFile(fileId, change);
     },
     /**
      * A version of a playlist's files from `from` on, once per event. Pushed to the playlist's document (one writer:
@@ -81,12 +182,11 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
       playlistId: string,
       entry: PlaylistVersionEntry,
       now: number,
-      facts: { ownerId?: string; deleted?: boolean } = {},
+      facts: PlaylistFacts = {},
     ): Promise<void> {
       const doc = await playlists.findOne({ _id: playlistId });
-      if (doc?.versions.some((v) => v.eventId === entry.eventId)) return;
-      playlistReads.forget(playlistId);
-      // who owns it and whether it was deleted (a deletion stays deleted: playlist ids are never reused)
+      const next = withPlaylistVersion(playlistId, doc, entry, facts, cutoffOf(now));
+      if (next === doc) return;
       const set: Partial<PlaylistVersionsDoc> = {};
       if (facts.ownerId) set.ownerId = facts.ownerId;
       if (facts.deleted) set.deleted = true;
@@ -97,16 +197,10 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
           { upsert: true },
         ),
       );
-      const all = [...(doc?.versions ?? []), entry];
-      if (all.length > VERSIONS_BEFORE_PRUNE) {
-        const cutoff = now - opts.maxAgeMs;
-        const sorted = all.sort((a, b) => a.from.getTime() - b.from.getTime());
-        const firstNeeded = sorted.findLastIndex((v) => v.from.getTime() <= cutoff);
-        if (firstNeeded > 0) {
-          await playlists.updateOne({ _id: playlistId }, { $set: { versions: sorted.slice(firstNeeded) } });
-        }
+      if (next.versions.length < (doc?.versions.length ?? 0) + 1) {
+        await playlists.updateOne({ _id: playlistId }, { $set: { versions: next.versions } });
       }
-      playlistReads.forget(playlistId);
+      hearPlaylist(playlistId, entry, facts, now);
     },
     /**
      * Playlists as a member's choice sees them (issue 37): owner (when known), deleted, and the files of the newest
@@ -128,10 +222,9 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
     async licence(buyerId: string, fileId: string, entry: LicencePeriodEntry): Promise<void> {
       const _id = licenceKey(buyerId, fileId);
       const doc = await licences.findOne({ _id });
-      if (doc?.periods.some((p) => p.purchaseId === entry.purchaseId)) return;
-      licenceReads.forget(_id);
+      if (withLicencePeriod(_id, doc, entry) === doc) return;
       await upsertPush(() => licences.updateOne({ _id }, { $push: { periods: entry } }, { upsert: true }));
-      licenceReads.forget(_id);
+      hearLicence(buyerId, fileId, entry);
     },
 
     async files(ids: string[], now: number, fresh = false): Promise<Map<string, FileFacts>> {

@@ -1,7 +1,15 @@
 import { subjects } from '@pagecast/contracts';
-import { consume } from '@pagecast/service-kit';
+import { consume, followEvents } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { type ContentEvent, recordContent, recordLicence } from '../use-cases/record-content';
+import {
+  type ContentEvent,
+  hearContent,
+  hearLicence,
+  licenceOf,
+  type PurchaseEvent,
+  recordContent,
+  recordLicence,
+} from '../use-cases/record-content';
 import { recordSale } from '../use-cases/sold-plays';
 
 /**
@@ -10,17 +18,40 @@ import { recordSale } from '../use-cases/sold-plays';
  */
 export const consumerNames = (prefix: string) => ({ MARKETPLACE: `${prefix}-purchases`, FILES: `${prefix}-content` });
 
+const fileSubjects = [
+  subjects.fileUploaded,
+  subjects.fileUpdated,
+  subjects.fileDeleted,
+  subjects.pageReady,
+  subjects.playlistSaved,
+  subjects.playlistDeleted,
+];
+const contentSubjects = [...fileSubjects, subjects.purchaseCompleted];
+
 /**
  * The read models screens keeps, each rebuilt by a new durable from the whole stream (handlers idempotent):
  * - marketplace's purchases: which files were sold and by whom (`sold_files`, a seller's counts), and each buyer's
  *   licence periods (proof of play);
  * - file-conversion's files and playlists: owners, page counts, deletions and playlist contents over time.
+ * Every instance also follows both streams' content events (plain subscriptions) into its memory of the last two.
  * What screens announces goes out through the outbox in the use cases.
  */
 export async function startConsumers(ctx: ServiceContext): Promise<Array<{ stop(): Promise<void> }>> {
   const names = consumerNames(ctx.config.CONSUMER_PREFIX);
   const consumers: Array<{ stop(): Promise<void> }> = [];
   try {
+    // every instance hears the content events as they are published and applies them to its memory at once (the
+    // durable below, one per service, writes the documents that memory reads on a miss); a gap drops the memory
+    const followed = followEvents(
+      ctx.nats,
+      contentSubjects,
+      (e) => {
+        if (e.type === subjects.purchaseCompleted) hearLicence(ctx, e as PurchaseEvent);
+        else hearContent(ctx, e as ContentEvent);
+      },
+      { logger: ctx.logger, onGap: () => ctx.data.content.dropMemory() },
+    );
+    consumers.push({ stop: async () => followed.stop() });
     consumers.push(
       await consume(ctx.nats.js, {
         stream: 'MARKETPLACE',
@@ -29,15 +60,9 @@ export async function startConsumers(ctx: ServiceContext): Promise<Array<{ stop(
         logger: ctx.logger,
         deliver: ctx.config.EVENTS_DELIVER,
         handler: async (e) => {
-          const at = e.data.purchasedAt ? new Date(e.data.purchasedAt) : new Date(e.occurredAt);
-          await recordSale(ctx, { fileId: e.data.fileId, sellerId: e.data.sellerId, at });
-          await recordLicence(ctx, {
-            purchaseId: e.data.purchaseId,
-            buyerId: e.data.buyerId,
-            fileId: e.data.fileId,
-            from: at,
-            to: new Date(e.data.expiresAt),
-          });
+          const licence = licenceOf(e);
+          await recordSale(ctx, { fileId: licence.fileId, sellerId: licence.sellerId, at: licence.from });
+          await recordLicence(ctx, licence);
         },
       }),
     );
@@ -45,14 +70,7 @@ export async function startConsumers(ctx: ServiceContext): Promise<Array<{ stop(
       await consume(ctx.nats.js, {
         stream: 'FILES',
         durable: names.FILES,
-        subjects: [
-          subjects.fileUploaded,
-          subjects.fileUpdated,
-          subjects.fileDeleted,
-          subjects.pageReady,
-          subjects.playlistSaved,
-          subjects.playlistDeleted,
-        ],
+        subjects: fileSubjects,
         logger: ctx.logger,
         deliver: ctx.config.EVENTS_DELIVER,
         handler: async (e) => {

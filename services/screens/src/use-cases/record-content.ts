@@ -1,5 +1,6 @@
 import { type EventEnvelope, subjects } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
+import type { FileChange, PlaylistFacts, PlaylistVersionEntry } from '../data/content';
 
 export type ContentEvent = EventEnvelope<
   | typeof subjects.fileUploaded
@@ -9,46 +10,82 @@ export type ContentEvent = EventEnvelope<
   | typeof subjects.playlistSaved
   | typeof subjects.playlistDeleted
 >;
+export type PurchaseEvent = EventEnvelope<typeof subjects.purchaseCompleted>;
 type DataOf<S extends ContentEvent['type']> = EventEnvelope<S>['data'];
+
+/** What one content event changes: a file's facts, or a playlist's version (its id is the event's). */
+type ContentChange =
+  | { kind: 'file'; fileId: string; change: FileChange }
+  | { kind: 'playlist'; playlistId: string; entry: PlaylistVersionEntry; facts: PlaylistFacts };
 
 /**
  * What play batches are judged by, kept from file-conversion's events (idempotent: a redelivery changes nothing):
  * a file's owner and page count (the total is known from its first page on, while it still converts; a count only
  * grows) and its deletion; each playlist's files from the time of each save (a deletion empties it from then on).
  */
-export async function recordContent(ctx: ServiceContext, event: ContentEvent): Promise<void> {
-  const { content } = ctx.data;
+function changeOf(event: ContentEvent): ContentChange {
   switch (event.type) {
     case subjects.fileUploaded: {
       const d = event.data as DataOf<typeof subjects.fileUploaded>;
-      return content.fileSeen(d.fileId, d.ownerId, 0);
+      return { kind: 'file', fileId: d.fileId, change: { ownerId: d.ownerId, pageCount: 0 } };
     }
     case subjects.fileUpdated: {
       const d = event.data as DataOf<typeof subjects.fileUpdated>;
-      return content.fileSeen(d.fileId, d.ownerId, d.pageCount);
+      return { kind: 'file', fileId: d.fileId, change: { ownerId: d.ownerId, pageCount: d.pageCount } };
     }
     case subjects.pageReady: {
       const d = event.data as DataOf<typeof subjects.pageReady>;
-      return content.fileSeen(d.fileId, d.ownerId, Math.max(d.pageCount, d.pageNumber));
+      const pageCount = Math.max(d.pageCount, d.pageNumber);
+      return { kind: 'file', fileId: d.fileId, change: { ownerId: d.ownerId, pageCount } };
     }
     case subjects.fileDeleted: {
       const d = event.data as DataOf<typeof subjects.fileDeleted>;
-      return content.fileDeleted(d.fileId, d.ownerId, new Date(d.deletedAt));
+      const change = { ownerId: d.ownerId, pageCount: 0, deletedAt: new Date(d.deletedAt) };
+      return { kind: 'file', fileId: d.fileId, change };
     }
     case subjects.playlistSaved: {
       const d = event.data as DataOf<typeof subjects.playlistSaved>;
       const entry = { eventId: event.id, from: new Date(d.updatedAt), fileIds: d.fileIds };
-      return content.playlistVersion(d.playlistId, entry, ctx.now(), { ownerId: d.ownerId });
+      return { kind: 'playlist', playlistId: d.playlistId, entry, facts: { ownerId: d.ownerId } };
     }
     default: {
       const d = event.data as DataOf<typeof subjects.playlistDeleted>;
       const entry = { eventId: event.id, from: new Date(d.deletedAt), fileIds: [] };
-      return content.playlistVersion(d.playlistId, entry, ctx.now(), { ownerId: d.ownerId, deleted: true });
+      return { kind: 'playlist', playlistId: d.playlistId, entry, facts: { ownerId: d.ownerId, deleted: true } };
     }
   }
 }
 
+/** The durable consumer's handler: writes the read model's document (and this instance's memory). */
+export async function recordContent(ctx: ServiceContext, event: ContentEvent): Promise<void> {
+  const { content } = ctx.data;
+  const c = changeOf(event);
+  if (c.kind === 'playlist') return content.playlistVersion(c.playlistId, c.entry, ctx.now(), c.facts);
+  if (c.change.deletedAt) return content.fileDeleted(c.fileId, c.change.ownerId, c.change.deletedAt);
+  return content.fileSeen(c.fileId, c.change.ownerId, c.change.pageCount);
+}
+
+/** A content event heard by this instance (every instance follows the stream): applied to its memory only. */
+export function hearContent(ctx: ServiceContext, event: ContentEvent): void {
+  const c = changeOf(event);
+  if (c.kind === 'playlist') ctx.data.content.heard.playlist(c.playlistId, c.entry, c.facts, ctx.now());
+  else ctx.data.content.heard.file(c.fileId, c.change);
+}
+
 /** A licence: the buyer may play the file from the purchase until the licence ends (once per purchase). */
+export function licenceOf(event: PurchaseEvent) {
+  const at = event.data.purchasedAt ? new Date(event.data.purchasedAt) : new Date(event.occurredAt);
+  return {
+    purchaseId: event.data.purchaseId,
+    buyerId: event.data.buyerId,
+    fileId: event.data.fileId,
+    sellerId: event.data.sellerId,
+    from: at,
+    to: new Date(event.data.expiresAt),
+  };
+}
+
+/** The durable consumer's licence (once per purchase), written and applied to this instance's memory. */
 export async function recordLicence(
   ctx: ServiceContext,
   licence: { purchaseId: string; buyerId: string; fileId: string; from: Date; to: Date },
@@ -58,4 +95,10 @@ export async function recordLicence(
     from: licence.from,
     to: licence.to,
   });
+}
+
+/** A purchase heard by this instance: the buyer's licence in its memory only. */
+export function hearLicence(ctx: ServiceContext, event: PurchaseEvent): void {
+  const l = licenceOf(event);
+  ctx.data.content.heard.licence(l.buyerId, l.fileId, { purchaseId: l.purchaseId, from: l.from, to: l.to });
 }

@@ -85,7 +85,8 @@ async function judgeAndStore(
     if (evidence) {
       let judged = judgePlays(candidates, withLedger(evidence, ledger));
       if (!fresh && judged.verdicts.some((v) => !v.accepted && READ_MODEL_REASONS.has(v.reason))) {
-        // what a read model says may be a minute old here (or an event not yet handled): read everything afresh
+        // the content views hold every event this instance heard, but a message lost without a reconnect leaves an
+        // entry wrong until its backstop age (data/content.ts): before refusing, read everything afresh
         fresh = true;
         const current = (await ctx.data.screens.get(screenId, now)) ?? screen;
         evidence = await gatherEvidence(
