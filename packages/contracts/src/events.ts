@@ -143,6 +143,15 @@ export const ScreenChangedEvent = z.object({
   playlistIds: z.array(z.string()).default([]),
   fileIds: z.array(z.string()).default([]),
 });
+/**
+ * Screens were paired (one pairing, or the landed codes of a bulk pairing): every screens instance adds them to its
+ * in-memory view (the fleet view of an instance other than the one that paired them shows them at once).
+ */
+export const ScreenPairedEvent = z.object({
+  ownerId: z.string(),
+  screenIds: z.array(z.string()),
+  pairedAt: IsoDateTime,
+});
 /** A screen was unpaired: the gateway refuses its device token from now on. */
 export const ScreenRevokedEvent = z.object({
   screenId: z.string(),
@@ -231,6 +240,7 @@ export const eventDataSchemas = {
   [subjects.membershipChanged]: MembershipChangedEvent,
   [subjects.screenChanged]: ScreenChangedEvent,
   [subjects.screenRevoked]: ScreenRevokedEvent,
+  [subjects.screenPaired]: ScreenPairedEvent,
   [subjects.fleetChanged]: FleetChangedEvent,
   [subjects.screenAlert]: ScreenAlertEvent,
 } as const satisfies { [S in Subject]: z.ZodType };

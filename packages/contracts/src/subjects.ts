@@ -23,6 +23,7 @@ export const subjects = {
   membershipChanged: 'billing.membership.changed.v1',
   screenChanged: 'screens.screen.changed.v1',
   screenRevoked: 'screens.screen.revoked.v1',
+  screenPaired: 'screens.screen.paired.v1',
   fleetChanged: 'screens.fleet.changed.v1',
   screenAlert: 'screens.alert.raised.v1',
 } as const;

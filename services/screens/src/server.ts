@@ -36,7 +36,7 @@ export async function createServer(
       const { clock } = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);
       return {
         ...base,
-        data: await createRepositories(base.conn, base.nats),
+        data: await createRepositories(base.conn, base.nats, { logger: base.logger }),
         now: opts.now ?? (clock.adjustable ? () => clock.now().getTime() : Date.now),
         clock,
       };

@@ -1,9 +1,10 @@
 // Fleet control (issue 37): groups, each member's fleet document (group order, running takeovers), takeovers and
-// their log, templates and the intent records of bulk changes. Read by `_id` on the paths displays take (a manifest
-// reads the screen, its owner's fleet document and the screen's groups, all by `_id`); the member's own pages may
-// filter by owner (FerretDB scans those: a member's list, not a display's path).
+// their log, templates and the intent records of bulk changes. The paths displays take (a manifest, a report) read
+// the owner's fleet document and the screen's groups from the device view (device-view.ts: in memory, re-read here
+// after every write of a group or fleet document, before the call answers); the member's own pages may filter by
+// owner (FerretDB scans those: a member's list, not a display's path).
 import type { OpeningHours, ScreenAssignment, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
-import { isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
+import { isDuplicateKeyError } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 
 export interface GroupDoc {
@@ -82,10 +83,15 @@ export interface ChangeDoc {
   doneAt: Date | null;
 }
 
-/** How many groups and fleet documents the reports' reads keep (bounded maps: the oldest go first). */
-const RECENT_MAX = 20_000;
+/** What this repository asks of the device view (device-view.ts; named here, which it imports). */
+export interface FleetView {
+  groups(ids: readonly string[]): Promise<GroupDoc[]>;
+  fleet(ownerId: string): Promise<FleetDoc>;
+  refreshGroups(ids: string[]): Promise<void>;
+  refreshFleet(ownerId: string): Promise<void>;
+}
 
-export function createFleetRepository(conn: mongoose.Connection) {
+export function createFleetRepository(conn: mongoose.Connection, view: FleetView) {
   const groups = conn.collection<GroupDoc>('screen_groups');
   const fleets = conn.collection<FleetDoc>('screen_fleets');
   const takeovers = conn.collection<TakeoverDoc>('screen_takeovers');
@@ -107,53 +113,15 @@ export function createFleetRepository(conn: mongoose.Connection) {
     return indexed;
   };
 
-  // What displays' reports read (issue 38: a heartbeat checks what it shows against its screen's groups and
-  // takeovers): kept a while per process, as the screen's record is (screens.ts); a change made here forgets it, and
-  // a read that a change overtook is not kept.
-  const recentGroups = new Map<string, { doc: GroupDoc | null; at: number }>();
-  const recentFleets = new Map<string, { doc: FleetDoc; at: number }>();
-  let writes = 0;
-  const changed = (forget: () => void) => {
-    writes++;
-    forget();
-  };
-
   return {
     ensureIndexes,
     /**
-     * The groups of these ids and the owner's fleet document as read at most maxAgeMs ago by this process (a
-     * display's frequent reports; what it plays reads them afresh).
+     * The groups of these ids and the owner's fleet document as the device view holds them (a display's reports: no
+     * database read once loaded; the view is current, so the age they accept does not matter).
      */
     recent: {
-      async groups(ids: string[], maxAgeMs: number, now: number): Promise<GroupDoc[]> {
-        const missing = ids.filter((id) => {
-          const hit = recentGroups.get(id);
-          return !hit || now - hit.at > maxAgeMs;
-        });
-        if (missing.length > 0) {
-          const before = writes;
-          const found = new Map((await groups.find({ _id: { $in: missing } }).toArray()).map((g) => [g._id, g]));
-          if (writes === before) {
-            for (const id of missing) setNewest(recentGroups, id, { doc: found.get(id) ?? null, at: now }, RECENT_MAX);
-          }
-          return ids.flatMap((id) => {
-            const doc = found.get(id) ?? recentGroups.get(id)?.doc;
-            return doc ? [doc] : [];
-          });
-        }
-        return ids.flatMap((id) => {
-          const doc = recentGroups.get(id)?.doc;
-          return doc ? [doc] : [];
-        });
-      },
-      async fleet(ownerId: string, maxAgeMs: number, now: number): Promise<FleetDoc> {
-        const hit = recentFleets.get(ownerId);
-        if (hit && now - hit.at <= maxAgeMs) return hit.doc;
-        const before = writes;
-        const doc = (await fleets.findOne({ _id: ownerId })) ?? { _id: ownerId, order: [], running: [] };
-        if (writes === before) setNewest(recentFleets, ownerId, { doc, at: now }, RECENT_MAX);
-        return doc;
-      },
+      groups: (ids: string[], _maxAgeMs?: number, _now?: number): Promise<GroupDoc[]> => view.groups(ids),
+      fleet: (ownerId: string, _maxAgeMs?: number, _now?: number): Promise<FleetDoc> => view.fleet(ownerId),
     },
     groups: {
       ofOwner: (ownerId: string) => groups.find({ ownerId }).toArray(),
@@ -162,7 +130,6 @@ export function createFleetRepository(conn: mongoose.Connection) {
       /** false: the owner has a group of that name */
       async insert(doc: GroupDoc): Promise<boolean> {
         await ensureIndexes();
-        changed(() => recentGroups.delete(doc._id));
         try {
           await groups.insertOne(doc);
           return true;
@@ -170,12 +137,11 @@ export function createFleetRepository(conn: mongoose.Connection) {
           if (isDuplicateKeyError(err)) return false;
           throw err;
         } finally {
-          changed(() => recentGroups.delete(doc._id));
+          await view.refreshGroups([doc._id]);
         }
       },
       /** false: the new name is taken */
       async set(id: string, fields: Partial<Omit<GroupDoc, '_id' | 'ownerId'>>): Promise<boolean> {
-        changed(() => recentGroups.delete(id));
         try {
           await groups.updateOne({ _id: id }, { $set: fields });
           return true;
@@ -183,14 +149,15 @@ export function createFleetRepository(conn: mongoose.Connection) {
           if (isDuplicateKeyError(err)) return false;
           throw err;
         } finally {
-          changed(() => recentGroups.delete(id));
+          await view.refreshGroups([id]);
         }
       },
       async remove(id: string) {
-        changed(() => recentGroups.delete(id));
-        const done = await groups.deleteOne({ _id: id });
-        changed(() => recentGroups.delete(id));
-        return done;
+        try {
+          return await groups.deleteOne({ _id: id });
+        } finally {
+          await view.refreshGroups([id]);
+        }
       },
     },
     fleets: {
@@ -198,13 +165,15 @@ export function createFleetRepository(conn: mongoose.Connection) {
         return (await fleets.findOne({ _id: ownerId })) ?? { _id: ownerId, order: [], running: [] };
       },
       async set(doc: FleetDoc): Promise<void> {
-        changed(() => recentFleets.delete(doc._id));
-        await fleets.updateOne(
-          { _id: doc._id },
-          { $set: { order: doc.order, running: doc.running } },
-          { upsert: true },
-        );
-        changed(() => recentFleets.delete(doc._id));
+        try {
+          await fleets.updateOne(
+            { _id: doc._id },
+            { $set: { order: doc.order, running: doc.running } },
+            { upsert: true },
+          );
+        } finally {
+          await view.refreshFleet(doc._id);
+        }
       },
     },
     takeovers: {

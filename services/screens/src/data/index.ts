@@ -1,9 +1,10 @@
 import { PLAY_FUTURE_SLACK_SECONDS, PLAY_MAX_AGE_DAYS } from '@pagecast/contracts';
-import type { Nats } from '@pagecast/service-kit';
+import type { Logger, Nats } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { createAssignmentHistory } from './assignment-history';
 import { createContentRepository } from './content';
 import { createDeviceTokens } from './device-tokens';
+import { createDeviceView, type ViewCollection } from './device-view';
 import { createFleetRepository } from './fleet';
 import { defineModels } from './models';
 import { createGapRepository } from './gaps';
@@ -19,21 +20,33 @@ import { createStatusRepository } from './statuses';
 /** What the play read models keep: records may be this old (and a few minutes more), no older. */
 const MAX_AGE_MS = PLAY_MAX_AGE_DAYS * 86_400_000 + 2 * PLAY_FUTURE_SLACK_SECONDS * 1000;
 
-export async function createRepositories(conn: mongoose.Connection, nats: Nats) {
+export async function createRepositories(conn: mongoose.Connection, nats: Nats, opts: { logger?: Logger } = {}) {
   const models = defineModels(conn);
+  // issue 40: what displays' calls read, in memory on every instance; it hears the screens' events before it loads
+  // (a change during the load re-reads what it names), and its load is the start's scan (in batches)
+  const view = createDeviceView({
+    screens: models.screens.collection as unknown as ViewCollection,
+    groups: conn.collection('screen_groups') as unknown as ViewCollection,
+    fleets: conn.collection('screen_fleets') as unknown as ViewCollection,
+  });
+  view.follow(nats, opts.logger);
+  await nats.nc.flush();
+  const loaded = await view.load();
+  opts.logger?.info(loaded, 'device view loaded');
   return {
+    view,
     history: createAssignmentHistory(conn),
     content: createContentRepository(conn, { maxAgeMs: MAX_AGE_MS }),
     gaps: createGapRepository(conn, { maxAgeMs: MAX_AGE_MS }),
     ledger: createPlayLedgerRepository(conn),
     pairings: createPairingRepository(models),
-    screens: createScreenRepository(models),
+    screens: createScreenRepository(models, view),
     statuses: await createStatusRepository(nats),
     plays: createPlayRepository(models),
     soldFiles: createSoldFileRepository(models),
     rateLimits: createRateLimits(conn),
     deviceTokens: createDeviceTokens(conn),
-    fleet: createFleetRepository(conn),
+    fleet: createFleetRepository(conn, view),
     incidents: createIncidentRepository(conn),
   };
 }

@@ -8,7 +8,7 @@ import type { BulkPairingOutcome, BulkPairingRequest, BulkPairingResult } from '
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { PairingClaimRecord, PairingRecord } from '../data';
-import { ensureScreenOfClaim } from './pair-screen';
+import { announcePairing, ensureScreenOfClaim } from './pair-screen';
 
 export async function bulkPairScreens(
   ctx: ServiceContext,
@@ -48,6 +48,11 @@ export async function bulkPairScreens(
   const ours = claims.map((c) => (c && landed.has(c._id) ? c : null));
   // each screen of a landed claim (idempotent: a crash here is repaired by the display's next poll)
   await Promise.all(ours.map((c) => (c ? ensureScreenOfClaim(ctx, c) : undefined)));
+  // one event for the call (issue 40: every instance's device view adds them)
+  await announcePairing(
+    ctx,
+    ours.filter((c): c is PairingClaimRecord => c !== null),
+  );
   return {
     results: input.screens.map((s, i): BulkPairingOutcome => {
       const claim = ours[i];

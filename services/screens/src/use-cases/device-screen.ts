@@ -6,26 +6,22 @@ import { inputsOf } from './fleet-common';
 import { groupsOfScreen, settingsOf } from './screen-health';
 
 /**
- * How old a screen's record may be when a display's heartbeat or play batch checks it: the check needs only that the
- * screen is this device's and not revoked. A revocation made by this instance is seen at once (the repository
- * forgets the record), and the gateway refuses a revoked device everywhere from the revocation event; so a display
- * reporting every 15 s reads its record about once a minute (each read costs FerretDB a query), its manifest
- * reading it afresh in between.
+ * What a display's reports passed as the age of the record they accept (issue 40, first pass). The device view is
+ * current (device-view.ts: changes made here are re-read before they answer, other instances' arrive with their
+ * events), so no age applies any more; kept for the callers that still pass it.
  */
 export const DEVICE_CHECK_MS = 60_000;
 
 /**
- * The device's own screen; a revoked screen or a token of an earlier pairing is refused (401: pair again).
- * `recentMs` accepts a record read that long ago (reports); what the display plays always reads it afresh.
+ * The device's own screen, from the device view (no database read once loaded; a screen this instance has not heard
+ * of is read by `_id` and kept); a revoked screen or a token of an earlier pairing is refused (401: pair again).
  */
 export async function screenOfDevice(
   ctx: ServiceContext,
   device: DeviceIdentity,
-  opts: { recentMs?: number } = {},
+  _opts: { recentMs?: number } = {},
 ): Promise<ScreenRecord> {
-  const screen = opts.recentMs
-    ? await ctx.data.screens.getRecent(device.screenId, opts.recentMs, ctx.now())
-    : await ctx.data.screens.get(device.screenId, ctx.now());
+  const screen = await ctx.data.screens.ofDevice(device.screenId);
   if (!screen || screen.revokedAt || screen.deviceId !== device.deviceId || screen.ownerId !== device.ownerId) {
     throw new AppError('UNAUTHORIZED');
   }
@@ -35,10 +31,10 @@ export async function screenOfDevice(
 export async function getDeviceScreen(ctx: ServiceContext, device: DeviceIdentity): Promise<DeviceScreen> {
   const screen = await screenOfDevice(ctx, device);
   // what it resolves with on its own clock (issue 37): its groups' assignments in order, the takeovers that concern
-  // it with their ends; by `_id` reads only (the owner's fleet document, the screen's groups)
+  // it with their ends; the owner's fleet document and the screen's groups from the device view (no database read)
   const [fleet, groups] = await Promise.all([
-    ctx.data.fleet.fleets.get(screen.ownerId),
-    ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
+    ctx.data.view.fleet(screen.ownerId),
+    ctx.data.view.groups(screen.groupIds ?? []),
   ]);
   const groupsById = new Map(groups.map((g) => [g._id, g]));
   const inputs = inputsOf(screen, fleet, groupsById, ctx.now());

@@ -1,41 +1,13 @@
 // The fleet view (issue 38, GET /api/screens/health): counts per state over the member's screens matching the group
 // and name filters, and one page of them (filtered by state too), by name then id, with an opaque cursor. The owner's
-// screens (a projection) come from a per-owner list kept by this process (data/screens.ts: dropped on any change made
-// here, on another instance's screen and fleet events, and after 10 s at most), their groups and fleet document are
-// read once, statuses come from memory: nothing per screen from the database or NATS.
-import {
-  type FleetHealth,
-  type FleetHealthCounts,
-  type FleetHealthQuery,
-  type ScreenHealth,
-  subjects,
-} from '@pagecast/contracts';
+// screens come from the device view's owner index (data/device-view.ts: in memory on every instance, current with
+// every change made here and with the screens' events of every other instance, a pairing included; no query, no
+// age), their groups and fleet document are read once, statuses come from memory: nothing per screen from the
+// database or NATS.
+import type { FleetHealth, FleetHealthCounts, FleetHealthQuery, ScreenHealth } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { healthOfScreens } from './screen-health';
-
-const watching = new WeakSet<object>();
-/**
- * Another instance's change to an owner's screens drops this process's list of them: its events (published to
- * JetStream by the outbox) are heard on plain subscriptions, no consumer; a missed one is covered by the list's age.
- */
-function forgetOnChanges(ctx: ServiceContext): void {
-  if (watching.has(ctx.nats)) return;
-  watching.add(ctx.nats);
-  for (const subject of [subjects.screenChanged, subjects.fleetChanged, subjects.screenRevoked]) {
-    ctx.nats.nc.subscribe(subject, {
-      callback: (err, msg) => {
-        if (err) return;
-        try {
-          const ownerId = msg.json<{ data?: { ownerId?: unknown } }>().data?.ownerId;
-          if (typeof ownerId === 'string') ctx.data.screens.forgetOwner(ownerId);
-        } catch {
-          // not an event of ours
-        }
-      },
-    });
-  }
-}
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 const byNameThenId = (a: { name: string; id: string }, b: { name: string; id: string }) =>
@@ -63,7 +35,6 @@ function decodeCursor(cursor: string): { name: string; id: string } {
 export async function fleetHealth(ctx: ServiceContext, ownerId: string, query: FleetHealthQuery): Promise<FleetHealth> {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const now = ctx.now();
-  forgetOnChanges(ctx);
   let screens = await ctx.data.screens.forHealth(ownerId, now);
   if (query.groupId) {
     const { groupId } = query;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type PairScreenRequest, SCREEN_DEFAULT_TIME_ZONE, type Screen } from '@pagecast/contracts';
-import { AppError, isDuplicateKeyError } from '@pagecast/service-kit';
+import { AppError, isDuplicateKeyError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { PairingClaimRecord } from '../data';
 import { presentScreen } from './present-screen';
@@ -28,6 +28,21 @@ export async function ensureScreenOfClaim(ctx: ServiceContext, claim: PairingCla
 }
 
 /**
+ * Announces screens just paired (issue 40): every instance's device view adds them, so the fleet view of another
+ * instance shows them at once. One claim's id names the event's (a UUID, as every envelope's): announced again (a
+ * repaired claim), sent once.
+ */
+export async function announcePairing(ctx: ServiceContext, claims: PairingClaimRecord[]): Promise<void> {
+  const first = claims[0];
+  if (!first) return;
+  await ctx.outbox.add(
+    'screens.screen.paired.v1',
+    { ownerId: first.ownerId, screenIds: claims.map((c) => c.screenId), pairedAt: first.claimedAt.toISOString() },
+    claims.length === 1 ? { id: nameUuid(`screens.screen.paired:${first._id}`, 'v5') } : {},
+  );
+}
+
+/**
  * The member types the code shown on the display. Wrong, expired and already used codes all answer
  * PAIRING_CODE_INVALID (no hint which); attempts are rate-limited per member, right or wrong.
  */
@@ -50,6 +65,7 @@ export async function pairScreen(ctx: ServiceContext, ownerId: string, input: Pa
   // The one atomic step: of two members typing the same code at once, one insert lands.
   if (!(await ctx.data.pairings.claim(claim))) throw new AppError('PAIRING_CODE_INVALID');
   await ensureScreenOfClaim(ctx, claim);
+  await announcePairing(ctx, [claim]);
   const screen = await ctx.data.screens.get(claim.screenId);
   if (!screen) throw new AppError('INTERNAL');
   return presentScreen(screen, null, now);

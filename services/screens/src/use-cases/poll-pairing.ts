@@ -1,7 +1,7 @@
 import { PAIRING_CODE_TTL_SECONDS, type PairingStatus } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { ensureScreenOfClaim } from './pair-screen';
+import { announcePairing, ensureScreenOfClaim } from './pair-screen';
 import { hashSecret } from './start-pairing';
 
 /**
@@ -23,6 +23,7 @@ export async function pollPairing(
   let screen = await ctx.data.screens.get(claim.screenId);
   if (!screen) {
     await ensureScreenOfClaim(ctx, claim);
+    await announcePairing(ctx, [claim]);
     screen = await ctx.data.screens.get(claim.screenId);
   }
   if (!screen || screen.revokedAt) return { status: 'expired' };
