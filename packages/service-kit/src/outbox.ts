@@ -5,6 +5,8 @@ import mongoose from 'mongoose';
 import type { pino } from 'pino';
 import { isDuplicateKeyError, onlyDuplicateKeys } from './errors';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface OutboxEntry {
   _id: string;
   subject: string;
@@ -178,6 +180,10 @@ export function createOutbox(conn: mongoose.Connection, js: JetStreamClient, log
     },
     async add<S extends Subject>(subject: S, data: EventData<S>, opts: { id?: string; subjectSuffix?: string } = {}) {
       const parsed = eventDataSchemas[subject].parse(data) as EventData<S>;
+      // an envelope's id is a UUID (every consumer's parseEvent refuses another): a chosen id that is not one would be
+      // published and then dropped by every reader, so it fails here, in the test that first writes it
+      if (opts.id !== undefined && !UUID.test(opts.id))
+        throw new Error(`outbox id ${opts.id} is not a UUID (nameUuid)`);
       const entry: OutboxEntry = {
         _id: opts.id ?? randomUUID(),
         subject,

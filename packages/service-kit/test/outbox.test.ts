@@ -73,6 +73,12 @@ describe('outbox (real FerretDB + JetStream)', () => {
     expect(await outbox.entries({ _id: id })).toEqual([]);
   });
 
+  it('add() refuses a chosen id that is not a UUID (every reader would drop the envelope) and stores nothing', async () => {
+    const id = `change-1:${randomUUID()}`;
+    await expect(outbox.add(subject, data(), { id })).rejects.toThrow(/not a UUID/);
+    expect(await outbox.entries({ _id: id })).toEqual([]);
+  });
+
   it('publishing the same id twice stores one message (JetStream de-duplication)', async () => {
     const event = await outbox.add(subject, data());
     // Simulate a crash after publish but before the entry was filed as sent: the relay publishes it again.

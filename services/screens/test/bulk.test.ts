@@ -2,6 +2,7 @@
 // remove from a group, time zone, unpair; all or nothing (every refusal changes nothing); one event per change; and a
 // change a crash left half-applied is applied again when the service starts.
 import { randomUUID } from 'node:crypto';
+import { parseEvent } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeDoc } from '../src/data/fleet';
 import { resumePendingChanges } from '../src/use-cases/bulk-change';
@@ -129,6 +130,9 @@ describe('bulk changes', () => {
     expect(events[0]?.data.kind).toBe('unpair');
     const revoked = (await screensEvents(svc, before)).filter((e) => e.subject === 'screens.screen.revoked.v1');
     expect(revoked.map((e) => e.data.screenId).sort()).toEqual([first.screenId, second.screenId].sort());
+    // each one an event its readers accept (the gateway's revocation set, file-conversion's tombstones): an id that
+    // is not a UUID was published and then dropped by every parseEvent
+    for (const e of revoked) expect(parseEvent(e.envelope).type).toBe('screens.screen.revoked.v1');
   });
 
   it('is all or nothing: another member’s screen or group, missing content, a bad schedule change no screen', async () => {

@@ -34,6 +34,8 @@ export async function manifest(svc: TestService, device: Device): Promise<Json> 
 interface StoredEvent {
   subject: string;
   data: Record<string, unknown>;
+  /** the whole message as published (for parseEvent) */
+  envelope: unknown;
 }
 
 /** Every event of the SCREENS stream published after `afterSeq` (wait for a positive fact with `eventually`). */
@@ -43,7 +45,10 @@ export async function screensEvents(svc: TestService, afterSeq: number): Promise
   const out: StoredEvent[] = [];
   for (let seq = afterSeq + 1; seq <= info.state.last_seq; seq++) {
     const m = await jsm.streams.getMessage('SCREENS', { seq }).catch(() => undefined);
-    if (m) out.push({ subject: m.subject, data: m.json<{ data: Record<string, unknown> }>().data });
+    if (m) {
+      const envelope = m.json<{ data: Record<string, unknown> }>();
+      out.push({ subject: m.subject, data: envelope.data, envelope });
+    }
   }
   return out;
 }

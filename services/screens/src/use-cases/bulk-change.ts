@@ -10,6 +10,7 @@ import { assignedContent, type BulkChange, type BulkChangeRequest, type BulkChan
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import type { ChangeDoc } from '../data/fleet';
+import { nameUuid } from '@pagecast/service-kit';
 import { isOnline } from '../domain';
 import { announceFleetChange, checkAssignment, serialByOwner } from './fleet-common';
 import { groupAssignmentsOf, recordScreenInputs } from './fleet-history';
@@ -146,7 +147,8 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
         await ctx.outbox.add(
           'screens.screen.revoked.v1',
           { screenId: s._id, deviceId: s.deviceId, ownerId, revokedAt: (s.revokedAt ?? revokedAt).toISOString() },
-          { id: `${doc._id}:${s._id}` },
+          // one id per change and screen, the same when a crashed change is applied again (an envelope's id is a UUID)
+          { id: nameUuid(`screens.screen.revoked:${doc._id}:${s._id}`, 'v5') },
         );
       }
       break;
