@@ -4,7 +4,7 @@
 // A shows in B's fleet view at once, a revocation through A is refused by B, and a restart serves the same manifests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_BACKSTOP_MS } from '../src/data/device-view';
-import { DEVICE_CHECK_MS, screenOfDevice } from '../src/use-cases/device-screen';
+import { screenOfDevice } from '../src/use-cases/device-screen';
 import { type Device, eventually, manifest, ok } from './fleet-helpers';
 import {
   announcer,
@@ -76,7 +76,7 @@ async function queriesOfDisplays(svc: TestService, devices: Device[], ids: strin
     for (let i = 0; i < rounds; i++) {
       for (const device of devices) {
         await manifest(svc, device);
-        await screenOfDevice(svc.server.context, identity(device), { recentMs: DEVICE_CHECK_MS });
+        await screenOfDevice(svc.server.context, identity(device));
       }
     }
   } finally {
@@ -173,11 +173,11 @@ describe('the device view on two instances', () => {
     const owner = member();
     const { screenId, device } = await pairDisplay(a, owner, 'Gone soon');
     // B has checked it for a report (the first pass kept that for a minute)
-    await screenOfDevice(b.server.context, identity(device), { recentMs: DEVICE_CHECK_MS });
+    await screenOfDevice(b.server.context, identity(device));
     expect((await call(b, { device }, 'GET', '/api/screens/device/me')).status).toBe(200);
     await ok(a, owner, 'DELETE', `/api/screens/${screenId}`);
     await eventually(async () =>
-      (await screenOfDevice(b.server.context, identity(device), { recentMs: DEVICE_CHECK_MS }).then(
+      (await screenOfDevice(b.server.context, identity(device)).then(
         () => false,
         (err) => (err as { code?: string }).code === 'UNAUTHORIZED',
       ))

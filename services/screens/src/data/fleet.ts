@@ -115,14 +115,6 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
 
   return {
     ensureIndexes,
-    /**
-     * The groups of these ids and the owner's fleet document as the device view holds them (a display's reports: no
-     * database read once loaded; the view is current, so the age they accept does not matter).
-     */
-    recent: {
-      groups: (ids: string[], _maxAgeMs?: number, _now?: number): Promise<GroupDoc[]> => view.groups(ids),
-      fleet: (ownerId: string, _maxAgeMs?: number, _now?: number): Promise<FleetDoc> => view.fleet(ownerId),
-    },
     groups: {
       ofOwner: (ownerId: string) => groups.find({ ownerId }).toArray(),
       byIds: (ids: string[]) => (ids.length ? groups.find({ _id: { $in: ids } }).toArray() : Promise.resolve([])),

@@ -6,21 +6,10 @@ import { inputsOf } from './fleet-common';
 import { groupsOfScreen, settingsOf } from './screen-health';
 
 /**
- * What a display's reports passed as the age of the record they accept (issue 40, first pass). The device view is
- * current (device-view.ts: changes made here are re-read before they answer, other instances' arrive with their
- * events), so no age applies any more; kept for the callers that still pass it.
- */
-export const DEVICE_CHECK_MS = 60_000;
-
-/**
  * The device's own screen, from the device view (no database read once loaded; a screen this instance has not heard
  * of is read by `_id` and kept); a revoked screen or a token of an earlier pairing is refused (401: pair again).
  */
-export async function screenOfDevice(
-  ctx: ServiceContext,
-  device: DeviceIdentity,
-  _opts: { recentMs?: number } = {},
-): Promise<ScreenRecord> {
+export async function screenOfDevice(ctx: ServiceContext, device: DeviceIdentity): Promise<ScreenRecord> {
   const screen = await ctx.data.screens.ofDevice(device.screenId);
   if (!screen || screen.revokedAt || screen.deviceId !== device.deviceId || screen.ownerId !== device.ownerId) {
     throw new AppError('UNAUTHORIZED');

@@ -11,7 +11,7 @@ import {
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord, ScreenStatus } from '../data';
-import { DEVICE_CHECK_MS, screenOfDevice } from './device-screen';
+import { screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
 import { concerns, inputsOf } from './fleet-common';
 import { groupsOfScreen, playlistFileSets, reportIsRight, settingsOf } from './screen-health';
@@ -24,8 +24,8 @@ interface ReportFacts {
 }
 
 /**
- * The screen's record, fleet document and groups as this process read them at most DEVICE_CHECK_MS ago (a display
- * reports every 15 s: its heartbeat costs no database read most of the time), or read afresh.
+ * The screen's record, fleet document and groups from the device view (issue 40: current on every instance, no
+ * database read), or the fleet document and groups read afresh (a report about to be refused).
  */
 async function reportFacts(
   ctx: ServiceContext,
@@ -33,14 +33,10 @@ async function reportFacts(
   now: number,
   fresh: boolean,
 ): Promise<ReportFacts> {
-  const screen = await screenOfDevice(ctx, device, fresh ? {} : { recentMs: DEVICE_CHECK_MS });
-  const { recent } = ctx.data.fleet;
+  const screen = await screenOfDevice(ctx, device);
   const [fleet, groups] = fresh
     ? await Promise.all([ctx.data.fleet.fleets.get(screen.ownerId), ctx.data.fleet.groups.byIds(screen.groupIds ?? [])])
-    : await Promise.all([
-        recent.fleet(screen.ownerId, DEVICE_CHECK_MS, now),
-        recent.groups(screen.groupIds ?? [], DEVICE_CHECK_MS, now),
-      ]);
+    : await Promise.all([ctx.data.view.fleet(screen.ownerId), ctx.data.view.groups(screen.groupIds ?? [])]);
   const groupsById = new Map(groups.map((g) => [g._id, g]));
   return {
     screen,
@@ -88,7 +84,7 @@ async function showsAllowed(
  * The display is on: when, what it shows, whether it says it is closed, its version and size (only its own screen,
  * by its token); the first heartbeat after a long silence records the offline gap. A report of content the screen
  * may not show is refused (REPORTED_CONTENT_NOT_ALLOWED) and stores nothing; it is judged again on fresh reads
- * before it is refused (a change made through another instance shows here within DEVICE_CHECK_MS otherwise).
+ * before it is refused (the content read models are current from events; a fresh read is the backstop).
  * The status also keeps since when the display shows something other than what it should (the resolver's answer
  * now; null while the screen's hours say closed) and the last image that failed.
  */

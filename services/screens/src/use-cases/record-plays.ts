@@ -23,7 +23,7 @@ import {
   READ_MODEL_REASONS,
   trimPlayed,
 } from '../domain';
-import { DEVICE_CHECK_MS, screenOfDevice } from './device-screen';
+import { screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
 import { takeoverPeriods } from './takeovers';
 
@@ -50,7 +50,7 @@ export async function recordPlays(
   device: DeviceIdentity,
   input: PlayBatchRequest,
 ): Promise<PlayBatchResponse> {
-  const screen = await screenOfDevice(ctx, device, { recentMs: DEVICE_CHECK_MS });
+  const screen = await screenOfDevice(ctx, device);
   const problems = playBatchProblems(input.plays, ctx.now());
   if (problems.length > 0) {
     throw new AppError('PLAY_BATCH_INVALID', {
