@@ -1,8 +1,11 @@
 // npm run load [-- <scenario>]: runs a k6 scenario of load/ (default smoke) against the app. Without BASE_URL it
 // starts the whole stack quietly on the test profile (gateway on 18090) and stops it afterwards; with BASE_URL it
 // aims there instead (loopback only). Exits with k6's code, so a broken threshold fails the run.
+// screens: on a FerretDB of the load's own, kept from run to run, or new and empty with FRESH_DB=1
+// (load/lib/load-database.mjs); at the end one block with every figure of the run, and the same as one JSON line.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { corpusDir, root } from './lib/infra.mjs';
 import { startStack } from './lib/stack.mjs';
@@ -28,6 +31,7 @@ if (process.env.BASE_URL && !loopback(process.env.BASE_URL)) {
 }
 
 let stack;
+let database;
 let k6;
 let stopping = false;
 async function finish(code) {
@@ -38,6 +42,7 @@ async function finish(code) {
     say('stopping the stack ...');
     await stack.stop().catch((e) => say(`stopping failed: ${e.message}`));
   }
+  await database?.stop().catch((e) => say(`stopping the load's FerretDB failed: ${e.message}`));
   process.exit(code);
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(130));
@@ -60,9 +65,22 @@ try {
         : {};
     // LOAD_CPU_PROF=<dir>: every process of the stack writes a V8 CPU profile there when it stops (docs/scale.md)
     if (process.env.LOAD_CPU_PROF) env.PAGECAST_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${process.env.LOAD_CPU_PROF}`;
+    if (scenario === 'screens') {
+      const { loadDatabase } = await import('../load/lib/load-database.mjs');
+      database = await loadDatabase({ say });
+    }
     stack = await startStack({ profile: 'test', port: 18090, quiet: true, env });
     baseUrl = `http://127.0.0.1:18090`;
   }
+  if (scenario === 'screens' && !database && process.env.FRESH_DB === '1')
+    throw new Error('FRESH_DB=1 with BASE_URL: the load makes a fresh database only for the stack it starts');
+  const figures = {
+    screens: Math.min(Number(process.env.SCREENS || 100), 20_000),
+    // fresh, kept (from earlierRuns runs) or given (MONGO_URL, or BASE_URL's stack)
+    database: database
+      ? { mode: database.mode, earlierRuns: database.earlierRuns, text: database.text }
+      : { mode: 'given', earlierRuns: null, text: process.env.MONGO_URL ?? `the stack at ${baseUrl}` },
+  };
   if (scenario === 'screens') {
     // paired displays through the real API before k6 starts (load/lib/pair-screens.mjs)
     const { pairScreens } = await import('../load/lib/pair-screens.mjs');
@@ -79,7 +97,8 @@ try {
       mode: process.env.PAIRING === 'single' ? 'single' : 'bulk',
       say,
     });
-    say(`${paired} screens paired in ${((performance.now() - pairingStarted) / 1000).toFixed(1)} s`);
+    figures.pairingS = Number(((performance.now() - pairingStarted) / 1000).toFixed(1));
+    say(`${paired} screens paired in ${figures.pairingS} s`);
     process.env.SCREENS_FILE = out;
   }
   // screens: the gateway's and the screens service's memory before and while the displays are connected
@@ -122,9 +141,11 @@ try {
     k6.on('close', (c) => resolve(c ?? 1));
   });
   const k6End = process.hrtime.bigint() / 1000n;
+  // the machine's load over the last minute of the k6 run: above the core count, the run shared the cores
+  figures.loadAverage = Number(loadavg()[0].toFixed(1));
   const cpuAfter = memory ? await memory.cpu() : null;
-  if (memory) memory.report(Number(process.env.SCREENS || 100));
-  if (cpuBefore && cpuAfter) printCpu(cpuBefore, cpuAfter, summaryFile);
+  if (memory) figures.kibPerScreen = memory.report(figures.screens);
+  if (cpuBefore && cpuAfter) figures.cpuMsPerRequest = printCpu(cpuBefore, cpuAfter, summaryFile);
   if (process.env.LOAD_CPU_PROF) {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(
@@ -135,11 +156,15 @@ try {
   let takeoverShown = true;
   let editShown = true;
   if (probe) {
-    takeoverShown = await probe.done;
-    editShown = (await edit).all;
+    const takenOver = await probe.done;
+    takeoverShown = takenOver.all;
+    figures.takeover = { p95Ms: round(takenOver.p95), allMs: round(takenOver.allMs), shown: takenOver.shown };
+    const edited = await edit;
+    editShown = edited.all;
+    figures.edit = { p95Ms: round(edited.p95), allMs: round(edited.allMs), shown: edited.shown };
     await probe.end();
   }
-  if (scenario === 'screens') printCalls(summaryFile);
+  if (scenario === 'screens') Object.assign(figures, printCalls(summaryFile));
   let stormPlayed = true;
   if (fleet) {
     say(
@@ -149,9 +174,21 @@ try {
     const spread = Number(process.env.STORM_SPREAD_S ?? 15);
     if (spread > 0) {
       const { powerCutStorm } = await import('../load/lib/fleet-streams.mjs');
-      stormPlayed = await powerCutStorm({ base: baseUrl, ...fleet, spreadMs: spread * 1000, say });
+      const storm = await powerCutStorm({ base: baseUrl, ...fleet, spreadMs: spread * 1000, say });
+      stormPlayed = storm.all;
+      figures.storm = {
+        spreadS: spread,
+        playing: storm.playing,
+        allS: Number.isFinite(storm.allMs) ? Number((storm.allMs / 1000).toFixed(1)) : null,
+        p95FromBootMs: round(storm.p95FromBootMs),
+        refusals: storm.refusals,
+      };
     }
     fleet.streams.close();
+  }
+  if (scenario === 'screens') {
+    figures.passed = code === 0 && takeoverShown && editShown && stormPlayed;
+    printSummary(figures);
   }
   say(code === 0 ? 'passed' : `k6 exited ${code} (a check or threshold failed)`);
   if (!takeoverShown) say('the takeover did not reach every display');
@@ -170,32 +207,137 @@ function printCpu(before, after, file) {
   try {
     requests = JSON.parse(readFileSync(file, 'utf8')).metrics.http_reqs.count;
   } catch {}
+  const perRequest = {};
   for (const name of Object.keys(after)) {
     const used = after[name] - before[name];
+    perRequest[name] = Number(((used * 1000) / requests).toFixed(2));
     say(
       `${name}: ${used.toFixed(1)} s of CPU during the k6 run, ${((used * 1000) / requests).toFixed(2)} ms per k6 request (${requests})`,
     );
   }
+  return perRequest;
 }
 
-/** One line per call of the screens scenario from k6's summary: p95, p50, requests and errors. */
+/** A figure in whole units, or null when there is none. */
+function round(v) {
+  return Number.isFinite(v) ? Math.round(v) : null;
+}
+
+/**
+ * One line per call of the screens scenario from k6's summary (p95, p50, requests and errors), the manifest's 304s,
+ * and the play batches and records by outcome (load/screens.js); returns them for the closing summary.
+ */
 function printCalls(file) {
   let metrics;
   try {
     metrics = JSON.parse(readFileSync(file, 'utf8')).metrics;
   } catch {
-    return;
+    return {};
   }
+  const calls = {};
   for (const name of ['heartbeat', 'manifest', 'plays', 'content', 'images', 'fleet-health']) {
     const d = metrics[`http_req_duration{name:${name}}`];
     const f = metrics[`http_req_failed{name:${name}}`];
     if (!d) continue;
-    const calls = f ? f.passes + f.fails : Number.NaN;
+    // http_req_failed is a rate: its "passes" are the failed requests
+    calls[name] = {
+      p95: Number(d['p(95)'].toFixed(1)),
+      calls: f ? f.passes + f.fails : null,
+      failed: f?.passes ?? null,
+    };
     say(
       `${name}: p95 ${d['p(95)'].toFixed(1)} ms, p50 ${d.med.toFixed(1)} ms, max ${d.max.toFixed(0)} ms; ` +
-        `${calls} calls, ${f ? f.passes : '?'} failed`,
+        `${calls[name].calls} calls, ${f ? f.passes : '?'} failed`,
     );
   }
+  const m304 = metrics.manifest_304;
+  if (m304) {
+    calls['manifest-304'] = { p95: Number(m304['p(95)'].toFixed(1)), calls: null, failed: null };
+    say(`manifest answered 304: p95 ${m304['p(95)'].toFixed(1)} ms, p50 ${m304.med.toFixed(1)} ms`);
+  }
+  const byOutcome = (metric) => {
+    const out = {};
+    for (const [key, v] of Object.entries(metrics)) {
+      const m = key.match(new RegExp(`^${metric}\\{outcome:(.+)\\}$`));
+      if (m && v.count > 0) out[m[1]] = v.count;
+    }
+    return out;
+  };
+  const batches = byOutcome('play_batches');
+  const records = byOutcome('play_records');
+  const sent = Object.values(batches).reduce((a, b) => a + b, 0);
+  const { accepted = 0, 'records-refused': someRefused = 0, ...refusedWhole } = batches;
+  const { accepted: recAccepted = 0, duplicate = 0, ...recRefused } = records;
+  const plays = {
+    batches: { sent, accepted, someRecordsRefused: someRefused, refused: refusedWhole },
+    records: { accepted: recAccepted, duplicates: duplicate, refused: recRefused },
+  };
+  const list = (o) =>
+    Object.entries(o)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
+  say(
+    `play batches: ${sent} sent, ${accepted} counted whole, ${someRefused} with records refused, ` +
+      `${sent - accepted - someRefused} refused whole (${list(refusedWhole)}); records: ${recAccepted} accepted, ` +
+      `${duplicate} duplicates, refused: ${list(recRefused)}`,
+  );
+  const failed = metrics.http_req_failed;
+  const checks = metrics.checks;
+  return {
+    calls,
+    plays,
+    errors: {
+      requests: failed ? failed.passes : null,
+      of: failed ? failed.passes + failed.fails : null,
+      checksFailed: checks ? checks.fails : null,
+    },
+  };
+}
+
+/**
+ * The closing block of the screens scenario: every figure of the run in one place (the closing note quotes it), then
+ * the same as one JSON line.
+ */
+function printSummary(f) {
+  const c = f.calls ?? {};
+  const p95 = (name) => (c[name] ? `${c[name].p95} ms` : 'n/a');
+  const ms = (v) => (v === null || v === undefined ? 'n/a' : `${v} ms`);
+  const pair = (o, unit) =>
+    o
+      ? Object.entries(o)
+          .map(([k, v]) => `${k} ${v ?? 'n/a'}${unit}`)
+          .join(', ')
+      : 'n/a';
+  const list = (o) =>
+    Object.entries(o ?? {})
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
+  const p = f.plays;
+  const lines = [
+    `N ${f.screens} screens; database: ${f.database.text}; pairing ${f.pairingS ?? 'n/a'} s; load average ${f.loadAverage} at the end of k6; ${f.passed ? 'passed' : 'FAILED'}`,
+    `p95: heartbeat ${p95('heartbeat')}, manifest ${p95('manifest')} (304s ${p95('manifest-304')}), plays ${p95('plays')}, ` +
+      `content ${p95('content')}, images ${p95('images')}, fleet health ${p95('fleet-health')}`,
+    `errors: ${f.errors?.requests ?? 'n/a'} failed requests of ${f.errors?.of ?? 'n/a'}, ${f.errors?.checksFailed ?? 'n/a'} failed checks` +
+      ` (per call: ${Object.entries(c)
+        .filter(([, v]) => v.failed !== null)
+        .map(([k, v]) => `${k} ${v.failed}/${v.calls}`)
+        .join(', ')})`,
+    p
+      ? `plays: ${p.batches.sent} batches sent, ${p.batches.accepted} counted whole, ${p.batches.someRecordsRefused} with ` +
+        `records refused, refused whole: ${list(p.batches.refused)}; records ${p.records.accepted} accepted, ` +
+        `${p.records.duplicates} duplicates, refused: ${list(p.records.refused)}`
+      : 'plays: n/a',
+    `memory per screen: ${pair(f.kibPerScreen, ' KiB')}; CPU per k6 request: ${pair(f.cpuMsPerRequest, ' ms')}`,
+    `playlist edit to every display: p95 ${ms(f.edit?.p95Ms)}, all ${ms(f.edit?.allMs)} (${f.edit?.shown ?? 'n/a'}/${f.screens}); ` +
+      `takeover: p95 ${ms(f.takeover?.p95Ms)}, all ${ms(f.takeover?.allMs)} (${f.takeover?.shown ?? 'n/a'}/${f.screens})`,
+    f.storm
+      ? `storm (back within ${f.storm.spreadS} s): ${f.storm.playing}/${f.screens} playing, all after ` +
+        `${f.storm.allS === null ? 'never' : `${f.storm.allS} s`}, p95 from boot ${ms(f.storm.p95FromBootMs)}; ` +
+        `refused calls (tried again): ${list(f.storm.refusals)}`
+      : 'storm: not run (STORM_SPREAD_S=0)',
+  ];
+  process.stdout.write(`\n[load] ===== summary =====\n${lines.map((l) => `[load] ${l}`).join('\n')}\n`);
+  process.stdout.write(`[load] summary-json ${JSON.stringify(f)}\n`);
 }
 
 /** Seconds of a k6 duration ('45s', '2m', '1h'), clamped like load/screens.js (at most 180 s). */
@@ -244,14 +386,17 @@ function watchMemory(running) {
     },
     report(screens) {
       clearInterval(timer);
+      const perScreen = {};
       for (const name of Object.keys(sources)) {
         if (base[name] === undefined) continue;
         const rise = peak[name] - base[name];
+        perScreen[name] = Number((rise / 1024 / screens).toFixed(1));
         say(
           `${name}: resident ${(base[name] / 2 ** 20).toFixed(0)} MiB before, ${(peak[name] / 2 ** 20).toFixed(0)} MiB ` +
             `at most while ${screens} screens were connected: ${(rise / 1024 / screens).toFixed(1)} KiB per screen`,
         );
       }
+      return perScreen;
     },
   };
 }

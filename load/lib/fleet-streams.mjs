@@ -241,10 +241,15 @@ export function editProbe({ base, setup, streams, atMs, say }) {
       `playlist edit on ${screens.length} screens: save answered in ${ms(answered)}; read by ` +
         shownText(shown, screens.length, failures),
     );
-    return { all: shown.length === screens.length, p95: percentile(shown, 95) };
+    return {
+      all: shown.length === screens.length,
+      shown: shown.length,
+      p95: percentile(shown, 95),
+      allMs: shown.length === screens.length ? shown.at(-1) : Number.NaN,
+    };
   })().catch((e) => {
     say(`playlist edit: ${e.message}`);
-    return { all: false, p95: Number.NaN };
+    return { all: false, shown: 0, p95: Number.NaN, allMs: Number.NaN };
   });
 }
 
@@ -253,7 +258,8 @@ export function editProbe({ base, setup, streams, atMs, say }) {
  * next `spreadMs` and does what a booting display does before it plays: its stream, its manifest, its playlist and
  * pages, its first page's image. A refused call (429, 503, a reset) is tried again after 1-2 s, as the display's
  * own retry does, until GIVE_UP_MS. Printed: time from the cut until every display plays, p50/p95/max per display
- * from its own boot, refusals by status, and displays that never played.
+ * from its own boot, refusals by status, and displays that never played. Resolves with those figures (`all`: every
+ * display played).
  */
 export async function powerCutStorm({ base, setup, streams, spreadMs, say }) {
   streams.cut();
@@ -308,5 +314,11 @@ export async function powerCutStorm({ base, setup, streams, spreadMs, say }) {
       `per display from its boot p50 ${ms(percentile(fromBoot, 50))}, p95 ${ms(percentile(fromBoot, 95))}, max ` +
       `${ms(fromBoot.at(-1))}; refused calls (tried again): ${refused}`,
   );
-  return played.length === setup.screens.length;
+  return {
+    all: played.length === setup.screens.length,
+    playing: played.length,
+    allMs: played.length === setup.screens.length ? last : Number.NaN,
+    p95FromBootMs: percentile(fromBoot, 95),
+    refusals: Object.fromEntries(refusals),
+  };
 }
