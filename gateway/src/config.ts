@@ -5,6 +5,7 @@
 //   HOST             address to listen on (default 127.0.0.1; compose and Kubernetes set 0.0.0.0)
 //   HEADERS_TIMEOUT_MS, BODY_IDLE_TIMEOUT_MS, REQUEST_TIMEOUT_MS  HTTP time-outs (10 s, 10 s, 120 s)
 //   LOG_LEVEL        pino level (info)
+//   LOG_SLOW_DEVICE_MS  a paired display's call is in the request log only when it failed or took longer (1000)
 //   NATS_URL         NATS with JetStream; the gateway reads account.session.revoked.v1 from the ACCOUNT stream
 //   PUBLIC_URL       the app's origin, e.g. http://localhost:8080; https → the session cookie is Secure, HSTS on
 //   INTERNAL_SECRET  HMAC key of the x-pagecast-identity header (at least 32 characters)

@@ -7,7 +7,7 @@ import type { GatewayConfig } from './config';
 import { createDeviceVerifier } from './device';
 import { createEventsHub, type LiveLimits } from './events';
 import { type Feeds, startFeeds } from './feeds';
-import { callerIdentifier, dropClientIdentity, identifyCallers } from './identify';
+import { callerIdentifier, dropClientIdentity, identifyCallers, sessionOf } from './identify';
 import { liveLimitsFromEnv } from './live';
 import type { Logger } from './log';
 import type { MediaServer } from './media';
@@ -108,6 +108,9 @@ export function createGateway(
     json: false,
     probes: false,
     bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
+    // A paired display's call (its device token verified, identify.ts) is logged only when failed or slow.
+    isDeviceCall: (_req, res) => sessionOf(res).device !== undefined,
+    slowDeviceMs: config.LOG_SLOW_DEVICE_MS,
   });
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(config.TRUST_PROXY));

@@ -25,6 +25,8 @@ export const baseConfigSchema = {
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A paired display's call is logged only when it failed or took longer than this (ms); others' calls always. */
+  LOG_SLOW_DEVICE_MS: z.coerce.number().int().min(0).default(1000),
   MONGO_URL: url('mongodb://127.0.0.1:27017').default('mongodb://127.0.0.1:27017'),
   /** Overrides the service's own database name (pagecast_<service>); tests use it to isolate runs. */
   MONGO_DB: z.string().min(1).optional(),

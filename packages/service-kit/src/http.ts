@@ -6,15 +6,17 @@ import zlib from 'node:zlib';
 import { errorMessagesJa } from '@pagecast/contracts';
 import express from 'express';
 import type { pino } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { AppError, errorHandler } from './errors';
+import { requestLog } from './logger';
 
 declare global {
   namespace Express {
     interface Request {
       /** The JSON body's bytes as received (set by the kit's JSON parser). */
       rawBody?: Buffer;
+      /** The request's id: the caller's x-request-id when well-formed, else a new one (requestLog). */
+      id?: string;
     }
   }
 }
@@ -39,6 +41,13 @@ export interface HttpAppOptions {
   probes?: boolean;
   /** A request body that sends nothing for this long is answered 408 and its connection closed (default 10 s). */
   bodyIdleTimeoutMs?: number;
+  /**
+   * Whether a paired display made the call, once its answer has ended (default: the gateway's signed device identity,
+   * req.device). Such a call is logged only when it failed or took longer than `slowDeviceMs` (logger.ts).
+   */
+  isDeviceCall?: (req: express.Request, res: express.Response) => boolean;
+  /** LOG_SLOW_DEVICE_MS (default 1000) */
+  slowDeviceMs?: number;
 }
 
 /** Node's own defaults (60 s for headers, 300 s per request) let a slow or lying client hold a connection long. */
@@ -184,18 +193,17 @@ export function createHttpApp(opts: HttpAppOptions): {
   });
 
   app.use(
-    pinoHttp({
-      logger,
+    requestLog(logger, {
       // Keep the caller's id (the gateway's) so one request can be followed across services.
-      genReqId: (req, res) => {
+      requestId: (req, res) => {
         const given = req.headers['x-request-id'];
         const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
         res.setHeader('x-request-id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => quietPaths.has(req.url ?? '') },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      quietPaths,
+      isDeviceCall: opts.isDeviceCall ?? ((req) => req.device !== undefined),
+      slowDeviceMs: opts.slowDeviceMs,
     }),
   );
 

@@ -98,6 +98,7 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
       name,
       logger,
       bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
+      slowDeviceMs: config.LOG_SLOW_DEVICE_MS,
       ready: async () => natsReady(nats.nc) && (await mongoReady(conn)) && (s3 ? await s3.ready() : true),
       openapi: () => {
         openapi ??= buildOpenApiDocument(name);
