@@ -147,7 +147,9 @@ try {
   if (memory) figures.kibPerScreen = memory.report(figures.screens);
   if (cpuBefore && cpuAfter) figures.cpuMsPerRequest = printCpu(cpuBefore, cpuAfter, summaryFile);
   if (process.env.LOAD_CPU_PROF) {
-    const { writeFileSync } = await import('node:fs');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    // the profiles are written there when the processes stop: the directory may not exist yet
+    mkdirSync(process.env.LOAD_CPU_PROF, { recursive: true });
     writeFileSync(
       join(process.env.LOAD_CPU_PROF, 'marks.json'),
       JSON.stringify({ k6StartUs: Number(k6Start), k6EndUs: Number(k6End), screens: Number(process.env.SCREENS) }),
