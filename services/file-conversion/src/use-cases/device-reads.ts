@@ -7,11 +7,12 @@ import type { FilePage, PlaylistItem } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { FileDoc } from '../data';
-import { actingUser, type ContentFile, contentAccess, playlistAccess } from '../domain';
+import { playlistAccess } from '../domain';
 import { inPlayOrder } from '../domain/playlists';
-import type { PlayableFile } from './playable-files';
+import { type PlayableFile, playableAmong } from './playable-files';
 import { toFilePage, toPlaylistItem } from './present';
-import { type Caller, contentFile, decideAfresh, readerOf } from './reader';
+import { decideReadable } from './readable-file';
+import { type Caller, decideAfresh, readerOf } from './reader';
 
 type Device = Extract<Caller, { kind: 'device' }>;
 
@@ -22,20 +23,11 @@ async function playableFromMemory(
   ids: readonly string[],
 ): Promise<Map<string, PlayableFile>> {
   const found = await Promise.all([...new Set(ids)].map((id) => ctx.data.screenViews.file(id)));
-  const docs = found.filter((f): f is FileDoc => f !== null);
-  const foreign = docs.filter((f) => f.userId !== userId).map((f) => f._id);
-  const licences = foreign.length ? await ctx.data.files.activeLicencesFor(userId, foreign) : [];
-  const reader = { kind: 'member', userId } as const;
-  const now = Date.now();
-  const out = new Map<string, PlayableFile>();
-  for (const f of docs) {
-    const decision = contentAccess({ reader, files: [contentFile(f)], licences, use: 'play', now });
-    if (decision.access === 'owner') out.set(f._id, { file: f, access: 'owner', licenceExpiresAt: null });
-    else if (decision.access === 'licence') {
-      out.set(f._id, { file: f, access: 'purchased', licenceExpiresAt: decision.licenceExpiresAt });
-    }
-  }
-  return out;
+  return playableAmong(
+    ctx,
+    userId,
+    found.filter((f): f is FileDoc => f !== null),
+  );
 }
 
 /** GET /api/playlists/:id/items for a display: as playlistItems. */
@@ -67,18 +59,6 @@ export async function deviceFilePages(
   fileId: string,
   use: 'play' | 'library',
 ): Promise<FilePage[]> {
-  const file = await ctx.data.screenViews.file(fileId);
-  const decision = await decideAfresh(async (fresh) => {
-    const { reader, remembered } = await readerOf(ctx, caller, fresh);
-    const userId = actingUser(reader);
-    const licences =
-      file && file.userId !== userId && use === 'play'
-        ? await ctx.data.files.activeLicencesFor(userId, [file._id])
-        : [];
-    const files: ContentFile[] = file ? [contentFile(file)] : [];
-    return { decision: contentAccess({ reader, files, licences, use, now: Date.now() }), remembered };
-  });
-  if (decision.access === null) throw new AppError(decision.refusal === 'screen' ? 'NOT_FOUND' : 'FILE_NOT_FOUND');
-  if (!file) throw new AppError('FILE_NOT_FOUND');
+  const { file } = await decideReadable(ctx, caller, await ctx.data.screenViews.file(fileId), use);
   return (await ctx.data.files.playerPages(file)).map(toFilePage);
 }

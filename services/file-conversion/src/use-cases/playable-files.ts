@@ -16,10 +16,17 @@ export async function playableFiles(
   userId: string,
   ids: readonly string[],
 ): Promise<Map<string, PlayableFile>> {
-  const repo = ctx.data.files;
-  const docs = ids.length ? await repo.listByIds([...ids]) : [];
+  return playableAmong(ctx, userId, ids.length ? await ctx.data.files.listByIds([...ids]) : []);
+}
+
+/** As playableFiles, with the files already read (a display's reads take them from memory: device-reads.ts). */
+export async function playableAmong(
+  ctx: ServiceContext,
+  userId: string,
+  docs: readonly FileDoc[],
+): Promise<Map<string, PlayableFile>> {
   const foreign = docs.filter((f) => f.userId !== userId).map((f) => f._id);
-  const licences = foreign.length ? await repo.activeLicencesFor(userId, foreign) : [];
+  const licences = foreign.length ? await ctx.data.files.activeLicencesFor(userId, foreign) : [];
   const reader = { kind: 'member', userId } as const;
   const now = Date.now();
   const out = new Map<string, PlayableFile>();

@@ -17,7 +17,16 @@ export async function readableFile(
   fileId: string,
   use: 'play' | 'library',
 ): Promise<{ file: FileDoc; decision: Granted }> {
-  const file = await ctx.data.files.findById(fileId);
+  return decideReadable(ctx, caller, await ctx.data.files.findById(fileId), use);
+}
+
+/** As readableFile, with the file already read (a display's reads take it from memory: device-reads.ts). */
+export async function decideReadable(
+  ctx: ServiceContext,
+  caller: Caller,
+  file: FileDoc | null,
+  use: 'play' | 'library',
+): Promise<{ file: FileDoc; decision: Granted }> {
   const decision = await decideAfresh(async (fresh) => {
     const { reader, remembered } = await readerOf(ctx, caller, fresh);
     const userId = actingUser(reader);
