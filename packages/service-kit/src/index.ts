@@ -76,6 +76,7 @@ export { setNewest } from './bounded-map';
 export { type NameUuidLayout, nameUuid } from './name-uuid';
 export { createGroupCommit, type GroupCommit } from './group-commit';
 export { runPeriodically } from './periodic';
+export { onceUntilFailure } from './once';
 export { type FollowedEvents, followEvents } from './follow-events';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';

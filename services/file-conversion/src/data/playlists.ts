@@ -14,6 +14,7 @@ import {
   AppError,
   createBatchLoader,
   isDuplicateKeyError,
+  onceUntilFailure,
   readByIds,
   type Outbox,
   type OutboxEntry,
@@ -133,21 +134,13 @@ export async function removeFileFromPlaylists(
 /** Playlists of this service; every write of items goes through `change` (locked, one document). */
 export function createPlaylistsRepo(conn: mongoose.Connection) {
   const { playlists } = collections(conn);
-  let indexes: Promise<unknown> | undefined;
   const byId = createBatchLoader<string, PlaylistRecord>(readByIds(playlists));
 
   return {
     /** Idempotent; the owner's list and the file → playlists look-up of a delete. */
-    ensureIndexes(): Promise<unknown> {
-      indexes ??= Promise.all([
-        playlists.createIndex({ userId: 1, createdAt: -1 }),
-        playlists.createIndex({ 'items.fileId': 1 }),
-      ]).catch((err: unknown) => {
-        indexes = undefined;
-        throw err;
-      });
-      return indexes;
-    },
+    ensureIndexes: onceUntilFailure(() =>
+      Promise.all([playlists.createIndex({ userId: 1, createdAt: -1 }), playlists.createIndex({ 'items.fileId': 1 })]),
+    ),
     listByOwner: (userId: string) => playlists.find({ userId }).sort({ createdAt: -1, _id: 1 }).toArray(),
     findById: (id: string) => playlists.findOne({ _id: id }),
     /** findOwned for bursts (every screen of a playlist checking an image): read together with the others asked. */

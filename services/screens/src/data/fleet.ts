@@ -4,7 +4,7 @@
 // after every write of a group or fleet document, before the call answers); the member's own pages may filter by
 // owner (FerretDB scans those: a member's list, not a display's path).
 import type { OpeningHours, ScreenAssignment, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
-import { isDuplicateKeyError } from '@pagecast/service-kit';
+import { isDuplicateKeyError, onceUntilFailure } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 
 export interface GroupDoc {
@@ -98,20 +98,15 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
   const log = conn.collection<TakeoverLogDoc>('screen_takeover_log');
   const templates = conn.collection<TemplateDoc>('screen_takeover_templates');
   const changes = conn.collection<ChangeDoc>('screen_changes');
-  let indexed: Promise<unknown> | undefined;
-  const ensureIndexes = () => {
-    indexed ??= Promise.all([
+  const ensureIndexes = onceUntilFailure(() =>
+    Promise.all([
       groups.createIndex({ ownerId: 1, nameKey: 1 }, { unique: true }),
       takeovers.createIndex({ ownerId: 1 }),
       log.createIndex({ ownerId: 1 }),
       templates.createIndex({ ownerId: 1 }),
       changes.createIndex({ doneAt: 1 }),
-    ]).catch((err) => {
-      indexed = undefined;
-      throw err;
-    });
-    return indexed;
-  };
+    ]),
+  );
 
   return {
     ensureIndexes,

@@ -2,7 +2,7 @@
 // from the screen, the state and when it began: the one atomic step on FerretDB, so two sweepers cannot open it
 // twice), ended when the screen recovered or was unpaired, and whether its e-mails went.
 import type { IncidentState, ScreenIncident } from '@pagecast/contracts';
-import { bulkWriteErrors, onlyDuplicateKeys } from '@pagecast/service-kit';
+import { bulkWriteErrors, onceUntilFailure, onlyDuplicateKeys } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 
 export interface IncidentDoc {
@@ -35,17 +35,9 @@ export const toIncident = (d: IncidentDoc): ScreenIncident => ({
 
 export function createIncidentRepository(conn: mongoose.Connection) {
   const incidents = conn.collection<IncidentDoc>('screen_incidents');
-  let indexed: Promise<unknown> | undefined;
-  const ensureIndexes = () => {
-    indexed ??= Promise.all([
-      incidents.createIndex({ screenId: 1, openedAt: -1 }),
-      incidents.createIndex({ unsettled: 1 }),
-    ]).catch((err) => {
-      indexed = undefined;
-      throw err;
-    });
-    return indexed;
-  };
+  const ensureIndexes = onceUntilFailure(() =>
+    Promise.all([incidents.createIndex({ screenId: 1, openedAt: -1 }), incidents.createIndex({ unsettled: 1 })]),
+  );
   return {
     ensureIndexes,
     /**

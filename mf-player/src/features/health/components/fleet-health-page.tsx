@@ -11,6 +11,7 @@ import { allHealthQuery, fleetHealthQuery, groupsQuery } from '../../../lib/heal
 import { healthReason } from '../../../lib/health/health-text';
 import { useHealthLive } from '../../../lib/health/use-health-live';
 import { useTitles } from '../../../lib/titles';
+import { useNow } from '../../../lib/use-now';
 import '../../../components/health/health.css';
 
 type StateFilter = NonNullable<FleetHealthQuery['state']>;
@@ -26,16 +27,6 @@ export const STATE_FILTERS: ReadonlyArray<StateFilter> = [
 ];
 const isStateFilter = (s: string | null): s is StateFilter => STATE_FILTERS.includes(s as StateFilter);
 const SEARCH_WAIT_MS = 300;
-
-/** The time now, once a second (how long a page has shown, how long a state has lasted). */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 /**
  * Fleet health (/screens/health, issue 38): counts per state as filter buttons, a group filter and a name search,

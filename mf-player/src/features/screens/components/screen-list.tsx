@@ -1,7 +1,7 @@
 import { SCREEN_OFFLINE_AFTER_SECONDS } from '@pagecast/contracts';
 import { describeError, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useSearchParams } from '@pagecast/router';
 import { allHealthQuery } from '../../../lib/health/health-api';
@@ -10,15 +10,7 @@ import { useTitles } from '../model/titles';
 import { useScreensLive } from '../model/use-screens-live';
 import { ScreenCard } from './screen-card';
 
-/** The time now, once a second: the screens' local clocks tick, and a screen that stopped reporting turns offline. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
+import { useNow } from '../../../lib/use-now';
 
 export function ScreenList() {
   const { t } = useTranslation();
