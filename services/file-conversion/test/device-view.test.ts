@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { signDeviceIdentityHeader } from '@pagecast/service-kit';
 import { uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteFile } from '../src/use-cases/delete-file';
 import {
   call,
   corpus,
@@ -179,6 +180,38 @@ describe('what a display may read, on every instance', () => {
     expect(read.status).toBe(200);
     expect(fileIdsOf(read.body)).toEqual([f1]);
     expect((await items(b, d, p2)).status).toBe(404);
+  });
+
+  it('a file deleted through A is refused by A before its deletion is announced', async () => {
+    const f3 = await uploaded('deleted', 'vertical.pdf');
+    const p4 = await playlist('losing a file', [f3]);
+    const d = newDevice();
+    await assign(d, [p4]);
+    await waitFor('A lets the display read', async () => (await pages(a, d, f3)).status === 200);
+    // the deletion's events held back (as a slow outbox would): nothing but this instance's own write can explain
+    // a refusal meanwhile
+    const ctx = a.server.context;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = false;
+    const outbox = {
+      ...ctx.outbox,
+      add: (async (...args: Parameters<typeof ctx.outbox.add>) => {
+        held = true;
+        await gate;
+        return ctx.outbox.add(...args);
+      }) as typeof ctx.outbox.add,
+    };
+    const deleting = deleteFile({ ...ctx, outbox }, owner, f3);
+    await waitFor('the deletion reached its first event', async () => held);
+    try {
+      expect((await pages(a, d, f3)).status).toBe(404);
+    } finally {
+      release();
+      await deleting;
+    }
   });
 
   it('a restarted instance answers the same', async () => {

@@ -258,6 +258,13 @@ export function createScreenViews(conn: mongoose.Connection, screenContent: Scre
           if (typeof d.fileId === 'string') files.forget(d.fileId);
       }
     },
+    /**
+     * This instance deleted the file: forgotten at once, before the deletion's event (which reaches the other
+     * instances, and this one again, once the outbox publishes it).
+     */
+    forgetFile(fileId: string): void {
+      files.forget(fileId);
+    },
     /** The connection came back after a loss: whatever was missed meanwhile, nothing held is trusted. */
     dropAll(): void {
       screens.clear();

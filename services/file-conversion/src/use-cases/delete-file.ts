@@ -13,6 +13,8 @@ export async function deleteFile(ctx: ServiceContext, userId: string, fileId: st
   const repo = ctx.data.files;
   const file = await repo.findOwned(fileId, userId);
   if (!file || !(await repo.deleteFileDoc(file._id))) throw new AppError('FILE_NOT_FOUND');
+  // a display served by this instance stops reading it now, not when the event comes back
+  ctx.data.screenViews.forgetFile(file._id);
   await repo.deletePlaylistItemsOf(file._id, ctx.outbox);
   const keys = await repo.deletePages(file._id);
   await removeUnusedObjects(ctx.data, keys);
