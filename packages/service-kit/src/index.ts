@@ -78,6 +78,7 @@ export { createGroupCommit, type GroupCommit } from './group-commit';
 export { runPeriodically } from './periodic';
 export { onceUntilFailure } from './once';
 export { type FollowedEvents, followEvents } from './follow-events';
+export { createRecentChanges, type RecentChanges } from './recent-changes';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export {

@@ -14,7 +14,7 @@
 // - A gap (the connection came back: events may have been missed) drops everything held; every entry is read again
 //   at most BACKSTOP_MS after it was read, whatever happened.
 import { DUPLICATE_WINDOW_MS, type EventEnvelope, type Subject, subjects } from '@pagecast/contracts';
-import { createBatchLoader, readByIds } from '@pagecast/service-kit';
+import { createBatchLoader, createRecentChanges, readByIds } from '@pagecast/service-kit';
 import { LRUCache } from 'lru-cache';
 import type mongoose from 'mongoose';
 import type { ScreenView } from '../domain';
@@ -36,6 +36,8 @@ export const BACKSTOP_MS = 10 * 60_000;
  * playlist of 10 items about 2.7 KiB, a converted file's document about 0.9 KiB: about 80 MiB with all three full.
  */
 export const VIEW_ENTRIES_MAX = 20_000;
+/** Screens whose recent events are kept (far above what 2 minutes see: screens' events are rare). */
+const RECENT_SCREENS_MAX = 100_000;
 
 /** The events this memory follows (events/index.ts subscribes to them on every instance). */
 export const followedSubjects: readonly Subject[] = [
@@ -67,39 +69,6 @@ function reduce(state: ScreenContentState | null, e: ScreenEvent, replayed: bool
   if (e.kind === 'revoked') return revokedTo(e.ownerId, e.at);
   if (replayed && state && state.changedAt > e.changedAt) return state;
   return grantedTo(state, e.ownerId, e);
-}
-
-/** The events of the last DUPLICATE_WINDOW_MS per screen, in the order heard. */
-function recentEvents() {
-  const byScreen = new Map<string, ScreenEvent[]>();
-  const heard: Array<{ at: number; screenId: string }> = [];
-  let head = 0;
-  const prune = (now: number) => {
-    while (head < heard.length && now - (heard[head] as { at: number }).at > DUPLICATE_WINDOW_MS) {
-      const { screenId } = heard[head++] as { screenId: string };
-      const list = byScreen.get(screenId);
-      list?.shift();
-      if (list?.length === 0) byScreen.delete(screenId);
-    }
-    if (head > 1024 && head * 2 > heard.length) {
-      heard.splice(0, head);
-      head = 0;
-    }
-  };
-  return {
-    add(screenId: string, e: ScreenEvent) {
-      const now = Date.now();
-      prune(now);
-      heard.push({ at: now, screenId });
-      const list = byScreen.get(screenId);
-      if (list) list.push(e);
-      else byScreen.set(screenId, [e]);
-    },
-    of(screenId: string): readonly ScreenEvent[] {
-      prune(Date.now());
-      return byScreen.get(screenId) ?? [];
-    },
-  };
 }
 
 /**
@@ -139,7 +108,8 @@ function forgettingCache<V extends object>(read: (id: string) => Promise<V | und
 }
 
 export function createScreenViews(conn: mongoose.Connection, screenContent: ScreenContent, models: Models) {
-  const recent = recentEvents();
+  // the events heard in the last DUPLICATE_WINDOW_MS per screen, applied again on top of every database read
+  const recent = createRecentChanges<ScreenEvent>({ windowMs: DUPLICATE_WINDOW_MS, maxIds: RECENT_SCREENS_MAX });
   const screens = new LRUCache<string, { state: ScreenContentState | null }>({
     max: VIEW_ENTRIES_MAX,
     ttl: BACKSTOP_MS,

@@ -1,5 +1,11 @@
 import { DUPLICATE_WINDOW_MS } from '@pagecast/contracts';
-import { type ByIdCollection, createBatchLoader, readByIds, setNewest } from '@pagecast/service-kit';
+import {
+  type ByIdCollection,
+  createBatchLoader,
+  createRecentChanges,
+  readByIds,
+  setNewest,
+} from '@pagecast/service-kit';
 
 /** A change heard for one document: a pure, idempotent reducer (applying it twice changes nothing more). */
 export type Reducer<D> = (doc: D | null) => D | null;
@@ -26,21 +32,13 @@ export function createCachedById<D extends { _id: string }>(
 ) {
   const loader = createBatchLoader<string, D>(readByIds<D>(collection));
   const memory = new Map<string, { doc: D | null; at: number }>();
-  /** per id, the changes heard and when (real time: the window is the durable writer's lag), oldest id first */
-  const heard = new Map<string, { last: number; changes: Array<{ at: number; apply: Reducer<D> }> }>();
+  /** per id, the changes heard in the window (real time: the window is the durable writer's lag) */
+  const heard = createRecentChanges<Reducer<D>>({ windowMs: DUPLICATE_WINDOW_MS, maxIds: HEARD_MAX });
   let generation = 0;
 
-  const recent = (id: string, t: number) => {
-    const h = heard.get(id);
-    if (!h) return [];
-    const live = h.changes.filter((c) => t - c.at <= DUPLICATE_WINDOW_MS);
-    if (live.length === 0) heard.delete(id);
-    else h.changes = live;
-    return live;
-  };
   const replay = (id: string, doc: D | null) => {
     let out = doc;
-    for (const c of recent(id, Date.now())) out = c.apply(out);
+    for (const apply of heard.of(id)) out = apply(out);
     return out;
   };
 
@@ -67,15 +65,7 @@ export function createCachedById<D extends { _id: string }>(
     },
     /** A change heard (an event, or this instance's write): applied to the entry if held, and kept for later reads. */
     hear(id: string, apply: Reducer<D>): void {
-      const t = Date.now();
-      const h = heard.get(id);
-      const changes = h ? [...recent(id, t), { at: t, apply }] : [{ at: t, apply }];
-      setNewest(heard, id, { last: t, changes }, HEARD_MAX);
-      // ids heard longest ago go first once their window has passed
-      for (const [oldId, old] of heard) {
-        if (t - old.last <= DUPLICATE_WINDOW_MS) break;
-        heard.delete(oldId);
-      }
+      heard.add(id, apply);
       const held = memory.get(id);
       if (held) memory.set(id, { doc: apply(held.doc), at: held.at });
     },
