@@ -13,21 +13,16 @@ import {
   ScreenHealth,
   ScreenIncidentList,
 } from '@pagecast/contracts';
-import { initI18n } from '@pagecast/i18n';
-import { MemoryRouter, Route, Routes, useLocation } from '@pagecast/router';
-import { createQueryClient } from '@pagecast/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, type ReactNode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { HealthSummary } from '../src/components/health/health-summary';
 import { FleetHealthView } from '../src/features/health/components/fleet-health-page';
 import { AgendaSection } from '../src/features/fleet/components/agenda-section';
 import { GroupsSection } from '../src/features/fleet/components/groups-section';
+import { ScreenCard } from '../src/features/screens/components/screen-card';
 import { ScreenSettings } from '../src/features/screens/components/screen-settings';
 import { titlesOf } from '../src/lib/titles';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { allByTestId, button, byTestId, click, json, net, render, settle, setupDom, type, where } from './dom-harness';
 
 const NOW = Date.parse('2026-11-27T10:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -66,43 +61,12 @@ const page = (fileId: string, n: number, shownAt: number, error: ScreenHealth['l
   error: error?.error ?? null,
 });
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-interface Call {
-  method: string;
-  path: string;
-  search: URLSearchParams;
-  body: unknown;
-}
-let calls: Call[];
-let serve: (call: Call) => Response | undefined;
-
-let i18n: Awaited<ReturnType<typeof initI18n>>;
-beforeAll(async () => {
-  i18n = await initI18n({ lng: 'en' });
-});
-
-let root: Root;
-let host: HTMLDivElement;
-beforeEach(async () => {
-  await i18n.changeLanguage('en');
-  calls = [];
-  serve = () => undefined;
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const url = new URL(input, 'http://app.test');
-    const call = {
-      method: init?.method ?? 'GET',
-      path: url.pathname,
-      search: url.searchParams,
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-    };
-    calls.push(call);
-    const answer = serve(call);
-    if (answer) return answer;
-    if (url.pathname === '/api/auth/user') return json({ id: 'me', email: 'me@example.test' });
-    if (url.pathname === '/api/files/f-menu/pages')
-      return json(
+const dom = setupDom();
+const i18n = () => dom.i18n();
+// the pages of the file the thumbnails show, for every test of this file
+net.fallback = ({ path }) =>
+  path === '/api/files/f-menu/pages'
+    ? json(
         [1, 2, 3].map((n) => ({
           id: `p${n}`,
           fileId: 'f-menu',
@@ -112,68 +76,9 @@ beforeEach(async () => {
           displayDuration: 10,
           createdAt: iso(NOW),
         })),
-      );
-    if (url.pathname === '/api/files/accessible' || url.pathname === '/api/playlists') return json([]);
-    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
-  });
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
-});
+      )
+    : undefined;
 
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-  vi.unstubAllGlobals();
-});
-
-let location = '';
-function Where() {
-  const here = useLocation();
-  location = `${here.pathname}${here.search}`;
-  return null;
-}
-
-async function settle(times = 8) {
-  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-}
-async function render(node: ReactNode, url = '/') {
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={[url]}>
-          <Routes>
-            <Route path="*" element={node} />
-          </Routes>
-          <Where />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  await settle();
-}
-const byTestId = (id: string, within: ParentNode = document) =>
-  within.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-const allByTestId = (id: string, within: ParentNode = document) => [
-  ...within.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`),
-];
-async function click(el: Element | null | undefined) {
-  expect(el).toBeTruthy();
-  await act(async () => (el as HTMLElement).click());
-  await settle();
-}
-const button = (text: string, within: ParentNode = document) =>
-  [...within.querySelectorAll('button')].find((b) => b.textContent?.trim() === text);
-/** types into a controlled input as a person does (React listens to the native value setter's input event) */
-async function type(el: HTMLInputElement | null, value: string) {
-  expect(el).toBeTruthy();
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-  await act(async () => {
-    setter?.call(el, value);
-    el?.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  await settle();
-}
 const reason = () => byTestId('health-reason')?.textContent;
 
 describe('a screen’s health, in words', () => {
@@ -251,7 +156,7 @@ describe('a screen’s health, in words', () => {
     expect(byTestId('health-last-error')?.textContent).toBe('None');
 
     await act(async () => {
-      await i18n.changeLanguage('fr');
+      await i18n().changeLanguage('fr');
     });
     expect(reason()).toBe('La même page depuis 6 min ; sa page demande 10 s');
   });
@@ -263,7 +168,7 @@ describe('a screen’s health, in words', () => {
     expect(reason()).toBe('For 2 min: shows “Prices”, page 1, should show the playlist “Lunch”');
     expect(byTestId('health-thumb')?.className).toContain('ph-thumb--landscape');
     await act(async () => {
-      await i18n.changeLanguage('ja');
+      await i18n().changeLanguage('ja');
     });
     expect(byTestId('health-state')?.textContent).toBe('表示内容の誤り');
     expect(reason()).toBe('2分前から、プレイリスト「Lunch」ではなく「Prices」の1ページを表示しています');
@@ -289,7 +194,7 @@ describe('a screen’s health, in words', () => {
   });
 
   it('the incident log: state, from, to (or ongoing) and the e-mails', async () => {
-    serve = ({ path }) =>
+    net.serve = ({ path }) =>
       path === '/api/screens/s1/incidents'
         ? json(
             ScreenIncidentList.parse([
@@ -348,9 +253,52 @@ function screen(over: Partial<Screen> = {}): Screen {
   };
 }
 
+describe('a Screens card: one status', () => {
+  // the heartbeat says online and names a page: the card's status is its health once that is read
+  const reporting = screen({ nowPlaying: { fileId: 'f-menu', page: 1 } });
+  const card = () => byTestId('screen-s1');
+
+  it('a closed screen says closed (not online) and has no now-playing line', async () => {
+    // until its health is read (or from an older server): the heartbeat's online and the reported page
+    await render(<ScreenCard screen={reporting} now={NOW} titles={titles} />);
+    expect(byTestId('health-state')).toBeNull();
+    expect(byTestId('screen-status')?.textContent).toBe('Online');
+    expect(byTestId('screen-now-playing')?.textContent).toBe('Menu, page 2');
+    const closed = health({ state: 'closed', shows: { kind: 'blank', shownAt: iso(NOW - MIN) } });
+    await render(<ScreenCard screen={reporting} now={NOW} titles={titles} health={closed} />);
+    const states = allByTestId('health-state', card() ?? document);
+    expect(states.map((s) => [s.dataset.state, s.textContent])).toEqual([['closed', 'Closed']]);
+    expect(card()?.querySelector('.ps-screen__head [data-testid="health-state"]')).toBe(states[0]);
+    expect(byTestId('health-reason')?.textContent).toBe('Outside its opening hours: the screen is black');
+    expect(byTestId('screen-status')).toBeNull();
+    expect(byTestId('screen-now-playing')).toBeNull();
+    expect(byTestId('health-shows')).toBeNull();
+    expect(card()?.textContent).not.toContain('Online');
+    expect(card()?.textContent).not.toContain('Now playing');
+    // what its schedule plays, last seen and the screen size stay
+    expect(byTestId('screen-schedule-now')?.textContent).toBe('Nothing');
+    expect(byTestId('screen-last-seen')?.textContent).not.toBe('');
+    expect([...(card()?.querySelectorAll('dt') ?? [])].map((dt) => dt.textContent)).toEqual([
+      'What it plays',
+      'Last seen',
+      'Screen size',
+    ]);
+  });
+
+  it('a screen showing what it should says so, and what it shows in words by title', async () => {
+    const ok = health({ state: 'ok', shows: page('f-menu', 2, NOW - 20_000) });
+    await render(<ScreenCard screen={reporting} now={NOW} titles={titles} health={ok} />);
+    expect(allByTestId('health-state').map((s) => s.textContent)).toEqual(['OK']);
+    expect(byTestId('health-reason')?.textContent).toBe('Shows what it should');
+    expect(byTestId('health-shows')?.textContent).toBe('Now playing: “Menu”, page 2');
+    expect(byTestId('screen-now-playing')).toBeNull();
+    expect(card()?.textContent).not.toContain('f-menu');
+  });
+});
+
 describe('rotation and opening hours of a screen', () => {
   it('adds and removes spans, picks a rotation, and saves them (no spans = none of its own)', async () => {
-    serve = ({ method, path, body }) =>
+    net.serve = ({ method, path, body }) =>
       method === 'PUT' && path === '/api/screens/s1' ? json({ ...screen(), ...(body as object) }) : undefined;
     await render(<ScreenSettings screen={screen()} />);
     expect(byTestId('hours-none')?.textContent).toBe('No hours of its own: its group’s, else always open');
@@ -368,7 +316,7 @@ describe('rotation and opening hours of a screen', () => {
     await type(second.querySelector<HTMLInputElement>('#hours-s1-closes-1'), '02:00');
     expect(second.textContent).toContain('closes the next day');
     await click(button('Save'));
-    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+    expect(net.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
       {
         rotation: 270,
         openingHours: [
@@ -382,11 +330,11 @@ describe('rotation and opening hours of a screen', () => {
     await click(button('Remove', allByTestId('opening-span')[0]));
     expect(allByTestId('opening-span')).toHaveLength(0);
     await click(button('Save'));
-    expect(calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ rotation: 270, openingHours: null });
+    expect(net.calls.filter((c) => c.method === 'PUT').at(-1)?.body).toEqual({ rotation: 270, openingHours: null });
   });
 
   it('shows the server’s refusal on the span it is about, in the reader’s language', async () => {
-    serve = ({ method }) =>
+    net.serve = ({ method }) =>
       method === 'PUT'
         ? json(
             {
@@ -397,7 +345,7 @@ describe('rotation and opening hours of a screen', () => {
             400,
           )
         : undefined;
-    await i18n.changeLanguage('fr');
+    await i18n().changeLanguage('fr');
     await render(
       <ScreenSettings
         screen={screen({
@@ -413,9 +361,9 @@ describe('rotation and opening hours of a screen', () => {
     const [first, second] = allByTestId('opening-span');
     expect(first?.querySelector('[role="alert"]')).toBeNull();
     expect(second?.querySelector('[role="alert"]')?.textContent).toBe(
-      i18n.t('validation.openingSpanEmpty', { lng: 'fr' }),
+      i18n().t('validation.openingSpanEmpty', { lng: 'fr' }),
     );
-    expect(i18n.t('validation.openingSpanEmpty', { lng: 'fr' })).not.toBe('validation.openingSpanEmpty');
+    expect(i18n().t('validation.openingSpanEmpty', { lng: 'fr' })).not.toBe('validation.openingSpanEmpty');
   });
 });
 
@@ -435,7 +383,7 @@ describe('a group’s opening hours and alert threshold', () => {
 
   it('saves them with the group, and shows a refused threshold on its field', async () => {
     let refuse = false;
-    serve = ({ method, path }) => {
+    net.serve = ({ method, path }) => {
       if (method !== 'PUT' || path !== '/api/screens/groups/g1') return undefined;
       return refuse
         ? json(
@@ -455,7 +403,7 @@ describe('a group’s opening hours and alert threshold', () => {
     await type(alert, '1');
     await click(button('Remove', allByTestId('opening-span')[0]));
     await click(button('Save'));
-    const put = calls.filter((c) => c.method === 'PUT');
+    const put = net.calls.filter((c) => c.method === 'PUT');
     expect(put.map((c) => c.body)).toEqual([expect.objectContaining({ openingHours: null, alertAfterMinutes: 1 })]);
     refuse = true;
     await type(alert, '2000');
@@ -468,7 +416,7 @@ describe('a group’s opening hours and alert threshold', () => {
 
 describe('the agenda', () => {
   it('shows the screen as it hangs beside its entries', async () => {
-    serve = ({ path }) =>
+    net.serve = ({ path }) =>
       path === '/api/screens/s1/agenda'
         ? json(
             ScreenAgenda.parse({
@@ -527,7 +475,7 @@ describe('the fleet health view', () => {
     );
   beforeEach(() => {
     screens = fleet();
-    serve = ({ path, search }) => {
+    net.serve = ({ path, search }) => {
       if (path === '/api/screens/groups') return json([]);
       if (path !== '/api/screens/health') return undefined;
       const state = search.get('state');
@@ -556,28 +504,29 @@ describe('the fleet health view', () => {
     await click(byTestId('health-more'));
     expect(names()).toEqual(['Atrium', 'Bar', 'Cafe', 'Dock', 'Entrance']);
     expect(byTestId('health-more')).toBeNull();
-    const pages = calls.filter((c) => c.path === '/api/screens/health').map((c) => c.search.get('cursor'));
+    const pages = net.calls.filter((c) => c.path === '/api/screens/health').map((c) => c.search.get('cursor'));
     expect(pages).toEqual([null, '2', '4']);
 
     await click(byTestId('health-count-broken'));
-    expect(location).toBe('/screens/health?state=broken');
+    expect(where()).toBe('/screens/health?state=broken');
     expect(byTestId('health-count-broken')?.getAttribute('aria-pressed')).toBe('true');
     expect(names()).toEqual(['Cafe']);
     expect(byTestId('health-shown')?.textContent).toBe('1 of 1 screen');
-    expect(calls.at(-1)?.search.get('state')).toBe('broken');
+    expect(net.calls.at(-1)?.search.get('state')).toBe('broken');
   });
 
   it('?state= preselects a filter, ?screen= opens that screen with its incident log', async () => {
-    const inner = serve;
-    serve = (call) => (call.path === '/api/screens/s4/incidents' ? json(ScreenIncidentList.parse([])) : inner(call));
+    const inner = net.serve;
+    net.serve = (call) =>
+      call.path === '/api/screens/s4/incidents' ? json(ScreenIncidentList.parse([])) : inner(call);
     await render(<FleetHealthView />, '/screens/health?state=wrong&screen=s4');
-    expect(calls.find((c) => c.path === '/api/screens/health')?.search.get('state')).toBe('wrong');
+    expect(net.calls.find((c) => c.path === '/api/screens/health')?.search.get('state')).toBe('wrong');
     expect(byTestId('health-count-wrong')?.getAttribute('aria-pressed')).toBe('true');
     expect(names()).toEqual(['Dock']);
     const row = byTestId('health-row-s4');
     expect(row?.querySelector('button')?.getAttribute('aria-expanded')).toBe('true');
     expect(byTestId('screen-health', row ?? document)).not.toBeNull();
-    expect(calls.some((c) => c.path === '/api/screens/s4/incidents')).toBe(true);
+    expect(net.calls.some((c) => c.path === '/api/screens/s4/incidents')).toBe(true);
     expect(row?.textContent).toContain('No incidents yet');
   });
 
@@ -600,7 +549,7 @@ describe('the fleet health view', () => {
     await render(<FleetHealthView />, '/screens/health');
     expect(sources.map((s) => new URL(s.url, 'http://app.test').searchParams.get('screens'))).toEqual(['mine']);
     expect(byTestId('health-row-s1')?.dataset.state).toBe('ok');
-    const reads = () => calls.filter((c) => c.path === '/api/screens/health').length;
+    const reads = () => net.calls.filter((c) => c.path === '/api/screens/health').length;
     const before = reads();
     // the screen stops: the next read says offline
     screens[0] = { ...(screens[0] as ScreenHealth), state: 'offline' };
@@ -614,9 +563,9 @@ describe('the fleet health view', () => {
     await render(<FleetHealthView />, '/screens/health?group=g1');
     await type(document.querySelector<HTMLInputElement>('#health-search'), 'dock');
     // the search waits for typing to pause: wait for the read it makes
-    await vi.waitFor(() => expect(calls.some((c) => c.search.get('q') === 'dock')).toBe(true));
-    const read = calls.filter((c) => c.path === '/api/screens/health').at(-1);
+    await vi.waitFor(() => expect(net.calls.some((c) => c.search.get('q') === 'dock')).toBe(true));
+    const read = net.calls.filter((c) => c.path === '/api/screens/health').at(-1);
     expect(read?.search.get('groupId')).toBe('g1');
-    expect(location).toBe('/screens/health?group=g1&q=dock');
+    expect(where()).toBe('/screens/health?group=g1&q=dock');
   });
 });

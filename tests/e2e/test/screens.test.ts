@@ -2,7 +2,10 @@
 // schedule switches at its boundary on the display's own clock (controlled here); a network cut is played through
 // and its plays are reported once afterwards; its owner sees what was not counted, and why (issue 35); unpairing
 // sends the display back to a new pairing code. The Screens page (issue 36) names files by title, hears its screens
-// report live, and shows what a schedule plays now and next.
+// report live, and shows what a schedule plays now and next; its cards show one status, the screen's health (issue
+// 38). Screenshots of the page with its screen in en, fr and ja go to .data/screenshots (docs/screenshots with
+// PAGECAST_SCREENSHOTS=docs).
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,6 +18,13 @@ import {
   until,
   uploadPdf,
 } from './player-helpers';
+import { type Language, screenReady, setLanguage } from './screens';
+
+// a test run leaves the tracked docs alone: PAGECAST_SCREENSHOTS=docs refreshes docs/screenshots on purpose
+const shots = path.resolve(
+  import.meta.dirname,
+  process.env.PAGECAST_SCREENSHOTS === 'docs' ? '../../../docs/screenshots' : '../../../.data/screenshots',
+);
 
 let api: Api;
 let display: PlayerBrowser;
@@ -115,15 +125,29 @@ describe('screens', () => {
       },
     });
     expect(await shownFile(page)).toBe(fileA);
-    // the member sees it online, playing that file by its title and page, without reloading the page (issue 36):
-    // the display's reports reach the page on its live stream
+    // the member sees it online and showing what it should, that file by its title and page, without reloading the
+    // page (issues 36, 38): the display's reports reach the page on its live stream. One status on the card: its
+    // health (no second online badge, no second now-playing line)
     const card = m.getByTestId(`screen-${screenId}`);
-    await until('online with what it plays, live', async () => {
-      return (
-        (await card.getByTestId('screen-status').textContent()) === 'オンライン' &&
-        /^Default content（[123]ページ）$/.test((await card.getByTestId('screen-now-playing').textContent()) ?? '')
-      );
-    });
+    const text = (testId: string) =>
+      card
+        .getByTestId(testId)
+        .textContent({ timeout: 500 })
+        .catch(() => null);
+    await until(
+      'online with what it plays, live',
+      async () =>
+        (await card
+          .getByTestId('health-state')
+          .getAttribute('data-state', { timeout: 500 })
+          .catch(() => null)) === 'ok' &&
+        (await text('health-state')) === '正常' &&
+        (await text('health-reason')) === '予定どおりに表示しています' &&
+        /^再生中: 「Default content」の[123]ページ$/.test((await text('health-shows')) ?? ''),
+      30_000,
+    );
+    expect(await card.getByTestId('screen-status').count()).toBe(0);
+    expect(await card.getByTestId('screen-now-playing').count()).toBe(0);
     expect(await card.textContent()).not.toContain(fileA);
     // what its schedule plays now and next, on the screen's clock (Tokyo)
     expect(await card.getByTestId('screen-schedule-now').textContent()).toContain(
@@ -131,6 +155,20 @@ describe('screens', () => {
     );
     expect(await card.getByTestId('screen-schedule-next').textContent()).toBe(`次：Mornings（${hhmm(BOUNDARY)}から）`);
     expect(await card.getByTestId('screen-local-time').textContent()).toMatch(/\d{2}:\d{2}:\d{2}/);
+
+    // the Screens page with its one screen, in en, fr and ja (Japanese last: the page stays in it), at 1280 and 390 px
+    for (const lang of ['en', 'fr', 'ja'] as Language[]) {
+      await setLanguage(m, lang);
+      await m.setViewportSize({ width: 1280, height: 800 });
+      await m.reload();
+      await screenReady(m);
+      await card.getByTestId('health-shows').waitFor({ timeout: 30_000 });
+      await m.screenshot({ path: path.join(shots, `screens-${lang}-after.png`), fullPage: true });
+      await m.setViewportSize({ width: 390, height: 844 });
+      await card.scrollIntoViewIfNeeded();
+      await m.screenshot({ path: path.join(shots, `screens-${lang}-after-390.png`) });
+    }
+    await m.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('follows its schedule at the boundary, on its own clock', async () => {

@@ -2,26 +2,31 @@ import type { ScreenHealth } from '@pagecast/contracts';
 import { useTranslation } from '@pagecast/i18n';
 import { useState } from 'react';
 import type { Titles } from '../../lib/titles';
-import { formatDuration, healthReason } from '../../lib/health/health-text';
+import { describeShows, formatDuration, healthReason } from '../../lib/health/health-text';
 import { HealthBadge } from './health-badge';
 import { IncidentLog } from './incident-log';
 import { ShownThumbnail } from './shown-thumbnail';
+import '../layout/layout.css';
 import './health.css';
 
 /**
  * One screen's health: its state with the reason in words, a live thumbnail of what it shows (shaped as it hangs),
- * how long it has shown it (ticking with `now`), its last image error, and its incident log (read when opened).
+ * what it shows in words where the reason does not say it, how long it has shown it (ticking with `now`), its last
+ * image error, and its incident log (read when opened). `badge={false}` leaves the state's badge to the caller (the
+ * Screens card shows it in its header).
  */
 export function HealthSummary({
   health,
   now,
   titles,
   incidentsOpen = false,
+  badge = true,
 }: {
   health: ScreenHealth;
   now: number;
   titles: Titles;
   incidentsOpen?: boolean;
+  badge?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(incidentsOpen);
@@ -31,21 +36,36 @@ export function HealthSummary({
   // how long the picture has shown: not for a black screen, nor for what an offline screen showed last
   const shownSeconds =
     shows && shows.kind !== 'blank' && health.state !== 'offline' ? (now - Date.parse(shows.shownAt)) / 1000 : null;
+  // what it shows, in words, where the reason does not name it (it does for wrong content and a broken image)
+  const showsText =
+    shows && shows.kind !== 'blank' && (health.state === 'ok' || health.state === 'frozen')
+      ? describeShows(t, shows, titles)
+      : null;
   const lastError = health.lastImageError;
   return (
     <div className="ph-health" data-testid="screen-health" data-state={health.state}>
       <ShownThumbnail shows={health.state === 'offline' ? null : shows} rotation={health.rotation} titles={titles} />
       <div className="ph-health__text">
         <p className="ph-health__state">
-          <HealthBadge state={health.state} />{' '}
+          {badge ? (
+            <>
+              <HealthBadge state={health.state} />{' '}
+            </>
+          ) : null}
           <span data-testid="health-reason">{healthReason(t, health, now, titles, time)}</span>
         </p>
+        {showsText !== null ? (
+          <p className="pl-small" data-testid="health-shows">
+            <span className="pc-muted">{t('screens.nowPlaying')}: </span>
+            {showsText}
+          </p>
+        ) : null}
         {shownSeconds !== null ? (
-          <p className="pc-muted ph-small" data-testid="health-shown-for">
+          <p className="pc-muted pl-small" data-testid="health-shown-for">
             {t('screens.health.shownFor', { duration: formatDuration(t, shownSeconds) })}
           </p>
         ) : null}
-        <p className="ph-small">
+        <p className="pl-small">
           <span className="pc-muted">{t('screens.health.lastImageError')}: </span>
           <span data-testid="health-last-error">
             {lastError

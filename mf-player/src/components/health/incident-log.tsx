@@ -2,6 +2,7 @@ import { describeError, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { incidentsQuery } from '../../lib/health/health-api';
+import '../layout/layout.css';
 
 /** A screen's incident log (read when shown): state, from, to, and when the e-mails went. */
 export function IncidentLog({ screenId }: { screenId: string }) {
@@ -12,7 +13,7 @@ export function IncidentLog({ screenId }: { screenId: string }) {
   if (incidents.isLoading) return <Spinner size="sm" />;
   if (incidents.error) return <p role="alert">{describeError(incidents.error, t, t('screens.loadFailed'))}</p>;
   const rows = incidents.data ?? [];
-  if (rows.length === 0) return <p className="pc-muted ph-small">{t('screens.health.incidentsNone')}</p>;
+  if (rows.length === 0) return <p className="pc-muted pl-small">{t('screens.health.incidentsNone')}</p>;
   return (
     <div className="ph-table-wrap">
       <table className="ph-table" data-testid="incident-log">

@@ -3,6 +3,7 @@ import { Button, FieldError, Input, Label } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 /** 0 = Sunday .. 6 = Saturday (as the day-part editor). */
 const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
+import '../layout/layout.css';
 import './health.css';
 
 /** A new span: weekdays 09:00–18:00. */
@@ -32,9 +33,9 @@ export function OpeningHoursEditor({
   return (
     <fieldset className="pc-stack ph-hours" data-testid="opening-hours">
       <legend>{t('screens.health.hours.label')}</legend>
-      <p className="pc-muted ph-small">{t('screens.health.hours.help')}</p>
+      <p className="pc-muted pl-small">{t('screens.health.hours.help')}</p>
       {spans.length === 0 ? (
-        <p className="ph-small" data-testid="hours-none">
+        <p className="pl-small" data-testid="hours-none">
           {noneLabel}
         </p>
       ) : null}
@@ -80,7 +81,7 @@ export function OpeningHoursEditor({
                 onChange={(e) => setSpan(i, { end: e.target.value })}
               />
               {span.end < span.start ? (
-                <span className="pc-muted ph-small">{t('screens.health.hours.nextDay')}</span>
+                <span className="pc-muted pl-small">{t('screens.health.hours.nextDay')}</span>
               ) : null}
               <Button type="button" variant="ghost" size="sm" onClick={() => onChange(spans.filter((_, j) => j !== i))}>
                 {t('screens.health.hours.remove')}

@@ -22,11 +22,14 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../../../lib/accessible-files';
 import { OpeningHoursEditor } from '../../../components/health/opening-hours-editor';
+import { ScheduleFields } from '../../../components/schedule/schedule-fields';
 import { fieldErrors } from '../../../lib/health/health-text';
 import { playlistsQuery } from '../../../lib/playlists';
+import { assignmentOf, draftOf } from '../../../lib/schedule-form';
 import { useCreateGroup, useDeleteGroup, useOrderGroups, useUpdateGroup } from '../api/fleet-api';
 import { moved } from '../model/fleet-model';
 import { ConfirmDialog } from './confirm-dialog';
+import '../../../components/layout/layout.css';
 
 /** Groups: made, renamed, deleted, their screens, their order (precedence) and what they play. */
 export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; screens: Screen[] }) {
@@ -121,14 +124,17 @@ function GroupRow({
   const remove = useDeleteGroup();
   const [name, setName] = useState(group.name);
   const [members, setMembers] = useState<Set<string>>(() => new Set(group.screenIds));
-  // 'playlist:<id>' or 'file:<id>' (one list, grouped by kind); '' keeps a schedule or plays nothing
+  // 'playlist:<id>', 'file:<id>' (one list, grouped by kind), 'schedule' (its day parts below) or '' (nothing)
   const [plays, setPlays] = useState(
     group.assignment.kind === 'playlist'
       ? `playlist:${group.assignment.playlistId}`
       : group.assignment.kind === 'file'
         ? `file:${group.assignment.fileId}`
-        : '',
+        : group.assignment.kind === 'schedule'
+          ? 'schedule'
+          : '',
   );
+  const [schedule, setSchedule] = useState(() => draftOf(group.assignment));
   const [error, setError] = useState<string | null>(null);
   // issue 38: its screens' opening hours (none = always open) and its alert threshold in minutes
   const [spans, setSpans] = useState<OpeningSpan[]>(group.openingHours ?? []);
@@ -136,20 +142,18 @@ function GroupRow({
   const [fields, setFields] = useState<Map<string, string>>(new Map());
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
-  // A schedule is set through the API (the Screens page's schedule editor is for one screen); kept unless replaced.
-  const keepsOther = group.assignment.kind === 'schedule';
   const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     setFields(new Map());
     const [kind, id = ''] = plays.split(':');
-    const assignment: ScreenAssignment | undefined =
+    const assignment: ScreenAssignment =
       kind === 'playlist'
         ? { kind: 'playlist', playlistId: id }
         : kind === 'file'
           ? { kind: 'file', fileId: id }
-          : keepsOther
-            ? undefined
+          : kind === 'schedule'
+            ? assignmentOf({ ...schedule, kind: 'schedule' })
             : { kind: 'none' };
     update.mutate(
       {
@@ -157,7 +161,7 @@ function GroupRow({
         body: {
           name,
           screenIds: [...members],
-          ...(assignment ? { assignment } : {}),
+          assignment,
           openingHours: spans.length ? spans : null,
           // an empty or odd entry goes as it is: the server says what is wrong, by field
           alertAfterMinutes: alertAfter.trim() === '' ? Number.NaN : Number(alertAfter),
@@ -223,7 +227,8 @@ function GroupRow({
           <div className="pc-field">
             <Label htmlFor={playId}>{t('fleet.groups.plays')}</Label>
             <select id={playId} className="pc-select" value={plays} onChange={(e) => setPlays(e.target.value)}>
-              <option value="">{keepsOther ? t('fleet.groups.keep') : t('fleet.groups.nothing')}</option>
+              <option value="">{t('fleet.groups.nothing')}</option>
+              <option value="schedule">{t('fleet.groups.schedule')}</option>
               <optgroup label={t('fleet.groups.playlists')}>
                 {(playlists.data ?? []).map((p) => (
                   <option key={p.id} value={`playlist:${p.id}`}>
@@ -240,6 +245,13 @@ function GroupRow({
               </optgroup>
             </select>
           </div>
+          {plays === 'schedule' ? (
+            <ScheduleFields
+              idPrefix={`fleet-group-${group.id}-schedule`}
+              draft={schedule}
+              onChange={(patch) => setSchedule((d) => ({ ...d, ...patch }))}
+            />
+          ) : null}
           <OpeningHoursEditor
             idPrefix={`fleet-group-${group.id}-hours`}
             spans={spans}
@@ -247,7 +259,7 @@ function GroupRow({
             noneLabel={t('screens.health.hours.none')}
             errors={fields}
           />
-          <p className="pc-muted ph-small">{t('screens.health.group.hours')}</p>
+          <p className="pc-muted pl-small">{t('screens.health.group.hours')}</p>
           <div className="pc-field pf-narrow">
             <Label htmlFor={alertId}>{t('screens.health.group.alertAfter')}</Label>
             <Input
@@ -259,7 +271,7 @@ function GroupRow({
               onChange={(e) => setAlertAfter(e.target.value)}
               aria-describedby={`${alertId}-help`}
             />
-            <p id={`${alertId}-help`} className="pc-muted ph-small">
+            <p id={`${alertId}-help`} className="pc-muted pl-small">
               {t('screens.health.group.alertAfterHelp')}
             </p>
             <FieldError>{fields.get('alertAfterMinutes') ?? null}</FieldError>

@@ -12,6 +12,7 @@ import { healthReason } from '../../../lib/health/health-text';
 import { useHealthLive } from '../../../lib/health/use-health-live';
 import { useTitles } from '../../../lib/titles';
 import { useNow } from '../../../lib/use-now';
+import '../../../components/layout/layout.css';
 import '../../../components/health/health.css';
 
 type StateFilter = NonNullable<FleetHealthQuery['state']>;
@@ -85,8 +86,8 @@ export function FleetHealthView() {
   const all = useQuery({ ...allHealthQuery(), enabled: missing });
   const pinned = missing ? all.data?.get(openId ?? '') : undefined;
   return (
-    <div className="pc-container pc-page ph-page">
-      <div className="ph-page__head">
+    <div className="pc-container pc-page pl-page">
+      <div className="pl-page__head">
         <Link to="/screens" className="ph-back">
           <IconArrowLeft />
           {t('screens.health.fleet.back')}
@@ -149,10 +150,10 @@ export function FleetHealthView() {
           <HealthRow health={pinned} now={now} titles={titles} open onToggle={() => set({ screen: undefined })} />
         </ul>
       ) : null}
-      {list.isSuccess && items.length === 0 ? <p className="ph-empty">{t('screens.health.fleet.none')}</p> : null}
+      {list.isSuccess && items.length === 0 ? <p className="pl-empty">{t('screens.health.fleet.none')}</p> : null}
       {items.length ? (
         <>
-          <p className="pc-muted ph-small" data-testid="health-shown">
+          <p className="pc-muted pl-small" data-testid="health-shown">
             {t('screens.health.fleet.shown', { shown: items.length, count: total })}
           </p>
           <ul className="ph-list" data-testid="health-list">

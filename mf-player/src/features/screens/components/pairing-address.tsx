@@ -45,7 +45,7 @@ export function PairingAddress() {
             {t('screens.board.copy')}
           </Button>
         ) : null}
-        <p className="pc-muted ps-small">{t('screens.board.addressHelp')}</p>
+        <p className="pc-muted pl-small">{t('screens.board.addressHelp')}</p>
       </div>
       <svg
         className="ps-address__qr"

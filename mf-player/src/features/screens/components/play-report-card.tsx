@@ -37,7 +37,7 @@ export function PlayReportCard() {
         </div>
         {report.error ? <p role="alert">{describeError(report.error, t, t('screens.loadFailed'))}</p> : null}
         {report.data && report.data.length === 0 ? (
-          <p className="ps-empty" data-testid="play-report-empty">
+          <p className="pl-empty" data-testid="play-report-empty">
             {t('screens.board.reportEmpty')}
           </p>
         ) : null}

@@ -4,6 +4,7 @@ import { useTranslation } from '@pagecast/i18n';
 import { useRevokeScreen } from '../api/revoke-screen';
 import { nowAndNext, zoneOffset } from '../model/now-next';
 import type { Titles } from '../model/titles';
+import { HealthBadge } from '../../../components/health/health-badge';
 import { HealthSummary } from '../../../components/health/health-summary';
 import { AssignmentEditor } from './assignment-editor';
 import { ScreenSettings } from './screen-settings';
@@ -12,7 +13,9 @@ const DAY_MS = 86_400_000;
 
 /**
  * One screen: its status (live), its local time (ticking), what its display reports it shows, what its schedule plays
- * now and next on its own clock (the resolver the display runs), then what it plays and unpairing.
+ * now and next on its own clock (the resolver the display runs), then what it plays and unpairing. One status: its
+ * health state in the header with the health summary (reason, thumbnail, what it shows) once its health is read;
+ * until then (or from an older server) the heartbeat's online/offline and the reported page.
  */
 export function ScreenCard({
   screen,
@@ -60,33 +63,41 @@ export function ScreenCard({
     <Card className={highlighted ? 'ps-screen ps-screen--highlight' : 'ps-screen'} data-testid={`screen-${screen.id}`}>
       <CardHeader className="ps-screen__head">
         <CardTitle level={3}>{screen.name}</CardTitle>
-        <Badge variant={online ? 'success' : 'secondary'} data-testid="screen-status">
-          {online ? t('screens.online') : t('screens.offline')}
-        </Badge>
+        {health ? (
+          <HealthBadge state={health.state} />
+        ) : (
+          <Badge variant={online ? 'success' : 'secondary'} data-testid="screen-status">
+            {online ? t('screens.online') : t('screens.offline')}
+          </Badge>
+        )}
       </CardHeader>
       <CardContent className="pc-stack">
-        {health ? <HealthSummary health={health} now={now} titles={titles} incidentsOpen={highlighted} /> : null}
+        {health ? (
+          <HealthSummary health={health} now={now} titles={titles} incidentsOpen={highlighted} badge={false} />
+        ) : null}
         <p className="ps-clock">
           <span className="pc-muted">{t('screens.board.localTime')}</span>{' '}
           <time data-testid="screen-local-time">{localTime}</time>{' '}
-          <span className="pc-muted ps-small">
+          <span className="pc-muted pl-small">
             (UTC{zoneOffset(screen.timeZone, now)} {screen.timeZone.replaceAll('_', ' ')})
           </span>
         </p>
         <dl className="ps-facts">
-          <div>
-            <dt>{t('screens.nowPlaying')}</dt>
-            <dd data-testid="screen-now-playing">
-              {reported
-                ? t('screens.board.filePage', {
-                    title: titles.file(reported.fileId) ?? t('screens.board.unknownFile'),
-                    page: (reported.page ?? 0) + 1,
-                  })
-                : online
-                  ? t('screens.board.showsNothing')
-                  : t('screens.board.notReporting')}
-            </dd>
-          </div>
+          {health ? null : (
+            <div>
+              <dt>{t('screens.nowPlaying')}</dt>
+              <dd data-testid="screen-now-playing">
+                {reported
+                  ? t('screens.board.filePage', {
+                      title: titles.file(reported.fileId) ?? t('screens.board.unknownFile'),
+                      page: (reported.page ?? 0) + 1,
+                    })
+                  : online
+                    ? t('screens.board.showsNothing')
+                    : t('screens.board.notReporting')}
+              </dd>
+            </div>
+          )}
           {screen.assignment.kind === 'schedule' ? (
             <div>
               <dt>{t('screens.board.schedule')}</dt>
@@ -120,7 +131,7 @@ export function ScreenCard({
             <dt>{t('screens.screenSize')}</dt>
             <dd>
               {screen.screenSize ? `${screen.screenSize.width} × ${screen.screenSize.height}` : '—'}
-              {screen.appVersion ? <span className="pc-muted ps-small"> · v{screen.appVersion}</span> : null}
+              {screen.appVersion ? <span className="pc-muted pl-small"> · v{screen.appVersion}</span> : null}
             </dd>
           </div>
         </dl>

@@ -43,7 +43,7 @@ export function ScreenList() {
       </div>
       {screens.isLoading ? <Spinner /> : null}
       {screens.error ? <p role="alert">{describeError(screens.error, t, t('screens.loadFailed'))}</p> : null}
-      {screens.data && !count ? <p className="ps-empty">{t('screens.none')}</p> : null}
+      {screens.data && !count ? <p className="pl-empty">{t('screens.none')}</p> : null}
       {count ? (
         <ul className="ps-screens" aria-labelledby="screens-list-title">
           {screens.data?.map((s) => (

@@ -4,6 +4,7 @@ import { MembersOnly } from '../../../components/members-only/members-only';
 import { PairForm } from './pair-form';
 import { PlayReportCard } from './play-report-card';
 import { ScreenList } from './screen-list';
+import '../../../components/layout/layout.css';
 import './screens.css';
 
 /** Screens (/screens): pair a display by its code, see each screen's status, say what it plays, read its plays. */
@@ -19,8 +20,8 @@ export function ScreensPage() {
 function ScreensView() {
   const { t } = useTranslation();
   return (
-    <div className="pc-container pc-page ps-page">
-      <div className="ps-page__head">
+    <div className="pc-container pc-page pl-page">
+      <div className="pl-page__head">
         <h1 className="pc-page__title">{t('screens.title')}</h1>
         <p className="pc-page__subtitle">{t('screens.board.subtitle')}</p>
         <Link to="/screens/fleet" data-testid="fleet-link">

@@ -57,7 +57,7 @@ export function TimeZonePicker({
           </option>
         ))}
       </select>
-      <p className="pc-muted ps-small" aria-live="polite">
+      <p className="pc-muted pl-small" aria-live="polite">
         {search ? t('screens.board.zoneMatches', { count: matches }) : null}
       </p>
     </div>
