@@ -264,7 +264,11 @@ describe('a Screens card: one status', () => {
     expect(byTestId('health-state')).toBeNull();
     expect(byTestId('screen-status')?.textContent).toBe('Online');
     expect(byTestId('screen-now-playing')?.textContent).toBe('Menu, page 2');
-    const closed = health({ state: 'closed', shows: { kind: 'blank', shownAt: iso(NOW - MIN) } });
+    const closed = health({
+      state: 'closed',
+      shows: { kind: 'blank', shownAt: iso(NOW - MIN) },
+      expected: { kind: 'none' },
+    });
     await render(<ScreenCard screen={reporting} now={NOW} titles={titles} health={closed} />);
     const states = allByTestId('health-state', card() ?? document);
     expect(states.map((s) => [s.dataset.state, s.textContent])).toEqual([['closed', 'Closed']]);
@@ -293,6 +297,29 @@ describe('a Screens card: one status', () => {
     expect(byTestId('health-shows')?.textContent).toBe('Now playing: “Menu”, page 2');
     expect(byTestId('screen-now-playing')).toBeNull();
     expect(card()?.textContent).not.toContain('f-menu');
+  });
+
+  it('says what it should show now when its groups or a takeover give something else than its own plan', async () => {
+    // its own assignment plays nothing; its group gives the playlist Lunch
+    const given = health({ state: 'ok', expected: { kind: 'playlist', playlistId: 'pl-lunch' } });
+    await render(<ScreenCard screen={reporting} now={NOW} titles={titles} health={given} />);
+    expect(byTestId('screen-schedule-now')?.textContent).toBe('Nothing');
+    expect(byTestId('screen-instead-now')?.textContent).toBe('the playlist “Lunch”');
+    expect(byTestId('screen-instead-now')?.previousElementSibling?.textContent).toBe(
+      'Now instead (a group or a takeover)',
+    );
+    // a takeover's message, in the reader's words
+    await act(async () => {
+      await i18n().changeLanguage('ja');
+    });
+    const takeover = health({ state: 'ok', expected: { kind: 'message', takeoverId: 't1' } });
+    await render(<ScreenCard screen={reporting} now={NOW} titles={titles} health={takeover} />);
+    expect(byTestId('screen-instead-now')?.textContent).toBe('緊急表示のメッセージ');
+    // its own plan is what it should show: no second line
+    const own = screen({ assignment: { kind: 'playlist', playlistId: 'pl-lunch' } });
+    await render(<ScreenCard screen={own} now={NOW} titles={titles} health={given} />);
+    expect(byTestId('screen-schedule-now')?.textContent).toBe('Lunch');
+    expect(byTestId('screen-instead-now')).toBeNull();
   });
 });
 

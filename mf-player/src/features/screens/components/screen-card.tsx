@@ -1,4 +1,10 @@
-import { type Playing, SCREEN_OFFLINE_AFTER_SECONDS, type Screen, type ScreenHealth } from '@pagecast/contracts';
+import {
+  type ExpectedShow,
+  type Playing,
+  SCREEN_OFFLINE_AFTER_SECONDS,
+  type Screen,
+  type ScreenHealth,
+} from '@pagecast/contracts';
 import { Badge, Button, Card, CardContent, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { useRevokeScreen } from '../api/revoke-screen';
@@ -6,6 +12,7 @@ import { nowAndNext, zoneOffset } from '../model/now-next';
 import type { Titles } from '../model/titles';
 import { HealthBadge } from '../../../components/health/health-badge';
 import { HealthSummary } from '../../../components/health/health-summary';
+import { describeExpected } from '../../../lib/health/health-text';
 import { AssignmentEditor } from './assignment-editor';
 import { ScreenSettings } from './screen-settings';
 
@@ -123,6 +130,13 @@ export function ScreenCard({
               </dd>
             </div>
           )}
+          {health && !sameShow(plan.now, health.expected) ? (
+            // what the resolver says it should show now, when its groups or a takeover give something else
+            <div>
+              <dt>{t('screens.board.insteadNow')}</dt>
+              <dd data-testid="screen-instead-now">{describeExpected(t, health.expected, titles)}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>{t('screens.lastSeen')}</dt>
             <dd data-testid="screen-last-seen">{lastSeen ?? t('screens.board.never')}</dd>
@@ -157,4 +171,11 @@ export function ScreenCard({
       </CardFooter>
     </Card>
   );
+}
+
+/** Whether the screen's own plan now is what the resolver (its groups and takeovers included) says it should show. */
+function sameShow(own: Playing, expected: ExpectedShow): boolean {
+  if (own.kind === 'playlist') return expected.kind === 'playlist' && expected.playlistId === own.playlistId;
+  if (own.kind === 'file') return expected.kind === 'file' && expected.fileId === own.fileId;
+  return expected.kind === 'none';
 }
