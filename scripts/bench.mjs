@@ -124,6 +124,14 @@ const benches = [
     name: 'upload to first playable page (14-page PDF)',
     run: owned('services/file-conversion/bench/first-page.bench.mjs', 'benchFirstPage'),
   },
+  {
+    name: 'device view: 10,000 screens of 100 owners, start load, bytes per screen, manifest from memory vs the database',
+    run: owned('services/screens/bench/device-view.bench.mjs', 'benchDeviceView'),
+  },
+  {
+    name: 'fleet view: GET /api/screens/health over 10,000 screens of one owner (then 100 owners), every one reporting',
+    run: owned('services/screens/bench/fleet-view.bench.mjs', 'benchFleetView'),
+  },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
   {
     name: 'images: a page image through the gateway vs nginx serving the same bytes (wrk, 50 connections)',

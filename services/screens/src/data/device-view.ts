@@ -22,7 +22,7 @@ export const VIEW_BACKSTOP_MS = 5 * 60_000;
 /**
  * At most this many entries per table (screens, groups, fleet documents); the oldest read goes first. Measured about
  * 1 KiB per active screen (1,033 bytes with its share of its owner's fleet document and groups: 10,000 screens of 100
- * owners, test/device-view-figures.test.ts), so 100,000 screens fit in about 100 MiB; the start's scan of 10,000
+ * owners, bench/device-view.bench.mjs), so 100,000 screens fit in about 100 MiB; the start's scan of 10,000
  * took 0.9 s there. Past the bound the fleet view queries the owner's screens (the owner index may miss an evicted
  * one) until the next reload.
  */
