@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorBody } from './errors';
 import { buildOpenApiDocument, toOpenApiPath } from './openapi';
 import { routesFor } from './routes';
+import { playRefusalReasons } from './api/screens';
 import { ServiceName } from './services';
 
 type Doc = {
@@ -151,5 +152,17 @@ describe('buildOpenApiDocument', () => {
     expect(profile.responses[200].content['application/json'].schema.properties.locale).toMatchObject({
       anyOf: [locale, { type: 'null' }],
     });
+  });
+
+  it('documents every reason a play record is refused, closed hours included (issue 38)', () => {
+    const screens = buildOpenApiDocument('screens') as Doc;
+    const batch = screens.paths['/api/screens/device/plays']?.post as {
+      responses: { 200: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } } };
+    };
+    const byReason = batch.responses[200].content['application/json'].schema.properties.refusedByReason as {
+      propertyNames: { enum: string[] };
+    };
+    expect(byReason.propertyNames.enum).toEqual([...playRefusalReasons]);
+    expect(byReason.propertyNames.enum).toContain('closed');
   });
 });

@@ -2,10 +2,12 @@
 // service's clock is moved along a simulated half hour per run). Each run draws a world (files, licences with ends,
 // playlists that change, screens whose assignment changes) and displays: honest ones (online with live changes
 // reaching them within 40 s, some offline for minutes and sending their backlog on return, respecting licence ends)
-// and a dishonest one (forged files, overlaps, pages out of range, future and pre-pairing starts, hour-long records).
+// and a dishonest one (forged files, overlaps, pages out of range, future and pre-pairing starts, hour-long records,
+// records while the screen was closed). Screens have opening hours closing them for a few minutes of the half hour
+// (issue 38): honest displays play and record nothing then, and stop a record at closing.
 // Afterwards: no screen's accepted plays overlap or add up to more time than passed, every accepted record was given,
-// owned or licensed, of an existing page, at its start (by an oracle written here from the rules), and no honest
-// record was refused. PROPERTY_SEED=<n> replays a run; PROPERTY_RUNS=<n> changes how many.
+// owned or licensed, of an existing page, at its start, and made while the screen was open (by an oracle written here
+// from the rules), and no honest record was refused. PROPERTY_SEED=<n> replays a run; PROPERTY_RUNS=<n> changes how many.
 import { randomUUID } from 'node:crypto';
 import {
   PLAY_BATCH_MAX,
@@ -90,6 +92,8 @@ interface Sim {
   sent: Map<string, Sent>;
   /** an honest display's time without network */
   offline?: { from: number; to: number };
+  /** closed by its opening hours (set with its first assignment, never changed) from `from` until `to` */
+  closed?: { from: number; to: number };
 }
 interface Stats {
   honest: number;
@@ -224,6 +228,17 @@ async function oneRun(run: number, rnd: Random, stats: Stats): Promise<string[]>
     };
   };
 
+  // opening hours that close the screen for a few whole minutes of the half hour (Tokyo wall clock, no daylight saving)
+  const tokyoHhmm = (ms: number) => new Date(ms + 9 * 3_600_000).toISOString().slice(11, 16);
+  const drawClosed = () => {
+    const from = Math.ceil((t0 + rnd.int(5, 20) * MIN) / MIN) * MIN;
+    return { from, to: from + rnd.int(2, 6) * MIN };
+  };
+  // open from the end of the closed minutes until their start (a span whose end is before its start crosses midnight)
+  const hoursOf = (closed: { from: number; to: number }) => [
+    { days: [0, 1, 2, 3, 4, 5, 6], start: tokyoHhmm(closed.to), end: tokyoHhmm(closed.from) },
+  ];
+
   const actions: Action[] = [];
   const sims: Sim[] = [];
   const honestCount = rnd.int(1, 2);
@@ -235,6 +250,8 @@ async function oneRun(run: number, rnd: Random, stats: Stats): Promise<string[]>
       assignments: [{ at: t0 - 20 * SEC, assignment: drawAssignment() }],
       contacts: [t0 - 30 * SEC],
       sent: new Map(),
+      // every dishonest screen has hours (its 'closed' records are refused), most honest ones too
+      ...(i === honestCount || rnd.chance(0.7) ? { closed: drawClosed() } : {}),
     };
     for (let k = rnd.int(0, 2); k > 0; k--)
       sim.assignments.push({ at: t0 + rnd.int(1, 28 * 60) * SEC, assignment: drawAssignment() });
@@ -247,13 +264,14 @@ async function oneRun(run: number, rnd: Random, stats: Stats): Promise<string[]>
         sim.device = (await pairDisplay(svc, owner, `Screen ${i}`)).device;
       },
     });
-    for (const a of sim.assignments) {
+    for (const [n, a] of sim.assignments.entries()) {
       actions.push({
         at: a.at,
         order: 1,
         run: async () => {
           const res = await call(svc, owner, 'PUT', `/api/screens/${sim.device?.screenId}`, {
             assignment: a.assignment,
+            ...(n === 0 && sim.closed ? { openingHours: hoursOf(sim.closed) } : {}),
           });
           expect(res.status, JSON.stringify(res.body)).toBe(200);
         },
@@ -312,7 +330,13 @@ function planHonest(sim: Sim, world: World, rnd: Random, t0: number, end: number
   const records: Array<{ id: string; fileId: string; page: number; start: number; seconds: number }> = [];
   let key = '';
   let step = 0;
+  // closed: black until it opens (the display looks again a millisecond after each minute starts)
+  const closed = sim.closed;
   for (let t = t0; t < end - MIN; ) {
+    if (closed && t >= closed.from && t < closed.to) {
+      t = closed.to + 1;
+      continue;
+    }
     const files = filesAt(t);
     const slides = files.flatMap((f) =>
       Array.from({ length: world.files.get(f)?.pageCount ?? 0 }, (_, i) => ({ fileId: f, page: i + 1 })),
@@ -326,8 +350,10 @@ function planHonest(sim: Sim, world: World, rnd: Random, t0: number, end: number
       step = 0;
     }
     const slide = slides[step++ % slides.length] as { fileId: string; page: number };
-    const ms = rnd.int(3000, 20000);
-    records.push({ id: randomUUID(), ...slide, start: t, seconds: Math.round(ms / 100) / 10 });
+    let ms = rnd.int(3000, 20000);
+    // it stops at closing: the record ends there
+    if (closed && t < closed.from && t + ms > closed.from) ms = closed.from - t;
+    if (ms >= 1000) records.push({ id: randomUUID(), ...slide, start: t, seconds: Math.round(ms / 100) / 10 });
     t += ms;
   }
 
@@ -408,9 +434,22 @@ function planDishonest(
         const inWindow = () => at - FLUSH + rnd.int(0, FLUSH - 30 * SEC);
         const anyFile = () => rnd.pick([...files.own, ...files.bought]);
         for (let n = rnd.int(5, 25); n > 0; n--) {
-          const kind = rnd.pick(['plausible', 'forged', 'overlap', 'page', 'future', 'past', 'long'] as const);
+          const kind = rnd.pick([
+            'plausible',
+            'forged',
+            'overlap',
+            'page',
+            'future',
+            'past',
+            'long',
+            'closed',
+          ] as const);
           const id = randomUUID();
-          if (kind === 'plausible')
+          const { closed } = sim;
+          if (kind === 'closed' && closed && closed.to <= at) {
+            const start = closed.from + rnd.int(0, closed.to - closed.from - 20 * SEC);
+            batch.push({ id, fileId: anyFile(), page: 1, start, seconds: 10 });
+          } else if (kind === 'plausible' || kind === 'closed')
             batch.push({ id, fileId: anyFile(), page: 1, start: inWindow(), seconds: rnd.int(1, 20) });
           else if (kind === 'forged') batch.push({ id, fileId: files.forged, page: 1, start: inWindow(), seconds: 10 });
           else if (kind === 'overlap' && previous.length > 0) {
@@ -496,6 +535,11 @@ async function check(run: number, world: World, sims: Sim[], end: number, stats:
       if (r.page < 1 || r.page > (world.files.get(r.fileId)?.pageCount ?? 0)) problems.push(`${what}: no such page`);
       if (r.start < sim.pairedAt - 5 * MIN || r.start + r.seconds * SEC > r.sentAt + 5 * MIN)
         problems.push(`${what}: implausible time`);
+      // open throughout, but for a second at each end
+      const margin = Math.min(SEC, (r.seconds * SEC) / 2);
+      const { closed } = sim;
+      if (closed && r.start + margin < closed.to && r.start + r.seconds * SEC - margin >= closed.from)
+        problems.push(`${what} was made while the screen was closed`);
       spans.push({ s: r.start, e: r.start + r.seconds * SEC, credited: doc.seconds });
     }
     // no overlap beyond the tolerance, and never more seconds than passed

@@ -203,7 +203,8 @@ export type PlayBatchRequest = z.infer<typeof PlayBatchRequest>;
  * Why a play record does not count (each refused record is stored once under its id with its reason; its screen's
  * owner sees them, a seller never): it starts before the screen was paired or ends in the future; its file was not
  * in what the screen was given then; the screen's owner neither owned the file nor held a licence for it then; the
- * page does not exist; it overlaps a play the screen already counted.
+ * page does not exist; it overlaps a play the screen already counted; it was made while the screen was closed by the
+ * opening hours in force then (issue 38: the display plays and records nothing outside them).
  */
 export const PlayRefusalReason = z.enum([
   'before-pairing',
@@ -212,6 +213,7 @@ export const PlayRefusalReason = z.enum([
   'not-licensed',
   'no-such-page',
   'overlap',
+  'closed',
 ]);
 export type PlayRefusalReason = z.infer<typeof PlayRefusalReason>;
 export const playRefusalReasons = PlayRefusalReason.options;

@@ -1,7 +1,9 @@
 // What each screen was given over time: one document per assignment, inserted once under `<screenId>#<n>` (the
 // screen's record holds its newest n), never changed. Read by `_id` (FerretDB scans any other filter), newest first
 // until the one in effect at the time a batch needs; entries are immutable, so a process keeps those it read.
-import type { ScreenAssignment } from '@pagecast/contracts';
+// Each entry also holds the opening hours that applied from its time and the screen's zone (issue 38), so proof of
+// play can refuse records made while the screen was closed by the hours in force then.
+import type { OpeningHours, ScreenAssignment } from '@pagecast/contracts';
 import { isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { AssignmentAt } from '../domain';
@@ -15,7 +17,20 @@ export interface AssignmentHistoryDoc {
   assignment: ScreenAssignment;
   /** its groups' assignments then, highest precedence first (issue 37; absent: none) */
   groups?: ScreenAssignment[];
+  /** the opening hours that applied from `at`, in `timeZone` (issue 38; absent: always open, or written before) */
+  openingHours?: OpeningHours;
+  timeZone?: string;
 }
+
+/** The hours that apply to a screen from an entry's time on (settingsOf's openingHours) and its zone. */
+export interface HoursInForce {
+  openingHours: OpeningHours;
+  timeZone: string;
+}
+
+/** The entry's fields for these hours: none when always open (what an entry without them means). */
+const hoursFields = (hours?: HoursInForce) =>
+  hours && hours.openingHours !== null ? { openingHours: hours.openingHours, timeZone: hours.timeZone } : {};
 
 const SCREENS_REMEMBERED = 20_000;
 /** entries read per command when walking back */
@@ -42,6 +57,7 @@ export function createAssignmentHistory(conn: mongoose.Connection) {
       at: Date,
       assignment: ScreenAssignment,
       groups?: ScreenAssignment[],
+      hours?: HoursInForce,
     ): Promise<boolean> {
       try {
         await col.insertOne({
@@ -51,6 +67,7 @@ export function createAssignmentHistory(conn: mongoose.Connection) {
           at,
           assignment,
           ...(groups && groups.length > 0 ? { groups } : {}),
+          ...hoursFields(hours),
         });
         return true;
       } catch (err) {
@@ -66,13 +83,14 @@ export function createAssignmentHistory(conn: mongoose.Connection) {
         at: Date;
         assignment: ScreenAssignment;
         groups?: ScreenAssignment[];
+        hours?: HoursInForce;
       }>,
     ): Promise<Set<string>> {
       const taken = new Set<string>();
       if (entries.length === 0) return taken;
       try {
         await col.insertMany(
-          entries.map((e) => ({ _id: idOf(e.screenId, e.seq), ...e })),
+          entries.map(({ hours, ...e }) => ({ _id: idOf(e.screenId, e.seq), ...e, ...hoursFields(hours) })),
           { ordered: false },
         );
       } catch (err) {
@@ -114,6 +132,7 @@ export function createAssignmentHistory(conn: mongoose.Connection) {
             at: new Date(d.at).getTime(),
             assignment: d.assignment,
             ...(d.groups ? { groups: d.groups } : {}),
+            ...(d.openingHours != null ? { openingHours: d.openingHours, timeZone: d.timeZone } : {}),
           });
         }
         // a number with no entry (never written) stands for nothing

@@ -1,6 +1,7 @@
-import type { ScreenAssignment } from '@pagecast/contracts';
+import type { OpeningHours, ScreenAssignment } from '@pagecast/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  type AssignmentAt,
   addInterval,
   evidenceSince,
   type FileFacts,
@@ -271,5 +272,191 @@ describe('the interval set', () => {
     expect(trimmed[0]?.s).toBe(0);
     expect(trimmed[trimmed.length - 1]?.e).toBe((MAX_PLAYED_INTERVALS + 9) * 10 + 5);
     expect(trimPlayed([{ s: 0, e: 10 }], 40 * 86_400_000)).toEqual([]);
+  });
+});
+
+describe('opening hours in force (issue 38: a closed display plays and records nothing)', () => {
+  const HOUR = 60;
+  const SEC = 1000;
+  const ALL: Array<0 | 1 | 2 | 3 | 4 | 5 | 6> = [0, 1, 2, 3, 4, 5, 6];
+  const file = { kind: 'file', fileId: 'f-mine' } as const;
+  const daytime: OpeningHours = [{ days: ALL, start: '08:00', end: '20:00' }];
+  // T0 is Friday 2026-11-20 00:00 UTC; `now` two days on so that every record has ended
+  const withHours = (assignments: AssignmentAt[], over: Partial<PlayEvidence> = {}) =>
+    evidence({ assignments, now: at(48 * HOUR), ...over });
+
+  it('refuses a record made at night while the screen was closed, and counts one made during the day', () => {
+    const ev = withHours([{ at: at(0), assignment: file, openingHours: daytime, timeZone: 'UTC' }]);
+    expect(reasons([rec({ start: at(3 * HOUR) }), rec({ start: at(9 * HOUR) })], ev)).toEqual(['closed', 'ok']);
+    // closed comes first: a closed display plays nothing, so what it claims to have played does not matter
+    expect(reasons([rec({ start: at(22 * HOUR), fileId: 'f-other' })], ev)).toEqual(['closed']);
+  });
+
+  it('refuses a record partly closed whole, and lets one that touches a boundary within a second count', () => {
+    const ev = withHours([{ at: at(0), assignment: file, openingHours: daytime, timeZone: 'UTC' }]);
+    expect(
+      reasons(
+        [
+          rec({ start: at(20 * HOUR) - 30 * SEC, seconds: 60 }), // runs 30 s past closing
+          rec({ start: at(8 * HOUR) - 30 * SEC, seconds: 60 }), // starts 30 s before opening
+          rec({ start: at(20 * HOUR) - 10 * SEC, seconds: 10.5 }), // ends half a second after closing
+          rec({ start: at(8 * HOUR) - 500, seconds: 10 }), // starts half a second before opening
+          rec({ start: at(10 * HOUR), seconds: 2 * 3600 }), // two hours, all open
+        ],
+        ev,
+      ),
+    ).toEqual(['closed', 'closed', 'ok', 'ok', 'ok']);
+    // open at both ends, closed in between (a lunch break): refused
+    const lunch = withHours([
+      {
+        at: at(0),
+        assignment: file,
+        timeZone: 'UTC',
+        openingHours: [
+          { days: ALL, start: '08:00', end: '12:00' },
+          { days: ALL, start: '13:00', end: '20:00' },
+        ],
+      },
+    ]);
+    expect(reasons([rec({ start: at(11 * HOUR), seconds: 3 * 3600 })], lunch)).toEqual(['closed']);
+    expect(reasons([rec({ start: at(11 * HOUR), seconds: 3600 })], lunch)).toEqual(['ok']);
+  });
+
+  it('follows hours that cross midnight into the next day', () => {
+    // Friday 22:00 until Saturday 02:00 only
+    const ev = withHours([
+      { at: at(0), assignment: file, openingHours: [{ days: [5], start: '22:00', end: '02:00' }], timeZone: 'UTC' },
+    ]);
+    expect(
+      reasons(
+        [
+          rec({ start: at(21 * HOUR) }), // Friday 21:00
+          rec({ start: at(23 * HOUR) }), // Friday 23:00
+          rec({ start: at(24 * HOUR) - 30 * SEC, seconds: 60 }), // across midnight
+          rec({ start: at(25 * HOUR) }), // Saturday 01:00
+          rec({ start: at(27 * HOUR) }), // Saturday 03:00
+        ],
+        ev,
+      ),
+    ).toEqual(['closed', 'ok', 'ok', 'ok', 'closed']);
+  });
+
+  it("judges the hours on the wall clock of the screen's zone then", () => {
+    const tokyo = withHours([
+      {
+        at: at(0),
+        assignment: file,
+        openingHours: [{ days: ALL, start: '09:00', end: '17:00' }],
+        timeZone: 'Asia/Tokyo',
+      },
+    ]);
+    // 01:00 UTC is 10:00 in Tokyo, 10:00 UTC is 19:00 there
+    expect(reasons([rec({ start: at(1 * HOUR) }), rec({ start: at(10 * HOUR) })], tokyo)).toEqual(['ok', 'closed']);
+    // the zone changed at 12:00 UTC: the same hours in UTC from then on (after its minute to arrive)
+    const moved = withHours([
+      ...tokyo.assignments,
+      {
+        at: at(12 * HOUR),
+        assignment: file,
+        openingHours: [{ days: ALL, start: '09:00', end: '17:00' }],
+        timeZone: 'UTC',
+      },
+    ]);
+    expect(reasons([rec({ start: at(10 * HOUR) }), rec({ start: at(13 * HOUR) })], moved)).toEqual(['closed', 'ok']);
+  });
+
+  it('gives a change of hours a minute to reach the display, and judges each time by the hours in force then', () => {
+    const closesEarly = withHours([
+      { at: at(0), assignment: file, openingHours: daytime, timeZone: 'UTC' },
+      {
+        at: at(10 * HOUR),
+        assignment: file,
+        openingHours: [{ days: ALL, start: '08:00', end: '10:00' }],
+        timeZone: 'UTC',
+      },
+    ]);
+    expect(
+      reasons(
+        [
+          rec({ start: at(9 * HOUR) }), // before the change, open by both
+          rec({ start: at(10 * HOUR) + 30 * SEC }), // the display may still follow the old hours
+          rec({ start: at(10 * HOUR) + 90 * SEC }), // it had the new ones
+        ],
+        closesEarly,
+      ),
+    ).toEqual(['ok', 'ok', 'closed']);
+    // opened at 21:00 (a screen without hours from then: always open): refused before, counted from the change on
+    const opens = withHours([
+      { at: at(0), assignment: file, openingHours: daytime, timeZone: 'UTC' },
+      { at: at(21 * HOUR), assignment: file },
+    ]);
+    expect(reasons([rec({ start: at(21 * HOUR) - 20 * SEC }), rec({ start: at(21 * HOUR) + 5 * SEC })], opens)).toEqual(
+      ['closed', 'ok'],
+    );
+  });
+
+  it('judges entries without hours (always open, or written before hours were recorded) as before', () => {
+    const old = withHours([{ at: at(0), assignment: file }]);
+    expect(reasons([rec({ start: at(3 * HOUR) })], old)).toEqual(['ok']);
+    const never = withHours([{ at: at(0), assignment: file, openingHours: [], timeZone: 'UTC' }]);
+    expect(reasons([rec({ start: at(12 * HOUR) })], never)).toEqual(['closed']);
+  });
+
+  it('finds a closed stretch inside a record across a change of daylight saving time', () => {
+    // Paris springs forward on 2026-03-29 at 01:00 UTC (02:00 CET becomes 03:00 CEST); closed 03:00-03:30 there,
+    // which is 01:00-01:30 UTC: a record from 00:30 (01:30 CET) to 02:00 UTC (04:00 CEST) is open at both ends
+    const spring = Date.parse('2026-03-29T00:00:00Z');
+    const ev = evidence({
+      pairedAt: spring - 24 * HOUR * MIN,
+      now: spring + 24 * HOUR * MIN,
+      assignments: [
+        {
+          at: spring - 24 * HOUR * MIN,
+          assignment: file,
+          timeZone: 'Europe/Paris',
+          openingHours: [
+            { days: ALL, start: '00:00', end: '03:00' },
+            { days: ALL, start: '03:30', end: '24:00' },
+          ],
+        },
+      ],
+    });
+    const utc = (hours: number) => spring + hours * HOUR * MIN;
+    expect(
+      reasons(
+        [
+          rec({ start: utc(0.5), seconds: 90 * 60 }), // across the closed half hour
+          rec({ start: utc(1.5), seconds: 30 * 60 }), // 03:30-04:00 CEST
+          rec({ start: utc(0), seconds: 55 * 60 }), // 01:00-01:55 CET
+        ],
+        ev,
+      ),
+    ).toEqual(['closed', 'ok', 'ok']);
+    // Paris falls back on 2026-10-25 at 01:00 UTC (03:00 CEST becomes 02:00 CET): closed 03:00-03:30 there is
+    // 02:00-02:30 UTC, after the change; a record from 00:30 (02:30 CEST) to 02:45 UTC (03:45 CET) holds it
+    const fall = Date.parse('2026-10-25T00:00:00Z');
+    const autumn = evidence({
+      ...ev,
+      pairedAt: fall - 24 * HOUR * MIN,
+      now: fall + 24 * HOUR * MIN,
+      assignments: [{ ...(ev.assignments[0] as AssignmentAt), at: fall - 24 * HOUR * MIN }],
+    });
+    const at2 = (hours: number) => fall + hours * HOUR * MIN;
+    expect(
+      reasons([rec({ start: at2(0.5), seconds: 135 * 60 }), rec({ start: at2(2.5), seconds: 60 * 60 })], autumn),
+    ).toEqual(['closed', 'ok']);
+  });
+
+  it('lets an offline display follow the hours it had when it went offline', () => {
+    const ev = withHours(
+      [
+        { at: at(0), assignment: file },
+        { at: at(12 * HOUR), assignment: file, openingHours: daytime, timeZone: 'UTC' },
+      ],
+      { gaps: [{ from: at(12 * HOUR) - 10 * SEC, to: at(22 * HOUR) }] },
+    );
+    expect(reasons([rec({ start: at(21 * HOUR) })], ev)).toEqual(['ok']);
+    expect(reasons([rec({ start: at(21 * HOUR) })], { ...ev, gaps: [] })).toEqual(['closed']);
+    expect(reasons([rec({ start: at(23 * HOUR) })], ev)).toEqual(['closed']); // back, with the new hours
   });
 });

@@ -1,7 +1,11 @@
 // Proof of play as evidence (issue 35): which records of a batch count. A pure function of what the screen was
 // given (its assignments over time, the playlists' contents over time, deletions), what its owner owned or held a
-// licence for, the pages that exist, when the display was offline, and the plays already counted.
+// licence for, the pages that exist, when the display was offline, the opening hours in force over time, and the
+// plays already counted.
 import {
+  isOpenAt,
+  minutesOf,
+  type OpeningHours,
   PLAY_FUTURE_SLACK_SECONDS,
   PLAY_MAX_AGE_DAYS,
   PLAY_OVERLAP_TOLERANCE_SECONDS,
@@ -9,6 +13,7 @@ import {
   type PlayRefusalReason,
   SCREEN_OFFLINE_AFTER_SECONDS,
   type ScreenAssignment,
+  wallClock,
 } from '@pagecast/contracts';
 
 /** A span of time in ms since 1970, start included, end excluded. */
@@ -22,6 +27,12 @@ export interface AssignmentAt {
   assignment: ScreenAssignment;
   /** its groups' assignments then (issue 37): given too, the display resolves precedence on its own clock */
   groups?: ScreenAssignment[];
+  /**
+   * the opening hours that applied from `at` (the one rule, settingsOf: its own, else its first group's that has
+   * some), in the screen's zone then (issue 38); absent: always open (entries written before hours were recorded)
+   */
+  openingHours?: OpeningHours;
+  timeZone?: string;
 }
 /** A takeover of a file on this screen, from its start until it ended (or was to end). */
 export interface TakeoverPeriod {
@@ -101,6 +112,8 @@ const PROPAGATION_MS = PLAY_PROPAGATION_SECONDS * 1000;
 const TOLERANCE_MS = PLAY_OVERLAP_TOLERANCE_SECONDS * 1000;
 /** a display last heard of at a gap's start may still have had its live stream until its next report was due */
 const OFFLINE_MS = SCREEN_OFFLINE_AFTER_SECONDS * 1000;
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 /** Beyond this many intervals a screen's set closes its smallest holes (only a display that plays in crumbs gets there). */
 export const MAX_PLAYED_INTERVALS = 5000;
 
@@ -189,6 +202,106 @@ export function wasGiven(ev: PlayEvidence, fileId: string, start: number): boole
   );
 }
 
+/** The history entries in force at some moment of [from, to]. */
+function entriesDuring(ev: PlayEvidence, from: number, to: number): AssignmentAt[] {
+  const out: AssignmentAt[] = [];
+  const first = lastAtOrBefore(ev.assignments, from, (a) => a.at);
+  if (first) out.push(first);
+  for (const a of ev.assignments) if (a.at > from && a.at <= to) out.push(a);
+  return out;
+}
+
+/**
+ * Open at this instant by hours the display may have been following: those of an entry in force at some moment of
+ * the minute before (new hours take that long to reach a display, as an assignment does), or, within an offline gap
+ * (until a minute after it), those it had around the gap's start (an offline display follows the hours it last
+ * received; as wasGiven). Before any entry: open (nothing is known; the pairing rules judge that time).
+ */
+export function openAt(ev: PlayEvidence, time: number): boolean {
+  const candidates = entriesDuring(ev, time - PROPAGATION_MS, time);
+  for (const g of ev.gaps) {
+    if (g.from <= time && time <= g.to + PROPAGATION_MS) {
+      candidates.push(...entriesDuring(ev, g.from - PROPAGATION_MS, Math.min(g.from + OFFLINE_MS, g.to)));
+    }
+  }
+  if (candidates.length === 0) return true;
+  return candidates.some((a) => isOpenAt(a.openingHours ?? null, a.timeZone ?? 'UTC', time));
+}
+
+/** The zone's offset from UTC at this instant, in minutes (what its wall clock shows less UTC's). */
+function offsetMinutes(timeZone: string, time: number): number {
+  const wall = wallClock(time, timeZone);
+  const utc = new Date(time);
+  const week = 7 * 1440;
+  const diff = (wall.day - utc.getUTCDay()) * 1440 + wall.minute - (utc.getUTCHours() * 60 + utc.getUTCMinutes());
+  return ((((diff + week / 2) % week) + week) % week) - week / 2;
+}
+
+/**
+ * The instants of [from, to] where openness under some entry's hours may change: a span's start or end on the wall
+ * clock of its zone, and the instant its offset changes (daylight saving), if it does. A record is at most a day
+ * long, so it holds at most one change of offset; offsets change on a whole minute.
+ */
+function hourBoundaries(ev: PlayEvidence, from: number, to: number): number[] {
+  const out: number[] = [];
+  const offsets = new Map<string, number[]>();
+  for (const a of ev.assignments) {
+    if (a.openingHours == null || a.openingHours.length === 0) continue;
+    const zone = a.timeZone ?? 'UTC';
+    let zoneOffsets = offsets.get(zone);
+    if (!zoneOffsets) {
+      const first = offsetMinutes(zone, from);
+      const last = offsetMinutes(zone, to);
+      zoneOffsets = first === last ? [first] : [first, last];
+      if (first !== last) {
+        // the first whole minute with the new offset
+        let lo = Math.floor(from / MINUTE_MS);
+        let hi = Math.ceil(to / MINUTE_MS);
+        while (hi - lo > 1) {
+          const mid = Math.floor((lo + hi) / 2);
+          if (offsetMinutes(zone, mid * MINUTE_MS) === first) lo = mid;
+          else hi = mid;
+        }
+        out.push(hi * MINUTE_MS);
+      }
+      offsets.set(zone, zoneOffsets);
+    }
+    // each offset's boundaries over the whole record: a superset of those that hold on each side of the change
+    for (const offset of zoneOffsets) {
+      const shift = offset * MINUTE_MS;
+      for (let day = Math.floor((from + shift) / DAY_MS) * DAY_MS; day <= to + shift; day += DAY_MS) {
+        for (const span of a.openingHours) {
+          out.push(day + minutesOf(span.start) * MINUTE_MS - shift, day + minutesOf(span.end) * MINUTE_MS - shift);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a record [s, e) falls in time the screen was closed. A record partly closed is refused whole: the display
+ * stops playing and recording at closing, so a record running past it is not one the display makes. Its first and
+ * last second (PLAY_OVERLAP_TOLERANCE_SECONDS; half a shorter record) are not judged: a record that merely touches
+ * an opening or closing boundary (clocks, rounding) counts. The record is looked at on its ends and on every instant
+ * within where that may change: a span's start or end under an entry's hours or its zone's change of offset
+ * (hourBoundaries), an entry's time and a minute after it (the entries that may apply change), a gap's edges.
+ */
+export function closedDuring(ev: PlayEvidence, s: number, e: number): boolean {
+  // entries without hours (always open, or written before hours were recorded): judged as before
+  if (!ev.assignments.some((a) => a.openingHours != null)) return false;
+  const margin = Math.min(TOLERANCE_MS, (e - s) / 2);
+  const from = s + margin;
+  const to = e - margin;
+  if (!openAt(ev, from) || !openAt(ev, to)) return true;
+  const changes: number[] = [];
+  for (const a of ev.assignments) changes.push(a.at, a.at + PROPAGATION_MS);
+  // a gap's window is closed at both ends: the instant after its end is judged without it
+  for (const g of ev.gaps) changes.push(g.from, g.to + PROPAGATION_MS + 1);
+  changes.push(...hourBoundaries(ev, from, to));
+  return changes.some((p) => p > from && p < to && !openAt(ev, p));
+}
+
 /** The screen's owner owned the file, or held a licence for it, at that instant. */
 export function ownedOrLicensed(ev: PlayEvidence, fileId: string, time: number): boolean {
   if (ev.files.get(fileId)?.ownerId === ev.ownerId) return true;
@@ -265,7 +378,7 @@ export function trimPlayed(played: Interval[], now: number, max = MAX_PLAYED_INT
 
 /**
  * Judges the records of one batch (none already stored). Each counts only when it starts after the screen was paired
- * and ends by now (5 minutes of clock slack each way), its file was given to the screen then, its owner owned or had
+ * and ends by now (5 minutes of clock slack each way), the screen was open throughout (closedDuring), its file was given to the screen then, its owner owned or had
  * licensed the file then, the page exists, and it does not overlap (beyond a second, and never half of itself) what
  * the screen already played, this batch's earlier records included. A record an earlier batch claimed (its insert
  * failed after the set was written) counts as judged then. Returns a verdict per record, in the order given, and the
@@ -289,6 +402,8 @@ export function judgePlays(
     const refuse = (reason: PlayRefusalReason) => byId.set(r.id, { id: r.id, accepted: false, reason });
     if (s < ev.pairedAt - SLACK_MS) refuse('before-pairing');
     else if (e > ev.now + SLACK_MS) refuse('ends-in-future');
+    // before its content: a closed display is black and plays nothing, takeovers included
+    else if (closedDuring(ev, s, e)) refuse('closed');
     else if (!takeoverAt(ev, r.fileId, s) && !wasGiven(ev, r.fileId, s)) refuse('not-assigned');
     else if (!ownedOrLicensed(ev, r.fileId, s)) refuse('not-licensed');
     else if (r.page < 1 || r.page > (ev.files.get(r.fileId)?.pageCount ?? 0)) refuse('no-such-page');

@@ -13,7 +13,7 @@ import type { ChangeDoc } from '../data/fleet';
 import { nameUuid } from '@pagecast/service-kit';
 import { isOnline } from '../domain';
 import { announceFleetChange, checkAssignment, serialByOwner } from './fleet-common';
-import { groupAssignmentsOf, recordScreenInputs } from './fleet-history';
+import { givenWith, recordScreenInputs } from './fleet-history';
 import { ownedGroup, ownedScreens } from './groups';
 
 /** The screens a selection names, all the owner's, or the refusal (SCREEN_NOT_FOUND, SCREEN_GROUP_NOT_FOUND). */
@@ -99,7 +99,7 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
         todo.map((screen) => ({
           screen,
           assignment: change.assignment,
-          groups: groupAssignmentsOf(screen.groupIds ?? [], byId, fleet.order),
+          ...givenWith(screen, screen.groupIds ?? [], byId, fleet.order),
         })),
       );
       content = assignedContent(change.assignment);
@@ -122,7 +122,7 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
         todo.map((screen) => ({
           screen,
           assignment: screen.assignment,
-          groups: groupAssignmentsOf(next(screen), byId, fleet.order),
+          ...givenWith(screen, next(screen), byId, fleet.order),
           fields: { groupIds: next(screen) },
         })),
       );
@@ -130,12 +130,36 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
       if (adding && group) content = assignedContent(group.assignment);
       break;
     }
-    case 'set-time-zone':
+    case 'set-time-zone': {
+      // a screen with hours (its own or a group's) is closed at other instants in another zone: its history entry
+      // holds the hours in the new zone (issue 38); the others take the one updateMany
+      const groupIds = [...new Set(active.flatMap((s) => s.groupIds ?? []))];
+      const [groups, fleet] = await Promise.all([
+        ctx.data.fleet.groups.byIds(groupIds),
+        ctx.data.fleet.fleets.get(ownerId),
+      ]);
+      const byId = new Map(groups.map((g) => [g._id, g]));
+      const withHours = active.flatMap((screen) => {
+        if (screen.timeZone === change.timeZone) return [];
+        const given = givenWith({ ...screen, timeZone: change.timeZone }, screen.groupIds ?? [], byId, fleet.order);
+        return given.hours.openingHours === null ? [] : [{ screen, given }];
+      });
+      await recordScreenInputs(
+        ctx,
+        withHours.map(({ screen, given }) => ({
+          screen,
+          assignment: screen.assignment,
+          ...given,
+          fields: { timeZone: change.timeZone },
+        })),
+      );
+      const hoursIds = new Set(withHours.map((w) => w.screen._id));
       await ctx.data.screens.updateMany(
-        active.map((s) => s._id),
+        active.filter((s) => !hoursIds.has(s._id)).map((s) => s._id),
         { $set: { timeZone: change.timeZone } },
       );
       break;
+    }
     case 'unpair': {
       const revokedAt = new Date(ctx.now());
       await ctx.data.screens.updateMany(

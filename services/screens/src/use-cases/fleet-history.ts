@@ -1,28 +1,41 @@
 // What each screen was given, groups included (issue 37): a change to a screen's groups (members, a group's
 // assignment, a group deleted) adds an entry to each touched screen's assignment history (one unordered insert for
 // all of them), before the screens' records name the new number, as update-screen does for one screen. Proof of play
-// reads the entries: a file of any of its groups' assignments was given.
+// reads the entries: a file of any of its groups' assignments was given. Each entry also holds the opening hours that
+// apply from then and the screen's zone (issue 38): every change of what settingsOf(...).openingHours gives (the
+// screen's hours or zone, a group's hours, its groups' membership or order, a group deleted) writes an entry too.
 import type { ScreenAssignment } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord } from '../data';
-import { orderGroups } from './fleet-common';
+import type { HoursInForce } from '../data/assignment-history';
+import { groupsOfScreen, settingsOf } from './screen-health';
 
-/** The assignments of a screen's groups as they will be, highest precedence first. */
-export function groupAssignmentsOf(
+/**
+ * What a screen is given with these groups (as they will be) and its own settings (as they will be): its groups'
+ * assignments, highest precedence first, and the hours that apply (settingsOf, the one rule) in its zone.
+ */
+export function givenWith(
+  screen: Pick<ScreenRecord, 'rotation' | 'openingHours' | 'timeZone'>,
   groupIds: string[],
   groupsById: ReadonlyMap<string, GroupDoc>,
   order: string[],
-): ScreenAssignment[] {
-  const mine = groupIds.flatMap((id) => {
-    const g = groupsById.get(id);
-    return g ? [g] : [];
-  });
-  return orderGroups(mine, order).map((g) => g.assignment);
+): { groups: ScreenAssignment[]; hours: HoursInForce } {
+  const ordered = groupsOfScreen({ groupIds }, groupsById, order);
+  return {
+    groups: ordered.map((g) => g.assignment),
+    hours: { openingHours: settingsOf(screen, ordered).openingHours, timeZone: screen.timeZone },
+  };
+}
+
+/** Whether two hours in force judge every instant alike (a zone does not matter to a screen always open). */
+export function sameHours(a: HoursInForce, b: HoursInForce): boolean {
+  if (a.openingHours === null || b.openingHours === null) return a.openingHours === b.openingHours;
+  return a.timeZone === b.timeZone && JSON.stringify(a.openingHours) === JSON.stringify(b.openingHours);
 }
 
 /**
- * Writes each screen's next history entry (its own assignment and groups as given), then the screens' records
+ * Writes each screen's next history entry (its own assignment, groups and hours as given), then the screens' records
  * (assignmentSeq, and the fields given). Idempotent per screen: a screen whose number was taken moves on to the next.
  */
 export async function recordScreenInputs(
@@ -31,6 +44,7 @@ export async function recordScreenInputs(
     screen: ScreenRecord;
     assignment: ScreenAssignment;
     groups: ScreenAssignment[];
+    hours: HoursInForce;
     fields?: Partial<Omit<ScreenRecord, '_id'>>;
   }>,
 ): Promise<void> {
@@ -56,6 +70,7 @@ export async function recordScreenInputs(
         at,
         assignment: w.assignment,
         ...(w.groups.length > 0 ? { groups: w.groups } : {}),
+        hours: w.hours,
       })),
     );
     for (const id of taken) seqOf.set(id, (seqOf.get(id) as number) + 1);

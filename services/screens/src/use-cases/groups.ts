@@ -15,7 +15,7 @@ import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord } from '../data';
 import { announceFleetChange, checkAssignment, orderGroups, serialByOwner } from './fleet-common';
-import { groupAssignmentsOf, recordScreenInputs } from './fleet-history';
+import { givenWith, recordScreenInputs } from './fleet-history';
 
 export const nameKeyOf = (name: string) => name.normalize('NFKC').trim().toLowerCase();
 
@@ -87,7 +87,7 @@ async function rewriteMembers(
     screens.map(({ screen, groupIds }) => ({
       screen,
       assignment: screen.assignment,
-      groups: groupAssignmentsOf(groupIds, byId, fleet.order),
+      ...givenWith(screen, groupIds, byId, fleet.order),
       fields: { groupIds },
     })),
   );
@@ -170,17 +170,17 @@ export async function updateGroup(
         if (!s.groupIds?.includes(groupId)) next.set(s._id, { screen: s, groupIds: [...(s.groupIds ?? []), groupId] });
       }
     }
-    if (assignmentChanged) {
-      for (const s of current) if (!next.has(s._id)) next.set(s._id, { screen: s, groupIds: s.groupIds ?? [] });
-    }
-    await rewriteMembers(ctx, ownerId, [...next.values()]);
-    // new hours reach every member's display (its manifest says the hours that apply): no history entry, they
-    // change nothing it is given
+    // new hours reach every member's display (its manifest says the hours that apply), and each member's history
+    // entry holds the hours that apply from now (proof of play refuses records made while closed; a member with
+    // hours of its own, or an earlier group's, gets an entry with unchanged hours: harmless)
     const hoursChanged =
       input.openingHours !== undefined &&
       JSON.stringify(input.openingHours) !== JSON.stringify(group.openingHours ?? null);
+    if (assignmentChanged || hoursChanged) {
+      for (const s of current) if (!next.has(s._id)) next.set(s._id, { screen: s, groupIds: s.groupIds ?? [] });
+    }
+    await rewriteMembers(ctx, ownerId, [...next.values()]);
     const told = new Set(next.keys());
-    if (hoursChanged) for (const s of current) told.add(s._id);
     if (told.size > 0) {
       await announceFleetChange(ctx, {
         kind: 'group-changed',
@@ -234,7 +234,8 @@ export async function setGroupOrder(
       .filter((id) => !input.groupIds.includes(id));
     const order = [...input.groupIds, ...rest];
     await ctx.data.fleet.fleets.set({ ...fleet, order });
-    // every screen in two or more groups resolves differently now: its history entry holds the new order
+    // every screen in two or more groups resolves differently now (and may follow another group's hours): its history
+    // entry holds the new order and the hours that apply
     const screens = (await ctx.data.screens.listActive(ownerId)).filter((s) => (s.groupIds ?? []).length > 1);
     const byId = new Map(groups.map((g) => [g._id, g]));
     await recordScreenInputs(
@@ -242,7 +243,7 @@ export async function setGroupOrder(
       screens.map((screen) => ({
         screen,
         assignment: screen.assignment,
-        groups: groupAssignmentsOf(screen.groupIds ?? [], byId, order),
+        ...givenWith(screen, screen.groupIds ?? [], byId, order),
       })),
     );
     await announceFleetChange(ctx, { kind: 'group-order', ownerId, screenIds: screens.map((s) => s._id) });

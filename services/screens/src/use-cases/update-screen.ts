@@ -2,9 +2,10 @@ import { contentOfInputs, type Screen, type ScreenAssignment, type UpdateScreenR
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
+import type { HoursInForce } from '../data/assignment-history';
 import { scheduleProblems } from '../domain';
 import { inputsOf } from './fleet-common';
-import { groupAssignmentsOf } from './fleet-history';
+import { givenWith, sameHours } from './fleet-history';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
 
@@ -33,25 +34,32 @@ export async function updateScreen(
   }
   const changesAssignment =
     input.assignment !== undefined && JSON.stringify(input.assignment) !== JSON.stringify(screen.assignment);
-  const fields = {
-    ...(input.name !== undefined ? { name: input.name } : {}),
+  const [fleet, groups] = await Promise.all([
+    ctx.data.fleet.fleets.get(ownerId),
+    ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
+  ]);
+  const groupsById = new Map(groups.map((g) => [g._id, g]));
+  const settings = {
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-    ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
     // issue 38: the display reads them from its manifest, re-read on the change event below
     ...(input.rotation !== undefined ? { rotation: input.rotation } : {}),
     ...(input.openingHours !== undefined ? { openingHours: input.openingHours } : {}),
-    ...(changesAssignment && input.assignment
-      ? { assignmentSeq: await recordAssignment(ctx, screen, input.assignment) }
+  };
+  // the hours in force (issue 38): a change of them (its own, or its zone while some apply) is a history entry too
+  const given = givenWith({ ...screen, ...settings }, screen.groupIds ?? [], groupsById, fleet.order);
+  const changesHours = !sameHours(givenWith(screen, screen.groupIds ?? [], groupsById, fleet.order).hours, given.hours);
+  const fields = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...settings,
+    ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
+    ...(changesAssignment || changesHours
+      ? { assignmentSeq: await recordAssignment(ctx, screen, input.assignment ?? screen.assignment, given) }
       : {}),
   };
   await ctx.data.screens.set(screenId, fields);
   // what its device may read: its own assignment's content, its groups' and its takeovers' (issue 37)
   const updated = { ...screen, ...fields };
-  const [fleet, groups] = await Promise.all([
-    ctx.data.fleet.fleets.get(ownerId),
-    ctx.data.fleet.groups.byIds(updated.groupIds ?? []),
-  ]);
-  const inputs = inputsOf(updated, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
+  const inputs = inputsOf(updated, fleet, groupsById, ctx.now());
   await ctx.outbox.add('screens.screen.changed.v1', {
     screenId,
     ownerId,
@@ -62,11 +70,17 @@ export async function updateScreen(
 }
 
 /**
- * Adds the new assignment to the screen's history (insert-only, numbered) before the screen's record names it: a crash
- * between leaves an entry the screen never played, never a played assignment missing from the history (its records
- * would be refused). A screen paired before the history existed first gets what it played since its pairing.
+ * Adds the new assignment (with its groups' and the hours in force, `given`) to the screen's history (insert-only,
+ * numbered) before the screen's record names it: a crash between leaves an entry the screen never played, never a
+ * played assignment missing from the history (its records would be refused). A screen paired before the history
+ * existed first gets what it played since its pairing.
  */
-async function recordAssignment(ctx: ServiceContext, screen: ScreenRecord, assignment: ScreenAssignment) {
+async function recordAssignment(
+  ctx: ServiceContext,
+  screen: ScreenRecord,
+  assignment: ScreenAssignment,
+  given: { groups: ScreenAssignment[]; hours: HoursInForce },
+) {
   const { history } = ctx.data;
   let seq = screen.assignmentSeq;
   if (seq === undefined) {
@@ -75,18 +89,9 @@ async function recordAssignment(ctx: ServiceContext, screen: ScreenRecord, assig
   }
   const at = new Date(ctx.now());
   // its groups' assignments are given too (issue 37): each entry holds them as they are now
-  const groupIds = screen.groupIds ?? [];
-  const groups =
-    groupIds.length > 0
-      ? groupAssignmentsOf(
-          groupIds,
-          new Map((await ctx.data.fleet.groups.byIds(groupIds)).map((g) => [g._id, g])),
-          (await ctx.data.fleet.fleets.get(screen.ownerId)).order,
-        )
-      : [];
   // a number taken (a change at the same moment, or one whose screen write failed) moves on to the next
   for (let next = seq + 1; next <= seq + 20; next++) {
-    if (await history.insert(screen._id, next, at, assignment, groups)) return next;
+    if (await history.insert(screen._id, next, at, assignment, given.groups, given.hours)) return next;
   }
   throw new AppError('SERVICE_UNAVAILABLE');
 }
