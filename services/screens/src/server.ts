@@ -11,6 +11,7 @@ import { createRepositories } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
 import { resumePendingChanges } from './use-cases/bulk-change';
+import { recordHoursInForce } from './use-cases/hours-history';
 import { sweepIncidents } from './use-cases/incident-sweep';
 
 export const SERVICE_NAME = 'screens';
@@ -48,6 +49,14 @@ export async function createServer(
       await context.data.fleet.ensureIndexes();
       const resumed = await resumePendingChanges(context);
       if (resumed > 0) context.logger.warn({ resumed }, 'bulk changes resumed after a restart');
+      // hours set before the history held them: recorded once, behind the start (proof of play's closed rule)
+      recordHoursInForce(context)
+        .then((written) => {
+          if (written > 0) context.logger.info({ written }, 'opening hours in force recorded in screen histories');
+        })
+        .catch((err) =>
+          context.logger.warn({ err }, 'recording the opening hours in force failed; next start retries'),
+        );
       // incidents and their alerts (issue 38): every instance ticks, one at a time sweeps (the sweep's lease)
       await context.data.incidents.ensureIndexes();
       if (config.INCIDENT_SWEEP_MS > 0) {

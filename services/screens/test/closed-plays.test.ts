@@ -3,6 +3,7 @@
 // its zone then), kept in each assignment-history entry. Against the real service (FerretDB, NATS), on its test clock.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordHoursInForce } from '../src/use-cases/hours-history';
 import { ok } from './fleet-helpers';
 import {
   announcer,
@@ -187,6 +188,31 @@ describe('records made while the screen was closed', () => {
         'ok',
         'closed',
       ]);
+    });
+  });
+
+  it('of a screen whose hours were set before the history held them are refused once the start has recorded them', async () => {
+    const owner = member();
+    await onClock(svc, D + HOUR, async () => {
+      const { file, device } = await displayInUtc(owner, D + HOUR);
+      // hours written as an older version left them: on the record, in no history entry
+      await svc.server.context.conn
+        .collection('screens')
+        .updateOne({ _id: device.screenId as never }, { $set: { openingHours: daytime } });
+      await svc.server.context.data.view.refreshScreens([device.screenId]);
+      await reportsAt(device, D + HOUR + 3 * MIN);
+      clockAt(D + 30 * HOUR);
+      // judged always open: the night's record counts
+      expect(await send(device, [record(file, D + 3 * HOUR)])).toMatchObject({ accepted: 1, refused: 0 });
+      // the start's pass records them from now (06:00 the next day); a second pass has nothing to do
+      expect(await recordHoursInForce(svc.server.context)).toBeGreaterThanOrEqual(1);
+      expect(await recordHoursInForce(svc.server.context)).toBe(0);
+      await reportsAt(device, D + 30 * HOUR + 3 * MIN);
+      clockAt(D + 53 * HOUR);
+      // 03:00 the night after: closed; 10:00: open; before the pass, as before (always open)
+      expect(await send(device, [record(file, D + 51 * HOUR)])).toMatchObject({ refusedByReason: { closed: 1 } });
+      expect(await send(device, [record(file, D + 34 * HOUR)])).toMatchObject({ accepted: 1, refused: 0 });
+      expect(await send(device, [record(file, D + 4 * HOUR)])).toMatchObject({ accepted: 1, refused: 0 });
     });
   });
 });

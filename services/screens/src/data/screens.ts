@@ -43,6 +43,17 @@ export function createScreenRepository(models: Models, view: DeviceView) {
         await view.refreshScreens([id]);
       }
     },
+    /**
+     * Moves a screen's newest history number from `from` to `to` only if it is still `from` (a change made meanwhile
+     * moved it on, and its own entry follows this one). One command; the device view re-reads it.
+     */
+    async advanceSeq(id: string, from: number, to: number): Promise<void> {
+      try {
+        await screens.updateOne({ _id: id, assignmentSeq: from }, { $set: { assignmentSeq: to } });
+      } finally {
+        await view.refreshScreens([id]);
+      }
+    },
     /** One update of many screens (one command); the device view re-reads them. */
     async updateMany(ids: string[], update: mongoose.UpdateQuery<ScreenRecord>): Promise<void> {
       try {

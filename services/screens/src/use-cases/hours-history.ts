@@ -1,0 +1,68 @@
+// Opening hours set before history entries held them (issue 38 follow-up): such a screen's newest entry has no hours,
+// which proof of play reads as "always open", so its records made while closed would count until its next change.
+// At start, each active screen with hours in force whose newest entry holds none gets one more entry (what it is
+// given, unchanged, and those hours) from now: what it played before stays judged as before (when its hours were set
+// is not known). The entry is inserted under the next number (the one atomic step), and the screen's record moves to
+// it only if no change moved it meanwhile; a screen whose next number a change took is left to that change (its entry
+// holds the hours). Idempotent: a screen whose newest entry holds hours is left alone.
+import type { ServiceContext } from '../context';
+import type { GroupDoc, ScreenRecord } from '../data';
+import { givenWith } from './fleet-history';
+
+/** Screens read per query. */
+const BATCH = 500;
+
+export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
+  const { history, screens } = ctx.data;
+  const owners = new Map<string, { order: string[]; groupsById: Map<string, GroupDoc> }>();
+  const ownerOf = async (ownerId: string) => {
+    let o = owners.get(ownerId);
+    if (!o) {
+      const [fleet, groups] = await Promise.all([
+        ctx.data.fleet.fleets.get(ownerId),
+        ctx.data.fleet.groups.ofOwner(ownerId),
+      ]);
+      o = { order: fleet.order, groupsById: new Map(groups.map((g) => [g._id, g])) };
+      owners.set(ownerId, o);
+    }
+    return o;
+  };
+  const now = ctx.now();
+  let written = 0;
+  let batch: ScreenRecord[] = [];
+  const flush = async () => {
+    const entries = [];
+    for (const screen of batch) {
+      // screens paired before the history existed (no number) are judged by what they play now: nothing to add
+      const seq = screen.assignmentSeq;
+      if (seq === undefined) continue;
+      const { order, groupsById } = await ownerOf(screen.ownerId);
+      const { groups, hours } = givenWith(screen, screen.groupIds ?? [], groupsById, order);
+      if (hours.openingHours === null) continue;
+      if ((await history.since(screen._id, seq, now)).at(-1)?.openingHours != null) continue;
+      entries.push({
+        screenId: screen._id,
+        seq: seq + 1,
+        at: new Date(now),
+        assignment: screen.assignment,
+        ...(groups.length > 0 ? { groups } : {}),
+        hours,
+      });
+    }
+    batch = [];
+    if (entries.length === 0) return;
+    const taken = await history.insertEach(entries);
+    for (const e of entries) {
+      if (taken.has(e.screenId)) continue;
+      await screens.advanceSeq(e.screenId, e.seq - 1, e.seq);
+      written++;
+    }
+  };
+  const cursor = ctx.conn.collection<ScreenRecord>('screens').find({ revokedAt: null }).batchSize(BATCH);
+  for await (const screen of cursor) {
+    batch.push(screen);
+    if (batch.length >= BATCH) await flush();
+  }
+  await flush();
+  return written;
+}
