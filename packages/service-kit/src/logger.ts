@@ -49,7 +49,8 @@ const serializers = { req: pino.stdSerializers.req, res: pino.stdSerializers.res
  * `aborted`), at info, warn from 400, error from 500. A paired display's call (issue 40: thousands a minute, and
  * their log lines were a tenth of the CPU per call) is written only when it failed (status 400 or more, or the
  * answer cut) or was slow (over `slowDeviceMs`): otherwise nothing is built at all, not even at debug. The request
- * metrics (http.ts) count every call, written or not.
+ * metrics (http.ts) count every call, written or not. A display's event stream is not written when it ends (its end is
+ * the display going away); a member's is.
  */
 export function requestLog(logger: pino.Logger, opts: RequestLogOptions): express.RequestHandler {
   // The serialisers pino-http installed: the request and the answer as objects, applied only to a line written.
@@ -64,7 +65,10 @@ export function requestLog(logger: pino.Logger, opts: RequestLogOptions): expres
       const ms = performance.now() - start;
       const status = res.statusCode;
       const aborted = !res.writableFinished;
-      if (status < 400 && !aborted && ms <= slowMs && isDeviceCall?.(req, res)) return;
+      // a display's live stream (server-sent events) ends when the display goes away, after minutes or days: its end
+      // is neither slow nor a fault (the stream's own metrics and the screen's status say when it is offline)
+      const stream = String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+      if (status < 400 && (stream || (!aborted && ms <= slowMs)) && isDeviceCall?.(req, res)) return;
       const responseTime = Math.round(ms);
       const fields: Record<string, unknown> = { req, res, responseTime };
       if (aborted) fields.aborted = true;

@@ -27,6 +27,11 @@ async function startLoggedService(slowDeviceMs: number | undefined) {
   app.get('/thing', (_req, res) => {
     res.json({ ok: true });
   });
+  // a live stream, as the gateway holds a display's (its end: the client goes away)
+  app.get('/stream', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(': open\n\n');
+  });
   app.get('/missing', () => {
     throw new AppError('NOT_FOUND');
   });
@@ -115,6 +120,28 @@ describe('request log (issue 40)', () => {
     await afterNextMemberLine(fast);
     expect(slow.linesOf(slowCall.id)).toHaveLength(1);
     expect(fast.linesOf(fastCall.id)).toEqual([]);
+  });
+
+  it("does not write a display's live stream when it ends, and writes a member's", async () => {
+    const open = async (identity: string) => {
+      const id = `rl-${randomUUID()}`;
+      const aborter = new AbortController();
+      const res = await fetch(`${slow.server.url}/stream`, {
+        headers: { 'x-pagecast-identity': identity, 'x-request-id': id },
+        signal: aborter.signal,
+      });
+      expect(res.status).toBe(200);
+      await res.body?.getReader().read(); // the first bytes: the stream is open
+      aborter.abort(); // the client goes away (a display switched off)
+      return id;
+    };
+    const display = await open(device());
+    const owner = await open(member());
+    // the member's stream is written (aborted) once it ends; the display's ended first and is not
+    const line = await waitFor(() => slow.linesOf(owner)[0]);
+    expect(line).toMatchObject({ msg: 'request completed', aborted: true });
+    await afterNextMemberLine(slow);
+    expect(slow.linesOf(display)).toEqual([]);
   });
 
   it('counts every display call in the request metrics, written or not', async () => {
