@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PaymentFailedDetails } from './api/points';
 import { ErrorBody } from './errors';
 import { buildOpenApiDocument, toOpenApiPath } from './openapi';
 import { routesFor } from './routes';
@@ -39,6 +40,7 @@ describe('buildOpenApiDocument', () => {
     for (const body of [
       { code: 'RATE_LIMITED', message: 'x', details: { retryAfterSeconds: 30 } },
       { code: 'FILE_NOT_FOUND', message: 'x', details: { fileId: 'f1' } },
+      { code: 'PAYMENT_FAILED', message: 'x', details: { cardCode: 'card_declined', declineCode: 'expired_card' } },
       { code: 'INTERNAL', message: 'x', correlationId: 'req-1' },
     ])
       expect(ErrorBody.strict().safeParse(body).success, body.code).toBe(true);
@@ -57,6 +59,15 @@ describe('buildOpenApiDocument', () => {
       properties: { expectedPrice: { type: 'integer', exclusiveMinimum: 0 } },
     });
     expect(purchase.summary).toContain('PRICE_CHANGED');
+  });
+
+  it('documents a refused card: PAYMENT_FAILED with the provider’s codes in details', () => {
+    const billing = buildOpenApiDocument('billing') as Doc;
+    const confirm = billing.paths['/api/points/confirm-payment']?.post as { summary: string };
+    for (const text of ['PAYMENT_FAILED', 'cardCode', 'declineCode']) expect(confirm.summary).toContain(text);
+    expect(
+      PaymentFailedDetails.strict().safeParse({ cardCode: 'card_declined', declineCode: 'insufficient_funds' }).success,
+    ).toBe(true);
   });
 
   it('documents the sign-in throttle: RATE_LIMITED with retryAfterSeconds, and the known-browser cookie', () => {

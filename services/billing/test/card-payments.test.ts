@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerLocalWebhook } from '../src/data/card-provider';
+import { cardFailureOf, registerLocalWebhook } from '../src/data/card-provider';
 import { call, checkLedger, destroyBilling, registerMember, startBilling, type TestService, waitFor } from './helpers';
 
 // The card provider is localstripe (the real provider's API cannot be reached here): it keeps intents, confirms them
@@ -181,6 +181,44 @@ describe('card payments (localstripe)', () => {
     await webhookHandled(small); // the small package's own webhook credits nothing more
     expect(await balance(member)).toBe(1300);
     expect(await balance(other)).toBe(300);
+  });
+
+  it('a card declined at confirmation: PAYMENT_FAILED with the provider’s codes in details, nothing credited', async () => {
+    const member = await registerMember(svc);
+    const intent = await newIntent(member);
+    // what the browser's card element makes of a card whose charge the provider declines (4000000000000341)
+    const token = await provider.tokens.create({
+      card: { number: '4000000000000341', exp_month: '12', exp_year: '2034', cvc: '123' },
+    } as Stripe.TokenCreateParams);
+    const cardId = token.card?.id as string;
+    const res = await call(svc, member, 'POST', '/api/points/confirm-payment', {
+      paymentIntentId: intent,
+      paymentMethodId: cardId,
+    });
+    expect([res.status, res.body.code]).toEqual([402, 'PAYMENT_FAILED']);
+    // codes only (localstripe names no decline code: the real provider's decline_code comes the same way)
+    expect(res.body.details).toEqual({ cardCode: 'card_declined' });
+    // the provider's own sentence stays in `message` for logs and API clients
+    expect(res.body.message).toBe('Your card was declined.');
+    expect((await provider.paymentIntents.retrieve(intent)).status).not.toBe('succeeded');
+    const record = await call(svc, member, 'POST', '/api/points/purchase', {
+      amount: 3000,
+      stripePaymentIntentId: intent,
+    });
+    expect([record.status, record.body.code]).toEqual([402, 'PAYMENT_NOT_SUCCEEDED']);
+    expect(await balance(member)).toBe(300);
+    expect(await purchases(member)).toHaveLength(0);
+  });
+
+  it('passes on only what looks like the provider’s codes', () => {
+    expect(cardFailureOf({ code: 'card_declined', decline_code: 'insufficient_funds' })).toEqual({
+      cardCode: 'card_declined',
+      declineCode: 'insufficient_funds',
+    });
+    // the SDK's card error has an empty decline code when the provider gave none
+    expect(cardFailureOf({ code: 'expired_card', decline_code: '' })).toEqual({ cardCode: 'expired_card' });
+    expect(cardFailureOf({ code: 'Your card was declined.', decline_code: 42 })).toEqual({});
+    expect(cardFailureOf(null)).toEqual({});
   });
 
   it('refuses forged, unsigned and replayed webhooks', async () => {

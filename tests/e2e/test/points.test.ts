@@ -136,7 +136,11 @@ describe('points, card payments and plans', () => {
     // a card the provider accepts but whose charge it declines (4000000000000341 at Stripe and localstripe alike)
     await fillCard('4000000000000341');
     await page.getByTestId('purchase-pay').click();
-    expect(await toastText(page, 'Payment Failed')).toContain('Payment Failed');
+    // why, in the reader's language: billing's PAYMENT_FAILED carries the provider's code (card_declined), not its
+    // English sentence
+    const said = await toastText(page, 'Payment Failed');
+    expect(said).toContain('カードが拒否されました。');
+    expect(said).not.toContain('Your card was declined');
     // still on the card step, nothing credited
     expect(await page.getByTestId('purchase-pay').isVisible()).toBe(true);
     await page.getByTestId('purchase-back').click();

@@ -113,6 +113,17 @@ export const ConfirmPaymentRequest = z.object({
 });
 export type ConfirmPaymentRequest = z.infer<typeof ConfirmPaymentRequest>;
 
+/**
+ * `details` of a PAYMENT_FAILED (402) from confirm-payment: the card provider's error code (`card_declined`,
+ * `expired_card`, `incorrect_cvc`...) and, for a decline, its decline code (`insufficient_funds`...). Codes only:
+ * the page words them in the reader's language; `message` keeps the provider's own sentence for logs.
+ */
+export const PaymentFailedDetails = z.object({
+  cardCode: z.string().optional(),
+  declineCode: z.string().optional(),
+});
+export type PaymentFailedDetails = z.infer<typeof PaymentFailedDetails>;
+
 export const pointsRoutes = defineRoutes([
   {
     id: 'getBillingConfig',
@@ -138,7 +149,9 @@ export const pointsRoutes = defineRoutes([
     path: '/api/points/confirm-payment',
     service: 'billing',
     auth: 'session',
-    summary: "Confirm the member's payment intent with a payment method on the server, then credit it once",
+    summary:
+      "Confirm the member's payment intent with a payment method on the server, then credit it once. A card the " +
+      'provider refuses: 402 PAYMENT_FAILED with details { cardCode, declineCode } (the provider’s codes)',
     body: ConfirmPaymentRequest,
     response: PointsPurchaseResponse,
   },

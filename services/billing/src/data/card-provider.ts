@@ -9,8 +9,16 @@ export interface Intent {
   currency: string;
   clientSecret: string | null;
   metadata: Record<string, string>;
-  /** the provider's message when a confirmation failed */
+  /** the provider's message when a confirmation failed (for logs: the page words the codes) */
   lastError: string | null;
+  /** the provider's codes of that failure */
+  lastFailure: CardFailure;
+}
+
+/** A card failure as the provider names it: its error code and, for a decline, the decline code (codes only). */
+export interface CardFailure {
+  cardCode?: string;
+  declineCode?: string;
 }
 
 export interface CardProvider {
@@ -22,7 +30,24 @@ export interface CardProvider {
   verifyWebhook(rawBody: Buffer, signature: string | undefined): { id: string; type: string; object: unknown } | null;
 }
 
-export class CardDeclinedError extends Error {}
+export class CardDeclinedError extends Error {
+  constructor(
+    message: string,
+    readonly failure: CardFailure,
+  ) {
+    super(message);
+  }
+}
+
+/** Only what looks like one of the provider's codes is passed on (lower-case words, bounded). */
+const providerCode = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^[a-z0-9_]{1,64}$/.test(value) ? value : undefined;
+
+export function cardFailureOf(error: { code?: unknown; decline_code?: unknown } | null | undefined): CardFailure {
+  const cardCode = providerCode(error?.code);
+  const declineCode = providerCode(error?.decline_code);
+  return { ...(cardCode ? { cardCode } : {}), ...(declineCode ? { declineCode } : {}) };
+}
 
 /**
  * The provider unreachable or failing on its side (connection, 5xx, keys refused) is no fault of the member's:
@@ -51,6 +76,7 @@ const toIntent = (pi: Stripe.PaymentIntent): Intent => ({
   clientSecret: pi.client_secret ?? null,
   metadata: (pi.metadata ?? {}) as Record<string, string>,
   lastError: pi.last_payment_error?.message ?? null,
+  lastFailure: cardFailureOf(pi.last_payment_error),
 });
 
 /**
@@ -102,9 +128,11 @@ export function createCardProvider(opts: {
         await providerCall(() => stripe.paymentIntents.update(id, { payment_method: paymentMethodId }));
         return toIntent(await providerCall(() => stripe.paymentIntents.confirm(id)));
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeCardError) throw new CardDeclinedError(err.message);
-        // a payment method the provider does not know or will not attach is the member's card failing, not ours
-        if (err instanceof Stripe.errors.StripeInvalidRequestError) throw new CardDeclinedError(err.message);
+        // (localstripe answers a declined charge as an invalid request with the code card_declined)
+        if (err instanceof Stripe.errors.StripeCardError || err instanceof Stripe.errors.StripeInvalidRequestError) {
+          // a payment method the provider does not know or will not attach is the member's card failing, not ours
+          throw new CardDeclinedError(err.message, cardFailureOf(err));
+        }
         throw err;
       }
     },

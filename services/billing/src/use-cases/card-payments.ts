@@ -1,7 +1,7 @@
 import { type CreatePaymentIntentResponse, constants, type PointsPurchaseResponse } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { CardDeclinedError, type CardProvider, type Intent } from '../data/card-provider';
+import { CardDeclinedError, type CardFailure, type CardProvider, type Intent } from '../data/card-provider';
 import { postEntry } from './post-entry';
 
 const packages: readonly number[] = constants.pointPackages;
@@ -70,6 +70,15 @@ export async function recordPurchase(
   return { added: entry.amount, balance, entryId: entry._id };
 }
 
+/**
+ * PAYMENT_FAILED with the provider's codes in `details` ({ cardCode, declineCode }: the page words them in the
+ * reader's language); the provider's own (English) sentence stays in `message`, for logs and API clients.
+ */
+function paymentFailed(message: string | undefined, failure: CardFailure): AppError {
+  const details = Object.keys(failure).length > 0 ? { ...failure } : undefined;
+  return new AppError('PAYMENT_FAILED', { message, details });
+}
+
 /** POST /api/points/confirm-payment: confirms the member's intent with their payment method, then credits it. */
 export async function confirmPayment(
   ctx: ServiceContext,
@@ -81,11 +90,11 @@ export async function confirmPayment(
     try {
       intent = await provider(ctx).confirmIntent(intent.id, req.paymentMethodId);
     } catch (err) {
-      if (err instanceof CardDeclinedError) throw new AppError('PAYMENT_FAILED', { message: err.message });
+      if (err instanceof CardDeclinedError) throw paymentFailed(err.message, err.failure);
       throw err;
     }
   }
-  if (intent.status !== 'succeeded') throw new AppError('PAYMENT_FAILED', { message: intent.lastError ?? undefined });
+  if (intent.status !== 'succeeded') throw paymentFailed(intent.lastError ?? undefined, intent.lastFailure);
   const entry = await creditIntent(ctx, intent);
   const balance = await ctx.data.ledger.balance(memberId);
   return { added: entry.amount, balance, entryId: entry._id };

@@ -1,14 +1,28 @@
 import type { PointPackageValue, PointsPurchaseResponse } from '@pagecast/contracts';
 import type { Stripe, StripeCardElement } from '@stripe/stripe-js';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CardFailure } from '../model/card-error-text';
 import { confirmPayment } from './confirm-payment';
 import { createPaymentIntent } from './create-payment-intent';
 import { purchasePoints } from './purchase-points';
 import { refreshBalances } from './refresh-balances';
 
-/** The card provider refused the card (its own message is shown: spec point 8, 'Payment Failed'). */
+/**
+ * The card provider refused the card in the browser (spec point 8, 'Payment Failed'): its codes, worded from our
+ * catalogues (model/card-error-text), and its own sentence (in the Elements' locale) for a code we do not know.
+ */
 export class CardError extends Error {
   override readonly name = 'CardError';
+  readonly failure: CardFailure;
+
+  constructor(error: { message?: string; code?: string; decline_code?: string } | undefined) {
+    super(error?.message ?? 'card error');
+    this.failure = {
+      ...(error?.code ? { cardCode: error.code } : {}),
+      ...(error?.decline_code ? { declineCode: error.decline_code } : {}),
+      ...(error?.message ? { providerMessage: error.message } : {}),
+    };
+  }
 }
 
 /** A step before any money moved failed (spec point 8: '決済の準備に失敗しました'). */
@@ -26,10 +40,10 @@ async function paymentMethodOf(stripe: Stripe, card: StripeCardElement): Promise
     | Awaited<ReturnType<Stripe['createPaymentMethod']>>
     | undefined;
   if (created?.paymentMethod) return created.paymentMethod.id;
-  if (created?.error) throw new CardError(created.error.message ?? 'card error');
+  if (created?.error) throw new CardError(created.error);
   const tokenized = await stripe.createToken(card);
   if (tokenized.token?.card?.id) return tokenized.token.card.id;
-  throw new CardError(tokenized.error?.message ?? 'card error');
+  throw new CardError(tokenized.error);
 }
 
 export interface BuyPointsInput {

@@ -1,9 +1,11 @@
 import { type BillingConfig, constants, type PointPackageValue } from '@pagecast/contracts';
 import { Button, Dialog, describeError, toast, useSessionExpired } from '@pagecast/ui';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
+import type { StripeElementLocale } from '@stripe/stripe-js';
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { CardError, PreparationError, useBuyPoints } from '../api/buy-points';
+import { cardErrorText, serverCardFailure, stripeLocaleOf } from '../model/card-error-text';
 import { loadStripeFrom } from '../model/stripe-loader';
 
 const packages = constants.pointPackages;
@@ -122,8 +124,11 @@ function CardStep({
   onBack: () => void;
   onPaid: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [loadFailed, setLoadFailed] = useState(false);
+  const locale = stripeLocaleOf(i18n.language);
+  // the Elements are made once, in the language of the moment (FollowLocale follows later changes)
+  const [elementsOptions] = useState(() => ({ locale }));
   // a script that does not load (network, CSP) is the spec's preparation failure, not an endless disabled button
   const stripePromise = useMemo(
     () =>
@@ -147,10 +152,26 @@ function CardStep({
     );
   }
   return (
-    <Elements stripe={stripePromise}>
+    <Elements stripe={stripePromise} options={elementsOptions}>
+      <FollowLocale from={elementsOptions.locale} locale={locale} />
       <CardForm amount={amount} onBack={onBack} onPaid={onPaid} />
     </Elements>
   );
+}
+
+/**
+ * Keeps the provider's element in the reader's language after a language change (its placeholders and its own
+ * messages). localstripe's stand-in has no update (and no texts): it is left as it is.
+ */
+function FollowLocale({ from, locale }: { from: StripeElementLocale; locale: StripeElementLocale }) {
+  const elements = useElements();
+  const shown = useRef(from);
+  useEffect(() => {
+    if (!elements || shown.current === locale || typeof elements.update !== 'function') return;
+    shown.current = locale;
+    elements.update({ locale });
+  }, [elements, locale]);
+  return null;
 }
 
 const cardOptions = { hidePostalCode: true, style: { base: { fontSize: '16px' } } } as const;
@@ -189,10 +210,10 @@ function CardForm({ amount, onBack, onPaid }: { amount: PointPackageValue; onBac
             });
             return;
           }
-          const message =
-            error instanceof CardError
-              ? error.message
-              : describeError(error, t, t('points.purchase.paymentFailedFallback'));
+          // a refused card is worded by the provider's codes; anything else (or a code we do not know) as before
+          const generic = describeError(error, t, t('points.purchase.paymentFailedFallback'));
+          const failure = error instanceof CardError ? error.failure : serverCardFailure(error);
+          const message = failure ? cardErrorText(failure, t, generic) : generic;
           toast({ title: t('points.purchase.paymentFailed'), description: message, variant: 'destructive' });
         },
       },
