@@ -6,27 +6,14 @@
 // it only if no change moved it meanwhile; a screen whose next number a change took is left to that change (its entry
 // holds the hours). Idempotent: a screen whose newest entry holds hours is left alone.
 import type { ServiceContext } from '../context';
-import type { GroupDoc, ScreenRecord } from '../data';
+import type { ScreenRecord } from '../data';
 import { givenWith } from './fleet-history';
 
 /** Screens read per query. */
 const BATCH = 500;
 
 export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
-  const { history, screens } = ctx.data;
-  const owners = new Map<string, { order: string[]; groupsById: Map<string, GroupDoc> }>();
-  const ownerOf = async (ownerId: string) => {
-    let o = owners.get(ownerId);
-    if (!o) {
-      const [fleet, groups] = await Promise.all([
-        ctx.data.fleet.fleets.get(ownerId),
-        ctx.data.fleet.groups.ofOwner(ownerId),
-      ]);
-      o = { order: fleet.order, groupsById: new Map(groups.map((g) => [g._id, g])) };
-      owners.set(ownerId, o);
-    }
-    return o;
-  };
+  const { history, screens, view } = ctx.data;
   const now = ctx.now();
   let written = 0;
   let batch: ScreenRecord[] = [];
@@ -36,8 +23,13 @@ export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
       // screens paired before the history existed (no number) are judged by what they play now: nothing to add
       const seq = screen.assignmentSeq;
       if (seq === undefined) continue;
-      const { order, groupsById } = await ownerOf(screen.ownerId);
-      const { groups, hours } = givenWith(screen, screen.groupIds ?? [], groupsById, order);
+      const groupIds = screen.groupIds ?? [];
+      // no hours of its own and no group: always open (most screens; nothing is read for them)
+      if ((screen.openingHours == null || screen.openingHours.length === 0) && groupIds.length === 0) continue;
+      // the owner's order and the screen's groups from the device view (loaded at start: no query)
+      const [fleet, found] = await Promise.all([view.fleet(screen.ownerId), view.groups(groupIds)]);
+      const groupsById = new Map(found.map((g) => [g._id, g]));
+      const { groups, hours } = givenWith(screen, groupIds, groupsById, fleet.order);
       if (hours.openingHours === null) continue;
       if ((await history.since(screen._id, seq, now)).at(-1)?.openingHours != null) continue;
       entries.push({
