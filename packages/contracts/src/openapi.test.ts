@@ -79,6 +79,13 @@ describe('buildOpenApiDocument', () => {
     for (const text of ['TOKEN_INVALID', 'pc_known_browser']) expect(reset.summary).toContain(text);
   });
 
+  it("documents a screen's content refusals: PLAYLIST_NOT_FOUND / FILE_NOT_FOUND with their details", () => {
+    const screens = buildOpenApiDocument('screens') as Doc;
+    const update = screens.paths['/api/screens/{id}']?.put as { summary: string };
+    const codes = ['PLAYLIST_NOT_FOUND', 'FILE_NOT_FOUND', 'details.playlistId', 'details.fileId', 'SCHEDULE_INVALID'];
+    for (const text of codes) expect(update.summary).toContain(text);
+  });
+
   it('describes parameters, bodies, multipart and security', () => {
     const files = buildOpenApiDocument('file-conversion') as Doc;
     const getFile = files.paths['/api/files/{id}']?.get as Record<string, unknown>;

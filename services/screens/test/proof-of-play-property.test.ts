@@ -204,10 +204,12 @@ async function oneRun(run: number, rnd: Random, stats: Stats): Promise<string[]>
   }
   await eventsHandled(svc);
 
-  const drawAssignment = (): ScreenAssignment => {
+  const drawAssignment = (at: number): ScreenAssignment => {
     const kind = rnd.pick(['playlist', 'file', 'schedule'] as const);
     if (kind === 'playlist') return { kind, playlistId: rnd.pick(lists) };
-    if (kind === 'file') return { kind, fileId: rnd.pick(playable) };
+    // a bought file is given only while its licence is live (PUT /api/screens/:id refuses it otherwise)
+    if (kind === 'file')
+      return { kind, fileId: rnd.pick(playable.filter((f) => ownedOrLicensed(world, owner.userId, f, at))) };
     // a day part starting within the half hour, in the screen's zone (Tokyo has no daylight saving)
     const startsAt = new Date(t0 + rnd.int(0, 20) * MIN + 9 * 3_600_000);
     const hhmm = (d: Date) =>
@@ -247,14 +249,16 @@ async function oneRun(run: number, rnd: Random, stats: Stats): Promise<string[]>
       honest: i < honestCount,
       ownerId: owner.userId,
       pairedAt: t0 - 30 * SEC,
-      assignments: [{ at: t0 - 20 * SEC, assignment: drawAssignment() }],
+      assignments: [{ at: t0 - 20 * SEC, assignment: drawAssignment(t0 - 20 * SEC) }],
       contacts: [t0 - 30 * SEC],
       sent: new Map(),
       // every dishonest screen has hours (its 'closed' records are refused), most honest ones too
       ...(i === honestCount || rnd.chance(0.7) ? { closed: drawClosed() } : {}),
     };
-    for (let k = rnd.int(0, 2); k > 0; k--)
-      sim.assignments.push({ at: t0 + rnd.int(1, 28 * 60) * SEC, assignment: drawAssignment() });
+    for (let k = rnd.int(0, 2); k > 0; k--) {
+      const at = t0 + rnd.int(1, 28 * 60) * SEC;
+      sim.assignments.push({ at, assignment: drawAssignment(at) });
+    }
     sim.assignments.sort((a, b) => a.at - b.at);
     sims.push(sim);
     actions.push({

@@ -91,8 +91,11 @@ describe('a record counts only as evidence', () => {
       });
       // sent again: each counts once, as a duplicate, never as a second refusal
       expect(await send(device, plays)).toEqual({ accepted: 0, duplicates: 500, refused: 0, refusedByReason: {} });
-      // even given the file, the forger holds no licence for it
-      await assign(forger, device.screenId, { kind: 'file', fileId: file });
+      // even given the file (PUT /api/screens/:id refuses it alone; a playlist of the forger's naming it is taken as
+      // the forger's), the forger holds no licence for it
+      const forgedList = await facts.playlist(forger.userId, [file], t0 + 8 * HOUR - MIN);
+      await eventsHandled(svc);
+      await assign(forger, device.screenId, { kind: 'playlist', playlistId: forgedList });
       clockAt(t0 + 9 * HOUR);
       expect(await send(device, [record(file, t0 + 8 * HOUR + 10 * MIN, 60)])).toEqual({
         accepted: 0,
@@ -134,9 +137,13 @@ describe('a record counts only as evidence', () => {
     const t0 = Date.now() - 3 * 24 * HOUR;
     await onClock(svc, t0, async () => {
       const file = await facts.file(seller.userId, 3, t0 - HOUR);
-      // bought at t0 + 1 h, the licence ended at t0 + 25 h
+      // bought at t0 + 1 h, the licence ended at t0 + 25 h; the screen is given it from t0 in a playlist of the buyer
+      // (PUT /api/screens/:id refuses the file alone while no licence of it is live)
       await facts.purchase(buyer.userId, file, seller.userId, t0 + HOUR, t0 + 25 * HOUR);
-      const device = await displayGiven(svc, buyer, file);
+      const list = await facts.playlist(buyer.userId, [file], t0 - HOUR);
+      await eventsHandled(svc);
+      const { device } = await pairDisplay(svc, buyer);
+      await assign(buyer, device.screenId, { kind: 'playlist', playlistId: list });
       clockAt(t0 + 2 * 24 * HOUR);
       const early = record(file, t0 + 30 * MIN);
       const within = record(file, t0 + 24 * HOUR);

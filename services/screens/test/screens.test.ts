@@ -243,14 +243,22 @@ describe('what a screen plays', () => {
   it('stores a valid schedule and announces it; refuses overlapping or empty day parts and keeps the old one', async () => {
     const owner = member();
     const { screen, device } = await paired(owner);
+    // the playlists a schedule names are the member's (PUT /api/screens/:id checks them)
+    const facts = announcer(svc);
+    const [day, night, dflt] = [
+      await facts.playlist(owner.userId, [], Date.now() - 60_000),
+      await facts.playlist(owner.userId, [], Date.now() - 60_000),
+      await facts.playlist(owner.userId, [], Date.now() - 60_000),
+    ];
+    await eventsHandled(svc);
     const schedule = {
       kind: 'schedule',
       schedule: {
         parts: [
-          { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', playlistId: 'pl-day' },
-          { days: [5], start: '22:00', end: '02:00', playlistId: 'pl-night' },
+          { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', playlistId: day },
+          { days: [5], start: '22:00', end: '02:00', playlistId: night },
         ],
-        defaultPlaylistId: 'pl-default',
+        defaultPlaylistId: dflt,
       },
     };
     const ok = await call(svc, owner, 'PUT', `/api/screens/${screen.id}`, {
@@ -260,7 +268,7 @@ describe('what a screen plays', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.assignment).toEqual(schedule);
     expect(await lastEvent('screens.screen.changed.v1', (d) => d.screenId === screen.id)).toMatchObject({
-      playlistIds: ['pl-day', 'pl-night', 'pl-default'],
+      playlistIds: [day, night, dflt],
       fileIds: [],
     });
 

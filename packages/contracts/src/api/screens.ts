@@ -332,7 +332,11 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/:id',
     service: 'screens',
     auth: 'session',
-    summary: 'Rename a screen, change its time zone or what it plays (overlapping or empty day parts: 400)',
+    summary:
+      'Rename a screen, change its time zone or what it plays. Refusals: SCHEDULE_INVALID (400, overlapping or empty ' +
+      'day parts), PLAYLIST_NOT_FOUND / FILE_NOT_FOUND (404, with details.playlistId / details.fileId: content that ' +
+      'is not yours, deleted, or a bought file without a live licence; content saved a moment ago is waited for up ' +
+      'to 2 s), SCREEN_NOT_FOUND, VALIDATION; nothing changes.',
     params: ScreenIdParams,
     body: UpdateScreenRequest,
     response: Screen,

@@ -204,13 +204,14 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
     },
     /**
      * Playlists as a member's choice sees them (issue 37): owner (when known), deleted, and the files of the newest
-     * version. Read afresh (a member just made it).
+     * version. Read afresh by default (a member just made it); `fresh = false` reads the memory (what was heard since).
      */
     async playlistFacts(
       ids: string[],
       now: number,
+      fresh = true,
     ): Promise<Map<string, { ownerId: string | null; deleted: boolean; fileIds: string[] }>> {
-      const found = await playlistReads.many(ids, now, true);
+      const found = await playlistReads.many(ids, now, fresh);
       const out = new Map<string, { ownerId: string | null; deleted: boolean; fileIds: string[] }>();
       for (const [id, d] of found) {
         const newest = [...d.versions].sort((a, b) => new Date(b.from).getTime() - new Date(a.from).getTime())[0];

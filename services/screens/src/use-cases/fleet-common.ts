@@ -13,6 +13,7 @@ import { AppError, type Claims, createClaims } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { ServiceContext } from '../context';
 import type { FleetDoc, GroupDoc, RunningTakeover, ScreenRecord } from '../data';
+import type { LicencePeriod } from '../domain';
 
 const chains = new Map<string, Promise<unknown>>();
 const leases = new WeakMap<mongoose.Connection, Claims>();
@@ -63,17 +64,59 @@ export async function withFleetLease<T>(ctx: ServiceContext, ownerId: string, fn
   }
 }
 
-/** A file the member may show: theirs and not deleted, or bought with a licence live now. */
-export async function checkFile(ctx: ServiceContext, ownerId: string, fileId: string, now: number): Promise<void> {
-  const files = await ctx.data.content.files([fileId], now, true);
-  const file = files.get(fileId);
-  if (!file || file.deletedAt !== null) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
-  if (file.ownerId === ownerId) return;
-  const periods = (await ctx.data.content.licences(ownerId, [fileId], now, true)).get(fileId) ?? [];
-  if (!periods.some((p) => p.from <= now && now < p.to)) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
+/**
+ * How long a check waits for content this instance has not heard of before refusing it: a playlist or file saved (or
+ * a licence bought) a moment ago is announced after its write, so a member who saves and assigns at once can be
+ * faster than the event. A playlist known to be another's or deleted, and a deleted file, are refused at once; another
+ * member's file without a live licence waits too (a purchase a moment ago), then is refused.
+ */
+export const CONTENT_GRACE_MS = 2_000;
+/** How often the content view (memory, with every event heard applied) is looked at meanwhile. */
+const CONTENT_POLL_MS = 100;
+
+/**
+ * `read(true)` (afresh) until `settled`, polling the memory view (`read(false)`: events are applied to it as they are
+ * heard) every CONTENT_POLL_MS for at most CONTENT_GRACE_MS, then one last fresh read. Real time, not the service's
+ * clock: it is how long the member waits.
+ */
+async function untilSettled<T>(read: (fresh: boolean) => Promise<T>, settled: (v: T) => boolean): Promise<T> {
+  let value = await read(true);
+  const deadline = Date.now() + CONTENT_GRACE_MS;
+  while (!settled(value)) {
+    if (Date.now() >= deadline) return read(true);
+    await new Promise((r) => setTimeout(r, CONTENT_POLL_MS));
+    value = await read(false);
+  }
+  return value;
 }
 
-/** Every playlist and file of an assignment exists and is the member's (or licensed), and a schedule is valid. */
+/**
+ * A file the member may show: theirs and not deleted, or bought with a licence live now. A file not known yet, or
+ * another's without a live licence (a purchase a moment ago), is waited for a little (CONTENT_GRACE_MS).
+ */
+export async function checkFile(ctx: ServiceContext, ownerId: string, fileId: string, now: number): Promise<void> {
+  const live = (periods: LicencePeriod[]) => periods.some((p) => p.from <= now && now < p.to);
+  const { file, periods } = await untilSettled(
+    async (fresh) => {
+      const file = (await ctx.data.content.files([fileId], now, fresh)).get(fileId);
+      const periods =
+        file && file.deletedAt === null && file.ownerId !== ownerId
+          ? ((await ctx.data.content.licences(ownerId, [fileId], now, fresh)).get(fileId) ?? [])
+          : [];
+      return { file, periods };
+    },
+    ({ file, periods }) => file !== undefined && (file.deletedAt !== null || file.ownerId === ownerId || live(periods)),
+  );
+  if (!file || file.deletedAt !== null) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
+  if (file.ownerId === ownerId) return;
+  if (!live(periods)) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
+}
+
+/**
+ * Every playlist and file of an assignment exists and is the member's (or licensed), and a schedule is valid: the
+ * one rule of every call that gives screens content (a screen's own, a group's, a bulk assign). A playlist not known
+ * yet is waited for a little (CONTENT_GRACE_MS); one deleted or another member's is refused at once.
+ */
 export async function checkAssignment(
   ctx: ServiceContext,
   ownerId: string,
@@ -94,7 +137,13 @@ export async function checkAssignment(
   }
   const now = ctx.now();
   const { playlistIds, fileIds } = assignedContent(assignment);
-  const playlists = await ctx.data.content.playlistFacts(playlistIds, now);
+  const playlists =
+    playlistIds.length === 0
+      ? new Map()
+      : await untilSettled(
+          (fresh) => ctx.data.content.playlistFacts(playlistIds, now, fresh),
+          (found) => playlistIds.every((id) => found.has(id)),
+        );
   for (const id of playlistIds) {
     const p = playlists.get(id);
     if (!p || p.deleted || (p.ownerId !== null && p.ownerId !== ownerId)) {

@@ -3,8 +3,7 @@ import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import type { HoursInForce } from '../data/assignment-history';
-import { scheduleProblems } from '../domain';
-import { inputsOf } from './fleet-common';
+import { checkAssignment, inputsOf } from './fleet-common';
 import { givenWith, sameHours } from './fleet-history';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
@@ -20,20 +19,10 @@ export async function updateScreen(
   input: UpdateScreenRequest,
 ): Promise<Screen> {
   const screen = await ownedScreen(ctx, ownerId, screenId);
-  if (input.assignment?.kind === 'schedule') {
-    const problems = scheduleProblems(input.assignment.schedule);
-    if (problems.length > 0) {
-      throw new AppError('SCHEDULE_INVALID', {
-        issues: problems.map((p) => ({
-          path: `assignment.schedule.parts.${p.part}`,
-          message: p.reason === 'empty' ? 'empty range' : `overlaps part ${p.other}`,
-          key: p.reason === 'empty' ? 'screens.schedule.empty' : 'screens.schedule.overlap',
-        })),
-      });
-    }
-  }
   const changesAssignment =
     input.assignment !== undefined && JSON.stringify(input.assignment) !== JSON.stringify(screen.assignment);
+  // the rule of the fleet calls (a valid schedule; content that exists and is the member's or licensed), before any write
+  if (changesAssignment && input.assignment) await checkAssignment(ctx, ownerId, input.assignment);
   const [fleet, groups] = await Promise.all([
     ctx.data.fleet.fleets.get(ownerId),
     ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
