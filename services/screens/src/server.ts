@@ -1,4 +1,5 @@
 import {
+  createClaims,
   createFailpoints,
   type Logger,
   type RunningService,
@@ -49,14 +50,22 @@ export async function createServer(
       await context.data.fleet.ensureIndexes();
       const resumed = await resumePendingChanges(context);
       if (resumed > 0) context.logger.warn({ resumed }, 'bulk changes resumed after a restart');
-      // hours set before the history held them: recorded once, behind the start (proof of play's closed rule)
-      recordHoursInForce(context)
-        .then((written) => {
-          if (written > 0) context.logger.info({ written }, 'opening hours in force recorded in screen histories');
-        })
-        .catch((err) =>
-          context.logger.warn({ err }, 'recording the opening hours in force failed; next start retries'),
-        );
+      // hours set before the history held them: recorded once per deployment (a permanent claim; released to be
+      // tried again at the next start if the pass fails), behind the start (proof of play's closed rule)
+      const migrations = createClaims(context.conn, 'screen_migrations');
+      void migrations.claim('hours-in-history-v1').then(
+        async (claim) => {
+          if (!claim) return;
+          try {
+            const written = await recordHoursInForce(context);
+            if (written > 0) context.logger.info({ written }, 'opening hours in force recorded in screen histories');
+          } catch (err) {
+            context.logger.warn({ err }, 'recording the opening hours in force failed; the next start tries again');
+            await migrations.release(claim).catch(() => {});
+          }
+        },
+        (err) => context.logger.warn({ err }, 'recording the opening hours in force: claim failed'),
+      );
       // incidents and their alerts (issue 38): every instance ticks, one at a time sweeps (the sweep's lease)
       await context.data.incidents.ensureIndexes();
       if (config.INCIDENT_SWEEP_MS > 0) {
