@@ -2,7 +2,7 @@ import { setNewest } from './bounded-map';
 
 /**
  * The changes heard per id in the last `windowMs` (real time), in the order heard: what an in-memory view applies
- * again on top of every database read (issue 40, design-40.md rule 1). The database's writer (one durable consumer)
+ * again on top of every database read (docs/read-models.md, rule 1). The database's writer (one durable consumer)
  * may lag what a plain subscription hears, so read-then-changes is right whatever order the read and the write ran
  * in, as long as the changes are idempotent. Ids whose last change left the window are dropped as others are heard;
  * at most `maxIds` ids are kept (the ones heard longest ago go first).

@@ -14,7 +14,7 @@ export type Reducer<D> = (doc: D | null) => D | null;
 const HEARD_MAX = 100_000;
 
 /**
- * One read model held in memory on every instance (issue 40, design-40.md rule 1): what was read by `_id` (the ids
+ * One read model held in memory on every instance (docs/read-models.md, rule 1): what was read by `_id` (the ids
  * one batch asks for, and those other batches ask for meanwhile, go in one `$in` command: the kit's batch loader)
  * plus every change heard since, applied on top as an idempotent reducer (`hear`: the followed event, on every
  * instance, and this instance's own durable write). The database's writer (one durable consumer) may lag what a
