@@ -1,14 +1,15 @@
-// Starts the whole product on one machine: infrastructure, the four services and the gateway. Used by `npm start`
+// Starts the whole product on one machine: infrastructure, the five services and the gateway. Used by `npm start`
 // (dev profile) and by the browser tests (test profile); stop() ends exactly what start started.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { buildFrontEnds } from './build.mjs';
 import { compileServers } from './compile.mjs';
-import { dataDir, profiles, root, up } from './infra.mjs';
+import { clustered, dataDir, profiles, root, up } from './infra.mjs';
 import { freePort } from './net.mjs';
 import { startNginx } from './nginx.mjs';
-import { debianFor, ensureDebianPackages } from './tools.mjs';
+import { debianFor, ensureDebianPackages, ensureGoTool, toolPath } from './tools.mjs';
 
 export const services = [
   { name: 'account', dir: 'services/account', urlVar: 'ACCOUNT_URL', devPort: 4101 },
@@ -49,6 +50,42 @@ function pipeOutput(child, name, sink) {
   }
 }
 
+/**
+ * What keeps one stack's data apart from another's on the same servers (see `isolate`): a NATS server of its own,
+ * started among the stack's children (so stop() ends it), and the names of its databases and bucket.
+ */
+async function isolatedServers(profile, port, children, say) {
+  await ensureGoTool('nats-server');
+  const natsPort = await freePort();
+  const store = join(dataDir(profile), `nats-${port}`);
+  rmSync(store, { recursive: true, force: true });
+  mkdirSync(store, { recursive: true });
+  const nats = spawn(toolPath('nats-server'), ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  nats.pagecastName = 'nats';
+  children.push(nats);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (nats.exitCode !== null) throw new Error(`the stack's own nats-server exited with code ${nats.exitCode}`);
+    const open = await new Promise((resolve) => {
+      const sock = connect({ port: natsPort, host: '127.0.0.1' });
+      sock.once('connect', () => resolve(sock.end() && true));
+      sock.once('error', () => resolve(false));
+    });
+    if (open) break;
+    if (Date.now() > deadline) throw new Error(`the stack's own nats-server did not listen on ${natsPort} in 30 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  say(`isolated: its own NATS on ${natsPort}, databases s${port}_pagecast_*, bucket pagecast-s${port}`);
+  return {
+    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    MONGO_DB_PREFIX: `s${port}_`,
+    S3_BUCKET: `pagecast-s${port}`,
+  };
+}
+
 /** The replica count asked for: the option, else PAGECAST_REPLICAS, else 1. */
 export function replicaCount(given) {
   const n = Number(given ?? (process.env.PAGECAST_REPLICAS || 1));
@@ -59,12 +96,17 @@ export function replicaCount(given) {
 
 /**
  * @param {{ profile?: 'dev'|'test', port?: number, build?: boolean, quiet?: boolean, env?: Record<string,string>,
- *   replicas?: number, nginx?: boolean }} opts
+ *   replicas?: number, nginx?: boolean, isolate?: boolean }} opts
  *   quiet: processes log to .data/<profile>/logs/<name>.log instead of the terminal.
  *   replicas: how many of each service and of the gateway (default PAGECAST_REPLICAS, else 1). With more than one,
  *   or with `nginx: true`, Debian's nginx listens on the public port and on each service's address and balances
  *   them round robin (scripts/lib/nginx.mjs); each replica has its own port. With 1 and no `nginx`, nothing changes:
  *   the gateway listens on the public port and each service on its own address.
+ *   isolate (default: the test profile on single engines): the stack keeps its data apart from any other stack on
+ *   the same servers, so several can run at once (the browser tests beside the fuzzing, two checkouts' test runs):
+ *   its databases are named behind the prefix `s<port>_`, its S3 bucket is `pagecast-s<port>`, and it gets a NATS
+ *   server of its own (JetStream, a fresh store in .data/<profile>/nats-<port>). Streams bind their subjects, and
+ *   two streams cannot bind the same subjects on one server, so a prefix on stream names alone would not part them.
  * The services and the gateway run compiled (scripts/lib/compile.mjs: one bundle each, run by `node`), as in the
  * images; PAGECAST_RUN=tsx runs their TypeScript sources through tsx instead (no compile step, for development).
  */
@@ -76,6 +118,7 @@ export async function startStack({
   env: extraEnv = {},
   replicas: replicasAsked,
   nginx: nginxAsked = false,
+  isolate = profile === 'test' && !clustered(),
 } = {}) {
   const replicas = replicaCount(replicasAsked);
   const balanced = replicas > 1 || nginxAsked;
@@ -122,10 +165,12 @@ export async function startStack({
     for (const s of services)
       replicaPorts[s.name] = balanced ? await Promise.all(Array.from({ length: replicas }, freePort)) : [ports[s.name]];
     const gatewayPorts = balanced ? await Promise.all(Array.from({ length: replicas }, freePort)) : [port];
+    const own = isolate ? await isolatedServers(profile, port, children, say) : {};
     const common = {
       ...process.env,
       PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
       ...infra.env,
+      ...own,
       NODE_ENV: process.env.NODE_ENV || (profile === 'dev' ? 'development' : 'test'),
       PUBLIC_URL: process.env.PUBLIC_URL || `http://localhost:${port}`,
       ...Object.fromEntries(services.map((s) => [s.urlVar, `http://127.0.0.1:${ports[s.name]}`])),

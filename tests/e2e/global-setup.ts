@@ -1,4 +1,4 @@
-// Starts the whole product once (infra, services, gateway; builds the front ends if needed) on port 18080.
+// Starts the whole product once (infra, services, gateway; builds the front ends if needed) on port 18080 (E2E_PORT).
 // E2E_BASE_URL points the tests at a stack that is already running instead. PAGECAST_REPLICAS=N starts N gateways
 // behind nginx and N of each service (README, "Replicas"); tests/scale starts two that way on its own port.
 import type { TestProject } from 'vitest/node';
@@ -31,7 +31,8 @@ interface Stack {
 let stack: Stack | undefined;
 
 export async function setup(project: TestProject) {
-  stack = await startE2eStack(project, { port: 18080 });
+  // E2E_PORT: npm test runs the browser tests in two shards at once, each on a stack of its own (scripts/test.mjs)
+  stack = await startE2eStack(project, { port: Number(process.env.E2E_PORT) || 18080 });
 }
 
 export async function teardown() {

@@ -30,6 +30,14 @@ export const baseConfigSchema = {
   MONGO_URL: url('mongodb://127.0.0.1:27017').default('mongodb://127.0.0.1:27017'),
   /** Overrides the service's own database name (pagecast_<service>); tests use it to isolate runs. */
   MONGO_DB: z.string().min(1).optional(),
+  /**
+   * Put before the service's own database name (pagecast_<service>): a whole stack started with one prefix keeps
+   * its data apart from another's on the same server, so two test stacks can run at once (scripts/lib/stack.mjs).
+   */
+  MONGO_DB_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_]*$/, 'letters, digits and _ only')
+    .default(''),
   /** Most connections (so most operations at once) from this process to the database; see mongo.ts. */
   MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(20),
   /** One server, or several separated by commas (a cluster: the client fails over between them). */
@@ -79,4 +87,9 @@ export function loadConfig<S extends z.ZodRawShape>(
     throw new ConfigError('PAGECAST_FAILPOINTS is test-only and refused when NODE_ENV=production');
   }
   return config;
+}
+
+/** The database a service uses: MONGO_DB when set, else its own name behind MONGO_DB_PREFIX. */
+export function databaseNameOf(config: { MONGO_DB?: string; MONGO_DB_PREFIX?: string }, ownName: string): string {
+  return config.MONGO_DB ?? `${config.MONGO_DB_PREFIX ?? ''}${ownName}`;
 }

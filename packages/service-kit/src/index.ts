@@ -1,4 +1,4 @@
-export { type BaseConfig, baseConfigSchema, ConfigError, loadConfig } from './config';
+export { type BaseConfig, baseConfigSchema, ConfigError, databaseNameOf, loadConfig } from './config';
 export {
   AppError,
   bulkWriteErrors,

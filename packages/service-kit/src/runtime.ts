@@ -2,7 +2,7 @@ import type { ServiceName } from '@pagecast/contracts';
 import { buildOpenApiDocument } from '@pagecast/contracts/openapi';
 import type { RequestHandler } from 'express';
 import type mongoose from 'mongoose';
-import { type BaseConfig, ConfigError } from './config';
+import { type BaseConfig, ConfigError, databaseNameOf } from './config';
 import { createHttpApp, listen } from './http';
 import { identityMiddleware } from './identity';
 import { createLogger, type Logger } from './logger';
@@ -74,7 +74,7 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     }
   };
   try {
-    const dbName = config.MONGO_DB ?? opts.databaseName;
+    const dbName = databaseNameOf(config, opts.databaseName);
     const conn = await connectMongo(config.MONGO_URL, dbName, logger, { maxPoolSize: config.MONGO_MAX_POOL_SIZE });
     onClose(() => conn.close());
     const nats = await connectNats(config.NATS_URL, logger, name, { replicas: config.NATS_REPLICAS });

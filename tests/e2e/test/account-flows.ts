@@ -65,7 +65,10 @@ export async function logIn(page: Page, email: string, password: string) {
   await page.getByTestId('login-submit').click();
 }
 
-/** The environment the test stack gives its services (same secrets and servers). */
+/**
+ * The environment the test stack gives its services (same secrets and servers, and what keeps its data apart: its
+ * database prefix and its own NATS, given by the stack).
+ */
 async function stackEnv(): Promise<Record<string, string>> {
   const node = path.join(repoRoot, 'node_modules/.bin/node');
   const { stdout } = await run(node, ['scripts/infra.mjs', 'env', '--profile', 'test'], { cwd: repoRoot });
@@ -74,7 +77,7 @@ async function stackEnv(): Promise<Record<string, string>> {
     const at = line.indexOf('=');
     if (/^[A-Z0-9_]+=/.test(line)) env[line.slice(0, at)] = line.slice(at + 1);
   }
-  return env;
+  return { ...env, ...inject('stackEnv') };
 }
 
 /** An account of the old external login with an open session: the operator command of services/account. */

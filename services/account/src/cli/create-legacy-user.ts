@@ -9,6 +9,7 @@ import {
   connectMongo,
   connectNats,
   createLogger,
+  databaseNameOf,
   createOutbox,
   isDuplicateKeyError,
   nameUuid,
@@ -49,7 +50,7 @@ export async function createLegacyUser(argv: string[], env: NodeJS.ProcessEnv = 
   const args = parsed.data;
   const config = loadServiceConfig(env);
   const logger = createLogger('account-cli', env.LOG_LEVEL ?? 'warn');
-  const conn = await connectMongo(config.MONGO_URL, config.MONGO_DB ?? DATABASE_NAME, logger);
+  const conn = await connectMongo(config.MONGO_URL, databaseNameOf(config, DATABASE_NAME), logger);
   const nats = await connectNats(config.NATS_URL, logger, 'account-cli');
   try {
     const data = createRepositories(conn);
