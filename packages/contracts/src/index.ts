@@ -5,6 +5,8 @@ export * from './api/files';
 export * from './api/marketplace';
 export * from './api/media-access';
 export * from './api/membership';
+export * from './api/play-proof';
+export * from './api/play-signature';
 export * from './api/playlists';
 export * from './api/points';
 export * from './api/screen-fleet';

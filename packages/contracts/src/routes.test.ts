@@ -71,10 +71,13 @@ describe('route table', () => {
       'put /api/screens/:id',
       'delete /api/screens/:id',
       'get /api/screens/plays',
+      'get /api/screens/plays/proof',
       'get /api/screens/plays/sold',
+      'get /api/screens/plays/sold/proof',
       'get /api/screens/plays/refused',
       'get /api/screens/device/me',
       'post /api/screens/device/heartbeat',
+      'post /api/screens/device/key',
       'post /api/screens/device/plays',
       // fleet control (issue 37)
       'get /api/screens/groups',
@@ -132,6 +135,7 @@ describe('route table', () => {
         'public post /api/screens/pairing/:pairingId/poll',
         'device get /api/screens/device/me',
         'device post /api/screens/device/heartbeat',
+        'device post /api/screens/device/key',
         'device post /api/screens/device/plays',
       ].sort(),
     );

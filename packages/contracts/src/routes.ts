@@ -4,6 +4,7 @@ import { dashboardRoutes } from './api/dashboard';
 import { filesRoutes } from './api/files';
 import { marketplaceRoutes } from './api/marketplace';
 import { membershipRoutes } from './api/membership';
+import { playProofRoutes } from './api/play-proof';
 import { playlistsRoutes } from './api/playlists';
 import { pointsRoutes } from './api/points';
 import { screenFleetRoutes } from './api/screen-fleet';
@@ -29,6 +30,7 @@ export const apiRoutes: RouteDef[] = [
   ...pointsRoutes,
   ...membershipRoutes,
   ...screensRoutes,
+  ...playProofRoutes,
   ...screenFleetRoutes,
   ...screenHealthRoutes,
   ...screenScaleRoutes,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
 import { Id, IsoDateTime, OkResponse } from '../validation';
+import { DisplayPublicKey, SignedBatchHeader } from './play-signature';
 import { OpeningHours, ScreenRotation, ShownReport } from './screen-health';
 import { TimeOfDay, Weekday } from './wall-time';
 
@@ -59,7 +60,11 @@ export const PairingStarted = z.object({
 export type PairingStarted = z.infer<typeof PairingStarted>;
 
 export const PairingIdParams = z.object({ pairingId: Id });
-export const PollPairingRequest = z.object({ pollSecret: z.string().min(16).max(128) });
+export const PollPairingRequest = z.object({
+  pollSecret: z.string().min(16).max(128),
+  /** the display's public key (signed proof of play): bound to the screen by the poll that hands out the credential */
+  publicKey: DisplayPublicKey.optional(),
+});
 export type PollPairingRequest = z.infer<typeof PollPairingRequest>;
 /** 'paired' comes with the device cookie (Set-Cookie pc_device). */
 export const PairingStatus = z.object({
@@ -197,7 +202,14 @@ export const PlayRecord = z.object({
   seconds: z.number().positive().max(PLAY_MAX_SECONDS),
 });
 export type PlayRecord = z.infer<typeof PlayRecord>;
-export const PlayBatchRequest = z.object({ plays: z.array(PlayRecord).min(1).max(PLAY_BATCH_MAX) });
+export const PlayBatchRequest = z.object({
+  plays: z.array(PlayRecord).min(1).max(PLAY_BATCH_MAX),
+  /**
+   * the display's signature of the batch (play-signature.ts); required once its screen has a key bound (refused
+   * otherwise with PLAY_SIGNATURE_INVALID), absent from displays that have none (they appear in no proof)
+   */
+  signed: SignedBatchHeader.optional(),
+});
 export type PlayBatchRequest = z.infer<typeof PlayBatchRequest>;
 /**
  * Why a play record does not count (each refused record is stored once under its id with its reason; its screen's
@@ -410,7 +422,9 @@ export const screensRoutes = defineRoutes([
     auth: 'device',
     summary:
       'Proof of play: a batch of page-shown records; a record id counts once however often sent; a record the screen ' +
-      'was not given, not licensed for, of no such page or overlapping counted plays is refused (per record)',
+      'was not given, not licensed for, of no such page or overlapping counted plays is refused (per record). A screen ' +
+      'with a key bound takes only signed batches: PLAY_SIGNATURE_INVALID (400) for a missing or bad signature, ' +
+      'PLAY_CHAIN_CONFLICT (409, details.head) when another batch holds its place in the chain; nothing is stored.',
     body: PlayBatchRequest,
     response: PlayBatchResponse,
   },
