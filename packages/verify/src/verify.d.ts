@@ -33,4 +33,5 @@ export interface Verification {
   notes: Finding[];
 }
 export declare function sha256(text: string): string;
+export declare function verifyBatchSignature(alg: string, jwk: unknown, text: string, signature: string): boolean;
 export declare function verifyProof(proof: unknown): Verification;

@@ -39,6 +39,20 @@ function signatureHolds(alg, key, text, signature) {
 }
 
 /**
+ * Whether `signature` (base64url) is the signature of `text` by the public key `jwk` with `alg`: the check the
+ * screens service makes on each batch as it arrives, the same code as the offline one.
+ * @param {string} alg @param {unknown} jwk @param {string} text @param {string} signature
+ */
+export function verifyBatchSignature(alg, jwk, text, signature) {
+  try {
+    const key = publicKeyOf(jwk, alg);
+    return key !== null && signatureHolds(alg, key, text, signature);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * @param {unknown} proof the parsed file
  * @returns {import('./verify').Verification}
  */

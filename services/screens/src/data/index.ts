@@ -14,6 +14,7 @@ import { createPlayLedgerRepository } from './play-ledger';
 import { createPlayRepository } from './plays';
 import { createRateLimits } from './rate-limits';
 import { createScreenRepository } from './screens';
+import { createSignedPlayRepository } from './signed-plays';
 import { createSoldFileRepository } from './sold-files';
 import { createStatusRepository } from './statuses';
 
@@ -48,6 +49,7 @@ export async function createRepositories(conn: mongoose.Connection, nats: Nats, 
     deviceTokens: createDeviceTokens(conn),
     fleet: createFleetRepository(conn, view),
     incidents: createIncidentRepository(conn),
+    signed: createSignedPlayRepository(conn),
   };
 }
 export type Repositories = Awaited<ReturnType<typeof createRepositories>>;

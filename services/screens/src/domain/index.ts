@@ -28,3 +28,4 @@ export {
 export { csvField, localDay, type PlayBatchProblem, playBatchProblems, toCsv } from './plays';
 export { isOnline } from './status';
 export { assignedContent, nextBoundary, resolvePlaying, scheduleProblems } from '@pagecast/contracts';
+export * from './play-signature';

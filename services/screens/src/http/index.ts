@@ -13,9 +13,11 @@ import {
   PairingIdParams,
   PairScreenRequest,
   PlayBatchRequest,
+  PlayProofQuery,
   PlayReportQuery,
   PollPairingRequest,
   RefusedPlaysQuery,
+  RegisterDisplayKeyRequest,
   ScreenAgendaParams,
   ScreenIdParams,
   SoldPlaysQuery,
@@ -38,12 +40,14 @@ import { fleetHealth } from '../use-cases/fleet-health';
 import { createGroup, deleteGroup, listGroups, setGroupOrder, updateGroup } from '../use-cases/groups';
 import { listScreens } from '../use-cases/list-screens';
 import { pairScreen } from '../use-cases/pair-screen';
+import { ownerPlayProof, proofFileName, soldPlayProof } from '../use-cases/play-proof';
 import { playReport, playReportCsv } from '../use-cases/play-report';
 import { pollPairing } from '../use-cases/poll-pairing';
 import { recordHeartbeat } from '../use-cases/record-heartbeat';
 import { recordPlays } from '../use-cases/record-plays';
 import { refusedPlays } from '../use-cases/refused-plays';
 import { revokeScreen } from '../use-cases/revoke-screen';
+import { registerDisplayKey } from '../use-cases/signed-batch';
 import { screenIncidents } from '../use-cases/screen-incidents';
 import { soldPlays } from '../use-cases/sold-plays';
 import { startPairing } from '../use-cases/start-pairing';
@@ -79,8 +83,8 @@ export function createRouter(ctx: ServiceContext): Router {
   });
   router.post('/api/screens/pairing/:pairingId/poll', async (req, res) => {
     const { pairingId } = parseWith(PairingIdParams, req.params);
-    const { pollSecret } = parseWith(PollPairingRequest, req.body);
-    const { token, ...status } = await pollPairing(ctx, { pairingId, pollSecret });
+    const { pollSecret, publicKey } = parseWith(PollPairingRequest, req.body);
+    const { token, ...status } = await pollPairing(ctx, { pairingId, pollSecret, publicKey });
     if (token) res.append('Set-Cookie', deviceCookie(token));
     noStore(res).json(status);
   });
@@ -114,6 +118,23 @@ export function createRouter(ctx: ServiceContext): Router {
         .set('Content-Disposition', `attachment; filename="plays-${query.from}-${query.to}.csv"`)
         .send(playReportCsv(report));
     } else res.json(report);
+  });
+  // signed proof of play: one file's proof over whole UTC days, as a download checked offline by pagecast-verify
+  router.get('/api/screens/plays/proof', async (req, res) => {
+    const me = requireIdentity(req);
+    const query = parseWith(PlayProofQuery, req.query);
+    const proof = await ownerPlayProof(ctx, me.userId, query);
+    noStore(res)
+      .set('Content-Disposition', `attachment; filename="${proofFileName(query)}"`)
+      .json(proof);
+  });
+  router.get('/api/screens/plays/sold/proof', async (req, res) => {
+    const me = requireIdentity(req);
+    const query = parseWith(PlayProofQuery, req.query);
+    const proof = await soldPlayProof(ctx, me.userId, query);
+    noStore(res)
+      .set('Content-Disposition', `attachment; filename="${proofFileName(query)}"`)
+      .json(proof);
   });
   router.get('/api/screens/plays/refused', async (req, res) => {
     const me = requireIdentity(req);
@@ -217,6 +238,11 @@ export function createRouter(ctx: ServiceContext): Router {
     const device = requireDevice(req);
     await recordHeartbeat(ctx, device, parseWith(HeartbeatRequest, req.body));
     res.json({ ok: true });
+  });
+  router.post('/api/screens/device/key', async (req, res) => {
+    const device = requireDevice(req);
+    const { publicKey } = parseWith(RegisterDisplayKeyRequest, req.body);
+    noStore(res).json(await registerDisplayKey(ctx, device, publicKey));
   });
   router.post('/api/screens/device/plays', async (req, res) => {
     const device = requireDevice(req);

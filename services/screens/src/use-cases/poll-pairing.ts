@@ -1,7 +1,8 @@
-import { PAIRING_CODE_TTL_SECONDS, type PairingStatus } from '@pagecast/contracts';
+import { type DisplayPublicKey, PAIRING_CODE_TTL_SECONDS, type PairingStatus } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { announcePairing, ensureScreenOfClaim } from './pair-screen';
+import { bindDisplayKey } from './signed-batch';
 import { hashSecret } from './start-pairing';
 
 /**
@@ -10,7 +11,7 @@ import { hashSecret } from './start-pairing';
  */
 export async function pollPairing(
   ctx: ServiceContext,
-  input: { pairingId: string; pollSecret: string },
+  input: { pairingId: string; pollSecret: string; publicKey?: DisplayPublicKey | undefined },
 ): Promise<PairingStatus & { token?: string }> {
   const now = ctx.now();
   const pairing = await ctx.data.pairings.get(input.pairingId);
@@ -27,6 +28,9 @@ export async function pollPairing(
     screen = await ctx.data.screens.get(claim.screenId);
   }
   if (!screen || screen.revokedAt) return { status: 'expired' };
+  // signed proof of play: the key made for this pairing is bound with the credential it is handed (the first wins;
+  // the display confirms it with POST /api/screens/device/key)
+  if (input.publicKey) await bindDisplayKey(ctx, screen, input.publicKey);
   const token = await ctx.data.deviceTokens.sign(
     { deviceId: screen.deviceId, screenId: screen._id, ownerId: screen.ownerId },
     now,

@@ -25,6 +25,7 @@ import {
 } from '../domain';
 import { screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
+import { checkSignedBatch, storeSignedBatch } from './signed-batch';
 import { takeoverPeriods } from './takeovers';
 
 /** Compare-and-set rounds before the batch is answered 503 (the display sends it again). */
@@ -51,12 +52,15 @@ export async function recordPlays(
   input: PlayBatchRequest,
 ): Promise<PlayBatchResponse> {
   const screen = await screenOfDevice(ctx, device);
+  // signed proof of play: the signature is checked before anything is judged, the batch kept once it passes
+  const signed = await checkSignedBatch(ctx, screen, input);
   const problems = playBatchProblems(input.plays, ctx.now());
   if (problems.length > 0) {
     throw new AppError('PLAY_BATCH_INVALID', {
       issues: problems.map((p) => ({ path: `plays.${p.index}`, message: p.reason, key: `screens.plays.${p.reason}` })),
     });
   }
+  if (signed) await storeSignedBatch(ctx, screen, signed, input.plays);
   return ctx.data.ledger.exclusive(screen._id, () => judgeAndStore(ctx, screen, input.plays));
 }
 

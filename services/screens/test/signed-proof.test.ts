@@ -1,0 +1,324 @@
+// Signed proof of play end to end, against the real service: a display-like client makes a non-extractable key pair
+// with WebCrypto as the display does, registers its public key when it collects its credential, signs and chains its
+// batches; the owner (and a seller) download a proof that `pagecast-verify` accepts offline, and refuses once one
+// record's seconds are changed; holes and late batches in a chain show; a revoked key verifies nothing after.
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { batchText, type PlayProof, recordText, thumbprintText } from '@pagecast/contracts';
+import { verifyProof } from '@pagecast/verify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { announcer, assign, call, type Device, eventsHandled, member, startService, type TestService } from './helpers';
+
+let svc: TestService;
+let facts: ReturnType<typeof announcer>;
+beforeAll(async () => {
+  svc = await startService();
+  facts = announcer(svc);
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+const b64 = (bytes: ArrayBuffer) => Buffer.from(bytes).toString('base64url');
+const sha = async (text: string) => b64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+type Rec = { id: string; fileId: string; page: number; startedAt: string; seconds: number };
+
+/** What the display does (features/display/model/play-signer.ts), with the platform's WebCrypto. */
+async function makeSigner(alg: 'Ed25519' | 'ES256' = 'Ed25519') {
+  const params = alg === 'Ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', namedCurve: 'P-256' };
+  const pair = (await crypto.subtle.generateKey(params, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const full = (await crypto.subtle.exportKey('jwk', pair.publicKey)) as {
+    kty: string;
+    crv: string;
+    x: string;
+    y?: string;
+  };
+  const jwk =
+    full.kty === 'OKP' ? { kty: 'OKP', crv: full.crv, x: full.x } : { kty: 'EC', crv: full.crv, x: full.x, y: full.y };
+  const keyId = await sha(thumbprintText(jwk));
+  let head = { seq: 0, hash: '' };
+  const signAt = async (plays: Rec[], seq: number, prev: string, sentAt = new Date().toISOString()) => {
+    const records = await Promise.all(plays.map((p) => sha(recordText(p))));
+    const text = batchText({ key: keyId, seq, prev, sentAt, records });
+    const sig = await crypto.subtle.sign(
+      alg === 'Ed25519' ? { name: 'Ed25519' } : { name: 'ECDSA', hash: 'SHA-256' },
+      pair.privateKey,
+      new TextEncoder().encode(text),
+    );
+    return { body: { plays, signed: { key: keyId, seq, prev, sentAt, signature: b64(sig) } }, hash: await sha(text) };
+  };
+  return {
+    jwk,
+    keyId,
+    privateKey: pair.privateKey,
+    signAt,
+    /** the next batch of the chain */
+    async next(plays: Rec[]) {
+      const signed = await signAt(plays, head.seq + 1, head.hash);
+      head = { seq: head.seq + 1, hash: signed.hash };
+      return signed.body;
+    },
+  };
+}
+type Signer = Awaited<ReturnType<typeof makeSigner>>;
+
+/** Pairs a display that sends its public key with the poll that hands it its credential. */
+async function pairSigning(owner: { userId: string }, signer: Signer | null): Promise<Device> {
+  const started = await call(svc, null, 'POST', '/api/screens/pairing', undefined, {
+    'x-forwarded-for': `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  });
+  const { pairingId, pollSecret, code } = started.body as { pairingId: string; pollSecret: string; code: string };
+  const paired = await call(svc, owner, 'POST', '/api/screens', { code, name: 'Lobby' });
+  expect(paired.status).toBe(201);
+  const polled = await call(svc, null, 'POST', `/api/screens/pairing/${pairingId}/poll`, {
+    pollSecret,
+    ...(signer ? { publicKey: { ...signer.jwk, ext: true, key_ops: ['verify'] } } : {}),
+  });
+  expect(polled.body.status).toBe('paired');
+  const cookie = polled.headers.get('set-cookie') ?? '';
+  const token = cookie.slice(cookie.indexOf('=') + 1, cookie.indexOf(';'));
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+  return { deviceId: claims.sub as string, screenId: paired.body.id as string, ownerId: owner.userId };
+}
+
+const send = (device: Device, body: unknown) => call(svc, { device }, 'POST', '/api/screens/device/plays', body);
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const period = { from: day(Date.now() - 86_400_000), to: day(Date.now() + 86_400_000) };
+const proofOf = async (who: { userId: string }, fileId: string, path = '/api/screens/plays/proof') => {
+  const res = await call(
+    svc,
+    who,
+    'GET',
+    `${path}?fileId=${encodeURIComponent(fileId)}&from=${period.from}&to=${period.to}`,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.headers.get('content-disposition')).toContain('attachment; filename="proof-');
+  return res.body as unknown as PlayProof;
+};
+let clock = 0;
+// each test's screens are new: their records start from now
+beforeEach(() => {
+  clock = 0;
+});
+/** Back-to-back records from now on (each after the last one made). */
+const rec = (fileId: string, seconds = 5, page = 1): Rec => {
+  const start = Math.max(clock, Date.now());
+  clock = start + seconds * 1000 + 100;
+  return { id: randomUUID(), fileId, page, startedAt: new Date(start).toISOString(), seconds };
+};
+/** A screen of `owner` given a playlist of `files`, with a display that signs. */
+async function signingScreen(owner: { userId: string }, files: string[], alg: 'Ed25519' | 'ES256' = 'Ed25519') {
+  const playlist = await facts.playlist(owner.userId, files, Date.now() - 60_000);
+  await eventsHandled(svc);
+  const signer = await makeSigner(alg);
+  const device = await pairSigning(owner, signer);
+  await assign(svc, owner, device.screenId, { kind: 'playlist', playlistId: playlist });
+  return { signer, device };
+}
+/** pagecast-verify run as the issue says: `npx pagecast-verify proof.json` at the repository's root. */
+function runVerify(proof: unknown): { code: number; out: string } {
+  const path = join(mkdtempSync(join(tmpdir(), 'proof-')), 'proof.json');
+  writeFileSync(path, JSON.stringify(proof));
+  try {
+    const out = execFileSync('npx', ['--no-install', 'pagecast-verify', path], {
+      cwd: join(import.meta.dirname, '../../..'),
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+    return { code: 0, out };
+  } catch (err) {
+    const e = err as { status: number; stderr: string };
+    return { code: e.status, out: e.stderr };
+  }
+}
+
+describe('signed proof of play', () => {
+  it("a downloaded proof verifies with pagecast-verify, and not once one record's seconds are changed", async () => {
+    const owner = member();
+    const file = await facts.file(owner.userId, 3, Date.now() - 3_600_000);
+    const other = await facts.file(owner.userId, 1, Date.now() - 3_600_000);
+    const { signer, device } = await signingScreen(owner, [file, other]);
+    const batches = [[rec(file), rec(other)], [rec(other)], [rec(file, 7, 2), rec(file, 4, 3)]];
+    for (const plays of batches) {
+      const res = await send(device, await signer.next(plays));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body, JSON.stringify(res.body)).toMatchObject({ accepted: plays.length, refused: 0 });
+    }
+    const proof = await proofOf(owner, file);
+    expect(proof.keys).toEqual([
+      expect.objectContaining({
+        id: signer.keyId,
+        alg: 'Ed25519',
+        revokedAt: null,
+        screen: { id: device.screenId, name: 'Lobby' },
+      }),
+    ]);
+    expect(proof.batches.map((b) => [b.seq, b.arrival])).toEqual([
+      [1, 'in-order'],
+      [2, 'in-order'],
+      [3, 'in-order'],
+    ]);
+    // the other file's records show as digests only
+    expect(proof.records.map((r) => r.record.fileId)).toEqual([file, file, file]);
+    expect(proof.unsigned).toEqual({ records: 0 });
+    const result = verifyProof(proof);
+    expect(result).toMatchObject({ ok: true, complete: true, summary: { records: 3, seconds: 16, counted: 3 } });
+    const valid = runVerify(proof);
+    expect(valid.code, valid.out).toBe(0);
+    expect(valid.out).toContain('3 signed record(s), 16 s claimed');
+
+    const altered = structuredClone(proof);
+    (altered.records[1] as { record: { seconds: number } }).record.seconds = 70;
+    expect(verifyProof(altered).failures.map((f) => f.code)).toEqual(['record-altered']);
+    const refused = runVerify(altered);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('FAIL [record-altered]');
+  });
+
+  it('a screen with a key takes only batches its key signed, as signed; a refused batch stores nothing', async () => {
+    const owner = member();
+    const file = await facts.file(owner.userId, 1, Date.now() - 3_600_000);
+    const { signer, device } = await signingScreen(owner, [file], 'ES256');
+    const plays = [rec(file)];
+    const unsigned = await send(device, { plays });
+    const stranger = await (await makeSigner()).signAt(plays, 1, '');
+    const good = await signer.signAt(plays, 1, '');
+    const changed = { ...good.body, plays: [{ ...plays[0], seconds: 6 }] };
+    for (const res of [unsigned, await send(device, stranger.body), await send(device, changed)]) {
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('PLAY_SIGNATURE_INVALID');
+    }
+    expect((await proofOf(owner, file)).batches).toEqual([]);
+    const report = await call(svc, owner, 'GET', `/api/screens/plays?from=${period.from}&to=${period.to}`);
+    expect(report.body).toEqual([]);
+    // the batch as signed (P-256 here) is taken, and sent again (a lost answer) counts once
+    expect((await send(device, good.body)).body).toMatchObject({ accepted: 1 });
+    expect((await send(device, good.body)).body).toMatchObject({ accepted: 0, duplicates: 1 });
+    expect(verifyProof(await proofOf(owner, file))).toMatchObject({
+      ok: true,
+      complete: true,
+      summary: { records: 1 },
+    });
+  });
+
+  it('a missing batch is a hole in the proof, a late one is noted, another batch in a taken place is refused', async () => {
+    const owner = member();
+    const file = await facts.file(owner.userId, 1, Date.now() - 3_600_000);
+    const { signer, device } = await signingScreen(owner, [file]);
+    const [one, two, three] = [
+      await signer.next([rec(file)]),
+      await signer.next([rec(file)]),
+      await signer.next([rec(file)]),
+    ];
+    expect((await send(device, one)).status).toBe(200);
+    expect((await send(device, three)).status).toBe(200);
+    const holed = verifyProof(await proofOf(owner, file));
+    expect(holed).toMatchObject({ ok: true, complete: false });
+    expect(holed.gaps.map((g) => [g.code, g.seq])).toEqual([['chain-gap', 2]]);
+    expect(holed.notes.map((n) => [n.code, n.seq])).toEqual([['arrived-after-gap', 3]]);
+
+    expect((await send(device, two)).status).toBe(200);
+    const filled = verifyProof(await proofOf(owner, file));
+    expect(filled).toMatchObject({ ok: true, complete: true, summary: { records: 3 } });
+    expect(filled.notes.map((n) => [n.code, n.seq])).toEqual([
+      ['arrived-late', 2],
+      ['arrived-after-gap', 3],
+    ]);
+
+    // a fork: another batch signed in place 2 is refused, with where the chain stands
+    const fork = await signer.signAt([rec(file)], 2, (await proofOf(owner, file)).batches[1]?.prev ?? '');
+    const res = await send(device, fork.body);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'PLAY_CHAIN_CONFLICT', details: { head: { seq: 3 } } });
+  });
+
+  it("a revoked display's key verifies nothing after its revocation", async () => {
+    const owner = member();
+    const file = await facts.file(owner.userId, 1, Date.now() - 3_600_000);
+    const { signer, device } = await signingScreen(owner, [file]);
+    const played = rec(file, 1);
+    await new Promise((r) => setTimeout(r, Date.parse(played.startedAt) + 1500 - Date.now()));
+    expect((await send(device, await signer.next([played]))).status).toBe(200);
+    expect((await call(svc, owner, 'DELETE', `/api/screens/${device.screenId}`)).status).toBe(200);
+    // the service takes nothing more from it
+    const after = await signer.next([rec(file)]);
+    expect((await send(device, after)).status).toBe(401);
+    const proof = await proofOf(owner, file);
+    expect(proof.keys[0]?.revokedAt).not.toBeNull();
+    expect(verifyProof(proof)).toMatchObject({ ok: true, complete: true });
+    // the key (stolen, say) signs on after its revocation: a proof holding that batch does not verify
+    const record = after.plays[0] as Rec;
+    const forged = structuredClone(proof);
+    forged.batches.push({
+      ...after.signed,
+      records: [await sha(recordText(record))],
+      receivedAt: new Date().toISOString(),
+      arrival: 'in-order',
+    });
+    forged.records.push({ key: signer.keyId, seq: 2, index: 0, record });
+    const result = verifyProof(forged);
+    expect(result.ok).toBe(false);
+    expect(result.failures.map((f) => f.code)).toEqual(['after-revocation', 'record-batch']);
+  });
+
+  it('a display paired before signing binds its key on first use; another key is refused', async () => {
+    const owner = member();
+    const file = await facts.file(owner.userId, 1, Date.now() - 3_600_000);
+    const playlist = await facts.playlist(owner.userId, [file], Date.now() - 60_000);
+    await eventsHandled(svc);
+    const device = await pairSigning(owner, null);
+    await assign(svc, owner, device.screenId, { kind: 'playlist', playlistId: playlist });
+    // unsigned, as before: counted, and in no proof but as the service's word
+    expect((await send(device, { plays: [rec(file)] })).body).toMatchObject({ accepted: 1 });
+    const signer = await makeSigner();
+    const bound = await call(svc, { device }, 'POST', '/api/screens/device/key', { publicKey: signer.jwk });
+    expect(bound.body).toEqual({ keyId: signer.keyId, head: { seq: 0, hash: '' } });
+    // from now on only signed batches
+    expect((await send(device, { plays: [rec(file)] })).body.code).toBe('PLAY_SIGNATURE_INVALID');
+    expect((await send(device, await signer.next([rec(file)]))).status).toBe(200);
+    const again = await call(svc, { device }, 'POST', '/api/screens/device/key', { publicKey: signer.jwk });
+    expect(again.body).toMatchObject({ keyId: signer.keyId, head: { seq: 1 } });
+    const other = await makeSigner();
+    const refused = await call(svc, { device }, 'POST', '/api/screens/device/key', { publicKey: other.jwk });
+    expect([refused.status, refused.body.code]).toEqual([409, 'SCREEN_KEY_BOUND']);
+    const proof = await proofOf(owner, file);
+    expect(proof.unsigned).toEqual({ records: 1 });
+    expect(verifyProof(proof)).toMatchObject({ ok: true, complete: true, summary: { records: 1 } });
+  });
+
+  it("a seller's proof covers buyers' screens, names no screen, shows only counted records, and verifies", async () => {
+    const seller = member();
+    const buyer = member();
+    const now = Date.now();
+    const file = await facts.file(seller.userId, 2, now - 3_600_000);
+    await facts.purchase(buyer.userId, file, seller.userId, now - 3_600_000, now + 30 * 86_400_000);
+    await eventsHandled(svc);
+    const { signer, device } = await signingScreen(buyer, [file]);
+    const counted = rec(file);
+    const noPage = rec(file, 5, 9); // refused: no such page
+    expect((await send(device, await signer.next([counted, noPage]))).body).toMatchObject({ accepted: 1, refused: 1 });
+    const proof = await proofOf(seller, file, '/api/screens/plays/sold/proof');
+    expect(proof.scope.kind).toBe('seller');
+    expect(proof.keys.map((k) => k.screen)).toEqual([undefined]);
+    expect(JSON.stringify(proof)).not.toContain(buyer.userId);
+    expect(JSON.stringify(proof)).not.toContain(device.screenId);
+    expect(proof.records.map((r) => [r.record.id, r.verdict])).toEqual([[counted.id, { counted: 5 }]]);
+    expect(verifyProof(proof)).toMatchObject({ ok: true, complete: true, summary: { records: 1 } });
+    // the buyer sees both, with the refusal's reason
+    expect((await proofOf(buyer, file)).records.map((r) => r.verdict)).toEqual([
+      { counted: 5 },
+      { refused: 'no-such-page' },
+    ]);
+    // a member who did not sell it gets nothing
+    const res = await call(
+      svc,
+      buyer,
+      'GET',
+      `/api/screens/plays/sold/proof?fileId=${file}&from=${period.from}&to=${period.to}`,
+    );
+    expect([res.status, res.body.code]).toEqual([404, 'FILE_NOT_FOUND']);
+  });
+});
