@@ -6,7 +6,6 @@ import {
   SCREEN_HEARTBEAT_SECONDS,
   type ShownReport,
 } from '@pagecast/contracts';
-import { HttpError } from '@pagecast/ui';
 import qrcode from 'qrcode-generator';
 import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
@@ -14,9 +13,12 @@ import { liveUrl } from '../../../lib/events-since';
 import { useOfflineApp } from '../../../lib/use-offline-app';
 import { imageStatusOf } from '../api/image-status';
 import { sendHeartbeat } from '../api/send-heartbeat';
+import { registerKey } from '../api/register-key';
 import { sendPlays } from '../api/send-plays';
 import { useOpenNow } from '../model/opening-hours';
+import { displayKeyStore, platformSubtle } from '../model/display-keys';
 import { createPlayLog } from '../model/play-log';
+import { createPlaySender } from '../model/play-sender';
 import { beatWithReport, createShownReporter, imageErrorOf, settled, shownReportOf } from '../model/shown-report';
 import { type StageLayout, useStageLayout } from '../model/stage';
 import { isUnauthorized, useDisplaySession } from '../model/use-display-session';
@@ -157,25 +159,29 @@ function PairedDisplay({
     if (settled(showsRef.current)) reporter.change(showsRef.current);
   }, [showsKey, reporter]);
 
-  // Proof of play: sent in batches; kept while offline; a refused batch is dropped (it would be refused again), and
-  // so is every record of an answered batch: counted, already counted, or refused one by one (refusedByReason).
+  // Proof of play: sent in signed batches (model/play-sender); kept while offline; a refused batch is dropped (it
+  // would be refused again), and so is every record of an answered batch: counted, already counted, or refused one
+  // by one (refusedByReason).
+  const sender = useMemo(
+    () =>
+      createPlaySender({
+        log,
+        storage: window.localStorage,
+        keys: displayKeyStore(),
+        subtle: platformSubtle(),
+        screenId: screen.screenId,
+        send: sendPlays,
+        registerKey,
+      }),
+    [log, screen.screenId],
+  );
   useEffect(() => {
     let sending = false;
     const flush = async () => {
       if (sending) return;
       sending = true;
       try {
-        for (let batch = log.batch(); batch.length > 0; batch = log.batch()) {
-          try {
-            await sendPlays(batch);
-          } catch (err) {
-            if (err instanceof HttpError && err.status === 400) log.remove(batch.map((r) => r.id));
-            else if (isUnauthorized(err)) return unpaired();
-            else return;
-            continue;
-          }
-          log.remove(batch.map((r) => r.id));
-        }
+        if ((await sender.flush()) === 'unpaired') unpaired();
       } finally {
         sending = false;
       }
@@ -186,7 +192,7 @@ function PairedDisplay({
       clearInterval(timer);
       window.removeEventListener('online', flush);
     };
-  }, [log, unpaired]);
+  }, [sender, unpaired]);
 
   // Live: the screen's own changes, and the playlists and files it plays; a closed stream may mean revoked.
   const files = [...new Set(watched.slides.map((s) => s.fileId))].slice(0, 40);

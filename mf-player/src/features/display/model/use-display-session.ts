@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { getDeviceScreen } from '../api/get-device-screen';
 import { pollPairing } from '../api/poll-pairing';
 import { startPairing } from '../api/start-pairing';
+import { displayKeyStore, pendingKey, platformSubtle } from './display-keys';
 
 const SCREEN_KEY = 'pagecast.screen.device';
 const POLL_MS = 1000;
@@ -82,9 +83,14 @@ export function useDisplaySession() {
   useEffect(() => {
     if (!pairing) return;
     let stopped = false;
+    // signed proof of play: the key this display will sign with goes with each poll (none without WebCrypto)
+    const publicKey = pendingKey(displayKeyStore(), platformSubtle()).then(
+      (key) => key?.jwk,
+      () => undefined,
+    );
     const timer = setInterval(async () => {
       try {
-        const status = await pollPairing(pairing.pairingId, pairing.pollSecret);
+        const status = await pollPairing(pairing.pairingId, pairing.pollSecret, await publicKey);
         if (stopped) return;
         if (status.status === 'paired') {
           stopped = true;
