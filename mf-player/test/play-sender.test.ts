@@ -116,6 +116,7 @@ describe('the display signs its proof of play', () => {
     log.add(record());
     expect(await sender.flush()).toBe('offline');
     expect(service.chain.size).toBe(2);
+    expect(log.size).toBe(1); // kept until answered
     const stored = service.chain.get(2)?.body;
     // sent again as it was signed (the service takes it as a resend: same place, same hash)
     expect(await sender.flush()).toBe('done');

@@ -114,10 +114,14 @@ export function createPlaySender(d: PlaySenderDeps) {
           const batch = d.log.batch();
           if (batch.length === 0) return 'done';
           env = await sign(signer, batch, signer ? chainOf(signer) : null);
-          // kept as signed before the log forgets them: a resend after a reload is the same batch
+          // kept as signed (a resend, after a reload too, is the same batch); its records stay in the log until the
+          // service answers for them
           write(OUTBOX_KEY, env);
-          d.log.remove(batch.map((r) => r.id));
         }
+        const answered = (e: Envelope) => {
+          d.log.remove(e.body.plays.map((r) => r.id));
+          d.storage.removeItem(OUTBOX_KEY);
+        };
         try {
           await d.send(env.body);
         } catch (err) {
@@ -132,13 +136,13 @@ export function createPlaySender(d: PlaySenderDeps) {
           }
           if (err.status === 400) {
             // refused whole (it would be refused again): dropped, and the chain does not move
-            d.storage.removeItem(OUTBOX_KEY);
+            answered(env);
             continue;
           }
           return 'offline';
         }
         if (signer && env.body.signed) setChain(signer, { seq: env.body.signed.seq, hash: env.hash });
-        d.storage.removeItem(OUTBOX_KEY);
+        answered(env);
       }
     },
   };

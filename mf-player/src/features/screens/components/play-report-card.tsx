@@ -2,8 +2,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle, describeErro
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { playProofPath } from '../api/get-play-proof';
 import { playReportPath, playReportQuery } from '../api/get-play-report';
 import { useTitles } from '../model/titles';
+import { ProofLinks } from './proof-links';
 import { RefusedPlays } from './refused-plays';
 import { SoldPlays } from './sold-plays';
 
@@ -68,6 +70,15 @@ export function PlayReportCard() {
               </tbody>
             </table>
           </div>
+        ) : null}
+        {report.data?.length ? (
+          <ProofLinks
+            fileIds={[...new Set(report.data.map((r) => r.fileId))]}
+            pathOf={(fileId) => playProofPath(fileId, from, to)}
+            titleOf={(fileId) => titles.file(fileId) ?? t('screens.board.unknownFile')}
+            help={t('screens.proofHelp')}
+            testId="play-proof"
+          />
         ) : null}
         <RefusedPlays from={from} to={to} />
         <SoldPlays from={from} to={to} />

@@ -1,8 +1,10 @@
 import { describeError } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
+import { soldPlayProofPath } from '../api/get-play-proof';
 import { soldPlaysQuery } from '../api/get-sold-plays';
 import { useTitles } from '../model/titles';
+import { ProofLinks } from './proof-links';
 
 /** The seller's side of proof of play: their sold content's plays on buyers' screens, per day and file. */
 export function SoldPlays({ from, to }: { from: string; to: string }) {
@@ -39,6 +41,15 @@ export function SoldPlays({ from, to }: { from: string; to: string }) {
             </tbody>
           </table>
         </div>
+      ) : null}
+      {sold.data?.length ? (
+        <ProofLinks
+          fileIds={[...new Set(sold.data.map((r) => r.fileId))]}
+          pathOf={(fileId) => soldPlayProofPath(fileId, from, to)}
+          titleOf={(fileId) => titles.file(fileId) ?? t('screens.board.unknownFile')}
+          help={t('screens.soldProofHelp')}
+          testId="sold-play-proof"
+        />
       ) : null}
     </section>
   );
