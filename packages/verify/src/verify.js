@@ -38,6 +38,9 @@ function signatureHolds(alg, key, text, signature) {
     : verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, sig);
 }
 
+/** @type {Map<string, import('node:crypto').KeyObject>} */
+const imported = new Map();
+
 /**
  * Whether `signature` (base64url) is the signature of `text` by the public key `jwk` with `alg`: the check the
  * screens service makes on each batch as it arrives, the same code as the offline one.
@@ -45,7 +48,14 @@ function signatureHolds(alg, key, text, signature) {
  */
 export function verifyBatchSignature(alg, jwk, text, signature) {
   try {
-    const key = publicKeyOf(jwk, alg);
+    const name = isObject(jwk) ? `${alg}:${jwk.x}:${jwk.y ?? ''}` : '';
+    let key = imported.get(name);
+    if (!key) {
+      key = publicKeyOf(jwk, alg);
+      // a service checks the same displays' keys all day: each imported once (bounded)
+      if (imported.size >= 10_000) imported.clear();
+      if (key) imported.set(name, key);
+    }
     return key !== null && signatureHolds(alg, key, text, signature);
   } catch {
     return false;
