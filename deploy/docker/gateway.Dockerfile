@@ -14,6 +14,7 @@ COPY packages/federation/package.json packages/federation/
 COPY packages/ui/package.json packages/ui/
 COPY packages/i18n/package.json packages/i18n/
 COPY packages/router/package.json packages/router/
+COPY packages/verify/package.json packages/verify/
 COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/
@@ -46,6 +47,7 @@ COPY packages/federation/package.json packages/federation/
 COPY packages/ui/package.json packages/ui/
 COPY packages/i18n/package.json packages/i18n/
 COPY packages/router/package.json packages/router/
+COPY packages/verify/package.json packages/verify/
 COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/
