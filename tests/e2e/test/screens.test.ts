@@ -6,6 +6,8 @@
 // 38). Screenshots of the page with its screen in en, fr and ja go to .data/screenshots (docs/screenshots with
 // PAGECAST_SCREENSHOTS=docs).
 import path from 'node:path';
+import type { PlayProof } from '@pagecast/contracts';
+import { verifyProof } from '@pagecast/verify';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -213,29 +215,42 @@ describe('screens', () => {
     expect(rows.some((r) => r.fileId === fileB)).toBe(true);
   });
 
+  it('signs its plays: the owner downloads a proof of them that verifies offline, and not once altered', async () => {
+    const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const proof = await api.json<PlayProof>(
+      'GET',
+      `/api/screens/plays/proof?fileId=${fileB}&from=${utcDay(START - 86_400_000)}&to=${utcDay(Date.now() + 86_400_000)}`,
+    );
+    // one key, made by the display in Chromium's WebCrypto at pairing, bound to this screen
+    expect(proof.keys.map((k) => k.screen?.id)).toEqual([screenId]);
+    expect(proof.unsigned.records).toBe(0);
+    const result = verifyProof(proof);
+    expect(result.failures).toEqual([]);
+    expect(result.complete).toBe(true);
+    expect(result.summary.records).toBeGreaterThanOrEqual(5);
+    const altered = structuredClone(proof);
+    (altered.records[0] as { record: { seconds: number } }).record.seconds += 1;
+    expect(verifyProof(altered).failures.map((f) => f.code)).toEqual(['record-altered']);
+  });
+
   it('shows its owner the records that were not counted, and why; the counted ones stay as they were', async () => {
     const { page } = display;
     const before = await totalPlays();
-    // a record of a page the file does not have, sent with the display's own credential
-    const answer = await page.evaluate(async (fileId) => {
-      const res = await fetch('/api/screens/device/plays', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          plays: [
-            {
-              id: crypto.randomUUID(),
-              fileId,
-              page: 99,
-              startedAt: new Date(Date.now() - 20_000).toISOString(),
-              seconds: 5,
-            },
-          ],
-        }),
+    // a record of a page the file does not have, sent by the display itself (its batches are signed by its key: one
+    // put into its queue goes with the next flush)
+    await page.evaluate((fileId) => {
+      const queue = JSON.parse(localStorage.getItem('pagecast.screen.plays') ?? '[]') as unknown[];
+      queue.push({
+        id: crypto.randomUUID(),
+        fileId,
+        page: 99,
+        startedAt: new Date(Date.now() - 20_000).toISOString(),
+        seconds: 5,
       });
-      return res.json();
+      localStorage.setItem('pagecast.screen.plays', JSON.stringify(queue));
+      window.dispatchEvent(new Event('online'));
     }, fileA);
-    expect(answer).toEqual({ accepted: 0, duplicates: 0, refused: 1, refusedByReason: { 'no-such-page': 1 } });
+    await until('the record sent', async () => (await queued(page)) === 0);
     const m = member.page;
     await m.goto('/screens');
     const refused = m.getByTestId('refused-plays');
