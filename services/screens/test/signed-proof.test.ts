@@ -273,6 +273,10 @@ describe('signed proof of play', () => {
     await assign(svc, owner, device.screenId, { kind: 'playlist', playlistId: playlist });
     // unsigned, as before: counted, and in no proof but as the service's word
     expect((await send(device, { plays: [rec(file)] })).body).toMatchObject({ accepted: 1 });
+    // a point off the curve is refused before anything is bound
+    const offCurve = { kty: 'EC', crv: 'P-256', x: 'A'.repeat(43), y: 'A'.repeat(43) };
+    const bad = await call(svc, { device }, 'POST', '/api/screens/device/key', { publicKey: offCurve });
+    expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION']);
     const signer = await makeSigner();
     const bound = await call(svc, { device }, 'POST', '/api/screens/device/key', { publicKey: signer.jwk });
     expect(bound.body).toEqual({ keyId: signer.keyId, head: { seq: 0, hash: '' } });

@@ -1,5 +1,6 @@
 // Signed proof of play: what a display signs and how a key is named, with the verifier's own code (packages/verify),
 // so the service accepts exactly what `pagecast-verify` will.
+import { createPublicKey } from 'node:crypto';
 import {
   batchText,
   type DisplayPublicKey,
@@ -26,3 +27,13 @@ export const signedTextOf = (header: Omit<SignedBatchHeader, 'signature'>, plays
   });
 
 export const recordDigest = (p: PlayRecord) => sha256(recordText(p));
+
+/** Whether the JWK is a public key node can use (a P-256 point off the curve is not), before it is bound for good. */
+export function usableKey(jwk: DisplayPublicKey): boolean {
+  try {
+    createPublicKey({ key: { ...jwk }, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
+}

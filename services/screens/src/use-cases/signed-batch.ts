@@ -14,7 +14,7 @@ import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import type { DisplayKeyDoc } from '../data/signed-plays';
-import { keyIdOf, sha256, signedTextOf, verifyBatchSignature } from '../domain';
+import { keyIdOf, sha256, signedTextOf, usableKey, verifyBatchSignature } from '../domain';
 import { screenOfDevice } from './device-screen';
 
 export interface SignedBatch {
@@ -29,6 +29,12 @@ export async function bindDisplayKey(
   screen: ScreenRecord,
   jwk: DisplayPublicKey,
 ): Promise<DisplayKeyDoc> {
+  // bound for good: a key nothing could verify would only refuse every batch of the screen
+  if (!usableKey(jwk)) {
+    throw new AppError('VALIDATION', {
+      issues: [{ path: 'publicKey', message: 'not a usable public key', key: 'validation.invalid' }],
+    });
+  }
   return ctx.data.signed.bind({
     _id: screen._id,
     keyId: keyIdOf(jwk),

@@ -87,8 +87,9 @@ export function createPlaySender(d: PlaySenderDeps) {
       if (!read<Envelope>(OUTBOX_KEY)) setChain(mine, head);
       key = mine;
     } catch (err) {
-      // another key is bound (this display lost its key): it cannot prove its plays until it is paired again
-      if (err instanceof HttpError && err.code === 'SCREEN_KEY_BOUND') key = null;
+      // another key is bound (this display lost its key: SCREEN_KEY_BOUND), or its key is refused: it cannot prove
+      // its plays until it is paired again (401 is unpaired; anything else, offline: asked again next time)
+      if (err instanceof HttpError && (err.status === 409 || err.status === 400)) key = null;
       else throw err;
     }
     return key;
