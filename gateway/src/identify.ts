@@ -1,7 +1,13 @@
 // Who is calling (server.ts): the member of a verified session, else a paired display, with the cookies to set or
 // clear; what the gateway keeps of it on the answer (res.locals), and the refusals that follow from it.
 import type { IncomingMessage } from 'node:http';
-import { DEVICE_COOKIE, errorMessagesJa, IDENTITY_HEADER, SESSION_COOKIE } from '@pagecast/contracts';
+import {
+  CLIENT_ADDRESS_HEADER,
+  DEVICE_COOKIE,
+  errorMessagesJa,
+  IDENTITY_HEADER,
+  SESSION_COOKIE,
+} from '@pagecast/contracts';
 import type express from 'express';
 import { readCookie, serializeCookie } from './cookies';
 import type { createDeviceVerifier, DeviceIdentity } from './device';
@@ -85,9 +91,13 @@ export function identifyCallers(identify: ReturnType<typeof callerIdentifier>['i
   };
 }
 
-/** Only the gateway may set the identity header: whatever a client sends is dropped before anything else. */
+/**
+ * Only the gateway may set the identity and client-address headers: whatever a client sends is dropped before
+ * anything else.
+ */
 export const dropClientIdentity: express.RequestHandler = (req, res, next) => {
   delete req.headers[IDENTITY_HEADER];
+  delete req.headers[CLIENT_ADDRESS_HEADER];
   const requestId = res.getHeader('x-request-id');
   if (typeof requestId === 'string') req.headers['x-request-id'] = requestId;
   next();

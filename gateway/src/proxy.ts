@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { errorMessagesJa, type ServiceName } from '@pagecast/contracts';
-import { KEEP_ALIVE_TIMEOUT_MS } from '@pagecast/service-kit';
+import { CLIENT_ADDRESS_HEADER, errorMessagesJa, type ServiceName } from '@pagecast/contracts';
+import { KEEP_ALIVE_TIMEOUT_MS, signClientAddressHeader } from '@pagecast/service-kit';
+import type { Request } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from './log';
 
@@ -31,10 +32,33 @@ function unavailable(res: ServerResponse, status: number) {
 }
 
 /**
+ * What a service hears of who calls: the address the gateway saw, or the one a proxy that TRUST_PROXY trusts stated
+ * (express's req.ip), in X-Forwarded-For alone and signed in the client-address header, which is the one services
+ * count on. Whatever the client sent in these headers (or in Forwarded) is replaced, never appended to: an appended
+ * list let a service that trusted private hops take the client's own first entry.
+ */
+export function stateClientAddress(req: Request, internalSecret: string): void {
+  const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  req.headers['x-forwarded-for'] = address;
+  req.headers['x-forwarded-proto'] = req.protocol;
+  if (req.host) req.headers['x-forwarded-host'] = req.host;
+  else delete req.headers['x-forwarded-host'];
+  delete req.headers['x-forwarded-port'];
+  delete req.headers.forwarded;
+  req.headers[CLIENT_ADDRESS_HEADER] = signClientAddressHeader(address, internalSecret);
+}
+
+/**
  * One streaming proxy per service. Bodies are piped both ways (no buffering, so large uploads pass as they
  * come); an unreachable or silent upstream answers 503/502 JSON instead of hanging.
  */
-export function createServiceProxy(opts: { targets: ServiceTargets; timeoutMs: number; logger: Logger }) {
+export function createServiceProxy(opts: {
+  targets: ServiceTargets;
+  timeoutMs: number;
+  logger: Logger;
+  /** signs the client-address header */
+  internalSecret: string;
+}) {
   const { logger } = opts;
   // Idle connections to the services are dropped after 30 s, long before the services close them (65 s): Node's
   // default agent kept them until 1 s before the services' 5 s, and a request sent on one as the service closed it
@@ -44,7 +68,8 @@ export function createServiceProxy(opts: { targets: ServiceTargets; timeoutMs: n
     createProxyMiddleware<IncomingMessage, ServerResponse>({
       target: opts.targets[service],
       changeOrigin: false,
-      xfwd: true,
+      // the forwarding headers are written by stateClientAddress; xfwd would append to the client's
+      xfwd: false,
       proxyTimeout: opts.timeoutMs,
       agent,
       on: {
@@ -77,9 +102,11 @@ export function createServiceProxy(opts: { targets: ServiceTargets; timeoutMs: n
   const proxies = {} as Record<ServiceName, ReturnType<typeof make>>;
   for (const service of Object.keys(opts.targets) as ServiceName[]) proxies[service] = make(service);
 
-  return (service: ServiceName, req: IncomingMessage, res: ServerResponse): Promise<void> =>
-    proxies[service](req, res, (err?: unknown) => {
+  return (service: ServiceName, req: Request, res: ServerResponse): Promise<void> => {
+    stateClientAddress(req, opts.internalSecret);
+    return proxies[service](req, res, (err?: unknown) => {
       // http-proxy-middleware also reports errors here after the error event has answered.
       if (err && !res.headersSent) unavailable(res, 502);
     });
+  };
 }

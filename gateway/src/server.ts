@@ -85,7 +85,12 @@ export function createGateway(
   const deviceRevocations = new RevocationStore(DEVICE_TOKEN_TTL_SECONDS * 1000);
   const devices = createDeviceVerifier({ jwksUrl: config.SCREENS_JWKS_URL, revocations: deviceRevocations, logger });
   const { identify, clearCookie } = callerIdentifier({ verifier, devices, https });
-  const proxy = createServiceProxy({ targets: serviceTargets(config), timeoutMs: config.PROXY_TIMEOUT_MS, logger });
+  const proxy = createServiceProxy({
+    targets: serviceTargets(config),
+    timeoutMs: config.PROXY_TIMEOUT_MS,
+    logger,
+    internalSecret: config.INTERNAL_SECRET,
+  });
   const events = createEventsHub(config.SSE_HEARTBEAT_MS, { ...liveLimitsFromEnv(), ...opts.live });
   const limits = rateLimits({
     windowMs: config.RATE_LIMIT_WINDOW_MS,

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
 export const IDENTITY_HEADER = 'x-pagecast-identity';
+/**
+ * The caller's network address as the gateway saw it (or as a proxy it trusts told it), signed like the identity
+ * header: services count per-address limits on it and trust no X-Forwarded-For, so only the gateway says who calls.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-pagecast-client-address';
 /** Lifetime of the session JWT (claims `exp` - `iat`). */
 export const SESSION_TOKEN_TTL_SECONDS = 900;
 /** Services refuse an identity header whose `iat` is older than this. */

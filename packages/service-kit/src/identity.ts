@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { DeviceIdentity, IDENTITY_HEADER, Identity } from '@pagecast/contracts';
+import { CLIENT_ADDRESS_HEADER, DeviceIdentity, IDENTITY_HEADER, Identity } from '@pagecast/contracts';
 import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { AppError } from './errors';
@@ -14,6 +14,11 @@ declare global {
       identity?: IdentityValue;
       /** Set instead when the caller is a paired display (screens); never a member identity. */
       device?: DeviceIdentityValue;
+      /**
+       * Set by clientAddressMiddleware: the address the gateway signed, else the connection's own. Per-address
+       * limits count on it, never on X-Forwarded-For (which anyone on the way may write).
+       */
+      clientAddress?: string;
     }
   }
 }
@@ -130,4 +135,50 @@ export function requireIdentity(req: Request): IdentityValue {
 export function requireDevice(req: Request): DeviceIdentityValue {
   if (!req.device) throw new AppError('UNAUTHORIZED');
   return req.device;
+}
+
+// A domain of its own in the MAC: a signed address can never pass for an identity header, nor the reverse.
+const ADDRESS_DOMAIN = 'client-address:';
+
+/** `<base64url(JSON {addr, iat})>.<base64url(HMAC-SHA256(secret, "client-address:" + first part))>`; `now` in ms. */
+export function signClientAddressHeader(address: string, secret: string, now: number = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ addr: address, iat: Math.floor(now / 1000) })).toString('base64url');
+  return `${payload}.${mac(ADDRESS_DOMAIN + payload, secret).toString('base64url')}`;
+}
+
+/** The address when the signature matches and iat is within 60 s of `now` (ms); otherwise null. */
+export function verifyClientAddressHeader(
+  value: string | undefined,
+  secret: string,
+  now: number = Date.now(),
+): string | null {
+  if (!value) return null;
+  const [payload = '', signature = '', extra] = value.split('.');
+  if (extra !== undefined) return null;
+  const given = Buffer.from(signature, 'base64url');
+  const expected = mac(ADDRESS_DOMAIN + payload, secret);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  let parsed: { addr?: unknown; iat?: unknown };
+  try {
+    parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof parsed;
+  } catch {
+    return null;
+  }
+  if (typeof parsed?.addr !== 'string' || parsed.addr.length === 0 || parsed.addr.length > 64) return null;
+  if (typeof parsed.iat !== 'number' || !Number.isInteger(parsed.iat)) return null;
+  if (Math.abs(Math.floor(now / 1000) - parsed.iat) > IDENTITY_MAX_AGE_SECONDS) return null;
+  return parsed.addr;
+}
+
+/**
+ * Sets req.clientAddress: the address the gateway signed, or, without a valid one (a caller that is not the gateway:
+ * a probe, a service, someone on the network), the connection's own address. X-Forwarded-For is never read.
+ */
+export function clientAddressMiddleware(secret: string): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers[CLIENT_ADDRESS_HEADER];
+    const signed = typeof header === 'string' ? verifyClientAddressHeader(header, secret) : null;
+    req.clientAddress = signed ?? req.socket.remoteAddress ?? 'unknown';
+    next();
+  };
 }

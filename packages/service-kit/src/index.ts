@@ -22,13 +22,16 @@ export {
   type ServerTimeouts,
 } from './http';
 export {
+  clientAddressMiddleware,
   IDENTITY_MAX_AGE_SECONDS,
   identityMiddleware,
   requireDevice,
   requireIdentity,
+  signClientAddressHeader,
   signDeviceIdentityHeader,
   signIdentityHeader,
   verifyAnyIdentityHeader,
+  verifyClientAddressHeader,
   verifyIdentityHeader,
 } from './identity';
 export {

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import type mongoose from 'mongoose';
 import { type BaseConfig, ConfigError, databaseNameOf } from './config';
 import { createHttpApp, listen } from './http';
-import { identityMiddleware } from './identity';
+import { clientAddressMiddleware, identityMiddleware } from './identity';
 import { createLogger, type Logger } from './logger';
 import { connectMongo, mongoReady } from './mongo';
 import { connectNats, ensureStreams, type Nats, natsReady } from './nats';
@@ -46,8 +46,6 @@ export interface ServiceRuntimeOptions<C extends BaseConfig, S extends boolean, 
   databaseName: string;
   /** connect S3 (keys required) and ensure the bucket; /readyz then also checks it */
   s3?: S;
-  /** express 'trust proxy' for a service that reads the client address behind the gateway */
-  trustProxy?: string;
   /** Builds the service's context from the connections: repositories and its own resources (closers via onClose). */
   context(base: S extends true ? RuntimeContextWithS3<C> : RuntimeContext<C>, onClose: OnClose): Promise<Ctx> | Ctx;
   /** Starts consumers and workers (closers via onClose) and returns the routers to serve behind the identity check. */
@@ -105,7 +103,9 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
         return openapi;
       },
     });
-    if (opts.trustProxy) app.set('trust proxy', opts.trustProxy);
+    // No 'trust proxy': the caller's address is the one the gateway signs (req.clientAddress), whatever hops the
+    // request crossed; a header a client or a hop wrote counts for nothing.
+    app.use(clientAddressMiddleware(config.INTERNAL_SECRET));
     app.use(identityMiddleware(config.INTERNAL_SECRET));
     // A service's answers depend on the member (or may): no cache may keep or share them. A route whose answer is
     // the same for everyone and worth caching (jwks, page images) sets its own Cache-Control.

@@ -3,9 +3,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEvent, type EventData, type EventEnvelope, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
+import {
+  CLIENT_ADDRESS_HEADER,
+  createEvent,
+  type EventData,
+  type EventEnvelope,
+  IDENTITY_HEADER,
+  type Subject,
+} from '@pagecast/contracts';
 import { seededRandom } from './failpoints';
-import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
+import { signClientAddressHeader, signDeviceIdentityHeader, signIdentityHeader } from './identity';
 import type { JetStreamClient, JetStreamManager } from './nats';
 
 /** Repository root (this file is packages/service-kit/src/testing.ts). */
@@ -166,6 +173,11 @@ export interface TestAnswer {
   body: Json;
   text: string;
   headers: Headers;
+}
+
+/** The header by which the gateway tells a service the caller's address (signed with `secret`), for a test's call. */
+export function clientAddressHeaders(address: string, secret: string): Record<string, string> {
+  return { [CLIENT_ADDRESS_HEADER]: signClientAddressHeader(address, secret) };
 }
 
 /**

@@ -1,8 +1,10 @@
 import os from 'node:os';
+import { CLIENT_ADDRESS_HEADER } from '@pagecast/contracts';
 import express from 'express';
 import { AppError } from '../src/errors';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
+import { signClientAddressHeader, signIdentityHeader } from '../src/identity';
 import { createLogger } from '../src/logger';
 import { type RunningService, type RuntimeContext, startServiceRuntime } from '../src/runtime';
 import { testEnv, uniqueName } from '../src/testing';
@@ -18,7 +20,7 @@ afterAll(async () => {
 function pingRouter() {
   const router = express.Router();
   router.get('/api/ping', (req, res) => {
-    res.json({ ip: req.ip });
+    res.json({ ip: req.clientAddress });
   });
   router.get('/api/shared', (_req, res) => {
     res.set('Cache-Control', 'public, max-age=60').json({ same: 'for everyone' });
@@ -122,19 +124,34 @@ describe('startServiceRuntime (real NATS, FerretDB and MinIO)', () => {
     await server.context.conn.dropDatabase();
   });
 
-  it('trustProxy takes the client address from the gateway', async () => {
+  it("takes the client's address from the gateway's signed statement only, never from X-Forwarded-For", async () => {
+    const config = configFor(uniqueName('kit_runtime'));
     const server = await startServiceRuntime({
       name: 'account',
-      config: configFor(uniqueName('kit_runtime')),
+      config,
       logger,
       databaseName: 'unused',
-      trustProxy: 'loopback',
       context: (base) => base,
       mount: () => [pingRouter()],
     });
     started.push(server);
-    const res = await fetch(`${server.url}/api/ping`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
-    expect(await res.json()).toEqual({ ip: '203.0.113.7' });
+    const ping = async (headers: Record<string, string>) =>
+      ((await (await fetch(`${server.url}/api/ping`, { headers })).json()) as { ip: string }).ip;
+    const signed = signClientAddressHeader('203.0.113.7', config.INTERNAL_SECRET);
+    expect(await ping({ [CLIENT_ADDRESS_HEADER]: signed })).toBe('203.0.113.7');
+    // what a client or a hop on the way could write: the connection's own address instead
+    const own = await ping({});
+    expect(own).toMatch(/127\.0\.0\.1$/);
+    expect(await ping({ 'x-forwarded-for': '198.51.100.9' })).toBe(own);
+    expect(await ping({ 'x-forwarded-for': '198.51.100.9, 127.0.0.1' })).toBe(own);
+    expect(
+      await ping({ [CLIENT_ADDRESS_HEADER]: signClientAddressHeader('198.51.100.9', 'another secret of 32 chars!!') }),
+    ).toBe(own);
+    const stale = signClientAddressHeader('198.51.100.9', config.INTERNAL_SECRET, Date.now() - 120_000);
+    expect(await ping({ [CLIENT_ADDRESS_HEADER]: stale })).toBe(own);
+    // an identity header's signature does not make an address
+    const identity = signIdentityHeader({ userId: 'u', sessionId: 's' }, config.INTERNAL_SECRET);
+    expect(await ping({ [CLIENT_ADDRESS_HEADER]: identity })).toBe(own);
     await server.context.conn.dropDatabase();
   });
 });

@@ -10,6 +10,8 @@
 // answers differ in status or body.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { CLIENT_ADDRESS_HEADER } from '@pagecast/contracts';
+import { signClientAddressHeader } from '@pagecast/service-kit';
 import { percentile } from '../../../scripts/lib/stats.mjs';
 import { registerVerified, startAccount, storedMember } from './account-process.mjs';
 
@@ -31,8 +33,8 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export async function benchLoginTiming({ log = console.log, attempts = 200, filler = 10_000 } = {}) {
   const { env, base, dbName, stop } = await startAccount({ dbPrefix: 'account_timing_bench', timeoutMs: 60_000 });
   try {
-    // Every request from an address of its own (the service trusts the loopback's X-Forwarded-For, as behind the
-    // gateway): 198.18.0.0/15, the benchmarking range.
+    // Every request from an address of its own, as the gateway states it (signed): 198.18.0.0/15, the benchmarking
+    // range.
     let nextAddress = 0;
     const address = () => {
       nextAddress += 1;
@@ -41,7 +43,10 @@ export async function benchLoginTiming({ log = console.log, attempts = 200, fill
     const post = (path, body) =>
       fetch(`${base}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': address() },
+        headers: {
+          'content-type': 'application/json',
+          [CLIENT_ADDRESS_HEADER]: signClientAddressHeader(address(), env.INTERNAL_SECRET),
+        },
         body: JSON.stringify(body),
       });
     const password = 'timing bench password';

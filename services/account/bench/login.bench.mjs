@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/argon2';
+import { CLIENT_ADDRESS_HEADER } from '@pagecast/contracts';
+import { signClientAddressHeader } from '@pagecast/service-kit';
 import { childPids, percentile, processTree, summarize, threadCpu } from '../../../scripts/lib/stats.mjs';
 import { luaString, runWrk } from '../../../scripts/lib/wrk.mjs';
 import { createHashWorkers } from '../src/domain/hash-workers.ts';
@@ -56,7 +58,7 @@ export async function benchLogin({ log = console.log, total = 500, seconds = 3, 
     const tag = randomBytes(4).toString('hex');
     const members = Array.from({ length: concurrency }, (_, i) => ({
       email: `bench-${tag}-${i}@example.com`,
-      headers: { 'x-forwarded-for': `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}` },
+      address: `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}`,
     }));
     await registerVerified({
       env,
@@ -87,19 +89,20 @@ export async function benchLogin({ log = console.log, total = 500, seconds = 3, 
     // (the hash-only loop pays for no client at all), and wrk costs about 0.03 ms of CPU per login where node:http
     // on kept-alive sockets cost 0.23-0.30 ms (fetch: 0.35). One thread, one request in flight per connection, the
     // members in turn: each from its own address, as behind the gateway.
-    const loginScript = `
+    // The address as the gateway states it: signed, and valid for a minute, so signed again for every run.
+    const loginScript = () => `
 sent = 0
 local bodies = { ${members.map(({ email }) => luaString(JSON.stringify({ email, password }))).join(', ')} }
-local addresses = { ${members.map(({ headers }) => luaString(headers['x-forwarded-for'])).join(', ')} }
+local addresses = { ${members.map(({ address }) => luaString(signClientAddressHeader(address, env.INTERNAL_SECRET))).join(', ')} }
 function request()
   sent = sent + 1
   local i = sent % #bodies + 1
   return wrk.format('POST', '/api/auth/local-login',
-    { ['content-type'] = 'application/json', ['x-forwarded-for'] = addresses[i] }, bodies[i])
+    { ['content-type'] = 'application/json', ['${CLIENT_ADDRESS_HEADER}'] = addresses[i] }, bodies[i])
 end`;
     /** wrk's logins for `seconds`; afterwards, the logins still in flight when it stopped are let finish. */
     const logins = async (connections, secs = seconds) => {
-      const run = await runWrk(`${base}/api/auth/local-login`, { connections, seconds: secs, script: loginScript });
+      const run = await runWrk(`${base}/api/auth/local-login`, { connections, seconds: secs, script: loginScript() });
       if (run.errors) throw new Error(`wrk: socket errors during logins: ${run.errors}`);
       await new Promise((r) => setTimeout(r, 1000));
       return run;

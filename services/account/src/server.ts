@@ -26,8 +26,6 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
     config,
     logger: opts.logger,
     databaseName: DATABASE_NAME,
-    // Only the gateway reaches account: its X-Forwarded-For gives the client's address (login rate limits).
-    trustProxy: 'loopback, linklocal, uniquelocal',
     context: async (base, onClose): Promise<ServiceContext> => {
       const data = createRepositories(base.conn);
       await data.init();

@@ -2,7 +2,7 @@
 // HTTP with a signed identity header, NATS for events, maildev's API for the mails.
 import { SESSION_COOKIE, type Subject } from '@pagecast/contracts';
 import { connectNats, type Nats } from '@pagecast/service-kit';
-import { callService, testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import { callService, clientAddressHeaders, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { decodeJwt } from 'jose';
 import { loadServiceConfig } from '../src/config';
 import { durableName } from '../src/events';
@@ -51,6 +51,9 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
     },
   };
 }
+
+/** The headers of a call from `address`, as the gateway states it (signed). */
+export const from = (address: string) => clientAddressHeaders(address, env.INTERNAL_SECRET);
 
 export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   collectEvents,
+  from,
   type Harness,
   login,
   mailsTo,
@@ -149,13 +150,13 @@ describe('login rate limits', () => {
     for (let i = 0; i < 5; i++) {
       const res = await call(h, 'POST', '/api/auth/local-login', {
         body: { email, password: `wrong password ${i}` },
-        headers: { 'x-forwarded-for': `198.51.100.${i + 1}` },
+        headers: from(`198.51.100.${i + 1}`),
       });
       expect(res.status).toBe(401);
     }
     const limited = await call(h, 'POST', '/api/auth/local-login', {
       body: { email, password },
-      headers: { 'x-forwarded-for': '198.51.100.99' },
+      headers: from('198.51.100.99'),
     });
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('RATE_LIMITED');
@@ -165,12 +166,12 @@ describe('login rate limits', () => {
 
     // Another account is not affected.
     const other = await verifiedMember(h, 'limit-other');
-    await login(h, other.email, other.password, { 'x-forwarded-for': '198.51.100.99' });
+    await login(h, other.email, other.password, from('198.51.100.99'));
   });
 
   it('refuses logins from an address after twenty failures, whatever the account, and not from other addresses', async () => {
     const member = await verifiedMember(h, 'limit-address');
-    const address = { 'x-forwarded-for': '203.0.113.7' };
+    const address = from('203.0.113.7');
     const attempts = Array.from({ length: 20 }, (_, i) =>
       call(h, 'POST', '/api/auth/local-login', {
         body: { email: uniqueEmail(`guess${i}`), password: 'guessing' },
@@ -185,7 +186,7 @@ describe('login rate limits', () => {
     });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    await login(h, member.email, member.password, { 'x-forwarded-for': '203.0.113.8' });
+    await login(h, member.email, member.password, from('203.0.113.8'));
   });
 
   it('counts concurrent failures atomically: of ten parallel guesses on one account at most five are checked', async () => {
@@ -193,7 +194,7 @@ describe('login rate limits', () => {
     const guess = (i: number) =>
       call(h, 'POST', '/api/auth/local-login', {
         body: { email, password: `parallel guess ${i}` },
-        headers: { 'x-forwarded-for': `192.0.2.${i + 1}` },
+        headers: from(`192.0.2.${i + 1}`),
       });
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => guess(i)));
     const checked = answers.filter((a) => a.status === 401).length;

@@ -11,6 +11,7 @@ import { login as loginUseCase } from '../src/use-cases/login';
 import {
   type Call,
   call,
+  from,
   type Harness,
   startHarness,
   tokenFromMail,
@@ -46,7 +47,7 @@ const attempt = (email: string, password: string, opts: { from?: string; browser
   call(h, 'POST', '/api/auth/local-login', {
     body: { email, password },
     headers: {
-      'x-forwarded-for': opts.from ?? newAddress(),
+      ...from(opts.from ?? newAddress()),
       ...(opts.browser ? { cookie: `other=1; ${KNOWN_BROWSER_COOKIE}=${opts.browser}` } : {}),
     },
   });
@@ -70,12 +71,12 @@ async function signIn(email: string, password: string, browser?: string): Promis
   return cookie;
 }
 
-async function resetPassword(email: string, newPassword: string, from: string, mailsBefore: number) {
+async function resetPassword(email: string, newPassword: string, address: string, mailsBefore: number) {
   expect((await call(h, 'POST', '/api/auth/request-password-reset', { body: { email } })).status).toBe(200);
   const token = tokenFromMail(await waitForMail(email, mailsBefore + 1));
   const res = await call(h, 'POST', '/api/auth/reset-password', {
     body: { token, newPassword },
-    headers: { 'x-forwarded-for': from },
+    headers: from(address),
   });
   expect(res.status).toBe(200);
   return res;

@@ -31,8 +31,6 @@ export async function createServer(
     config,
     logger: opts.logger,
     databaseName: DATABASE_NAME,
-    // the pairing rate limit counts the display's address, which the gateway forwards
-    trustProxy: 'loopback, linklocal, uniquelocal',
     context: async (base): Promise<ServiceContext> => {
       // test only (refused in production): the clock a test moves (failpoint screens.clock)
       const { clock } = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);

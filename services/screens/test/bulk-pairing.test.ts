@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { BulkPairingResult, DeviceClaims, PairingStarted } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, member, startService, type TestService } from './helpers';
+import { call, from, member, startService, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 async function display() {
-  const res = await call(svc, null, 'POST', '/api/screens/pairing', undefined, { 'x-forwarded-for': '10.40.0.1' });
+  const res = await call(svc, null, 'POST', '/api/screens/pairing', undefined, from('10.40.0.1'));
   expect(res.status).toBe(201);
   return PairingStarted.parse(res.body);
 }

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type EventData, type Subject, subjects } from '@pagecast/contracts';
-import { callService, type Json, type TestAnswer, testEnv, uniqueName } from '@pagecast/service-kit/testing';
+import {
+  callService,
+  clientAddressHeaders,
+  type Json,
+  type TestAnswer,
+  testEnv,
+  uniqueName,
+} from '@pagecast/service-kit/testing';
 import { expect } from 'vitest';
 import { loadServiceConfig } from '../src/config';
 import { consumerNames } from '../src/events';
@@ -86,11 +93,19 @@ export async function eventsHandled(svc: TestService): Promise<void> {
   }
 }
 
+/** The headers of a call from `address`, as the gateway states it (signed). */
+export const from = (address: string) => clientAddressHeaders(address, testEnv().INTERNAL_SECRET);
+
 /** A paired display of `owner`: the screen's id and the device identity its token stands for. */
 export async function pairDisplay(svc: TestService, owner: { userId: string }, name = 'Display') {
-  const started = await call(svc, null, 'POST', '/api/screens/pairing', undefined, {
-    'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-  });
+  const started = await call(
+    svc,
+    null,
+    'POST',
+    '/api/screens/pairing',
+    undefined,
+    from(`10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`),
+  );
   const { pairingId, pollSecret, code } = started.body as { pairingId: string; pollSecret: string; code: string };
   const paired = await call(svc, owner, 'POST', '/api/screens', { code, name });
   if (paired.status !== 201) throw new Error(`pairing failed: ${paired.status} ${JSON.stringify(paired.body)}`);

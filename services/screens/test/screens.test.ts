@@ -13,7 +13,7 @@ import {
 import { testSeed } from '@pagecast/service-kit/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announcer, call, eventsHandled, member, startService, type TestService } from './helpers';
+import { announcer, call, eventsHandled, from, member, startService, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ const address = (): string => {
 };
 
 async function startPairing(ip = address()) {
-  const res = await call(svc, null, 'POST', '/api/screens/pairing', undefined, { 'x-forwarded-for': ip });
+  const res = await call(svc, null, 'POST', '/api/screens/pairing', undefined, from(ip));
   expect(res.status).toBe(201);
   return PairingStarted.parse(res.body);
 }
@@ -165,7 +165,7 @@ describe('pairing', () => {
   it('asking for codes is rate-limited per display address; member attempts per member', async () => {
     const ip = address();
     for (let i = 0; i < 4; i++) await startPairing(ip);
-    const fifth = await call(svc, null, 'POST', '/api/screens/pairing', undefined, { 'x-forwarded-for': ip });
+    const fifth = await call(svc, null, 'POST', '/api/screens/pairing', undefined, from(ip));
     expect(fifth.status).toBe(429);
     expect(fifth.body.code).toBe('RATE_LIMITED');
     await startPairing(address()); // another address is not held back

@@ -86,7 +86,7 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
   router.post('/api/auth/reset-password', async (req, res) => {
     const input = parseWith(ResetPasswordRequest, req.body);
     const { knownBrowser, ...answer } = await resetPassword(deps, input.token, input.newPassword, {
-      ip: req.ip ?? null,
+      ip: req.clientAddress ?? null,
       knownBrowser: knownBrowserOf(req),
     });
     res.append('Set-Cookie', knownBrowserCookie(knownBrowser, secureCookies));
@@ -103,7 +103,7 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
         knownBrowser,
       } = await login(deps, input, {
         userAgent: req.get('user-agent')?.slice(0, 512) ?? null,
-        ip: req.ip ?? null,
+        ip: req.clientAddress ?? null,
         knownBrowser: knownBrowserOf(req),
       });
       res.append('Set-Cookie', sessionCookie(s.token, s.maxAgeSeconds, secureCookies));

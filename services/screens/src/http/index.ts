@@ -79,7 +79,8 @@ export function createRouter(ctx: ServiceContext): Router {
   router.post('/api/screens/pairing', async (req: Request, res) => {
     noStore(res)
       .status(201)
-      .json(await startPairing(ctx, { address: req.ip ?? 'unknown' }));
+      // the pairing rate limit counts the display's address, as the gateway signed it
+      .json(await startPairing(ctx, { address: req.clientAddress ?? 'unknown' }));
   });
   router.post('/api/screens/pairing/:pairingId/poll', async (req, res) => {
     const { pairingId } = parseWith(PairingIdParams, req.params);
