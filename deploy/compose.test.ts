@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureGoTool } from '../scripts/lib/tools.mjs';
+import { clientPlaces, gatewayClientAddress } from './client-address';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const composeFile = join(root, 'compose.yaml');
@@ -182,6 +183,17 @@ describe('compose.yaml with the secrets provided', () => {
       MINIO_ROOT_USER: secrets.S3_ACCESS_KEY,
       MINIO_ROOT_PASSWORD: secrets.S3_SECRET_KEY,
     });
+  });
+
+  it("states the connection's address: the gateway, the edge here, trusts no hop a client could be", () => {
+    const trust = service(cfg, 'gateway').environment?.TRUST_PROXY ?? '';
+    expect(trust).toBe('loopback');
+    for (const client of clientPlaces) {
+      expect(gatewayClientAddress(trust, client, '198.51.100.66'), client).toBe(client);
+      expect(gatewayClientAddress(trust, client, `198.51.100.66, ${client}`), client).toBe(client);
+    }
+    // the services read no forwarding header (they count the address the gateway signs)
+    for (const name of Object.keys(appServices)) expect(service(cfg, name).environment?.TRUST_PROXY).toBeUndefined();
   });
 
   it('builds each deployable from the repository root with the Dockerfile of its kind and its own workspace', () => {

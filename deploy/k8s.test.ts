@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { clientPlaces, gatewayClientAddress } from './client-address';
 
 const dir = join(resolve(dirname(fileURLToPath(import.meta.url))), 'k8s');
 const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
@@ -164,6 +165,22 @@ describe('deploy/k8s', () => {
     expect(cm).not.toMatch(/SECRET|PASSWORD|ACCESS_KEY/);
     const remotes = /^\s{2}REMOTES: '(.+)'$/m.exec(cm)?.[1] ?? '';
     expect(Object.keys(JSON.parse(remotes)).sort()).toEqual(['mf_files', 'mf_marketplace', 'mf_player']);
+  });
+
+  it('trusts the ingress controller alone for the client address: no entry a client wrote, whatever its network', () => {
+    const gateway = find('Deployment', 'gateway')?.text ?? '';
+    const trust = /- name: TRUST_PROXY\n\s+value: "?([^"\n]+)"?/.exec(gateway)?.[1] ?? '';
+    expect(trust).toBe('1');
+    // the services read no forwarding header (they count the address the gateway signs): nothing shared sets it
+    expect(block(find('ConfigMap', 'pagecast-config')?.text ?? '', 'data')).not.toMatch(/^\s{2}TRUST_PROXY:/m);
+    for (const name of nodeWorkloads.filter((n) => n !== 'gateway'))
+      expect(find('Deployment', name)?.text, name).not.toMatch(/name: TRUST_PROXY/);
+    const ingressPod = '10.244.1.7';
+    for (const client of clientPlaces) {
+      // ingress-nginx's default replaces the header with the address it saw; compute-full-forwarded-for appends it
+      expect(gatewayClientAddress(trust, ingressPod, client), client).toBe(client);
+      expect(gatewayClientAddress(trust, ingressPod, `198.51.100.66, ${client}`), client).toBe(client);
+    }
   });
 
   it('has a Secret template with placeholders only', () => {

@@ -1,9 +1,16 @@
 // The nginx that `npm start -- --replicas N` puts in front of the gateways and of each service's replicas
 // (scripts/lib/nginx.mjs), run by Debian's nginx in front of two stand-in upstreams: round robin without sticky
 // sessions, the client's address stated by the edge (never the one a client claims), passed on unchanged by a
-// service pool, the live stream (GET /api/events) delivered as it is written, and request bodies streamed.
+// service pool, the live stream (GET /api/events) delivered as it is written, and request bodies streamed. And the
+// whole chain a request crosses, with the gateway's real proxy and a service's real address check between the pools:
+// a header the client forged never becomes the address a service counts.
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CLIENT_ADDRESS_HEADER } from '@pagecast/contracts';
+import { clientAddressMiddleware, createLogger, signClientAddressHeader } from '@pagecast/service-kit';
+import express from 'express';
+import { createServiceProxy } from '../gateway/src/proxy';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +57,50 @@ let nginx: ChildProcess | undefined;
 let prefix = '';
 let edge = 0;
 let pool = 0;
+/** the chain: nginx edge -> gateway (its proxy, trusting loopback as the replicas run it) -> nginx pool -> service */
+let chainEdge = 0;
+const chainServers: http.Server[] = [];
+const SECRET = 'a replicas test secret of 32 characters';
+
+const listening = async (app: express.Express, port = 0): Promise<number> => {
+  const server = app.listen(port, '127.0.0.1');
+  await new Promise<void>((r) => server.once('listening', () => r()));
+  chainServers.push(server);
+  return (server.address() as AddressInfo).port;
+};
+
+/** A service as service-kit runs one: it answers the address it counts (req.clientAddress) and what it was sent. */
+async function chainService(): Promise<number> {
+  const app = express();
+  app.use(clientAddressMiddleware(SECRET));
+  app.use((req, res) => {
+    res.json({ address: req.clientAddress, xff: req.headers['x-forwarded-for'] ?? null });
+  });
+  return listening(app);
+}
+
+/** A gateway replica: express trusting loopback (TRUST_PROXY's default) in front of the gateway's own proxy. */
+async function chainGateway(servicePool: number): Promise<number> {
+  const app = express();
+  app.set('trust proxy', 'loopback');
+  const proxy = createServiceProxy({
+    targets: {
+      account: `http://127.0.0.1:${servicePool}`,
+      'file-conversion': `http://127.0.0.1:${servicePool}`,
+      marketplace: `http://127.0.0.1:${servicePool}`,
+      billing: `http://127.0.0.1:${servicePool}`,
+      screens: `http://127.0.0.1:${servicePool}`,
+    },
+    timeoutMs: 5000,
+    logger: createLogger('replicas-test', 'silent'),
+    internalSecret: SECRET,
+  });
+  app.use((req, res) => {
+    delete req.headers[CLIENT_ADDRESS_HEADER]; // as the gateway's dropClientIdentity does first
+    void proxy('account', req, res);
+  });
+  return listening(app);
+}
 
 beforeAll(async () => {
   await ensureDebianPackages(debian.proxy);
@@ -57,11 +108,17 @@ beforeAll(async () => {
   prefix = mkdtempSync(join(tmpdir(), 'pagecast-replicas-nginx-'));
   edge = await freePort();
   pool = await freePort();
+  chainEdge = await freePort();
+  const chainPool = await freePort();
+  const service = await chainService();
+  const gateway = await chainGateway(chainPool);
   nginx = await startNginx({
     prefix,
     pools: [
       { name: 'gateway', listen: edge, upstreams: [a.port, b.port], edge: true },
       { name: 'file-conversion', listen: pool, upstreams: [a.port, b.port] },
+      { name: 'chain-gateway', listen: chainEdge, upstreams: [gateway], edge: true },
+      { name: 'account', listen: chainPool, upstreams: [service] },
     ],
   });
 });
@@ -73,6 +130,7 @@ afterAll(async () => {
     await exited;
   }
   for (const u of upstreams) u.server.close();
+  for (const s of chainServers) s.close();
   rmSync(prefix, { recursive: true, force: true });
 });
 
@@ -127,5 +185,17 @@ describe('the replicas nginx', () => {
     const res = await fetch(`http://127.0.0.1:${edge}/upload`, { method: 'POST', body });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { bytes: number }).bytes).toBe(body.length);
+  });
+
+  it('gives a service the address the edge saw, through a gateway and a service pool, whatever the client forged', async () => {
+    const res = await fetch(`http://127.0.0.1:${chainEdge}/api/auth/local-login`, {
+      headers: {
+        'x-forwarded-for': '203.0.113.9, 10.0.0.8',
+        forwarded: 'for=203.0.113.9',
+        [CLIENT_ADDRESS_HEADER]: signClientAddressHeader('203.0.113.9', 'someone else key, 32 characters long'),
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ address: '127.0.0.1', xff: '127.0.0.1' });
   });
 });
