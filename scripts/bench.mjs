@@ -117,6 +117,10 @@ const benches = [
     run: owned('services/account/bench/login-timing.bench.mjs', 'benchLoginTiming'),
   },
   {
+    name: "register-timing: median registration, new address vs a member's (as registered, upper-cased), 200 each",
+    run: owned('services/account/bench/register-timing.bench.mjs', 'benchRegisterTiming'),
+  },
+  {
     name: 'conversion: pages per second vs pdftoppm + sharp and mutool + sharp',
     run: owned('services/file-conversion/bench/conversion.bench.mjs', 'benchConversion'),
   },

@@ -71,6 +71,15 @@ describe('check-your-mail page', () => {
     expect(byTestId('verify-to-login')?.getAttribute('href')).toBe('/login');
   });
 
+  it('says, after a registration, that an address with an account gets a mail telling how to log in', async () => {
+    await render('/verify-email?email=taro%40example.test');
+    expect(pageState()).toBe('pending');
+    expect(document.body.textContent).toContain('We sent a confirmation e-mail to taro@example.test.');
+    expect(byTestId('verify-existing-hint')?.textContent).toBe(
+      'If this address already has an account, the e-mail tells you how to log in instead.',
+    );
+  });
+
   it('a wrong code ends in the error state, which resends and lets another code be tried', async () => {
     await render('/verify-email?email=taro%40example.test');
     await type('verify-code', 'not-a-real-token');

@@ -17,7 +17,6 @@ export const ErrorCode = {
   INTERNAL: 'INTERNAL',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   // account
-  EMAIL_TAKEN: 'EMAIL_TAKEN',
   INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
   EMAIL_NOT_VERIFIED: 'EMAIL_NOT_VERIFIED',
   EMAIL_ALREADY_VERIFIED: 'EMAIL_ALREADY_VERIFIED',
@@ -111,7 +110,6 @@ export const errorStatus: Record<ErrorCode, number> = {
   REQUEST_TIMEOUT: 408,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
-  EMAIL_TAKEN: 409,
   INVALID_CREDENTIALS: 401,
   EMAIL_NOT_VERIFIED: 403,
   EMAIL_ALREADY_VERIFIED: 409,
@@ -195,7 +193,6 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: 'リクエストの受信が時間内に完了しませんでした',
   INTERNAL: 'サーバーでエラーが発生しました',
   SERVICE_UNAVAILABLE: 'サービスが一時的に利用できません',
-  EMAIL_TAKEN: 'このメールアドレスは既に登録されています',
   INVALID_CREDENTIALS: 'メールアドレスまたはパスワードが正しくありません',
   EMAIL_NOT_VERIFIED: 'メール認証が必要です',
   EMAIL_ALREADY_VERIFIED: 'このメールアドレスは既に認証されています',

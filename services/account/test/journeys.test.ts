@@ -163,13 +163,49 @@ describe('register, verify, log in', () => {
     expect(me.body.hasSeenWelcome).toBe(true);
   });
 
-  it('refuses an e-mail taken in another case with 409 EMAIL_TAKEN', async () => {
-    const email = uniqueEmail('taken');
-    const body = { email, firstName: 'A', lastName: 'B', password };
-    expect((await call(h, 'POST', '/api/auth/register', { body })).status).toBe(200);
+  it('answers a taken address (in another case) as a new one, changes nothing and mails its holder, in their language, once an hour', async () => {
+    const { email } = await verifiedMember(h, 'taken');
+    // the holder's language is French; the second registration comes from an English page
+    const holder = await login(h, email, password);
+    await call(h, 'PUT', '/api/user/profile', {
+      identity: holder.session.identity,
+      body: { firstName: '花子', lastName: '佐藤', locale: 'fr' },
+    });
+    const registered = collectEvents(h, subjects.userRegistered);
+    const fresh = uniqueEmail('fresh');
+    const body = { firstName: 'Eve', lastName: 'Mallory', password: 'another long password', locale: 'en' };
+    const newOne = await call(h, 'POST', '/api/auth/register', { body: { ...body, email: fresh } });
     const again = await call(h, 'POST', '/api/auth/register', { body: { ...body, email: email.toUpperCase() } });
-    expect(again.status).toBe(409);
-    expect(again.body.code).toBe('EMAIL_TAKEN');
+    expect(again.status).toBe(newOne.status);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ email, requiresVerification: true });
+    expect(newOne.body).toEqual({ email: fresh, requiresVerification: true });
+
+    // the holder's mail: French, their name, what to do (log in, or reset the password with the address filled in)
+    const notice = await waitForMail(email, 2);
+    expect(notice.subject).toBe('[Pagecast] Quelqu’un a tenté de s’inscrire avec votre adresse e-mail');
+    expect(notice.text.split('\n')[0]).toMatch(/^Bonjour .*花子/);
+    expect(notice.text).toContain(`Me connecter: ${PUBLIC_URL}/login`);
+    expect(notice.text).toContain(
+      `Réinitialiser mon mot de passe: ${PUBLIC_URL}/request-password-reset?email=${encodeURIComponent(email)}`,
+    );
+    expect(notice.text).not.toContain('token=');
+    expect(notice.html).toContain(`href="${PUBLIC_URL}/login"`);
+
+    // nothing changed: no event for the address, the old password still signs in, the new one does not
+    await registered.waitFor((e) => e.data.email === fresh);
+    await h.server.context.background.idle();
+    expect(registered.events.filter((e) => e.data.email === email)).toEqual([]);
+    registered.stop();
+    await login(h, email, password);
+    const wrong = await call(h, 'POST', '/api/auth/local-login', { body: { email, password: body.password } });
+    expect(wrong.status).toBe(401);
+
+    // tried again within the hour: the same answer, no second mail
+    const third = await call(h, 'POST', '/api/auth/register', { body: { ...body, email } });
+    expect(third.body).toEqual(again.body);
+    await h.server.context.background.idle();
+    expect(await mailsTo(email)).toHaveLength(2);
   });
 
   it('answers a wrong password and an unknown e-mail alike', async () => {

@@ -14,14 +14,16 @@ export const screenshots = path.join(repoRoot, '.data/screenshots');
 
 export const uniqueEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
-interface Mail {
+export interface Mail {
   id: string;
+  subject?: string;
   text?: string;
   time?: string;
   headers?: { to?: string };
 }
 
-async function mailsTo(email: string): Promise<Mail[]> {
+/** The mails the catcher holds for `email`, oldest first. */
+export async function mailsTo(email: string): Promise<Mail[]> {
   const res = await fetch(`${inject('mailUrl')}/email`);
   const mails = (await res.json()) as Mail[];
   return mails.filter((m) => m.headers?.to?.includes(email));

@@ -102,7 +102,10 @@ export const accountRoutes = defineRoutes([
     path: '/api/auth/register',
     service: 'account',
     auth: 'public',
-    summary: 'Create a local account and send the verification e-mail',
+    summary:
+      'Create a local account and send the verification e-mail. An address that already has an account (in any ' +
+      'case) gets the same answer, in the same time, and its holder an e-mail saying what to do (sign in or reset ' +
+      'the password): the answer tells nobody which addresses have accounts',
     body: RegisterRequest,
     response: RegisterResponse,
   },

@@ -213,15 +213,23 @@ export function createUserRepository(conn: mongoose.Connection) {
   return {
     model,
     hintModel: hints,
-    /** Inserts a user; a taken e-mail surfaces as a duplicate-key error (E11000). */
-    async create(input: NewUser): Promise<UserRecord> {
+    /**
+     * Inserts a user; a taken e-mail surfaces as a duplicate-key error (E11000). `hint: 'later'` leaves the address
+     * -> id hint to the caller (rememberEmail), which registration writes after its answer.
+     */
+    async create(input: NewUser, opts: { hint?: 'now' | 'later' } = {}): Promise<UserRecord> {
       const now = new Date();
       const doc = await model.create({ _id: randomUUID(), ...newMemberDefaults(now), ...input });
-      // After the member (whose unique e-mail index decides who has the address), so only the winner writes it. A
-      // failed write leaves the member without a hint, which their first login's lookup writes: not a failed
-      // registration.
-      await rememberEmail(doc.email, doc._id).catch(() => undefined);
+      if (opts.hint !== 'later') await rememberEmail(doc.email, doc._id).catch(() => undefined);
       return doc.toObject();
+    },
+    /**
+     * The address -> id hint of a new member: after the member's insert (whose unique e-mail index decides who has
+     * the address), so only the winner writes it. A failed write leaves the member without a hint, which their first
+     * login's lookup writes: not a failed registration.
+     */
+    async rememberEmail(email: string, userId: string): Promise<void> {
+      await rememberEmail(email, userId).catch(() => undefined);
     },
     async findById(id: string): Promise<UserRecord | null> {
       return overlay(typeof id === 'string' ? ((await usersById.load(id)) ?? null) : null);

@@ -118,3 +118,99 @@ export function passwordResetMail(
   url.searchParams.set('token', opts.token);
   return render(reset[locale], salutation(locale, opts), url.toString());
 }
+
+interface AttemptTexts {
+  subject: string;
+  body: string;
+  /** what to do when it was the member: sign in, or reset the password when it is forgotten */
+  ifYou: string;
+  signIn: string;
+  reset: string;
+  /** for an account without a password of its own (an old external one): only signing in helps */
+  ifYouNoPassword: string;
+  ignore: string;
+}
+
+const registrationAttempt: Record<Locale, AttemptTexts> = {
+  ja: {
+    subject: '【Pagecast】このメールアドレスで新規登録が試みられました',
+    body: 'このメールアドレスで Pagecast の新規登録が試みられましたが、このアドレスのアカウントは既にあります。新しいアカウントは作成されていません。',
+    ifYou:
+      'ご自身による操作の場合は、次のリンクからログインしてください。パスワードをお忘れの場合は、パスワードを再設定してください。',
+    signIn: 'ログインする',
+    reset: 'パスワードを再設定する',
+    ifYouNoPassword: 'ご自身による操作の場合は、次のリンクからログインしてください。',
+    ignore: 'お心当たりのない場合は、このメールを破棄してください。アカウントには何も変更されていません。',
+  },
+  en: {
+    subject: '[Pagecast] Someone tried to sign up with your e-mail address',
+    body: 'Someone tried to sign up to Pagecast with this e-mail address, which already has an account. No new account was created.',
+    ifYou: 'If it was you, log in with the link below. If you forgot your password, reset it.',
+    signIn: 'Log in',
+    reset: 'Reset my password',
+    ifYouNoPassword: 'If it was you, log in with the link below.',
+    ignore: 'If it was not you, you can ignore this e-mail: nothing changed in your account.',
+  },
+  fr: {
+    subject: '[Pagecast] Quelqu’un a tenté de s’inscrire avec votre adresse e-mail',
+    body: 'Quelqu’un a tenté de s’inscrire à Pagecast avec cette adresse e-mail, qui a déjà un compte. Aucun nouveau compte n’a été créé.',
+    ifYou:
+      'Si c’était vous, connectez-vous avec le lien ci-dessous. Si vous avez oublié votre mot de passe, réinitialisez-le.',
+    signIn: 'Me connecter',
+    reset: 'Réinitialiser mon mot de passe',
+    ifYouNoPassword: 'Si c’était vous, connectez-vous avec le lien ci-dessous.',
+    ignore: 'Si ce n’était pas vous, vous pouvez ignorer cet e-mail : rien n’a changé dans votre compte.',
+  },
+  it: {
+    subject: '[Pagecast] Qualcuno ha provato a registrarsi con il tuo indirizzo e-mail',
+    body: 'Qualcuno ha provato a registrarsi a Pagecast con questo indirizzo e-mail, che ha già un account. Non è stato creato nessun nuovo account.',
+    ifYou: 'Se sei stato tu, accedi con il link qui sotto. Se hai dimenticato la password, reimpostala.',
+    signIn: 'Accedi',
+    reset: 'Reimposta la mia password',
+    ifYouNoPassword: 'Se sei stato tu, accedi con il link qui sotto.',
+    ignore: 'Se non sei stato tu, puoi ignorare questa e-mail: nel tuo account non è cambiato nulla.',
+  },
+};
+
+const button = (href: string, label: string) =>
+  `<a href="${escapeHtml(href)}" style="display:inline-block;margin:0 8px 8px 0;padding:10px 18px;background:#2563eb;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(label)}</a>`;
+
+/**
+ * To the holder of an address someone tried to register again: the registration answered as for a new address (so it
+ * tells nobody which addresses have accounts), and this mail tells the holder what to do if it was them: sign in, or
+ * reset the password (`canReset`: the account has a password of its own).
+ */
+export function registrationAttemptMail(
+  locale: Locale,
+  opts: MailRecipient & { publicUrl: string; canReset: boolean },
+): MailContent {
+  const t = registrationAttempt[locale];
+  const greeting = salutation(locale, opts);
+  const login = new URL('/login', opts.publicUrl).toString();
+  const resetUrl = new URL('/request-password-reset', opts.publicUrl);
+  resetUrl.searchParams.set('email', opts.email);
+  const reset = resetUrl.toString();
+  const links = opts.canReset ? [`${t.signIn}: ${login}`, `${t.reset}: ${reset}`] : [`${t.signIn}: ${login}`];
+  const text = [
+    greeting,
+    '',
+    t.body,
+    '',
+    opts.canReset ? t.ifYou : t.ifYouNoPassword,
+    ...links,
+    '',
+    t.ignore,
+    '',
+    'Pagecast',
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;line-height:1.6;color:#222">',
+    `<p>${escapeHtml(greeting)}</p>`,
+    `<p>${escapeHtml(t.body)}</p>`,
+    `<p>${escapeHtml(opts.canReset ? t.ifYou : t.ifYouNoPassword)}</p>`,
+    `<p>${button(login, t.signIn)}${opts.canReset ? button(reset, t.reset) : ''}</p>`,
+    `<p style="font-size:13px;color:#555">${escapeHtml(t.ignore)}</p>`,
+    '<p>Pagecast</p></body></html>',
+  ].join('\n');
+  return { subject: t.subject, text, html };
+}

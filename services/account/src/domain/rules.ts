@@ -4,6 +4,8 @@
 export const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 export const VERIFICATION_TOKEN_TTL_MS = 24 * 3600 * 1000;
 export const RESET_TOKEN_TTL_MS = 3600 * 1000;
+/** The holder of an address someone registers again hears of it at most once in this time. */
+export const REGISTRATION_NOTICE_INTERVAL_MS = 3600 * 1000;
 /** Random bytes in a verification or reset token (the mail carries them base64url; the database their sha256). */
 export const TOKEN_BYTES = 32;
 

@@ -65,7 +65,7 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
   // --- public auth calls
   router.post('/api/auth/register', async (req, res) => {
     const input = parseWith(RegisterRequest, req.body);
-    res.json(await register(deps, input, localeOf(req, input.locale)(null)));
+    res.json(await register(deps, input, localeOf(req, input.locale)));
   });
 
   router.post('/api/auth/verify-email', async (req, res) => {

@@ -17,17 +17,21 @@ import {
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from '@pagecast/i18n';
-import { Link } from '@pagecast/router';
+import { Link, useSearchParams } from '@pagecast/router';
 import type { z } from 'zod';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 
-/** Password-reset request (spec points 2, 8): e-mail, then a confirmation with 'send again' and back to login. */
+/**
+ * Password-reset request (spec points 2, 8): e-mail, then a confirmation with 'send again' and back to login. The
+ * address comes filled in from `?email=` (the mail to someone whose address was registered again links here).
+ */
 export function RequestPasswordResetPage() {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm<z.input<typeof RequestPasswordResetForm>, unknown, z.output<typeof RequestPasswordResetForm>>({
     resolver: zodResolver(RequestPasswordResetForm),
-    defaultValues: { email: '' },
+    defaultValues: { email: params.get('email') ?? '' },
   });
   const { errors } = form.formState;
 

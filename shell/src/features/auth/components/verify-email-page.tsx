@@ -194,6 +194,10 @@ export function VerifyEmailPage() {
               <CardDescription>
                 {email ? t('auth.verifyEmail.pendingWithEmail', { email }) : t('auth.verifyEmail.pendingDescription')}
               </CardDescription>
+              {/* a registration answers alike for an address that has an account: its mail says how to sign in */}
+              <CardDescription data-testid="verify-existing-hint">
+                {t('auth.verifyEmail.existingAccountHint')}
+              </CardDescription>
               <form className="pc-stack" noValidate onSubmit={onVerify} data-testid="verify-code-form">
                 <Field id="verify-code" label={t('auth.verifyEmail.codeLabel')} hint={t('auth.verifyEmail.codeHint')}>
                   <Input
