@@ -27,7 +27,9 @@
 //   RATE_LIMIT_WINDOW_MS  window of both rate limits (default 60000)
 //   RATE_LIMIT_AUTH_MAX   requests per window and address on the auth endpoints (login, register, ...; default 20)
 //   RATE_LIMIT_API_MAX    requests per window and address on all of /api (default 600)
-//   TRUST_PROXY      express "trust proxy" value (default loopback): which hops may set X-Forwarded-For
+//   TRUST_PROXY      express "trust proxy" value (default loopback): which hops may state the client's address in
+//                    X-Forwarded-For; the gateway replaces that header with the address it takes and signs it for
+//                    the services (proxy.ts). Never a private range: a client on a LAN would choose its address
 //   SSE_HEARTBEAT_MS interval of the comment heartbeat on /api/events (default 25000)
 //   MEDIA_CACHE_BYTES    byte budget of the page-image cache (default 134217728 = 128 MiB): images are served from
 //                        memory, shared by everyone allowed to see them (media.ts); 0 keeps none

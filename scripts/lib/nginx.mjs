@@ -23,7 +23,8 @@ const proxyCommon = `
  * nginx.conf for `pools`: [{ name, listen, upstreams: [port, ...], edge }]. The edge pool (the gateways) is the only
  * one a browser reaches: it states the client's address in X-Forwarded-For (replacing what the client sent, so a
  * client cannot choose the address its rate limits are counted under) and X-Forwarded-Proto; the gateways trust it
- * (TRUST_PROXY loopback). The service pools pass X-Forwarded-For on unchanged: the gateway already wrote it.
+ * (TRUST_PROXY loopback). The service pools pass every header on unchanged: the gateway already wrote X-Forwarded-For
+ * and the signed address header the services count on.
  * GET /api/events (server-sent events, also the displays') is never buffered and may stay open an hour.
  */
 export function nginxConfig({ prefix, pools, workers = 'auto' }) {
