@@ -49,8 +49,8 @@ export async function register(
     background.run('registration attempt mail', () => tellHolder(deps, input.email, locale));
     return { email: input.email, requiresVerification: true };
   }
-  // The member is stored (the insert above). The hint is rewritten by the member's first login if it is lost; the
-  // event goes through the outbox, whose relay publishes it should its publication fail.
+  // The member is stored (the insert above). A lost hint is written by the sweeper's repair pass; the event goes
+  // through the outbox, whose relay publishes it should its publication fail.
   background.run('address hint', () => data.users.rememberEmail(user.email, user._id));
   background.run('user registered event', () => announce(deps, user, input, ownLocale));
   background.run('verification mail', () => sendVerification(deps, user, ownLocale, token));
