@@ -1,3 +1,4 @@
+export { agendaUntil, type FileUse, mayAssign, mayCountPlay, mayReportShown } from './file-use';
 export { codeFromBytes } from './pairing';
 export {
   type AssignmentAt,
@@ -12,7 +13,6 @@ export {
   type LicencePeriod,
   MAX_PLAYED_INTERVALS,
   type OfflineGap,
-  ownedOrLicensed,
   overlapMs,
   type PlayCandidate,
   type PlayEvidence,

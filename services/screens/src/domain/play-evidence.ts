@@ -15,6 +15,9 @@ import {
   type ScreenAssignment,
   wallClock,
 } from '@pagecast/contracts';
+import { type LicencePeriod, mayCountPlay } from './file-use';
+
+export type { LicencePeriod } from './file-use';
 
 /** A span of time in ms since 1970, start included, end excluded. */
 export interface Interval {
@@ -51,11 +54,6 @@ export interface FileFacts {
   /** pages 1..pageCount exist */
   pageCount: number;
   deletedAt: number | null;
-}
-/** A licence held from `from` (purchase) until `to` (its end, excluded). */
-export interface LicencePeriod {
-  from: number;
-  to: number;
 }
 /** The display was out of contact from `from` (its last contact) until `to` (it came back). */
 export interface OfflineGap {
@@ -302,12 +300,6 @@ export function closedDuring(ev: PlayEvidence, s: number, e: number): boolean {
   return changes.some((p) => p > from && p < to && !openAt(ev, p));
 }
 
-/** The screen's owner owned the file, or held a licence for it, at that instant. */
-export function ownedOrLicensed(ev: PlayEvidence, fileId: string, time: number): boolean {
-  if (ev.files.get(fileId)?.ownerId === ev.ownerId) return true;
-  return (ev.licences.get(fileId) ?? []).some((l) => l.from <= time && time < l.to);
-}
-
 /** How much of [s, e) the sorted, disjoint intervals cover. */
 export function overlapMs(played: Interval[], s: number, e: number): number {
   let lo = 0;
@@ -405,7 +397,8 @@ export function judgePlays(
     // before its content: a closed display is black and plays nothing, takeovers included
     else if (closedDuring(ev, s, e)) refuse('closed');
     else if (!takeoverAt(ev, r.fileId, s) && !wasGiven(ev, r.fileId, s)) refuse('not-assigned');
-    else if (!ownedOrLicensed(ev, r.fileId, s)) refuse('not-licensed');
+    else if (!mayCountPlay(ev.files.get(r.fileId), ev.ownerId, ev.licences.get(r.fileId) ?? [], s))
+      refuse('not-licensed');
     else if (r.page < 1 || r.page > (ev.files.get(r.fileId)?.pageCount ?? 0)) refuse('no-such-page');
     else {
       const overlap = overlapMs(played, s, e);

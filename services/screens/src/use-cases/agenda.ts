@@ -10,6 +10,7 @@ import {
 } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
 import type { FleetDoc, GroupDoc, ScreenRecord } from '../data';
+import { agendaUntil } from '../domain';
 import { inputsOf } from './fleet-common';
 import { ownedGroup } from './groups';
 import { ownedScreen } from './owned-screen';
@@ -30,9 +31,10 @@ async function agendaFor(
   const files = await ctx.data.content.files(fileIds, ctx.now());
   const bought = fileIds.filter((id) => files.get(id)?.ownerId !== screen.ownerId);
   const licences = await ctx.data.content.licences(screen.ownerId, bought, ctx.now());
-  const licenceEnds: LicenceEnd[] = bought.map((fileId) => {
-    const live = (licences.get(fileId) ?? []).filter((p) => p.from <= from && from < p.to);
-    return { fileId, endsAt: live.length > 0 ? Math.max(...live.map((p) => p.to)) : from };
+  // domain/file-use: a bought file plays until its licences live at `from` end (at once when none is)
+  const licenceEnds: LicenceEnd[] = bought.flatMap((fileId) => {
+    const endsAt = agendaUntil(files.get(fileId), screen.ownerId, licences.get(fileId) ?? [], from);
+    return endsAt === null ? [] : [{ fileId, endsAt }];
   });
   const agenda = agendaOf(inputs, from, to, { licenceEnds, playlistFiles });
   const iso = (ms: number) => new Date(ms).toISOString();

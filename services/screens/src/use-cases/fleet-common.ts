@@ -13,7 +13,7 @@ import { AppError, type Claims, createClaims } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { ServiceContext } from '../context';
 import type { FleetDoc, GroupDoc, RunningTakeover, ScreenRecord } from '../data';
-import type { LicencePeriod } from '../domain';
+import { mayAssign } from '../domain';
 
 const chains = new Map<string, Promise<unknown>>();
 const leases = new WeakMap<mongoose.Connection, Claims>();
@@ -91,11 +91,11 @@ async function untilSettled<T>(read: (fresh: boolean) => Promise<T>, settled: (v
 }
 
 /**
- * A file the member may show: theirs and not deleted, or bought with a licence live now. A file not known yet, or
- * another's without a live licence (a purchase a moment ago), is waited for a little (CONTENT_GRACE_MS).
+ * A file the member may show: domain/file-use `mayAssign` (theirs and not deleted, or bought with a licence live now).
+ * A file not known yet, or another's without a live licence (a purchase a moment ago), is waited for a little
+ * (CONTENT_GRACE_MS).
  */
 export async function checkFile(ctx: ServiceContext, ownerId: string, fileId: string, now: number): Promise<void> {
-  const live = (periods: LicencePeriod[]) => periods.some((p) => p.from <= now && now < p.to);
   const { file, periods } = await untilSettled(
     async (fresh) => {
       const file = (await ctx.data.content.files([fileId], now, fresh)).get(fileId);
@@ -105,11 +105,10 @@ export async function checkFile(ctx: ServiceContext, ownerId: string, fileId: st
           : [];
       return { file, periods };
     },
-    ({ file, periods }) => file !== undefined && (file.deletedAt !== null || file.ownerId === ownerId || live(periods)),
+    // a deleted file is refused at once; only what may still arrive is waited for
+    ({ file, periods }) => file !== undefined && (file.deletedAt !== null || mayAssign(file, ownerId, periods, now)),
   );
-  if (!file || file.deletedAt !== null) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
-  if (file.ownerId === ownerId) return;
-  if (!live(periods)) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
+  if (!mayAssign(file, ownerId, periods, now)) throw new AppError('FILE_NOT_FOUND', { details: { fileId } });
 }
 
 /**

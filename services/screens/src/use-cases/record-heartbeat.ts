@@ -11,6 +11,7 @@ import {
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord, ScreenStatus } from '../data';
+import { mayReportShown } from '../domain';
 import { screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
 import { concerns, inputsOf } from './fleet-common';
@@ -46,8 +47,8 @@ async function reportFacts(
 }
 
 /**
- * Whether what the display says it shows can be its screen's: a page of a file its owner owns (deleted or not) or
- * held a licence for at any time; a message of a takeover of its owner that concerns it (running, or one that
+ * Whether what the display says it shows can be its screen's: a page of a file domain/file-use `mayReportShown`
+ * allows (its owner owns it, deleted or not, or held a licence for it at any time); a message of a takeover of its owner that concerns it (running, or one that
  * covered it: a display may still show a message that just ended). Not "what it is given now": a display stuck on
  * what it was given before (a stale manifest, a file deleted since, a licence ended) is exactly the "wrong content"
  * the owner must see, so its report is stored and judged wrong, not refused (which would turn it offline). Another
@@ -74,10 +75,11 @@ async function showsAllowed(
   }
   const { fileId } = shows;
   const file = (await ctx.data.content.files([fileId], now, fresh)).get(fileId);
-  if (!file) return false;
-  if (file.ownerId === screen.ownerId) return true;
-  const periods = (await ctx.data.content.licences(screen.ownerId, [fileId], now, fresh)).get(fileId) ?? [];
-  return periods.some((p) => p.from <= now);
+  const periods =
+    file && file.ownerId !== screen.ownerId
+      ? ((await ctx.data.content.licences(screen.ownerId, [fileId], now, fresh)).get(fileId) ?? [])
+      : [];
+  return mayReportShown(file, screen.ownerId, periods, now);
 }
 
 /**
