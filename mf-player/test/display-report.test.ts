@@ -232,6 +232,19 @@ describe('a refused report', () => {
     expect(HeartbeatRequest.safeParse(calls[1]).success).toBe(true);
   });
 
+  it('a time refused as outside the sane window (its clock far off): sent again without the report or its clock', async () => {
+    const calls: HeartbeatRequest[] = [];
+    const timed = { ...body, sentAt: '1970-01-01T00:00:00.000Z' };
+    const result = await beatWithReport(async (b) => {
+      calls.push(b);
+      if (b.sentAt) throw new HttpError(400, 'Bad Request', JSON.stringify({ code: 'REPORTED_TIME_INVALID' }));
+    }, timed);
+    expect(result).toEqual({ reportRefused: true });
+    expect(calls).toHaveLength(2);
+    expect('shows' in (calls[1] as object) || 'sentAt' in (calls[1] as object)).toBe(false);
+    expect(HeartbeatRequest.safeParse(calls[1]).success).toBe(true);
+  });
+
   it('other failures are the caller’s (offline, unpaired), and an accepted beat is sent once', async () => {
     const calls: HeartbeatRequest[] = [];
     await expect(

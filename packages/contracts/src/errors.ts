@@ -74,6 +74,10 @@ export const ErrorCode = {
   PLAY_SIGNATURE_INVALID: 'PLAY_SIGNATURE_INVALID',
   PLAY_CHAIN_CONFLICT: 'PLAY_CHAIN_CONFLICT',
   SCREEN_KEY_BOUND: 'SCREEN_KEY_BOUND',
+  // a display reported a time (shownAt, sentAt) outside the sane window around the server's clock
+  REPORTED_TIME_INVALID: 'REPORTED_TIME_INVALID',
+  // an agenda asked to start too far from now
+  AGENDA_FROM_OUT_OF_RANGE: 'AGENDA_FROM_OUT_OF_RANGE',
   // fleet control (issue 37)
   SCREEN_GROUP_NOT_FOUND: 'SCREEN_GROUP_NOT_FOUND',
   SCREEN_GROUP_LIMIT: 'SCREEN_GROUP_LIMIT',
@@ -160,6 +164,8 @@ export const errorStatus: Record<ErrorCode, number> = {
   PLAY_SIGNATURE_INVALID: 400,
   PLAY_CHAIN_CONFLICT: 409,
   SCREEN_KEY_BOUND: 409,
+  REPORTED_TIME_INVALID: 400,
+  AGENDA_FROM_OUT_OF_RANGE: 400,
   SCREEN_GROUP_NOT_FOUND: 404,
   SCREEN_GROUP_LIMIT: 409,
   SCREEN_GROUP_NAME_TAKEN: 409,
@@ -243,6 +249,8 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   PLAY_SIGNATURE_INVALID: '再生記録の署名がないか、正しくありません',
   PLAY_CHAIN_CONFLICT: '再生記録の順序が記録済みのものと一致しません',
   SCREEN_KEY_BOUND: 'このスクリーンには別の署名鍵が登録されています。もう一度ペアリングしてください',
+  REPORTED_TIME_INVALID: 'ディスプレイが報告した時刻がありえない値です（端末の時計を確認してください）',
+  AGENDA_FROM_OUT_OF_RANGE: '予定の開始日時は現在の前後366日以内で指定してください',
   SCREEN_GROUP_NOT_FOUND: 'グループが見つかりません',
   SCREEN_GROUP_LIMIT: 'これ以上グループを作成できません',
   SCREEN_GROUP_NAME_TAKEN: '同じ名前のグループがすでにあります',

@@ -193,7 +193,17 @@ describe('healthOf', () => {
       state: 'broken',
       since: now - 600_000,
     });
-    expect(state({ shows: failing, brokenSince: null })).toMatchObject({ state: 'broken', since: now - 5000 });
+    // no server time for the run: the page's shownAt, no later than the heartbeat that reported it (10 s ago)
+    expect(state({ shows: failing, brokenSince: null })).toMatchObject({ state: 'broken', since: now - 10_000 });
+  });
+
+  it("dates broken by the server's clock, not the display's: a page shown in 1970 is broken since it was heard", () => {
+    const old = page('f', { shownAt: '1970-01-01T00:00:00.000Z', error: 'load-failed' });
+    expect(state({ shows: old, brokenSince: now - 5000 })).toMatchObject({ state: 'broken', since: now - 5000 });
+    expect(state({ shows: old, shownSeenAt: now - 7000 })).toMatchObject({ state: 'broken', since: now - 7000 });
+    // nothing heard on the server's clock: the display's time, never later than its last heartbeat
+    const ahead = page('f', { shownAt: iso(now + 3_600_000), error: 'load-failed' });
+    expect(state({ shows: ahead })).toMatchObject({ state: 'broken', since: now - 10_000 });
   });
 
   it('is frozen once its picture outstays its page by more than 30 s', () => {

@@ -87,8 +87,10 @@ export interface HealthInputs {
   /** since when what it shows is not what it should (mismatchSince), null = right */
   wrongSince: number | null;
   /**
-   * since when its images keep failing (mismatchSince over the reports: a playlist whose every page fails starts a
-   * new page each time, so the current page's shownAt alone would never reach a threshold); absent = that page's
+   * since when its images keep failing, on the server's clock (when it first heard of a failure of the run: a
+   * playlist whose every page fails starts a new page each time, so the current page's shownAt alone would never
+   * reach a threshold); absent = when the server first heard of the page (shownSeenAt), else its shownAt no later
+   * than the last heartbeat
    */
   brokenSince?: number | null;
   /**
@@ -131,9 +133,10 @@ export function healthOf(inputs: HealthInputs, now: number): HealthVerdict {
   if (shows?.kind === 'page') {
     const shownAt = Date.parse(shows.shownAt);
     if (shows.error !== null) {
+      // the server's clock: a display's shownAt (1970, a clock behind) must not backdate the state past its threshold
       return {
         state: 'broken',
-        since: Math.min(inputs.brokenSince ?? shownAt, shownAt),
+        since: inputs.brokenSince ?? inputs.shownSeenAt ?? Math.min(shownAt, lastSeenAt),
         reason: { state: 'broken', error: shows.error, fileId: shows.fileId, page: shows.page },
       };
     }

@@ -17,6 +17,7 @@ import {
   type ScreenAssignment,
 } from '@pagecast/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { countsAsPlay } from '../src/domain';
 import { announcer, call, eventsHandled, member, pairDisplay, startService, type TestService } from './helpers';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 50);
@@ -447,6 +448,9 @@ function planDishonest(
             'past',
             'long',
             'closed',
+            'crumbs',
+            'chain',
+            'ahead',
           ] as const);
           const id = randomUUID();
           const { closed } = sim;
@@ -477,6 +481,20 @@ function planDishonest(
               start: at - rnd.int(0, 60) * SEC,
               seconds: rnd.int(400, 3000),
             });
+          } else if (kind === 'crumbs') {
+            // a page's worth of 1 ms records, 2 ms apart
+            const start = inWindow();
+            for (let i = 0; i < 20; i++) {
+              batch.push({ id: randomUUID(), fileId: anyFile(), page: 1, start: start + 2 * i, seconds: 0.001 });
+            }
+          } else if (kind === 'chain') {
+            // 2 s records each overlapping the one before by 0.99 s
+            const start = inWindow();
+            for (let i = 0; i < 10; i++) {
+              batch.push({ id: randomUUID(), fileId: anyFile(), page: 1, start: start + i * 1010, seconds: 2 });
+            }
+          } else if (kind === 'ahead') {
+            batch.push({ id, fileId: anyFile(), page: 1, start: at + rnd.int(10, 80) * SEC, seconds: 5 });
           } else if (kind === 'past') {
             batch.push({ id, fileId: anyFile(), page: 1, start: sim.pairedAt - rnd.int(6, 600) * MIN, seconds: 10 });
           } else batch.push({ id, fileId: anyFile(), page: 1, start: inWindow() - 30 * MIN, seconds: 3600 });
@@ -515,7 +533,7 @@ async function check(run: number, world: World, sims: Sim[], end: number, stats:
       }
       return out;
     };
-    const accepted = await byIds<{ _id: string; screenId: string; seconds: number }>('plays');
+    const accepted = await byIds<{ _id: string; screenId: string; seconds: number; pageSeconds?: number }>('plays');
     const refused = await byIds<{ _id: string; screenId: string; reason: string }>('play_refusals');
     for (const doc of [...accepted, ...refused]) {
       if (doc.screenId !== screenId) problems.push(`run ${run}: record ${doc._id} stored for another screen`);
@@ -526,6 +544,7 @@ async function check(run: number, world: World, sims: Sim[], end: number, stats:
     }
     // every accepted record: given, owned or licensed, an existing page, a plausible time
     const spans: Array<{ s: number; e: number; credited: number }> = [];
+    let plays = 0;
     for (const doc of accepted) {
       const r = sim.sent.get(doc._id);
       if (!r) {
@@ -537,8 +556,11 @@ async function check(run: number, world: World, sims: Sim[], end: number, stats:
       if (!ownedOrLicensed(world, sim.ownerId, r.fileId, r.start))
         problems.push(`${what} was neither owned nor licensed`);
       if (r.page < 1 || r.page > (world.files.get(r.fileId)?.pageCount ?? 0)) problems.push(`${what}: no such page`);
-      if (r.start < sim.pairedAt - 5 * MIN || r.start + r.seconds * SEC > r.sentAt + 5 * MIN)
+      // ends by the batch's sending on the display's clock (these displays' heartbeats carry none: 0 ahead), plus the
+      // 5 s margin and a second for the service's clock running on
+      if (r.start < sim.pairedAt - 5 * MIN || r.start + r.seconds * SEC > r.sentAt + 6 * SEC)
         problems.push(`${what}: implausible time`);
+      if (countsAsPlay(doc.seconds, doc.pageSeconds)) plays++;
       // open throughout, but for a second at each end
       const margin = Math.min(SEC, (r.seconds * SEC) / 2);
       const { closed } = sim;
@@ -558,6 +580,8 @@ async function check(run: number, world: World, sims: Sim[], end: number, stats:
     const credited = spans.reduce((n, s) => n + s.credited, 0);
     const elapsed = (end - (sim.pairedAt - 5 * MIN)) / SEC;
     if (credited > elapsed) problems.push(`${label}: ${credited} s accepted, only ${elapsed} s passed`);
+    // plays count time: every file's pages last 10 s, so a play is at least 8 s of credited time (less the rounding)
+    if (plays > credited / (0.8 * 10 - 0.05)) problems.push(`${label}: ${plays} plays in ${credited} s`);
     for (const doc of refused) stats.refused[doc.reason] = (stats.refused[doc.reason] ?? 0) + 1;
     if (sim.honest) {
       stats.honest += accepted.length;

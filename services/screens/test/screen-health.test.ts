@@ -381,17 +381,19 @@ describe('what a display reports it shows', () => {
     const { screenId, device } = await pairDisplay(svc, owner, 'Broken');
     await ok(svc, owner, 'PUT', `/api/screens/${screenId}`, { assignment: { kind: 'file', fileId: fileA } });
     const failedAt = now();
-    await beatOk(device, page(fileA, { shownAt: failedAt, error: 'not-found' }));
-    expect(await healthItem(owner, screenId)).toMatchObject({
-      state: 'broken',
-      since: iso(failedAt),
-      lastImageError: { error: 'not-found', fileId: fileA, page: 1, at: iso(failedAt) },
-    });
+    // the display's clock says an hour earlier: the server dates the failure by its own (when it heard of it)
+    await beatOk(device, page(fileA, { shownAt: failedAt - 3_600_000, error: 'not-found' }));
+    const broken = (await healthItem(owner, screenId)) as { since: string; lastImageError: { at: string } };
+    expect(broken).toMatchObject({ state: 'broken', lastImageError: { error: 'not-found', fileId: fileA, page: 1 } });
+    const heardAt = Date.parse(broken.since);
+    expect(heardAt).toBeGreaterThanOrEqual(failedAt);
+    expect(heardAt).toBeLessThan(failedAt + 2_000);
+    expect(broken.lastImageError.at).toBe(broken.since);
     advance(2_000);
     await beatOk(device, page(fileA));
     expect(await healthItem(owner, screenId)).toMatchObject({
       state: 'ok',
-      lastImageError: { error: 'not-found', fileId: fileA, at: iso(failedAt) },
+      lastImageError: { error: 'not-found', fileId: fileA, at: iso(heardAt) },
     });
   });
 });

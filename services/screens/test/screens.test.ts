@@ -544,8 +544,8 @@ describe('heartbeats and proof of play', () => {
     expect(report.status).toBe(200);
     expect(report.headers.get('cache-control')).toBe('no-store');
     expect(report.body).toEqual([
-      { day: '2026-11-21', fileId: sold, plays: 1 },
-      { day: '2026-11-22', fileId: sold, plays: 2 },
+      { day: '2026-11-21', fileId: sold, plays: 1, seconds: 10 },
+      { day: '2026-11-22', fileId: sold, plays: 2, seconds: 20 },
     ]);
     // the buyer sold nothing; a stranger neither; a bad range is refused
     expect((await call(svc, buyer, 'GET', '/api/screens/plays/sold?from=2026-11-21&to=2026-11-22')).body).toEqual([]);

@@ -17,6 +17,8 @@ export const TAKEOVER_MAX_MINUTES = 7 * 24 * 60;
 export const TAKEOVER_TEMPLATES_MAX = 50;
 /** The agenda covers this many days from its start. */
 export const AGENDA_DAYS = 7;
+/** An agenda starts at most this many days before or after now (else AGENDA_FROM_OUT_OF_RANGE). */
+export const AGENDA_FROM_MAX_DAYS = 366;
 
 export const GroupName = z
   .string({ error: 'validation.groupNameRequired' })
@@ -259,7 +261,9 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/groups/:groupId/agenda',
     service: 'screens',
     auth: 'session',
-    summary: 'The next 7 days of each screen of a group: what plays when and why (from = start, default now)',
+    summary:
+      'The next 7 days of each screen of a group: what plays when and why (from = start, default now, at most 366 ' +
+      'days away: AGENDA_FROM_OUT_OF_RANGE)',
     params: GroupIdParams,
     query: AgendaQuery,
     response: GroupAgenda,
@@ -366,7 +370,8 @@ export const screenFleetRoutes = defineRoutes([
     auth: 'session',
     summary:
       'The next 7 days of a screen: what plays from when to when and why (takeover, screen, group), gaps, and licence ' +
-      'ends of bought content (from = start, default now). SCREEN_NOT_FOUND',
+      'ends of bought content (from = start, default now, at most 366 days away). SCREEN_NOT_FOUND, ' +
+      'AGENDA_FROM_OUT_OF_RANGE',
     params: ScreenAgendaParams,
     query: AgendaQuery,
     response: ScreenAgenda,

@@ -28,6 +28,27 @@ export const PLAY_MAX_AGE_DAYS = 31;
  */
 export const PLAY_PROPAGATION_SECONDS = 60;
 export const PLAY_OVERLAP_TOLERANCE_SECONDS = 1;
+/**
+ * What a seller's sold report counts as a play: a counted record whose credited time (what it added to its screen's
+ * played time) is at least this share of its page's duration, and at least PLAY_MIN_SECONDS. Time, not records: a
+ * screen's credited time never exceeds the time that passed, so a display can report at most 1 / 0.8 = 1.25 plays per
+ * page duration of wall time, however it cuts its records; an honest page (shown its full time, rounded to a tenth of
+ * a second, clipped by a rounding overlap with the page before) always counts, a page cut short before 80 % of its
+ * time (a change of content, closing, a restart) does not.
+ */
+export const PLAY_MIN_SHARE = 0.8;
+export const PLAY_MIN_SECONDS = 1;
+/**
+ * How far past now, beyond how far ahead the display's clock was at its last heartbeat (`sentAt` against its arrival),
+ * a record may end: a heartbeat's trip and the drift between two heartbeats.
+ */
+export const PLAY_CLOCK_MARGIN_SECONDS = 5;
+/**
+ * The sane window of a time a display reports (a heartbeat's `sentAt`, a shown report's `shownAt`): at most this old
+ * (as old as records it keeps) and this far ahead of the server's clock; outside it, REPORTED_TIME_INVALID.
+ */
+export const REPORTED_TIME_MAX_AGE_DAYS = 31;
+export const REPORTED_TIME_MAX_AHEAD_SECONDS = 86_400;
 
 export const PairingCode = z
   .string({ error: 'validation.pairingCodeInvalid' })
@@ -189,6 +210,11 @@ export const HeartbeatRequest = z.object({
    */
   shows: ShownReport.optional(),
   closed: z.boolean().optional(),
+  /**
+   * the display's clock when it sent this heartbeat (absent from older displays): against its arrival, how far ahead
+   * its clock is, which bounds how far in the future its play records may end
+   */
+  sentAt: IsoDateTime.optional(),
 });
 export type HeartbeatRequest = z.infer<typeof HeartbeatRequest>;
 
@@ -290,7 +316,10 @@ export type SoldPlaysQuery = z.infer<typeof SoldPlaysQuery>;
 export const SoldPlaysRow = z.object({
   day: z.string(),
   fileId: z.string(),
+  /** records that lasted at least PLAY_MIN_SHARE of their page's duration (and PLAY_MIN_SECONDS) */
   plays: z.number().int().nonnegative(),
+  /** the screen time credited to every counted record of the file that day (never more than the time that passed) */
+  seconds: z.number().nonnegative(),
 });
 export type SoldPlaysRow = z.infer<typeof SoldPlaysRow>;
 export const SoldPlays = z.array(SoldPlaysRow);
@@ -389,7 +418,9 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/plays/sold',
     service: 'screens',
     auth: 'session',
-    summary: "Plays per day of the files the member sold, on buyers' screens: counts only, never screen or member",
+    summary:
+      "Plays (records lasting at least 80 % of their page's duration, at least 1 s) and seconds per day of the files " +
+      "the member sold, on buyers' screens: counts only, never screen or member",
     query: SoldPlaysQuery,
     response: SoldPlays,
   },
@@ -410,7 +441,8 @@ export const screensRoutes = defineRoutes([
     auth: 'device',
     summary:
       'The display says it is on, what it shows (a page, a message or nothing, whether its image drew), whether it ' +
-      'is closed, its app version and screen size; a page of a file the screen may not show is refused',
+      'is closed, its app version and screen size, its clock; a page of a file the screen may not show is refused ' +
+      '(REPORTED_CONTENT_NOT_ALLOWED), a shownAt or sentAt outside the sane window too (REPORTED_TIME_INVALID)',
     body: HeartbeatRequest,
     response: OkResponse,
   },

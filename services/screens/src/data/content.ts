@@ -14,6 +14,8 @@ export interface FileFactsDoc {
   ownerId: string;
   pageCount: number;
   deletedAt?: Date | null;
+  /** how long the display shows each page (its display duration, at least 1 s); absent on older documents */
+  pageSeconds?: number;
 }
 export interface PlaylistVersionEntry {
   /** the event that announced it: a redelivery adds nothing */
@@ -70,20 +72,28 @@ export interface FileChange {
   ownerId: string;
   pageCount: number;
   deletedAt?: Date;
+  /** a page's duration, from a file's snapshot (the newest wins) */
+  pageSeconds?: number;
 }
 /** A file's facts after a change (the database's `fileUpdate` is the same rule as one update). */
 export function withFileChange(fileId: string, doc: FileFactsDoc | null, change: FileChange): FileFactsDoc {
   const deletedAt = change.deletedAt ?? doc?.deletedAt ?? null;
+  const pageSeconds = change.pageSeconds ?? doc?.pageSeconds;
   return {
     _id: fileId,
     ownerId: change.ownerId,
     pageCount: Math.max(doc?.pageCount ?? 0, change.pageCount),
     ...(deletedAt ? { deletedAt } : {}),
+    ...(pageSeconds !== undefined ? { pageSeconds } : {}),
   };
 }
 function fileUpdate(change: FileChange): mongoose.mongo.UpdateFilter<FileFactsDoc> {
   return {
-    $set: { ownerId: change.ownerId, ...(change.deletedAt ? { deletedAt: change.deletedAt } : {}) },
+    $set: {
+      ownerId: change.ownerId,
+      ...(change.deletedAt ? { deletedAt: change.deletedAt } : {}),
+      ...(change.pageSeconds !== undefined ? { pageSeconds: change.pageSeconds } : {}),
+    },
     $max: { pageCount: change.pageCount },
   };
 }
@@ -145,6 +155,8 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
 
   /** page counts this process wrote: a file's pages announce themselves one by one, the count once is enough */
   const written = new Map<string, number>();
+  /** page durations this process wrote (a change of duration alone is written too) */
+  const writtenSeconds = new Map<string, number>();
 
   return {
     /** An event heard on a followed stream (every instance): memory only; the durable consumer writes the database. */
@@ -160,13 +172,18 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
       return fileReads.reads + playlistReads.reads + licenceReads.reads;
     },
 
-    /** A file's owner and page count (a count only grows: events of one file may arrive out of order). */
-    async fileSeen(fileId: string, ownerId: string, pageCount: number): Promise<void> {
-      if ((written.get(fileId) ?? -1) >= pageCount) return;
-      const change = { ownerId, pageCount };
+    /**
+     * A file's owner and page count (a count only grows: events of one file may arrive out of order), and its pages'
+     * duration when the event says it (a file's snapshot).
+     */
+    async fileSeen(fileId: string, ownerId: string, pageCount: number, pageSeconds?: number): Promise<void> {
+      const sameSeconds = pageSeconds === undefined || writtenSeconds.get(fileId) === pageSeconds;
+      if ((written.get(fileId) ?? -1) >= pageCount && sameSeconds) return;
+      const change = { ownerId, pageCount, ...(pageSeconds !== undefined ? { pageSeconds } : {}) };
       await files.updateOne({ _id: fileId }, fileUpdate(change), { upsert: true });
       hearFile(fileId, change);
-      setNewest(written, fileId, pageCount, 10_000);
+      setNewest(written, fileId, Math.max(written.get(fileId) ?? 0, pageCount), 10_000);
+      if (pageSeconds !== undefined) setNewest(writtenSeconds, fileId, pageSeconds, 10_000);
     },
     async fileDeleted(fileId: string, ownerId: string, at: Date): Promise<void> {
       const change = { ownerId, pageCount: 0, deletedAt: at };
@@ -233,7 +250,12 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
       return new Map(
         [...found].map(([id, d]) => [
           id,
-          { ownerId: d.ownerId, pageCount: d.pageCount ?? 0, deletedAt: d.deletedAt ? d.deletedAt.getTime() : null },
+          {
+            ownerId: d.ownerId,
+            pageCount: d.pageCount ?? 0,
+            deletedAt: d.deletedAt ? d.deletedAt.getTime() : null,
+            ...(d.pageSeconds !== undefined ? { pageSeconds: d.pageSeconds } : {}),
+          },
         ]),
       );
     },

@@ -66,6 +66,8 @@ export interface PlayRecordDoc extends PlayFacts {
   claimedSeconds?: number;
   /** played during this takeover of its file (issue 37) */
   takeoverId?: string;
+  /** its page's duration when it was judged (absent on older records): whether it is a play (countsAsPlay) */
+  pageSeconds?: number;
 }
 
 /** A record that does not count, stored once under its id with the reason (a resend is a duplicate). */
@@ -133,7 +135,7 @@ const playFacts = {
 };
 
 const playSchema = new mongoose.Schema<PlayRecordDoc>(
-  { ...playFacts, claimedSeconds: { type: Number }, takeoverId: { type: String } },
+  { ...playFacts, claimedSeconds: { type: Number }, takeoverId: { type: String }, pageSeconds: { type: Number } },
   { collection: 'plays', versionKey: false },
 );
 // The owner's report (by day) and a seller's counts per file (by fileId and day, never screen or owner).

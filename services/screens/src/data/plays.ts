@@ -25,6 +25,13 @@ export interface PlayCountRow {
   seconds: number;
 }
 
+export interface SoldCountRow {
+  day: string;
+  fileId: string;
+  plays: number;
+  seconds: number;
+}
+
 interface QueuedBatch {
   key: string;
   records: PlayRecordDoc[];
@@ -155,31 +162,38 @@ export function createPlayRepository(models: Models) {
       );
     },
     /**
-     * A seller's view: plays per day of the files they sold, over every screen but their own, never naming screen
-     * or owner (the index { fileId, day } serves it). Summed here, as countsForOwner, not with $group.
+     * A seller's view: plays and seconds per day of the files they sold, over every screen but their own, never naming
+     * screen or owner (the index { fileId, day } serves it). `isPlay` says which records are plays (the domain's
+     * countsAsPlay); seconds are every counted record's. Summed here, as countsForOwner, not with $group.
      */
     async countsForSold(
       sellerId: string,
       fileIds: string[],
       from: string,
       to: string,
-    ): Promise<Array<{ day: string; fileId: string; plays: number }>> {
+      isPlay: (seconds: number, pageSeconds: number | undefined) => boolean,
+    ): Promise<SoldCountRow[]> {
       if (fileIds.length === 0) return [];
-      const sums = new Map<string, { day: string; fileId: string; plays: number }>();
+      const sums = new Map<string, SoldCountRow>();
       const cursor = plays
         .find(
           { fileId: { $in: fileIds }, day: { $gte: from, $lte: to }, ownerId: { $ne: sellerId } },
-          { day: 1, fileId: 1 },
+          { day: 1, fileId: 1, seconds: 1, pageSeconds: 1 },
         )
         .lean()
         .cursor();
-      for await (const doc of cursor as AsyncIterable<Pick<PlayRecordDoc, 'day' | 'fileId'>>) {
+      for await (const doc of cursor as AsyncIterable<
+        Pick<PlayRecordDoc, 'day' | 'fileId' | 'seconds' | 'pageSeconds'>
+      >) {
         const key = `${doc.day}\u0000${doc.fileId}`;
-        const row = sums.get(key) ?? { day: doc.day, fileId: doc.fileId, plays: 0 };
-        row.plays++;
+        const row = sums.get(key) ?? { day: doc.day, fileId: doc.fileId, plays: 0, seconds: 0 };
+        if (isPlay(doc.seconds, doc.pageSeconds)) row.plays++;
+        row.seconds += doc.seconds;
         sums.set(key, row);
       }
-      return [...sums.values()].sort((a, b) => a.day.localeCompare(b.day) || a.fileId.localeCompare(b.fileId));
+      return [...sums.values()]
+        .map((r) => ({ ...r, seconds: Math.round(r.seconds * 1000) / 1000 }))
+        .sort((a, b) => a.day.localeCompare(b.day) || a.fileId.localeCompare(b.fileId));
     },
   };
 }

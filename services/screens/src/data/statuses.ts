@@ -21,6 +21,11 @@ export interface ScreenStatus {
   shownSeenAt?: number | null;
   /** the last image that failed to draw on it (kept until another fails) */
   lastImageError?: { error: ImageError; fileId: string; page: number; at: string } | null;
+  /**
+   * how far ahead of the server's clock the display's was when it sent its last heartbeat (ms, its `sentAt` less the
+   * arrival; null: an older display): how far ahead its play records may end
+   */
+  clockAheadMs?: number | null;
 }
 
 export const STATUS_BUCKET = 'screen_status';

@@ -4,7 +4,9 @@ export {
   type AssignmentAt,
   addInterval,
   type ClaimedPlay,
+  countsAsPlay,
   evidenceSince,
+  futureAllowanceMs,
   type FileFacts,
   type Interval,
   inContentAt,
@@ -26,6 +28,6 @@ export {
   wasGiven,
 } from './play-evidence';
 export { csvField, localDay, type PlayBatchProblem, playBatchProblems, toCsv } from './plays';
-export { isOnline } from './status';
+export { isOnline, reportedTimeSane } from './status';
 export { assignedContent, nextBoundary, resolvePlaying, scheduleProblems } from '@pagecast/contracts';
 export * from './play-signature';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   type AssignmentAt,
   addInterval,
+  countsAsPlay,
   evidenceSince,
   type FileFacts,
   type Interval,
@@ -98,8 +99,19 @@ describe('judging play records', () => {
       assignments: [{ at: at(100), assignment: { kind: 'file', fileId: 'f-mine' } }],
     });
     expect(reasons([rec({ start: at(94) }), rec({ start: at(96) })], ev)).toEqual(['before-pairing', 'not-assigned']);
-    expect(reasons([rec({ start: at(599), seconds: 5 * 60 + 61 })], evidence())).toEqual(['ends-in-future']);
-    expect(reasons([rec({ start: at(599), seconds: 5 * 60 + 59 })], evidence())).toEqual(['ok']);
+    // the display's clock not measured: a few seconds past now, not minutes
+    expect(reasons([rec({ start: at(599), seconds: 66 })], evidence())).toEqual(['ends-in-future']);
+    expect(reasons([rec({ start: at(599), seconds: 64 })], evidence())).toEqual(['ok']);
+    // its heartbeats showed it a minute ahead: up to a minute and a few seconds, and never past the batch's slack
+    const ahead = evidence({ clockAheadMs: 60_000 });
+    expect(reasons([rec({ start: at(599), seconds: 126 })], ahead)).toEqual(['ends-in-future']);
+    expect(reasons([rec({ start: at(599), seconds: 124 })], ahead)).toEqual(['ok']);
+    const farAhead = evidence({ clockAheadMs: 3_600_000 });
+    expect(reasons([rec({ start: at(599), seconds: 5 * 60 + 66 })], farAhead)).toEqual(['ends-in-future']);
+    // a clock behind allows nothing more
+    expect(reasons([rec({ start: at(599), seconds: 66 })], evidence({ clockAheadMs: -30_000 }))).toEqual([
+      'ends-in-future',
+    ]);
   });
 
   it('never lets the accepted plays of a screen add up to more time than passed', () => {
@@ -458,5 +470,92 @@ describe('opening hours in force (issue 38: a closed display plays and records n
     expect(reasons([rec({ start: at(21 * HOUR) })], ev)).toEqual(['ok']);
     expect(reasons([rec({ start: at(21 * HOUR) })], { ...ev, gaps: [] })).toEqual(['closed']);
     expect(reasons([rec({ start: at(23 * HOUR) })], ev)).toEqual(['closed']); // back, with the new hours
+  });
+});
+
+describe('attacks on the sold report: plays count time, not records', () => {
+  const PAGE = 10;
+  const sold: FileFacts = { ownerId: 'seller', pageCount: 1, deletedAt: null, pageSeconds: PAGE };
+  const licensed = (over: Partial<PlayEvidence> = {}) =>
+    evidence({
+      assignments: [{ at: at(0), assignment: { kind: 'file', fileId: 'f-sold' } }],
+      files: new Map([['f-sold', sold]]),
+      licences: new Map([['f-sold', [{ from: at(0), to: at(6000) }]]]),
+      ...over,
+    });
+  const soldRec = (start: number, seconds: number) => rec({ fileId: 'f-sold', start, seconds });
+  /** What the sold report makes of a judged batch: plays (countsAsPlay) and credited seconds. */
+  const report = (records: PlayCandidate[], ev: PlayEvidence) => {
+    const { verdicts } = judgePlays(records, ev);
+    let plays = 0;
+    let seconds = 0;
+    // the time the accepted records cover, holes not joined
+    let covered: Interval[] = [];
+    verdicts.forEach((v, i) => {
+      if (!v.accepted) return;
+      seconds += v.credited;
+      if (countsAsPlay(v.credited, v.pageSeconds)) plays++;
+      const r = records[i] as PlayCandidate;
+      covered = addInterval(covered, r.start, r.start + r.seconds * 1000, 0);
+    });
+    const wall = covered.reduce((n, iv) => n + (iv.e - iv.s), 0) / 1000;
+    return { plays, seconds, wall, accepted: verdicts.filter((v) => v.accepted).length };
+  };
+
+  it('500 records of 0.001 s, 2 ms apart, sent twice: no play, a second of screen time', () => {
+    const first = Array.from({ length: 500 }, (_, i) => soldRec(at(10) + 2 * i, 0.001));
+    const second = Array.from({ length: 500 }, (_, i) => soldRec(at(10) + 1000 + 2 * i, 0.001));
+    const r = report([...first, ...second], licensed());
+    expect(r.plays).toBe(0);
+    expect(r.seconds).toBeCloseTo(1, 6);
+  });
+
+  it('fifty 2 s records each overlapping the one before by 0.99 s: credited time is the wall time, no play', () => {
+    const chain = Array.from({ length: 50 }, (_, i) => soldRec(at(10) + i * 1010, 2));
+    const r = report(chain, licensed());
+    expect(r.plays).toBe(0);
+    expect(r.seconds).toBeCloseTo((49 * 1010 + 2000) / 1000, 6);
+    // the same chain of a file with 2 s pages: each adds 1.01 s, about one page's worth of time per play at most
+    const short = report(chain, licensed({ files: new Map([['f-sold', { ...sold, pageSeconds: 2 }]]) }));
+    expect(short.plays).toBeLessThanOrEqual(Math.ceil(short.seconds / (0.8 * 2)));
+  });
+
+  it('records starting 10 to 80 s in the future are refused unless the display was measured that far ahead', () => {
+    const ev = licensed({ now: at(600) });
+    const future = [10, 30, 80].map((s) => soldRec(at(600) + s * 1000, 5));
+    expect(reasons(future, ev)).toEqual(['ends-in-future', 'ends-in-future', 'ends-in-future']);
+    expect(reasons(future, licensed({ now: at(600), clockAheadMs: 90_000 }))).toEqual(['ok', 'ok', 'ok']);
+  });
+
+  it('an honest page always counts: its full time, rounded to a tenth, clipped by a rounding overlap', () => {
+    for (let page = 1; page <= 60; page++) {
+      expect(countsAsPlay(page - 0.05, page), `${page} s`).toBe(true);
+      expect(countsAsPlay(page * 0.8 - 0.1, page), `${page} s cut short`).toBe(false);
+    }
+    // a duration not known: the 1 s floor only
+    expect(countsAsPlay(0.95, undefined)).toBe(true);
+    expect(countsAsPlay(0.5, undefined)).toBe(false);
+  });
+
+  it('whatever records a display makes up, the credited time never exceeds the wall time, nor plays its measure', () => {
+    // seeded: a failure names its seed
+    for (let seed = 1; seed <= 40; seed++) {
+      let x = seed;
+      const rnd = () => {
+        x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+        return x / 2 ** 31;
+      };
+      const records: PlayCandidate[] = [];
+      let t = at(10);
+      for (let i = 0; i < 300; i++) {
+        // crumbs, pages, chains overlapping by up to 1.5 s, holes
+        const seconds = rnd() < 0.3 ? 0.001 + rnd() * 0.1 : 0.5 + rnd() * 15;
+        records.push(soldRec(t, Math.round(seconds * 1000) / 1000));
+        t += Math.round(seconds * 1000) - Math.round(rnd() * 1500) + (rnd() < 0.1 ? 3000 : 0);
+      }
+      const r = report(records, licensed({ now: t + 60_000 }));
+      expect(r.seconds, `seed ${seed}`).toBeLessThanOrEqual(r.wall + 1e-6);
+      expect(r.plays, `seed ${seed}`).toBeLessThanOrEqual(Math.floor(r.seconds / (0.8 * PAGE - 0.05)));
+    }
   });
 });

@@ -6,7 +6,10 @@ import {
   isOpenAt,
   minutesOf,
   type OpeningHours,
+  PLAY_CLOCK_MARGIN_SECONDS,
   PLAY_FUTURE_SLACK_SECONDS,
+  PLAY_MIN_SECONDS,
+  PLAY_MIN_SHARE,
   PLAY_MAX_AGE_DAYS,
   PLAY_OVERLAP_TOLERANCE_SECONDS,
   PLAY_PROPAGATION_SECONDS,
@@ -54,6 +57,8 @@ export interface FileFacts {
   /** pages 1..pageCount exist */
   pageCount: number;
   deletedAt: number | null;
+  /** how long the display shows each of its pages (absent: not known, from an older read model document) */
+  pageSeconds?: number;
 }
 /** The display was out of contact from `from` (its last contact) until `to` (it came back). */
 export interface OfflineGap {
@@ -69,6 +74,11 @@ export interface PlayEvidence {
   ownerId: string;
   pairedAt: number;
   now: number;
+  /**
+   * how far ahead of the server's clock the display's was at its last heartbeat (ms; its `sentAt` against its
+   * arrival); absent: not measured (an older display, or no heartbeat yet), taken as 0
+   */
+  clockAheadMs?: number;
   /** the screen's assignments, oldest first (only those that matter for the records' times are needed) */
   assignments: AssignmentAt[];
   /** versions of the playlists those assignments name, oldest first */
@@ -100,12 +110,17 @@ export type PlayVerdict =
       accepted: true;
       /** the seconds it adds to the screen's played time */
       credited: number;
+      /** its page's duration when judged (kept with the record: what countsAsPlay measures it against) */
+      pageSeconds?: number;
       /** it played during this takeover of its file */
       takeoverId?: string;
     }
   | { id: string; accepted: false; reason: PlayRefusalReason };
 
 const SLACK_MS = PLAY_FUTURE_SLACK_SECONDS * 1000;
+const CLOCK_MARGIN_MS = PLAY_CLOCK_MARGIN_SECONDS * 1000;
+/** the display rounds a record to a tenth of a second, so back-to-back pages overlap by up to this much */
+const ROUNDING_MS = 50;
 const PROPAGATION_MS = PLAY_PROPAGATION_SECONDS * 1000;
 const TOLERANCE_MS = PLAY_OVERLAP_TOLERANCE_SECONDS * 1000;
 /** a display last heard of at a gap's start may still have had its live stream until its next report was due */
@@ -369,8 +384,30 @@ export function trimPlayed(played: Interval[], now: number, max = MAX_PLAYED_INT
 }
 
 /**
+ * How far past now a record may end: how far ahead the display's clock was at its last heartbeat (never less than 0,
+ * never more than the batch's own slack) plus a few seconds. A display makes a record when its page ends, so on its
+ * own clock no record ends after the batch was sent; a record further ahead is made up, and minutes of slack would
+ * let a display claim time that has not passed yet.
+ */
+export function futureAllowanceMs(clockAheadMs: number | undefined): number {
+  return Math.min(Math.max(0, clockAheadMs ?? 0), SLACK_MS) + CLOCK_MARGIN_MS;
+}
+
+/**
+ * Whether a counted record is a play for its seller's sold report: its credited seconds (what it added to its screen's
+ * played time) reach PLAY_MIN_SHARE of its page's duration, and PLAY_MIN_SECONDS, compared at the display's precision
+ * (ROUNDING_MS). Plays count time, not records: crumbs of a millisecond, or records overlapping the one before, add
+ * little or no credited time and are not plays. A page's duration not known (older records and read models): the
+ * floor only.
+ */
+export function countsAsPlay(creditedSeconds: number, pageSeconds: number | undefined): boolean {
+  const minMs = Math.max(PLAY_MIN_SECONDS, PLAY_MIN_SHARE * (pageSeconds ?? 0)) * 1000;
+  return Math.round(creditedSeconds * 1000) + ROUNDING_MS >= minMs;
+}
+
+/**
  * Judges the records of one batch (none already stored). Each counts only when it starts after the screen was paired
- * and ends by now (5 minutes of clock slack each way), the screen was open throughout (closedDuring), its file was given to the screen then, its owner owned or had
+ * (5 minutes of clock slack) and ends by now (futureAllowanceMs: seconds past the display's measured clock), the screen was open throughout (closedDuring), its file was given to the screen then, its owner owned or had
  * licensed the file then, the page exists, and it does not overlap (beyond a second, and never half of itself) what
  * the screen already played, this batch's earlier records included. A record an earlier batch claimed (its insert
  * failed after the set was written) counts as judged then. Returns a verdict per record, in the order given, and the
@@ -388,12 +425,18 @@ export function judgePlays(
     const e = r.start + r.seconds * 1000;
     const claimed = ev.claimed.get(r.id);
     if (claimed && claimed.s === s && claimed.e === e) {
-      byId.set(r.id, { id: r.id, accepted: true, credited: claimed.credited });
+      const pageSeconds = ev.files.get(r.fileId)?.pageSeconds;
+      byId.set(r.id, {
+        id: r.id,
+        accepted: true,
+        credited: claimed.credited,
+        ...(pageSeconds !== undefined ? { pageSeconds } : {}),
+      });
       continue;
     }
     const refuse = (reason: PlayRefusalReason) => byId.set(r.id, { id: r.id, accepted: false, reason });
     if (s < ev.pairedAt - SLACK_MS) refuse('before-pairing');
-    else if (e > ev.now + SLACK_MS) refuse('ends-in-future');
+    else if (e > ev.now + futureAllowanceMs(ev.clockAheadMs)) refuse('ends-in-future');
     // before its content: a closed display is black and plays nothing, takeovers included
     else if (closedDuring(ev, s, e)) refuse('closed');
     else if (!takeoverAt(ev, r.fileId, s) && !wasGiven(ev, r.fileId, s)) refuse('not-assigned');
@@ -406,7 +449,14 @@ export function judgePlays(
       else {
         const takeoverId = takeoverAt(ev, r.fileId, s);
         const credited = Math.round(e - s - overlap) / 1000;
-        byId.set(r.id, { id: r.id, accepted: true, credited, ...(takeoverId ? { takeoverId } : {}) });
+        const pageSeconds = ev.files.get(r.fileId)?.pageSeconds;
+        byId.set(r.id, {
+          id: r.id,
+          accepted: true,
+          credited,
+          ...(pageSeconds !== undefined ? { pageSeconds } : {}),
+          ...(takeoverId ? { takeoverId } : {}),
+        });
         played = addInterval(played, s, e);
       }
     }

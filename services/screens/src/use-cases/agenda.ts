@@ -2,12 +2,14 @@
 // resolver the displays run (agendaOf in @pagecast/contracts), with the licence ends of bought content.
 import {
   AGENDA_DAYS,
+  AGENDA_FROM_MAX_DAYS,
   agendaOf,
   contentOfInputs,
   type GroupAgenda,
   type LicenceEnd,
   type ScreenAgenda,
 } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { FleetDoc, GroupDoc, ScreenRecord } from '../data';
 import { agendaUntil } from '../domain';
@@ -48,7 +50,21 @@ async function agendaFor(
   };
 }
 
-const startOf = (ctx: ServiceContext, from: string | undefined) => (from ? Date.parse(from) : ctx.now());
+/**
+ * The agenda's start: now, or `from` when it is at most AGENDA_FROM_MAX_DAYS away (an agenda of year 9999 would end
+ * in year 10000, which no ISO date of the answer can say; nobody plans that far).
+ */
+function startOf(ctx: ServiceContext, from: string | undefined): number {
+  const now = ctx.now();
+  if (!from) return now;
+  const start = Date.parse(from);
+  if (!(Math.abs(start - now) <= AGENDA_FROM_MAX_DAYS * 86_400_000)) {
+    throw new AppError('AGENDA_FROM_OUT_OF_RANGE', {
+      issues: [{ path: 'from', message: `within ${AGENDA_FROM_MAX_DAYS} days of now` }],
+    });
+  }
+  return start;
+}
 
 export async function screenAgenda(
   ctx: ServiceContext,
@@ -56,12 +72,13 @@ export async function screenAgenda(
   screenId: string,
   query: { from?: string },
 ): Promise<ScreenAgenda> {
+  const from = startOf(ctx, query.from);
   const screen = await ownedScreen(ctx, ownerId, screenId);
   const [fleet, groups] = await Promise.all([
     ctx.data.fleet.fleets.get(ownerId),
     ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
   ]);
-  return agendaFor(ctx, screen, fleet, new Map(groups.map((g) => [g._id, g])), startOf(ctx, query.from));
+  return agendaFor(ctx, screen, fleet, new Map(groups.map((g) => [g._id, g])), from);
 }
 
 export async function groupAgenda(
@@ -70,6 +87,7 @@ export async function groupAgenda(
   groupId: string,
   query: { from?: string },
 ): Promise<GroupAgenda> {
+  const from = startOf(ctx, query.from);
   await ownedGroup(ctx, ownerId, groupId);
   const [fleet, groups, screens] = await Promise.all([
     ctx.data.fleet.fleets.get(ownerId),
@@ -77,7 +95,6 @@ export async function groupAgenda(
     ctx.data.screens.listActive(ownerId),
   ]);
   const byId = new Map(groups.map((g) => [g._id, g]));
-  const from = startOf(ctx, query.from);
   const members = screens.filter((s) => s.groupIds?.includes(groupId));
   return { groupId, screens: await Promise.all(members.map((s) => agendaFor(ctx, s, fleet, byId, from))) };
 }

@@ -21,7 +21,8 @@ type ContentChange =
 /**
  * What play batches are judged by, kept from file-conversion's events (idempotent: a redelivery changes nothing):
  * a file's owner and page count (the total is known from its first page on, while it still converts; a count only
- * grows) and its deletion; each playlist's files from the time of each save (a deletion empties it from then on).
+ * grows), how long each page shows (the file's display duration: what a play is measured against) and its deletion;
+ * each playlist's files from the time of each save (a deletion empties it from then on).
  */
 function changeOf(event: ContentEvent): ContentChange {
   switch (event.type) {
@@ -31,7 +32,9 @@ function changeOf(event: ContentEvent): ContentChange {
     }
     case subjects.fileUpdated: {
       const d = event.data as DataOf<typeof subjects.fileUpdated>;
-      return { kind: 'file', fileId: d.fileId, change: { ownerId: d.ownerId, pageCount: d.pageCount } };
+      // the display shows each page for the file's duration, at least a second (mf-player slides.ts)
+      const change = { ownerId: d.ownerId, pageCount: d.pageCount, pageSeconds: Math.max(1, d.displayDuration) };
+      return { kind: 'file', fileId: d.fileId, change };
     }
     case subjects.pageReady: {
       const d = event.data as DataOf<typeof subjects.pageReady>;
@@ -62,7 +65,7 @@ export async function recordContent(ctx: ServiceContext, event: ContentEvent): P
   const c = changeOf(event);
   if (c.kind === 'playlist') return content.playlistVersion(c.playlistId, c.entry, ctx.now(), c.facts);
   if (c.change.deletedAt) return content.fileDeleted(c.fileId, c.change.ownerId, c.change.deletedAt);
-  return content.fileSeen(c.fileId, c.change.ownerId, c.change.pageCount);
+  return content.fileSeen(c.fileId, c.change.ownerId, c.change.pageCount, c.change.pageSeconds);
 }
 
 /** A content event heard by this instance (every instance follows the stream): applied to its memory only. */

@@ -11,7 +11,7 @@ import {
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord, ScreenStatus } from '../data';
-import { mayReportShown } from '../domain';
+import { mayReportShown, reportedTimeSane } from '../domain';
 import { screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
 import { concerns, inputsOf } from './fleet-common';
@@ -96,8 +96,18 @@ export async function recordHeartbeat(
   input: HeartbeatRequest,
 ): Promise<void> {
   const now = ctx.now();
+  const { shows, sentAt } = input;
+  // before anything is read or stored: a time no display's clock can honestly say
+  const insane = [
+    ...(shows && !reportedTimeSane(shows.shownAt, now) ? ['shows.shownAt'] : []),
+    ...(sentAt !== undefined && !reportedTimeSane(sentAt, now) ? ['sentAt'] : []),
+  ];
+  if (insane.length > 0) {
+    throw new AppError('REPORTED_TIME_INVALID', {
+      issues: insane.map((path) => ({ path, message: 'outside the sane window' })),
+    });
+  }
   let facts = await reportFacts(ctx, device, now, false);
-  const { shows } = input;
   if (shows && !(await showsAllowed(ctx, facts, shows, now, false))) {
     facts = await reportFacts(ctx, device, now, true);
     if (!(await showsAllowed(ctx, facts, shows, now, true))) throw new AppError('REPORTED_CONTENT_NOT_ALLOWED');
@@ -106,6 +116,7 @@ export async function recordHeartbeat(
   const previous = await ctx.data.statuses.get(screen._id);
   // before the new status replaces the old one (its lastSeenAt is the previous contact)
   await noteContact(ctx, screen, now);
+  const shownSeenAt = shownSeenAtOf(shows, previous, now);
   await ctx.data.statuses.record({
     screenId: screen._id,
     ownerId: screen.ownerId,
@@ -117,8 +128,10 @@ export async function recordHeartbeat(
     closedReported: input.closed === true,
     wrongSince: await wrongSinceOf(ctx, facts, shows, previous, now),
     brokenSince: brokenSinceOf(shows, previous, now),
-    shownSeenAt: shownSeenAtOf(shows, previous, now),
-    lastImageError: imageErrorOf(shows, previous),
+    shownSeenAt,
+    lastImageError: imageErrorOf(shows, previous, shownSeenAt),
+    // how far ahead its clock is (the trip makes it look a little behind): bounds how far ahead its plays may end
+    clockAheadMs: sentAt !== undefined ? Date.parse(sentAt) - now : null,
   });
 }
 
@@ -166,8 +179,16 @@ function shownSeenAtOf(shows: ShownReport | undefined, previous: ScreenStatus | 
   return samePicture ? (previous?.shownSeenAt ?? now) : now;
 }
 
-/** The image that failed in this report (at: when its page appeared, so a repeated report keeps it), else the last. */
-function imageErrorOf(shows: ShownReport | undefined, previous: ScreenStatus | null): ScreenStatus['lastImageError'] {
+/**
+ * The image that failed in this report, else the last. at: when the server first heard of its page (shownSeenAt, so
+ * a repeated report keeps it), on the server's clock: the display's shownAt is never shown back as a date.
+ */
+function imageErrorOf(
+  shows: ShownReport | undefined,
+  previous: ScreenStatus | null,
+  shownSeenAt: number | null,
+): ScreenStatus['lastImageError'] {
   if (shows?.kind !== 'page' || shows.error === null) return previous?.lastImageError ?? null;
-  return { error: shows.error, fileId: shows.fileId, page: shows.page, at: shows.shownAt };
+  const at = new Date(shownSeenAt ?? Date.parse(shows.shownAt)).toISOString();
+  return { error: shows.error, fileId: shows.fileId, page: shows.page, at };
 }

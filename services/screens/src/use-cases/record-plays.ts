@@ -146,6 +146,7 @@ async function judgeAndStore(
         ...base,
         seconds: v.credited,
         claimedSeconds: p.seconds,
+        ...(v.pageSeconds !== undefined ? { pageSeconds: v.pageSeconds } : {}),
         ...(v.takeoverId ? { takeoverId: v.takeoverId } : {}),
       });
     } else refused.push({ ...base, seconds: p.seconds, reason: v.reason });
@@ -201,16 +202,19 @@ async function gatherEvidence(
       : await history.since(screen._id, screen.assignmentSeq, since);
   const playlistIds = [...new Set(assignments.flatMap((a) => playlistsOf(a.assignment, a.groups)))];
   const fileIds = [...new Set(candidates.map((c) => c.fileId))];
-  const [playlists, files, licences, takeovers] = await Promise.all([
+  const [playlists, files, licences, takeovers, status] = await Promise.all([
     content.playlists(playlistIds, now, fresh),
     content.files(fileIds, now, fresh),
     content.licences(screen.ownerId, fileIds, now, fresh),
     takeoverPeriods(ctx, screen, now, fresh),
+    ctx.data.statuses.get(screen._id),
   ]);
   return {
     ownerId: screen.ownerId,
     pairedAt: screen.pairedAt.getTime(),
     now,
+    // its clock as its last heartbeat showed it: how far in the future a record may end (seconds, not minutes)
+    ...(status?.ownerId === screen.ownerId && status.clockAheadMs != null ? { clockAheadMs: status.clockAheadMs } : {}),
     assignments,
     playlists,
     files,

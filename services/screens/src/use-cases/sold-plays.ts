@@ -1,6 +1,7 @@
 import type { SoldPlays, SoldPlaysQuery } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import { countsAsPlay } from '../domain';
 
 const MAX_DAYS = 366;
 
@@ -9,7 +10,10 @@ export async function recordSale(ctx: ServiceContext, sale: { fileId: string; se
   await ctx.data.soldFiles.record(sale.fileId, sale.sellerId, sale.at);
 }
 
-/** Plays per day of the files the member sold, on buyers' screens (their own screens are in their own report). */
+/**
+ * Plays and seconds per day of the files the member sold, on buyers' screens (their own screens are in their own
+ * report): a play is a record that lasted most of its page (domain countsAsPlay), seconds the screen time credited.
+ */
 export async function soldPlays(ctx: ServiceContext, sellerId: string, query: SoldPlaysQuery): Promise<SoldPlays> {
   if (query.from > query.to || Date.parse(query.to) - Date.parse(query.from) > MAX_DAYS * 86_400_000) {
     throw new AppError('VALIDATION', {
@@ -17,5 +21,5 @@ export async function soldPlays(ctx: ServiceContext, sellerId: string, query: So
     });
   }
   const files = await ctx.data.soldFiles.filesOf(sellerId);
-  return ctx.data.plays.countsForSold(sellerId, files, query.from, query.to);
+  return ctx.data.plays.countsForSold(sellerId, files, query.from, query.to, countsAsPlay);
 }

@@ -128,6 +128,8 @@ function PairedDisplay({
         screenSize: { width: window.screen.width, height: window.screen.height },
         nowPlaying: closedRef.current ? null : nowPlaying.current,
         closed: closedRef.current,
+        // its clock: the server measures how far ahead it is, which bounds how far ahead its play records may end
+        sentAt: new Date().toISOString(),
         ...(refusedReport.current === key ? {} : { shows: report }),
       };
       return beatWithReport(sendHeartbeat, body)

@@ -117,14 +117,19 @@ export function createShownReporter(send: (shows: ShownReport) => void, clock: R
 }
 export type ShownReporter = ReturnType<typeof createShownReporter>;
 
-/** A report the server refused (a page of a file this screen may not show, a takeover not its own). */
+/**
+ * A report the server refused: a page of a file this screen may not show, a takeover not its own (403), or a time
+ * outside the sane window (400: this display's clock is far off).
+ */
 export const isReportRefused = (err: unknown) =>
-  err instanceof HttpError && err.status === 403 && err.code === ErrorCode.REPORTED_CONTENT_NOT_ALLOWED;
+  err instanceof HttpError &&
+  ((err.status === 403 && err.code === ErrorCode.REPORTED_CONTENT_NOT_ALLOWED) ||
+    (err.status === 400 && err.code === ErrorCode.REPORTED_TIME_INVALID));
 
 /**
- * Sends a heartbeat; when the server refuses what it reports, sends it again without the report, so the screen
- * stays online (the refusal changed nothing on the server). Returns whether the report was refused; other errors
- * (offline, 401) are thrown to the caller.
+ * Sends a heartbeat; when the server refuses what it reports, sends it again without the report (and its clock's
+ * time), so the screen stays online (the refusal changed nothing on the server). Returns whether the report was
+ * refused; other errors (offline, 401) are thrown to the caller.
  */
 export async function beatWithReport(
   send: (body: HeartbeatRequest) => Promise<void>,
@@ -134,8 +139,9 @@ export async function beatWithReport(
     await send(body);
     return { reportRefused: false };
   } catch (err) {
-    if (!isReportRefused(err) || body.shows === undefined) throw err;
-    const { shows: _refused, ...rest } = body;
+    if (!isReportRefused(err) || (body.shows === undefined && body.sentAt === undefined)) throw err;
+    // without the report and the clock's time: the beat alone keeps the screen online
+    const { shows: _refused, sentAt: _clock, ...rest } = body;
     await send(rest);
     return { reportRefused: true };
   }

@@ -6,7 +6,10 @@ import { soldPlaysQuery } from '../api/get-sold-plays';
 import { useTitles } from '../model/titles';
 import { ProofLinks } from './proof-links';
 
-/** The seller's side of proof of play: their sold content's plays on buyers' screens, per day and file. */
+/**
+ * The seller's side of proof of play: their sold content's plays (records that lasted most of their page) and its
+ * screen time on buyers' screens, per day and file.
+ */
 export function SoldPlays({ from, to }: { from: string; to: string }) {
   const { t } = useTranslation();
   const sold = useQuery(soldPlaysQuery(from, to));
@@ -26,6 +29,7 @@ export function SoldPlays({ from, to }: { from: string; to: string }) {
                 <th>{t('screens.day')}</th>
                 <th>{t('screens.file')}</th>
                 <th className="ps-num">{t('screens.playCount')}</th>
+                <th className="ps-num">{t('screens.seconds')}</th>
               </tr>
             </thead>
             <tbody>
@@ -35,6 +39,9 @@ export function SoldPlays({ from, to }: { from: string; to: string }) {
                   <td data-testid="sold-play-file">{titles.file(r.fileId) ?? t('screens.board.unknownFile')}</td>
                   <td data-testid="sold-play-count" className="ps-num">
                     {r.plays}
+                  </td>
+                  <td data-testid="sold-play-seconds" className="ps-num">
+                    {Math.round(r.seconds)}
                   </td>
                 </tr>
               ))}
