@@ -44,10 +44,21 @@ async function withoutWriter(svc: TestService): Promise<void> {
 /** Database reads of the content read models this instance made so far. */
 const contentReads = (svc: TestService) => svc.server.context.data.content.reads;
 
-/** A display of `owner` paired through `svc` and given `playlistId`; returns it and when it was given. */
-async function displayOf(svc: TestService, owner: { userId: string }, playlistId: string) {
+/**
+ * A display of `owner` paired through `svc` and given `playlistId`; returns it and when it was given. Its heartbeat
+ * through `judge` (the instance its batches go to, which holds the status at once) says its clock is 5 minutes ahead,
+ * so records up to then (these tests send them ahead of the real time rather than moving two clocks) may end then.
+ */
+async function displayOf(svc: TestService, owner: { userId: string }, playlistId: string, judge = svc) {
   const { device } = await pairDisplay(svc, owner);
   await assign(svc, owner, device.screenId, { kind: 'playlist', playlistId });
+  const beat = await call(judge, { device }, 'POST', '/api/screens/device/heartbeat', {
+    appVersion: 'test',
+    screenSize: { width: 1, height: 1 },
+    nowPlaying: null,
+    sentAt: new Date(Date.now() + 5 * MIN).toISOString(),
+  });
+  expect(beat.status).toBe(200);
   return { device, givenAt: Date.now() };
 }
 
@@ -78,7 +89,7 @@ describe('content judged from memory on every instance (writers running)', () =>
     // in production the instances share one durable and each message is written by one of them: here A writes, B
     // only hears (its own durable is gone), so nothing B does for the database could refresh what it holds
     await withoutWriter(b);
-    const { device, givenAt: s0 } = await displayOf(a, owner, list);
+    const { device, givenAt: s0 } = await displayOf(a, owner, list, b);
 
     // B reads first: its memory holds the playlist and the three files as they are now
     expect(await sendPlays(b, device, [record(f1, s0), record(f2, s0 + 10_000), record(f3, s0 + 20_000)])).toEqual({
@@ -131,7 +142,7 @@ describe('content judged from memory on every instance (writers running)', () =>
     const list = await facts.playlist(owner.userId, [f1, f2, f3], t0 - HOUR);
     await eventsHandled(a);
     await heardBy(b);
-    const { device, givenAt: s0 } = await displayOf(a, owner, list);
+    const { device, givenAt: s0 } = await displayOf(a, owner, list, b);
     let start = s0;
     const batch = (ids: string[]) =>
       ids.map((f) => {
@@ -211,7 +222,7 @@ describe('an event heard before the durable consumer wrote its document', () => 
     const list = await facts.playlist(owner.userId, [f1], t0 - HOUR);
     await eventsHandled(a);
     await eventsHandled(b);
-    const { device, givenAt: s0 } = await displayOf(a, owner, list);
+    const { device, givenAt: s0 } = await displayOf(a, owner, list, b);
 
     // B reads first: the playlist without f2 and the seller's file, and no licence of it
     expect(await sendPlays(b, device, [record(f1, s0), record(f2, s0 + 10_000), record(sold, s0 + 20_000)])).toEqual({
@@ -244,7 +255,7 @@ describe('an event heard before the durable consumer wrote its document', () => 
     ).toEqual({ accepted: 3, duplicates: 0, refused: 0, refusedByReason: {} });
 
     // A accepts the new playlist (its read finds nothing written; what it heard is put on top), B judges its plays
-    const second = await displayOf(a, owner, other);
+    const second = await displayOf(a, owner, other, b);
     expect(
       await sendPlays(b, second.device, [record(f3, second.givenAt), record(f3, second.givenAt + 10_000, 10, 2)]),
     ).toEqual({ accepted: 2, duplicates: 0, refused: 0, refusedByReason: {} });
@@ -263,7 +274,7 @@ describe('an event heard before the durable consumer wrote its document', () => 
     const list = await facts.playlist(owner.userId, [f1], t0 - HOUR);
     await heardBy(a);
     await heardBy(b);
-    const { device, givenAt: s0 } = await displayOf(a, owner, list);
+    const { device, givenAt: s0 } = await displayOf(a, owner, list, b);
     expect((await sendPlays(b, device, [record(f1, s0)])).accepted).toBe(1);
     const warm = contentReads(b);
     expect((await sendPlays(b, device, [record(f1, s0 + 10_000)])).accepted).toBe(1);
