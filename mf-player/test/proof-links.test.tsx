@@ -21,7 +21,8 @@ describe('proof downloads', () => {
     net.serve = (call) => {
       if (call.path === '/api/screens/plays')
         return json([row('2026-12-01', 'f-a'), row('2026-12-02', 'f-a'), row('2026-12-02', 'f-b')]);
-      if (call.path === '/api/screens/plays/sold') return json([{ day: '2026-12-01', fileId: 'f-sold', plays: 3 }]);
+      if (call.path === '/api/screens/plays/sold')
+        return json([{ day: '2026-12-01', fileId: 'f-sold', plays: 3, seconds: 31.6 }]);
       if (call.path === '/api/screens/plays/refused') return json([]);
       return undefined;
     };
@@ -39,6 +40,9 @@ describe('proof downloads', () => {
       `/api/screens/plays/sold/proof?fileId=f-sold&from=${from}&to=${to}`,
     ]);
     expect(byTestId('play-proof')?.textContent).toContain('npx pagecast-verify proof.json');
+    // the sold report shows plays and the screen time credited
+    expect(byTestId('sold-play-count')?.textContent).toBe('3');
+    expect(byTestId('sold-play-seconds')?.textContent).toBe('32');
   });
 
   it('says it in Japanese, and offers nothing for empty reports', async () => {

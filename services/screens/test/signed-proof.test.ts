@@ -116,6 +116,15 @@ async function signingScreen(owner: { userId: string }, files: string[], alg: 'E
   const signer = await makeSigner(alg);
   const device = await pairSigning(owner, signer);
   await assign(svc, owner, device.screenId, { kind: 'playlist', playlistId: playlist });
+  // records are made from now on and sent at once (rec), so they end ahead of the real time: the display's heartbeat
+  // says its clock is 5 minutes ahead, which is how far ahead its records may end
+  const beat = await call(svc, { device }, 'POST', '/api/screens/device/heartbeat', {
+    appVersion: 'test',
+    screenSize: { width: 1, height: 1 },
+    nowPlaying: null,
+    sentAt: new Date(Date.now() + 300_000).toISOString(),
+  });
+  expect(beat.status).toBe(200);
   return { signer, device };
 }
 /** pagecast-verify run as the issue says: `npx pagecast-verify proof.json` at the repository's root. */
