@@ -61,13 +61,16 @@ export async function recordPlays(
     });
   }
   if (signed) await storeSignedBatch(ctx, screen, signed, input.plays);
-  return ctx.data.ledger.exclusive(screen._id, () => judgeAndStore(ctx, screen, input.plays));
+  // a signed batch says when its display signed it: its clock then, measured like a heartbeat's sentAt
+  const signedAt = input.signed ? Date.parse(input.signed.sentAt) : undefined;
+  return ctx.data.ledger.exclusive(screen._id, () => judgeAndStore(ctx, screen, input.plays, signedAt));
 }
 
 async function judgeAndStore(
   ctx: ServiceContext,
   screen: ScreenRecord,
   plays: PlayRecord[],
+  signedAt?: number,
 ): Promise<PlayBatchResponse> {
   const now = ctx.now();
   const screenId = screen._id;
@@ -81,7 +84,8 @@ async function judgeAndStore(
   // counted before (a resend): their intervals go into the set again, which changes nothing if they are there
   const resent = [...stored.counted.values()].filter((d) => d.screenId === screenId);
 
-  let evidence = candidates.length > 0 ? await gatherEvidence(ctx, screen, candidates, now, false) : undefined;
+  let evidence =
+    candidates.length > 0 ? await gatherEvidence(ctx, screen, candidates, now, false, signedAt) : undefined;
   let fresh = false;
   let verdicts: PlayVerdict[] = [];
   for (let round = 0; ; round++) {
@@ -99,6 +103,7 @@ async function judgeAndStore(
           candidates,
           now,
           true,
+          signedAt,
         );
         judged = judgePlays(candidates, withLedger(evidence, ledger));
       }
@@ -184,6 +189,12 @@ function claimsOf(candidates: PlayCandidate[], verdicts: PlayVerdict[]): ClaimEn
     .map((c) => ({ id: c.id, s: c.start, e: c.start + c.seconds * 1000, credited: credited.get(c.id) ?? 0 }));
 }
 
+/** The display's clock ahead of ours: the larger of its last heartbeat's measure and this signed batch's, if any. */
+function clockAheadOf(heartbeat: number | null | undefined, signedAt: number | undefined, now: number) {
+  const measured = [...(heartbeat != null ? [heartbeat] : []), ...(signedAt !== undefined ? [signedAt - now] : [])];
+  return measured.length > 0 ? { clockAheadMs: Math.max(...measured) } : {};
+}
+
 /** What the domain needs to judge these records: read by _id, from this process's memory unless `fresh`. */
 async function gatherEvidence(
   ctx: ServiceContext,
@@ -191,6 +202,7 @@ async function gatherEvidence(
   candidates: PlayCandidate[],
   now: number,
   fresh: boolean,
+  signedAt?: number,
 ): Promise<Omit<PlayEvidence, 'played' | 'claimed'>> {
   const { content, gaps: gapRepo, history } = ctx.data;
   const gaps = await gapRepo.of(screen._id, now, fresh);
@@ -213,8 +225,8 @@ async function gatherEvidence(
     ownerId: screen.ownerId,
     pairedAt: screen.pairedAt.getTime(),
     now,
-    // its clock as its last heartbeat showed it: how far in the future a record may end (seconds, not minutes)
-    ...(status?.ownerId === screen.ownerId && status.clockAheadMs != null ? { clockAheadMs: status.clockAheadMs } : {}),
+    // its clock as its last heartbeat (or this signed batch) showed it: how far ahead a record may end (seconds)
+    ...clockAheadOf(status?.ownerId === screen.ownerId ? status.clockAheadMs : null, signedAt, now),
     assignments,
     playlists,
     files,
