@@ -16,16 +16,17 @@ import type {
 } from '@pagecast/contracts';
 import { apiRequest } from '@pagecast/ui';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { takeoversKey } from '../../../lib/takeovers';
+
+export { takeoversKey, takeoversQuery } from '../../../lib/takeovers';
 
 export const groupsKey = ['/api/screens/groups'] as const;
-export const takeoversKey = ['/api/screens/takeovers'] as const;
 export const takeoverLogKey = ['/api/screens/takeovers/log'] as const;
 export const templatesKey = ['/api/screens/takeover-templates'] as const;
 
 /** GET /api/screens: the member's screens (the Screens page reads the same key). */
 export const fleetScreensQuery = queryOptions<ScreenList>({ queryKey: ['/api/screens'], refetchInterval: 30_000 });
 export const groupsQuery = queryOptions<ScreenGroupList>({ queryKey: groupsKey });
-export const takeoversQuery = queryOptions<Takeover[]>({ queryKey: takeoversKey, refetchInterval: 15_000 });
 export const takeoverLogQuery = queryOptions<TakeoverLogEntry[]>({ queryKey: takeoverLogKey });
 export const templatesQuery = queryOptions<TakeoverTemplate[]>({ queryKey: templatesKey });
 export const agendaQuery = (target: { kind: 'screen' | 'group'; id: string }) =>

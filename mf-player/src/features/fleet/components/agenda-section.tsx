@@ -6,6 +6,7 @@ import { useTranslation } from '@pagecast/i18n';
 import { OrientationIcon } from '../../../components/health/orientation-icon';
 import { agendaQuery } from '../api/fleet-api';
 import { useNames } from '../model/use-names';
+import '../../../components/layout/layout.css';
 
 /** The 7 days ahead of a screen or a group: what plays from when to when and why, gaps, licence ends. */
 export function AgendaSection({ groups, screens }: { groups: ScreenGroup[]; screens: Screen[] }) {
@@ -110,7 +111,7 @@ function AgendaTable({
         <span>{t('screens.health.rotation.hangs', { orientation: t(`screens.health.rotation.${rotation}`) })}</span>
       </p>
       <div className="pf-table-wrap">
-        <table className="pf-table" data-testid="fleet-agenda">
+        <table className="pf-table pl-card-table" data-testid="fleet-agenda">
           <thead>
             <tr>
               <th scope="col">{t('fleet.agenda.from')}</th>
@@ -122,15 +123,15 @@ function AgendaTable({
           <tbody>
             {agenda.entries.map((e) => (
               <tr key={e.from} className={e.playing.kind === 'none' ? 'pf-gap' : undefined}>
-                <td>{when.format(new Date(e.from))}</td>
-                <td>{when.format(new Date(e.to))}</td>
-                <td>
+                <td data-label={t('fleet.agenda.from')}>{when.format(new Date(e.from))}</td>
+                <td data-label={t('fleet.agenda.to')}>{when.format(new Date(e.to))}</td>
+                <td data-label={t('fleet.agenda.what')}>
                   {what(e)}
                   {e.stopped.length ? (
                     <span className="pf-stopped"> {t('fleet.agenda.stopped', { count: e.stopped.length })}</span>
                   ) : null}
                 </td>
-                <td>{why(e)}</td>
+                <td data-label={t('fleet.agenda.why')}>{why(e)}</td>
               </tr>
             ))}
           </tbody>

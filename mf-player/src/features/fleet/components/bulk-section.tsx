@@ -13,6 +13,7 @@ import {
   selectionOf,
 } from '../model/fleet-model';
 import { ConfirmDialog } from './confirm-dialog';
+import { CheckList, NameOptions, SelectField } from './fields';
 
 const MODES: SelectionMode[] = ['group', 'filter', 'hand'];
 const KINDS: BulkChange['kind'][] = ['assign', 'add-to-group', 'remove-from-group', 'set-time-zone', 'unpair'];
@@ -20,7 +21,6 @@ const KINDS: BulkChange['kind'][] = ['assign', 'add-to-group', 'remove-from-grou
 /** Many screens, one change: pick them (by group, by a filter, by hand), say the change, confirm. */
 export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screens: Screen[] }) {
   const { t } = useTranslation();
-  const playlists = useQuery(playlistsQuery);
   const bulk = useBulkChange();
   const [form, setForm] = useState<SelectionForm>({
     mode: 'group',
@@ -30,8 +30,8 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
     filterGroupId: '',
     chosen: new Set(),
   });
-  const [change, setChange] = useState({
-    kind: 'assign' as BulkChange['kind'],
+  const [change, setChange] = useState<ChangeForm>({
+    kind: 'assign',
     playlistId: '',
     groupId: '',
     timeZone: SCREEN_DEFAULT_TIME_ZONE,
@@ -42,11 +42,6 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
   const picked = useMemo(() => selectedScreens(selection, screens, groups), [selection, screens, groups]);
   const body = bulkChangeOf(change);
   const set = (patch: Partial<SelectionForm>) => setForm((f) => ({ ...f, ...patch }));
-  const groupOptions = groups.map((g) => (
-    <option key={g.id} value={g.id}>
-      {g.name}
-    </option>
-  ));
   const apply = () => {
     if (!selection || !body) return;
     setError(null);
@@ -68,158 +63,11 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
         <p className="pc-muted">{t('fleet.bulk.intro')}</p>
       </CardHeader>
       <CardContent className="pc-stack">
-        <div className="pc-field pf-narrow">
-          <Label htmlFor="fleet-select-by">{t('fleet.bulk.selectBy')}</Label>
-          <select
-            id="fleet-select-by"
-            className="pc-select"
-            value={form.mode}
-            onChange={(e) => set({ mode: e.target.value as SelectionMode })}
-          >
-            {MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {t(`fleet.bulk.by.${mode}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        {form.mode === 'group' ? (
-          <div className="pc-field">
-            <Label htmlFor="fleet-bulk-group">{t('fleet.bulk.group')}</Label>
-            <select
-              id="fleet-bulk-group"
-              className="pc-select"
-              value={form.groupId}
-              onChange={(e) => set({ groupId: e.target.value })}
-            >
-              <option value="">{t('fleet.bulk.chooseGroup')}</option>
-              {groupOptions}
-            </select>
-          </div>
-        ) : null}
-        {form.mode === 'filter' ? (
-          <div className="pf-inline">
-            <div className="pc-field">
-              <Label htmlFor="fleet-filter-name">{t('fleet.bulk.filterName')}</Label>
-              <Input id="fleet-filter-name" value={form.name} onChange={(e) => set({ name: e.target.value })} />
-            </div>
-            <div className="pc-field">
-              <Label htmlFor="fleet-filter-status">{t('fleet.bulk.filterStatus')}</Label>
-              <select
-                id="fleet-filter-status"
-                className="pc-select"
-                value={form.status}
-                onChange={(e) => set({ status: e.target.value as SelectionForm['status'] })}
-              >
-                <option value="">{t('fleet.bulk.anyStatus')}</option>
-                <option value="online">{t('fleet.bulk.online')}</option>
-                <option value="offline">{t('fleet.bulk.offline')}</option>
-              </select>
-            </div>
-            <div className="pc-field">
-              <Label htmlFor="fleet-filter-group">{t('fleet.bulk.group')}</Label>
-              <select
-                id="fleet-filter-group"
-                className="pc-select"
-                value={form.filterGroupId}
-                onChange={(e) => set({ filterGroupId: e.target.value })}
-              >
-                <option value="">{t('fleet.bulk.anyGroup')}</option>
-                {groupOptions}
-              </select>
-            </div>
-          </div>
-        ) : null}
-        {form.mode === 'hand' ? (
-          <fieldset className="pf-checks">
-            <legend>{t('fleet.bulk.screens')}</legend>
-            {screens.length === 0 ? <p className="pc-muted">{t('fleet.noScreens')}</p> : null}
-            {screens.map((s) => (
-              <label key={s.id} className="pf-check">
-                <input
-                  type="checkbox"
-                  checked={form.chosen.has(s.id)}
-                  onChange={(e) => {
-                    const chosen = new Set(form.chosen);
-                    if (e.target.checked) chosen.add(s.id);
-                    else chosen.delete(s.id);
-                    set({ chosen });
-                  }}
-                />
-                {s.name}
-              </label>
-            ))}
-          </fieldset>
-        ) : null}
+        <SelectionFields form={form} set={set} groups={groups} screens={screens} />
         <p data-testid="fleet-bulk-count" aria-live="polite">
           {t('fleet.bulk.selected', { count: picked.length })}
         </p>
-        <div className="pf-inline">
-          <div className="pc-field">
-            <Label htmlFor="fleet-bulk-change">{t('fleet.bulk.change')}</Label>
-            <select
-              id="fleet-bulk-change"
-              className="pc-select"
-              value={change.kind}
-              onChange={(e) => setChange((c) => ({ ...c, kind: e.target.value as BulkChange['kind'] }))}
-            >
-              {KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {t(`fleet.bulk.kinds.${k}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          {change.kind === 'assign' ? (
-            <div className="pc-field">
-              <Label htmlFor="fleet-bulk-playlist">{t('fleet.bulk.playlist')}</Label>
-              <select
-                id="fleet-bulk-playlist"
-                className="pc-select"
-                value={change.playlistId}
-                onChange={(e) => setChange((c) => ({ ...c, playlistId: e.target.value }))}
-              >
-                <option value="">{t('fleet.groups.nothing')}</option>
-                {(playlists.data ?? []).map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
-          {change.kind === 'add-to-group' || change.kind === 'remove-from-group' ? (
-            <div className="pc-field">
-              <Label htmlFor="fleet-bulk-target-group">{t('fleet.bulk.group')}</Label>
-              <select
-                id="fleet-bulk-target-group"
-                className="pc-select"
-                value={change.groupId}
-                onChange={(e) => setChange((c) => ({ ...c, groupId: e.target.value }))}
-              >
-                <option value="">{t('fleet.bulk.chooseGroup')}</option>
-                {groupOptions}
-              </select>
-            </div>
-          ) : null}
-          {change.kind === 'set-time-zone' ? (
-            <div className="pc-field">
-              <Label htmlFor="fleet-bulk-zone">{t('fleet.bulk.timeZone')}</Label>
-              <select
-                id="fleet-bulk-zone"
-                className="pc-select"
-                value={change.timeZone}
-                onChange={(e) => setChange((c) => ({ ...c, timeZone: e.target.value }))}
-              >
-                {Intl.supportedValuesOf('timeZone').map((z) => (
-                  <option key={z} value={z}>
-                    {z}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
-        </div>
+        <ChangeFields change={change} setChange={setChange} groups={groups} />
         <div>
           <Button
             onClick={() => {
@@ -255,5 +103,149 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
         ) : null}
       </CardContent>
     </Card>
+  );
+}
+
+/** Which screens: by a group, by a filter (name, status, group) or ticked by hand. */
+function SelectionFields({
+  form,
+  set,
+  groups,
+  screens,
+}: {
+  form: SelectionForm;
+  set: (patch: Partial<SelectionForm>) => void;
+  groups: ScreenGroup[];
+  screens: Screen[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <SelectField
+        id="fleet-select-by"
+        label={t('fleet.bulk.selectBy')}
+        value={form.mode}
+        onChange={(mode) => set({ mode: mode as SelectionMode })}
+        narrow
+      >
+        {MODES.map((mode) => (
+          <option key={mode} value={mode}>
+            {t(`fleet.bulk.by.${mode}`)}
+          </option>
+        ))}
+      </SelectField>
+      {form.mode === 'group' ? (
+        <SelectField
+          id="fleet-bulk-group"
+          label={t('fleet.bulk.group')}
+          value={form.groupId}
+          onChange={(groupId) => set({ groupId })}
+        >
+          <NameOptions items={groups} none={t('fleet.bulk.chooseGroup')} />
+        </SelectField>
+      ) : null}
+      {form.mode === 'filter' ? (
+        <div className="pf-inline">
+          <div className="pc-field">
+            <Label htmlFor="fleet-filter-name">{t('fleet.bulk.filterName')}</Label>
+            <Input id="fleet-filter-name" value={form.name} onChange={(e) => set({ name: e.target.value })} />
+          </div>
+          <SelectField
+            id="fleet-filter-status"
+            label={t('fleet.bulk.filterStatus')}
+            value={form.status}
+            onChange={(status) => set({ status: status as SelectionForm['status'] })}
+          >
+            <option value="">{t('fleet.bulk.anyStatus')}</option>
+            <option value="online">{t('fleet.bulk.online')}</option>
+            <option value="offline">{t('fleet.bulk.offline')}</option>
+          </SelectField>
+          <SelectField
+            id="fleet-filter-group"
+            label={t('fleet.bulk.group')}
+            value={form.filterGroupId}
+            onChange={(filterGroupId) => set({ filterGroupId })}
+          >
+            <NameOptions items={groups} none={t('fleet.bulk.anyGroup')} />
+          </SelectField>
+        </div>
+      ) : null}
+      {form.mode === 'hand' ? (
+        <CheckList
+          legend={t('fleet.bulk.screens')}
+          items={screens}
+          checked={form.chosen}
+          onChange={(chosen) => set({ chosen })}
+          empty={t('fleet.noScreens')}
+        />
+      ) : null}
+    </>
+  );
+}
+
+type ChangeForm = { kind: BulkChange['kind']; playlistId: string; groupId: string; timeZone: string };
+
+/** The one change: its kind, then what it needs (a playlist, a group, a time zone). */
+function ChangeFields({
+  change,
+  setChange,
+  groups,
+}: {
+  change: ChangeForm;
+  setChange: (update: (c: ChangeForm) => ChangeForm) => void;
+  groups: ScreenGroup[];
+}) {
+  const { t } = useTranslation();
+  const playlists = useQuery(playlistsQuery);
+  const patch = (p: Partial<ChangeForm>) => setChange((c) => ({ ...c, ...p }));
+  return (
+    <div className="pf-inline">
+      <SelectField
+        id="fleet-bulk-change"
+        label={t('fleet.bulk.change')}
+        value={change.kind}
+        onChange={(kind) => patch({ kind: kind as BulkChange['kind'] })}
+      >
+        {KINDS.map((k) => (
+          <option key={k} value={k}>
+            {t(`fleet.bulk.kinds.${k}`)}
+          </option>
+        ))}
+      </SelectField>
+      {change.kind === 'assign' ? (
+        <SelectField
+          id="fleet-bulk-playlist"
+          label={t('fleet.bulk.playlist')}
+          value={change.playlistId}
+          onChange={(playlistId) => patch({ playlistId })}
+        >
+          <NameOptions items={playlists.data ?? []} none={t('fleet.groups.nothing')} />
+        </SelectField>
+      ) : null}
+      {change.kind === 'add-to-group' || change.kind === 'remove-from-group' ? (
+        <SelectField
+          id="fleet-bulk-target-group"
+          label={t('fleet.bulk.group')}
+          value={change.groupId}
+          onChange={(groupId) => patch({ groupId })}
+        >
+          <NameOptions items={groups} none={t('fleet.bulk.chooseGroup')} />
+        </SelectField>
+      ) : null}
+      {change.kind === 'set-time-zone' ? (
+        <SelectField
+          id="fleet-bulk-zone"
+          label={t('fleet.bulk.timeZone')}
+          value={change.timeZone}
+          onChange={(timeZone) => patch({ timeZone })}
+        >
+          {Intl.supportedValuesOf('timeZone').map((z) => (
+            <option key={z} value={z}>
+              {z}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+    </div>
   );
 }

@@ -11,6 +11,10 @@ import { LogSection } from './log-section';
 import { TakeoverSection } from './takeover-section';
 import './fleet.css';
 
+/** One screen is worded as one ("your screen"), not as a count ("your 1 screens"); none says what to do first. */
+export const subtitleKey = (count: number) =>
+  count === 0 ? 'fleet.subtitleNone' : count === 1 ? 'fleet.subtitleOne' : 'fleet.subtitle';
+
 /** Fleet control (/screens/fleet, issue 37): groups, one change for many screens, takeovers, the week ahead. */
 export function FleetPage() {
   const { t } = useTranslation();
@@ -35,7 +39,7 @@ function FleetView() {
           {t('fleet.back')}
         </Link>
         <h1 className="pc-page__title">{t('fleet.title')}</h1>
-        <p className="pc-page__subtitle">{t('fleet.subtitle', { count: screenList.length })}</p>
+        <p className="pc-page__subtitle">{t(subtitleKey(screenList.length), { count: screenList.length })}</p>
         <Link to="/screens/health" data-testid="health-link">
           {t('screens.health.link')}
         </Link>

@@ -13,6 +13,8 @@ import {
   CardTitle,
   describeError,
   FieldError,
+  IconArrowDown,
+  IconArrowUp,
   Input,
   Label,
   toast,
@@ -190,10 +192,12 @@ function GroupRow({
         <strong>{group.name}</strong>
         <span className="pc-muted">{t('fleet.groups.members', { count: group.screenIds.length })}</span>
         <span className="pf-group__actions">
-          <Button variant="ghost" size="sm" disabled={first} onClick={() => onMove(-1)}>
+          <Button variant="outline" size="sm" disabled={first} onClick={() => onMove(-1)}>
+            <IconArrowUp />
             {t('fleet.groups.up', { name: group.name })}
           </Button>
-          <Button variant="ghost" size="sm" disabled={last} onClick={() => onMove(1)}>
+          <Button variant="outline" size="sm" disabled={last} onClick={() => onMove(1)}>
+            <IconArrowDown />
             {t('fleet.groups.down', { name: group.name })}
           </Button>
         </span>

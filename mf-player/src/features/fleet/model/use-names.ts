@@ -1,16 +1,38 @@
-import type { TakeoverContent } from '@pagecast/contracts';
+import type { ScreenGroup, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../../../lib/accessible-files';
 import { playlistsQuery } from '../../../lib/playlists';
+import { fleetScreensQuery } from '../api/fleet-api';
 
-/** Names for ids (a playlist's name, a file's title; a gone one says so): the pages never show an id. */
+/** How many screen names a line lists before it says "and N more". */
+export const NAMES_LISTED = 3;
+
+/** Names listed in a line: the first few, then how many more (the rest of the line is the caller's words). */
+export function listedNames(names: readonly string[]): { shown: string[]; more: number } {
+  return { shown: names.slice(0, NAMES_LISTED), more: Math.max(0, names.length - NAMES_LISTED) };
+}
+
+/** Names for ids (a playlist's name, a file's title, screens, groups; a gone one says so): the pages never show an id. */
 export function useNames() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const files = useQuery(accessibleFilesQuery);
   const playlists = useQuery(playlistsQuery);
+  const screenList = useQuery(fleetScreensQuery);
   const file = (id: string) => files.data?.find((f) => f.id === id)?.title ?? t('fleet.unknownFile');
   const playlist = (id: string) => playlists.data?.find((p) => p.id === id)?.name ?? t('fleet.unknownPlaylist');
   const content = (c: TakeoverContent) => (c.kind === 'message' ? c.title : file(c.fileId));
-  return { file, playlist, content, files: files.data ?? [] };
+  const list = (names: string[]) => new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(names);
+  /** "Lobby, Entrance and 2 more" (a screen unpaired since: "a removed screen") */
+  const screens = (ids: readonly string[]) => {
+    const named = ids.map((id) => screenList.data?.find((s) => s.id === id)?.name ?? t('fleet.unknownScreen'));
+    const { shown, more } = listedNames(named);
+    return more ? list([...shown, t('fleet.moreScreens', { count: more })]) : list(shown);
+  };
+  /** where a takeover goes, in words: all screens, or its groups by name */
+  const target = (to: TakeoverTarget, groups: readonly ScreenGroup[]) =>
+    to.kind === 'all'
+      ? t('fleet.takeover.allScreens')
+      : list(to.groupIds.map((id) => groups.find((g) => g.id === id)?.name ?? t('fleet.unknownGroup')));
+  return { file, playlist, content, screens, target, files: files.data ?? [] };
 }
