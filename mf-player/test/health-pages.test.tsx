@@ -33,6 +33,7 @@ const titles = titlesOf(
     { id: 'f-prices', title: 'Prices' },
   ],
   [{ id: 'pl-lunch', name: 'Lunch' }],
+  [{ id: 'tk1', content: { kind: 'message', title: 'Evacuate', body: 'Use the stairs' } }],
 );
 
 function health(over: Partial<ScreenHealth> & Pick<ScreenHealth, 'state'>): ScreenHealth {
@@ -174,7 +175,7 @@ describe('a screen’s health, in words', () => {
     expect(reason()).toBe('2分前から、プレイリスト「Lunch」ではなく「Prices」の1ページを表示しています');
   });
 
-  it('ok, and a takeover message drawn as such', async () => {
+  it('under a takeover: says so (not "ok"), and draws the message by its title', async () => {
     await render(
       <HealthSummary
         health={health({
@@ -186,10 +187,12 @@ describe('a screen’s health, in words', () => {
         titles={titles}
       />,
     );
-    expect(byTestId('health-state')?.textContent).toBe('OK');
-    expect(reason()).toBe('Shows what it should');
+    expect(byTestId('health-state')?.dataset.state).toBe('ok');
+    expect(byTestId('health-state')?.dataset.note).toBe('takeover');
+    expect(byTestId('health-state')?.textContent).toBe('Taken over');
+    expect(reason()).toBe('Shows the takeover “Evacuate”, ahead of its schedule');
     expect(byTestId('health-thumb')?.dataset.kind).toBe('message');
-    expect(byTestId('health-thumb')?.textContent).toBe('the takeover message');
+    expect(byTestId('health-thumb')?.textContent).toBe('the takeover “Evacuate”');
     expect(byTestId('health-shown-for')?.textContent).toBe('Shown for 1 min');
   });
 
@@ -258,6 +261,24 @@ describe('a Screens card: one status', () => {
   const reporting = screen({ nowPlaying: { fileId: 'f-menu', page: 1 } });
   const card = () => byTestId('screen-s1');
 
+  it('a screen with nothing assigned says so (not "ok"), what to do, and opens the way to assign', async () => {
+    const nothing = health({
+      state: 'ok',
+      shows: { kind: 'blank', shownAt: iso(NOW - MIN) },
+      expected: { kind: 'none' },
+    });
+    await render(
+      <ScreenCard screen={{ ...reporting, assignment: { kind: 'none' } }} now={NOW} titles={titles} health={nothing} />,
+    );
+    expect(byTestId('health-state')?.dataset.note).toBe('unassigned');
+    expect(byTestId('health-state')?.textContent).toBe('Nothing assigned');
+    expect(byTestId('health-reason')?.textContent).toContain('Choose a playlist or a file');
+    const change = [...(card()?.querySelectorAll('details') ?? [])].find(
+      (d) => d.querySelector('summary')?.textContent === 'Change what it plays',
+    );
+    expect(change?.open).toBe(true);
+  });
+
   it('a closed screen says closed (not online) and has no now-playing line', async () => {
     // until its health is read (or from an older server): the heartbeat's online and the reported page
     await render(<ScreenCard screen={reporting} now={NOW} titles={titles} />);
@@ -279,11 +300,11 @@ describe('a Screens card: one status', () => {
     expect(byTestId('health-shows')).toBeNull();
     expect(card()?.textContent).not.toContain('Online');
     expect(card()?.textContent).not.toContain('Now playing');
-    // what its schedule plays, last seen and the screen size stay
+    // what it plays once open (not "now"), last seen and the screen size stay
     expect(byTestId('screen-schedule-now')?.textContent).toBe('Nothing');
     expect(byTestId('screen-last-seen')?.textContent).not.toBe('');
     expect([...(card()?.querySelectorAll('dt') ?? [])].map((dt) => dt.textContent)).toEqual([
-      'What it plays',
+      'Plays when open',
       'Last seen',
       'Screen size',
     ]);

@@ -2,7 +2,7 @@ import type { ScreenHealth } from '@pagecast/contracts';
 import { useTranslation } from '@pagecast/i18n';
 import { useState } from 'react';
 import type { Titles } from '../../lib/titles';
-import { describeShows, formatDuration, healthReason } from '../../lib/health/health-text';
+import { describeShows, formatDuration, healthNote, healthReason } from '../../lib/health/health-text';
 import { HealthBadge } from './health-badge';
 import { IncidentLog } from './incident-log';
 import { ShownThumbnail } from './shown-thumbnail';
@@ -49,7 +49,7 @@ export function HealthSummary({
         <p className="ph-health__state">
           {badge ? (
             <>
-              <HealthBadge state={health.state} />{' '}
+              <HealthBadge state={health.state} note={healthNote(health)} />{' '}
             </>
           ) : null}
           <span data-testid="health-reason">{healthReason(t, health, now, titles, time)}</span>

@@ -66,23 +66,29 @@ export function OpeningHoursEditor({
               ))}
             </fieldset>
             <div className="ph-span__times">
-              <Label htmlFor={`${idPrefix}-opens-${i}`}>{t('screens.health.hours.opens')}</Label>
-              <Input
-                id={`${idPrefix}-opens-${i}`}
-                type="time"
-                value={span.start}
-                onChange={(e) => setSpan(i, { start: e.target.value })}
-              />
-              <Label htmlFor={`${idPrefix}-closes-${i}`}>{t('screens.health.hours.closes')}</Label>
-              <Input
-                id={`${idPrefix}-closes-${i}`}
-                type="time"
-                value={span.end}
-                onChange={(e) => setSpan(i, { end: e.target.value })}
-              />
-              {span.end < span.start ? (
-                <span className="pc-muted pl-small">{t('screens.health.hours.nextDay')}</span>
-              ) : null}
+              <div className="pc-field">
+                <Label htmlFor={`${idPrefix}-opens-${i}`}>{t('screens.health.hours.opens')}</Label>
+                <Input
+                  id={`${idPrefix}-opens-${i}`}
+                  type="time"
+                  value={span.start}
+                  onChange={(e) => setSpan(i, { start: e.target.value })}
+                />
+              </div>
+              <div className="pc-field">
+                <Label htmlFor={`${idPrefix}-closes-${i}`}>{t('screens.health.hours.closes')}</Label>
+                <Input
+                  id={`${idPrefix}-closes-${i}`}
+                  type="time"
+                  value={span.end}
+                  onChange={(e) => setSpan(i, { end: e.target.value })}
+                />
+              </div>
+            </div>
+            {span.end < span.start ? (
+              <span className="pc-muted pl-small">{t('screens.health.hours.nextDay')}</span>
+            ) : null}
+            <div>
               <Button type="button" variant="ghost" size="sm" onClick={() => onChange(spans.filter((_, j) => j !== i))}>
                 {t('screens.health.hours.remove')}
               </Button>

@@ -56,44 +56,61 @@ export function ScheduleFields({
       <legend>{t('screens.dayParts')}</legend>
       {draft.parts.map((part, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id; their order is their identity here
-        <div key={i} className="pc-row ps-part" data-testid="day-part">
-          {WEEKDAYS.map((d) => (
-            <label key={d}>
-              <input
-                type="checkbox"
-                checked={part.days.includes(d)}
-                onChange={(e) =>
-                  setPart(i, {
-                    days: e.target.checked ? [...part.days, d].sort() : part.days.filter((x) => x !== d),
-                  })
-                }
+        <div key={i} className="ps-part" data-testid="day-part">
+          <div className="ps-part__days">
+            {WEEKDAYS.map((d) => (
+              <label key={d}>
+                <input
+                  type="checkbox"
+                  checked={part.days.includes(d)}
+                  onChange={(e) =>
+                    setPart(i, {
+                      days: e.target.checked ? [...part.days, d].sort() : part.days.filter((x) => x !== d),
+                    })
+                  }
+                />
+                {t(`screens.weekday.${d}`)}
+              </label>
+            ))}
+          </div>
+          <div className="ps-part__fields">
+            <div className="pc-field">
+              <Label htmlFor={`${p}-start-${i}`}>{t('screens.start')}</Label>
+              <Input
+                id={`${p}-start-${i}`}
+                type="time"
+                value={part.start}
+                onChange={(e) => setPart(i, { start: e.target.value })}
               />
-              {t(`screens.weekday.${d}`)}
-            </label>
-          ))}
-          <Label htmlFor={`${p}-start-${i}`}>{t('screens.start')}</Label>
-          <Input
-            id={`${p}-start-${i}`}
-            type="time"
-            value={part.start}
-            onChange={(e) => setPart(i, { start: e.target.value })}
-          />
-          <Label htmlFor={`${p}-end-${i}`}>{t('screens.end')}</Label>
-          <Input
-            id={`${p}-end-${i}`}
-            type="time"
-            value={part.end}
-            onChange={(e) => setPart(i, { end: e.target.value })}
-          />
-          <Label htmlFor={`${p}-pl-${i}`}>{t('screens.playlist')}</Label>
-          <PlaylistSelect id={`${p}-pl-${i}`} value={part.playlistId} onChange={(v) => setPart(i, { playlistId: v })} />
-          <Button
-            type="button"
-            variant="ghost"
-            onClick={() => onChange({ parts: draft.parts.filter((_, j) => j !== i) })}
-          >
-            {t('screens.removePart')}
-          </Button>
+            </div>
+            <div className="pc-field">
+              <Label htmlFor={`${p}-end-${i}`}>{t('screens.end')}</Label>
+              <Input
+                id={`${p}-end-${i}`}
+                type="time"
+                value={part.end}
+                onChange={(e) => setPart(i, { end: e.target.value })}
+              />
+            </div>
+            <div className="pc-field ps-part__wide">
+              <Label htmlFor={`${p}-pl-${i}`}>{t('screens.playlist')}</Label>
+              <PlaylistSelect
+                id={`${p}-pl-${i}`}
+                value={part.playlistId}
+                onChange={(v) => setPart(i, { playlistId: v })}
+              />
+            </div>
+          </div>
+          <div>
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              onClick={() => onChange({ parts: draft.parts.filter((_, j) => j !== i) })}
+            >
+              {t('screens.removePart')}
+            </Button>
+          </div>
         </div>
       ))}
       <Button

@@ -22,7 +22,7 @@ export function describeShows(t: TFunction, shows: ShownReport | null, titles: T
   if (!shows) return t('screens.health.shows.none');
   if (shows.kind === 'page')
     return t('screens.health.shows.page', { title: fileTitle(t, titles, shows.fileId), page: shows.page });
-  if (shows.kind === 'message') return t('screens.health.shows.message');
+  if (shows.kind === 'message') return messageText(t, titles, shows.takeoverId);
   return t('screens.health.shows.blank');
 }
 
@@ -34,8 +34,26 @@ export function describeExpected(t: TFunction, expected: ExpectedShow, titles: T
     return t('screens.health.expected.playlist', {
       name: titles.playlist(expected.playlistId) ?? t('screens.board.unknownPlaylist'),
     });
-  if (expected.kind === 'message') return t('screens.health.expected.message');
+  if (expected.kind === 'message') return messageText(t, titles, expected.takeoverId);
   return t('screens.health.expected.none');
+}
+
+/** A takeover's message, by its title once the running takeovers are read. */
+function messageText(t: TFunction, titles: Titles, takeoverId: string): string {
+  const title = titles.takeover(takeoverId);
+  return title === null ? t('screens.health.shows.message') : t('screens.health.shows.messageTitled', { title });
+}
+
+/**
+ * What a screen in the ok state is doing, when "ok" alone would mislead: under a takeover (not its schedule), or
+ * with nothing assigned (its display shows only its name). Other states say it themselves.
+ */
+export type HealthNote = 'takeover' | 'unassigned' | null;
+export function healthNote(health: Pick<ScreenHealth, 'state' | 'expected'>): HealthNote {
+  if (health.state !== 'ok') return null;
+  if (health.expected.kind === 'message') return 'takeover';
+  if (health.expected.kind === 'none') return 'unassigned';
+  return null;
 }
 
 /** Why a screen is in its state, in one sentence (times by `time`, durations counted to `now`). */
@@ -81,8 +99,15 @@ export function healthReason(
         shows: describeShows(t, health.shows, titles),
         expected: describeExpected(t, health.expected, titles),
       });
-    default:
+    default: {
+      const note = healthNote(health);
+      if (note === 'takeover')
+        return t('screens.health.reason.takeover', {
+          what: describeExpected(t, health.expected, titles),
+        });
+      if (note === 'unassigned') return t('screens.health.reason.unassigned');
       return t('screens.health.reason.ok');
+    }
   }
 }
 

@@ -8,7 +8,7 @@ import { HealthBadge } from '../../../components/health/health-badge';
 import { MembersOnly } from '../../../components/members-only/members-only';
 import { HealthSummary } from '../../../components/health/health-summary';
 import { allHealthQuery, fleetHealthQuery, groupsQuery } from '../../../lib/health/health-api';
-import { healthReason } from '../../../lib/health/health-text';
+import { healthNote, healthReason } from '../../../lib/health/health-text';
 import { useHealthLive } from '../../../lib/health/use-health-live';
 import { useTitles } from '../../../lib/titles';
 import { useNow } from '../../../lib/use-now';
@@ -209,6 +209,7 @@ function CountButton({
       onClick={onClick}
       data-testid={testId}
       data-state={state}
+      data-zero={count === 0 ? 'true' : undefined}
     >
       <span className="ph-count__n">{count ?? '–'}</span>
       <span className="ph-count__label">{label}</span>
@@ -240,7 +241,7 @@ function HealthRow({
     >
       <button type="button" className="ph-row__head" aria-expanded={open} onClick={() => onToggle(!open)}>
         <strong className="ph-row__name">{health.name}</strong>
-        <HealthBadge state={health.state} />
+        <HealthBadge state={health.state} note={healthNote(health)} />
         {open ? null : <span className="ph-row__reason pc-muted">{healthReason(t, health, now, titles, time)}</span>}
       </button>
       {open ? <HealthSummary health={health} now={now} titles={titles} incidentsOpen /> : null}

@@ -44,8 +44,8 @@ export function PlayReportCard() {
           </p>
         ) : null}
         {report.data?.length ? (
-          <div className="ps-table-wrap">
-            <table className="pc-table ps-table" data-testid="play-report">
+          <div className="ps-table-wrap ps-table-wrap--cards">
+            <table className="pc-table ps-table pl-card-table" data-testid="play-report">
               <thead>
                 <tr>
                   <th>{t('screens.day')}</th>
@@ -58,13 +58,17 @@ export function PlayReportCard() {
               <tbody>
                 {report.data.map((r) => (
                   <tr key={`${r.day}-${r.screenId}-${r.fileId}`}>
-                    <td>{r.day}</td>
-                    <td>{r.screenName}</td>
-                    <td data-testid="play-file">{titles.file(r.fileId) ?? t('screens.board.unknownFile')}</td>
-                    <td data-testid="play-count" className="ps-num">
+                    <td data-label={t('screens.day')}>{r.day}</td>
+                    <td data-label={t('screens.screen')}>{r.screenName}</td>
+                    <td data-label={t('screens.file')} data-testid="play-file">
+                      {titles.file(r.fileId) ?? t('screens.board.unknownFile')}
+                    </td>
+                    <td data-label={t('screens.playCount')} data-testid="play-count" className="ps-num">
                       {r.plays}
                     </td>
-                    <td className="ps-num">{Math.round(r.seconds)}</td>
+                    <td data-label={t('screens.seconds')} className="ps-num">
+                      {Math.round(r.seconds)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

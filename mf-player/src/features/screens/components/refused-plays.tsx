@@ -19,8 +19,8 @@ export function RefusedPlays({ from, to }: { from: string; to: string }) {
       {refused.data?.length ? (
         <>
           <p data-testid="refused-total">{t('screens.refusedTotal', { count: total })}</p>
-          <div className="ps-table-wrap">
-            <table className="pc-table ps-table">
+          <div className="ps-table-wrap ps-table-wrap--cards">
+            <table className="pc-table ps-table pl-card-table">
               <thead>
                 <tr>
                   <th>{t('screens.day')}</th>
@@ -32,10 +32,10 @@ export function RefusedPlays({ from, to }: { from: string; to: string }) {
               <tbody>
                 {refused.data.map((r) => (
                   <tr key={`${r.day}-${r.screenId}-${r.reason}`} data-reason={r.reason}>
-                    <td>{r.day}</td>
-                    <td>{r.screenName}</td>
-                    <td>{t(`screens.refusal.${r.reason}`)}</td>
-                    <td data-testid="refused-count" className="ps-num">
+                    <td data-label={t('screens.day')}>{r.day}</td>
+                    <td data-label={t('screens.screen')}>{r.screenName}</td>
+                    <td data-label={t('screens.reason')}>{t(`screens.refusal.${r.reason}`)}</td>
+                    <td data-label={t('screens.records')} data-testid="refused-count" className="ps-num">
                       {r.records}
                     </td>
                   </tr>

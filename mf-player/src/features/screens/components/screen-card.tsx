@@ -12,7 +12,7 @@ import { nowAndNext, zoneOffset } from '../model/now-next';
 import type { Titles } from '../model/titles';
 import { HealthBadge } from '../../../components/health/health-badge';
 import { HealthSummary } from '../../../components/health/health-summary';
-import { describeExpected } from '../../../lib/health/health-text';
+import { describeExpected, healthNote } from '../../../lib/health/health-text';
 import { AssignmentEditor } from './assignment-editor';
 import { ScreenSettings } from './screen-settings';
 
@@ -66,12 +66,15 @@ export function ScreenCard({
   const plan = nowAndNext(screen.assignment, screen.timeZone, now);
   const reported = screen.nowPlaying?.fileId && online ? screen.nowPlaying : null;
   const lastSeen = when(screen.lastSeenAt);
+  // closed by its hours it shows nothing: its plan is what it plays once open, not what it plays "now"
+  const closed = health?.state === 'closed';
+  const unassigned = health ? healthNote(health) === 'unassigned' : screen.assignment.kind === 'none';
   return (
     <Card className={highlighted ? 'ps-screen ps-screen--highlight' : 'ps-screen'} data-testid={`screen-${screen.id}`}>
       <CardHeader className="ps-screen__head">
         <CardTitle level={3}>{screen.name}</CardTitle>
         {health ? (
-          <HealthBadge state={health.state} />
+          <HealthBadge state={health.state} note={healthNote(health)} />
         ) : (
           <Badge variant={online ? 'success' : 'secondary'} data-testid="screen-status">
             {online ? t('screens.online') : t('screens.offline')}
@@ -105,32 +108,8 @@ export function ScreenCard({
               </dd>
             </div>
           )}
-          {screen.assignment.kind === 'schedule' ? (
-            <div>
-              <dt>{t('screens.board.schedule')}</dt>
-              <dd data-testid="screen-schedule-now">
-                {plan.until === null
-                  ? t('screens.board.nowAlways', { what: what(plan.now) })
-                  : t('screens.board.nowUntil', { what: what(plan.now), time: at(plan.until) })}
-                {plan.next && plan.until !== null ? (
-                  <>
-                    <br />
-                    <span data-testid="screen-schedule-next">
-                      {t('screens.board.next', { what: what(plan.next), time: at(plan.until) })}
-                    </span>
-                  </>
-                ) : null}
-              </dd>
-            </div>
-          ) : (
-            <div>
-              <dt>{t('screens.plays')}</dt>
-              <dd data-testid="screen-schedule-now">
-                {screen.assignment.kind === 'none' ? t('screens.board.nothingPlanned') : what(plan.now)}
-              </dd>
-            </div>
-          )}
-          {health && !sameShow(plan.now, health.expected) ? (
+          <PlanFact screen={screen} closed={closed} plan={plan} what={what} at={at} />
+          {health && !closed && !sameShow(plan.now, health.expected) ? (
             // what the resolver says it should show now, when its groups or a takeover give something else
             <div>
               <dt>{t('screens.board.insteadNow')}</dt>
@@ -149,7 +128,8 @@ export function ScreenCard({
             </dd>
           </div>
         </dl>
-        <details className="ps-edit">
+        {/* nothing to play yet: the way to give it something is open */}
+        <details className="ps-edit" open={unassigned}>
           <summary>{t('screens.board.change')}</summary>
           <AssignmentEditor screen={screen} />
         </details>
@@ -170,6 +150,62 @@ export function ScreenCard({
         </Button>
       </CardFooter>
     </Card>
+  );
+}
+
+/**
+ * What the screen's own assignment plays: a schedule's part now and next (on the screen's clock), else the playlist
+ * or file; while closed by its opening hours, what it plays once open.
+ */
+function PlanFact({
+  screen,
+  closed,
+  plan,
+  what,
+  at,
+}: {
+  screen: Screen;
+  closed: boolean;
+  plan: ReturnType<typeof nowAndNext>;
+  what: (p: Playing) => string;
+  at: (ms: number) => string;
+}) {
+  const { t } = useTranslation();
+  if (closed)
+    return (
+      <div>
+        <dt>{t('screens.board.whenOpen')}</dt>
+        <dd data-testid="screen-schedule-now">
+          {screen.assignment.kind === 'none' ? t('screens.board.nothingPlanned') : what(plan.now)}
+        </dd>
+      </div>
+    );
+  if (screen.assignment.kind !== 'schedule')
+    return (
+      <div>
+        <dt>{t('screens.plays')}</dt>
+        <dd data-testid="screen-schedule-now">
+          {screen.assignment.kind === 'none' ? t('screens.board.nothingPlanned') : what(plan.now)}
+        </dd>
+      </div>
+    );
+  return (
+    <div>
+      <dt>{t('screens.board.schedule')}</dt>
+      <dd data-testid="screen-schedule-now">
+        {plan.until === null
+          ? t('screens.board.nowAlways', { what: what(plan.now) })
+          : t('screens.board.nowUntil', { what: what(plan.now), time: at(plan.until) })}
+        {plan.next && plan.until !== null ? (
+          <>
+            <br />
+            <span data-testid="screen-schedule-next">
+              {t('screens.board.next', { what: what(plan.next), time: at(plan.until) })}
+            </span>
+          </>
+        ) : null}
+      </dd>
+    </div>
   );
 }
 

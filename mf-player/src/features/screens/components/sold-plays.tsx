@@ -22,8 +22,8 @@ export function SoldPlays({ from, to }: { from: string; to: string }) {
       {sold.error ? <p role="alert">{describeError(sold.error, t, t('screens.loadFailed'))}</p> : null}
       {sold.data && sold.data.length === 0 ? <p data-testid="sold-plays-empty">{t('screens.soldEmpty')}</p> : null}
       {sold.data?.length ? (
-        <div className="ps-table-wrap">
-          <table className="pc-table ps-table">
+        <div className="ps-table-wrap ps-table-wrap--cards">
+          <table className="pc-table ps-table pl-card-table">
             <thead>
               <tr>
                 <th>{t('screens.day')}</th>
@@ -35,9 +35,11 @@ export function SoldPlays({ from, to }: { from: string; to: string }) {
             <tbody>
               {sold.data.map((r) => (
                 <tr key={`${r.day}-${r.fileId}`}>
-                  <td>{r.day}</td>
-                  <td data-testid="sold-play-file">{titles.file(r.fileId) ?? t('screens.board.unknownFile')}</td>
-                  <td data-testid="sold-play-count" className="ps-num">
+                  <td data-label={t('screens.day')}>{r.day}</td>
+                  <td data-label={t('screens.file')} data-testid="sold-play-file">
+                    {titles.file(r.fileId) ?? t('screens.board.unknownFile')}
+                  </td>
+                  <td data-label={t('screens.playCount')} data-testid="sold-play-count" className="ps-num">
                     {r.plays}
                   </td>
                   <td data-testid="sold-play-seconds" className="ps-num">
