@@ -23,6 +23,7 @@ import { beatWithReport, createShownReporter, imageErrorOf, settled, shownReport
 import { type StageLayout, useStageLayout } from '../model/stage';
 import { isUnauthorized, useDisplaySession } from '../model/use-display-session';
 import { useDisplayPlayer } from '../model/use-display-player';
+import { IdleScreen, TakeoverMessage } from './display-screens';
 import './display.css';
 
 /** Reported with each heartbeat; the Screens page shows it. */
@@ -249,10 +250,12 @@ function PairedDisplay({
         data-takeover={takeoverId ?? undefined}
       >
         <Stage layout={stage}>
-          <div className="pc-display__message" data-testid="display-message" role="alert">
-            <h1 className="pc-display__message-title">{playing.title}</h1>
-            {playing.body ? <p className="pc-display__message-body">{playing.body}</p> : null}
-          </div>
+          <TakeoverMessage
+            title={playing.title}
+            body={playing.body}
+            startsAt={screen.takeovers?.find((x) => x.id === takeoverId)?.startsAt ?? null}
+            timeZone={screen.timeZone}
+          />
         </Stage>
       </main>
     );
@@ -277,9 +280,7 @@ function PairedDisplay({
             onError={() => imageFailed(slide.imagePath)}
           />
         ) : (
-          <p className="pc-display__idle" data-testid="display-idle">
-            {screen.name}
-          </p>
+          <IdleScreen name={screen.name} unassigned={playing.kind === 'none'} />
         )}
       </Stage>
     </main>
