@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   CONTROLS_VISIBLE_MS,
+  canTurnPages,
   controlsReveal,
   leaveTarget,
   revealsControls,
+  swipeDirection,
   type Timers,
 } from '../src/features/signage/model/controls';
 
@@ -91,5 +93,34 @@ describe('leaving the player', () => {
     expect(leaveTarget({ historyIndex: 0, referrer: `${origin}/signage/f1?autoplay=true`, origin })).toBe('/');
     expect(leaveTarget({ historyIndex: 0, referrer: `${origin}/login`, origin })).toBe('/');
     expect(leaveTarget({ historyIndex: 0, referrer: 'not a url', origin })).toBe('/');
+  });
+  it('opened with the page it came from: back to that page of this site, never another site', () => {
+    expect(leaveTarget({ historyIndex: 0, referrer: '', origin, from: '/files?q=menu' })).toBe('/files?q=menu');
+    expect(leaveTarget({ historyIndex: 0, referrer: '', origin, from: '//elsewhere.example/x' })).toBe('/');
+    expect(leaveTarget({ historyIndex: 0, referrer: '', origin, from: 'https://elsewhere.example/x' })).toBe('/');
+    expect(leaveTarget({ historyIndex: 0, referrer: '', origin, from: '/signage/f2' })).toBe('/');
+  });
+  it('alone in a tab of its own (the files page opens it so, without a referrer): closes that tab', () => {
+    expect(leaveTarget({ historyIndex: 0, referrer: '', origin, historyLength: 1 })).toBe('close');
+    // a tab with pages before the player (typed in, or a link followed) is not closed
+    expect(leaveTarget({ historyIndex: 0, referrer: '', origin, historyLength: 3 })).toBe('/');
+  });
+});
+
+describe('turning pages by touch', () => {
+  it('a quick sideways swipe turns the page: to the left the next one, to the right the previous one', () => {
+    expect(swipeDirection({ dx: -120, dy: 10, ms: 200 })).toBe('next');
+    expect(swipeDirection({ dx: 120, dy: -10, ms: 200 })).toBe('previous');
+  });
+  it('a short, slow or mostly vertical move is not a swipe', () => {
+    expect(swipeDirection({ dx: -30, dy: 0, ms: 100 })).toBeNull();
+    expect(swipeDirection({ dx: -200, dy: 0, ms: 2000 })).toBeNull();
+    expect(swipeDirection({ dx: -80, dy: 60, ms: 200 })).toBeNull();
+  });
+  it('previous and next have somewhere to go unless one file has one page', () => {
+    expect(canTurnPages(1, 0)).toBe(false);
+    expect(canTurnPages(1, 1)).toBe(false);
+    expect(canTurnPages(3, 0)).toBe(true);
+    expect(canTurnPages(1, 2)).toBe(true); // a playlist goes on to its next file
   });
 });

@@ -60,37 +60,77 @@ export function PlayerHeader(props: PlayerHeaderProps) {
           </option>
         ))}
       </select>
-      <Button size="sm" data-testid="player-play" onClick={props.onTogglePlay}>
+      <Button
+        size="sm"
+        data-testid="player-play"
+        onClick={props.onTogglePlay}
+        aria-label={props.playing ? t('player.pause') : t('player.play')}
+      >
         {props.playing ? <IconPause /> : <IconPlay />}
-        {props.playing ? t('player.pause') : t('player.play')}
+        <Words>{props.playing ? t('player.pause') : t('player.play')}</Words>
       </Button>
-      <Button size="sm" variant="secondary" data-testid="player-fullscreen" onClick={props.onToggleFullscreen}>
+      <Button
+        size="sm"
+        variant="secondary"
+        data-testid="player-fullscreen"
+        onClick={props.onToggleFullscreen}
+        aria-label={props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
+      >
         {props.fullscreen ? <IconExitFullscreen /> : <IconFullscreen />}
-        {props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
+        <Words>{props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}</Words>
       </Button>
       <span className="pc-player-hint">{t('player.escHint')}</span>
-      <Button size="sm" variant="secondary" data-testid="player-leave" onClick={props.onLeave}>
+      <Button
+        size="sm"
+        variant="secondary"
+        data-testid="player-leave"
+        onClick={props.onLeave}
+        aria-label={t('player.leave')}
+      >
         <IconClose />
-        {t('player.leave')}
+        <Words>{t('player.leave')}</Words>
       </Button>
     </header>
   );
 }
 
-/** Bottom controls: previous, 'current / total', next. */
-export function PlayerControls(props: { current: number; total: number; onPrevious: () => void; onNext: () => void }) {
+/** A button's words, hidden on a phone where the icon stands for them (the button keeps them as its name). */
+const Words = ({ children }: { children: string }) => <span className="pc-player__words">{children}</span>;
+
+/** Bottom controls: previous, 'current / total', next; off when there is no other page to go to. */
+export function PlayerControls(props: {
+  current: number;
+  total: number;
+  onPrevious: () => void;
+  onNext: () => void;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <nav className="pc-player__controls" data-testid="player-controls">
-      <Button size="sm" variant="secondary" data-testid="player-previous" onClick={props.onPrevious}>
+      <Button
+        size="sm"
+        variant="secondary"
+        data-testid="player-previous"
+        onClick={props.onPrevious}
+        disabled={props.disabled}
+        aria-label={t('player.previous')}
+      >
         <IconChevronLeft />
-        {t('player.previous')}
+        <Words>{t('player.previous')}</Words>
       </Button>
       <span className="pc-player__counter" data-testid="player-counter">
         {t('player.counter', { current: props.current, total: props.total })}
       </span>
-      <Button size="sm" variant="secondary" data-testid="player-next" onClick={props.onNext}>
-        {t('player.next')}
+      <Button
+        size="sm"
+        variant="secondary"
+        data-testid="player-next"
+        onClick={props.onNext}
+        disabled={props.disabled}
+        aria-label={t('player.next')}
+      >
+        <Words>{t('player.next')}</Words>
         <IconChevronRight />
       </Button>
     </nav>

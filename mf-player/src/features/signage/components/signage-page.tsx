@@ -5,7 +5,14 @@ import { useTranslation } from '@pagecast/i18n';
 import { classifyLoadError, isLogin, readLatest } from '../model/load-item';
 import { applyAtBoundary, type DisplayMode, effectiveMode, pageDurationMs } from '../model/playback';
 import { usePlayerControls } from '../model/use-player-controls';
-import { useFullscreen, useLoginRedirect, useOfflinePrecache, useOnline } from '../model/use-player-environment';
+import {
+  useFullscreen,
+  useLoginRedirect,
+  useOfflinePrecache,
+  useOnline,
+  useSwipePages,
+} from '../model/use-player-environment';
+import { canTurnPages } from '../model/controls';
 import { useSignagePlayback } from '../model/use-signage-playback';
 import { PlayerControls, PlayerHeader } from './player-chrome';
 import { ImageFallback, StateCard } from './state-card';
@@ -70,6 +77,8 @@ export function SignagePage() {
   else if (imageFailed) overlay = <ImageFallback title={showing.file.title} pageNumber={pageIndex + 1} />;
 
   const ready = showing !== null && !gone && !failure;
+  const turnable = canTurnPages(pageCount, playlistId ? playableItems.length : 0);
+  useSwipePages(rootRef, (direction) => void advance(direction), ready && turnable);
   // an update has arrived and waits for the next page boundary (never applied mid-page)
   const pending = snapshot !== null && applyAtBoundary(snapshot, readLatest(qc, snapshot.file.id, playlistId)).changed;
   return (
@@ -128,6 +137,7 @@ export function SignagePage() {
           total={pageCount}
           onPrevious={() => void advance('previous')}
           onNext={() => void advance('next')}
+          disabled={!turnable}
         />
       ) : null}
     </div>

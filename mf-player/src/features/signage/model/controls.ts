@@ -59,19 +59,48 @@ export function controlsReveal(
 
 /**
  * Where the player's leave button goes: back, when the player was reached inside the app (the router's history
- * index is past its first entry); else the same-site page that opened it in a new tab (the files or playlists page);
- * else the start page. Never to another site, and never to another player page.
+ * index is past its first entry); else the same-site page that opened it (its `from` parameter, then the referrer,
+ * which the app's no-referrer policy usually withholds); else, in a tab of its own (a history of one page: the files
+ * and playlists pages open the player in a new tab), closing that tab returns to the page that opened it ('close',
+ * the start page if the browser refuses); else the start page. Never to another site, nor to another player page.
  */
-export function leaveTarget(opts: { historyIndex: number | null; referrer: string; origin: string }): -1 | string {
+export function leaveTarget(opts: {
+  historyIndex: number | null;
+  referrer: string;
+  origin: string;
+  from?: string | null;
+  historyLength?: number;
+}): -1 | 'close' | string {
   if (opts.historyIndex !== null && opts.historyIndex > 0) return -1;
-  if (opts.referrer) {
+  // `from` is a path of this site ("/files?q=x"); the referrer a whole address
+  const fromPath = opts.from?.startsWith('/') && !opts.from.startsWith('//') ? `${opts.origin}${opts.from}` : null;
+  for (const candidate of [fromPath, opts.referrer]) {
+    if (!candidate) continue;
     try {
-      const from = new URL(opts.referrer);
+      const from = new URL(candidate);
       if (from.origin === opts.origin && !from.pathname.startsWith('/signage/') && from.pathname !== '/login')
         return `${from.pathname}${from.search}`;
     } catch {
-      // not a URL: the start page
+      // not a URL: the next one
     }
   }
+  if (opts.historyLength === 1) return 'close';
   return '/';
 }
+
+/** How far a finger must travel sideways, and how much more sideways than up or down, to turn a page. */
+export const SWIPE_MIN_PX = 50;
+export const SWIPE_MAX_MS = 800;
+
+/**
+ * A swipe from where a finger touched to where it lifted: to the left turns to the next page, to the right to the
+ * previous one (as a page of a book); short, slow or mostly vertical moves are not swipes.
+ */
+export function swipeDirection(move: { dx: number; dy: number; ms: number }): 'next' | 'previous' | null {
+  if (move.ms > SWIPE_MAX_MS) return null;
+  if (Math.abs(move.dx) < SWIPE_MIN_PX || Math.abs(move.dx) < 2 * Math.abs(move.dy)) return null;
+  return move.dx < 0 ? 'next' : 'previous';
+}
+
+/** Previous and next have somewhere to go unless a single file has a single page (a playlist moves to its next file). */
+export const canTurnPages = (pageCount: number, playableItems: number) => pageCount > 1 || playableItems > 1;

@@ -2,7 +2,7 @@ import type { PlaylistItem } from '@pagecast/contracts';
 import { constants } from '@pagecast/contracts';
 import { rememberReturnPage, toast } from '@pagecast/ui';
 import type { QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useLocation, useNavigate } from '@pagecast/router';
 import { useOfflineApp } from '../../../lib/use-offline-app';
@@ -10,7 +10,7 @@ import { precacheForOffline } from '../../../sw/register';
 import { playerFilePath } from '../api/get-player-file';
 import { playerPagesPath, playerPagesQuery } from '../api/get-player-pages';
 import { playlistItemsPath } from '../../../lib/playlist-items';
-import { controlsReveal, leaveTarget, revealsControls } from './controls';
+import { controlsReveal, leaveTarget, revealsControls, swipeDirection } from './controls';
 import type { PlayerSnapshot } from './load-item';
 import { ignoreKeyTarget, type KeyAction, keyAction } from './playback';
 
@@ -143,10 +143,64 @@ export function useLeavePlayer(): () => void {
       historyIndex: typeof state?.idx === 'number' ? state.idx : null,
       referrer: document.referrer,
       origin: window.location.origin,
+      from: new URLSearchParams(window.location.search).get('from'),
+      historyLength: window.history.length,
     });
     if (target === -1) navigate(-1);
-    else navigate(target);
+    else if (target === 'close') {
+      window.close();
+      // a tab the browser will not let a page close stays: the start page then
+      setTimeout(() => {
+        if (!window.closed) navigate('/');
+      }, 300);
+    } else navigate(target);
   }, [navigate]);
+}
+
+/**
+ * Swipes on a touch screen turn pages (left: next, right: previous), and the browser's own sideways gestures (back
+ * and forward by overscroll) are off while the player is open, so a swipe never leaves it.
+ */
+export function useSwipePages(
+  ref: RefObject<HTMLElement | null>,
+  advance: (direction: 'next' | 'previous') => void,
+  enabled: boolean,
+) {
+  const latest = useRef(advance);
+  latest.current = advance;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const root = document.documentElement;
+    const before = root.style.overscrollBehaviorX;
+    root.style.overscrollBehaviorX = 'none';
+    let start: { x: number; y: number; at: number } | null = null;
+    const down = (e: PointerEvent) => {
+      start = e.pointerType === 'mouse' ? null : { x: e.clientX, y: e.clientY, at: e.timeStamp };
+    };
+    const up = (e: PointerEvent) => {
+      if (!start || !enabled) return;
+      const direction = swipeDirection({
+        dx: e.clientX - start.x,
+        dy: e.clientY - start.y,
+        ms: e.timeStamp - start.at,
+      });
+      start = null;
+      if (direction) latest.current(direction);
+    };
+    const cancel = () => {
+      start = null;
+    };
+    el.addEventListener('pointerdown', down);
+    el.addEventListener('pointerup', up);
+    el.addEventListener('pointercancel', cancel);
+    return () => {
+      root.style.overscrollBehaviorX = before;
+      el.removeEventListener('pointerdown', down);
+      el.removeEventListener('pointerup', up);
+      el.removeEventListener('pointercancel', cancel);
+    };
+  }, [ref, enabled]);
 }
 
 /**
