@@ -15,7 +15,7 @@ import {
 } from '@pagecast/contracts';
 import { act } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { HealthSummary } from '../src/components/health/health-summary';
+import { HealthSummary } from '../src/lib/health/components/health-summary';
 import { FleetHealthView } from '../src/features/health/components/fleet-health-page';
 import { AgendaSection } from '../src/features/fleet/components/agenda-section';
 import { GroupsSection } from '../src/features/fleet/components/groups-section';

@@ -3,7 +3,7 @@ import { Card, CardContent, CardHeader, CardTitle, describeError, FieldError, La
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
-import { OrientationIcon } from '../../../components/health/orientation-icon';
+import { OrientationIcon } from '../../../lib/health/components/orientation-icon';
 import { agendaQuery } from '../api/fleet-api';
 import { useNames } from '../model/use-names';
 import '../../../components/layout/layout.css';

@@ -4,16 +4,16 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Link, useSearchParams } from '@pagecast/router';
-import { HealthBadge } from '../../../components/health/health-badge';
+import { HealthBadge } from '../../../lib/health/components/health-badge';
 import { MembersOnly } from '../../../components/members-only/members-only';
-import { HealthSummary } from '../../../components/health/health-summary';
-import { allHealthQuery, fleetHealthQuery, groupsQuery } from '../../../lib/health/health-api';
-import { healthNote, healthReason } from '../../../lib/health/health-text';
-import { useHealthLive } from '../../../lib/health/use-health-live';
+import { HealthSummary } from '../../../lib/health/components/health-summary';
+import { allHealthQuery, fleetHealthQuery, groupsQuery } from '../../../lib/health/api/health-api';
+import { healthNote, healthReason } from '../../../lib/health/model/health-text';
+import { useHealthLive } from '../../../lib/health/api/use-health-live';
 import { useTitles } from '../../../lib/titles';
 import { useNow } from '../../../lib/use-now';
 import '../../../components/layout/layout.css';
-import '../../../components/health/health.css';
+import '../../../lib/health/components/health.css';
 
 type StateFilter = NonNullable<FleetHealthQuery['state']>;
 /** the filter buttons, in this order ('' = all) */

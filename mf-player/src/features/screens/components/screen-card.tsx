@@ -10,9 +10,9 @@ import { useTranslation } from '@pagecast/i18n';
 import { useRevokeScreen } from '../api/revoke-screen';
 import { nowAndNext, zoneOffset } from '../model/now-next';
 import type { Titles } from '../model/titles';
-import { HealthBadge } from '../../../components/health/health-badge';
-import { HealthSummary } from '../../../components/health/health-summary';
-import { describeExpected, healthNote } from '../../../lib/health/health-text';
+import { HealthBadge } from '../../../lib/health/components/health-badge';
+import { HealthSummary } from '../../../lib/health/components/health-summary';
+import { describeExpected, healthNote } from '../../../lib/health/model/health-text';
 import { AssignmentEditor } from './assignment-editor';
 import { ScreenSettings } from './screen-settings';
 

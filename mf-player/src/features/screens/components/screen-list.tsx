@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useSearchParams } from '@pagecast/router';
-import { allHealthQuery } from '../../../lib/health/health-api';
+import { allHealthQuery } from '../../../lib/health/api/health-api';
 import { screensQuery } from '../api/list-screens';
 import { useTitles } from '../model/titles';
 import { useScreensLive } from '../model/use-screens-live';

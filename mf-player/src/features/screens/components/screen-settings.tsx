@@ -2,9 +2,9 @@ import type { OpeningSpan, Screen, ScreenRotation } from '@pagecast/contracts';
 import { Button, describeError, FieldError, toast } from '@pagecast/ui';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
-import { OpeningHoursEditor } from '../../../components/health/opening-hours-editor';
-import { RotationPicker } from '../../../components/health/rotation-picker';
-import { fieldErrors } from '../../../lib/health/health-text';
+import { OpeningHoursEditor } from '../../../lib/health/components/opening-hours-editor';
+import { RotationPicker } from '../../../lib/health/components/rotation-picker';
+import { fieldErrors } from '../../../lib/health/model/health-text';
 import { useUpdateScreen } from '../api/update-screen';
 
 /**

@@ -1,7 +1,7 @@
 // The Screens page hears its screens report (see lib/use-screen-status-live.ts) and reads its screens again: a freshly
 // paired screen turns online, its health and last seen move, without a reload. The screens list is read at most once
 // a second; the health of every screen (several pages for a large fleet, and the open incident logs) at most every 3 s.
-import { isHealthQuery } from '../../../lib/health/health-api';
+import { isHealthQuery } from '../../../lib/health/api/health-api';
 import { type GatheredRead, useScreenStatusLive } from '../../../lib/use-screen-status-live';
 import { screensKey } from '../api/list-screens';
 

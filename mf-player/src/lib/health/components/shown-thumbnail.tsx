@@ -1,8 +1,8 @@
 import type { FilePage, ScreenRotation, ShownReport } from '@pagecast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
-import type { Titles } from '../../lib/titles';
-import { describeShows } from '../../lib/health/health-text';
+import type { Titles } from '../../titles';
+import { describeShows } from '../model/health-text';
 
 /** The owner's pages of a file (GET /api/files/:id/pages: with their thumbnails); the default fetcher reads it. */
 const pagesQuery = (fileId: string) => ({

@@ -1,12 +1,12 @@
 import type { ScreenHealth } from '@pagecast/contracts';
 import { useTranslation } from '@pagecast/i18n';
 import { useState } from 'react';
-import type { Titles } from '../../lib/titles';
-import { describeShows, formatDuration, healthNote, healthReason } from '../../lib/health/health-text';
+import type { Titles } from '../../titles';
+import { describeShows, formatDuration, healthNote, healthReason } from '../model/health-text';
 import { HealthBadge } from './health-badge';
 import { IncidentLog } from './incident-log';
 import { ShownThumbnail } from './shown-thumbnail';
-import '../layout/layout.css';
+import '../../../components/layout/layout.css';
 import './health.css';
 
 /**

@@ -3,7 +3,7 @@ import { Button, FieldError, Input, Label } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 /** 0 = Sunday .. 6 = Saturday (as the day-part editor). */
 const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
-import '../layout/layout.css';
+import '../../../components/layout/layout.css';
 import './health.css';
 
 /** A new span: weekdays 09:00–18:00. */

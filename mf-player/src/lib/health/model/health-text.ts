@@ -3,7 +3,7 @@
 import type { ExpectedShow, ScreenHealth, ShownReport } from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';
 import type { TFunction } from 'i18next';
-import type { Titles } from '../titles';
+import type { Titles } from '../../titles';
 
 /** "45 s", "6 min", "3 h", "2 days" in the reader's language (rounded down to the largest unit). */
 export function formatDuration(t: TFunction, seconds: number): string {

@@ -3,7 +3,7 @@
 // reads are read again, at most once per gathering window, so a fleet of 10,000 screens reporting every 15 s costs at
 // most one read a second per open page.
 import { useMemo } from 'react';
-import { type GatheredRead, useScreenStatusLive } from '../use-screen-status-live';
+import { type GatheredRead, useScreenStatusLive } from '../../use-screen-status-live';
 import { isHealthQuery } from './health-api';
 
 const GATHER_MS = 1000;

@@ -1,7 +1,7 @@
 import type { ScreenHealthState } from '@pagecast/contracts';
 import { Badge, type BadgeVariant } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
-import type { HealthNote } from '../../lib/health/health-text';
+import type { HealthNote } from '../model/health-text';
 
 const VARIANT: Record<ScreenHealthState, BadgeVariant> = {
   ok: 'success',

@@ -1,8 +1,8 @@
 import { describeError, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
-import { incidentsQuery } from '../../lib/health/health-api';
-import '../layout/layout.css';
+import { incidentsQuery } from '../api/health-api';
+import '../../../components/layout/layout.css';
 
 /** A screen's incident log (read when shown): state, from, to, and when the e-mails went. */
 export function IncidentLog({ screenId }: { screenId: string }) {
