@@ -31,6 +31,7 @@ import { assignmentOf, draftOf } from '../../../lib/schedule-form';
 import { useCreateGroup, useDeleteGroup, useOrderGroups, useUpdateGroup } from '../api/fleet-api';
 import { moved } from '../model/fleet-model';
 import { ConfirmDialog } from './confirm-dialog';
+import { CheckList, SelectField } from './fields';
 import '../../../components/layout/layout.css';
 
 /** Groups: made, renamed, deleted, their screens, their order (precedence) and what they play. */
@@ -120,30 +121,77 @@ function GroupRow({
   onMove: (by: -1 | 1) => void;
 }) {
   const { t } = useTranslation();
-  const playlists = useQuery(playlistsQuery);
-  const files = useQuery(accessibleFilesQuery);
-  const update = useUpdateGroup();
   const remove = useDeleteGroup();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  return (
+    <li className="pf-group" data-testid={`fleet-group-${group.id}`}>
+      <div className="pf-group__head">
+        <span className="pf-group__rank" aria-hidden="true">
+          {group.rank + 1}
+        </span>
+        <strong>{group.name}</strong>
+        <span className="pc-muted">{t('fleet.groups.members', { count: group.screenIds.length })}</span>
+        <span className="pf-group__actions">
+          <Button variant="outline" size="sm" disabled={first} onClick={() => onMove(-1)}>
+            <IconArrowUp />
+            {t('fleet.groups.up', { name: group.name })}
+          </Button>
+          <Button variant="outline" size="sm" disabled={last} onClick={() => onMove(1)}>
+            <IconArrowDown />
+            {t('fleet.groups.down', { name: group.name })}
+          </Button>
+        </span>
+      </div>
+      <details>
+        <summary>{t('fleet.groups.edit', { name: group.name })}</summary>
+        <GroupForm group={group} screens={screens} onDelete={() => setConfirmDelete(true)} />
+      </details>
+      {confirmDelete ? (
+        <ConfirmDialog
+          title={t('fleet.groups.deleteTitle')}
+          confirm={t('fleet.groups.delete')}
+          destructive
+          pending={remove.isPending}
+          error={deleteError}
+          onClose={() => setConfirmDelete(false)}
+          onConfirm={() =>
+            remove.mutate(group.id, {
+              onSuccess: () => setConfirmDelete(false),
+              onError: (err) => setDeleteError(describeError(err, t, t('fleet.failed'))),
+            })
+          }
+        >
+          <p>{t('fleet.groups.deleteConfirm', { name: group.name, count: group.screenIds.length })}</p>
+        </ConfirmDialog>
+      ) : null}
+    </li>
+  );
+}
+
+/** 'playlist:<id>', 'file:<id>' (one list, grouped by kind), 'schedule' (its day parts below) or '' (nothing) */
+const playsOf = (assignment: ScreenAssignment) =>
+  assignment.kind === 'playlist'
+    ? `playlist:${assignment.playlistId}`
+    : assignment.kind === 'file'
+      ? `file:${assignment.fileId}`
+      : assignment.kind === 'schedule'
+        ? 'schedule'
+        : '';
+
+/** A group's settings: its name, its screens, what it plays, its screens' opening hours and alert threshold. */
+function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: Screen[]; onDelete: () => void }) {
+  const { t } = useTranslation();
+  const update = useUpdateGroup();
   const [name, setName] = useState(group.name);
   const [members, setMembers] = useState<Set<string>>(() => new Set(group.screenIds));
-  // 'playlist:<id>', 'file:<id>' (one list, grouped by kind), 'schedule' (its day parts below) or '' (nothing)
-  const [plays, setPlays] = useState(
-    group.assignment.kind === 'playlist'
-      ? `playlist:${group.assignment.playlistId}`
-      : group.assignment.kind === 'file'
-        ? `file:${group.assignment.fileId}`
-        : group.assignment.kind === 'schedule'
-          ? 'schedule'
-          : '',
-  );
+  const [plays, setPlays] = useState(() => playsOf(group.assignment));
   const [schedule, setSchedule] = useState(() => draftOf(group.assignment));
   const [error, setError] = useState<string | null>(null);
   // issue 38: its screens' opening hours (none = always open) and its alert threshold in minutes
   const [spans, setSpans] = useState<OpeningSpan[]>(group.openingHours ?? []);
   const [alertAfter, setAlertAfter] = useState(String(group.alertAfterMinutes ?? ALERT_AFTER_MINUTES_DEFAULT));
   const [fields, setFields] = useState<Map<string, string>>(new Map());
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -181,134 +229,105 @@ function GroupRow({
     );
   };
   const nameId = `fleet-group-${group.id}-name`;
-  const playId = `fleet-group-${group.id}-plays`;
-  const alertId = `fleet-group-${group.id}-alert`;
   return (
-    <li className="pf-group" data-testid={`fleet-group-${group.id}`}>
-      <div className="pf-group__head">
-        <span className="pf-group__rank" aria-hidden="true">
-          {group.rank + 1}
-        </span>
-        <strong>{group.name}</strong>
-        <span className="pc-muted">{t('fleet.groups.members', { count: group.screenIds.length })}</span>
-        <span className="pf-group__actions">
-          <Button variant="outline" size="sm" disabled={first} onClick={() => onMove(-1)}>
-            <IconArrowUp />
-            {t('fleet.groups.up', { name: group.name })}
-          </Button>
-          <Button variant="outline" size="sm" disabled={last} onClick={() => onMove(1)}>
-            <IconArrowDown />
-            {t('fleet.groups.down', { name: group.name })}
-          </Button>
-        </span>
+    <form className="pc-stack pf-group__form" onSubmit={save}>
+      <div className="pc-field">
+        <Label htmlFor={nameId}>{t('fleet.groups.name')}</Label>
+        <Input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
       </div>
-      <details>
-        <summary>{t('fleet.groups.edit', { name: group.name })}</summary>
-        <form className="pc-stack pf-group__form" onSubmit={save}>
-          <div className="pc-field">
-            <Label htmlFor={nameId}>{t('fleet.groups.name')}</Label>
-            <Input id={nameId} value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required />
-          </div>
-          <fieldset className="pf-checks">
-            <legend>{t('fleet.groups.screens')}</legend>
-            {screens.length === 0 ? <p className="pc-muted">{t('fleet.noScreens')}</p> : null}
-            {screens.map((s) => (
-              <label key={s.id} className="pf-check">
-                <input
-                  type="checkbox"
-                  checked={members.has(s.id)}
-                  onChange={(e) => {
-                    const next = new Set(members);
-                    if (e.target.checked) next.add(s.id);
-                    else next.delete(s.id);
-                    setMembers(next);
-                  }}
-                />
-                {s.name}
-              </label>
-            ))}
-          </fieldset>
-          <div className="pc-field">
-            <Label htmlFor={playId}>{t('fleet.groups.plays')}</Label>
-            <select id={playId} className="pc-select" value={plays} onChange={(e) => setPlays(e.target.value)}>
-              <option value="">{t('fleet.groups.nothing')}</option>
-              <option value="schedule">{t('fleet.groups.schedule')}</option>
-              <optgroup label={t('fleet.groups.playlists')}>
-                {(playlists.data ?? []).map((p) => (
-                  <option key={p.id} value={`playlist:${p.id}`}>
-                    {p.name}
-                  </option>
-                ))}
-              </optgroup>
-              <optgroup label={t('fleet.groups.files')}>
-                {(files.data ?? []).map((f) => (
-                  <option key={f.id} value={`file:${f.id}`}>
-                    {f.title}
-                  </option>
-                ))}
-              </optgroup>
-            </select>
-          </div>
-          {plays === 'schedule' ? (
-            <ScheduleFields
-              idPrefix={`fleet-group-${group.id}-schedule`}
-              draft={schedule}
-              onChange={(patch) => setSchedule((d) => ({ ...d, ...patch }))}
-            />
-          ) : null}
-          <OpeningHoursEditor
-            idPrefix={`fleet-group-${group.id}-hours`}
-            spans={spans}
-            onChange={setSpans}
-            noneLabel={t('screens.health.hours.none')}
-            errors={fields}
-          />
-          <p className="pc-muted pl-small">{t('screens.health.group.hours')}</p>
-          <div className="pc-field pf-narrow">
-            <Label htmlFor={alertId}>{t('screens.health.group.alertAfter')}</Label>
-            <Input
-              id={alertId}
-              type="number"
-              inputMode="numeric"
-              step={1}
-              value={alertAfter}
-              onChange={(e) => setAlertAfter(e.target.value)}
-              aria-describedby={`${alertId}-help`}
-            />
-            <p id={`${alertId}-help`} className="pc-muted pl-small">
-              {t('screens.health.group.alertAfterHelp')}
-            </p>
-            <FieldError>{fields.get('alertAfterMinutes') ?? null}</FieldError>
-          </div>
-          <FieldError>{error}</FieldError>
-          <div className="pf-inline">
-            <Button type="submit" loading={update.isPending}>
-              {t('fleet.groups.save')}
-            </Button>
-            <Button type="button" variant="destructive" onClick={() => setConfirmDelete(true)}>
-              {t('fleet.groups.delete')}
-            </Button>
-          </div>
-        </form>
-      </details>
-      {confirmDelete ? (
-        <ConfirmDialog
-          title={t('fleet.groups.deleteTitle')}
-          confirm={t('fleet.groups.delete')}
-          destructive
-          pending={remove.isPending}
-          error={deleteError}
-          onClose={() => setConfirmDelete(false)}
-          onConfirm={() =>
-            remove.mutate(group.id, {
-              onSuccess: () => setConfirmDelete(false),
-              onError: (err) => setDeleteError(describeError(err, t, t('fleet.failed'))),
-            })
-          }
-        >
-          <p>{t('fleet.groups.deleteConfirm', { name: group.name, count: group.screenIds.length })}</p>
-        </ConfirmDialog>
+      <CheckList
+        legend={t('fleet.groups.screens')}
+        items={screens}
+        checked={members}
+        onChange={setMembers}
+        empty={t('fleet.noScreens')}
+      />
+      <PlaysField group={group} plays={plays} onPlays={setPlays} />
+      {plays === 'schedule' ? (
+        <ScheduleFields
+          idPrefix={`fleet-group-${group.id}-schedule`}
+          draft={schedule}
+          onChange={(patch) => setSchedule((d) => ({ ...d, ...patch }))}
+        />
       ) : null}
-    </li>
+      <OpeningHoursEditor
+        idPrefix={`fleet-group-${group.id}-hours`}
+        spans={spans}
+        onChange={setSpans}
+        noneLabel={t('screens.health.hours.none')}
+        errors={fields}
+      />
+      <p className="pc-muted pl-small">{t('screens.health.group.hours')}</p>
+      <AlertAfterField id={`fleet-group-${group.id}-alert`} value={alertAfter} onChange={setAlertAfter} error={fields} />
+      <FieldError>{error}</FieldError>
+      <div className="pf-inline">
+        <Button type="submit" loading={update.isPending}>
+          {t('fleet.groups.save')}
+        </Button>
+        <Button type="button" variant="destructive" onClick={onDelete}>
+          {t('fleet.groups.delete')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** What the group plays: nothing, a weekly schedule, a playlist or a file (one list, grouped by kind). */
+function PlaysField({ group, plays, onPlays }: { group: ScreenGroup; plays: string; onPlays: (v: string) => void }) {
+  const { t } = useTranslation();
+  const playlists = useQuery(playlistsQuery);
+  const files = useQuery(accessibleFilesQuery);
+  return (
+    <SelectField id={`fleet-group-${group.id}-plays`} label={t('fleet.groups.plays')} value={plays} onChange={onPlays}>
+      <option value="">{t('fleet.groups.nothing')}</option>
+      <option value="schedule">{t('fleet.groups.schedule')}</option>
+      <optgroup label={t('fleet.groups.playlists')}>
+        {(playlists.data ?? []).map((p) => (
+          <option key={p.id} value={`playlist:${p.id}`}>
+            {p.name}
+          </option>
+        ))}
+      </optgroup>
+      <optgroup label={t('fleet.groups.files')}>
+        {(files.data ?? []).map((f) => (
+          <option key={f.id} value={`file:${f.id}`}>
+            {f.title}
+          </option>
+        ))}
+      </optgroup>
+    </SelectField>
+  );
+}
+
+/** Minutes a bad state lasts before it is an incident and mailed (the server says what is wrong with an entry). */
+function AlertAfterField({
+  id,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  value: string;
+  onChange: (v: string) => void;
+  error: Map<string, string>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="pc-field pf-narrow">
+      <Label htmlFor={id}>{t('screens.health.group.alertAfter')}</Label>
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        step={1}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={`${id}-help`}
+      />
+      <p id={`${id}-help`} className="pc-muted pl-small">
+        {t('screens.health.group.alertAfterHelp')}
+      </p>
+      <FieldError>{error.get('alertAfterMinutes') ?? null}</FieldError>
+    </div>
   );
 }

@@ -95,54 +95,14 @@ export function FleetHealthView() {
         <h1 className="pc-page__title">{t('screens.health.fleet.title')}</h1>
         <p className="pc-page__subtitle">{t('screens.health.fleet.subtitle')}</p>
       </div>
-      <fieldset className="ph-counts" aria-label={t('screens.health.fleet.counts')} data-testid="health-counts">
-        <CountButton
-          label={t('screens.health.fleet.all')}
-          count={counts?.total}
-          pressed={!state}
-          onClick={() => set({ state: undefined })}
-          testId="health-count-all"
-        />
-        {STATE_FILTERS.map((s) => (
-          <CountButton
-            key={s}
-            label={t(`screens.health.state.${s}`)}
-            count={counts?.[s]}
-            pressed={state === s}
-            onClick={() => set({ state: state === s ? undefined : s })}
-            testId={`health-count-${s}`}
-            state={s}
-          />
-        ))}
-      </fieldset>
-      <div className="ph-filters">
-        <div className="pc-field">
-          <Label htmlFor="health-group">{t('screens.health.fleet.group')}</Label>
-          <select
-            id="health-group"
-            className="pc-select"
-            value={groupId ?? ''}
-            onChange={(e) => set({ group: e.target.value || undefined })}
-          >
-            <option value="">{t('screens.health.fleet.allGroups')}</option>
-            {(groups.data ?? []).map((g) => (
-              <option key={g.id} value={g.id}>
-                {g.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="pc-field">
-          <Label htmlFor="health-search">{t('screens.health.fleet.search')}</Label>
-          <Input
-            id="health-search"
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            maxLength={100}
-          />
-        </div>
-      </div>
+      <HealthCounts counts={counts} state={state} onState={(next) => set({ state: next })} />
+      <HealthFilters
+        groups={groups.data ?? []}
+        groupId={groupId}
+        onGroup={(group) => set({ group })}
+        search={search}
+        onSearch={setSearch}
+      />
       {list.isLoading ? <Spinner /> : null}
       {list.error ? <p role="alert">{describeError(list.error, t, t('screens.loadFailed'))}</p> : null}
       {pinned ? (
@@ -182,6 +142,88 @@ export function FleetHealthView() {
           </Button>
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** The screens per state, each a filter (pressed: the list shows that state only; pressed again: all). */
+function HealthCounts({
+  counts,
+  state,
+  onState,
+}: {
+  counts: FleetHealthCounts | undefined;
+  state: StateFilter | undefined;
+  onState: (state: StateFilter | undefined) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset className="ph-counts" aria-label={t('screens.health.fleet.counts')} data-testid="health-counts">
+      <CountButton
+        label={t('screens.health.fleet.all')}
+        count={counts?.total}
+        pressed={!state}
+        onClick={() => onState(undefined)}
+        testId="health-count-all"
+      />
+      {STATE_FILTERS.map((s) => (
+        <CountButton
+          key={s}
+          label={t(`screens.health.state.${s}`)}
+          count={counts?.[s]}
+          pressed={state === s}
+          onClick={() => onState(state === s ? undefined : s)}
+          testId={`health-count-${s}`}
+          state={s}
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+/** The list narrowed to a group, and by a part of the screens' names (sent once typing pauses). */
+function HealthFilters({
+  groups,
+  groupId,
+  onGroup,
+  search,
+  onSearch,
+}: {
+  groups: ReadonlyArray<{ id: string; name: string }>;
+  groupId: string | undefined;
+  onGroup: (groupId: string | undefined) => void;
+  search: string;
+  onSearch: (search: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="ph-filters">
+      <div className="pc-field">
+        <Label htmlFor="health-group">{t('screens.health.fleet.group')}</Label>
+        <select
+          id="health-group"
+          className="pc-select"
+          value={groupId ?? ''}
+          onChange={(e) => onGroup(e.target.value || undefined)}
+        >
+          <option value="">{t('screens.health.fleet.allGroups')}</option>
+          {groups.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="pc-field">
+        <Label htmlFor="health-search">{t('screens.health.fleet.search')}</Label>
+        <Input
+          id="health-search"
+          type="search"
+          value={search}
+          onChange={(e) => onSearch(e.target.value)}
+          maxLength={100}
+        />
+      </div>
     </div>
   );
 }

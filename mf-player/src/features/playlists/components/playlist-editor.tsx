@@ -104,45 +104,7 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
                 </label>
               ))}
             </fieldset>
-            <div className="pc-stack">
-              <span className="pc-label">{t('playlist.order')}</span>
-              {chosen.length === 0 ? <p className="pc-muted">{t('playlist.noneSelected')}</p> : null}
-              <ol className="pc-stack" data-testid="playlist-order" style={{ paddingLeft: 20, margin: 0 }}>
-                {chosen.map((fileId, i) => (
-                  <li key={fileId} data-testid="playlist-order-item" data-file-id={fileId}>
-                    <div className="pc-row">
-                      <span style={{ flex: 1 }}>{titleOf(fileId)}</span>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`${t('playlist.moveUp')}: ${titleOf(fileId)}`}
-                        disabled={i === 0}
-                        onClick={() => setOrder(moveFile(chosen, i, -1))}
-                      >
-                        <IconArrowUp />
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`${t('playlist.moveDown')}: ${titleOf(fileId)}`}
-                        disabled={i === chosen.length - 1}
-                        onClick={() => setOrder(moveFile(chosen, i, 1))}
-                      >
-                        <IconArrowDown />
-                      </Button>
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        aria-label={`${t('playlist.remove')}: ${titleOf(fileId)}`}
-                        onClick={() => setOrder(removeFile(chosen, fileId))}
-                      >
-                        <IconClose />
-                      </Button>
-                    </div>
-                  </li>
-                ))}
-              </ol>
-            </div>
+            <ChosenOrder chosen={chosen} titleOf={titleOf} onChange={setOrder} />
           </div>
         )}
       </CardContent>
@@ -155,5 +117,59 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
         </Button>
       </CardFooter>
     </Card>
+  );
+}
+
+/** The chosen files in their playing order: each moved up, down, or removed. */
+function ChosenOrder({
+  chosen,
+  titleOf,
+  onChange,
+}: {
+  chosen: string[];
+  titleOf: (fileId: string) => string;
+  onChange: (order: string[]) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="pc-stack">
+      <span className="pc-label">{t('playlist.order')}</span>
+      {chosen.length === 0 ? <p className="pc-muted">{t('playlist.noneSelected')}</p> : null}
+      <ol className="pc-stack" data-testid="playlist-order" style={{ paddingLeft: 20, margin: 0 }}>
+        {chosen.map((fileId, i) => (
+          <li key={fileId} data-testid="playlist-order-item" data-file-id={fileId}>
+            <div className="pc-row">
+              <span style={{ flex: 1 }}>{titleOf(fileId)}</span>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`${t('playlist.moveUp')}: ${titleOf(fileId)}`}
+                disabled={i === 0}
+                onClick={() => onChange(moveFile(chosen, i, -1))}
+              >
+                <IconArrowUp />
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`${t('playlist.moveDown')}: ${titleOf(fileId)}`}
+                disabled={i === chosen.length - 1}
+                onClick={() => onChange(moveFile(chosen, i, 1))}
+              >
+                <IconArrowDown />
+              </Button>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`${t('playlist.remove')}: ${titleOf(fileId)}`}
+                onClick={() => onChange(removeFile(chosen, fileId))}
+              >
+                <IconClose />
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }

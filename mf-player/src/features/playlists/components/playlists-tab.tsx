@@ -30,12 +30,7 @@ export function PlaylistsTab() {
   const qc = useQueryClient();
   const sessionExpired = useSessionExpired();
   const playlists = useQuery(playlistsQuery);
-  const create = useCreatePlaylist();
   const remove = useDeletePlaylist();
-  const nameId = useId();
-  const [creating, setCreating] = useState(false);
-  const [name, setName] = useState('');
-  const [nameError, setNameError] = useState<string | null>(null);
   const [editing, setEditing] = useState<Playlist | null>(null);
   const [deleting, setDeleting] = useState<Playlist | null>(null);
 
@@ -46,28 +41,6 @@ export function PlaylistsTab() {
       description: describeError(error, t, t(fallbackKey)),
       variant: 'destructive',
     });
-  };
-
-  const onCreate = (e: FormEvent) => {
-    e.preventDefault();
-    const valid = validPlaylistName(name);
-    if (!valid) {
-      setNameError(t('validation.playlistNameRequired'));
-      return;
-    }
-    setNameError(null);
-    create.mutate(
-      { name: valid, description: null },
-      {
-        onSuccess: (playlist) => {
-          toast({ title: t('playlist.toast.created'), description: t('playlist.toast.createdDescription') });
-          setName('');
-          setCreating(false);
-          setEditing(playlist);
-        },
-        onError: (error) => failed(error, 'playlist.toast.createFailed'),
-      },
-    );
   };
 
   const onPlay = async (playlist: Playlist) => {
@@ -103,48 +76,7 @@ export function PlaylistsTab() {
 
   return (
     <div className="pc-stack">
-      {creating ? (
-        <Card>
-          <CardContent>
-            <form className="pc-row" onSubmit={onCreate} data-testid="playlist-create-form" noValidate>
-              <Label htmlFor={nameId}>{t('playlist.nameLabel')}</Label>
-              <Input
-                id={nameId}
-                value={name}
-                placeholder={t('playlist.namePlaceholder')}
-                maxLength={100}
-                aria-invalid={nameError ? true : undefined}
-                onChange={(e) => setName(e.target.value)}
-                autoFocus
-              />
-              <Button type="submit" loading={create.isPending} data-testid="playlist-create">
-                {t('playlist.create')}
-              </Button>
-              <Button
-                variant="outline"
-                onClick={() => {
-                  setCreating(false);
-                  setName('');
-                  setNameError(null);
-                }}
-              >
-                {t('playlist.cancel')}
-              </Button>
-            </form>
-            {nameError ? (
-              <p className="pc-field-error" role="alert">
-                {nameError}
-              </p>
-            ) : null}
-          </CardContent>
-        </Card>
-      ) : (
-        <div>
-          <Button data-testid="playlist-new" onClick={() => setCreating(true)}>
-            {t('playlist.newPlaylist')}
-          </Button>
-        </div>
-      )}
+      <CreatePlaylist onCreated={setEditing} onFailed={(error) => failed(error, 'playlist.toast.createFailed')} />
 
       {editing ? <PlaylistEditor key={editing.id} playlist={editing} onClose={() => setEditing(null)} /> : null}
 
@@ -153,23 +85,13 @@ export function PlaylistsTab() {
       {playlists.data && playlists.data.length === 0 ? <p className="pc-muted">{t('playlist.noPlaylists')}</p> : null}
       <div className="pc-stack" data-testid="playlist-list">
         {(playlists.data ?? []).map((playlist) => (
-          <Card key={playlist.id} data-testid="playlist-row" data-playlist-id={playlist.id}>
-            <CardHeader className="pc-row">
-              <div style={{ flex: 1 }}>
-                <CardTitle>{playlist.name}</CardTitle>
-                <CardDescription>{t('playlist.itemCount', { count: playlist.itemCount })}</CardDescription>
-              </div>
-              <Button size="sm" onClick={() => void onPlay(playlist)}>
-                {t('playlist.play')}
-              </Button>
-              <Button size="sm" variant="secondary" onClick={() => setEditing(playlist)}>
-                {t('playlist.edit')}
-              </Button>
-              <Button size="sm" variant="destructive" onClick={() => setDeleting(playlist)}>
-                {t('playlist.delete')}
-              </Button>
-            </CardHeader>
-          </Card>
+          <PlaylistRow
+            key={playlist.id}
+            playlist={playlist}
+            onPlay={() => void onPlay(playlist)}
+            onEdit={() => setEditing(playlist)}
+            onDelete={() => setDeleting(playlist)}
+          />
         ))}
       </div>
 
@@ -198,5 +120,119 @@ export function PlaylistsTab() {
         }
       />
     </div>
+  );
+}
+
+/** A new playlist: its name, then it opens in the editor. */
+function CreatePlaylist({
+  onCreated,
+  onFailed,
+}: {
+  onCreated: (playlist: Playlist) => void;
+  onFailed: (error: unknown) => void;
+}) {
+  const { t } = useTranslation();
+  const create = useCreatePlaylist();
+  const nameId = useId();
+  const [creating, setCreating] = useState(false);
+  const [name, setName] = useState('');
+  const [nameError, setNameError] = useState<string | null>(null);
+  const onCreate = (e: FormEvent) => {
+    e.preventDefault();
+    const valid = validPlaylistName(name);
+    if (!valid) {
+      setNameError(t('validation.playlistNameRequired'));
+      return;
+    }
+    setNameError(null);
+    create.mutate(
+      { name: valid, description: null },
+      {
+        onSuccess: (playlist) => {
+          toast({ title: t('playlist.toast.created'), description: t('playlist.toast.createdDescription') });
+          setName('');
+          setCreating(false);
+          onCreated(playlist);
+        },
+        onError: onFailed,
+      },
+    );
+  };
+
+  return creating ? (
+    <Card>
+      <CardContent>
+        <form className="pc-row" onSubmit={onCreate} data-testid="playlist-create-form" noValidate>
+          <Label htmlFor={nameId}>{t('playlist.nameLabel')}</Label>
+          <Input
+            id={nameId}
+            value={name}
+            placeholder={t('playlist.namePlaceholder')}
+            maxLength={100}
+            aria-invalid={nameError ? true : undefined}
+            onChange={(e) => setName(e.target.value)}
+            autoFocus
+          />
+          <Button type="submit" loading={create.isPending} data-testid="playlist-create">
+            {t('playlist.create')}
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => {
+              setCreating(false);
+              setName('');
+              setNameError(null);
+            }}
+          >
+            {t('playlist.cancel')}
+          </Button>
+        </form>
+        {nameError ? (
+          <p className="pc-field-error" role="alert">
+            {nameError}
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
+  ) : (
+    <div>
+      <Button data-testid="playlist-new" onClick={() => setCreating(true)}>
+        {t('playlist.newPlaylist')}
+      </Button>
+    </div>
+  );
+}
+
+/** One playlist: its name and size; play it (in a new tab), edit it, delete it. */
+function PlaylistRow({
+  playlist,
+  onPlay,
+  onEdit,
+  onDelete,
+}: {
+  playlist: Playlist;
+  onPlay: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card data-testid="playlist-row" data-playlist-id={playlist.id}>
+      <CardHeader className="pc-row">
+        <div style={{ flex: 1 }}>
+          <CardTitle>{playlist.name}</CardTitle>
+          <CardDescription>{t('playlist.itemCount', { count: playlist.itemCount })}</CardDescription>
+        </div>
+        <Button size="sm" onClick={onPlay}>
+          {t('playlist.play')}
+        </Button>
+        <Button size="sm" variant="secondary" onClick={onEdit}>
+          {t('playlist.edit')}
+        </Button>
+        <Button size="sm" variant="destructive" onClick={onDelete}>
+          {t('playlist.delete')}
+        </Button>
+      </CardHeader>
+    </Card>
   );
 }

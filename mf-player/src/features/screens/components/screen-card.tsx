@@ -46,28 +46,13 @@ export function ScreenCard({
     screen.online &&
     screen.lastSeenAt !== null &&
     now - Date.parse(screen.lastSeenAt) <= SCREEN_OFFLINE_AFTER_SECONDS * 1000 + 5000;
-  const zoned = (opts: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(lang, { timeZone: screen.timeZone, ...opts });
-  const localTime = zoned({ weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(now);
-  const when = (iso: string | null) =>
-    iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)) : null;
-  /** a wall-clock time on the screen's clock; with its weekday when it is not within the next day */
-  const at = (ms: number) =>
-    (ms - now < DAY_MS && zoned({ day: 'numeric' }).format(ms) === zoned({ day: 'numeric' }).format(now)
-      ? zoned({ hour: '2-digit', minute: '2-digit' })
-      : zoned({ weekday: 'short', hour: '2-digit', minute: '2-digit' })
-    ).format(ms);
-  const what = (p: Playing) =>
-    p.kind === 'playlist'
-      ? (titles.playlist(p.playlistId) ?? t('screens.board.unknownPlaylist'))
-      : p.kind === 'file'
-        ? (titles.file(p.fileId) ?? t('screens.board.unknownFile'))
-        : t('screens.board.nothingPlanned');
-  const plan = nowAndNext(screen.assignment, screen.timeZone, now);
-  const reported = screen.nowPlaying?.fileId && online ? screen.nowPlaying : null;
-  const lastSeen = when(screen.lastSeenAt);
-  // closed by its hours it shows nothing: its plan is what it plays once open, not what it plays "now"
-  const closed = health?.state === 'closed';
+  const localTime = new Intl.DateTimeFormat(lang, {
+    timeZone: screen.timeZone,
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(now);
   const unassigned = health ? healthNote(health) === 'unassigned' : screen.assignment.kind === 'none';
   return (
     <Card className={highlighted ? 'ps-screen ps-screen--highlight' : 'ps-screen'} data-testid={`screen-${screen.id}`}>
@@ -92,42 +77,7 @@ export function ScreenCard({
             (UTC{zoneOffset(screen.timeZone, now)} {screen.timeZone.replaceAll('_', ' ')})
           </span>
         </p>
-        <dl className="ps-facts">
-          {health ? null : (
-            <div>
-              <dt>{t('screens.nowPlaying')}</dt>
-              <dd data-testid="screen-now-playing">
-                {reported
-                  ? t('screens.board.filePage', {
-                      title: titles.file(reported.fileId) ?? t('screens.board.unknownFile'),
-                      page: (reported.page ?? 0) + 1,
-                    })
-                  : online
-                    ? t('screens.board.showsNothing')
-                    : t('screens.board.notReporting')}
-              </dd>
-            </div>
-          )}
-          <PlanFact screen={screen} closed={closed} plan={plan} what={what} at={at} />
-          {health && !closed && !sameShow(plan.now, health.expected) ? (
-            // what the resolver says it should show now, when its groups or a takeover give something else
-            <div>
-              <dt>{t('screens.board.insteadNow')}</dt>
-              <dd data-testid="screen-instead-now">{describeExpected(t, health.expected, titles)}</dd>
-            </div>
-          ) : null}
-          <div>
-            <dt>{t('screens.lastSeen')}</dt>
-            <dd data-testid="screen-last-seen">{lastSeen ?? t('screens.board.never')}</dd>
-          </div>
-          <div>
-            <dt>{t('screens.screenSize')}</dt>
-            <dd>
-              {screen.screenSize ? `${screen.screenSize.width} × ${screen.screenSize.height}` : '—'}
-              {screen.appVersion ? <span className="pc-muted pl-small"> · v{screen.appVersion}</span> : null}
-            </dd>
-          </div>
-        </dl>
+        <ScreenFacts screen={screen} now={now} titles={titles} health={health} online={online} />
         {/* nothing to play yet: the way to give it something is open */}
         <details className="ps-edit" open={unassigned}>
           <summary>{t('screens.board.change')}</summary>
@@ -150,6 +100,87 @@ export function ScreenCard({
         </Button>
       </CardFooter>
     </Card>
+  );
+}
+
+/**
+ * What the card says of the screen: what its display reports (until its health is read), what its own assignment
+ * plays (see PlanFact), what it shows instead when its groups or a takeover decide, when it was last seen, its size.
+ */
+function ScreenFacts({
+  screen,
+  now,
+  titles,
+  health,
+  online,
+}: {
+  screen: Screen;
+  now: number;
+  titles: Titles;
+  health?: ScreenHealth;
+  online: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const zoned = (opts: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(lang, { timeZone: screen.timeZone, ...opts });
+  const localTime = zoned({ weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(now);
+  const when = (iso: string | null) =>
+    iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)) : null;
+  /** a wall-clock time on the screen's clock; with its weekday when it is not within the next day */
+  const at = (ms: number) =>
+    (ms - now < DAY_MS && zoned({ day: 'numeric' }).format(ms) === zoned({ day: 'numeric' }).format(now)
+      ? zoned({ hour: '2-digit', minute: '2-digit' })
+      : zoned({ weekday: 'short', hour: '2-digit', minute: '2-digit' })
+    ).format(ms);
+  const what = (p: Playing) =>
+    p.kind === 'playlist'
+      ? (titles.playlist(p.playlistId) ?? t('screens.board.unknownPlaylist'))
+      : p.kind === 'file'
+        ? (titles.file(p.fileId) ?? t('screens.board.unknownFile'))
+        : t('screens.board.nothingPlanned');
+  const plan = nowAndNext(screen.assignment, screen.timeZone, now);
+  const reported = screen.nowPlaying?.fileId && online ? screen.nowPlaying : null;
+  const lastSeen = when(screen.lastSeenAt);
+  // closed by its hours it shows nothing: its plan is what it plays once open, not what it plays "now"
+  const closed = health?.state === 'closed';
+  return (
+    <dl className="ps-facts">
+      {health ? null : (
+        <div>
+          <dt>{t('screens.nowPlaying')}</dt>
+          <dd data-testid="screen-now-playing">
+            {reported
+              ? t('screens.board.filePage', {
+                  title: titles.file(reported.fileId) ?? t('screens.board.unknownFile'),
+                  page: (reported.page ?? 0) + 1,
+                })
+              : online
+                ? t('screens.board.showsNothing')
+                : t('screens.board.notReporting')}
+          </dd>
+        </div>
+      )}
+      <PlanFact screen={screen} closed={closed} plan={plan} what={what} at={at} />
+      {health && !closed && !sameShow(plan.now, health.expected) ? (
+        // what the resolver says it should show now, when its groups or a takeover give something else
+        <div>
+          <dt>{t('screens.board.insteadNow')}</dt>
+          <dd data-testid="screen-instead-now">{describeExpected(t, health.expected, titles)}</dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>{t('screens.lastSeen')}</dt>
+        <dd data-testid="screen-last-seen">{lastSeen ?? t('screens.board.never')}</dd>
+      </div>
+      <div>
+        <dt>{t('screens.screenSize')}</dt>
+        <dd>
+          {screen.screenSize ? `${screen.screenSize.width} × ${screen.screenSize.height}` : '—'}
+          {screen.appVersion ? <span className="pc-muted pl-small"> · v{screen.appVersion}</span> : null}
+        </dd>
+      </div>
+    </dl>
   );
 }
 

@@ -1,6 +1,6 @@
 import { PlayerFrame, Spinner } from '@pagecast/ui';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useCallback, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { classifyLoadError, isLogin, readLatest } from '../model/load-item';
 import { applyAtBoundary, type DisplayMode, effectiveMode, pageDurationMs } from '../model/playback';
@@ -60,21 +60,6 @@ export function SignagePage() {
         }
       : null;
 
-  let overlay: ReactNode = null;
-  if (gone || failure === 'not-found')
-    overlay = <StateCard title={t('player.notFoundTitle')} description={t('player.notFoundDescription')} back />;
-  else if (failure === 'failed')
-    overlay = <StateCard title={t('player.loadFailedTitle')} description={t('player.loadFailedDescription')} />;
-  // the frame the page was sent with and the shell kept while this remote loaded (@pagecast/ui PlayerFrame)
-  else if (failure === 'login' || !showing)
-    overlay = <PlayerFrame label={t('player.loading')} hint={t('player.escHint')} />;
-  else if (pageCount === 0)
-    overlay = (
-      <div className="pc-player__overlay">
-        <Spinner label={t('player.preparing')} />
-      </div>
-    );
-  else if (imageFailed) overlay = <ImageFallback title={showing.file.title} pageNumber={pageIndex + 1} />;
 
   const ready = showing !== null && !gone && !failure;
   const turnable = canTurnPages(pageCount, playlistId ? playableItems.length : 0);
@@ -114,7 +99,14 @@ export function SignagePage() {
           alt=""
         />
       </div>
-      {overlay}
+      <PlayerOverlay
+        gone={gone}
+        failure={failure}
+        title={showing?.file.title ?? null}
+        pageCount={pageCount}
+        pageNumber={pageIndex + 1}
+        imageFailed={imageFailed}
+      />
       {!online && ready ? <span className="pc-player__badge">{t('player.offline')}</span> : null}
       {ready && (!playing || controlsVisible) ? (
         <PlayerHeader
@@ -142,4 +134,39 @@ export function SignagePage() {
       ) : null}
     </div>
   );
+}
+
+/** Over the stage: the file is gone, failed to load, is loading or converting, or its page's image failed. */
+function PlayerOverlay({
+  gone,
+  failure,
+  title,
+  pageCount,
+  pageNumber,
+  imageFailed,
+}: {
+  gone: boolean;
+  failure: ReturnType<typeof classifyLoadError> | 'login' | null;
+  /** the file on screen (null: none yet) */
+  title: string | null;
+  pageCount: number;
+  pageNumber: number;
+  imageFailed: boolean;
+}) {
+  const { t } = useTranslation();
+  if (gone || failure === 'not-found')
+    return <StateCard title={t('player.notFoundTitle')} description={t('player.notFoundDescription')} back />;
+  if (failure === 'failed')
+    return <StateCard title={t('player.loadFailedTitle')} description={t('player.loadFailedDescription')} />;
+  // the frame the page was sent with and the shell kept while this remote loaded (@pagecast/ui PlayerFrame)
+  if (failure === 'login' || title === null)
+    return <PlayerFrame label={t('player.loading')} hint={t('player.escHint')} />;
+  if (pageCount === 0)
+    return (
+      <div className="pc-player__overlay">
+        <Spinner label={t('player.preparing')} />
+      </div>
+    );
+  if (imageFailed) return <ImageFallback title={title} pageNumber={pageNumber} />;
+  return null;
 }
