@@ -1,9 +1,10 @@
 import type { DayPart } from '@pagecast/contracts';
 import { useTranslation } from '@pagecast/i18n';
-import { Button, Input, Label } from '@pagecast/ui';
+import { Button, Label } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { playlistsQuery } from '../../lib/playlists';
-import { type AssignmentDraft, WEEKDAYS } from '../../lib/schedule-form';
+import type { AssignmentDraft } from '../../lib/schedule-form';
+import { TimeField, WeekdayChecks } from './week-fields';
 import './schedule.css';
 
 type ScheduleDraft = Pick<AssignmentDraft, 'parts' | 'defaultPlaylistId'>;
@@ -57,41 +58,24 @@ export function ScheduleFields({
       {draft.parts.map((part, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id; their order is their identity here
         <div key={i} className="ps-part" data-testid="day-part">
-          <div className="ps-part__days">
-            {WEEKDAYS.map((d) => (
-              <label key={d}>
-                <input
-                  type="checkbox"
-                  checked={part.days.includes(d)}
-                  onChange={(e) =>
-                    setPart(i, {
-                      days: e.target.checked ? [...part.days, d].sort() : part.days.filter((x) => x !== d),
-                    })
-                  }
-                />
-                {t(`screens.weekday.${d}`)}
-              </label>
-            ))}
-          </div>
+          <WeekdayChecks
+            className="ps-part__days"
+            days={part.days}
+            onChange={(days) => setPart(i, { days: days as DayPart['days'] })}
+          />
           <div className="ps-part__fields">
-            <div className="pc-field">
-              <Label htmlFor={`${p}-start-${i}`}>{t('screens.start')}</Label>
-              <Input
-                id={`${p}-start-${i}`}
-                type="time"
-                value={part.start}
-                onChange={(e) => setPart(i, { start: e.target.value })}
-              />
-            </div>
-            <div className="pc-field">
-              <Label htmlFor={`${p}-end-${i}`}>{t('screens.end')}</Label>
-              <Input
-                id={`${p}-end-${i}`}
-                type="time"
-                value={part.end}
-                onChange={(e) => setPart(i, { end: e.target.value })}
-              />
-            </div>
+            <TimeField
+              id={`${p}-start-${i}`}
+              label={t('screens.start')}
+              value={part.start}
+              onChange={(start) => setPart(i, { start })}
+            />
+            <TimeField
+              id={`${p}-end-${i}`}
+              label={t('screens.end')}
+              value={part.end}
+              onChange={(end) => setPart(i, { end })}
+            />
             <div className="pc-field ps-part__wide">
               <Label htmlFor={`${p}-pl-${i}`}>{t('screens.playlist')}</Label>
               <PlaylistSelect

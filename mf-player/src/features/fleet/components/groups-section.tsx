@@ -258,7 +258,12 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
         errors={fields}
       />
       <p className="pc-muted pl-small">{t('screens.health.group.hours')}</p>
-      <AlertAfterField id={`fleet-group-${group.id}-alert`} value={alertAfter} onChange={setAlertAfter} error={fields} />
+      <AlertAfterField
+        id={`fleet-group-${group.id}-alert`}
+        value={alertAfter}
+        onChange={setAlertAfter}
+        error={fields}
+      />
       <FieldError>{error}</FieldError>
       <div className="pf-inline">
         <Button type="submit" loading={update.isPending}>

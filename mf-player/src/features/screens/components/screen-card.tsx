@@ -124,7 +124,6 @@ function ScreenFacts({
   const lang = i18n.language;
   const zoned = (opts: Intl.DateTimeFormatOptions) =>
     new Intl.DateTimeFormat(lang, { timeZone: screen.timeZone, ...opts });
-  const localTime = zoned({ weekday: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(now);
   const when = (iso: string | null) =>
     iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso)) : null;
   /** a wall-clock time on the screen's clock; with its weekday when it is not within the next day */

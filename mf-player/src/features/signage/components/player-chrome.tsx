@@ -9,6 +9,7 @@ import {
   IconPlay,
 } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
+import type { ReactNode } from 'react';
 import type { DisplayMode } from '../model/playback';
 
 const modes: DisplayMode[] = ['fit-width', 'fit-height', 'fill'];
@@ -60,42 +61,51 @@ export function PlayerHeader(props: PlayerHeaderProps) {
           </option>
         ))}
       </select>
-      <Button
-        size="sm"
-        data-testid="player-play"
+      <ChromeButton
+        testId="player-play"
+        variant="primary"
+        label={props.playing ? t('player.pause') : t('player.play')}
+        icon={props.playing ? <IconPause /> : <IconPlay />}
         onClick={props.onTogglePlay}
-        aria-label={props.playing ? t('player.pause') : t('player.play')}
-      >
-        {props.playing ? <IconPause /> : <IconPlay />}
-        <Words>{props.playing ? t('player.pause') : t('player.play')}</Words>
-      </Button>
-      <Button
-        size="sm"
-        variant="secondary"
-        data-testid="player-fullscreen"
+      />
+      <ChromeButton
+        testId="player-fullscreen"
+        label={props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
+        icon={props.fullscreen ? <IconExitFullscreen /> : <IconFullscreen />}
         onClick={props.onToggleFullscreen}
-        aria-label={props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
-      >
-        {props.fullscreen ? <IconExitFullscreen /> : <IconFullscreen />}
-        <Words>{props.fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}</Words>
-      </Button>
+      />
       <span className="pc-player-hint">{t('player.escHint')}</span>
-      <Button
-        size="sm"
-        variant="secondary"
-        data-testid="player-leave"
-        onClick={props.onLeave}
-        aria-label={t('player.leave')}
-      >
-        <IconClose />
-        <Words>{t('player.leave')}</Words>
-      </Button>
+      <ChromeButton testId="player-leave" label={t('player.leave')} icon={<IconClose />} onClick={props.onLeave} />
     </header>
   );
 }
 
-/** A button's words, hidden on a phone where the icon stands for them (the button keeps them as its name). */
-const Words = ({ children }: { children: string }) => <span className="pc-player__words">{children}</span>;
+/** A button of the player's bands: its icon and words; on a phone the icon alone, the words kept as its name. */
+function ChromeButton({
+  testId,
+  label,
+  icon,
+  iconAfter = false,
+  variant = 'secondary',
+  onClick,
+  disabled,
+}: {
+  testId: string;
+  label: string;
+  icon: ReactNode;
+  iconAfter?: boolean;
+  variant?: 'primary' | 'secondary';
+  onClick: () => void;
+  disabled?: boolean;
+}) {
+  const words = <span className="pc-player__words">{label}</span>;
+  return (
+    <Button size="sm" variant={variant} data-testid={testId} onClick={onClick} disabled={disabled} aria-label={label}>
+      {iconAfter ? words : icon}
+      {iconAfter ? icon : words}
+    </Button>
+  );
+}
 
 /** Bottom controls: previous, 'current / total', next; off when there is no other page to go to. */
 export function PlayerControls(props: {
@@ -108,31 +118,24 @@ export function PlayerControls(props: {
   const { t } = useTranslation();
   return (
     <nav className="pc-player__controls" data-testid="player-controls">
-      <Button
-        size="sm"
-        variant="secondary"
-        data-testid="player-previous"
+      <ChromeButton
+        testId="player-previous"
+        label={t('player.previous')}
+        icon={<IconChevronLeft />}
         onClick={props.onPrevious}
         disabled={props.disabled}
-        aria-label={t('player.previous')}
-      >
-        <IconChevronLeft />
-        <Words>{t('player.previous')}</Words>
-      </Button>
+      />
       <span className="pc-player__counter" data-testid="player-counter">
         {t('player.counter', { current: props.current, total: props.total })}
       </span>
-      <Button
-        size="sm"
-        variant="secondary"
-        data-testid="player-next"
+      <ChromeButton
+        testId="player-next"
+        label={t('player.next')}
+        icon={<IconChevronRight />}
+        iconAfter
         onClick={props.onNext}
         disabled={props.disabled}
-        aria-label={t('player.next')}
-      >
-        <Words>{t('player.next')}</Words>
-        <IconChevronRight />
-      </Button>
+      />
     </nav>
   );
 }

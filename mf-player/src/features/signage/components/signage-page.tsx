@@ -60,7 +60,6 @@ export function SignagePage() {
         }
       : null;
 
-
   const ready = showing !== null && !gone && !failure;
   const turnable = canTurnPages(pageCount, playlistId ? playableItems.length : 0);
   useSwipePages(rootRef, (direction) => void advance(direction), ready && turnable);

@@ -1,8 +1,8 @@
 import { OPENING_SPANS_MAX, type OpeningSpan } from '@pagecast/contracts';
-import { Button, FieldError, Input, Label } from '@pagecast/ui';
+import { Button, FieldError } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 /** 0 = Sunday .. 6 = Saturday (as the day-part editor). */
-const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
+import { TimeField, WeekdayChecks } from '../../../components/schedule/week-fields';
 import '../../../components/layout/layout.css';
 import './health.css';
 
@@ -49,41 +49,25 @@ export function OpeningHoursEditor({
             data-testid="opening-span"
             aria-label={t('screens.health.hours.span', { n: i + 1 })}
           >
-            <fieldset className="ph-span__days" aria-label={t('screens.health.hours.days')}>
-              {WEEKDAYS.map((d) => (
-                <label key={d}>
-                  <input
-                    type="checkbox"
-                    checked={span.days.includes(d)}
-                    onChange={(e) =>
-                      setSpan(i, {
-                        days: e.target.checked ? [...span.days, d].sort() : span.days.filter((x) => x !== d),
-                      })
-                    }
-                  />
-                  {t(`screens.weekday.${d}`)}
-                </label>
-              ))}
-            </fieldset>
+            <WeekdayChecks
+              className="ph-span__days"
+              label={t('screens.health.hours.days')}
+              days={span.days}
+              onChange={(days) => setSpan(i, { days: days as OpeningSpan['days'] })}
+            />
             <div className="ph-span__times">
-              <div className="pc-field">
-                <Label htmlFor={`${idPrefix}-opens-${i}`}>{t('screens.health.hours.opens')}</Label>
-                <Input
-                  id={`${idPrefix}-opens-${i}`}
-                  type="time"
-                  value={span.start}
-                  onChange={(e) => setSpan(i, { start: e.target.value })}
-                />
-              </div>
-              <div className="pc-field">
-                <Label htmlFor={`${idPrefix}-closes-${i}`}>{t('screens.health.hours.closes')}</Label>
-                <Input
-                  id={`${idPrefix}-closes-${i}`}
-                  type="time"
-                  value={span.end}
-                  onChange={(e) => setSpan(i, { end: e.target.value })}
-                />
-              </div>
+              <TimeField
+                id={`${idPrefix}-opens-${i}`}
+                label={t('screens.health.hours.opens')}
+                value={span.start}
+                onChange={(start) => setSpan(i, { start })}
+              />
+              <TimeField
+                id={`${idPrefix}-closes-${i}`}
+                label={t('screens.health.hours.closes')}
+                value={span.end}
+                onChange={(end) => setSpan(i, { end })}
+              />
             </div>
             {span.end < span.start ? (
               <span className="pc-muted pl-small">{t('screens.health.hours.nextDay')}</span>
