@@ -34,7 +34,13 @@ export function useFitText(ref: RefObject<HTMLElement | null>, key: string) {
       const width = box.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
       const scale = largestFitting((s) => {
         el.style.setProperty('--pc-fit', String(s));
-        return el.scrollHeight <= height && el.offsetHeight <= height && el.scrollWidth <= width;
+        // nothing spills out of it (its border included) and it stays within the stage
+        return (
+          el.scrollHeight <= el.clientHeight &&
+          el.scrollWidth <= el.clientWidth &&
+          el.offsetHeight <= height &&
+          el.offsetWidth <= width
+        );
       });
       el.style.setProperty('--pc-fit', String(scale));
     };
