@@ -95,7 +95,8 @@ describe('fleet pages', () => {
     expect(await message(display.page)).toBe('本日休業またのご来店をお待ちしております。');
     await m.getByTestId('fleet-running').waitFor();
     expect(await m.getByTestId('fleet-running').textContent()).toContain('本日休業');
-    expect(await m.getByTestId('fleet-running').textContent()).toContain('1台のスクリーン');
+    // where it goes, in words: the template was started on all screens (one here)
+    expect(await m.getByTestId('fleet-running').textContent()).toContain('すべてのスクリーン（1台）');
     await m.getByTestId('fleet-log').waitFor();
     expect(await m.getByTestId('fleet-log').locator('tbody tr').first().textContent()).toContain('開始');
 
