@@ -29,10 +29,15 @@ const shownFile = (page: Page) =>
     .locator('.pc-display__page')
     .getAttribute('data-file', { timeout: 200 })
     .catch(() => null);
+/** the takeover's words on the display (its title, then its body; not the warning sign and time above them) */
 const message = (page: Page) =>
   page
     .getByTestId('display-message')
-    .textContent({ timeout: 200 })
+    .evaluate(
+      (box) => [...box.querySelectorAll('h1, .pc-display__message-body')].map((el) => el.textContent).join(''),
+      undefined,
+      { timeout: 200 },
+    )
     .catch(() => null);
 
 const TITLE = '地震発生';
@@ -105,7 +110,8 @@ describe('fleet on displays', () => {
     for (const d of [one, two]) {
       const box = d.page.getByTestId('display-message');
       expect(await box.getByRole('heading', { level: 1 }).textContent()).toBe(TITLE);
-      expect(await box.locator('p').textContent()).toBe(BODY);
+      expect(await box.locator('.pc-display__message-body').textContent()).toBe(BODY);
+      expect(await box.getByTestId('display-message-time').count()).toBe(1);
       expect(await d.page.getByTestId('display-playing').getAttribute('data-takeover')).toBe(takeover.id);
       expect(await d.page.locator('.pc-display__page').count()).toBe(0);
     }

@@ -28,10 +28,15 @@ let member: PlayerBrowser;
 let screenId = '';
 let fileA = '';
 
+/** the takeover's words on the display (its title, then its body; not the warning sign and time above them) */
 const message = (page: Page) =>
   page
     .getByTestId('display-message')
-    .textContent({ timeout: 200 })
+    .evaluate(
+      (box) => [...box.querySelectorAll('h1, .pc-display__message-body')].map((el) => el.textContent).join(''),
+      undefined,
+      { timeout: 200 },
+    )
     .catch(() => null);
 
 beforeAll(async () => {
