@@ -71,22 +71,10 @@ beforeAll(async () => {
   }
   await api.json('PUT', `/api/screens/${ids.lobby}`, { assignment: { kind: 'playlist', playlistId: list } });
   await displays.lobby.page.locator(`.pc-display__page[data-file="${fileA}"]`).waitFor({ timeout: 20_000 });
-  // plays with long names in the report (the display's own credential)
-  await displays.lobby.page.evaluate(async (fileId) => {
-    await fetch('/api/screens/device/plays', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        plays: [0, 1, 2].map((i) => ({
-          id: crypto.randomUUID(),
-          fileId,
-          page: 0,
-          startedAt: new Date(Date.now() - 60_000 * (i + 1)).toISOString(),
-          seconds: 5,
-        })),
-      }),
-    });
-  }, fileA);
+  // the display's own proof of play (sent every 10 s, signed by its key) in the report: long names in its columns
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const report = `/api/screens/plays?from=${day(Date.now() - 86_400_000)}&to=${day(Date.now() + 86_400_000)}`;
+  await until('plays in the report', async () => (await api.json<unknown[]>('GET', report)).length > 0, 60_000, 1000);
   await api.json('POST', '/api/screens/groups', { name: 'Entrance hall', screenIds: [ids.entrance] });
   member = await openPlayerBrowser(api, { locale: 'ja-JP' });
   await member.page.setViewportSize(desktop);
