@@ -3,11 +3,11 @@
 // several times a period, so its header is signed once and reused for REUSE_MS: a service accepts a header up to
 // IDENTITY_MAX_AGE_SECONDS (60) old, and the gateway has checked the display's token (and its revocation) before each
 // call, so a reused header never outlives a check.
-import { setNewest, signDeviceIdentityHeader } from '@pagecast/service-kit';
+import { LRUCache, signDeviceIdentityHeader } from '@pagecast/service-kit';
 
 /** How long one display's signed header is reused (well within the services' 60 s). */
 export const REUSE_MS = 10_000;
-/** Displays remembered (the oldest goes first). */
+/** Displays remembered (the least recently used goes first). */
 const MAX_DEVICES = 50_000;
 
 interface Device {
@@ -19,20 +19,24 @@ interface Device {
 export function createDeviceHeaders(secret: string, opts: { reuseMs?: number; max?: number } = {}) {
   const reuseMs = opts.reuseMs ?? REUSE_MS;
   const max = opts.max ?? MAX_DEVICES;
-  const recent = new Map<string, { header: string; at: number; screenId: string; ownerId: string }>();
+  let clock = 0; // the time of the call (tests pass theirs): the reuse is measured in it
+  const recent = new LRUCache<string, { header: string; at: number; screenId: string; ownerId: string }>({
+    max,
+    ttl: reuseMs,
+    ttlResolution: 0,
+    perf: { now: () => clock },
+  });
   return (device: Device, now = Date.now()): string => {
+    clock = now;
     const hit = recent.get(device.deviceId);
-    if (
-      hit &&
-      now >= hit.at &&
-      now - hit.at < reuseMs &&
-      hit.screenId === device.screenId &&
-      hit.ownerId === device.ownerId
-    ) {
-      return hit.header;
-    }
+    // a header signed after `now` (the clock went back) is not given out
+    if (hit && now >= hit.at && hit.screenId === device.screenId && hit.ownerId === device.ownerId) return hit.header;
     const header = signDeviceIdentityHeader(device, secret, now);
-    setNewest(recent, device.deviceId, { header, at: now, screenId: device.screenId, ownerId: device.ownerId }, max);
+    recent.set(
+      device.deviceId,
+      { header, at: now, screenId: device.screenId, ownerId: device.ownerId },
+      { start: now },
+    );
     return header;
   };
 }

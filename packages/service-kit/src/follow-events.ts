@@ -9,8 +9,8 @@ export interface FollowedEvents {
 }
 
 /**
- * Every instance hears the events that change an in-memory view, as they are published (issue 40): a JetStream
- * publish also reaches plain subscriptions of its subject, so no consumer and no acknowledgement are needed, and each
+ * Every instance hears the events that change an in-memory view as they are published (docs/read-models.md): a
+ * JetStream publish also reaches plain subscriptions of its subject, so no consumer and no acknowledgement are needed, and each
  * instance applies the event to its own memory. A plain subscription hears nothing while the connection is down:
  * `onGap` runs when it comes back, and the view drops or rebuilds what it holds (the stream's own durable consumer,
  * which writes the database, does not miss anything). A message that is not a valid event is ignored; a handler that
@@ -18,13 +18,14 @@ export interface FollowedEvents {
  */
 export function followEvents(
   nats: Nats,
-  subjects: readonly Subject[],
-  handler: (event: EventEnvelope) => void,
+  routes: { subjects: readonly Subject[]; handler: (event: EventEnvelope) => unknown },
   opts: { logger?: pino.Logger; onGap?: () => void } = {},
 ): FollowedEvents {
+  const notApplied = (error: unknown, event: EventEnvelope) =>
+    opts.logger?.warn({ err: error, type: event.type, eventId: event.id }, 'followed event not applied');
   let gaps = 0;
   let stopped = false;
-  const subscriptions = subjects.map((subject) =>
+  const subscriptions = routes.subjects.map((subject) =>
     nats.nc.subscribe(subject, {
       callback: (err, msg) => {
         if (err || stopped) return;
@@ -35,9 +36,10 @@ export function followEvents(
           return; // not an event of ours
         }
         try {
-          handler(event);
+          const out = routes.handler(event);
+          if (out instanceof Promise) out.catch((error) => notApplied(error, event));
         } catch (error) {
-          opts.logger?.warn({ err: error, type: event.type, eventId: event.id }, 'followed event not applied');
+          notApplied(error, event);
         }
       },
     }),

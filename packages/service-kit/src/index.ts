@@ -75,13 +75,16 @@ export {
 } from './outbox';
 export { type ClaimRecord, type Claims, createClaims } from './claims';
 export { type BatchLoader, type ByIdCollection, createBatchLoader, readByIds } from './batch-loader';
-export { setNewest } from './bounded-map';
+export { LRUCache } from 'lru-cache';
 export { type NameUuidLayout, nameUuid } from './name-uuid';
 export { createGroupCommit, type GroupCommit } from './group-commit';
 export { runPeriodically } from './periodic';
 export { onceUntilFailure } from './once';
 export { type FollowedEvents, followEvents } from './follow-events';
 export { createRecentChanges, type RecentChanges } from './recent-changes';
+export { createMemoryView, type MemoryView, type MemoryViewOptions, type Reducer } from './memory-view';
+export { type EventRoutes, eventRoutes } from './event-routes';
+export { FOLLOW_RETRY_MAX_MS, FOLLOW_RETRY_MIN_MS, followStream, type StreamFollower } from './stream-follower';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export {

@@ -1,47 +1,39 @@
-import { setNewest } from './bounded-map';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The changes heard per id in the last `windowMs` (real time), in the order heard: what an in-memory view applies
  * again on top of every database read (docs/read-models.md, rule 1). The database's writer (one durable consumer)
  * may lag what a plain subscription hears, so read-then-changes is right whatever order the read and the write ran
- * in, as long as the changes are idempotent. Ids whose last change left the window are dropped as others are heard;
- * at most `maxIds` ids are kept (the ones heard longest ago go first).
+ * in, as long as the changes are idempotent. An id whose last change left the window is gone; at most `maxIds` ids are kept
+ * (the least recently heard go first).
  */
 export function createRecentChanges<C>(opts: { windowMs: number; maxIds: number; now?: () => number }) {
-  const now = opts.now ?? Date.now;
-  const heard = new Map<string, { last: number; changes: Array<{ at: number; change: C }> }>();
-  /** the id's changes still in the window (and the id forgotten when none is) */
-  const live = (id: string, t: number): C[] => {
-    const h = heard.get(id);
-    if (!h) return [];
-    const kept = h.changes.filter((c) => t - c.at <= opts.windowMs);
-    if (kept.length === 0) {
-      heard.delete(id);
-      return [];
-    }
-    h.changes = kept;
-    return kept.map((c) => c.change);
-  };
+  const now = opts.now ?? (() => performance.now());
+  const heard = new LRUCache<string, Array<{ at: number; change: C }>>({
+    max: opts.maxIds,
+    ttl: opts.windowMs,
+    ttlResolution: 0,
+    // lru-cache reads a start of 0 as "no time to live": a test clock at 0 is moved by 1 (ages are differences)
+    perf: { now: () => now() + 1 },
+  });
+  /** the changes of one id still in the window (an id's entry lives as long as its last change does) */
+  const inWindow = (changes: Array<{ at: number; change: C }>, t: number) =>
+    changes.filter((c) => t - c.at <= opts.windowMs);
   return {
     add(id: string, change: C): void {
       const t = now();
-      const h = heard.get(id);
-      const changes = h ? h.changes.filter((c) => t - c.at <= opts.windowMs) : [];
-      changes.push({ at: t, change });
-      setNewest(heard, id, { last: t, changes }, opts.maxIds);
-      // the map is in the order ids were last heard: those heard longest ago go once out of the window
-      for (const [oldId, old] of heard) {
-        if (t - old.last <= opts.windowMs) break;
-        heard.delete(oldId);
-      }
+      heard.set(id, [...inWindow(heard.get(id) ?? [], t), { at: t, change }]);
     },
     /** The id's changes heard in the window, oldest first. */
     of(id: string): C[] {
-      return live(id, now());
+      const changes = heard.get(id, { updateAgeOnGet: false });
+      return changes ? inWindow(changes, now()).map((c) => c.change) : [];
     },
-    /** how many ids have changes held (tests) */
+    /** how many ids have changes in the window (tests) */
     get size(): number {
-      return heard.size;
+      let n = 0;
+      for (const _ of heard.keys()) n++;
+      return n;
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type EventEnvelope, type Subject, subjects } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followEvents } from '../src/follow-events';
+import { eventRoutes } from '../src/event-routes';
 import { connectNats, ensureStreams, type Nats } from '../src/nats';
 import { testEnv } from '../src/testing';
 import { captureLogger, waitFor } from './helpers';
@@ -35,8 +36,8 @@ describe('followEvents', () => {
     const heardB: string[] = [];
     // a subject no stream captures: a core publish to a stream's subject would land in the shared FILES stream
     const junk = `kit-follow-junk.${randomUUID()}` as Subject;
-    const fa = followEvents(a, [subject, junk], (e) => heardA.push(e.id));
-    const fb = followEvents(b, [subject], (e) => heardB.push(e.id));
+    const fa = followEvents(a, { subjects: [subject, junk], handler: (e) => heardA.push(e.id) });
+    const fb = followEvents(b, { subjects: [subject], handler: (e) => heardB.push(e.id) });
     await Promise.all([a.nc.flush(), b.nc.flush()]);
     const first = envelope();
     a.nc.publish(junk, 'not an event');
@@ -55,36 +56,32 @@ describe('followEvents', () => {
     fa.stop();
   });
 
-  it('a handler that throws is logged and the next event is still applied', async () => {
+  it('a route that fails (a throw, or a rejection) is logged and the next event is still applied', async () => {
     const applied: string[] = [];
     const bad = envelope();
     const good = envelope();
-    const f = followEvents(
-      a,
-      [subject],
-      (e) => {
-        if (e.id === bad.id) throw new Error('boom');
-        applied.push(e.id);
-      },
-      { logger },
-    );
+    const routes = eventRoutes().on(subject, async (data, e) => {
+      if (e.id === bad.id) throw new Error('boom');
+      applied.push(`${e.id}:${data.playlistId}`);
+    });
+    const f = followEvents(a, routes, { logger });
     await a.nc.flush();
     await a.js.publish(subject, JSON.stringify(bad), { msgID: bad.id });
     await a.js.publish(subject, JSON.stringify(good), { msgID: good.id });
-    await waitFor('the good one applied', () => applied.includes(good.id));
+    await waitFor('the good one applied', () => applied.includes(`${good.id}:${good.data.playlistId}`));
     expect(lines.some((l) => l.msg === 'followed event not applied' && l.eventId === bad.id)).toBe(true);
     f.stop();
   });
 
   it('a lost connection counts a gap and calls onGap when it comes back', async () => {
     let called = 0;
-    const f = followEvents(b, [subject], () => {}, { onGap: () => called++ });
+    const f = followEvents(b, { subjects: [subject], handler: () => {} }, { onGap: () => called++ });
     expect(f.gaps).toBe(0);
     await b.nc.reconnect();
     await waitFor('the gap seen', () => called === 1 && f.gaps === 1);
     // and it still hears events after it
     const heard: string[] = [];
-    const g = followEvents(b, [subject], (e) => heard.push(e.id));
+    const g = followEvents(b, { subjects: [subject], handler: (e) => heard.push(e.id) });
     await b.nc.flush();
     const after = envelope();
     await a.js.publish(subject, JSON.stringify(after), { msgID: after.id });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { authProviders, type MembershipTier, membershipTiers } from '@pagecast/contracts';
-import { createBatchLoader, isDuplicateKeyError, readByIds, setNewest } from '@pagecast/service-kit';
+import { createBatchLoader, isDuplicateKeyError, LRUCache, readByIds } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 import { newMemberDefaults, type UserRecord } from '../domain';
 
@@ -123,9 +123,9 @@ export function createUserRepository(conn: mongoose.Connection) {
   const model = (conn.models.User as UserModel | undefined) ?? defineModel(conn);
   const views = (conn.models.BillingView as BillingViewModel | undefined) ?? defineViewModel(conn);
   const hints = (conn.models.UserEmailId as EmailHintModel | undefined) ?? defineHintModel(conn);
-  // E-mail address -> member id, as last read (bounded: the oldest entry goes first), in front of the stored hints:
+  // E-mail address -> member id, as last read (bounded: the least recently used goes first), before the stored hints:
   // a member who logs in again costs one read, not two. A hint, never an answer.
-  const emailIds = new Map<string, string>();
+  const emailIds = new LRUCache<string, string>({ max: EMAIL_IDS_KEPT });
   // Members and hints are read by _id through batch loaders: the reads asked while one runs go together in the next,
   // one command (`_id: { $in }`, an index search on MongoDB and on the FerretDB the project builds). Logins arrive
   // in bursts under load (their sessions are written together, so their answers go out together), and one command
@@ -184,14 +184,14 @@ export function createUserRepository(conn: mongoose.Connection) {
     if (stored && stored.userId !== remembered) {
       const user = await byId(stored.userId);
       if (user) {
-        setNewest(emailIds, key, user._id, EMAIL_IDS_KEPT);
+        emailIds.set(key, user._id);
         return user;
       }
     }
     // No hint, or a wrong one: the address itself (a scan on FerretDB, so also what an unknown address costs).
     const user = await model.findOne({ email: key }).lean<UserRecord>();
     if (user) {
-      setNewest(emailIds, key, user._id, EMAIL_IDS_KEPT);
+      emailIds.set(key, user._id);
       await rememberEmail(key, user._id);
     }
     return user;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CopyrightInfo } from '@pagecast/contracts';
-import { createBatchLoader, isDuplicateKeyError, type Outbox, setNewest } from '@pagecast/service-kit';
+import { createBatchLoader, isDuplicateKeyError, LRUCache, type Outbox } from '@pagecast/service-kit';
 import type { CopyrightAnalysis } from '../domain';
 import type { AuthorProfileDoc, CopyrightInfoDoc, FileDoc, Models, PageDoc } from './models';
 import { removeFileFromPlaylists } from './playlists';
@@ -26,8 +26,7 @@ export function createFilesRepo(models: Models) {
   // pages), and a playlist pushed to many screens asks for the same few files' pages again and again. Every change of
   // a converted file's pages also changes the file (its duration is set on the pages first, then on the file), and
   // the file is read afresh on every request, so a stale list is never served for a newer version.
-  const finishedPages = new Map<string, { version: number; pages: PageDoc[] }>();
-  const FINISHED_PAGES_MAX = 500;
+  const finishedPages = new LRUCache<string, { version: number; pages: PageDoc[] }>({ max: 500 });
 
   return {
     async create(doc: FileDoc): Promise<void> {
@@ -63,7 +62,7 @@ export function createFilesRepo(models: Models) {
       const hit = finishedPages.get(file._id);
       if (hit?.version === version) return hit.pages;
       const list = await read();
-      setNewest(finishedPages, file._id, { version, pages: list }, FINISHED_PAGES_MAX);
+      finishedPages.set(file._id, { version, pages: list });
       return list;
     },
     countPages: (fileId: string) => pages.countDocuments({ fileId }),

@@ -4,7 +4,7 @@
 // (service-kit followEvents; events/index.ts starts it). Nothing here changes an answer, only where it comes from.
 //
 // - Screens: the screens service's events (screens.screen.changed / fleet.changed / screen.revoked) applied by the
-//   reducers of the read model (screen-content.ts). That read model is written by ONE durable consumer, which may lag
+//   reducers of the read model (screen-content.ts), read once for both of their readers (screenEventRoutes). That read model is written by ONE durable consumer, which may lag
 //   the plain subscription: the events heard in the last DUPLICATE_WINDOW_MS are kept per screen and applied again on
 //   top of every database read, so read-then-events is right in any order (docs/read-models.md, rule 1).
 // - Playlists and files are this service's own records: their events are published after the write (the outbox), so
@@ -13,9 +13,8 @@
 //   call that made the change answers (rule 2). A read that overlapped an event of its key is not kept.
 // - A gap (the connection came back: events may have been missed) drops everything held; every entry is read again
 //   at most BACKSTOP_MS after it was read, whatever happened.
-import { DUPLICATE_WINDOW_MS, type EventEnvelope, type Subject, subjects } from '@pagecast/contracts';
-import { createBatchLoader, createRecentChanges, readByIds } from '@pagecast/service-kit';
-import { LRUCache } from 'lru-cache';
+import { DUPLICATE_WINDOW_MS, subjects } from '@pagecast/contracts';
+import { createMemoryView, type EventRoutes, eventRoutes } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { ScreenView } from '../domain';
 import type { FileDoc, Models } from './models';
@@ -39,25 +38,35 @@ export const VIEW_ENTRIES_MAX = 20_000;
 /** Screens whose recent events are kept (far above what 2 minutes see: screens' events are rare). */
 const RECENT_SCREENS_MAX = 100_000;
 
-/** The events this memory follows (events/index.ts subscribes to them on every instance). */
-export const followedSubjects: readonly Subject[] = [
-  subjects.screenChanged,
-  subjects.fleetChanged,
-  subjects.screenRevoked,
-  subjects.playlistSaved,
-  subjects.playlistDeleted,
-  subjects.fileUploaded,
-  subjects.fileUpdated,
-  subjects.filePublished,
-  subjects.fileUnpublished,
-  subjects.fileDeleted,
-  subjects.pageReady,
-];
-
-type ScreenEvent =
+/** What one of the screens' events says of the screens it names. */
+export type ScreenEvent =
   | { kind: 'changed'; ownerId: string; playlistIds: string[]; fileIds: string[]; changedAt: Date }
   | { kind: 'granted'; ownerId: string; playlistIds: string[]; fileIds: string[]; changedAt: Date }
   | { kind: 'revoked'; ownerId: string; at: Date };
+
+/**
+ * The screens service's three events that change what a screen may read, each as one ScreenEvent on the screens it
+ * names: read once here for both of their readers, the durable consumer that writes screen_content
+ * (events/index.ts) and every instance's memory (below).
+ */
+export function screenEventRoutes(apply: (screenIds: string[], e: ScreenEvent) => unknown): EventRoutes {
+  return eventRoutes()
+    .on(subjects.screenChanged, (d) =>
+      apply([d.screenId], {
+        kind: 'changed',
+        ownerId: d.ownerId,
+        playlistIds: d.playlistIds,
+        fileIds: d.fileIds,
+        changedAt: new Date(d.changedAt),
+      }),
+    )
+    .on(subjects.fleetChanged, (d) =>
+      apply(d.screenIds, { kind: 'granted', ownerId: d.ownerId, ...d.content, changedAt: new Date(d.changedAt) }),
+    )
+    .on(subjects.screenRevoked, (d) =>
+      apply([d.screenId], { kind: 'revoked', ownerId: d.ownerId, at: new Date(d.revokedAt) }),
+    );
+}
 
 /**
  * One event on a screen's record. `replayed`: applied again on top of a database read, which may already hold it or
@@ -71,68 +80,11 @@ function reduce(state: ScreenContentState | null, e: ScreenEvent, replayed: bool
   return grantedTo(state, e.ownerId, e);
 }
 
-/**
- * Entries read by `_id` and forgotten on their events. A read that an event of its key (or a gap) overlapped is
- * answered but not kept: it may hold the record from before the change.
- */
-function forgettingCache<V extends object>(read: (id: string) => Promise<V | undefined>, keep: (v: V) => boolean) {
-  const entries = new LRUCache<string, V>({ max: VIEW_ENTRIES_MAX, ttl: BACKSTOP_MS });
-  const reading = new Map<string, Set<{ stale: boolean }>>();
-  return {
-    entries,
-    async get(id: string, fresh = false): Promise<V | null> {
-      const hit = fresh ? undefined : entries.get(id);
-      if (hit) return hit;
-      const token = { stale: false };
-      const readers = reading.get(id) ?? new Set<{ stale: boolean }>();
-      reading.set(id, readers);
-      readers.add(token);
-      try {
-        const value = await read(id);
-        if (value && !token.stale && keep(value)) entries.set(id, value);
-        return value ?? null;
-      } finally {
-        readers.delete(token);
-        if (readers.size === 0) reading.delete(id);
-      }
-    },
-    forget(id: string) {
-      entries.delete(id);
-      for (const token of reading.get(id) ?? []) token.stale = true;
-    },
-    clear() {
-      entries.clear();
-      for (const readers of reading.values()) for (const token of readers) token.stale = true;
-    },
-  };
-}
-
 export function createScreenViews(conn: mongoose.Connection, screenContent: ScreenContent, models: Models) {
-  // the events heard in the last DUPLICATE_WINDOW_MS per screen, applied again on top of every database read
-  const recent = createRecentChanges<ScreenEvent>({ windowMs: DUPLICATE_WINDOW_MS, maxIds: RECENT_SCREENS_MAX });
-  const screens = new LRUCache<string, { state: ScreenContentState | null }>({
-    max: VIEW_ENTRIES_MAX,
-    ttl: BACKSTOP_MS,
-  });
-  // Many displays boot at once and ask for the same few records: read together, one query per round trip.
-  const playlistsById = createBatchLoader<string, PlaylistRecord>(
-    readByIds(conn.collection<PlaylistRecord>('playlists')),
-  );
-  const filesById = createBatchLoader<string, FileDoc>(readByIds(models.files.collection));
-  const playlists = forgettingCache(
-    (id) => playlistsById.load(id),
-    () => true,
-  );
-  // A file still converting changes at every page without an event each time: read afresh until it is done.
-  const files = forgettingCache(
-    (id) => filesById.load(id),
-    (f) => f.status !== 'processing' && Boolean(f.conversion?.finishedAt),
-  );
-
-  /** The screen's record from the database by `_id`, with the events heard since applied again on top. */
+  /** The screen's record from the database by `_id` (the memory applies the events heard since on top). */
   const readScreen = async (screenId: string): Promise<ScreenContentState | null> => {
     const record = await screenContent.record(screenId);
-    let state: ScreenContentState | null = record
+    return record
       ? {
           ownerId: record.ownerId,
           playlistIds: record.playlistIds,
@@ -141,18 +93,51 @@ export function createScreenViews(conn: mongoose.Connection, screenContent: Scre
           revoked: record.revoked,
         }
       : null;
-    for (const e of recent.of(screenId)) state = reduce(state, e, true);
-    screens.set(screenId, { state });
-    return state;
   };
+  const screens = createMemoryView<ScreenContentState>({
+    source: readScreen,
+    max: VIEW_ENTRIES_MAX,
+    backstopMs: BACKSTOP_MS,
+    // the events heard in the last DUPLICATE_WINDOW_MS per screen, applied again on top of every database read
+    replay: { windowMs: DUPLICATE_WINDOW_MS, maxIds: RECENT_SCREENS_MAX },
+  });
+  // Many displays boot at once and ask for the same few records: read together, one query per round trip.
+  // Playlists and files are forgotten on their events; a read that an event of its key (or a gap) overlapped is
+  // answered but not kept (it may hold the record from before the change).
+  const playlists = createMemoryView<PlaylistRecord>({
+    source: conn.collection<PlaylistRecord>('playlists'),
+    max: VIEW_ENTRIES_MAX,
+    backstopMs: BACKSTOP_MS,
+    keep: (p) => p !== null,
+  });
+  // A file still converting changes at every page without an event each time: read afresh until it is done.
+  const files = createMemoryView<FileDoc>({
+    source: models.files.collection,
+    max: VIEW_ENTRIES_MAX,
+    backstopMs: BACKSTOP_MS,
+    keep: (f) => f !== null && f.status !== 'processing' && Boolean(f.conversion?.finishedAt),
+  });
 
-  const onScreen = (screenId: string, e: ScreenEvent) => {
-    recent.add(screenId, e);
-    const entry = screens.get(screenId);
-    if (entry) entry.state = reduce(entry.state, e, false);
+  const onScreens = (screenIds: string[], e: ScreenEvent) => {
+    if (e.kind === 'granted' && e.playlistIds.length + e.fileIds.length === 0) return;
+    for (const screenId of screenIds) screens.hear(screenId, (state, replayed) => reduce(state, e, replayed));
   };
-
   const playlist = (id: string, fresh = false) => playlists.get(id, fresh);
+
+  /** The events this memory follows (events/index.ts subscribes to them on every instance). */
+  const routes = screenEventRoutes(onScreens)
+    .on([subjects.playlistSaved, subjects.playlistDeleted], (d) => playlists.forget(d.playlistId))
+    .on(
+      [
+        subjects.fileUploaded,
+        subjects.fileUpdated,
+        subjects.filePublished,
+        subjects.fileUnpublished,
+        subjects.fileDeleted,
+        subjects.pageReady,
+      ],
+      (d) => files.forget(d.fileId),
+    );
 
   return {
     /**
@@ -160,74 +145,23 @@ export function createScreenViews(conn: mongoose.Connection, screenContent: Scre
      * whether it came from memory.
      */
     async get(screenId: string, fresh: boolean): Promise<{ view: ScreenView | null; remembered: boolean }> {
-      const entry = fresh ? undefined : screens.get(screenId);
-      const state = entry ? entry.state : await readScreen(screenId);
-      if (!state || state.revoked) return { view: null, remembered: entry !== undefined };
+      const held = fresh ? undefined : screens.held(screenId);
+      const state = held !== undefined ? held : await screens.get(screenId, true);
+      const remembered = held !== undefined;
+      if (!state || state.revoked) return { view: null, remembered };
       const fileIds = new Set(state.fileIds);
       const lists = await Promise.all(state.playlistIds.map((id) => playlist(id, fresh)));
       for (const list of lists) {
         if (list && list.userId === state.ownerId) for (const item of list.items) fileIds.add(item.fileId);
       }
-      return {
-        view: { ownerId: state.ownerId, playlistIds: new Set(state.playlistIds), fileIds },
-        remembered: entry !== undefined,
-      };
+      return { view: { ownerId: state.ownerId, playlistIds: new Set(state.playlistIds), fileIds }, remembered };
     },
     /** A playlist by `_id` (null: none), from memory when held. */
     playlist,
     /** A file by `_id` (null: none), from memory when held (a converted file). */
     file: (id: string) => files.get(id),
-    /** One followed event (followedSubjects) applied to what this instance holds. */
-    hear(e: EventEnvelope): void {
-      const d = e.data as Record<string, unknown>;
-      switch (e.type) {
-        case subjects.screenChanged: {
-          const c = d as {
-            screenId: string;
-            ownerId: string;
-            changedAt: string;
-            playlistIds: string[];
-            fileIds: string[];
-          };
-          onScreen(c.screenId, {
-            kind: 'changed',
-            ownerId: c.ownerId,
-            playlistIds: c.playlistIds,
-            fileIds: c.fileIds,
-            changedAt: new Date(c.changedAt),
-          });
-          return;
-        }
-        case subjects.fleetChanged: {
-          const f = d as {
-            ownerId: string;
-            changedAt: string;
-            screenIds: string[];
-            content: { playlistIds: string[]; fileIds: string[] };
-          };
-          if (f.content.playlistIds.length + f.content.fileIds.length === 0) return;
-          const e: ScreenEvent = {
-            kind: 'granted',
-            ownerId: f.ownerId,
-            ...f.content,
-            changedAt: new Date(f.changedAt),
-          };
-          for (const screenId of f.screenIds) onScreen(screenId, e);
-          return;
-        }
-        case subjects.screenRevoked: {
-          const r = d as { screenId: string; ownerId: string; revokedAt: string };
-          onScreen(r.screenId, { kind: 'revoked', ownerId: r.ownerId, at: new Date(r.revokedAt) });
-          return;
-        }
-        case subjects.playlistSaved:
-        case subjects.playlistDeleted:
-          playlists.forget(d.playlistId as string);
-          return;
-        default:
-          if (typeof d.fileId === 'string') files.forget(d.fileId);
-      }
-    },
+    /** The events this memory follows, each applied to what this instance holds. */
+    routes,
     /**
      * This instance deleted the file: forgotten at once, before the deletion's event (which reaches the other
      * instances, and this one again, once the outbox publishes it).
@@ -243,7 +177,7 @@ export function createScreenViews(conn: mongoose.Connection, screenContent: Scre
     },
     /** How many entries are held (figures and tests). */
     get size() {
-      return { screens: screens.size, playlists: playlists.entries.size, files: files.entries.size };
+      return { screens: screens.size, playlists: playlists.size, files: files.size };
     },
   };
 }

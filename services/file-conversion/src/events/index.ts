@@ -1,7 +1,7 @@
 import { subjects } from '@pagecast/contracts';
-import { consume, followEvents, type Logger, type Nats, type Outbox } from '@pagecast/service-kit';
+import { consume, eventRoutes, followEvents, type Logger, type Nats, type Outbox } from '@pagecast/service-kit';
 import type { Repositories } from '../data';
-import { followedSubjects } from '../data/screen-views';
+import { screenEventRoutes } from '../data/screen-views';
 import type { ServiceSettings } from '../config';
 import { fileUpdatedData } from './publish';
 
@@ -34,72 +34,46 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
       await consume(nats.js, {
         stream: 'ACCOUNT',
         durable: `${prefix}-account`,
-        subjects: [subjects.userRegistered],
+        ...eventRoutes().on(subjects.userRegistered, async (d) => {
+          const at = new Date(d.registeredAt);
+          await data.owners.setTier(d.userId, d.membershipTier, at);
+          await data.owners.setPoints(d.userId, d.points, at);
+        }),
         logger,
         deliver,
-        handler: async (e) => {
-          const at = new Date(e.data.registeredAt);
-          await data.owners.setTier(e.data.userId, e.data.membershipTier, at);
-          await data.owners.setPoints(e.data.userId, e.data.points, at);
-        },
       }),
     );
     consumers.push(
       await consume(nats.js, {
         stream: 'BILLING',
         durable: `${prefix}-billing`,
-        subjects: [subjects.membershipChanged, subjects.pointsChanged],
+        ...eventRoutes()
+          .on(subjects.membershipChanged, (d, e) => data.owners.setTier(d.userId, d.tier, new Date(e.occurredAt)))
+          .on(subjects.pointsChanged, async (d, e) => {
+            const at = new Date(d.occurredAt ?? e.occurredAt);
+            await data.owners.setPoints(d.userId, d.balance, at);
+            if (d.amount !== undefined) {
+              await data.files.recordPointEntry({
+                entryId: d.entryId,
+                userId: d.userId,
+                amount: d.amount,
+                type: d.type ?? null,
+                occurredAt: at,
+                sale: d.sale === true,
+              });
+            }
+          }),
         logger,
         deliver,
-        handler: async (e) => {
-          if (e.type === subjects.membershipChanged) {
-            const d = e.data as { userId: string; tier: Parameters<typeof data.owners.setTier>[1] };
-            await data.owners.setTier(d.userId, d.tier, new Date(e.occurredAt));
-            return;
-          }
-          const d = e.data as {
-            userId: string;
-            balance: number;
-            entryId: string;
-            amount?: number;
-            type?: 'earn' | 'spend' | 'purchase';
-            occurredAt?: string;
-            sale?: boolean;
-          };
-          const at = new Date(d.occurredAt ?? e.occurredAt);
-          await data.owners.setPoints(d.userId, d.balance, at);
-          if (d.amount !== undefined) {
-            await data.files.recordPointEntry({
-              entryId: d.entryId,
-              userId: d.userId,
-              amount: d.amount,
-              type: d.type ?? null,
-              occurredAt: at,
-              sale: d.sale === true,
-            });
-          }
-        },
       }),
     );
     consumers.push(
       await consume(nats.js, {
         stream: 'MARKETPLACE',
         durable: `${prefix}-marketplace`,
-        subjects: [subjects.purchaseCompleted, subjects.licenceExpired],
-        logger,
-        deliver,
-        handler: async (e) => {
-          if (e.type === subjects.purchaseCompleted) {
-            const d = e.data as {
-              purchaseId: string;
-              buyerId: string;
-              fileId: string;
-              sellerId: string;
-              price: number;
-              sellerNet?: number;
-              expiresAt: string;
-            };
-            await data.files.recordLicence({
+        ...eventRoutes()
+          .on(subjects.purchaseCompleted, (d) =>
+            data.files.recordLicence({
               purchaseId: d.purchaseId,
               buyerId: d.buyerId,
               fileId: d.fileId,
@@ -107,23 +81,24 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
               price: d.price,
               sellerNet: d.sellerNet ?? 0,
               expiresAt: new Date(d.expiresAt),
-            });
-            return;
-          }
-          const d = e.data as { purchaseId: string; fileId: string; expiredAt: string };
-          await data.files.expireLicence(d.purchaseId, new Date(d.expiredAt));
-          // Open players refetch on this file's events: the gateway forwarded the expiry at the same time as this
-          // consumer got it, so this snapshot, sent once the end is stored here, makes sure their refetch sees it.
-          const file = await data.files.findById(d.fileId);
-          if (file) await deps.outbox.add('files.file.updated.v1', fileUpdatedData(file));
-        },
+            }),
+          )
+          .on(subjects.licenceExpired, async (d) => {
+            await data.files.expireLicence(d.purchaseId, new Date(d.expiredAt));
+            // Open players refetch on this file's events: the gateway forwarded the expiry at the same time as this
+            // consumer got it, so this snapshot, sent once the end is stored here, makes sure their refetch sees it.
+            const file = await data.files.findById(d.fileId);
+            if (file) await deps.outbox.add('files.file.updated.v1', fileUpdatedData(file));
+          }),
+        logger,
+        deliver,
       }),
     );
     // What displays read, in memory on every instance (issue 40, data/screen-views.ts): every instance hears the
     // screens' events and this service's playlist and file events as they are published. Subscribed (and flushed)
     // before the durable consumer below starts and before HTTP answers: what is read from screen_content from then on
     // has every later event heard on top.
-    const followed = followEvents(nats, followedSubjects, (e) => data.screenViews.hear(e), {
+    const followed = followEvents(nats, data.screenViews.routes, {
       logger,
       onGap: () => data.screenViews.dropAll(),
     });
@@ -134,40 +109,26 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
       await consume(nats.js, {
         stream: 'SCREENS',
         durable: `${prefix}-screens`,
-        subjects: [subjects.screenChanged, subjects.screenRevoked, subjects.fleetChanged],
+        // the same three events the memory follows, read by the same routes (one change to many screens: a grant)
+        ...screenEventRoutes(async (screenIds, e) => {
+          const { ownerId } = e;
+          if (e.kind === 'granted') {
+            return data.screenContent.grant(screenIds, ownerId, { playlistIds: e.playlistIds, fileIds: e.fileIds });
+          }
+          for (const _id of screenIds) {
+            if (e.kind === 'revoked') await data.screenContent.revoke(_id, ownerId, e.at);
+            else
+              await data.screenContent.apply({
+                _id,
+                ownerId,
+                playlistIds: e.playlistIds,
+                fileIds: e.fileIds,
+                changedAt: e.changedAt,
+              });
+          }
+        }),
         logger,
         deliver,
-        handler: async (e) => {
-          if (e.type === subjects.screenChanged) {
-            const d = e.data as {
-              screenId: string;
-              ownerId: string;
-              changedAt: string;
-              playlistIds: string[];
-              fileIds: string[];
-            };
-            await data.screenContent.apply({
-              _id: d.screenId,
-              ownerId: d.ownerId,
-              playlistIds: d.playlistIds,
-              fileIds: d.fileIds,
-              changedAt: new Date(d.changedAt),
-            });
-            return;
-          }
-          if (e.type === subjects.fleetChanged) {
-            // one change to many screens (issue 37): what they may now be asked to play
-            const f = e.data as {
-              ownerId: string;
-              screenIds: string[];
-              content: { playlistIds: string[]; fileIds: string[] };
-            };
-            await data.screenContent.grant(f.screenIds, f.ownerId, f.content);
-            return;
-          }
-          const d = e.data as { screenId: string; ownerId: string; revokedAt: string };
-          await data.screenContent.revoke(d.screenId, d.ownerId, new Date(d.revokedAt));
-        },
       }),
     );
   } catch (err) {

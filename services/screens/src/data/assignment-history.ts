@@ -4,7 +4,7 @@
 // Each entry also holds the opening hours that applied from its time and the screen's zone (issue 38), so proof of
 // play can refuse records made while the screen was closed by the hours in force then.
 import type { OpeningHours, ScreenAssignment } from '@pagecast/contracts';
-import { isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
+import { isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { AssignmentAt } from '../domain';
 
@@ -41,11 +41,14 @@ const idOf = (screenId: string, seq: number) => `${screenId}#${seq}`;
 export function createAssignmentHistory(conn: mongoose.Connection) {
   const col = conn.collection<AssignmentHistoryDoc>('screen_assignments');
   /** per screen: seq → entry (immutable; null: no entry has that number) */
-  const known = new Map<string, Map<number, AssignmentAt | null>>();
+  const known = new LRUCache<string, Map<number, AssignmentAt | null>>({ max: SCREENS_REMEMBERED });
 
   const remember = (screenId: string): Map<number, AssignmentAt | null> => {
-    const entries = known.get(screenId) ?? new Map<number, AssignmentAt | null>();
-    setNewest(known, screenId, entries, SCREENS_REMEMBERED);
+    let entries = known.get(screenId);
+    if (!entries) {
+      entries = new Map<number, AssignmentAt | null>();
+      known.set(screenId, entries);
+    }
     return entries;
   };
 

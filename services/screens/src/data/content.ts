@@ -3,10 +3,10 @@
 // licences (buyer, file, from purchase to end) from marketplace's purchases. Play batches judge records by them.
 // One durable consumer writes the documents; every instance holds what it read of them in memory with every event it
 // heard applied on top (the same reducers, below), so a change is judged by every instance at once (issue 40).
-import { type ByIdCollection, isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
+import { DUPLICATE_WINDOW_MS } from '@pagecast/contracts';
+import { type ByIdCollection, createMemoryView, isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { FileFacts, LicencePeriod, PlaylistVersion } from '../domain';
-import { createCachedById } from './cached-by-id';
 
 export interface FileFactsDoc {
   /** fileId */
@@ -52,12 +52,14 @@ export interface LicencesDoc {
  */
 export const CONTENT_CACHE_MS = 600_000;
 /**
- * Entries each read model keeps (the oldest read goes first): 10,000 screens' files, playlists and licences fit many
- * times over. Measured (V8 heap after a collection, 20,000 entries of each read through the view, ids included): about
+ * Entries each read model keeps (the least recently used first): 10,000 screens' files, playlists and licences fit
+ * many times over. Measured (V8 heap after a collection, 20,000 entries of each read through the view, ids included): about
  * 0.2 KiB per file, 1.2 KiB per playlist of one version of 10 files, 0.6 KiB per licence of one period; all three full
  * would be some 100 MB, a fleet of 10,000 screens with a few thousand distinct entries a few MB.
  */
 export const CONTENT_ENTRIES_MAX = 50_000;
+/** At most this many ids whose recent events are kept (far above what the window sees: events are rare). */
+const HEARD_MAX = 100_000;
 /** Versions a playlist keeps before the ones nobody can need any more are dropped. */
 const VERSIONS_BEFORE_PRUNE = 100;
 
@@ -137,10 +139,22 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
   const files = conn.collection<FileFactsDoc>('screen_files');
   const playlists = conn.collection<PlaylistVersionsDoc>('screen_playlists');
   const licences = conn.collection<LicencesDoc>('screen_licences');
-  const view = { maxAgeMs: CONTENT_CACHE_MS, max: CONTENT_ENTRIES_MAX };
-  const fileReads = createCachedById<FileFactsDoc>(files as unknown as ByIdCollection, view);
-  const playlistReads = createCachedById<PlaylistVersionsDoc>(playlists as unknown as ByIdCollection, view);
-  const licenceReads = createCachedById<LicencesDoc>(licences as unknown as ByIdCollection, view);
+  // One read model each, in memory on every instance (docs/read-models.md, rule 1): what was read by `_id` with
+  // every change heard since applied on top, again on any later read for DUPLICATE_WINDOW_MS (the durable writer's
+  // lag); a backstop of CONTENT_CACHE_MS, checked before the answer, in the service's clock (tests move it) as of the
+  // last read.
+  let clock = Date.now();
+  const memoryOf = <D>(collection: unknown) =>
+    createMemoryView<D>({
+      source: collection as ByIdCollection,
+      max: CONTENT_ENTRIES_MAX,
+      backstopMs: CONTENT_CACHE_MS,
+      now: () => clock,
+      replay: { windowMs: DUPLICATE_WINDOW_MS, maxIds: HEARD_MAX },
+    });
+  const fileReads = memoryOf<FileFactsDoc>(files);
+  const playlistReads = memoryOf<PlaylistVersionsDoc>(playlists);
+  const licenceReads = memoryOf<LicencesDoc>(licences);
   const cutoffOf = (now: number) => now - opts.maxAgeMs;
 
   // what every instance hears (events/index.ts follows the streams) and what this one writes: applied to memory
@@ -154,18 +168,18 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
   };
 
   /** page counts this process wrote: a file's pages announce themselves one by one, the count once is enough */
-  const written = new Map<string, number>();
+  const written = new LRUCache<string, number>({ max: 10_000 });
   /** page durations this process wrote (a change of duration alone is written too) */
-  const writtenSeconds = new Map<string, number>();
+  const writtenSeconds = new LRUCache<string, number>({ max: 10_000 });
 
   return {
     /** An event heard on a followed stream (every instance): memory only; the durable consumer writes the database. */
     heard: { file: hearFile, playlist: hearPlaylist, licence: hearLicence },
     /** A gap in what this instance heard: every entry is read again. */
     dropMemory(): void {
-      fileReads.drop();
-      playlistReads.drop();
-      licenceReads.drop();
+      fileReads.clear();
+      playlistReads.clear();
+      licenceReads.clear();
     },
     /** Database reads the three views made (figures and tests). */
     get reads(): number {
@@ -182,8 +196,8 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
       const change = { ownerId, pageCount, ...(pageSeconds !== undefined ? { pageSeconds } : {}) };
       await files.updateOne({ _id: fileId }, fileUpdate(change), { upsert: true });
       hearFile(fileId, change);
-      setNewest(written, fileId, Math.max(written.get(fileId) ?? 0, pageCount), 10_000);
-      if (pageSeconds !== undefined) setNewest(writtenSeconds, fileId, pageSeconds, 10_000);
+      written.set(fileId, Math.max(written.get(fileId) ?? 0, pageCount));
+      if (pageSeconds !== undefined) writtenSeconds.set(fileId, pageSeconds);
     },
     async fileDeleted(fileId: string, ownerId: string, at: Date): Promise<void> {
       const change = { ownerId, pageCount: 0, deletedAt: at };
@@ -228,7 +242,8 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
       now: number,
       fresh = true,
     ): Promise<Map<string, { ownerId: string | null; deleted: boolean; fileIds: string[] }>> {
-      const found = await playlistReads.many(ids, now, fresh);
+      clock = now;
+      const found = await playlistReads.many(ids, fresh);
       const out = new Map<string, { ownerId: string | null; deleted: boolean; fileIds: string[] }>();
       for (const [id, d] of found) {
         const newest = [...d.versions].sort((a, b) => new Date(b.from).getTime() - new Date(a.from).getTime())[0];
@@ -246,7 +261,8 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
     },
 
     async files(ids: string[], now: number, fresh = false): Promise<Map<string, FileFacts>> {
-      const found = await fileReads.many(ids, now, fresh);
+      clock = now;
+      const found = await fileReads.many(ids, fresh);
       return new Map(
         [...found].map(([id, d]) => [
           id,
@@ -261,7 +277,8 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
     },
     /** Each playlist's versions, oldest first (a redelivered event counted once). */
     async playlists(ids: string[], now: number, fresh = false): Promise<Map<string, PlaylistVersion[]>> {
-      const found = await playlistReads.many(ids, now, fresh);
+      clock = now;
+      const found = await playlistReads.many(ids, fresh);
       const out = new Map<string, PlaylistVersion[]>();
       for (const [id, d] of found) {
         const seen = new Set<string>();
@@ -280,9 +297,9 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
       now: number,
       fresh = false,
     ): Promise<Map<string, LicencePeriod[]>> {
+      clock = now;
       const found = await licenceReads.many(
         fileIds.map((f) => licenceKey(buyerId, f)),
-        now,
         fresh,
       );
       const out = new Map<string, LicencePeriod[]>();

@@ -1,7 +1,7 @@
 // When each display was out of contact (no heartbeat and no play batch for longer than SCREEN_OFFLINE_AFTER_SECONDS):
 // one push per reconnection to the screen's document (read by _id), so its records of that time may show what it
 // last received. Two instances that see the same reconnection push it twice: read as one.
-import { isDuplicateKeyError, setNewest } from '@pagecast/service-kit';
+import { isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { OfflineGap } from '../domain';
 
@@ -19,7 +19,14 @@ const CACHE_MS = 60_000;
 
 export function createGapRepository(conn: mongoose.Connection, opts: { maxAgeMs: number }) {
   const col = conn.collection<GapsDoc>('screen_gaps');
-  const memory = new Map<string, { gaps: OfflineGap[]; at: number }>();
+  /** the service's clock as of the last call (tests move it): the memory's ages are in it */
+  let clock = 0;
+  const memory = new LRUCache<string, OfflineGap[]>({
+    max: SCREENS_REMEMBERED,
+    ttl: CACHE_MS,
+    ttlResolution: 0,
+    perf: { now: () => clock },
+  });
 
   const normalise = (doc: GapsDoc | null): OfflineGap[] => {
     const byFrom = new Map<number, OfflineGap>();
@@ -33,10 +40,11 @@ export function createGapRepository(conn: mongoose.Connection, opts: { maxAgeMs:
 
   return {
     async of(screenId: string, now: number, fresh = false): Promise<OfflineGap[]> {
+      clock = now;
       const hit = fresh ? undefined : memory.get(screenId);
-      if (hit && now - hit.at <= CACHE_MS) return hit.gaps;
+      if (hit) return hit;
       const gaps = normalise(await col.findOne({ _id: screenId }));
-      setNewest(memory, screenId, { gaps, at: now }, SCREENS_REMEMBERED);
+      memory.set(screenId, gaps, { start: now });
       return gaps;
     },
     async record(screenId: string, gap: OfflineGap, now: number): Promise<void> {
@@ -61,7 +69,8 @@ export function createGapRepository(conn: mongoose.Connection, opts: { maxAgeMs:
           );
         }
       }
-      setNewest(memory, screenId, { gaps, at: now }, SCREENS_REMEMBERED);
+      clock = now;
+      memory.set(screenId, gaps, { start: now });
     },
   };
 }

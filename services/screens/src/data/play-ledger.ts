@@ -4,7 +4,7 @@
 // the one write FerretDB makes atomic; an update is a read then a write there, docs/platform.md). Inserts of many
 // screens' batches go together in one command (the kit's group commit); old versions are deleted in small bursts, and
 // a head document says roughly where a screen's versions are, for a process that has none in memory.
-import { bulkWriteErrors, createGroupCommit, setNewest } from '@pagecast/service-kit';
+import { bulkWriteErrors, createGroupCommit, LRUCache } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { ClaimedPlay, Interval } from '../domain';
 
@@ -44,7 +44,7 @@ export function createPlayLedgerRepository(conn: mongoose.Connection) {
   const versions = conn.collection<LedgerVersionDoc>('screen_play_ledgers');
   const heads = conn.collection<LedgerHeadDoc>('screen_play_ledger_heads');
   /** what this process last read or wrote: it is usually the screen's only writer, so a batch need not read it */
-  const memory = new Map<string, PlayLedger>();
+  const memory = new LRUCache<string, PlayLedger>({ max: SCREENS_REMEMBERED });
   const chains = new Map<string, Promise<unknown>>();
   /** versions whose insert met one already there (another instance wrote that version first) */
   const lost = new Set<string>();
@@ -77,7 +77,7 @@ export function createPlayLedgerRepository(conn: mongoose.Connection) {
     const ledger = found
       ? { rev: found.rev, played: found.played, claims: found.claims ?? [], lastBatchAt: found.lastBatchAt ?? null }
       : empty();
-    setNewest(memory, screenId, ledger, SCREENS_REMEMBERED);
+    memory.set(screenId, ledger);
     return ledger;
   };
 
@@ -120,7 +120,7 @@ export function createPlayLedgerRepository(conn: mongoose.Connection) {
         return false;
       }
       const ledger: PlayLedger = { rev: doc.rev, played: doc.played, claims: doc.claims, lastBatchAt: doc.lastBatchAt };
-      setNewest(memory, screenId, ledger, SCREENS_REMEMBERED);
+      memory.set(screenId, ledger);
       if (doc.rev % HEAD_EVERY === 0) {
         // off the batch's way: a failure here only makes a later look-up read a little more
         void (async () => {

@@ -1,5 +1,5 @@
 import { type ImageError, SCREEN_OFFLINE_AFTER_SECONDS, type ShownReport } from '@pagecast/contracts';
-import { type KV, type Nats, openKeyValue, setNewest } from '@pagecast/service-kit';
+import { followStream, type KV, LRUCache, type Logger, type Nats, openKeyValue } from '@pagecast/service-kit';
 
 /** What a display last reported; kept apart from the screen's record, which only its owner writes. */
 export interface ScreenStatus {
@@ -55,7 +55,7 @@ const decode = (data: Uint8Array): ScreenStatus | null => {
  * statuses ask NATS nothing per screen. A put made here is in the map at once (read your own write); the watch
  * brings the other instances' within milliseconds, and never replaces a value by an older revision.
  */
-export async function createStatusRepository(nats: Nats) {
+export async function createStatusRepository(nats: Nats, logger?: Logger) {
   const kv = await openKeyValue(nats, STATUS_BUCKET, { ttlMs: STATUS_TTL_MS });
   const all = new Map<string, { revision: number; status: ScreenStatus }>();
   const apply = (key: string, revision: number, status: ScreenStatus | null) => {
@@ -64,7 +64,7 @@ export async function createStatusRepository(nats: Nats) {
     if (status) all.set(key, { revision, status });
     else all.delete(key);
   };
-  const mirror = await mirrorBucket(nats, kv, apply);
+  const mirror = await mirrorBucket(nats, kv, apply, logger);
 
   /** A value the bucket has dropped by its age (expiry leaves no marker in a watch) is gone here too. */
   const live = (status: ScreenStatus | undefined, now = Date.now()): ScreenStatus | null =>
@@ -74,14 +74,14 @@ export async function createStatusRepository(nats: Nats) {
     return live(all.get(screenId)?.status);
   };
   /** the last contact (heartbeat or play batch) this process handled, per screen: most need no read of the bucket */
-  const contacts = new Map<string, number>();
+  const contacts = new LRUCache<string, number>({ max: 50_000 });
   return {
     async record(status: ScreenStatus): Promise<void> {
       const revision = await kv.put(status.screenId, JSON.stringify(status));
       apply(status.screenId, revision, status);
     },
     noteContact(screenId: string, at: number): void {
-      if ((contacts.get(screenId) ?? Number.NEGATIVE_INFINITY) < at) setNewest(contacts, screenId, at, 50_000);
+      if ((contacts.get(screenId) ?? Number.NEGATIVE_INFINITY) < at) contacts.set(screenId, at);
     },
     /** The last contact this process knows of (another instance may know a later one). */
     contactSeenHere: (screenId: string): number | undefined => contacts.get(screenId),
@@ -119,6 +119,7 @@ async function mirrorBucket(
   nats: Nats,
   kv: KV,
   apply: (key: string, revision: number, status: ScreenStatus | null) => void,
+  logger?: Logger,
 ): Promise<{ ready: Promise<void>; stop: () => Promise<void> }> {
   const { state } = await nats.jsm.streams.info(`KV_${STATUS_BUCKET}`);
   const lastAtStart = state.last_seq;
@@ -134,28 +135,32 @@ async function mirrorBucket(
   let seen = 0;
   let stopped = false;
   let current: { stop(): void } | undefined;
-  const run = async () => {
-    while (!stopped && !nats.nc.isClosed()) {
-      try {
-        const watch = await kv.watch(seen > 0 ? { resumeFromRevision: seen + 1 } : {});
-        current = watch;
-        if (stopped) watch.stop();
-        for await (const e of watch) {
-          seen = Math.max(seen, e.revision);
-          apply(e.key, e.revision, e.operation === 'PUT' ? decode(e.value) : null);
-          if (e.isUpdate || seen >= lastAtStart) markReady();
-        }
-      } catch {
-        // the connection dropped or is closing: start again below (unless stopped)
+  // the connection dropped or is closing: the watch starts again (unless stopped)
+  const follower = followStream(
+    async (live) => {
+      const watch = await kv.watch(seen > 0 ? { resumeFromRevision: seen + 1 } : {});
+      current = watch;
+      if (stopped) watch.stop();
+      live();
+      for await (const e of watch) {
+        seen = Math.max(seen, e.revision);
+        apply(e.key, e.revision, e.operation === 'PUT' ? decode(e.value) : null);
+        if (e.isUpdate || seen >= lastAtStart) markReady();
       }
-      if (!stopped && !nats.nc.isClosed()) await new Promise((r) => setTimeout(r, 500).unref());
-    }
-  };
-  void run();
+    },
+    {
+      name: 'screen statuses',
+      waitingFor: `NATS (the watch of the bucket ${STATUS_BUCKET})`,
+      logger,
+      level: 'warn',
+      active: () => !nats.nc.isClosed(),
+    },
+  );
   return {
     ready,
     async stop() {
       stopped = true;
+      follower.stop();
       current?.stop();
     },
   };

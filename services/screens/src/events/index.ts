@@ -1,15 +1,7 @@
 import { subjects } from '@pagecast/contracts';
-import { consume, followEvents } from '@pagecast/service-kit';
+import { consume, eventRoutes, followEvents } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import {
-  type ContentEvent,
-  hearContent,
-  hearLicence,
-  licenceOf,
-  type PurchaseEvent,
-  recordContent,
-  recordLicence,
-} from '../use-cases/record-content';
+import { hearContent, hearLicence, licenceOf, recordContent, recordLicence } from '../use-cases/record-content';
 import { recordSale } from '../use-cases/sold-plays';
 
 /**
@@ -26,7 +18,6 @@ const fileSubjects = [
   subjects.playlistSaved,
   subjects.playlistDeleted,
 ];
-const contentSubjects = [...fileSubjects, subjects.purchaseCompleted];
 
 /**
  * The read models screens keeps, each rebuilt by a new durable from the whole stream (handlers idempotent):
@@ -42,15 +33,13 @@ export async function startConsumers(ctx: ServiceContext): Promise<Array<{ stop(
   try {
     // every instance hears the content events as they are published and applies them to its memory at once (the
     // durable below, one per service, writes the documents that memory reads on a miss); a gap drops the memory
-    const followed = followEvents(
-      ctx.nats,
-      contentSubjects,
-      (e) => {
-        if (e.type === subjects.purchaseCompleted) hearLicence(ctx, e as PurchaseEvent);
-        else hearContent(ctx, e as ContentEvent);
-      },
-      { logger: ctx.logger, onGap: () => ctx.data.content.dropMemory() },
-    );
+    const heard = eventRoutes()
+      .on(fileSubjects, (_data, e) => hearContent(ctx, e))
+      .on(subjects.purchaseCompleted, (_data, e) => hearLicence(ctx, e));
+    const followed = followEvents(ctx.nats, heard, {
+      logger: ctx.logger,
+      onGap: () => ctx.data.content.dropMemory(),
+    });
     consumers.push({ stop: async () => followed.stop() });
     consumers.push(
       await consume(ctx.nats.js, {
@@ -70,12 +59,9 @@ export async function startConsumers(ctx: ServiceContext): Promise<Array<{ stop(
       await consume(ctx.nats.js, {
         stream: 'FILES',
         durable: names.FILES,
-        subjects: fileSubjects,
+        ...eventRoutes().on(fileSubjects, (_data, e) => recordContent(ctx, e)),
         logger: ctx.logger,
         deliver: ctx.config.EVENTS_DELIVER,
-        handler: async (e) => {
-          await recordContent(ctx, e as ContentEvent);
-        },
       }),
     );
   } catch (err) {

@@ -11,7 +11,7 @@ import {
   type TakeoverTemplate,
   type TakeoverTemplateRequest,
 } from '@pagecast/contracts';
-import { AppError, setNewest } from '@pagecast/service-kit';
+import { AppError, LRUCache } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { RunningTakeover, ScreenRecord, TakeoverDoc, TemplateDoc } from '../data';
 import type { TakeoverPeriod } from '../domain';
@@ -51,12 +51,19 @@ async function checkContent(ctx: ServiceContext, ownerId: string, content: Takeo
 }
 
 /** What the owner's takeovers were, per owner, for proof of play (a minute; a change made here is seen at once). */
-const recentByOwner = new Map<string, { docs: TakeoverDoc[]; at: number }>();
+let clock = 0; // the service's clock as of the last call (tests move it): the ages are in it
+const recentByOwner = new LRUCache<string, TakeoverDoc[]>({
+  max: 10_000,
+  ttl: 60_000,
+  ttlResolution: 0,
+  perf: { now: () => clock },
+});
 async function takeoversOf(ctx: ServiceContext, ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
+  clock = now;
   const hit = fresh ? undefined : recentByOwner.get(ownerId);
-  if (hit && now - hit.at <= 60_000) return hit.docs;
+  if (hit) return hit;
   const docs = await ctx.data.fleet.takeovers.ofOwner(ownerId);
-  setNewest(recentByOwner, ownerId, { docs, at: now }, 10_000);
+  recentByOwner.set(ownerId, docs, { start: now });
   return docs;
 }
 
