@@ -3,13 +3,14 @@
 //
 // One ordered (ephemeral, unacknowledged, flow-controlled) consumer per stream: JetStream consumers belong to one
 // stream, and these subjects live in two (FILES, MARKETPLACE). Each starts at the stream's next sequence ("deliver
-// new": a gateway has no one to replay history to) and, after a failure, resumes after the last sequence it saw.
+// new": a gateway has no one to replay history to) and, after a failure, resumes after the last sequence it saw
+// (the kit's followStream: again after a wait that grows with each failure in a row).
 //
 // Environment (read here, not in config.ts): SSE_MAX_STREAMS (default 10000) caps open streams in this gateway;
 // SSE_MAX_STREAMS_PER_SESSION (default 20) closes a session's oldest stream when it opens one more.
 import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
 import { type AnyEvent, parseEvent, subjects } from '@pagecast/contracts';
-import { PULL_EXPIRES_MS } from '@pagecast/service-kit';
+import { followStream, PULL_EXPIRES_MS, type StreamFollower } from '@pagecast/service-kit';
 import { z } from 'zod';
 import { type EventsHub, type ForwardedEvent, type LiveLimits, watchKey } from './events';
 import type { Logger } from './log';
@@ -83,9 +84,9 @@ export function startLiveFeed(opts: {
   onEvent?: (event: AnyEvent) => void;
 }): LiveFeed {
   const { js, hub, logger } = opts;
-  let stopped = false;
   const counts = { read: 0, forwarded: 0 };
   const open = new Set<{ close(): Promise<unknown> }>();
+  const followers: StreamFollower[] = [];
 
   const follow = (stream: keyof typeof liveSubjects) => {
     let markReady!: () => void;
@@ -95,7 +96,7 @@ export function startLiveFeed(opts: {
     /** the next sequence to read; set at the first start, advanced by every message */
     let nextSeq: number | undefined;
 
-    const runOnce = async () => {
+    const runOnce = async (live: () => void) => {
       if (nextSeq === undefined) {
         const jsm = await js.jetstreamManager();
         nextSeq = (await jsm.streams.info(stream)).state.last_seq + 1;
@@ -110,6 +111,7 @@ export function startLiveFeed(opts: {
       const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
       open.add(messages);
       markReady();
+      live();
       try {
         for await (const m of messages) {
           nextSeq = m.seq + 1;
@@ -134,17 +136,9 @@ export function startLiveFeed(opts: {
       }
     };
 
-    void (async () => {
-      while (!stopped) {
-        try {
-          await runOnce();
-        } catch (err) {
-          if (stopped) break;
-          logger.error({ err, stream }, 'live feed failed; retrying in 2 s');
-        }
-        if (!stopped) await new Promise((r) => setTimeout(r, 2000).unref());
-      }
-    })();
+    followers.push(
+      followStream(runOnce, { name: `live feed (${stream})`, waitingFor: `the ${stream} stream`, logger }),
+    );
     return ready;
   };
 
@@ -153,7 +147,7 @@ export function startLiveFeed(opts: {
     ready,
     counts,
     async stop() {
-      stopped = true;
+      for (const f of followers) f.stop();
       await Promise.all([...open].map((m) => m.close().catch(() => undefined)));
     },
   };

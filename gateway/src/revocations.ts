@@ -1,6 +1,6 @@
 import { type JetStreamClient, DeliverPolicy } from '@nats-io/jetstream';
-import { parseEvent, subjects } from '@pagecast/contracts';
-import { PULL_EXPIRES_MS } from '@pagecast/service-kit';
+import { type AnyEvent, parseEvent, subjects } from '@pagecast/contracts';
+import { followStream, PULL_EXPIRES_MS } from '@pagecast/service-kit';
 import type { Logger } from './log';
 
 /** Revoked session ids, each kept for the token lifetime after its revocation (a token can live no longer). */
@@ -63,7 +63,6 @@ export function startRevocationFeed(opts: {
   const stream = opts.stream ?? 'ACCOUNT';
   const subject = opts.subject ?? subjects.sessionRevoked;
   const idField = opts.idField ?? 'sessionId';
-  let stopped = false;
   let current: { close(): Promise<unknown> } | undefined;
   let markCaughtUp!: () => void;
   const caughtUp = new Promise<void>((resolve) => {
@@ -72,7 +71,7 @@ export function startRevocationFeed(opts: {
   const pruneTimer = setInterval(() => store.prune(), 60_000);
   pruneTimer.unref();
 
-  const runOnce = async () => {
+  const runOnce = async (live: () => void) => {
     const consumer = await js.consumers.get(stream, {
       filter_subjects: [subject],
       deliver_policy: DeliverPolicy.StartTime,
@@ -82,6 +81,7 @@ export function startRevocationFeed(opts: {
     if (info.num_pending === 0) markCaughtUp();
     const messages = await consumer.consume({ expires: PULL_EXPIRES_MS });
     current = messages;
+    live();
     for await (const m of messages) {
       let raw: RawRevocation | undefined;
       try {
@@ -92,10 +92,11 @@ export function startRevocationFeed(opts: {
       let sessionId: unknown = raw?.data?.[idField];
       let at = Date.parse(String(raw?.data?.revokedAt ?? raw?.occurredAt ?? ''));
       try {
-        const event = parseEvent(raw);
-        const data = event.data as { sessionId?: string; deviceId?: string; revokedAt?: string };
-        sessionId = data[idField];
-        at = Date.parse(data.revokedAt ?? event.occurredAt);
+        const event = parseEvent(raw) as AnyEvent;
+        if (event.type === subjects.sessionRevoked) sessionId = event.data.sessionId;
+        else if (event.type === subjects.screenRevoked) sessionId = event.data.deviceId;
+        else throw new Error(`${event.type} is not a revocation`);
+        at = Date.parse(event.data.revokedAt);
       } catch (err) {
         // Fail closed: a revocation that names a session is honoured even if the rest of it is malformed.
         logger.warn({ err, subject: m.subject, seq: m.seq }, 'malformed revocation event');
@@ -108,23 +109,12 @@ export function startRevocationFeed(opts: {
     }
   };
 
-  const loop = async () => {
-    while (!stopped) {
-      try {
-        await runOnce();
-      } catch (err) {
-        if (stopped) break;
-        logger.error({ err }, 'revocation feed failed; retrying in 2 s');
-      }
-      if (!stopped) await new Promise((r) => setTimeout(r, 2000));
-    }
-  };
-  void loop();
+  const follower = followStream(runOnce, { name: 'revocation feed', waitingFor: `the ${stream} stream`, logger });
 
   return {
     caughtUp,
     async stop() {
-      stopped = true;
+      follower.stop();
       clearInterval(pruneTimer);
       await current?.close();
     },

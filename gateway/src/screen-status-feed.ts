@@ -6,7 +6,7 @@
 // move, without a reload.
 //
 // One ordered consumer from the stream's next sequence, like live.ts; the stream is made by the screens service, so
-// until it exists the feed retries every 2 s (a gateway may start first).
+// until it exists the feed tries again, after a wait that grows with each failure (a gateway may start first).
 //
 // Issue 40: the consumer runs only while a Screens page is open on this gateway (a stream watches an owner key), and
 // stops LINGER_MS after the last one closed. Every display's heartbeat is a put in the bucket (about 670 a second at
@@ -14,7 +14,7 @@
 // reads its screens itself, then hears the reports made from the moment the consumer is in place (its next sequence);
 // one made in between shows at the screen's next heartbeat.
 import { DeliverPolicy, type JetStreamClient } from '@nats-io/jetstream';
-import { PULL_EXPIRES_MS } from '@pagecast/service-kit';
+import { followStream, PULL_EXPIRES_MS } from '@pagecast/service-kit';
 import type { EventsHub } from './events';
 import type { Logger } from './log';
 import { watchKey } from './watches';
@@ -74,7 +74,7 @@ export function startStatusFeed(opts: {
     markReady = resolve;
   });
 
-  const runOnce = async () => {
+  const runOnce = async (live: () => void) => {
     // from the next report: a page reads its screens itself when it opens
     const jsm = await js.jetstreamManager();
     const nextSeq = (await jsm.streams.info(STATUS_STREAM)).state.last_seq + 1;
@@ -87,6 +87,7 @@ export function startStatusFeed(opts: {
     open = messages;
     if (!wanted) await messages.close();
     markReady();
+    live();
     try {
       for await (const m of messages) {
         counts.read++;
@@ -103,17 +104,13 @@ export function startStatusFeed(opts: {
 
   const follow = () => {
     if (running) return;
-    running = (async () => {
-      while (!stopped && wanted) {
-        try {
-          await runOnce();
-        } catch (err) {
-          if (stopped) break;
-          logger.debug({ err }, 'screen status feed not running; retrying in 2 s');
-        }
-        if (!stopped && wanted) await new Promise((r) => setTimeout(r, 2000).unref());
-      }
-    })().finally(() => {
+    running = followStream(runOnce, {
+      name: 'screen status feed',
+      waitingFor: `the screens service's status bucket (stream ${STATUS_STREAM})`,
+      logger,
+      level: 'debug',
+      active: () => !stopped && wanted,
+    }).done.finally(() => {
       running = undefined;
       // asked for again while the last run was ending
       if (wanted && !stopped) follow();
