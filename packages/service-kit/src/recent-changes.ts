@@ -10,7 +10,8 @@ import { LRUCache } from 'lru-cache';
 export function createRecentChanges<C>(opts: { windowMs: number; maxIds: number; now?: () => number }) {
   const now = opts.now ?? (() => performance.now());
   const heard = new LRUCache<string, Array<{ at: number; change: C }>>({
-    max: opts.maxIds,
+    maxSize: opts.maxIds, // a count, without the slots `max` allocates up front (memory-view.ts)
+    sizeCalculation: () => 1,
     ttl: opts.windowMs,
     ttlResolution: 0,
     // lru-cache reads a start of 0 as "no time to live": a test clock at 0 is moved by 1 (ages are differences)

@@ -56,7 +56,8 @@ export function createDeviceView(collections: {
   const byOwner = new Map<string, Set<string>>();
   /** owners whose list was checked within the backstop (a lost pairing event is found at the next check) */
   const ownerChecked = new LRUCache<string, true>({
-    max: VIEW_ENTRIES_MAX,
+    maxSize: VIEW_ENTRIES_MAX, // a count (no slot allocated up front: createMemoryView)
+    sizeCalculation: () => 1,
     ttl: VIEW_BACKSTOP_MS,
     allowStale: true,
     noDeleteOnStaleGet: true,
