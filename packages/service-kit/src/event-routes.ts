@@ -1,6 +1,8 @@
 import type { EventData, EventEnvelope, Subject } from '@pagecast/contracts';
 
 type Route = (data: unknown, event: EventEnvelope) => unknown;
+/** The envelope of one of the subjects `S`: checking its `type` narrows its `data`. */
+export type EnvelopeOf<S extends Subject> = S extends Subject ? EventEnvelope<S> : never;
 
 /**
  * One typed dispatcher for the events a service hears: `on(subject, (data) => …)` with `data` typed by the subject's
@@ -12,7 +14,7 @@ export interface EventRoutes {
   readonly subjects: Subject[];
   on<S extends Subject>(
     subject: S | readonly S[],
-    fn: (data: EventData<S>, event: EventEnvelope<S>) => unknown,
+    fn: (data: EventData<S>, event: EnvelopeOf<S>) => unknown,
   ): EventRoutes;
   handler(event: EventEnvelope): Promise<void>;
 }
@@ -24,7 +26,7 @@ export function eventRoutes(): EventRoutes {
     /** Routes `subject` (or each of several with the same handling) to `fn`; a subject is routed once. */
     on<S extends Subject>(
       subject: S | readonly S[],
-      fn: (data: EventData<S>, event: EventEnvelope<S>) => unknown,
+      fn: (data: EventData<S>, event: EnvelopeOf<S>) => unknown,
     ): EventRoutes {
       for (const s of typeof subject === 'string' ? [subject] : subject) {
         if (routes.has(s)) throw new Error(`${s} is routed twice`);

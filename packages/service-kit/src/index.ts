@@ -83,7 +83,7 @@ export { onceUntilFailure } from './once';
 export { type FollowedEvents, followEvents } from './follow-events';
 export { createRecentChanges, type RecentChanges } from './recent-changes';
 export { createMemoryView, type MemoryView, type MemoryViewOptions, type Reducer } from './memory-view';
-export { type EventRoutes, eventRoutes } from './event-routes';
+export { type EnvelopeOf, type EventRoutes, eventRoutes } from './event-routes';
 export { FOLLOW_RETRY_MAX_MS, FOLLOW_RETRY_MIN_MS, followStream, type StreamFollower } from './stream-follower';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';

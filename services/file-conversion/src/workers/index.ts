@@ -1,4 +1,4 @@
-import { type EventData, parseEvent, subjects } from '@pagecast/contracts';
+import { type AnyEvent, type EventData, parseEvent, subjects } from '@pagecast/contracts';
 import type { Logger, Nats, Outbox } from '@pagecast/service-kit';
 import { AckPolicy, DeliverPolicy, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
@@ -94,13 +94,10 @@ export async function startConversionWorkers(deps: WorkerDeps): Promise<RunningW
   const handle = async (m: JsMsg) => {
     let job: EventData<'files.conversion.requested.v1'>;
     try {
-      const event = parseEvent(m.json());
-      log.debug(
-        { fileId: (event.data as { fileId?: string }).fileId, waitedMs: Date.now() - Date.parse(event.occurredAt) },
-        'job received',
-      );
+      const event = parseEvent(m.json()) as AnyEvent;
       if (event.type !== subjects.conversionRequested) throw new Error(`unexpected ${event.type}`);
-      job = event.data as EventData<'files.conversion.requested.v1'>;
+      job = event.data;
+      log.debug({ fileId: job.fileId, waitedMs: Date.now() - Date.parse(event.occurredAt) }, 'job received');
     } catch (err) {
       log.error({ err, seq: m.seq }, 'bad conversion job terminated');
       m.term('bad message');

@@ -1,8 +1,9 @@
 import { type EventEnvelope, subjects } from '@pagecast/contracts';
+import type { EnvelopeOf } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { FileChange, PlaylistFacts, PlaylistVersionEntry } from '../data/content';
 
-export type ContentEvent = EventEnvelope<
+export type ContentEvent = EnvelopeOf<
   | typeof subjects.fileUploaded
   | typeof subjects.fileUpdated
   | typeof subjects.fileDeleted
@@ -11,7 +12,6 @@ export type ContentEvent = EventEnvelope<
   | typeof subjects.playlistDeleted
 >;
 export type PurchaseEvent = EventEnvelope<typeof subjects.purchaseCompleted>;
-type DataOf<S extends ContentEvent['type']> = EventEnvelope<S>['data'];
 
 /** What one content event changes: a file's facts, or a playlist's version (its id is the event's). */
 type ContentChange =
@@ -27,32 +27,32 @@ type ContentChange =
 function changeOf(event: ContentEvent): ContentChange {
   switch (event.type) {
     case subjects.fileUploaded: {
-      const d = event.data as DataOf<typeof subjects.fileUploaded>;
+      const d = event.data;
       return { kind: 'file', fileId: d.fileId, change: { ownerId: d.ownerId, pageCount: 0 } };
     }
     case subjects.fileUpdated: {
-      const d = event.data as DataOf<typeof subjects.fileUpdated>;
+      const d = event.data;
       // the display shows each page for the file's duration, at least a second (mf-player slides.ts)
       const change = { ownerId: d.ownerId, pageCount: d.pageCount, pageSeconds: Math.max(1, d.displayDuration) };
       return { kind: 'file', fileId: d.fileId, change };
     }
     case subjects.pageReady: {
-      const d = event.data as DataOf<typeof subjects.pageReady>;
+      const d = event.data;
       const pageCount = Math.max(d.pageCount, d.pageNumber);
       return { kind: 'file', fileId: d.fileId, change: { ownerId: d.ownerId, pageCount } };
     }
     case subjects.fileDeleted: {
-      const d = event.data as DataOf<typeof subjects.fileDeleted>;
+      const d = event.data;
       const change = { ownerId: d.ownerId, pageCount: 0, deletedAt: new Date(d.deletedAt) };
       return { kind: 'file', fileId: d.fileId, change };
     }
     case subjects.playlistSaved: {
-      const d = event.data as DataOf<typeof subjects.playlistSaved>;
+      const d = event.data;
       const entry = { eventId: event.id, from: new Date(d.updatedAt), fileIds: d.fileIds };
       return { kind: 'playlist', playlistId: d.playlistId, entry, facts: { ownerId: d.ownerId } };
     }
     default: {
-      const d = event.data as DataOf<typeof subjects.playlistDeleted>;
+      const d = event.data;
       const entry = { eventId: event.id, from: new Date(d.deletedAt), fileIds: [] };
       return { kind: 'playlist', playlistId: d.playlistId, entry, facts: { ownerId: d.ownerId, deleted: true } };
     }
