@@ -137,18 +137,16 @@ export function createMemoryView<T>(opts: MemoryViewOptions<T>) {
     return found;
   };
 
-  /** The held entry, and whether it is past the backstop. */
-  const lookup = (id: string): { entry?: Entry<T>; stale: boolean } => {
-    const status: LRUCache.Status<string, Entry<T>> = {};
-    const entry = entries.get(id, { status });
-    return { entry, stale: status.get === 'stale' };
-  };
+  // a hit within the backstop is one lookup (the path every display's call takes); one past it is found by a peek
+  const withinBackstop = { allowStale: false } as const;
+  const evenPast = { allowStale: true } as const;
 
   const get = async (id: string, fresh = false): Promise<T | null> => {
     if (!fresh) {
-      const { entry, stale } = lookup(id);
-      if (entry && !stale) return entry.value;
-      if (entry && behind) {
+      const hit = entries.get(id, withinBackstop);
+      if (hit) return hit.value;
+      const entry = behind ? entries.peek(id, evenPast) : undefined;
+      if (entry) {
         entries.set(id, entry); // its backstop starts again: one read behind per entry and period
         read([id]).catch(() => {});
         return entry.value;
@@ -164,10 +162,12 @@ export function createMemoryView<T>(opts: MemoryViewOptions<T>) {
       const out = new Map<string, T>();
       const missing: string[] = [];
       for (const id of new Set(ids)) {
-        const { entry, stale } = fresh ? { entry: undefined, stale: false } : lookup(id);
-        if (entry && (!stale || behind)) {
+        const hit = fresh ? undefined : entries.get(id, withinBackstop);
+        const stale = hit || fresh || !behind ? undefined : entries.peek(id, evenPast);
+        const entry = hit ?? stale;
+        if (entry) {
           if (entry.value !== null) out.set(id, entry.value);
-          if (stale) void get(id);
+          if (stale) void get(id); // read behind
         } else missing.push(id);
       }
       if (missing.length > 0) for (const [id, value] of await read(missing)) if (value !== null) out.set(id, value);
@@ -175,12 +175,9 @@ export function createMemoryView<T>(opts: MemoryViewOptions<T>) {
     },
     read,
     /** What is held for `id` within its backstop, without a read: undefined when nothing is (a miss). */
-    held(id: string): T | null | undefined {
-      const { entry, stale } = lookup(id);
-      return entry && !stale ? entry.value : undefined;
-    },
+    held: (id: string): T | null | undefined => entries.get(id, withinBackstop)?.value,
     /** What is held for `id` (past the backstop too), without a read: undefined when nothing is. */
-    peek: (id: string): T | null | undefined => entries.peek(id)?.value,
+    peek: (id: string): T | null | undefined => entries.peek(id, evenPast)?.value,
     set,
     forget,
     /** A change heard (an event, or this instance's write): applied to the entry if held, and to later reads. */
