@@ -10,11 +10,12 @@ export interface FollowedEvents {
 
 /**
  * Every instance hears the events that change an in-memory view as they are published (docs/read-models.md): a
- * JetStream publish also reaches plain subscriptions of its subject, so no consumer and no acknowledgement are needed, and each
- * instance applies the event to its own memory. A plain subscription hears nothing while the connection is down:
- * `onGap` runs when it comes back, and the view drops or rebuilds what it holds (the stream's own durable consumer,
- * which writes the database, does not miss anything). A message that is not a valid event is ignored; a handler that
- * throws is logged and the view should not trust the entry it was changing (the handler forgets it before throwing).
+ * JetStream publish also reaches plain subscriptions of its subject, so no consumer and no acknowledgement are needed,
+ * and each instance applies the event to its own memory. A plain subscription hears nothing while the connection is
+ * down: `onGap` runs when it comes back, and the view drops or rebuilds what it holds (the stream's own durable
+ * consumer, which writes the database, does not miss anything). A message that is not a valid event is ignored; a
+ * handler that throws is logged and the view should not trust the entry it was changing (the handler forgets it before
+ * throwing).
  */
 export function followEvents(
   nats: Nats,

@@ -142,7 +142,7 @@ describe('createMemoryView', () => {
     expect(changes).toEqual(['a:null>A', 'b:null>B', 'b:B>null evicted', 'c:null>C']);
   });
 
-  it('drops what no read since a sequence confirmed (a full scan), and a read that failed forgets its ids', async () => {
+  it('drops what no read since a sequence confirmed (a full scan); a read that failed forgets its ids', async () => {
     let fail = false;
     const view = createMemoryView<string>({
       source: async (id) => {

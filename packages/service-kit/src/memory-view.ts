@@ -26,7 +26,7 @@ export interface MemoryViewOptions<T> {
    * whatever order the read and the write ran in. At most `maxIds` ids.
    */
   replay?: { windowMs: number; maxIds: number };
-  /** Whether a value read is kept (default: all, absent ones too); one not kept is answered and read again next time. */
+  /** Whether a value read is kept (default: all, absent ones too); one not kept is answered, and read again. */
   keep?(value: T | null): boolean;
   /** Every change of what is held for an id (kept, replaced, heard, forgotten, evicted): for indexes built beside. */
   onChange?(id: string, before: T | null, after: T | null, evicted: boolean): void;

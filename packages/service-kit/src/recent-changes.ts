@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * The changes heard per id in the last `windowMs` (real time), in the order heard: what an in-memory view applies
- * again on top of every database read (docs/read-models.md, rule 1). The database's writer (one durable consumer)
- * may lag what a plain subscription hears, so read-then-changes is right whatever order the read and the write ran
- * in, as long as the changes are idempotent. An id whose last change left the window is gone; at most `maxIds` ids are kept
- * (the least recently heard go first).
+ * The changes heard per id in the last `windowMs` (real time), in the order heard: what an in-memory view applies again
+ * on top of every database read (docs/read-models.md, rule 1). The database's writer (one durable consumer) may lag
+ * what a plain subscription hears, so read-then-changes is right whatever order the read and the write ran in, as long
+ * as the changes are idempotent. An id whose last change left the window is gone; at most `maxIds` ids are kept (the
+ * least recently heard go first).
  */
 export function createRecentChanges<C>(opts: { windowMs: number; maxIds: number; now?: () => number }) {
   const now = opts.now ?? (() => performance.now());

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { followStream } from './stream-follower';
 
 describe('followStream', () => {
-  it('runs again after a failure, waiting longer each time in a row (with jitter), and says what it waits for', async () => {
+  it('runs again after a failure, waiting longer each time in a row, and says what it waits for', async () => {
     const lines: Array<{ msg: string; waitMs: number }> = [];
     const logger = pino({ level: 'debug' }, { write: (l: string) => lines.push(JSON.parse(l)) });
     let runs = 0;

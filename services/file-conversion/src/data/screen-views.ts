@@ -4,9 +4,10 @@
 // (service-kit followEvents; events/index.ts starts it). Nothing here changes an answer, only where it comes from.
 //
 // - Screens: the screens service's events (screens.screen.changed / fleet.changed / screen.revoked) applied by the
-//   reducers of the read model (screen-content.ts), read once for both of their readers (screenEventRoutes). That read model is written by ONE durable consumer, which may lag
-//   the plain subscription: the events heard in the last DUPLICATE_WINDOW_MS are kept per screen and applied again on
-//   top of every database read, so read-then-events is right in any order (docs/read-models.md, rule 1).
+//   reducers of the read model (screen-content.ts), read once for both of their readers (screenEventRoutes). That
+//   read model is written by ONE durable consumer, which may lag the plain subscription: the events heard in the
+//   last DUPLICATE_WINDOW_MS are kept per screen and applied again on top of every database read, so
+//   read-then-events is right in any order (docs/read-models.md, rule 1).
 // - Playlists and files are this service's own records: their events are published after the write (the outbox), so
 //   an event forgets the entry and the next read takes it again by `_id`. This instance hears its own event before
 //   the outbox's publish is acknowledged (the message reaches this connection's subscription first), so before the

@@ -52,8 +52,8 @@ export interface LicencesDoc {
  */
 export const CONTENT_CACHE_MS = 600_000;
 /**
- * Entries each read model keeps (the least recently used first): 10,000 screens' files, playlists and licences fit
- * many times over. Measured (V8 heap after a collection, 20,000 entries of each read through the view, ids included): about
+ * Entries each read model keeps (the least recently used first): 10,000 screens' files, playlists and licences fit many
+ * times over. Measured (V8 heap after a collection, 20,000 entries of each read through the view, ids included): about
  * 0.2 KiB per file, 1.2 KiB per playlist of one version of 10 files, 0.6 KiB per licence of one period; all three full
  * would be some 100 MB, a fleet of 10,000 screens with a few thousand distinct entries a few MB.
  */
