@@ -189,9 +189,18 @@ export function createDeviceView(collections: {
       return (await fleets.view.get(ownerId)) ?? { _id: ownerId, order: [], running: [] };
     },
     /** These groups (the ones that exist), in the order asked. */
-    groups: async (ids: readonly string[]) => {
-      const found = await groups.view.many(ids);
-      return ids.flatMap((id) => found.get(id) ?? []);
+    async groups(ids: readonly string[]): Promise<GroupDoc[]> {
+      const out: GroupDoc[] = [];
+      // every display's call: all held within the backstop, one lookup each
+      for (const id of ids) {
+        const held = groups.view.held(id);
+        if (held === undefined) {
+          const found = await groups.view.many(ids);
+          return ids.flatMap((g) => found.get(g) ?? []);
+        }
+        if (held) out.push(held);
+      }
+      return out;
     },
     /**
      * The owner's active screens from the owner index (no query), or from `query` when the index may be incomplete
