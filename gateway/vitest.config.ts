@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // stand-ins checked against the contracts (test/contract.ts)
     setupFiles: ['test/setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // bounds that catch a hang, not targets: npm test runs its lanes at once on two cores
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Component tests share the real test servers; one file at a time keeps their timing honest.
     fileParallelism: false,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // bounds that catch a hang, not targets: npm test runs its lanes at once on two cores
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
   },
 });

@@ -7,7 +7,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['./global-setup.ts'],
     fileParallelism: false,
-    testTimeout: 60_000,
+    // a bound that catches a hang, not a target: npm test runs its lanes at once on two cores
+    testTimeout: 120_000,
     hookTimeout: 240_000,
   },
 });
