@@ -216,7 +216,7 @@ describe('account journey', () => {
     const other = b.page;
     await other.getByTestId('profile-edit').click();
     await other.getByTestId('profile-save').click();
-    expect(await toastText(other, 'Unauthorized')).toContain('You are logged out. Logging in again...');
+    expect(await toastText(other, 'ログインが切れました')).toContain('ログアウトされました。ログイン画面に移動します…');
     await other.waitForURL('**/login');
     expect((await currentUser(b)).status).toBe(401);
     // it logs in again with the new password and is taken back to the settings (remembered page, once)

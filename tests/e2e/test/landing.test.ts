@@ -161,7 +161,8 @@ describe('landing page', () => {
     const notFound = page.getByTestId('not-found');
     await notFound.waitFor();
     const text = await notFound.textContent();
-    expect(text).toContain('404 Page Not Found');
-    expect(text).toContain('Did you forget to add the page to the router?');
+    // in the reader's language (the spec's English words are the en catalogue's)
+    expect(text).toContain('404 ページが見つかりません');
+    expect(text).toContain('お探しのページは存在しないか、移動した可能性があります。');
   });
 });

@@ -60,10 +60,10 @@ describe('playlists', () => {
     await page.getByTestId('toast').filter({ hasText: 'プレイリストを作成しました' }).waitFor();
     const editor = page.getByTestId('playlist-editor');
     await editor.waitFor();
-    expect(await page.getByTestId('playlist-save').textContent()).toBe('保存 (0 files)');
+    expect(await page.getByTestId('playlist-save').textContent()).toBe('保存（0ファイル）');
     await editor.getByLabel('Three pages').check();
     await editor.getByLabel('One page').check();
-    expect(await page.getByTestId('playlist-save').textContent()).toBe('保存 (2 files)');
+    expect(await page.getByTestId('playlist-save').textContent()).toBe('保存（2ファイル）');
     await editor.getByRole('button', { name: '下へ: Three pages' }).click();
     const order = await page
       .getByTestId('playlist-order-item')

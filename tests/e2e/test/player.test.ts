@@ -39,7 +39,7 @@ describe('signage player', () => {
     const header = page.getByTestId('player-header');
     await header.waitFor();
     expect(await page.getByTestId('player-title').textContent()).toBe('Vertical deck');
-    expect(await page.getByTestId('player-page-of').textContent()).toBe('Page 1 of 3');
+    expect(await page.getByTestId('player-page-of').textContent()).toBe('1 / 3 ページ');
     expect(await page.getByTestId('player-counter').textContent()).toBe('1 / 3');
     expect(await header.textContent()).toContain('ESCキーで再生を停止します');
     // the display mode starts from the file's (fit-height, 縦長) and the viewer can pick another
@@ -203,7 +203,7 @@ describe('signage player', () => {
     const text = await card.textContent();
     expect(text).toContain('Vertical deck');
     expect(text).toContain('ページ 1');
-    expect(text).toContain('Image could not be loaded');
+    expect(text).toContain('画像を読み込めませんでした');
     expect((await playerState(page)).playing).toBe(true);
     // autoplay goes on past a broken page
     await page.waitForFunction(

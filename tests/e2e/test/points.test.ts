@@ -138,7 +138,7 @@ describe('points, card payments and plans', () => {
     await page.getByTestId('purchase-pay').click();
     // why, in the reader's language: billing's PAYMENT_FAILED carries the provider's code (card_declined), not its
     // English sentence
-    const said = await toastText(page, 'Payment Failed');
+    const said = await toastText(page, 'お支払いに失敗しました');
     expect(said).toContain('カードが拒否されました。');
     expect(said).not.toContain('Your card was declined');
     // still on the card step, nothing credited
