@@ -59,6 +59,14 @@ export function boundaries(root = repoRoot) {
         'A feature does not import another feature: move what two features share up (src/lib, src/components or packages/).',
     },
     {
+      // layers run one way, app → features → shared (bulletproof-react): a shared part that named a feature would
+      // tie every feature using it to that one
+      within: ['shell/src/components', 'shell/src/lib', 'shell/src/federation', 'mf-*/src/components', 'mf-*/src/lib'],
+      patterns: ['**/features', '**/features/**'],
+      message:
+        'Shared code (src/components, src/lib, src/federation) does not import a feature: compose features in src/app or src/routes, or move the part up.',
+    },
+    {
       within: ['shell', 'mf-*', 'packages/ui', 'packages/i18n'],
       paths: { 'react-router': router, 'react-router/dom': router },
     },

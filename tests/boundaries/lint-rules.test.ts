@@ -39,6 +39,13 @@ const samples: Record<string, string> = {
   'shell/src/features/one/components/bad-view.tsx': "import { x } from '../../two/api/get-two';\nexport const y = x;\n",
   'app/src/features/one/components/good-view.tsx':
     "import { x } from '../api/get-one';\nimport { z } from '../../../lib/http';\nexport const y = [x, z];\n",
+  // shared code importing a feature (the shell's frame once imported the header feature)
+  'shell/src/components/bad-frame.tsx':
+    "import { Header } from '../features/header/components/header';\nexport const y = Header;\n",
+  'mf-player/src/lib/bad-helper.ts': "import { x } from '../features/screens/api/list-screens';\nexport const y = x;\n",
+  'mf-player/src/components/deeper/bad-card.tsx': "import { x } from '../../features/one/api/get-one';\nexport const y = x;\n",
+  'shell/src/app/good-frame.tsx':
+    "import { Header } from '../features/header/components/header';\nexport const y = Header;\n",
   // import circles (a module reaching itself through its imports, e.g. server.ts <-> http/index.ts)
   'services/alpha/src/data/circle-one.ts': "import { two } from './circle-two';\nexport const one = () => two;\n",
   'services/alpha/src/data/circle-two.ts': "import { one } from './circle-one';\nexport const two = () => one;\n",
@@ -126,6 +133,14 @@ describe('lint rules that hold the architecture', () => {
   });
 
   it.each([
+    'shell/src/components/bad-frame.tsx',
+    'mf-player/src/lib/bad-helper.ts',
+    'mf-player/src/components/deeper/bad-card.tsx',
+  ])('shared code importing a feature fails: %s', (file) => {
+    expect(rulesFor(file)).toContain(restricted);
+  });
+
+  it.each([
     'services/alpha/src/data/circle-one.ts',
     'services/alpha/src/data/circle-two.ts',
     'services/alpha/src/data/type-circle-one.ts',
@@ -153,6 +168,7 @@ describe('lint rules that hold the architecture', () => {
     'app/src/features/one/components/good-name.tsx',
     'packages/i18n/src/good-react-i18next.ts',
     'mf-player/src/features/one/components/good-translate.tsx',
+    'shell/src/app/good-frame.tsx',
   ])('allowed imports and names pass: %s', (file) => {
     expect(rulesFor(file)).toEqual([]);
   });

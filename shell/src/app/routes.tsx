@@ -3,7 +3,7 @@ import { PlayerFrame, Spinner, useAuth } from '@pagecast/ui';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Route, Routes } from '@pagecast/router';
-import { AppFrame, PublicFrame } from '../components/app-frame';
+import { AppFrame, PublicFrame } from './app-frame';
 import { DashboardPage } from '../features/dashboard/components/dashboard-page';
 import { LandingPage } from '../features/landing/landing-page';
 import { NotFoundPage } from '../features/not-found/not-found-page';

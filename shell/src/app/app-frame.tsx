@@ -1,7 +1,7 @@
 import { LanguageSwitcher } from '@pagecast/i18n';
 import { Outlet } from '@pagecast/router';
 import { Header } from '../features/header/components/header';
-import { Brand } from './brand';
+import { Brand } from '../components/brand';
 
 export function AppFrame() {
   return (
