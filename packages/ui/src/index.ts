@@ -12,6 +12,7 @@ export {
   IconChevronLeft,
   IconChevronRight,
   IconClose,
+  IconMenu,
   IconExit,
   IconExitFullscreen,
   IconFullscreen,

@@ -56,7 +56,10 @@ describe('return page', () => {
 describe('avatar initials', () => {
   it('uses first and last name, else the e-mail, else U', () => {
     expect(avatarInitials({ firstName: 'taro', lastName: 'yamada', email: 'x@y.z' })).toBe('TY');
-    expect(avatarInitials({ firstName: '太郎', lastName: '山田', email: 'x@y.z' })).toBe('太山');
+    // a CJK name: the family name's first character (山田 花子 is 山, not 花山, which reads as a surname)
+    expect(avatarInitials({ firstName: '花子', lastName: '山田', email: 'x@y.z' })).toBe('山');
+    expect(avatarInitials({ firstName: 'ミン', lastName: '김', email: 'x@y.z' })).toBe('김');
+    expect(avatarInitials({ firstName: '', lastName: '山田', email: 'x@y.z' })).toBe('山');
     expect(avatarInitials({ firstName: 'taro', lastName: '', email: 'hanako@example.com' })).toBe('H');
     expect(avatarInitials({ firstName: null, lastName: null, email: '' })).toBe('U');
     expect(avatarInitials(null)).toBe('U');

@@ -8,7 +8,7 @@ export function Brand() {
       <span className="pc-brand__mark" aria-hidden="true">
         P
       </span>
-      {t('common.appName')}
+      <span className="pc-brand__name">{t('common.appName')}</span>
     </Link>
   );
 }

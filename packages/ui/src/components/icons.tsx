@@ -119,6 +119,7 @@ export const IconArrowDown = icon(
 export const IconChevronLeft = icon('chevron-left', <path d="m15 6-6 6 6 6" />);
 export const IconChevronRight = icon('chevron-right', <path d="m9 6 6 6-6 6" />);
 export const IconClose = icon('close', <path d="M6 6l12 12M18 6 6 18" />);
+export const IconMenu = icon('menu', <path d="M4 7h16M4 12h16M4 17h16" />);
 export const IconExit = icon(
   'exit',
   <>

@@ -32,10 +32,15 @@ export function useAuth() {
   return { user: data ?? null, isLoading, isAuthenticated: Boolean(data), error };
 }
 
+const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
 /** Avatar text: initials of first and last name, else the e-mail's first letter, else 'U'. */
 export function avatarInitials(user: Pick<SessionUser, 'firstName' | 'lastName' | 'email'> | null | undefined): string {
   const first = user?.firstName?.trim();
   const last = user?.lastName?.trim();
+  // A Japanese, Chinese or Korean name is written family name first and read as one: two first characters (山田 花子
+  // as 花山) make a new surname. The family name's first character is what such avatars show.
+  if (last && cjk.test(`${last}${first ?? ''}`)) return [...last][0] ?? 'U';
   if (first && last) return `${first[0]}${last[0]}`.toUpperCase();
   const email = user?.email?.trim();
   if (email) return email[0]?.toUpperCase() ?? 'U';

@@ -30,11 +30,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
 
   const name = [user.lastName, user.firstName].filter(Boolean).join(' ');
   const initials = avatarInitials(user);
-  // Two kanji do not fit the circle at the Latin size.
-  const avatarStyle = {
-    whiteSpace: 'nowrap',
-    fontSize: /^[\x20-\x7e]*$/.test(initials) ? undefined : '0.72rem',
-  } as const;
+  const avatarStyle = { whiteSpace: 'nowrap' } as const;
   const close = () => setOpen(false);
   return (
     <div className="pc-menu" ref={root}>
