@@ -328,3 +328,21 @@ describe('translation catalogues', () => {
     expect(jaFlat['auth.login.forgotPassword']).toBe('パスワードを忘れた方');
   });
 });
+
+describe('the plans as the welcome page words them', () => {
+  it('say buying and selling for exactly the tiers the rules let buy (trial, standard, creator; not free)', async () => {
+    const { constants } = await import('@pagecast/contracts');
+    const mayBuy = (tier: string) => !(constants.tiersThatCannotPurchase as readonly string[]).includes(tier);
+    for (const lang of Object.keys(flat)) {
+      const buyAndSell = flat[lang]?.['landing.pricing.buyAndSell'] ?? '';
+      const noPurchase = flat[lang]?.['landing.pricing.noPurchase'] ?? '';
+      for (const tier of ['trial', 'standard', 'creator']) {
+        const text = (flat[lang]?.[`auth.welcome.plans.${tier}`] ?? '').toLowerCase();
+        expect(text.includes(buyAndSell.toLowerCase()), `${lang}:${tier}`).toBe(mayBuy(tier));
+      }
+      // the free plan a trial turns into cannot buy: its words say so
+      expect(mayBuy('free')).toBe(false);
+      expect(flat[lang]?.['auth.welcome.plans.trial']?.toLowerCase(), lang).toContain(noPurchase.toLowerCase());
+    }
+  });
+});
