@@ -159,7 +159,7 @@ describe('a screen’s health, in words', () => {
     await act(async () => {
       await i18n().changeLanguage('fr');
     });
-    expect(reason()).toBe('La même page depuis 6 min ; sa page demande 10 s');
+    expect(reason()).toBe('La même page depuis 6 min ; sa page demande 10 s');
   });
 
   it('wrong content: for how long, what it shows and what it should, by title', async () => {
@@ -232,7 +232,7 @@ describe('a screen’s health, in words', () => {
       'Offline',
       short(NOW - 10 * MIN),
       'Ongoing',
-      `alert ${short(NOW - 4 * MIN)}`,
+      `Sent ${short(NOW - 4 * MIN)}`,
     ]);
     expect(rows[1]?.querySelectorAll('td')[3]?.textContent).toBe('Not sent');
   });

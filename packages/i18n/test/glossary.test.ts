@@ -1,5 +1,7 @@
 // One term per thing per language (issue 36): the glossary beside the catalogues names, for each product term, the
 // word each language uses and the variants it must not use ("Retrait" and "Convertir en argent" for one cash-out).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import glossary from '../src/glossary.json';
 import en from '../src/locales/en/index';
@@ -39,6 +41,51 @@ const variantPattern = (lang: Language, variant: string) =>
     ? new RegExp(normal(variant), 'u')
     : new RegExp(`(?<![\\p{L}\\p{N}])(?:${normal(variant)})(?![\\p{L}])`, 'iu');
 
+/** The e-mails the account service sends, rendered in each language (one screen, and several, down and recovered). */
+interface Mail {
+  subject: string;
+  text: string;
+}
+type MailMaker = (locale: Language, opts: Record<string, unknown>) => Mail;
+async function mails(): Promise<Record<Language, Mail[]>> {
+  // the account service's mail texts are domain code with no driver: read in place (a path, not a package import)
+  const repo = [process.cwd(), join(process.cwd(), '../..')].find((dir) => existsSync(join(dir, 'services/account')));
+  const domain = join(repo ?? '', 'services/account/src/domain');
+  const templates = (await import(/* @vite-ignore */ `${domain}/mail-templates.ts`)) as Record<string, MailMaker>;
+  const alerts = (await import(/* @vite-ignore */ `${domain}/alert-mail.ts`)) as Record<string, MailMaker>;
+  const person = {
+    email: 'hanako@example.com',
+    firstName: '花子',
+    lastName: '山田',
+    publicUrl: 'https://pagecast.test',
+  };
+  const screen = (n: number, state: string) => ({
+    screenId: `s${n}`,
+    screenName: `Lobby ${n}`,
+    state,
+    at: '2026-12-06T03:47:00.000Z',
+    timeZone: 'Asia/Tokyo',
+  });
+  const alert = (down: number, recovered: number) => ({
+    alertId: 'a1',
+    ownerId: 'u1',
+    down: Array.from({ length: down }, (_, i) => screen(i, 'offline')),
+    recovered: Array.from({ length: recovered }, (_, i) => screen(i + 10, 'frozen')),
+    downTotal: down,
+    recoveredTotal: recovered,
+  });
+  const out = {} as Record<Language, Mail[]>;
+  for (const lang of languages) {
+    out[lang] = [
+      (templates.verificationMail as MailMaker)(lang, { ...person, token: 't' }),
+      (templates.passwordResetMail as MailMaker)(lang, { ...person, token: 't' }),
+      (alerts.screenAlertMail as MailMaker)(lang, { ...person, alert: alert(1, 0) }),
+      (alerts.screenAlertMail as MailMaker)(lang, { ...person, alert: alert(3, 2) }),
+    ];
+  }
+  return out;
+}
+
 describe('the glossary', () => {
   it('names every product term in the four languages, each word in use in its catalogue', () => {
     expect(Object.keys(terms).length).toBeGreaterThanOrEqual(20);
@@ -70,6 +117,40 @@ describe('the glossary', () => {
       }
     }
     expect(found).toEqual([]);
+  });
+
+  it('finds no forbidden variant in the e-mails either (画面 for スクリーン in the alert e-mails once)', async () => {
+    const found: string[] = [];
+    const byLang = await mails();
+    expect(byLang.ja[2]?.subject).toContain('スクリーン');
+    for (const [term, byLanguage] of Object.entries(terms)) {
+      for (const lang of languages) {
+        for (const variant of byLanguage[lang]?.avoid ?? []) {
+          const pattern = variantPattern(lang, variant);
+          for (const mail of byLang[lang]) {
+            const hit = pattern.exec(normal(`${mail.subject}\n${mail.text}`));
+            if (hit) found.push(`${lang}: "${mail.subject}" says "${hit[0]}" for ${term}`);
+          }
+        }
+      }
+    }
+    expect(found).toEqual([]);
+    // the variants catch the old wording
+    expect(variantPattern('ja', terms.screen?.ja?.avoid?.[0] ?? '').test('3台の画面に問題があります')).toBe(true);
+    expect(variantPattern('ja', terms.earned?.ja?.avoid?.[0] ?? '').test('今月の収益')).toBe(true);
+  });
+
+  it('sets French high punctuation after a narrow no-break space, in the catalogue and the e-mails', async () => {
+    // ':', ';', '!', '?' and '»' take U+202F before them, '«' after it; a plain or a wide no-break space is wrong
+    const wrong = /[ \u00a0][:;!?»]|«[ \u00a0]/u;
+    const byLang = await mails();
+    const found = [
+      ...texts.fr.filter(([, text]) => wrong.test(text)).map(([key, text]) => `${key}: ${text}`),
+      ...byLang.fr.filter((m) => wrong.test(`${m.subject}\n${m.text}`)).map((m) => `e-mail: ${m.subject}`),
+    ];
+    expect(found).toEqual([]);
+    expect(wrong.test('Essai : 30 jours')).toBe(true);
+    expect(wrong.test('Essai\u202f: 30 jours')).toBe(false);
   });
 
   it('catches a forbidden variant (the French cash-out the issue found)', () => {

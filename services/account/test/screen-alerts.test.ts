@@ -72,7 +72,7 @@ describe('screen alert e-mails', () => {
       }),
     );
     const mail = await waitForMail(m.email, 2);
-    expect(mail.subject).toBe('【Pagecast】1台の画面に問題があります');
+    expect(mail.subject).toBe('【Pagecast】1台のスクリーンに問題があります');
     const lines = mail.text.split('\n');
     expect(lines[0]).toBe('山田 太郎 様');
     // 12:04 in Tokyo, not 03:04 UTC
@@ -100,9 +100,9 @@ describe('screen alert e-mails', () => {
     const mail = await waitForMail(m.email, 2);
     expect(mail.subject).toBe('[Pagecast] 2 écrans ont un problème, 1 écran rétabli');
     expect(mail.text.split('\n')[0]).toBe('Bonjour Marie Curie,');
-    expect(mail.text).toContain('Ces 2 écrans ont un problème depuis plus longtemps que leur seuil d’alerte :');
+    expect(mail.text).toContain('Ces 2 écrans ont un problème depuis plus longtemps que leur seuil d’alerte :');
     expect(mail.text).toContain('- Accueil — image figée — depuis le 23 nov. 2026, 09:00 UTC+1');
-    expect(mail.text).toContain('Cet écran fonctionne de nouveau :');
+    expect(mail.text).toContain('Cet écran fonctionne de nouveau :');
     expect(mail.text).toContain('- Caisse — hors ligne — rétabli le 23 nov. 2026, 09:02 UTC+1');
     expect(mail.text).toContain(`${PUBLIC_URL}/screens/health?state=frozen`);
     expect(mail.text).not.toContain('?screen=');

@@ -24,6 +24,8 @@ interface AlertTexts {
   state: Record<IncidentState, string>;
   actionOne: string;
   actionMany: string;
+  /** between the action and its link ("See the screen: https://…"); French sets a narrow no-break space before ':' */
+  colon: string;
   footer: string;
 }
 
@@ -32,18 +34,19 @@ const same = (f: (n: number) => string): Record<Plural, (n: number) => string> =
 const texts: Record<Locale, AlertTexts> = {
   ja: {
     prefix: '【Pagecast】',
-    down: same((n) => `${n}台の画面に問題があります`),
-    recovered: same((n) => `${n}台の画面が復旧しました`),
+    down: same((n) => `${n}台のスクリーンに問題があります`),
+    recovered: same((n) => `${n}台のスクリーンが復旧しました`),
     join: '、',
-    downIntro: same((n) => `次の${n}台の画面に問題が続いています。`),
-    recoveredIntro: same((n) => `次の${n}台の画面が復旧しました。`),
+    downIntro: same((n) => `次の${n}台のスクリーンに問題が続いています。`),
+    recoveredIntro: same((n) => `次の${n}台のスクリーンが復旧しました。`),
     since: (when) => `${when}から`,
     back: (when) => `${when}に復旧`,
     more: same((n) => `ほか${n}台`),
     state: { offline: 'オフライン', broken: '画像エラー', frozen: '表示が停止', wrong: '表示内容の誤り' },
-    actionOne: '画面の状態を見る',
-    actionMany: '画面の状態を見る',
-    footer: 'このメールは、画面の問題が設定した時間を超えて続いたとき、または復旧したときにお送りしています。',
+    actionOne: 'スクリーンの状態を見る',
+    actionMany: 'スクリーンの状態を見る',
+    colon: ': ',
+    footer: 'このメールは、スクリーンの問題が設定した時間を超えて続いたとき、または復旧したときにお送りしています。',
   },
   en: {
     prefix: '[Pagecast] ',
@@ -64,6 +67,7 @@ const texts: Record<Locale, AlertTexts> = {
     state: { offline: 'offline', broken: 'broken image', frozen: 'frozen', wrong: 'wrong content' },
     actionOne: 'See the screen',
     actionMany: 'See the screens',
+    colon: ': ',
     footer:
       'You receive this e-mail when a screen has a problem for longer than the threshold you set, and when it recovers.',
   },
@@ -73,12 +77,12 @@ const texts: Record<Locale, AlertTexts> = {
     recovered: { one: (n) => `${n} écran rétabli`, other: (n) => `${n} écrans rétablis` },
     join: ', ',
     downIntro: {
-      one: () => 'Cet écran a un problème depuis plus longtemps que son seuil d’alerte :',
-      other: (n) => `Ces ${n} écrans ont un problème depuis plus longtemps que leur seuil d’alerte :`,
+      one: () => 'Cet écran a un problème depuis plus longtemps que son seuil d’alerte :',
+      other: (n) => `Ces ${n} écrans ont un problème depuis plus longtemps que leur seuil d’alerte :`,
     },
     recoveredIntro: {
-      one: () => 'Cet écran fonctionne de nouveau :',
-      other: (n) => `Ces ${n} écrans fonctionnent de nouveau :`,
+      one: () => 'Cet écran fonctionne de nouveau :',
+      other: (n) => `Ces ${n} écrans fonctionnent de nouveau :`,
     },
     since: (when) => `depuis le ${when}`,
     back: (when) => `rétabli le ${when}`,
@@ -86,6 +90,7 @@ const texts: Record<Locale, AlertTexts> = {
     state: { offline: 'hors ligne', broken: 'image en erreur', frozen: 'image figée', wrong: 'mauvais contenu' },
     actionOne: 'Voir l’écran',
     actionMany: 'Voir les écrans',
+    colon: '\u202f: ',
     footer:
       'Vous recevez cet e-mail quand un écran a un problème plus longtemps que le seuil que vous avez choisi, et quand il est rétabli.',
   },
@@ -113,6 +118,7 @@ const texts: Record<Locale, AlertTexts> = {
     },
     actionOne: 'Vedi lo schermo',
     actionMany: 'Vedi gli schermi',
+    colon: ': ',
     footer:
       'Ricevi questa e-mail quando uno schermo ha un problema più a lungo della soglia impostata, e quando si ripristina.',
   },
@@ -200,7 +206,7 @@ export function screenAlertMail(
     greeting,
     '',
     ...sections.flatMap((s) => [s.intro, ...s.lines.map((l) => `- ${l}`), ...(s.more ? [s.more] : []), '']),
-    `${action}: ${url}`,
+    `${action}${t.colon}${url}`,
     '',
     t.footer,
     '',

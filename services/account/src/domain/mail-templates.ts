@@ -66,7 +66,7 @@ const reset: Record<Locale, Texts> = {
     body: 'Nous avons reçu une demande de réinitialisation de votre mot de passe. Choisissez-en un nouveau avec le lien ci-dessous.',
     action: 'Réinitialiser mon mot de passe',
     expiry: 'Ce lien est valable 1 heure et ne peut servir qu’une fois.',
-    ignore: 'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
+    ignore: 'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
   },
   it: {
     subject: '[Pagecast] Reimposta la tua password',
