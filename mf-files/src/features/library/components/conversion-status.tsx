@@ -38,12 +38,16 @@ export function ConversionStatus({ fileId, onDone }: { fileId: string; onDone: (
     const percent = data ? conversionPercent(data) : null;
     return (
       <div className="pc-stack" data-testid="upload-converting">
-        <ProgressBar value={percent} label={t('files.upload.converting')} testId="conversion-progress" />
-        <p className="pc-muted">
-          {data?.pageCount
-            ? t('files.upload.convertingPagesOf', { done: data.pagesReady, total: data.pageCount })
-            : t('files.upload.convertingPages', { count: data?.pagesReady ?? 0, done: data?.pagesReady ?? 0 })}
-        </p>
+        <ProgressBar
+          value={percent}
+          label={t('files.upload.stepConvert')}
+          detail={
+            data?.pageCount
+              ? t('files.upload.convertingPagesOf', { done: data.pagesReady, total: data.pageCount })
+              : t('files.upload.convertingPages', { count: data?.pagesReady ?? 0, done: data?.pagesReady ?? 0 })
+          }
+          testId="conversion-progress"
+        />
       </div>
     );
   }
@@ -58,8 +62,12 @@ export function ConversionStatus({ fileId, onDone }: { fileId: string; onDone: (
   }
   return (
     <div className="pc-stack" data-testid="upload-converted">
-      <ProgressBar value={100} label={t('files.upload.converting')} testId="conversion-progress" />
-      <p>{t('files.upload.conversionDone', { count: data.pageCount })}</p>
+      <ProgressBar
+        value={100}
+        label={t('files.upload.stepConvert')}
+        detail={t('files.upload.conversionDone', { count: data.pageCount })}
+        testId="conversion-progress"
+      />
     </div>
   );
 }

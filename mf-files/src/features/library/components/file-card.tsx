@@ -85,12 +85,19 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
         </div>
         {processing ? (
           <div className="pc-stack pf-card__converting" data-testid="file-converting">
-            <ProgressBar value={conversionPercent(file)} label={t('files.upload.converting')} />
-            <span className="pc-muted pf-small">
-              {file.pageCount
-                ? t('files.card.convertingOf', { count: file.pageCount, done: file.pagesReady, total: file.pageCount })
-                : t('files.card.converting', { count: file.pagesReady, done: file.pagesReady })}
-            </span>
+            <ProgressBar
+              value={conversionPercent(file)}
+              label={t('files.upload.stepConvert')}
+              detail={
+                file.pageCount
+                  ? t('files.card.convertingOf', {
+                      count: file.pageCount,
+                      done: file.pagesReady,
+                      total: file.pageCount,
+                    })
+                  : t('files.card.converting', { count: file.pagesReady, done: file.pagesReady })
+              }
+            />
           </div>
         ) : null}
         {reason ? (

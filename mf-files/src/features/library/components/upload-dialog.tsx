@@ -146,7 +146,12 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <p>
               <strong>{uploaded.title}</strong>
             </p>
-            <ProgressBar value={100} label={t('files.upload.sent')} testId="upload-progress" />
+            <ProgressBar
+              value={100}
+              label={t('files.upload.stepSend')}
+              detail={t('files.upload.sentPercent', { percent: 100 })}
+              testId="upload-progress"
+            />
             <ConversionStatus fileId={uploaded.id} onDone={onConverted} />
           </>
         ) : (
@@ -199,12 +204,13 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             ) : null}
 
             {busy ? (
-              <div className="pc-stack">
-                <ProgressBar value={percent} label={t('files.upload.sent')} testId="upload-progress" />
-                <p className="pc-muted pf-small" data-testid="upload-percent">
-                  {t('files.upload.sentPercent', { percent })}
-                </p>
-              </div>
+              <ProgressBar
+                value={percent}
+                label={t('files.upload.stepSend')}
+                detail={t('files.upload.sentPercent', { percent })}
+                testId="upload-progress"
+                detailTestId="upload-percent"
+              />
             ) : null}
             <FieldError>{errors.root?.message}</FieldError>
           </fieldset>
