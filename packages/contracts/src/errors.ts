@@ -32,6 +32,7 @@ export const ErrorCode = {
   FILE_TYPE_UNSUPPORTED: 'FILE_TYPE_UNSUPPORTED',
   FILE_REQUIRED: 'FILE_REQUIRED',
   FILE_NOT_READY: 'FILE_NOT_READY',
+  AUTHOR_NAME_REQUIRED: 'AUTHOR_NAME_REQUIRED',
   CONVERSION_FAILED: 'CONVERSION_FAILED',
   // documents the conversion engine refuses (services/file-conversion/src/conversion/errors.ts); also a disabled file's statusReason
   FILE_MACRO_ENABLED: 'FILE_MACRO_ENABLED',
@@ -128,6 +129,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   FILE_TYPE_UNSUPPORTED: 415,
   FILE_REQUIRED: 400,
   FILE_NOT_READY: 409,
+  AUTHOR_NAME_REQUIRED: 400,
   CONVERSION_FAILED: 422,
   FILE_MACRO_ENABLED: 415,
   FILE_LEGACY_OFFICE: 415,
@@ -213,6 +215,7 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   FILE_TYPE_UNSUPPORTED: 'PDF、PowerPoint (.pptx)、Word (.docx) ファイルのみアップロード可能です',
   FILE_REQUIRED: 'ファイルとタイトルは必須です',
   FILE_NOT_READY: 'ファイルの変換が完了していないため、この操作はできません',
+  AUTHOR_NAME_REQUIRED: '販売する場合は著作者名が必要です',
   CONVERSION_FAILED: 'ファイルの変換に失敗しました',
   FILE_MACRO_ENABLED: 'マクロを含むOfficeファイルはアップロードできません',
   FILE_LEGACY_OFFICE: '古い形式のOfficeファイル（.doc/.ppt）には対応していません。.docx/.pptx で保存し直してください',

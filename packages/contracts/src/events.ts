@@ -58,6 +58,13 @@ export const FileUpdatedEvent = z.object({
   publishPrice: z.number().int().nullable(),
   updatedAt: IsoDateTime,
 });
+/** The rights a seller states for a listing, shown to buyers (card, preview, purchase, bought files). */
+export const ListingCopyright = z.object({
+  authorName: z.string(),
+  companyName: z.string().nullable(),
+  copyrightText: z.string().nullable(),
+});
+export type ListingCopyright = z.infer<typeof ListingCopyright>;
 /** Listing data for the marketplace; also sent again when a published file changes. */
 export const FilePublishedEvent = z.object({
   fileId: z.string(),
@@ -68,6 +75,8 @@ export const FilePublishedEvent = z.object({
   displayDuration: z.number().int(),
   tags,
   updatedAt: IsoDateTime,
+  /** what the seller stated when publishing; absent from events made before it was carried (the listing keeps its own) */
+  copyright: ListingCopyright.optional(),
 });
 export const FileUnpublishedEvent = z.object({ fileId: z.string(), ownerId: z.string(), updatedAt: IsoDateTime });
 export const FileDeletedEvent = z.object({ fileId: z.string(), ownerId: z.string(), deletedAt: IsoDateTime });

@@ -124,6 +124,14 @@ describe('file calls', () => {
       publishPrice: 2000,
     });
     expect(badPlan.status).toBe(400);
+    // selling without an author name (none given, none recorded): refused with its code, nothing changes
+    const noAuthor = await call(svc, owner, 'PUT', `/api/files/${fileId}/publish`, {
+      isPublished: true,
+      publishPrice: 5000,
+    });
+    expect([noAuthor.status, noAuthor.body.code]).toEqual([400, 'AUTHOR_NAME_REQUIRED']);
+    expect((await call(svc, owner, 'GET', `/api/files/${fileId}?signage_mode=true`)).body.isPublished).toBe(false);
+    expect(await announced('files.file.published.v1', fileId)).toEqual([]);
 
     const pub = await call(svc, owner, 'PUT', `/api/files/${fileId}/publish`, {
       isPublished: true,
@@ -134,6 +142,8 @@ describe('file calls', () => {
     expect(pub.body).toMatchObject({ isPublished: true, publishPrice: 5000, status: 'private' });
     const listing = await waitFor('listing', async () => (await announced('files.file.published.v1', fileId))[0]);
     expect(listing).toMatchObject({ ownerId: owner, publishPrice: 5000, pageCount: 3, title: '新しい題名' });
+    // the buyer is told who holds the rights
+    expect(listing.copyright).toEqual({ authorName: '山田太郎', companyName: '山田商店', copyrightText: null });
 
     const copyright = await call(svc, owner, 'GET', `/api/files/${fileId}/copyright`);
     expect(copyright.body).toEqual({ authorName: '山田太郎', companyName: '山田商店', copyrightText: null });
@@ -148,6 +158,7 @@ describe('file calls', () => {
     const early = await call(svc, owner, 'PUT', `/api/files/${other.body.id}/publish`, {
       isPublished: true,
       publishPrice: 3000,
+      copyrightInfo: { authorName: '山田太郎' },
     });
     if (early.status !== 200) expect(early.body.code).toBe('FILE_NOT_READY');
     await waitConverted(svc, owner, other.body.id);

@@ -53,6 +53,7 @@ describe('previews of a file on sale', () => {
     const pub = await call(svc, seller, 'PUT', `/api/files/${fileId}/publish`, {
       isPublished: true,
       publishPrice: 3000,
+      copyrightInfo: { authorName: 'Seller' },
     });
     expect(pub.status).toBe(200);
     const preview = await call(svc, stranger, 'GET', `/api/files/${fileId}/preview`);

@@ -84,12 +84,19 @@ describe('marketplace, billing and file-conversion through the contracts', () =>
     const pub = await filesCall(seller, 'PUT', `/api/files/${fileId}/publish`, {
       isPublished: true,
       publishPrice: 5000,
+      copyrightInfo: { authorName: 'Ada', companyName: 'Lovelace Ltd', copyrightText: '© 2026 Lovelace Ltd' },
     });
     expect(pub.status).toBe(200);
 
     const page = await waitFor('listed', async () => {
       const p = await listed(tag);
       return p.files.length ? p : undefined;
+    });
+    // a buyer is told who holds the rights
+    expect(page.files[0]?.copyright).toEqual({
+      authorName: 'Ada',
+      companyName: 'Lovelace Ltd',
+      copyrightText: '© 2026 Lovelace Ltd',
     });
     expect(page.files[0]).toMatchObject({
       id: fileId,
@@ -140,6 +147,8 @@ describe('marketplace, billing and file-conversion through the contracts', () =>
     await waitFor('unlisted', async () => (await listed(tag)).files.length === 0);
     await filesCall(seller, 'PUT', `/api/files/${fileId}/publish`, { isPublished: true, publishPrice: 3000 });
     await waitFor('listed again', async () => (await listed(tag)).files[0]?.publishPrice === 3000);
+    // published again without restating them: the rights recorded for the file stay on the listing
+    expect((await listed(tag)).files[0]?.copyright?.authorName).toBe('Ada');
     expect((await filesCall(seller, 'DELETE', `/api/files/${fileId}`)).status).toBe(200);
     await waitFor('deleted', async () => (await market.server.context.data.listings.get(fileId))?.deleted === true);
     expect((await listed(tag)).files).toEqual([]);

@@ -100,6 +100,8 @@ describe('the response', () => {
       previewUrl: `/api/files/${ids.tower}/preview`,
       purchased: false,
       isOwn: true,
+      // announced without the seller's statement (an older event): none shown
+      copyright: null,
     });
     expect((await search(`q=${encodeURIComponent('東京')}`)).body.files[0].isOwn).toBe(false);
   });

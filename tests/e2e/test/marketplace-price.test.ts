@@ -68,7 +68,11 @@ describe('buying at the price the buyer saw', () => {
     expect(await page.getByTestId('market-confirm-buy').textContent()).toBe('3,000 ポイントで購入');
 
     // A sets 10,000 through the API; the marketplace sells at it once file-conversion's event has reached it
-    await seller.json('PUT', `/api/files/${file.id}/publish`, { isPublished: true, publishPrice: 10000 });
+    await seller.json('PUT', `/api/files/${file.id}/publish`, {
+      isPublished: true,
+      publishPrice: 10000,
+      copyrightInfo: { authorName: '山田 花子' },
+    });
     await expect.poll(listedPrice, { timeout: 15_000 }).toBe(10000);
 
     await page.getByTestId('market-confirm-buy').click();

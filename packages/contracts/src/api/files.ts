@@ -326,7 +326,8 @@ export const filesRoutes = defineRoutes([
     path: '/api/files/:id/publish',
     service: 'file-conversion',
     auth: 'session',
-    summary: 'Publish (with a price plan) or unpublish a file',
+    summary:
+      'Publish (with a price plan) or unpublish a file. Selling needs an author name, given here or recorded for the file before: without one, 400 AUTHOR_NAME_REQUIRED and nothing changes',
     params: FileIdParams,
     body: PublishSettingsRequest,
     response: FileSummary,

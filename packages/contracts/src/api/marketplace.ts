@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { constants } from '../constants';
+import { ListingCopyright } from '../events';
 import { defineRoutes } from '../route-def';
 import { Id, IsoDateTime, normalizeTags } from '../validation';
 
@@ -66,6 +67,8 @@ export const MarketplaceListing = z.object({
   purchased: z.boolean(),
   /** the caller is the seller */
   isOwn: z.boolean(),
+  /** the author, company and copyright notice the seller stated; null for a listing announced before they were carried */
+  copyright: ListingCopyright.nullable(),
 });
 export type MarketplaceListing = z.infer<typeof MarketplaceListing>;
 

@@ -21,7 +21,14 @@ export function fileUpdatedData(f: FileDoc): EventData<'files.file.updated.v1'> 
 }
 
 /** Listing data for the marketplace; only for a converted, published file with a price. */
-export function filePublishedData(f: FileDoc): EventData<'files.file.published.v1'> | undefined {
+/**
+ * The listing of a file on sale; `copyright` when the caller has it at hand (publishing), else the marketplace keeps
+ * what it was told last.
+ */
+export function filePublishedData(
+  f: FileDoc,
+  copyright?: { authorName?: string | null; companyName?: string | null; copyrightText?: string | null },
+): EventData<'files.file.published.v1'> | undefined {
   if (!f.isPublished || f.status !== 'private' || f.publishPrice == null) return undefined;
   return {
     fileId: f._id,
@@ -32,6 +39,15 @@ export function filePublishedData(f: FileDoc): EventData<'files.file.published.v
     displayDuration: f.displayDuration,
     tags: f.tags,
     updatedAt: iso(f.updatedAt),
+    ...(copyright?.authorName
+      ? {
+          copyright: {
+            authorName: copyright.authorName,
+            companyName: copyright.companyName || null,
+            copyrightText: copyright.copyrightText || null,
+          },
+        }
+      : {}),
   };
 }
 

@@ -20,6 +20,10 @@ export async function publishFile(
   const file = await ownFile(ctx, userId, fileId);
   const repo = ctx.data.files;
   if (input.isPublished && !canPublish(file.status)) throw new AppError('FILE_NOT_READY');
+  // Selling needs an author name (spec point 5: '販売する場合は著作者名が必要です'), given now or recorded before; the
+  // buyer is shown it. Checked before anything is written, so a refusal changes nothing.
+  const copyright = input.copyrightInfo ?? (await repo.getCopyrightInfo(file._id));
+  if (input.isPublished && !copyright?.authorName?.trim()) throw new AppError('AUTHOR_NAME_REQUIRED');
   if (input.copyrightInfo) {
     await repo.setCopyrightInfo(file._id, input.copyrightInfo);
     if (input.isPublished) await repo.setDefaultAuthorProfile(file.userId, input.copyrightInfo);
@@ -31,7 +35,7 @@ export async function publishFile(
   });
   if (!updated) throw new AppError('FILE_NOT_FOUND');
   await ctx.outbox.add('files.file.updated.v1', fileUpdatedData(updated));
-  const listing = filePublishedData(updated);
+  const listing = filePublishedData(updated, copyright ?? undefined);
   if (listing) await ctx.outbox.add('files.file.published.v1', listing);
   else if (file.isPublished && !updated.isPublished) {
     await ctx.outbox.add('files.file.unpublished.v1', {

@@ -11,7 +11,16 @@ export interface ListingSearch {
 /** What search keeps of a listing in memory. */
 export type ListingRow = Pick<
   ListingDoc,
-  '_id' | 'sellerId' | 'title' | 'titleFolded' | 'publishPrice' | 'pageCount' | 'displayDuration' | 'tags' | 'updatedAt'
+  | '_id'
+  | 'sellerId'
+  | 'title'
+  | 'titleFolded'
+  | 'publishPrice'
+  | 'pageCount'
+  | 'displayDuration'
+  | 'tags'
+  | 'updatedAt'
+  | 'copyright'
 >;
 
 const newestFirst = (a: ListingRow, b: ListingRow) =>

@@ -34,6 +34,8 @@ export function createListings(models: Models, index: ListingIndex) {
           listed: true,
           deleted: false,
           version: f.updatedAt,
+          // an event without them (a change of title, tags, duration) leaves the stated rights as they were
+          copyright: f.copyright ?? stored?.copyright ?? null,
         };
         await listings.replaceOne({ _id: f.fileId }, doc, { upsert: true });
         await index.changed(f.fileId, doc);

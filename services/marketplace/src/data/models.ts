@@ -1,5 +1,6 @@
 import type mongoose from 'mongoose';
 import { Schema } from 'mongoose';
+import type { ListingCopyright } from '@pagecast/contracts';
 
 const opts = { versionKey: false as const, minimize: false };
 
@@ -21,6 +22,8 @@ export interface ListingDoc {
   deleted: boolean;
   /** the file's updatedAt (or deletion time) of the last applied event */
   version: Date;
+  /** author, company and notice the seller stated (null: never told) */
+  copyright?: ListingCopyright | null;
 }
 
 /** Tier of each member (account and billing events): free members cannot buy. */
@@ -80,6 +83,17 @@ const listingSchema = new Schema<ListingDoc>(
     listed: { type: Boolean, required: true },
     deleted: { type: Boolean, default: false },
     version: { type: Date, required: true },
+    copyright: {
+      type: new Schema(
+        {
+          authorName: String,
+          companyName: { type: String, default: null },
+          copyrightText: { type: String, default: null },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
   },
   { ...opts, collection: 'listings' },
 );

@@ -1,3 +1,5 @@
+import type { ListingCopyright } from '@pagecast/contracts';
+
 /** What file-conversion's events say about a file, reduced to what the listing needs. */
 export interface ListingFacts {
   fileId: string;
@@ -9,6 +11,8 @@ export interface ListingFacts {
   tags: string[];
   /** the file's updatedAt: the version of these facts */
   updatedAt: Date;
+  /** the rights the seller stated, when the event carries them (a listing keeps the last it was told) */
+  copyright?: ListingCopyright;
 }
 
 export type ListingChange =
@@ -28,6 +32,7 @@ export function changeFromSnapshot(s: {
   isPublished: boolean;
   publishPrice: number | null;
   updatedAt: string;
+  copyright?: ListingCopyright;
 }): ListingChange {
   const at = new Date(s.updatedAt);
   if (!s.isPublished || s.status !== 'private' || s.publishPrice == null || s.pageCount < 1) {
@@ -44,6 +49,7 @@ export function changeFromSnapshot(s: {
       displayDuration: s.displayDuration,
       tags: s.tags.map((t) => t.toLowerCase()),
       updatedAt: at,
+      ...(s.copyright ? { copyright: s.copyright } : {}),
     },
   };
 }

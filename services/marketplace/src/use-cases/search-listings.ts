@@ -39,6 +39,7 @@ export async function searchListings(
     previewUrl: `/api/files/${encodeURIComponent(r._id)}/preview`,
     purchased: licensed.has(r._id),
     isOwn: r.sellerId === userId,
+    copyright: r.copyright ?? null,
   }));
   return { files, pagination: pagination(page, limit, total) };
 }
