@@ -47,6 +47,7 @@ const bought = (id: string, title: string, endsInMs: number, pageCount = 4): Acc
   ...file(id, { userId: 'seller', title, pageCount, pagesReady: pageCount, isPublished: true, publishPrice: 3000 }),
   access: 'purchased',
   licenceExpiresAt: new Date(Date.now() + endsInMs).toISOString(),
+  copyright: { authorName: 'Jean Dupont', companyName: 'Atelier Nord', copyrightText: '© 2026 Atelier Nord' },
 });
 
 let own: FileSummary[];
@@ -164,6 +165,8 @@ describe('File management: purchased content', () => {
     expect(byTestId('purchased-ending-soon', card('b-soon') ?? document)?.textContent).toBe('Ends soon');
     expect(byTestId('purchased-ending-soon', card('b-late') ?? document)).toBeNull();
     expect(card('b-soon')?.textContent).toContain('1 p.');
+    // whose each bought file is, as the listing said
+    expect(byTestId('copyright-author', card('b-late') ?? document)?.textContent).toBe('By Jean Dupont (Atelier Nord)');
 
     await act(async () => {
       await i18n.changeLanguage('fr');

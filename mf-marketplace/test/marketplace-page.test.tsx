@@ -26,6 +26,7 @@ const listing = (i: number, extra: Partial<MarketplaceListing> = {}): Marketplac
   previewUrl: `/api/files/f${i}/preview`,
   purchased: false,
   isOwn: false,
+  copyright: { authorName: '山田 花子', companyName: '山田商店', copyrightText: '© 2026 山田商店' },
   ...extra,
 });
 
@@ -348,6 +349,28 @@ describe('marketplace screen', () => {
     ]);
     await click(byTestId('market-preview-buy'));
     expect(byTestId('market-confirm')).not.toBeNull();
+  });
+
+  it('tells the buyer whose a listing is (card, preview, purchase dialog); a bought one’s preview asks for no purchase', async () => {
+    market = () => json(page([listing(1), listing(2, { purchased: true }), listing(3, { copyright: null })]));
+    await render();
+    const card = (id: string) =>
+      document.querySelector<HTMLElement>(`[data-testid="market-card"][data-file-id="${id}"]`);
+    expect(card('f1')?.querySelector('[data-testid="copyright-author"]')?.textContent).toBe(
+      '著作者: 山田 花子 (山田商店)',
+    );
+    expect(card('f3')?.querySelector('[data-testid="copyright-author"]')).toBeNull();
+    const details = () => byTestId('copyright-details')?.textContent;
+    await click(card('f2')?.querySelector('[data-testid="market-preview-open"]') ?? null);
+    await settle();
+    expect(details()).toBe('著作者山田 花子会社・団体山田商店著作権表示© 2026 山田商店');
+    const dialog = () => document.querySelector('[role="dialog"]')?.textContent ?? '';
+    expect(dialog()).toContain('購入済みのため');
+    expect(dialog()).not.toContain('購入すると全ページ');
+    expect(byTestId('market-preview-buy')).toBeNull();
+    await click(document.querySelector<HTMLElement>('[role="dialog"] .pc-btn--outline'));
+    await click(card('f1')?.querySelector('[data-testid="market-buy"]') ?? null);
+    expect(byTestId('market-confirm')?.textContent).toContain('© 2026 山田商店');
   });
 
   it("shows 'HTTP {status}: {text}' when the search fails, and the empty states", async () => {

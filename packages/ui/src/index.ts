@@ -1,5 +1,6 @@
 export { Badge, type BadgeVariant } from './components/badge';
 export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClass } from './components/button';
+export { CopyrightDetails } from './components/copyright-details';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Dialog, type DialogProps, Modal } from './components/dialog';
 export { FieldError, Input, Label, PasswordInput } from './components/form';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { constants, fileKinds } from '../constants';
+import { ListingCopyright } from '../events';
 import { defineRoutes } from '../route-def';
 import {
   DisplayMode,
@@ -208,6 +209,8 @@ export type FileList = z.infer<typeof FileList>;
 export const AccessibleFile = FileSummary.extend({
   access: z.enum(['owner', 'purchased']),
   licenceExpiresAt: IsoDateTime.nullable(),
+  /** a bought file: the author, company and notice its seller stated (the buyer keeps seeing whose it is) */
+  copyright: ListingCopyright.nullable().optional(),
 });
 export type AccessibleFile = z.infer<typeof AccessibleFile>;
 export const AccessibleFileList = z.array(AccessibleFile);

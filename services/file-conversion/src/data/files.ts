@@ -166,6 +166,10 @@ export function createFilesRepo(models: Models) {
 
     // --- copyright
     getCopyrightInfo: (fileId: string) => copyrightInfo.findOne({ fileId }).lean<CopyrightInfoDoc>(),
+    copyrightInfoOf: (fileIds: string[]) =>
+      fileIds.length
+        ? copyrightInfo.find({ fileId: { $in: fileIds } }).lean<CopyrightInfoDoc[]>()
+        : Promise.resolve([]),
     async setCopyrightInfo(fileId: string, info: CopyrightInfo): Promise<void> {
       await copyrightInfo.updateOne(
         { fileId },

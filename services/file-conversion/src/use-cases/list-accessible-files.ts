@@ -8,7 +8,15 @@ import { toAccessibleFile } from './present';
 export async function listAccessibleFiles(ctx: ServiceContext, userId: string): Promise<AccessibleFile[]> {
   const repo = ctx.data.files;
   const [own, licences] = await Promise.all([repo.listByOwner(userId), repo.activeLicencesOf(userId)]);
-  const licensed = await repo.listByIds([...new Set(licences.map((l) => l.fileId))]);
+  const ids = [...new Set(licences.map((l) => l.fileId))];
+  const [licensed, rights] = await Promise.all([repo.listByIds(ids), repo.copyrightInfoOf(ids)]);
+  // a bought file says whose it is, as its listing did
+  const rightsOf = (fileId: string) => {
+    const r = rights.find((c) => c.fileId === fileId);
+    return r?.authorName
+      ? { authorName: r.authorName, companyName: r.companyName || null, copyrightText: r.copyrightText || null }
+      : null;
+  };
   const reader = { kind: 'member', userId } as const;
   const now = Date.now();
   const bought = licensed
@@ -16,7 +24,9 @@ export async function listAccessibleFiles(ctx: ServiceContext, userId: string): 
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
     .flatMap((f) => {
       const decision = contentAccess({ reader, files: [contentFile(f)], licences, use: 'play', now });
-      return decision.access === 'licence' ? [toAccessibleFile(f, 'purchased', decision.licenceExpiresAt)] : [];
+      return decision.access === 'licence'
+        ? [{ ...toAccessibleFile(f, 'purchased', decision.licenceExpiresAt), copyright: rightsOf(f._id) }]
+        : [];
     });
   return [...own.map((f) => toAccessibleFile(f, 'owner', null)), ...bought];
 }

@@ -4,6 +4,7 @@ import {
   buttonClass,
   Card,
   CardDescription,
+  CopyrightDetails,
   CardHeader,
   IconPlay,
   licenceDaysLeft,
@@ -61,6 +62,7 @@ export function PurchasedCard({ file, now }: { file: PurchasedFile; now: Date })
             </Badge>
           ) : null}
         </div>
+        <CopyrightDetails copyright={file.copyright} compact />
         <dl className="pf-props">
           <dt>{t('files.purchased.pagesLabel')}</dt>
           <dd>{t('files.card.pages', { n: file.pageCount })}</dd>

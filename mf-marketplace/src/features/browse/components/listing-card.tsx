@@ -1,5 +1,5 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
-import { Badge, BUY_POINTS_PATH, Button, buttonClass, Card } from '@pagecast/ui';
+import { Badge, BUY_POINTS_PATH, Button, buttonClass, Card, CopyrightDetails } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 import { LICENCE_DAYS, type PurchaseState } from '../model/marketplace-rules';
@@ -67,6 +67,7 @@ export function ListingCard({
         <h2 className="pm-card__title" title={listing.title}>
           {listing.title}
         </h2>
+        <CopyrightDetails copyright={listing.copyright} compact />
         <dl className="pm-props">
           <dt>{t('marketplace.card.pagesLabel')}</dt>
           <dd data-testid="market-pages">

@@ -1,5 +1,5 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
-import { Button, Dialog, Spinner } from '@pagecast/ui';
+import { Button, CopyrightDetails, Dialog, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { filePreviewQuery } from '../api/get-file-preview';
@@ -25,7 +25,14 @@ export function PreviewDialog({
         if (!open) onClose();
       }}
       title={t('marketplace.preview.title', { title: listing.title })}
-      description={t('marketplace.preview.note')}
+      // bought or one's own: nothing to buy, so the note does not ask for it
+      description={t(
+        listing.purchased
+          ? 'marketplace.preview.noteBought'
+          : listing.isOwn
+            ? 'marketplace.preview.noteOwn'
+            : 'marketplace.preview.note',
+      )}
       size="lg"
       footer={
         <>
@@ -40,7 +47,8 @@ export function PreviewDialog({
         </>
       }
     >
-      <div data-testid="market-preview">
+      <div className="pc-stack" data-testid="market-preview">
+        <CopyrightDetails copyright={listing.copyright} />
         {preview.isPending ? <Spinner label={t('marketplace.loading')} /> : null}
         {preview.isError ? (
           <p role="alert" className="pc-field-error">

@@ -1,5 +1,5 @@
 import type { MarketplaceListing } from '@pagecast/contracts';
-import { BUY_POINTS_PATH, Button, buttonClass, Dialog } from '@pagecast/ui';
+import { BUY_POINTS_PATH, Button, buttonClass, CopyrightDetails, Dialog } from '@pagecast/ui';
 import { useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
@@ -82,6 +82,7 @@ export function PurchaseDialog({
           <dt>{t('marketplace.card.periodLabel')}</dt>
           <dd>{t('marketplace.card.period', { count: LICENCE_DAYS, days: LICENCE_DAYS })}</dd>
         </dl>
+        <CopyrightDetails copyright={listing.copyright} />
         <p className="pc-muted">{t('marketplace.confirm.note', { days: LICENCE_DAYS })}</p>
       </div>
     </Dialog>
