@@ -119,14 +119,14 @@ describe.each(languages)('what a new member sees (%s)', (lang) => {
       .getByTestId('market-preview-open')
       .click();
     await page.getByTestId('market-preview').waitFor();
-    await shoot('market-preview-bought', lang, desktop);
+    await shoot('market-preview-bought', lang, phone);
     await page.keyboard.press('Escape');
     await cards
       .filter({ hasText: `Affiche ${RUN}` })
       .getByTestId('market-buy')
       .click();
     await page.getByTestId('market-confirm').waitFor();
-    await shoot('market-confirm', lang, desktop);
+    await shoot('market-confirm', lang, phone);
     await page.keyboard.press('Escape');
 
     await open('/files', lang);
