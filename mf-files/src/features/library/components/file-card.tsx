@@ -26,34 +26,10 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
   const reason = useDisabledReason(file);
   const processing = file.status === 'processing';
   const playable = file.status !== 'disabled' && (file.pagesReady > 0 || file.pageCount > 0);
-  const created = new Date(file.createdAt).toLocaleDateString(i18n.language);
 
   return (
     <Card className="pf-card" data-testid="file-card" data-file-id={file.id} data-title={file.title}>
-      <div className="pf-card__thumb">
-        {file.thumbnailUrl ? (
-          <img src={file.thumbnailUrl} alt="" loading="lazy" />
-        ) : (
-          <span className="pf-card__kind">{file.kind.toUpperCase()}</span>
-        )}
-        {playable ? (
-          <a
-            className="pf-card__play"
-            href={`${signageUrl(file.id)}?autoplay=true`}
-            target="_blank"
-            rel="noopener noreferrer"
-            aria-label={t('files.card.play')}
-            title={t('files.card.play')}
-            data-testid="file-play"
-          >
-            <IconPlay />
-          </a>
-        ) : (
-          <span className="pf-card__play pf-card__play--off" aria-hidden="true">
-            <IconPlay />
-          </span>
-        )}
-      </div>
+      <FileThumb file={file} playable={playable} />
       <div className="pf-card__body">
         <div className="pf-card__head">
           <h3 className="pf-card__title" title={file.title}>
@@ -106,90 +82,7 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
           </p>
         ) : null}
 
-        <dl className="pf-props">
-          <dt>{t('files.card.pagesLabel')}</dt>
-          <dd data-testid="file-pages">
-            {t('files.card.pages', { n: processing ? file.pagesReady : file.pageCount })}
-          </dd>
-
-          <dt>{t('files.card.durationLabel')}</dt>
-          <dd>
-            {editing.has('duration') ? (
-              <DurationEditor file={file} onClose={() => onEdit('duration', false)} />
-            ) : (
-              <button
-                type="button"
-                className="pf-editable"
-                onClick={() => onEdit('duration', true)}
-                data-testid="file-duration"
-                title={t('files.card.edit')}
-              >
-                {t('files.card.duration', { seconds: file.displayDuration })}
-              </button>
-            )}
-          </dd>
-
-          <dt>{t('files.card.modeLabel')}</dt>
-          <dd>
-            {editing.has('mode') ? (
-              <DisplayModeEditor file={file} onClose={() => onEdit('mode', false)} />
-            ) : (
-              <button
-                type="button"
-                className="pf-editable"
-                onClick={() => onEdit('mode', true)}
-                data-testid="file-mode"
-                title={t('files.card.edit')}
-              >
-                {t(`files.displayModes.${file.displayMode}`)}
-              </button>
-            )}
-          </dd>
-
-          <dt>{t('files.card.tagsLabel')}</dt>
-          <dd>
-            {editing.has('tags') ? (
-              <TagsEditor file={file} onClose={() => onEdit('tags', false)} />
-            ) : (
-              <button
-                type="button"
-                className="pf-editable pf-tags"
-                onClick={() => onEdit('tags', true)}
-                data-testid="file-tags"
-                title={t('files.card.edit')}
-              >
-                {file.tags.length ? (
-                  file.tags.map((tag) => (
-                    <span key={tag} className="pf-tag">
-                      {tag}
-                    </span>
-                  ))
-                ) : (
-                  <span className="pc-muted">{t('files.card.noTags')}</span>
-                )}
-              </button>
-            )}
-          </dd>
-
-          {file.isPublished || file.copiesSold ? (
-            <>
-              <dt>{t('files.card.salesLabel')}</dt>
-              <dd data-testid="file-sales" data-copies={file.copiesSold ?? 0} data-earned={file.pointsEarned ?? 0}>
-                {t('files.card.sales', {
-                  count: file.copiesSold ?? 0,
-                  copies: (file.copiesSold ?? 0).toLocaleString(i18n.language),
-                  earned: t('files.card.earned', {
-                    count: file.pointsEarned ?? 0,
-                    points: (file.pointsEarned ?? 0).toLocaleString(i18n.language),
-                  }),
-                })}
-              </dd>
-            </>
-          ) : null}
-
-          <dt>{t('files.card.createdLabel')}</dt>
-          <dd data-testid="file-created">{created}</dd>
-        </dl>
+        <FileProperties file={file} editing={editing} onEdit={onEdit} />
 
         <div className="pc-row pf-card__actions">
           <a
@@ -209,5 +102,127 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
         </div>
       </div>
     </Card>
+  );
+}
+
+/** The first page's image, with the play button over it while the file can be played. */
+function FileThumb({ file, playable }: { file: FileSummary; playable: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="pf-card__thumb">
+      {file.thumbnailUrl ? (
+        <img src={file.thumbnailUrl} alt="" loading="lazy" />
+      ) : (
+        <span className="pf-card__kind">{file.kind.toUpperCase()}</span>
+      )}
+      {playable ? (
+        <a
+          className="pf-card__play"
+          href={`${signageUrl(file.id)}?autoplay=true`}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={t('files.card.play')}
+          title={t('files.card.play')}
+          data-testid="file-play"
+        >
+          <IconPlay />
+        </a>
+      ) : (
+        <span className="pf-card__play pf-card__play--off" aria-hidden="true">
+          <IconPlay />
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** What the member may read and change in place: pages, seconds per page, display mode, tags, sales, date. */
+function FileProperties({ file, editing, onEdit }: Pick<FileCardProps, 'file' | 'editing' | 'onEdit'>) {
+  const { t, i18n } = useTranslation();
+  const processing = file.status === 'processing';
+  const created = new Date(file.createdAt).toLocaleDateString(i18n.language);
+  return (
+    <dl className="pf-props">
+      <dt>{t('files.card.pagesLabel')}</dt>
+      <dd data-testid="file-pages">{t('files.card.pages', { n: processing ? file.pagesReady : file.pageCount })}</dd>
+
+      <dt>{t('files.card.durationLabel')}</dt>
+      <dd>
+        {editing.has('duration') ? (
+          <DurationEditor file={file} onClose={() => onEdit('duration', false)} />
+        ) : (
+          <button
+            type="button"
+            className="pf-editable"
+            onClick={() => onEdit('duration', true)}
+            data-testid="file-duration"
+            title={t('files.card.edit')}
+          >
+            {t('files.card.duration', { seconds: file.displayDuration })}
+          </button>
+        )}
+      </dd>
+
+      <dt>{t('files.card.modeLabel')}</dt>
+      <dd>
+        {editing.has('mode') ? (
+          <DisplayModeEditor file={file} onClose={() => onEdit('mode', false)} />
+        ) : (
+          <button
+            type="button"
+            className="pf-editable"
+            onClick={() => onEdit('mode', true)}
+            data-testid="file-mode"
+            title={t('files.card.edit')}
+          >
+            {t(`files.displayModes.${file.displayMode}`)}
+          </button>
+        )}
+      </dd>
+
+      <dt>{t('files.card.tagsLabel')}</dt>
+      <dd>
+        {editing.has('tags') ? (
+          <TagsEditor file={file} onClose={() => onEdit('tags', false)} />
+        ) : (
+          <button
+            type="button"
+            className="pf-editable pf-tags"
+            onClick={() => onEdit('tags', true)}
+            data-testid="file-tags"
+            title={t('files.card.edit')}
+          >
+            {file.tags.length ? (
+              file.tags.map((tag) => (
+                <span key={tag} className="pf-tag">
+                  {tag}
+                </span>
+              ))
+            ) : (
+              <span className="pc-muted">{t('files.card.noTags')}</span>
+            )}
+          </button>
+        )}
+      </dd>
+
+      {file.isPublished || file.copiesSold ? (
+        <>
+          <dt>{t('files.card.salesLabel')}</dt>
+          <dd data-testid="file-sales" data-copies={file.copiesSold ?? 0} data-earned={file.pointsEarned ?? 0}>
+            {t('files.card.sales', {
+              count: file.copiesSold ?? 0,
+              copies: (file.copiesSold ?? 0).toLocaleString(i18n.language),
+              earned: t('files.card.earned', {
+                count: file.pointsEarned ?? 0,
+                points: (file.pointsEarned ?? 0).toLocaleString(i18n.language),
+              }),
+            })}
+          </dd>
+        </>
+      ) : null}
+
+      <dt>{t('files.card.createdLabel')}</dt>
+      <dd data-testid="file-created">{created}</dd>
+    </dl>
   );
 }

@@ -139,31 +139,11 @@ function Library() {
           {t('files.uploadButton')}
         </Button>
       </div>
-      <div className="pf-tabs" role="tablist" aria-label={t('files.tabs.label')}>
-        {views.map((name) => {
-          const count = name === 'uploaded' ? files.data?.length : purchased.data?.length;
-          return (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              id={`files-tab-${name}`}
-              aria-selected={view === name}
-              aria-controls={`files-panel-${name}`}
-              className={`pc-btn pc-btn--sm ${view === name ? 'pc-btn--primary' : 'pc-btn--ghost'}`}
-              onClick={() => showView(name)}
-              data-testid={`files-tab-${name}`}
-            >
-              {t(`files.tabs.${name}`)}
-              {count === undefined ? null : (
-                <span className="pf-tabs__count" data-testid={`files-tab-${name}-count`}>
-                  {count}
-                </span>
-              )}
-            </button>
-          );
-        })}
-      </div>
+      <LibraryTabs
+        view={view}
+        counts={{ uploaded: files.data?.length, purchased: purchased.data?.length }}
+        onShow={showView}
+      />
       <div role="tabpanel" id={`files-panel-${view}`} aria-labelledby={`files-tab-${view}`}>
         {view === 'uploaded' ? content : <PurchasedFiles />}
       </div>
@@ -180,6 +160,46 @@ export function FilesPage() {
   return (
     <div className="pc-container pc-page" data-testid="remote-mf_files">
       {allowed ? <Library /> : <Spinner />}
+    </div>
+  );
+}
+
+/** Uploaded and bought files, each tab with its count. */
+function LibraryTabs({
+  view,
+  counts,
+  onShow,
+}: {
+  view: View;
+  counts: Record<View, number | undefined>;
+  onShow: (view: View) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="pf-tabs" role="tablist" aria-label={t('files.tabs.label')}>
+      {views.map((name) => {
+        const count = counts[name];
+        return (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`files-tab-${name}`}
+            aria-selected={view === name}
+            aria-controls={`files-panel-${name}`}
+            className={`pc-btn pc-btn--sm ${view === name ? 'pc-btn--primary' : 'pc-btn--ghost'}`}
+            onClick={() => onShow(name)}
+            data-testid={`files-tab-${name}`}
+          >
+            {t(`files.tabs.${name}`)}
+            {count === undefined ? null : (
+              <span className="pf-tabs__count" data-testid={`files-tab-${name}-count`}>
+                {count}
+              </span>
+            )}
+          </button>
+        );
+      })}
     </div>
   );
 }

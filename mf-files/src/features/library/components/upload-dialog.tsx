@@ -12,10 +12,10 @@ import {
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef } from 'react';
-import { useForm } from 'react-hook-form';
+import { type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from '@pagecast/i18n';
 import { fileQuery } from '../api/get-file';
-import { conversionOutcome } from '../model/file-rules';
+import { type ConversionOutcome, conversionOutcome } from '../model/file-rules';
 import { checkFile, emptyUploadForm, readUploadForm, type UploadValues } from '../model/upload-form';
 import { useUpload } from '../model/use-upload';
 import { ConversionStatus } from './conversion-status';
@@ -28,13 +28,8 @@ import { UploadDropzone } from './upload-dropzone';
 export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useTranslation();
   const sessionExpired = useSessionExpired();
-  const ids = useId();
 
   const form = useForm<UploadValues>({ defaultValues: emptyUploadForm() });
-  const errors = form.formState.errors;
-  const file = form.watch('file');
-  const selling = form.watch('isPublished');
-  const plan = form.watch('publishPrice');
   const { phase, percent, uploaded, start, abort, reset } = useUpload({
     onUploaded: () => toast({ title: t('files.toasts.uploaded') }),
     onFailed: (err) => {
@@ -102,34 +97,15 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     reset();
   };
 
-  const footer =
-    outcome === 'converting' ? (
-      <Button variant="outline" onClick={close} data-testid="upload-close">
-        {t('files.upload.continueInBackground')}
-      </Button>
-    ) : outcome === 'done' ? (
-      <Button onClick={close} data-testid="upload-close">
-        {t('common.close')}
-      </Button>
-    ) : outcome === 'failed' ? (
-      <>
-        <Button variant="outline" onClick={close} data-testid="upload-close">
-          {t('common.close')}
-        </Button>
-        <Button onClick={uploadAnother} data-testid="upload-another">
-          {t('files.upload.uploadAnother')}
-        </Button>
-      </>
-    ) : (
-      <>
-        <Button variant="outline" onClick={close}>
-          {t('common.cancel')}
-        </Button>
-        <Button onClick={() => void submit()} loading={busy} data-testid="upload-submit">
-          {busy ? t('files.upload.uploading') : t('files.upload.submit')}
-        </Button>
-      </>
-    );
+  const footer = (
+    <UploadFooter
+      outcome={outcome}
+      busy={busy}
+      onClose={close}
+      onAnother={uploadAnother}
+      onSubmit={() => void submit()}
+    />
+  );
 
   return (
     <Dialog
@@ -155,67 +131,143 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <ConversionStatus fileId={uploaded.id} onDone={onConverted} />
           </>
         ) : (
-          <fieldset className="pf-fieldset" disabled={busy}>
-            <UploadDropzone file={file} onPick={pick} />
-            <FieldError>{errors.file?.message}</FieldError>
-
-            <Field id={`${ids}-title`} label={t('files.upload.titleLabel')} error={errors.title?.message}>
-              <Input
-                maxLength={constants.title.maxLength}
-                {...fieldAria(`${ids}-title`, errors.title?.message)}
-                {...form.register('title')}
-              />
-            </Field>
-
-            <Field
-              id={`${ids}-duration`}
-              label={t('files.upload.durationLabel')}
-              error={errors.displayDuration?.message}
-              hint={t('files.upload.durationHint')}
-            >
-              <Input
-                type="number"
-                min={constants.upload.minDisplayDuration}
-                max={constants.upload.maxDisplayDuration}
-                {...fieldAria(`${ids}-duration`, errors.displayDuration?.message, true)}
-                {...form.register('displayDuration')}
-              />
-            </Field>
-
-            <label className="pf-toggle">
-              <input type="checkbox" {...form.register('isPublished')} data-testid="upload-sell" />
-              <span>{t('files.upload.sell')}</span>
-            </label>
-            {selling ? (
-              <div className="pc-stack pf-sale">
-                <p className="pc-muted pf-small">{t('files.upload.sellHint')}</p>
-                <PricePlanPicker value={plan} onChange={(p) => form.setValue('publishPrice', p)} name={`${ids}-plan`} />
-                <FieldError>{errors.publishPrice?.message}</FieldError>
-                <CopyrightFields
-                  idPrefix={ids}
-                  fields={{
-                    authorName: form.register('authorName'),
-                    companyName: form.register('companyName'),
-                    copyrightText: form.register('copyrightText'),
-                  }}
-                  authorError={errors.authorName?.message}
-                />
-              </div>
-            ) : null}
-
-            {busy ? (
-              <ProgressBar
-                value={percent}
-                label={t('files.upload.stepSend')}
-                detail={t('files.upload.sentPercent', { percent })}
-                testId="upload-progress"
-                detailTestId="upload-percent"
-              />
-            ) : null}
-            <FieldError>{errors.root?.message}</FieldError>
-          </fieldset>
+          <UploadFields form={form} busy={busy} percent={percent} onPick={pick} />
         )}
       </div>
     </Dialog>
+  );
+}
+
+/** What the dialog offers at each step: send; then close or leave it converting; after a failure, another file. */
+function UploadFooter({
+  outcome,
+  busy,
+  onClose,
+  onAnother,
+  onSubmit,
+}: {
+  outcome: ConversionOutcome | null;
+  busy: boolean;
+  onClose: () => void;
+  onAnother: () => void;
+  onSubmit: () => void;
+}) {
+  const { t } = useTranslation();
+  if (outcome === 'converting') {
+    return (
+      <Button variant="outline" onClick={onClose} data-testid="upload-close">
+        {t('files.upload.continueInBackground')}
+      </Button>
+    );
+  }
+  if (outcome === 'done') {
+    return (
+      <Button onClick={onClose} data-testid="upload-close">
+        {t('common.close')}
+      </Button>
+    );
+  }
+  if (outcome === 'failed') {
+    return (
+      <>
+        <Button variant="outline" onClick={onClose} data-testid="upload-close">
+          {t('common.close')}
+        </Button>
+        <Button onClick={onAnother} data-testid="upload-another">
+          {t('files.upload.uploadAnother')}
+        </Button>
+      </>
+    );
+  }
+  return (
+    <>
+      <Button variant="outline" onClick={onClose}>
+        {t('common.cancel')}
+      </Button>
+      <Button onClick={onSubmit} loading={busy} data-testid="upload-submit">
+        {busy ? t('files.upload.uploading') : t('files.upload.submit')}
+      </Button>
+    </>
+  );
+}
+
+/** The form the member fills: the file, its title and seconds per page, and, to sell, the plan and the rights. */
+function UploadFields({
+  form,
+  busy,
+  percent,
+  onPick,
+}: {
+  form: UseFormReturn<UploadValues>;
+  busy: boolean;
+  percent: number;
+  onPick: (file: File | undefined) => void;
+}) {
+  const { t } = useTranslation();
+  const ids = useId();
+  const errors = form.formState.errors;
+  const file = form.watch('file');
+  const selling = form.watch('isPublished');
+  const plan = form.watch('publishPrice');
+  return (
+    <fieldset className="pf-fieldset" disabled={busy}>
+      <UploadDropzone file={file} onPick={onPick} />
+      <FieldError>{errors.file?.message}</FieldError>
+
+      <Field id={`${ids}-title`} label={t('files.upload.titleLabel')} error={errors.title?.message}>
+        <Input
+          maxLength={constants.title.maxLength}
+          {...fieldAria(`${ids}-title`, errors.title?.message)}
+          {...form.register('title')}
+        />
+      </Field>
+
+      <Field
+        id={`${ids}-duration`}
+        label={t('files.upload.durationLabel')}
+        error={errors.displayDuration?.message}
+        hint={t('files.upload.durationHint')}
+      >
+        <Input
+          type="number"
+          min={constants.upload.minDisplayDuration}
+          max={constants.upload.maxDisplayDuration}
+          {...fieldAria(`${ids}-duration`, errors.displayDuration?.message, true)}
+          {...form.register('displayDuration')}
+        />
+      </Field>
+
+      <label className="pf-toggle">
+        <input type="checkbox" {...form.register('isPublished')} data-testid="upload-sell" />
+        <span>{t('files.upload.sell')}</span>
+      </label>
+      {selling ? (
+        <div className="pc-stack pf-sale">
+          <p className="pc-muted pf-small">{t('files.upload.sellHint')}</p>
+          <PricePlanPicker value={plan} onChange={(p) => form.setValue('publishPrice', p)} name={`${ids}-plan`} />
+          <FieldError>{errors.publishPrice?.message}</FieldError>
+          <CopyrightFields
+            idPrefix={ids}
+            fields={{
+              authorName: form.register('authorName'),
+              companyName: form.register('companyName'),
+              copyrightText: form.register('copyrightText'),
+            }}
+            authorError={errors.authorName?.message}
+          />
+        </div>
+      ) : null}
+
+      {busy ? (
+        <ProgressBar
+          value={percent}
+          label={t('files.upload.stepSend')}
+          detail={t('files.upload.sentPercent', { percent })}
+          testId="upload-progress"
+          detailTestId="upload-percent"
+        />
+      ) : null}
+      <FieldError>{errors.root?.message}</FieldError>
+    </fieldset>
   );
 }
