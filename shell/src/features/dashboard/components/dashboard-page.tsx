@@ -47,9 +47,7 @@ function Overview({
   purchased: PurchasedFile[] | undefined;
 }) {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
   const number = (n: number) => n.toLocaleString(i18n.language);
-  const signed = (n: number, sign: '+' | '-') => (n > 0 ? `${sign}${number(n)}` : number(n));
   const tier = membership?.membershipTier ?? stats.user.membershipTier;
   const renewal = membership ? renewalOf(membership) : null;
   // billing owns the ledger: its figures win over the read model's copy once they arrive
@@ -123,97 +121,124 @@ function Overview({
         </Card>
       </div>
 
-      <Card style={{ marginBottom: 24 }}>
-        <CardHeader>
-          <CardTitle>{t('dashboard.quickActions.title')}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <div className="pd-actions">
-            <Button onClick={() => navigate('/files?upload=1')} data-testid="dashboard-upload">
-              {t('dashboard.quickActions.upload')}
-            </Button>
-            <Link className={buttonClass('outline')} to="/files" data-testid="dashboard-manage-files">
-              {t('dashboard.quickActions.manageFiles')}
-            </Link>
-            <Link className={buttonClass('outline')} to="/marketplace">
-              {t('dashboard.quickActions.marketplace')}
-            </Link>
-            <Link className={buttonClass('outline')} to="/points">
-              {t('dashboard.quickActions.buyPoints')}
-            </Link>
-          </div>
-        </CardContent>
-      </Card>
+      <QuickActions />
 
       <div className="pd-columns">
-        <Card data-testid="dashboard-recent">
-          <CardHeader>
-            <CardTitle>{t('dashboard.recent.title')}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            {stats.recentFiles.length === 0 ? (
-              <div className="pc-stack" style={{ alignItems: 'flex-start' }}>
-                <p className="pc-muted">{t('dashboard.recent.empty')}</p>
-                <Link className={buttonClass('primary', 'sm')} to="/files?upload=1">
-                  {t('dashboard.quickActions.upload')}
-                </Link>
-              </div>
-            ) : (
-              <ul className="pd-recent">
-                {stats.recentFiles.map((file) => {
-                  const label = fileStatusLabel(file);
-                  return (
-                    <li key={file.id} data-testid="dashboard-recent-file">
-                      <span className="pd-recent__title" title={file.title}>
-                        {file.title}
-                      </span>
-                      <Badge variant={badgeVariant[label]} data-testid="dashboard-recent-status">
-                        {t(`files.status.${label}`)}
-                      </Badge>
-                      <a
-                        className={buttonClass('outline', 'sm')}
-                        href={`/signage/${encodeURIComponent(file.id)}`}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        aria-label={t('dashboard.recent.playLabel', { title: file.title })}
-                        data-testid="dashboard-recent-play"
-                      >
-                        ▶ {t('dashboard.recent.play')}
-                      </a>
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-          </CardContent>
-        </Card>
+        <RecentFiles files={stats.recentFiles} />
 
-        <Card className="pd-points" data-testid="dashboard-points">
-          <CardHeader>
-            <CardTitle>{t('dashboard.points.title')}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <p className="pd-figure" data-testid="dashboard-points-balance">
-              {number(balance)} <small>{t('dashboard.points.unit')}</small>
-            </p>
-            <dl>
-              <dt className="pc-muted">{t('dashboard.points.earned')}</dt>
-              <dd data-testid="dashboard-points-earned">{earned === undefined ? '…' : signed(earned, '+')}</dd>
-              <dt className="pc-muted">{t('dashboard.points.spent')}</dt>
-              <dd data-testid="dashboard-points-spent">{signed(spent, '-')}</dd>
-            </dl>
-            <div className="pc-row">
-              <Link className={buttonClass('primary', 'sm')} to="/points">
-                {t('dashboard.points.buy')}
-              </Link>
-              <Link className={buttonClass('outline', 'sm')} to="/points">
-                {t('dashboard.points.cashOut')}
-              </Link>
-            </div>
-          </CardContent>
-        </Card>
+        <PointsPanel balance={balance} earned={earned} spent={spent} />
       </div>
     </>
+  );
+}
+
+/** What a member does most from here: upload, manage files, buy content, buy points. */
+function QuickActions() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Card style={{ marginBottom: 24 }}>
+      <CardHeader>
+        <CardTitle>{t('dashboard.quickActions.title')}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <div className="pd-actions">
+          <Button onClick={() => navigate('/files?upload=1')} data-testid="dashboard-upload">
+            {t('dashboard.quickActions.upload')}
+          </Button>
+          <Link className={buttonClass('outline')} to="/files" data-testid="dashboard-manage-files">
+            {t('dashboard.quickActions.manageFiles')}
+          </Link>
+          <Link className={buttonClass('outline')} to="/marketplace">
+            {t('dashboard.quickActions.marketplace')}
+          </Link>
+          <Link className={buttonClass('outline')} to="/points">
+            {t('dashboard.quickActions.buyPoints')}
+          </Link>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The newest files with their state and a play button (a new tab). */
+function RecentFiles({ files }: { files: DashboardStats['recentFiles'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card data-testid="dashboard-recent">
+      <CardHeader>
+        <CardTitle>{t('dashboard.recent.title')}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {files.length === 0 ? (
+          <div className="pc-stack" style={{ alignItems: 'flex-start' }}>
+            <p className="pc-muted">{t('dashboard.recent.empty')}</p>
+            <Link className={buttonClass('primary', 'sm')} to="/files?upload=1">
+              {t('dashboard.quickActions.upload')}
+            </Link>
+          </div>
+        ) : (
+          <ul className="pd-recent">
+            {files.map((file) => {
+              const label = fileStatusLabel(file);
+              return (
+                <li key={file.id} data-testid="dashboard-recent-file">
+                  <span className="pd-recent__title" title={file.title}>
+                    {file.title}
+                  </span>
+                  <Badge variant={badgeVariant[label]} data-testid="dashboard-recent-status">
+                    {t(`files.status.${label}`)}
+                  </Badge>
+                  <a
+                    className={buttonClass('outline', 'sm')}
+                    href={`/signage/${encodeURIComponent(file.id)}`}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    aria-label={t('dashboard.recent.playLabel', { title: file.title })}
+                    data-testid="dashboard-recent-play"
+                  >
+                    ▶ {t('dashboard.recent.play')}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The balance, what came in and went out this month, and the way to buy or cash out. */
+function PointsPanel({ balance, earned, spent }: { balance: number; earned: number | undefined; spent: number }) {
+  const { t, i18n } = useTranslation();
+  const number = (n: number) => n.toLocaleString(i18n.language);
+  const signed = (n: number, sign: '+' | '-') => (n > 0 ? `${sign}${number(n)}` : number(n));
+  return (
+    <Card className="pd-points" data-testid="dashboard-points">
+      <CardHeader>
+        <CardTitle>{t('dashboard.points.title')}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <p className="pd-figure" data-testid="dashboard-points-balance">
+          {number(balance)} <small>{t('dashboard.points.unit')}</small>
+        </p>
+        <dl>
+          <dt className="pc-muted">{t('dashboard.points.earned')}</dt>
+          <dd data-testid="dashboard-points-earned">{earned === undefined ? '…' : signed(earned, '+')}</dd>
+          <dt className="pc-muted">{t('dashboard.points.spent')}</dt>
+          <dd data-testid="dashboard-points-spent">{signed(spent, '-')}</dd>
+        </dl>
+        <div className="pc-row">
+          <Link className={buttonClass('primary', 'sm')} to="/points">
+            {t('dashboard.points.buy')}
+          </Link>
+          <Link className={buttonClass('outline', 'sm')} to="/points">
+            {t('dashboard.points.cashOut')}
+          </Link>
+        </div>
+      </CardContent>
+    </Card>
   );
 }
 

@@ -184,61 +184,15 @@ export function MembershipCard({
             </div>
           </div>
         ) : (
-          <>
-            {upgrades.length > 0 ? (
-              <div className="pp-buttons">
-                {upgrades.map((option) => (
-                  <Button
-                    key={option.tier}
-                    onClick={() =>
-                      setConfirming({
-                        kind: 'upgrade',
-                        tier: option.tier,
-                        cost: option.cost,
-                        renewsAt: option.renewsAt,
-                        renewalPoints: option.renewalPoints,
-                      })
-                    }
-                    disabled={busy || !option.affordable}
-                    loading={upgrade.isPending && upgrade.variables?.membershipTier === option.tier}
-                    data-testid={`points-upgrade-${option.tier}`}
-                  >
-                    {t('points.membership.upgradeTo', { tier: tierName(option.tier), points: number(option.cost) })}
-                  </Button>
-                ))}
-              </div>
-            ) : null}
-            {upgrades.some((o) => !o.affordable) ? (
-              <div className="pc-stack" data-testid="points-membership-short">
-                <p className="pc-muted" style={{ margin: 0 }}>
-                  {t('points.membership.notEnoughPoints')}
-                </p>
-                {onBuyPoints ? (
-                  <div className="pp-buttons">
-                    <Button variant="outline" onClick={onBuyPoints} data-testid="points-membership-buy-points">
-                      {t('points.buy')}
-                    </Button>
-                  </div>
-                ) : null}
-              </div>
-            ) : null}
-            {downgrades.length > 0 ? (
-              <div className="pp-buttons">
-                {downgrades.map((tier) => (
-                  <Button
-                    key={tier}
-                    variant="outline"
-                    onClick={() => setConfirming({ kind: 'downgrade', tier })}
-                    disabled={busy}
-                    loading={downgrade.isPending && downgrade.variables?.targetTier === tier}
-                    data-testid={`points-downgrade-${tier}`}
-                  >
-                    {t('points.membership.downgradeTo', { tier: tierName(tier) })}
-                  </Button>
-                ))}
-              </div>
-            ) : null}
-          </>
+          <PlanChoices
+            upgrades={upgrades}
+            downgrades={downgrades}
+            busy={busy}
+            upgrading={upgrade.isPending ? upgrade.variables?.membershipTier : undefined}
+            downgrading={downgrade.isPending ? downgrade.variables?.targetTier : undefined}
+            onChoose={setConfirming}
+            onBuyPoints={onBuyPoints}
+          />
         )}
       </CardContent>
 
@@ -251,30 +205,7 @@ export function MembershipCard({
             ? t('points.membership.confirmUpgradeTitle')
             : t('points.membership.confirmDowngradeTitle')
         }
-        description={
-          confirming?.kind === 'upgrade' ? (
-            <>
-              {confirming.priceChanged ? (
-                <strong data-testid="points-membership-price-changed">{t('errors.PRICE_CHANGED')} </strong>
-              ) : null}
-              {t('points.membership.confirmUpgrade', {
-                tier: tierName(confirming.tier),
-                now: amount(confirming.cost),
-                date: tokyoDate(confirming.renewsAt),
-                next: amount(confirming.renewalPoints),
-              })}
-            </>
-          ) : confirming ? (
-            status.renewsAt ? (
-              t('points.membership.confirmDowngradeOn', {
-                tier: tierName(confirming.tier),
-                date: tokyoDate(status.renewsAt),
-              })
-            ) : (
-              t('points.membership.confirmDowngrade', { tier: tierName(confirming.tier) })
-            )
-          ) : undefined
-        }
+        description={confirming ? <ConfirmText confirming={confirming} renewsAt={status.renewsAt} /> : undefined}
         footer={
           <>
             <Button variant="ghost" onClick={() => setConfirming(null)}>
@@ -289,5 +220,117 @@ export function MembershipCard({
         }
       />
     </Card>
+  );
+}
+
+/** The plans the member may move to now: upgrades (paid now), the hint to buy points when short, downgrades. */
+function PlanChoices({
+  upgrades,
+  downgrades,
+  busy,
+  upgrading,
+  downgrading,
+  onChoose,
+  onBuyPoints,
+}: {
+  upgrades: ReturnType<typeof upgradeOptions>;
+  downgrades: ReturnType<typeof downgradeOptions>;
+  busy: boolean;
+  upgrading: string | undefined;
+  downgrading: string | undefined;
+  onChoose: (choice: Pending) => void;
+  onBuyPoints?: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const tierName = (tier: string) => t(`common.tiers.${tier}`);
+  const number = (n: number) => n.toLocaleString(i18n.language);
+  return (
+    <>
+      {upgrades.length > 0 ? (
+        <div className="pp-buttons">
+          {upgrades.map((option) => (
+            <Button
+              key={option.tier}
+              onClick={() =>
+                onChoose({
+                  kind: 'upgrade',
+                  tier: option.tier,
+                  cost: option.cost,
+                  renewsAt: option.renewsAt,
+                  renewalPoints: option.renewalPoints,
+                })
+              }
+              disabled={busy || !option.affordable}
+              loading={upgrading === option.tier}
+              data-testid={`points-upgrade-${option.tier}`}
+            >
+              {t('points.membership.upgradeTo', { tier: tierName(option.tier), points: number(option.cost) })}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      {upgrades.some((o) => !o.affordable) ? (
+        <div className="pc-stack" data-testid="points-membership-short">
+          <p className="pc-muted" style={{ margin: 0 }}>
+            {t('points.membership.notEnoughPoints')}
+          </p>
+          {onBuyPoints ? (
+            <div className="pp-buttons">
+              <Button variant="outline" onClick={onBuyPoints} data-testid="points-membership-buy-points">
+                {t('points.buy')}
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+      {downgrades.length > 0 ? (
+        <div className="pp-buttons">
+          {downgrades.map((tier) => (
+            <Button
+              key={tier}
+              variant="outline"
+              onClick={() => onChoose({ kind: 'downgrade', tier })}
+              disabled={busy}
+              loading={downgrading === tier}
+              data-testid={`points-downgrade-${tier}`}
+            >
+              {t('points.membership.downgradeTo', { tier: tierName(tier) })}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** What the confirmation asks: the plan, what is paid now and at each renewal, or from when a downgrade applies. */
+function ConfirmText({ confirming, renewsAt }: { confirming: Pending; renewsAt: string | null | undefined }) {
+  const { t, i18n } = useTranslation();
+  const tierName = (tier: string) => t(`common.tiers.${tier}`);
+  const amount = (n: number) => t('points.membership.amount', { count: n, points: n.toLocaleString(i18n.language) });
+  const tokyoDate = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
+  return (
+    <>
+      {confirming.kind === 'upgrade' ? (
+        <>
+          {confirming.priceChanged ? (
+            <strong data-testid="points-membership-price-changed">{t('errors.PRICE_CHANGED')} </strong>
+          ) : null}
+          {t('points.membership.confirmUpgrade', {
+            tier: tierName(confirming.tier),
+            now: amount(confirming.cost),
+            date: tokyoDate(confirming.renewsAt),
+            next: amount(confirming.renewalPoints),
+          })}
+        </>
+      ) : renewsAt ? (
+        t('points.membership.confirmDowngradeOn', {
+          tier: tierName(confirming.tier),
+          date: tokyoDate(renewsAt),
+        })
+      ) : (
+        t('points.membership.confirmDowngrade', { tier: tierName(confirming.tier) })
+      )}
+    </>
   );
 }
