@@ -61,9 +61,61 @@ function usePlans() {
 }
 
 /** Landing page for visitors (spec point 2): hero, three features, pricing, closing call to action. */
-export function LandingPage() {
+/** The three plans as advertised (spec point 1): price, files, what each may do. */
+function Pricing() {
   const { t } = useTranslation();
   const plans = usePlans();
+  return (
+    <section className="pc-section" aria-labelledby="pricing-title">
+      <div className="pc-container">
+        <h2 className="pc-section__title" id="pricing-title">
+          {t('landing.pricing.title')}
+        </h2>
+        <p className="pc-section__subtitle">{t('landing.pricing.subtitle')}</p>
+        <div className="pc-plans">
+          {plans.map((plan) => (
+            <Card
+              key={plan.id}
+              className={`pc-plan${plan.featured ? ' pc-plan--featured' : ''}`}
+              data-testid={`plan-${plan.id}`}
+            >
+              {plan.featured ? <Badge className="pc-plan__ribbon">{t('landing.pricing.popular')}</Badge> : null}
+              <CardHeader>
+                <CardTitle>{t(`landing.pricing.plans.${plan.id}`)}</CardTitle>
+                <p className="pc-plan__price">{plan.price}</p>
+              </CardHeader>
+              <CardContent>
+                <ul className="pc-plan__features">
+                  {plan.features.map((f) => {
+                    const no = 'no' in f && f.no;
+                    return (
+                      <li key={f.text} className={no ? 'pc-plan__no' : undefined}>
+                        {no ? <IconMinus /> : <IconCheck />}
+                        {f.text}
+                      </li>
+                    );
+                  })}
+                </ul>
+              </CardContent>
+              <CardFooter>
+                <Link
+                  to="/register"
+                  className={buttonClass(plan.featured ? 'primary' : 'outline', 'md')}
+                  style={{ width: '100%' }}
+                >
+                  {t('landing.pricing.choose')}
+                </Link>
+              </CardFooter>
+            </Card>
+          ))}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function LandingPage() {
+  const { t } = useTranslation();
   return (
     <div data-testid="landing-page">
       <section className="pc-hero">
@@ -119,51 +171,7 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section className="pc-section" aria-labelledby="pricing-title">
-        <div className="pc-container">
-          <h2 className="pc-section__title" id="pricing-title">
-            {t('landing.pricing.title')}
-          </h2>
-          <p className="pc-section__subtitle">{t('landing.pricing.subtitle')}</p>
-          <div className="pc-plans">
-            {plans.map((plan) => (
-              <Card
-                key={plan.id}
-                className={`pc-plan${plan.featured ? ' pc-plan--featured' : ''}`}
-                data-testid={`plan-${plan.id}`}
-              >
-                {plan.featured ? <Badge className="pc-plan__ribbon">{t('landing.pricing.popular')}</Badge> : null}
-                <CardHeader>
-                  <CardTitle>{t(`landing.pricing.plans.${plan.id}`)}</CardTitle>
-                  <p className="pc-plan__price">{plan.price}</p>
-                </CardHeader>
-                <CardContent>
-                  <ul className="pc-plan__features">
-                    {plan.features.map((f) => {
-                      const no = 'no' in f && f.no;
-                      return (
-                        <li key={f.text} className={no ? 'pc-plan__no' : undefined}>
-                          {no ? <IconMinus /> : <IconCheck />}
-                          {f.text}
-                        </li>
-                      );
-                    })}
-                  </ul>
-                </CardContent>
-                <CardFooter>
-                  <Link
-                    to="/register"
-                    className={buttonClass(plan.featured ? 'primary' : 'outline', 'md')}
-                    style={{ width: '100%' }}
-                  >
-                    {t('landing.pricing.choose')}
-                  </Link>
-                </CardFooter>
-              </Card>
-            ))}
-          </div>
-        </div>
-      </section>
+      <Pricing />
 
       <section className="pc-section" style={{ paddingTop: 0 }}>
         <div className="pc-container">

@@ -15,7 +15,7 @@ import {
   useSessionExpired,
 } from '@pagecast/ui';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type UseFormReturn, useForm } from 'react-hook-form';
 import { languages, useTranslation } from '@pagecast/i18n';
 import type { z } from 'zod';
 import { useUpdateProfile } from '../api/update-profile';
@@ -119,25 +119,7 @@ export function ProfileCard({ user }: { user: SessionUser }) {
                 {...form.register('profileImageUrl')}
               />
             </Field>
-            <Field
-              id="profile-email-language"
-              label={t('settings.profile.emailLanguage')}
-              error={errors.locale?.message}
-              hint={t('settings.profile.emailLanguageHint')}
-            >
-              <select
-                className="pc-select"
-                data-testid="profile-email-language"
-                {...fieldAria('profile-email-language', errors.locale?.message, true)}
-                {...form.register('locale')}
-              >
-                {languages.map((language) => (
-                  <option key={language} value={language} lang={language}>
-                    {t(`common.languages.${language}`)}
-                  </option>
-                ))}
-              </select>
-            </Field>
+            <EmailLanguageField form={form} />
             <div className="pc-row" style={{ justifyContent: 'flex-end' }}>
               <Button variant="ghost" onClick={cancel} disabled={mutation.isPending} data-testid="profile-cancel">
                 {t('common.cancel')}
@@ -149,20 +131,55 @@ export function ProfileCard({ user }: { user: SessionUser }) {
           </CardContent>
         </form>
       ) : (
-        <CardContent>
-          <dl className="pc-stack" style={{ margin: 0, gap: 10 }}>
-            <ReadOnly label={t('auth.lastName')} value={user.lastName} testId="profile-last-name-value" />
-            <ReadOnly label={t('auth.firstName')} value={user.firstName} testId="profile-first-name-value" />
-            <ReadOnly label={t('settings.profile.imageUrl')} value={user.profileImageUrl} />
-            <ReadOnly
-              label={t('settings.profile.emailLanguage')}
-              value={localeOf(user) ? t(`common.languages.${localeOf(user)}`) : null}
-              testId="profile-email-language-value"
-            />
-          </dl>
-        </CardContent>
+        <ProfileSummary user={user} />
       )}
     </Card>
+  );
+}
+
+/** The language the account's e-mails are written in. */
+function EmailLanguageField({ form }: { form: UseFormReturn<ProfileFields, unknown, z.output<typeof ProfileForm>> }) {
+  const { t } = useTranslation();
+  const { errors } = form.formState;
+  return (
+    <Field
+      id="profile-email-language"
+      label={t('settings.profile.emailLanguage')}
+      error={errors.locale?.message}
+      hint={t('settings.profile.emailLanguageHint')}
+    >
+      <select
+        className="pc-select"
+        data-testid="profile-email-language"
+        {...fieldAria('profile-email-language', errors.locale?.message, true)}
+        {...form.register('locale')}
+      >
+        {languages.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {t(`common.languages.${language}`)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+/** The profile as saved, when it is not being edited. */
+function ProfileSummary({ user }: { user: SessionUser }) {
+  const { t } = useTranslation();
+  return (
+    <CardContent>
+      <dl className="pc-stack" style={{ margin: 0, gap: 10 }}>
+        <ReadOnly label={t('auth.lastName')} value={user.lastName} testId="profile-last-name-value" />
+        <ReadOnly label={t('auth.firstName')} value={user.firstName} testId="profile-first-name-value" />
+        <ReadOnly label={t('settings.profile.imageUrl')} value={user.profileImageUrl} />
+        <ReadOnly
+          label={t('settings.profile.emailLanguage')}
+          value={localeOf(user) ? t(`common.languages.${localeOf(user)}`) : null}
+          testId="profile-email-language-value"
+        />
+      </dl>
+    </CardContent>
   );
 }
 
