@@ -19,7 +19,7 @@ import {
   toast,
 } from '@pagecast/ui';
 import type { TFunction } from 'i18next';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Link, useSearchParams } from '@pagecast/router';
 import { useResendVerification } from '../api/resend-verification';
@@ -147,82 +147,129 @@ export function VerifyEmailPage() {
           <h1 className="pc-page__title">{t('auth.verifyEmail.title')}</h1>
         </CardHeader>
         {state === 'success' ? (
-          <>
-            <CardContent className="pc-stack">
-              <CardTitle>
-                <IconCheck className="pc-title-icon" />
-                {t('auth.verifyEmail.successTitle')}
-              </CardTitle>
-              <CardDescription>{t('auth.verifyEmail.successDescription')}</CardDescription>
-            </CardContent>
-            <CardFooter>
-              <Link to="/login" className={buttonClass('primary', 'md')} data-testid="verify-to-login">
-                {t('auth.verifyEmail.goToLogin')}
-              </Link>
-            </CardFooter>
-          </>
+          <VerifiedView />
         ) : state === 'error' ? (
-          <>
-            <CardContent className="pc-stack">
-              <CardTitle>
-                <IconAlert className="pc-title-icon" />
-                {t('auth.verifyEmail.errorTitle')}
-              </CardTitle>
-              <CardDescription>{t('auth.verifyEmail.errorDescription')}</CardDescription>
-              {resendSection}
-            </CardContent>
-            <CardFooter className="pc-row">
-              <Button
-                variant="ghost"
-                onClick={() => {
-                  setCode('');
-                  verify.reset();
-                }}
-                data-testid="verify-another-code"
-              >
-                {t('auth.verifyEmail.anotherCode')}
-              </Button>
-              <Link to="/login" className={buttonClass('ghost', 'md')}>
-                {t('auth.verifyEmail.backToLogin')}
-              </Link>
-            </CardFooter>
-          </>
+          <FailedView
+            resendSection={resendSection}
+            onAnotherCode={() => {
+              setCode('');
+              verify.reset();
+            }}
+          />
         ) : (
-          <>
-            <CardContent className="pc-stack">
-              {verify.isPending ? <Spinner label={t('auth.verifyEmail.verifying')} /> : null}
-              <CardDescription>
-                {email ? t('auth.verifyEmail.pendingWithEmail', { email }) : t('auth.verifyEmail.pendingDescription')}
-              </CardDescription>
-              {/* a registration answers alike for an address that has an account: its mail says how to sign in */}
-              <CardDescription data-testid="verify-existing-hint">
-                {t('auth.verifyEmail.existingAccountHint')}
-              </CardDescription>
-              <form className="pc-stack" noValidate onSubmit={onVerify} data-testid="verify-code-form">
-                <Field id="verify-code" label={t('auth.verifyEmail.codeLabel')} hint={t('auth.verifyEmail.codeHint')}>
-                  <Input
-                    autoComplete="off"
-                    spellCheck={false}
-                    value={code}
-                    onChange={(e) => setCode(e.target.value)}
-                    data-testid="verify-code"
-                    {...fieldAria('verify-code', undefined, true)}
-                  />
-                </Field>
-                <Button type="submit" loading={verify.isPending} disabled={!pasted} data-testid="verify-submit">
-                  {t('auth.verifyEmail.verify')}
-                </Button>
-              </form>
-              {resendSection}
-            </CardContent>
-            <CardFooter className="pc-row">
-              <Link to="/login" className={buttonClass('ghost', 'md')}>
-                {t('auth.verifyEmail.backToLogin')}
-              </Link>
-            </CardFooter>
-          </>
+          <PendingView
+            email={email}
+            code={code}
+            onCode={setCode}
+            verifying={verify.isPending}
+            canVerify={Boolean(pasted)}
+            onVerify={onVerify}
+            resendSection={resendSection}
+          />
         )}
       </Card>
     </div>
+  );
+}
+
+/** The address is verified: on to the login. */
+function VerifiedView() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <CardContent className="pc-stack">
+        <CardTitle>
+          <IconCheck className="pc-title-icon" />
+          {t('auth.verifyEmail.successTitle')}
+        </CardTitle>
+        <CardDescription>{t('auth.verifyEmail.successDescription')}</CardDescription>
+      </CardContent>
+      <CardFooter>
+        <Link to="/login" className={buttonClass('primary', 'md')} data-testid="verify-to-login">
+          {t('auth.verifyEmail.goToLogin')}
+        </Link>
+      </CardFooter>
+    </>
+  );
+}
+
+/** The link or code did not verify: send another, try another code, or go back. */
+function FailedView({ resendSection, onAnotherCode }: { resendSection: ReactNode; onAnotherCode: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <CardContent className="pc-stack">
+        <CardTitle>
+          <IconAlert className="pc-title-icon" />
+          {t('auth.verifyEmail.errorTitle')}
+        </CardTitle>
+        <CardDescription>{t('auth.verifyEmail.errorDescription')}</CardDescription>
+        {resendSection}
+      </CardContent>
+      <CardFooter className="pc-row">
+        <Button variant="ghost" onClick={onAnotherCode} data-testid="verify-another-code">
+          {t('auth.verifyEmail.anotherCode')}
+        </Button>
+        <Link to="/login" className={buttonClass('ghost', 'md')}>
+          {t('auth.verifyEmail.backToLogin')}
+        </Link>
+      </CardFooter>
+    </>
+  );
+}
+
+/** Waiting for the code: paste it (or follow the e-mail's link), or have another sent. */
+function PendingView({
+  email,
+  code,
+  onCode,
+  verifying,
+  canVerify,
+  onVerify,
+  resendSection,
+}: {
+  email: string | null | undefined;
+  code: string;
+  onCode: (code: string) => void;
+  verifying: boolean;
+  canVerify: boolean;
+  onVerify: (e: FormEvent) => void;
+  resendSection: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <CardContent className="pc-stack">
+        {verifying ? <Spinner label={t('auth.verifyEmail.verifying')} /> : null}
+        <CardDescription>
+          {email ? t('auth.verifyEmail.pendingWithEmail', { email }) : t('auth.verifyEmail.pendingDescription')}
+        </CardDescription>
+        {/* a registration answers alike for an address that has an account: its mail says how to sign in */}
+        <CardDescription data-testid="verify-existing-hint">
+          {t('auth.verifyEmail.existingAccountHint')}
+        </CardDescription>
+        <form className="pc-stack" noValidate onSubmit={onVerify} data-testid="verify-code-form">
+          <Field id="verify-code" label={t('auth.verifyEmail.codeLabel')} hint={t('auth.verifyEmail.codeHint')}>
+            <Input
+              autoComplete="off"
+              spellCheck={false}
+              value={code}
+              onChange={(e) => onCode(e.target.value)}
+              data-testid="verify-code"
+              {...fieldAria('verify-code', undefined, true)}
+            />
+          </Field>
+          <Button type="submit" loading={verifying} disabled={!canVerify} data-testid="verify-submit">
+            {t('auth.verifyEmail.verify')}
+          </Button>
+        </form>
+        {resendSection}
+      </CardContent>
+      <CardFooter className="pc-row">
+        <Link to="/login" className={buttonClass('ghost', 'md')}>
+          {t('auth.verifyEmail.backToLogin')}
+        </Link>
+      </CardFooter>
+    </>
   );
 }
