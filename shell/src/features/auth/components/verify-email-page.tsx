@@ -118,26 +118,14 @@ export function VerifyEmailPage() {
       {resendLabel}
     </Button>
   ) : (
-    <form className="pc-stack" noValidate onSubmit={onResendTyped} data-testid="verify-resend-form">
-      <Field
-        id="verify-resend-email"
-        label={t('auth.email')}
-        error={emailError}
-        hint={t('auth.verifyEmail.resendHint')}
-      >
-        <Input
-          type="email"
-          autoComplete="email"
-          value={typedEmail}
-          onChange={(e) => setTypedEmail(e.target.value)}
-          data-testid="verify-resend-email"
-          {...fieldAria('verify-resend-email', emailError, true)}
-        />
-      </Field>
-      <Button type="submit" variant="outline" loading={resend.isPending} data-testid="verify-resend">
-        {resendLabel}
-      </Button>
-    </form>
+    <ResendForm
+      email={typedEmail}
+      onEmail={setTypedEmail}
+      error={emailError}
+      sending={resend.isPending}
+      label={resendLabel}
+      onSubmit={onResendTyped}
+    />
   );
 
   return (
@@ -271,5 +259,41 @@ function PendingView({
         </Link>
       </CardFooter>
     </>
+  );
+}
+
+/** No address known: the member types the one they registered with to have the e-mail sent again. */
+function ResendForm({
+  email,
+  onEmail,
+  error,
+  sending,
+  label,
+  onSubmit,
+}: {
+  email: string;
+  onEmail: (email: string) => void;
+  error: string | undefined;
+  sending: boolean;
+  label: string;
+  onSubmit: (e: FormEvent) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <form className="pc-stack" noValidate onSubmit={onSubmit} data-testid="verify-resend-form">
+      <Field id="verify-resend-email" label={t('auth.email')} error={error} hint={t('auth.verifyEmail.resendHint')}>
+        <Input
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => onEmail(e.target.value)}
+          data-testid="verify-resend-email"
+          {...fieldAria('verify-resend-email', error, true)}
+        />
+      </Field>
+      <Button type="submit" variant="outline" loading={sending} data-testid="verify-resend">
+        {label}
+      </Button>
+    </form>
   );
 }

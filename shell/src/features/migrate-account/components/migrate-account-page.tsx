@@ -84,59 +84,8 @@ export function MigrateAccountPage() {
           <h1 className="pc-page__title">{t('auth.migrate.title')}</h1>
           <p className="pc-page__subtitle">{t('auth.migrate.subtitle')}</p>
         </div>
-        <Card>
-          <CardHeader>
-            <CardTitle>{t('auth.migrate.currentAccount')}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <dl className="pc-stack" style={{ margin: 0, gap: 8 }} data-testid="migrate-current">
-              {[
-                [t('auth.email'), user.email],
-                [t('auth.migrate.name'), name || '—'],
-                [t('settings.account.authMethod'), t('settings.account.authExternal')],
-              ].map(([label, value]) => (
-                <div key={label} style={{ display: 'grid', gridTemplateColumns: 'minmax(120px, 200px) 1fr', gap: 12 }}>
-                  <dt className="pc-muted">{label}</dt>
-                  <dd style={{ margin: 0 }}>{value}</dd>
-                </div>
-              ))}
-            </dl>
-          </CardContent>
-        </Card>
-        <Card data-testid="migrate-benefits">
-          <CardHeader>
-            <CardTitle>{t('auth.migrate.benefitsTitle')}</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <ul style={{ margin: 0, paddingLeft: 20 }}>
-              {benefits.map((key) => (
-                <li key={key}>
-                  {t(`auth.migrate.benefits.${key}`, {
-                    points: constants.migrationBonusPoints.toLocaleString(i18n.language),
-                  })}
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
-        <Card
-          data-testid="migrate-warnings"
-          style={{ borderColor: 'var(--pc-warning)', background: 'var(--pc-warning-soft)' }}
-        >
-          <CardHeader>
-            <CardTitle>
-              <IconAlert className="pc-title-icon" />
-              {t('auth.migrate.warningsTitle')}
-            </CardTitle>
-          </CardHeader>
-          <CardContent>
-            <ul style={{ margin: 0, paddingLeft: 20 }}>
-              {warnings.map((key) => (
-                <li key={key}>{t(`auth.migrate.warnings.${key}`)}</li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        <CurrentAccount email={user.email} name={name} />
+        <WhatChanges />
         <Card>
           <CardHeader>
             <CardTitle>{t('auth.migrate.passwordTitle')}</CardTitle>
@@ -191,5 +140,74 @@ export function MigrateAccountPage() {
         }
       />
     </div>
+  );
+}
+
+/** What the move brings (the migration bonus among it) and what to know before it. */
+function WhatChanges() {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <Card data-testid="migrate-benefits">
+        <CardHeader>
+          <CardTitle>{t('auth.migrate.benefitsTitle')}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <ul style={{ margin: 0, paddingLeft: 20 }}>
+            {benefits.map((key) => (
+              <li key={key}>
+                {t(`auth.migrate.benefits.${key}`, {
+                  points: constants.migrationBonusPoints.toLocaleString(i18n.language),
+                })}
+              </li>
+            ))}
+          </ul>
+        </CardContent>
+      </Card>
+      <Card
+        data-testid="migrate-warnings"
+        style={{ borderColor: 'var(--pc-warning)', background: 'var(--pc-warning-soft)' }}
+      >
+        <CardHeader>
+          <CardTitle>
+            <IconAlert className="pc-title-icon" />
+            {t('auth.migrate.warningsTitle')}
+          </CardTitle>
+        </CardHeader>
+        <CardContent>
+          <ul style={{ margin: 0, paddingLeft: 20 }}>
+            {warnings.map((key) => (
+              <li key={key}>{t(`auth.migrate.warnings.${key}`)}</li>
+            ))}
+          </ul>
+        </CardContent>
+      </Card>
+    </>
+  );
+}
+
+/** The account being moved: its address, name and way of signing in. */
+function CurrentAccount({ email, name }: { email: string; name: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t('auth.migrate.currentAccount')}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <dl className="pc-stack" style={{ margin: 0, gap: 8 }} data-testid="migrate-current">
+          {[
+            [t('auth.email'), email],
+            [t('auth.migrate.name'), name || '—'],
+            [t('settings.account.authMethod'), t('settings.account.authExternal')],
+          ].map(([label, value]) => (
+            <div key={label} style={{ display: 'grid', gridTemplateColumns: 'minmax(120px, 200px) 1fr', gap: 12 }}>
+              <dt className="pc-muted">{label}</dt>
+              <dd style={{ margin: 0 }}>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </CardContent>
+    </Card>
   );
 }

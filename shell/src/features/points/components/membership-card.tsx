@@ -59,77 +59,21 @@ export function MembershipCard({
   onBuyPoints?: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  const sessionExpired = useSessionExpired();
-  const upgrade = useUpgradeMembership();
-  const downgrade = useScheduleDowngrade();
-  const cancel = useCancelDowngrade();
   const [confirming, setConfirming] = useState<Pending | null>(null);
-  const closeConfirm = useCallback((open: boolean) => {
-    if (!open) setConfirming(null);
-  }, []);
-
-  const tierName = (tier: string) => t(`common.tiers.${tier}`);
-  const number = (n: number) => n.toLocaleString(i18n.language);
-  // plural-aware: '1 point', '3,000 points'
-  const amount = (n: number) => t('points.membership.amount', { count: n, points: number(n) });
-  const date = (iso: string | Date) => new Date(iso).toLocaleDateString(i18n.language);
-  // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
-  const tokyoDate = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
-  const busy = upgrade.isPending || downgrade.isPending || cancel.isPending;
-  const fail = (title: string, fallback: string) => (error: unknown) => {
-    if (sessionExpired(error)) return;
-    toast({ title, description: describeError(error, t, fallback), variant: 'destructive' });
-  };
-
+  const { upgrade, downgrade, cancel, busy, apply, cancelReservation } = useMembershipChanges(setConfirming);
   const confirm = () => {
     const action = confirming;
     setConfirming(null);
-    if (!action) return;
-    if (action.kind === 'upgrade') {
-      upgrade.mutate(
-        { membershipTier: action.tier, expectedCost: action.cost },
-        {
-          onSuccess: (result) =>
-            toast({
-              title: t('points.membership.upgraded'),
-              description: t('points.membership.upgradedDescription', {
-                tier: tierName(result.user.membershipTier),
-                now: amount(result.pointsConsumed),
-                date: tokyoDate(result.user.renewsAt ?? action.renewsAt),
-                next: amount(result.user.renewalPoints ?? action.renewalPoints),
-              }),
-            }),
-          onError: (error) => {
-            const price = changedPrice(error);
-            // the cost changed since it was shown: show the current one and ask again (nothing was charged)
-            if (price !== undefined) setConfirming({ ...action, cost: price, priceChanged: true });
-            else fail(t('points.membership.upgradeFailedTitle'), t('points.membership.upgradeFailed'))(error);
-          },
-        },
-      );
-    } else {
-      downgrade.mutate(
-        { targetTier: action.tier },
-        {
-          onSuccess: (result) =>
-            toast({
-              title: t('points.membership.downgradeScheduled'),
-              description: t('points.membership.downgradeScheduledDescription', {
-                tier: tierName(result.scheduledTier),
-                date: date(`${result.effectiveDate}T00:00:00`),
-              }),
-            }),
-          onError: fail(t('points.membership.downgradeFailedTitle'), t('points.membership.downgradeFailed')),
-        },
-      );
-    }
+    if (action) apply(action);
   };
-
-  const cancelReservation = () =>
-    cancel.mutate(undefined, {
-      onSuccess: () => toast({ title: t('points.membership.downgradeCancelled') }),
-      onError: fail(t('points.membership.cancelFailedTitle'), t('points.membership.cancelFailed')),
-    });
+  const closeConfirm = useCallback((open: boolean) => {
+    if (!open) setConfirming(null);
+  }, []);
+  const tierName = (tier: string) => t(`common.tiers.${tier}`);
+  const amount = (n: number) => t('points.membership.amount', { count: n, points: n.toLocaleString(i18n.language) });
+  const date = (iso: string | Date) => new Date(iso).toLocaleDateString(i18n.language);
+  // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
+  const tokyoDate = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
 
   const pendingTier = status.pendingDowngradeTier;
   // a pending downgrade takes effect at the next renewal (billing's date); without one, the effective month's 1st
@@ -333,4 +277,73 @@ function ConfirmText({ confirming, renewsAt }: { confirming: Pending; renewsAt: 
       )}
     </>
   );
+}
+
+/** Upgrading, reserving a downgrade and cancelling it, each with its toasts; a changed price asks again. */
+function useMembershipChanges(setConfirming: (pending: Pending | null) => void) {
+  const { t, i18n } = useTranslation();
+  const sessionExpired = useSessionExpired();
+  const upgrade = useUpgradeMembership();
+  const downgrade = useScheduleDowngrade();
+  const cancel = useCancelDowngrade();
+
+  const tierName = (tier: string) => t(`common.tiers.${tier}`);
+  // plural-aware: '1 point', '3,000 points'
+  const amount = (n: number) => t('points.membership.amount', { count: n, points: n.toLocaleString(i18n.language) });
+  const date = (iso: string | Date) => new Date(iso).toLocaleDateString(i18n.language);
+  // billing's calendar is Tokyo's: a renewal at 00:00 JST on the 1st reads as the 1st everywhere
+  const tokyoDate = (iso: string) => new Date(iso).toLocaleDateString(i18n.language, { timeZone: 'Asia/Tokyo' });
+  const busy = upgrade.isPending || downgrade.isPending || cancel.isPending;
+  const fail = (title: string, fallback: string) => (error: unknown) => {
+    if (sessionExpired(error)) return;
+    toast({ title, description: describeError(error, t, fallback), variant: 'destructive' });
+  };
+
+  const apply = (action: Pending) => {
+    if (action.kind === 'upgrade') {
+      upgrade.mutate(
+        { membershipTier: action.tier, expectedCost: action.cost },
+        {
+          onSuccess: (result) =>
+            toast({
+              title: t('points.membership.upgraded'),
+              description: t('points.membership.upgradedDescription', {
+                tier: tierName(result.user.membershipTier),
+                now: amount(result.pointsConsumed),
+                date: tokyoDate(result.user.renewsAt ?? action.renewsAt),
+                next: amount(result.user.renewalPoints ?? action.renewalPoints),
+              }),
+            }),
+          onError: (error) => {
+            const price = changedPrice(error);
+            // the cost changed since it was shown: show the current one and ask again (nothing was charged)
+            if (price !== undefined) setConfirming({ ...action, cost: price, priceChanged: true });
+            else fail(t('points.membership.upgradeFailedTitle'), t('points.membership.upgradeFailed'))(error);
+          },
+        },
+      );
+    } else {
+      downgrade.mutate(
+        { targetTier: action.tier },
+        {
+          onSuccess: (result) =>
+            toast({
+              title: t('points.membership.downgradeScheduled'),
+              description: t('points.membership.downgradeScheduledDescription', {
+                tier: tierName(result.scheduledTier),
+                date: date(`${result.effectiveDate}T00:00:00`),
+              }),
+            }),
+          onError: fail(t('points.membership.downgradeFailedTitle'), t('points.membership.downgradeFailed')),
+        },
+      );
+    }
+  };
+
+  const cancelReservation = () =>
+    cancel.mutate(undefined, {
+      onSuccess: () => toast({ title: t('points.membership.downgradeCancelled') }),
+      onError: fail(t('points.membership.cancelFailedTitle'), t('points.membership.cancelFailed')),
+    });
+  return { upgrade, downgrade, cancel, busy, apply, cancelReservation };
 }
