@@ -43,9 +43,12 @@ const samples: Record<string, string> = {
   'shell/src/components/bad-frame.tsx':
     "import { Header } from '../features/header/components/header';\nexport const y = Header;\n",
   'mf-player/src/lib/bad-helper.ts': "import { x } from '../features/screens/api/list-screens';\nexport const y = x;\n",
-  'mf-player/src/components/deeper/bad-card.tsx': "import { x } from '../../features/one/api/get-one';\nexport const y = x;\n",
+  'mf-player/src/components/deeper/bad-card.tsx':
+    "import { x } from '../../features/one/api/get-one';\nexport const y = x;\n",
   'shell/src/app/good-frame.tsx':
     "import { Header } from '../features/header/components/header';\nexport const y = Header;\n",
+  // a function of the front ends over 120 lines (the shell's, mf-files', mf-marketplace's)
+  'mf-files/src/features/one/components/long-view.tsx': `export function LongView() {\n${Array.from({ length: 125 }, (_, i) => `  const v${i} = ${i};`).join('\n')}\n  return v0;\n}\n`,
   // import circles (a module reaching itself through its imports, e.g. server.ts <-> http/index.ts)
   'services/alpha/src/data/circle-one.ts': "import { two } from './circle-two';\nexport const one = () => two;\n",
   'services/alpha/src/data/circle-two.ts': "import { one } from './circle-one';\nexport const two = () => one;\n",
@@ -155,6 +158,12 @@ describe('lint rules that hold the architecture', () => {
     'packages/ui/src/bad-route.tsx',
   ])('a front end importing react-i18next or react-router instead of their singletons fails: %s', (file) => {
     expect(rulesFor(file)).toContain(restricted);
+  });
+
+  it('a front-end function over 120 lines fails', () => {
+    expect(rulesFor('mf-files/src/features/one/components/long-view.tsx')).toContain(
+      'lint/complexity/noExcessiveLinesPerFunction',
+    );
   });
 
   it('a file name that is not kebab-case fails', () => {
