@@ -96,13 +96,15 @@ const namesAndUnits = new Set(
     'false',
   ].map((w) => w.toLowerCase()),
 );
-/** a text without its variables, nested keys, tags and paths (/screen is an address, not a word) */
+/** a text without its variables, nested keys, tags, paths (/screen is an address, not a word) and commands */
 const bare = (text: string) =>
   text
     .replace(/{{[^}]*}}/g, ' ')
     .replace(/\$t\([^)]*\)/g, ' ')
     .replace(/<\/?\w+>/g, ' ')
-    .replace(/(^|\s)\/[\w/-]+/g, ' ');
+    .replace(/(^|\s)\/[\w/-]+/g, ' ')
+    // a command to type ("npx pagecast-verify proof.json") is a name too
+    .replace(/\bnpx\s+[\w@/.-]+(\s+[\w./-]+\.\w+)?/g, ' ');
 const latinWords = (text: string) =>
   [...bare(text).matchAll(/\p{Script=Latin}[\p{Script=Latin}'’-]*/gu)].map((m) => m[0]);
 /**
