@@ -1,10 +1,18 @@
 // npm test: installs what the machine lacks, starts the test-profile servers that are not running, type-checks,
 // lints, runs every vitest project (unit, component, browser), stops what it started, and ends with one plain line
 // "N passed, N failed[, N skipped]" summing every suite, so a run that tested nothing shows.
+//
+// A whole run goes in lanes, at once: the browser tests in two shards, each a vitest process with a stack of its own
+// (scripts/lib/stack.mjs keeps their data apart), and every other project in a third. Most of a browser test's time
+// is spent waiting (for a page, a conversion, a display's next heartbeat), so the lanes fill the time one lane alone
+// leaves idle. Shards are balanced by the durations in tests/e2e/durations.json (refreshed from each whole run's
+// report into .data/test/e2e-durations.json). PAGECAST_TEST_LANES=1 runs everything in one process, as before; a run
+// given arguments (`npm test -- --project gateway`) is one process too.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { buildFrontEnds } from './lib/build.mjs';
+import { e2eDir, e2eShards, localDurations } from './lib/shards.mjs';
 import { corpusDir, dataDir, root, up } from './lib/infra.mjs';
 import { debianFor, ensureDebianPackages, ensurePythonTool } from './lib/tools.mjs';
 
@@ -39,6 +47,59 @@ function run(cmd, args, env) {
   });
 }
 
+/** Runs a command with each line of its output prefixed by the lane's name (and kept whole in its log file). */
+function runLane(name, cmd, args, env, logFile) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const log = createWriteStream(logFile);
+    for (const stream of [child.stdout, child.stderr]) {
+      let buf = '';
+      stream.on('data', (d) => {
+        log.write(d);
+        buf += d;
+        const lines = buf.split('\n');
+        buf = lines.pop() ?? '';
+        for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+      });
+    }
+    child.on('close', (code) => log.end(() => resolve(code ?? 1)));
+  });
+}
+
+/** Adds a vitest JSON report to the totals; a missing report or a suite that failed to load counts as a failure. */
+function countReport(report, code, label) {
+  if (!existsSync(report)) {
+    say(`${label}: vitest wrote no report (exit ${code})`);
+    totals.failed += 1;
+    return null;
+  }
+  const r = JSON.parse(readFileSync(report, 'utf8'));
+  const before = totals.failed;
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests;
+  totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  // A suite that failed to load has no failed test in it; count it so it cannot hide.
+  const broken = (r.testResults ?? []).filter(
+    (f) => f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed'),
+  );
+  for (const f of broken) say(`${label}: suite failed to run: ${f.name}: ${(f.message || '').split('\n')[0]}`);
+  totals.failed += broken.length;
+  if (code !== 0 && totals.failed === before) totals.failed += 1;
+  return r;
+}
+
+/** Keeps each browser test file's duration from a whole run's reports, for the next run's shards. */
+function keepDurations(reports) {
+  const out = {};
+  for (const r of reports) {
+    for (const f of r?.testResults ?? []) {
+      const rel = relative(e2eDir, f.name);
+      if (!rel.startsWith('..') && f.endTime && f.startTime) out[rel] = Math.round(f.endTime - f.startTime);
+    }
+  }
+  if (Object.keys(out).length) writeFileSync(localDurations(), `${JSON.stringify(out, null, 2)}\n`);
+}
+
 /** A whole-tree check (type-check, lint) counts as one test: passed or failed. */
 async function check(label, cmd, args, env) {
   const t0 = Date.now();
@@ -65,35 +126,67 @@ try {
   };
   const bin = (n) => join(root, 'node_modules/.bin', n);
 
-  await check('type-check (tsc -b)', bin('tsc'), ['-b'], env);
-  await check('lint and format (biome ci)', bin('biome'), ['ci', '--reporter=summary', '.'], env);
+  const lanes = extra.length ? 1 : Number(process.env.PAGECAST_TEST_LANES || 3);
+  const checks = async () => {
+    await check('type-check (tsc -b)', bin('tsc'), ['-b'], env);
+    await check('lint and format (biome ci)', bin('biome'), ['ci', '--reporter=summary', '.'], env);
+  };
+  // In lanes the whole-tree checks run beside the tests (they need no server; the tests spend most of their time
+  // waiting); alone, first, as before.
+  const checked = lanes <= 1 ? await checks() : checks();
   await buildFrontEnds();
 
-  const report = join(dataDir('test'), 'vitest-report.json');
   mkdirSync(dataDir('test'), { recursive: true });
-  rmSync(report, { force: true });
-  say('vitest: unit, component and browser tests ...');
-  const code = await run(
-    bin('vitest'),
-    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra],
-    env,
-  );
-  if (!existsSync(report)) {
-    say(`vitest wrote no report (exit ${code})`);
-    totals.failed += 1;
-  } else {
-    const r = JSON.parse(readFileSync(report, 'utf8'));
-    totals.passed += r.numPassedTests;
-    totals.failed += r.numFailedTests;
-    totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    // A suite that failed to load has no failed test in it; count it so it cannot hide.
-    const broken = (r.testResults ?? []).filter(
-      (f) => f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed'),
+  if (lanes <= 1) {
+    const report = join(dataDir('test'), 'vitest-report.json');
+    rmSync(report, { force: true });
+    say('vitest: unit, component and browser tests ...');
+    const code = await run(
+      bin('vitest'),
+      ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...extra],
+      env,
     );
-    for (const f of broken) say(`suite failed to run: ${f.name}: ${(f.message || '').split('\n')[0]}`);
-    totals.failed += broken.length;
-    if (code !== 0 && totals.failed === 0) totals.failed += 1;
+    countReport(report, code, 'vitest');
+  } else {
+    const shards = e2eShards(lanes - 1);
+    const logs = join(dataDir('test'), 'logs');
+    mkdirSync(logs, { recursive: true });
+    const plan = [
+      { name: 'rest', args: ['--project', '!e2e'], env: {} },
+      ...shards.map((shard, i) => ({
+        name: `e2e-${i + 1}`,
+        args: ['--project', 'e2e', ...shard.files],
+        env: { E2E_PORT: String(18080 + i) },
+        ms: shard.ms,
+      })),
+    ];
+    say(
+      `vitest in ${plan.length} lanes at once: every project but the browser tests; ` +
+        shards
+          .map((sh, i) => `browser shard ${i + 1} (${sh.files.length} files, ~${Math.round(sh.ms / 1000)} s)`)
+          .join(', ') +
+        `; each lane's lines carry its name, whole logs in ${relative(root, logs)}/vitest-<lane>.log`,
+    );
+    const t0 = Date.now();
+    const results = await Promise.all(
+      plan.map(async (lane) => {
+        const report = join(dataDir('test'), `vitest-report-${lane.name}.json`);
+        rmSync(report, { force: true });
+        const code = await runLane(
+          lane.name,
+          bin('vitest'),
+          ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...lane.args],
+          { ...env, ...lane.env },
+          join(logs, `vitest-${lane.name}.log`),
+        );
+        say(`lane ${lane.name} done in ${Math.round((Date.now() - t0) / 1000)} s (exit ${code})`);
+        return { report, code, name: lane.name };
+      }),
+    );
+    const reports = results.map((r) => countReport(r.report, r.code, r.name));
+    keepDurations(reports.slice(1));
   }
+  await checked;
   if (totals.passed === 0) say('no test ran: that is a failure');
   await finish(totals.failed === 0 && totals.passed > 0 ? 0 : 1);
 } catch (e) {
