@@ -2,17 +2,19 @@
 // lints, runs every vitest project (unit, component, browser), stops what it started, and ends with one plain line
 // "N passed, N failed[, N skipped]" summing every suite, so a run that tested nothing shows.
 //
-// A whole run goes in lanes, at once: the browser tests in two shards, each a vitest process with a stack of its own
-// (scripts/lib/stack.mjs keeps their data apart), and every other project in a third. Most of a browser test's time
-// is spent waiting (for a page, a conversion, a display's next heartbeat), so the lanes fill the time one lane alone
-// leaves idle. Shards are balanced by the durations in tests/e2e/durations.json (refreshed from each whole run's
-// report into .data/test/e2e-durations.json). PAGECAST_TEST_LANES=1 runs everything in one process, as before; a run
-// given arguments (`npm test -- --project gateway`) is one process too.
+// A whole run goes in lanes, at once (scripts/lib/shards.mjs): vitest processes over parts of the projects, the
+// browser tests in two shards each with a stack of its own (scripts/lib/stack.mjs keeps their data apart). Vitest
+// alone runs the files of every project that must go one file at a time (each service's component tests, the browser
+// tests, the fuzzing) in one queue, although they share nothing; most of their time is spent waiting (for a page, a
+// conversion, a display's next heartbeat, the database), so lanes fill the time one queue leaves idle. Shards are
+// balanced by the durations in tests/e2e/durations.json (refreshed from each whole run's report into
+// .data/test/e2e-durations.json). PAGECAST_TEST_LANES=1 runs everything in one process, as before; a run given
+// arguments (`npm test -- --project gateway`) is one process too.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildFrontEnds } from './lib/build.mjs';
-import { e2eDir, e2eShards, localDurations } from './lib/shards.mjs';
+import { e2eDir, localDurations, testLanes } from './lib/shards.mjs';
 import { corpusDir, dataDir, root, up } from './lib/infra.mjs';
 import { debianFor, ensureDebianPackages, ensurePythonTool } from './lib/tools.mjs';
 
@@ -126,18 +128,19 @@ try {
   };
   const bin = (n) => join(root, 'node_modules/.bin', n);
 
-  const lanes = extra.length ? 1 : Number(process.env.PAGECAST_TEST_LANES || 3);
+  // PAGECAST_TEST_LANES=1: everything in one vitest process (as a run given arguments is)
+  const lanes = extra.length || process.env.PAGECAST_TEST_LANES === '1' ? 1 : 'all';
   const checks = async () => {
     await check('type-check (tsc -b)', bin('tsc'), ['-b'], env);
     await check('lint and format (biome ci)', bin('biome'), ['ci', '--reporter=summary', '.'], env);
   };
   // In lanes the whole-tree checks run beside the tests (they need no server; the tests spend most of their time
   // waiting); alone, first, as before.
-  const checked = lanes <= 1 ? await checks() : checks();
+  const checked = lanes === 1 ? await checks() : checks();
   await buildFrontEnds();
 
   mkdirSync(dataDir('test'), { recursive: true });
-  if (lanes <= 1) {
+  if (lanes === 1) {
     const report = join(dataDir('test'), 'vitest-report.json');
     rmSync(report, { force: true });
     say('vitest: unit, component and browser tests ...');
@@ -148,24 +151,15 @@ try {
     );
     countReport(report, code, 'vitest');
   } else {
-    const shards = e2eShards(lanes - 1);
+    const plan = testLanes(2);
     const logs = join(dataDir('test'), 'logs');
     mkdirSync(logs, { recursive: true });
-    const plan = [
-      { name: 'rest', args: ['--project', '!e2e'], env: {} },
-      ...shards.map((shard, i) => ({
-        name: `e2e-${i + 1}`,
-        args: ['--project', 'e2e', ...shard.files],
-        env: { E2E_PORT: String(18080 + i) },
-        ms: shard.ms,
-      })),
-    ];
     say(
-      `vitest in ${plan.length} lanes at once: every project but the browser tests; ` +
-        shards
-          .map((sh, i) => `browser shard ${i + 1} (${sh.files.length} files, ~${Math.round(sh.ms / 1000)} s)`)
-          .join(', ') +
-        `; each lane's lines carry its name, whole logs in ${relative(root, logs)}/vitest-<lane>.log`,
+      `vitest in ${plan.length} lanes at once: ${plan
+        .map((l) =>
+          l.files ? `${l.name} (${l.files.length} browser test files, ~${Math.round(l.ms / 1000)} s)` : l.name,
+        )
+        .join(', ')}; each lane's lines carry its name, whole logs in ${relative(root, logs)}/vitest-<lane>.log`,
     );
     const t0 = Date.now();
     const results = await Promise.all(
@@ -184,7 +178,7 @@ try {
       }),
     );
     const reports = results.map((r) => countReport(r.report, r.code, r.name));
-    keepDurations(reports.slice(1));
+    keepDurations(reports);
   }
   await checked;
   if (totals.passed === 0) say('no test ran: that is a failure');

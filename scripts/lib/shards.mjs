@@ -1,4 +1,6 @@
-// The browser test files split in shards that npm test runs at once, each on a stack of its own (scripts/test.mjs).
+// The lanes npm test runs at once (scripts/test.mjs): vitest processes, each over some projects, so that projects
+// whose files must run one at a time (a service's component tests, the browser tests on one stack) still run beside
+// each other: vitest itself runs every such project's files in one queue.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir, root } from './infra.mjs';
@@ -29,4 +31,35 @@ export function e2eShards(n, durations = undefined) {
     least.files.push(`tests/e2e/test/${f}`);
   }
   return shards;
+}
+
+/**
+ * Projects with a lane of their own: the longest ones whose files run one at a time (measured: the fuzzing, then
+ * billing's crash and property runs, then file-conversion's conversions of the corpus). Every other project but the
+ * browser tests goes in the lane `rest`.
+ */
+export const ownLanes = [['fuzz'], ['billing', 'file-conversion']];
+
+/**
+ * The whole run's lanes: `rest`, one per entry of `ownLanes`, and the browser tests in `e2eShardCount` shards (each
+ * with a stack of its own on port 18080 + i). Each lane: its name, its vitest arguments and environment.
+ */
+export function testLanes(e2eShardCount = 2, durations = undefined) {
+  const shards = e2eShards(e2eShardCount, durations);
+  const alone = ownLanes.flat();
+  return [
+    { name: 'rest', args: ['e2e', ...alone].flatMap((p) => ['--project', `!${p}`]), env: {} },
+    ...ownLanes.map((projects) => ({
+      name: projects.join('+'),
+      args: projects.flatMap((p) => ['--project', p]),
+      env: {},
+    })),
+    ...shards.map((shard, i) => ({
+      name: `e2e-${i + 1}`,
+      args: ['--project', 'e2e', ...shard.files],
+      env: { E2E_PORT: String(18080 + i) },
+      ms: shard.ms,
+      files: shard.files,
+    })),
+  ];
 }

@@ -1,13 +1,15 @@
-// npm test runs the browser tests in shards at once (scripts/test.mjs): a file left out of every shard would drop out
-// of the run with the total still green, and one in two shards would run twice on two stacks.
-import { readdirSync } from 'node:fs';
+// npm test runs in lanes at once (scripts/test.mjs), the browser tests in shards: a project or a browser test file
+// left out of every lane would drop out of the run with the total still green, and one in two lanes would run twice.
+import { globSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // @ts-expect-error: plain JavaScript module without types
-const { e2eShards } = (await import('../../scripts/lib/shards.mjs')) as {
+const { e2eShards, testLanes } = (await import('../../scripts/lib/shards.mjs')) as {
   e2eShards(n: number, durations?: Record<string, number>): Array<{ ms: number; files: string[] }>;
+  testLanes(n: number): Array<{ name: string; args: string[]; env: Record<string, string> }>;
 };
 const browserTests = readdirSync(`${root}/tests/e2e/test`)
   .filter((f) => f.endsWith('.test.ts'))
@@ -34,5 +36,43 @@ describe('the browser tests in shards', () => {
     expect(inOne(a)).not.toBe(inOne(c));
     expect(Math.abs((one?.ms ?? 0) - (two?.ms ?? 0))).toBeLessThanOrEqual(10_000);
     expect(one?.files.includes(b as string) || two?.files.includes(b as string)).toBe(true);
+  });
+});
+
+/** The projects a plain `npm test` runs: one per vitest.config.ts the root config's globs find, by its name. */
+async function projectNames(): Promise<string[]> {
+  const rootConfig = (await import(`${root}/vitest.config.ts`)) as { default: { test?: { projects?: string[] } } };
+  const configs = (rootConfig.default.test?.projects ?? []).flatMap((p) =>
+    globSync(p, { cwd: root, exclude: (n) => String(n).includes('node_modules') }),
+  );
+  const names: string[] = [];
+  for (const config of configs) {
+    const mod = (await import(`${root}/${config}`)) as { default: { test?: { name?: string } } };
+    names.push(mod.default.test?.name ?? dirname(config));
+  }
+  return names.sort();
+}
+
+describe('the lanes', () => {
+  it('run every project of a plain npm test in exactly one lane, the browser tests in shards', async () => {
+    const names = await projectNames();
+    expect(names.length).toBeGreaterThan(15);
+    const lanes = testLanes(2);
+    const runs = (lane: { args: string[] }, project: string) => {
+      const positive: string[] = [];
+      const negative: string[] = [];
+      lane.args.forEach((a, i) => {
+        if (lane.args[i - 1] !== '--project') return;
+        (a.startsWith('!') ? negative : positive).push(a.replace(/^!/, ''));
+      });
+      return (positive.length === 0 || positive.includes(project)) && !negative.includes(project);
+    };
+    for (const project of names) {
+      const holding = lanes.filter((l) => runs(l, project)).map((l) => l.name);
+      if (project === 'e2e') expect(holding).toEqual(['e2e-1', 'e2e-2']);
+      else expect(holding, project).toHaveLength(1);
+    }
+    const ports = lanes.map((l) => l.env.E2E_PORT).filter(Boolean);
+    expect(new Set(ports).size).toBe(2);
   });
 });
