@@ -36,7 +36,7 @@ export function PlayerHeader(props: PlayerHeaderProps) {
   const { t } = useTranslation();
   return (
     <header className="pc-player__header" data-testid="player-header">
-      <h1 className="pc-player__title" data-testid="player-title">
+      <h1 className="pc-player__title" data-testid="player-title" title={props.title}>
         {props.title}
       </h1>
       <span className="pc-player__meta" data-testid="player-page-of">
