@@ -9,10 +9,16 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusDir } from './browser';
-import { type Api, openPlayerBrowser, type PlayerBrowser, signedInMember, type UploadedFile } from './player-helpers';
-import { type Language, screenReady, setLanguage } from './screens';
-import { buyTenThousandPoints, publishListing } from './steps';
+import { corpusDir } from '../test/browser';
+import {
+  type Api,
+  openPlayerBrowser,
+  type PlayerBrowser,
+  signedInMember,
+  type UploadedFile,
+} from '../test/player-helpers';
+import { type Language, screenReady, setLanguage } from '../test/screens';
+import { buyTenThousandPoints, publishListing } from '../test/steps';
 
 const shots = path.resolve(
   import.meta.dirname,
