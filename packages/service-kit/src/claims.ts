@@ -50,8 +50,33 @@ export interface Claims {
   get(id: string): Promise<ClaimRecord | null>;
   /** Removes expired leases (FerretDB has no TTL indexes); returns how many. */
   sweepExpired(now?: Date): Promise<number>;
+  /**
+   * Runs `fn` holding lease `id` for at most `ms` if no one holds it now (`{ held: false }`, and `fn` is not run,
+   * otherwise): one instance at a time does a periodic job. Released when `fn` ends, thrown or not.
+   */
+  tryLease<T>(id: string, ms: number, fn: () => Promise<T>): Promise<{ held: true; value: T } | { held: false }>;
+  /**
+   * Runs `fn` holding lease `id`, trying again (after `backoff(attempt)` ms) until `waitMs` has passed, then throwing
+   * `busy()`. `queue`: callers of this process wait in line per id before trying, so they do not poll each other.
+   */
+  withLease<T>(id: string, fn: () => Promise<T>, opts: LeaseOptions): Promise<T>;
   model: mongoose.Model<ClaimRecord>;
 }
+
+export interface LeaseOptions {
+  /** how long the lease is held at most (a crashed holder's lease is taken over after it) */
+  ms: number;
+  /** how long a caller waits for the lease (real time) */
+  waitMs: number;
+  /** the error a caller that did not get the lease in time gets */
+  busy: () => Error;
+  /** the pause before attempt n (1, 2, …): by default 20 ms, doubling, at most 250 ms */
+  backoff?: (attempt: number) => number;
+  queue?: boolean;
+}
+
+const defaultBackoff = (attempt: number) => Math.min(20 * 2 ** (attempt - 1), 250);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Claims in `collection` (default 'claims') of this service's database. */
 export function createClaims(conn: mongoose.Connection, collection = 'claims'): Claims {
@@ -80,8 +105,48 @@ export function createClaims(conn: mongoose.Connection, collection = 'claims'): 
   const latest = async (base: string) =>
     (await model.find({ base }).sort({ n: -1 }).limit(1).lean<ClaimRecord[]>())[0] ?? null;
 
-  return {
+  /** Runs fn holding a won lease, releasing it after; an unreleased lease (a failed release) expires by itself. */
+  const holding = async <T>(lease: ClaimRecord, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } finally {
+      await claims.release(lease).catch(() => {});
+    }
+  };
+  /** This process's callers of a queued lease, in line per id (the tail of each line). */
+  const lines = new Map<string, Promise<unknown>>();
+
+  // leases run on real time: a test clock moved a day ahead must not keep other instances out for a day
+  const leaseExpiry = (ms: number) => ({ expire: new Date(Date.now() + ms) });
+  const waitFor = async <T>(id: string, fn: () => Promise<T>, opts: LeaseOptions): Promise<T> => {
+    const deadline = Date.now() + opts.waitMs;
+    for (let attempt = 1; ; attempt++) {
+      const lease = await claims.claim(id, leaseExpiry(opts.ms));
+      if (lease) return holding(lease, fn);
+      if (Date.now() >= deadline) throw opts.busy();
+      await pause((opts.backoff ?? defaultBackoff)(attempt));
+    }
+  };
+
+  const claims: Claims = {
     model,
+    async tryLease(id, ms, fn) {
+      const lease = await claims.claim(id, leaseExpiry(ms));
+      if (!lease) return { held: false };
+      return { held: true, value: await holding(lease, fn) };
+    },
+    withLease(id, fn, opts) {
+      if (!opts.queue) return waitFor(id, fn, opts);
+      const leased = () => waitFor(id, fn, opts);
+      const previous = lines.get(id) ?? Promise.resolve();
+      const run = previous.then(leased, leased);
+      const tail = run.catch(() => {});
+      lines.set(id, tail);
+      void tail.then(() => {
+        if (lines.get(id) === tail) lines.delete(id);
+      });
+      return run;
+    },
     async claim(id, opts = {}) {
       if (!opts.expire) return insert(fresh(id, opts));
       const now = opts.now ?? new Date();
@@ -127,4 +192,5 @@ export function createClaims(conn: mongoose.Connection, collection = 'claims'): 
       return res.deletedCount;
     },
   };
+  return claims;
 }

@@ -73,7 +73,7 @@ export {
   RELAY_AGE_MS,
   RELAY_INTERVAL_MS,
 } from './outbox';
-export { type ClaimRecord, type Claims, createClaims } from './claims';
+export { type ClaimRecord, type Claims, createClaims, type LeaseOptions } from './claims';
 export { type BatchLoader, type ByIdCollection, createBatchLoader, readByIds } from './batch-loader';
 export { LRUCache } from 'lru-cache';
 export { type NameUuidLayout, nameUuid } from './name-uuid';

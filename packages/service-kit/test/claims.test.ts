@@ -6,6 +6,7 @@ import { testEnv, uniqueName } from '../src/testing';
 import { captureLogger } from './helpers';
 
 const env = testEnv();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const { logger } = captureLogger();
 let conn: mongoose.Connection;
 
@@ -67,5 +68,59 @@ describe('claims (insert-once on a real MongoDB-protocol server)', () => {
     expect(await claims.sweepExpired()).toBe(0);
     const next = await claims.claim('lock', { expire: new Date(Date.now() + 60_000) });
     expect(next?._id).toBe('lock#2');
+  });
+
+  it('runs a job under a free lease only: a second caller meanwhile runs nothing, and the lease is free after', async () => {
+    const claims = createClaims(conn, 'claims_try');
+    let inside = 0;
+    const job = async () => {
+      inside += 1;
+      await sleep(50);
+      return 'done';
+    };
+    const [one, two] = await Promise.all([
+      claims.tryLease('sweep', 60_000, job),
+      claims.tryLease('sweep', 60_000, job),
+    ]);
+    expect([one, two].filter((r) => r.held)).toEqual([{ held: true, value: 'done' }]);
+    expect(inside).toBe(1);
+    await expect(claims.tryLease('sweep', 60_000, async () => 'again')).resolves.toEqual({
+      held: true,
+      value: 'again',
+    });
+    await expect(
+      claims.tryLease('sweep', 60_000, async () => {
+        throw new Error('failed');
+      }),
+    ).rejects.toThrow('failed');
+    expect(await claims.get('sweep')).toBeNull();
+  });
+
+  it('waits for a held lease, then holds it alone; a caller that waits too long is told busy', async () => {
+    const one = createClaims(conn, 'claims_wait');
+    const two = createClaims(conn, 'claims_wait'); // another instance on the same database
+    const spans: Array<[number, number]> = [];
+    const change = async () => {
+      const start = performance.now();
+      await sleep(60);
+      spans.push([start, performance.now()]);
+    };
+    const opts = { ms: 60_000, waitMs: 5_000, busy: () => new Error('busy') };
+    await Promise.all([
+      one.withLease('owner', change, opts),
+      two.withLease('owner', change, opts),
+      one.withLease('owner', change, { ...opts, queue: true }),
+      one.withLease('owner', change, { ...opts, queue: true }),
+    ]);
+    spans.sort((x, y) => x[0] - y[0]);
+    expect(spans).toHaveLength(4);
+    for (let i = 1; i < spans.length; i++) expect(spans[i]?.[0]).toBeGreaterThanOrEqual(spans[i - 1]?.[1] ?? 0);
+
+    const held = await one.claim('owner', { expire: new Date(Date.now() + 60_000) });
+    const t0 = Date.now();
+    await expect(two.withLease('owner', async () => 'never', { ...opts, waitMs: 200 })).rejects.toThrow('busy');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
+    await one.release(held as NonNullable<typeof held>);
+    await expect(two.withLease('owner', async () => 'now', opts)).resolves.toBe('now');
   });
 });

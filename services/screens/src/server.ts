@@ -1,5 +1,4 @@
 import {
-  createClaims,
   createFailpoints,
   type Logger,
   type RunningService,
@@ -50,7 +49,7 @@ export async function createServer(
       if (resumed > 0) context.logger.warn({ resumed }, 'bulk changes resumed after a restart');
       // hours set before the history held them: recorded once per deployment (a permanent claim; released to be
       // tried again at the next start if the pass fails), behind the start (proof of play's closed rule)
-      const migrations = createClaims(context.conn, 'screen_migrations');
+      const { migrations } = context.data;
       void migrations.claim('hours-in-history-v1').then(
         async (claim) => {
           if (!claim) return;

@@ -20,20 +20,13 @@ const LOCK_MS = 15_000;
  * for long). Plan changes of one member never interleave: two tabs upgrading at once → one waits, then decides on
  * the plan the other left. A holder that does not get it within `waitMs` → MEMBERSHIP_BUSY.
  */
-export async function withMemberLock<T>(ctx: ServiceContext, memberId: string, fn: () => Promise<T>, waitMs = 5_000) {
-  const until = Date.now() + waitMs;
-  for (;;) {
-    const lease = await ctx.data.claims.claim(`member-lock:${memberId}`, { expire: new Date(Date.now() + LOCK_MS) });
-    if (lease) {
-      try {
-        return await fn();
-      } finally {
-        await ctx.data.claims.release(lease);
-      }
-    }
-    if (Date.now() > until) throw new AppError('MEMBERSHIP_BUSY');
-    await new Promise((r) => setTimeout(r, 20 + Math.random() * 40));
-  }
+export function withMemberLock<T>(ctx: ServiceContext, memberId: string, fn: () => Promise<T>, waitMs = 5_000) {
+  return ctx.data.claims.withLease(`member-lock:${memberId}`, fn, {
+    ms: LOCK_MS,
+    waitMs,
+    busy: () => new AppError('MEMBERSHIP_BUSY'),
+    backoff: () => 20 + Math.random() * 40,
+  });
 }
 
 export async function announceMembership(ctx: ServiceContext, doc: MembershipDoc): Promise<void> {

@@ -9,18 +9,14 @@ import { sweepTransfers } from './transfer-points';
  * (keys per member and month, per transfer leg), so a second run would change nothing.
  */
 export async function runJobs(ctx: ServiceContext, opts: { force?: boolean } = {}) {
-  const leaseMs = Math.max(ctx.config.JOBS_INTERVAL_MS, 60_000);
-  const lease = opts.force
-    ? null
-    : await ctx.data.claims.claim('jobs-lease', { expire: new Date(Date.now() + leaseMs) });
-  if (!opts.force && !lease) return null;
-  try {
+  const jobs = async () => {
     const transfers = await sweepTransfers(ctx);
     const renewals = await renewMemberships(ctx);
     const announced = await announcePending(ctx);
     await ctx.data.claims.sweepExpired();
     return { transfers, renewals, announced };
-  } finally {
-    if (lease) await ctx.data.claims.release(lease);
-  }
+  };
+  if (opts.force) return jobs();
+  const run = await ctx.data.claims.tryLease('jobs-lease', Math.max(ctx.config.JOBS_INTERVAL_MS, 60_000), jobs);
+  return run.held ? run.value : null;
 }

@@ -56,60 +56,60 @@ const LEASE_MS = 15_000;
  * meanwhile hears 'pending'.
  */
 export async function settleTransfer(ctx: ServiceContext, id: string): Promise<TransferOutcome> {
-  const lease = await ctx.data.claims.claim(`transfer-lock:${id}`, { expire: new Date(Date.now() + LEASE_MS) });
-  if (!lease) return { status: 'pending', transferId: id };
-  try {
-    const doc = await ctx.data.transfers.get(id);
-    if (!doc) return { status: 'absent', transferId: id };
-    if (doc.state !== 'started') return outcomeOf(doc);
-    const keys = legKeys(id);
-    ctx.failpoints.hit('billing.transfer-after-intent');
-    const buyer = await postEntry(ctx, {
-      accountId: doc.buyerId,
-      amount: -doc.price,
-      type: 'spend',
-      reason: { kind: 'purchase', title: doc.description },
-      key: keys.buyer,
-      relatedFileId: doc.fileId,
+  const run = await ctx.data.claims.tryLease(`transfer-lock:${id}`, LEASE_MS, () => settleHeld(ctx, id));
+  return run.held ? run.value : { status: 'pending', transferId: id };
+}
+
+/** settleTransfer's steps, under the transfer's lease. */
+async function settleHeld(ctx: ServiceContext, id: string): Promise<TransferOutcome> {
+  const doc = await ctx.data.transfers.get(id);
+  if (!doc) return { status: 'absent', transferId: id };
+  if (doc.state !== 'started') return outcomeOf(doc);
+  const keys = legKeys(id);
+  ctx.failpoints.hit('billing.transfer-after-intent');
+  const buyer = await postEntry(ctx, {
+    accountId: doc.buyerId,
+    amount: -doc.price,
+    type: 'spend',
+    reason: { kind: 'purchase', title: doc.description },
+    key: keys.buyer,
+    relatedFileId: doc.fileId,
+  });
+  if (buyer.status === 'insufficient') {
+    await ctx.data.transfers.finish(id, {
+      state: 'refused',
+      code: 'INSUFFICIENT_POINTS',
+      buyerBalance: null,
+      appliedAt: null,
     });
-    if (buyer.status === 'insufficient') {
-      await ctx.data.transfers.finish(id, {
-        state: 'refused',
-        code: 'INSUFFICIENT_POINTS',
-        buyerBalance: null,
-        appliedAt: null,
-      });
-      return refused(id, 'INSUFFICIENT_POINTS');
-    }
-    ctx.failpoints.hit('billing.transfer-after-buyer');
-    await postEntry(ctx, {
-      accountId: doc.sellerId,
-      amount: doc.net,
-      type: 'earn',
-      reason: { kind: 'sale', title: doc.description },
-      key: keys.seller,
-      relatedFileId: doc.fileId,
-    });
-    ctx.failpoints.hit('billing.transfer-after-seller');
-    await postEntry(ctx, {
-      accountId: PLATFORM_ACCOUNT,
-      amount: doc.fee,
-      type: 'earn',
-      reason: { kind: 'platformFee' },
-      key: keys.fee,
-      relatedFileId: doc.fileId,
-    });
-    const fields = {
-      state: 'applied' as const,
-      code: null,
-      buyerBalance: buyer.entry.balance,
-      appliedAt: buyer.entry.createdAt,
-    };
-    await ctx.data.transfers.finish(id, fields);
-    return outcomeOf({ ...doc, ...fields });
-  } finally {
-    await ctx.data.claims.release(lease);
+    return refused(id, 'INSUFFICIENT_POINTS');
   }
+  ctx.failpoints.hit('billing.transfer-after-buyer');
+  await postEntry(ctx, {
+    accountId: doc.sellerId,
+    amount: doc.net,
+    type: 'earn',
+    reason: { kind: 'sale', title: doc.description },
+    key: keys.seller,
+    relatedFileId: doc.fileId,
+  });
+  ctx.failpoints.hit('billing.transfer-after-seller');
+  await postEntry(ctx, {
+    accountId: PLATFORM_ACCOUNT,
+    amount: doc.fee,
+    type: 'earn',
+    reason: { kind: 'platformFee' },
+    key: keys.fee,
+    relatedFileId: doc.fileId,
+  });
+  const fields = {
+    state: 'applied' as const,
+    code: null,
+    buyerBalance: buyer.entry.balance,
+    appliedAt: buyer.entry.createdAt,
+  };
+  await ctx.data.transfers.finish(id, fields);
+  return outcomeOf({ ...doc, ...fields });
 }
 
 const sameRequest = (doc: TransferDoc, req: TransferRequest) =>

@@ -1,5 +1,5 @@
 import { PLAY_FUTURE_SLACK_SECONDS, PLAY_MAX_AGE_DAYS } from '@pagecast/contracts';
-import type { Logger, Nats } from '@pagecast/service-kit';
+import { createClaims, type Logger, type Nats } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { createAssignmentHistory } from './assignment-history';
 import { createContentRepository } from './content';
@@ -50,6 +50,10 @@ export async function createRepositories(conn: mongoose.Connection, nats: Nats, 
     fleet: createFleetRepository(conn, view),
     incidents: createIncidentRepository(conn),
     signed: createSignedPlayRepository(conn),
+    /** short leases (kit): an owner's fleet changes one at a time, one incident sweep at a time */
+    leases: createClaims(conn, 'fleet_leases'),
+    /** one-time passes of a deployment (kit claims, kept) */
+    migrations: createClaims(conn, 'screen_migrations'),
   };
 }
 export type Repositories = Awaited<ReturnType<typeof createRepositories>>;

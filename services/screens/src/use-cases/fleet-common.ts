@@ -9,59 +9,39 @@ import {
   type TakeoverContent,
   type TakeoverWindow,
 } from '@pagecast/contracts';
-import { AppError, type Claims, createClaims } from '@pagecast/service-kit';
-import type mongoose from 'mongoose';
+import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { FleetDoc, GroupDoc, RunningTakeover, ScreenRecord } from '../data';
 import { mayAssign } from '../domain';
-
-const chains = new Map<string, Promise<unknown>>();
-const leases = new WeakMap<mongoose.Connection, Claims>();
 
 /** How long an instance holds an owner's fleet lease at most (a crashed holder's lease is taken over after it). */
 export const FLEET_LEASE_MS = 60_000;
 /** How long a change waits for another instance's change of the same owner before answering FLEET_BUSY. */
 export const FLEET_LEASE_WAIT_MS = 15_000;
 
+const fleetLease = (ctx: ServiceContext, ownerId: string, fn: () => Promise<unknown>, queue: boolean) =>
+  ctx.data.leases.withLease(`fleet:${ownerId}`, fn, {
+    ms: FLEET_LEASE_MS,
+    waitMs: FLEET_LEASE_WAIT_MS,
+    busy: () => new AppError('FLEET_BUSY'),
+    queue,
+  });
+
 /**
  * One owner's fleet changes (groups, order, bulk changes, takeovers) one at a time: a check (an overlapping takeover,
  * a taken name, the group limit) and the write it guards are never interleaved with another change of the same
- * owner. In this process by a promise chain; across instances by a lease (`fleet:<owner>`, an insert under a unique
- * key, the one write FerretDB makes atomic: docs/platform.md), so the limits and the overlap check are exact with any
- * number of replicas. A change that cannot get the lease within FLEET_LEASE_WAIT_MS answers FLEET_BUSY (409).
+ * owner. In this process the callers wait in line; across instances by a lease (`fleet:<owner>`, the kit's lease: an
+ * insert under a unique key, the one write FerretDB makes atomic: docs/platform.md), so the limits and the overlap
+ * check are exact with any number of replicas. A change that cannot get the lease within FLEET_LEASE_WAIT_MS answers
+ * FLEET_BUSY (409).
  */
 export function serialByOwner<T>(ctx: ServiceContext, ownerId: string, fn: () => Promise<T>): Promise<T> {
-  const leased = () => withFleetLease(ctx, ownerId, fn);
-  const previous = chains.get(ownerId) ?? Promise.resolve();
-  const run = previous.then(leased, leased);
-  const tail = run.catch(() => {});
-  chains.set(ownerId, tail);
-  void tail.then(() => {
-    if (chains.get(ownerId) === tail) chains.delete(ownerId);
-  });
-  return run;
+  return fleetLease(ctx, ownerId, fn, true) as Promise<T>;
 }
 
-export async function withFleetLease<T>(ctx: ServiceContext, ownerId: string, fn: () => Promise<T>): Promise<T> {
-  let claims = leases.get(ctx.conn);
-  if (!claims) {
-    claims = createClaims(ctx.conn, 'fleet_leases');
-    leases.set(ctx.conn, claims);
-  }
-  const id = `fleet:${ownerId}`;
-  const deadline = Date.now() + FLEET_LEASE_WAIT_MS;
-  for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
-    const lease = await claims.claim(id, { expire: new Date(Date.now() + FLEET_LEASE_MS) });
-    if (lease) {
-      try {
-        return await fn();
-      } finally {
-        await claims.release(lease).catch(() => {}); // an unreleased lease expires by itself
-      }
-    }
-    if (Date.now() >= deadline) throw new AppError('FLEET_BUSY');
-    await new Promise((r) => setTimeout(r, wait));
-  }
+/** The owner's lease alone, without this process's line (two instances in one test process). */
+export function withFleetLease<T>(ctx: ServiceContext, ownerId: string, fn: () => Promise<T>): Promise<T> {
+  return fleetLease(ctx, ownerId, fn, false) as Promise<T>;
 }
 
 /**

@@ -9,8 +9,7 @@ import {
   dueAlerts,
   pastThreshold,
 } from '@pagecast/contracts';
-import { type Claims, createClaims, nameUuid } from '@pagecast/service-kit';
-import type mongoose from 'mongoose';
+import { nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { IncidentDoc, ScreenRecord } from '../data';
 import { healthOfScreens, type ScreenHealthView } from './screen-health';
@@ -21,8 +20,6 @@ export const INCIDENT_SWEEP_LEASE_MS = 60_000;
 const BATCH = 500;
 const INCIDENT_STATES: ReadonlySet<string> = new Set<IncidentState>(['offline', 'broken', 'frozen', 'wrong']);
 const isIncidentState = (s: string): s is IncidentState => INCIDENT_STATES.has(s);
-
-const leases = new WeakMap<mongoose.Connection, Claims>();
 
 export interface SweepResult {
   /** false: another instance held the lease (it sweeps; this one did nothing) */
@@ -36,19 +33,8 @@ export interface SweepResult {
 
 /** One sweep, if no other instance is sweeping: the lease is an insert under a unique key (fleet_leases). */
 export async function sweepIncidents(ctx: ServiceContext): Promise<SweepResult> {
-  let claims = leases.get(ctx.conn);
-  if (!claims) {
-    claims = createClaims(ctx.conn, 'fleet_leases');
-    leases.set(ctx.conn, claims);
-  }
-  // the lease runs on real time (a test clock moved a day ahead must not keep other instances out for a day)
-  const lease = await claims.claim('incident-sweep', { expire: new Date(Date.now() + INCIDENT_SWEEP_LEASE_MS) });
-  if (!lease) return { swept: false, screens: 0, opened: 0, ended: 0, alerts: 0 };
-  try {
-    return { swept: true, ...(await sweep(ctx, ctx.now())) };
-  } finally {
-    await claims.release(lease).catch(() => {}); // an unreleased lease expires by itself
-  }
+  const run = await ctx.data.leases.tryLease('incident-sweep', INCIDENT_SWEEP_LEASE_MS, () => sweep(ctx, ctx.now()));
+  return run.held ? { swept: true, ...run.value } : { swept: false, screens: 0, opened: 0, ended: 0, alerts: 0 };
 }
 
 const incidentId = (screenId: string, state: IncidentState, since: number) =>
