@@ -1,12 +1,11 @@
+import { type Claims, createClaims } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
-import { type ClaimRepository, createClaimRepository } from './claims';
 import { type ContactMessageRepository, createContactMessageRepository } from './contact-messages';
 import { createRateLimitRepository, type RateLimitRepository } from './rate-limits';
 import { createSessionRepository, type SessionRepository } from './sessions';
 import { createSigningKeyRepository, type SigningKeyRepository } from './signing-keys';
 import { createUserRepository, type UserRepository } from './users';
 
-export * from './claims';
 export * from './contact-messages';
 export * from './known-browser-key';
 export * from './mailer';
@@ -22,7 +21,7 @@ export interface Repositories {
   keys: SigningKeyRepository;
   rateLimits: RateLimitRepository;
   contactMessages: ContactMessageRepository;
-  claims: ClaimRepository;
+  claims: Claims;
   /** Builds the indexes (the unique e-mail index must exist before the first registration). */
   init(): Promise<void>;
 }
@@ -33,7 +32,8 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
   const keys = createSigningKeyRepository(conn);
   const rateLimits = createRateLimitRepository(conn);
   const contactMessages = createContactMessageRepository(conn);
-  const claims = createClaimRepository(conn);
+  // one-time facts (first login, a migration, the use of a token): the kit's insert-once claims
+  const claims = createClaims(conn);
   return {
     users,
     sessions,

@@ -1,6 +1,6 @@
 import { createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import type { Claims } from '@pagecast/service-kit';
 import { KNOWN_BROWSER_KEY_BYTES } from '../domain';
-import type { ClaimRepository } from './claims';
 
 const CLAIM_ID = 'key:known-browser';
 
@@ -10,7 +10,7 @@ const CLAIM_ID = 'key:known-browser';
  * replicas starting together agree on the first), every replica reads it once at start and checks cookies without
  * a database read.
  */
-export async function loadKnownBrowserKey(claims: ClaimRepository): Promise<KeyObject> {
+export async function loadKnownBrowserKey(claims: Claims): Promise<KeyObject> {
   await claims.claim(CLAIM_ID, { data: { key: randomBytes(KNOWN_BROWSER_KEY_BYTES).toString('base64url') } });
   const stored = (await claims.get(CLAIM_ID))?.data?.key;
   const key = typeof stored === 'string' ? Buffer.from(stored, 'base64url') : undefined;

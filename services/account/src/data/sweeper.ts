@@ -1,5 +1,4 @@
-import { type Logger, runPeriodically } from '@pagecast/service-kit';
-import type { ClaimRepository } from './claims';
+import { type Claims, type Logger, runPeriodically } from '@pagecast/service-kit';
 import type { RateLimitRepository } from './rate-limits';
 import type { SessionRepository } from './sessions';
 import type { UserRepository } from './users';
@@ -8,7 +7,7 @@ import type { UserRepository } from './users';
 export interface SweptStores {
   sessions: SessionRepository;
   rateLimits: RateLimitRepository;
-  claims: ClaimRepository;
+  claims: Claims;
   users: UserRepository;
 }
 

@@ -1,6 +1,6 @@
 import { subjects } from '@pagecast/contracts';
-import { consume, type JetStreamClient, type Logger } from '@pagecast/service-kit';
-import type { ClaimRepository, Mailer, UserRepository } from '../data';
+import { type Claims, consume, type JetStreamClient, type Logger } from '@pagecast/service-kit';
+import type { Mailer, UserRepository } from '../data';
 import { chooseLocale, screenAlertMail } from '../domain';
 
 /**
@@ -18,7 +18,7 @@ export function consumeScreenAlerts(opts: {
   js: JetStreamClient;
   durable: string;
   users: UserRepository;
-  claims: ClaimRepository;
+  claims: Claims;
   mailer: Mailer;
   publicUrl: string;
   logger: Logger;

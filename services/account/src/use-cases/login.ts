@@ -84,7 +84,7 @@ export async function login(
       data.rateLimits.lift(lifted, LOGIN_WINDOW_MS),
     ]);
     // Later logins skip the claim (an insert) when the first one is already recorded.
-    const isFirstLogin = !user.firstLoginAt && (await data.claims.claim(`first-login:${user._id}`));
+    const isFirstLogin = !user.firstLoginAt && (await data.claims.claim(`first-login:${user._id}`)) !== null;
     if (isFirstLogin) await data.users.recordFirstLogin(user._id, new Date());
     return {
       session,

@@ -20,8 +20,8 @@ export async function revoke(deps: AccountDeps, userId: string, sids: string[]) 
  * A token is used once: the first caller to claim its hash (an insert, atomic on FerretDB) goes on; the
  * claim outlives the token's expiry, after which the token is refused anyway.
  */
-export const useToken = (deps: AccountDeps, hash: string, ttlMs: number) =>
-  deps.data.claims.claim(`token:${hash}`, { expire: new Date(Date.now() + ttlMs + 3600_000) });
+export const useToken = async (deps: AccountDeps, hash: string, ttlMs: number) =>
+  (await deps.data.claims.claim(`token:${hash}`, { expire: new Date(Date.now() + ttlMs + 3600_000) })) !== null;
 
 /** The migration event has a stable id: republishing it (a retry, a repair) can never grant twice. */
 export const announceMigration = (deps: AccountDeps, user: UserRecord) =>
