@@ -4,7 +4,7 @@
 // after every write of a group or fleet document, before the call answers); the member's own pages may filter by
 // owner (FerretDB scans those: a member's list, not a display's path).
 import type { OpeningHours, ScreenAssignment, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
-import { isDuplicateKeyError, onceUntilFailure } from '@pagecast/service-kit';
+import { isDuplicateKeyError, LRUCache, onceUntilFailure } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 
 export interface GroupDoc {
@@ -95,6 +95,14 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
   const groups = conn.collection<GroupDoc>('screen_groups');
   const fleets = conn.collection<FleetDoc>('screen_fleets');
   const takeovers = conn.collection<TakeoverDoc>('screen_takeovers');
+  /** Each owner's takeovers as last read, per owner (proof of play reads them for every batch). */
+  let clock = 0; // the service's clock as of the last read (tests move it): the ages are in it
+  const recentByOwner = new LRUCache<string, TakeoverDoc[]>({
+    max: 10_000,
+    ttl: 60_000,
+    ttlResolution: 0,
+    perf: { now: () => clock },
+  });
   const log = conn.collection<TakeoverLogDoc>('screen_takeover_log');
   const templates = conn.collection<TemplateDoc>('screen_takeover_templates');
   const changes = conn.collection<ChangeDoc>('screen_changes');
@@ -166,12 +174,28 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
     takeovers: {
       get: (id: string) => takeovers.findOne({ _id: id }),
       ofOwner: (ownerId: string) => takeovers.find({ ownerId }).toArray(),
+      /**
+       * The owner's takeovers as read within the last minute of `now` (10,000 owners kept), or afresh: proof of play;
+       * a takeover started or ended on this instance is seen at once.
+       */
+      async recentOfOwner(ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
+        clock = now;
+        const hit = fresh ? undefined : recentByOwner.get(ownerId);
+        if (hit) return hit;
+        const docs = await takeovers.find({ ownerId }).toArray();
+        recentByOwner.set(ownerId, docs, { start: now });
+        return docs;
+      },
       insert: async (doc: TakeoverDoc) => {
         await ensureIndexes();
         await takeovers.insertOne(doc);
+        recentByOwner.delete(doc.ownerId);
       },
-      end: (id: string, endedAt: Date, endedBy: string) =>
-        takeovers.updateOne({ _id: id }, { $set: { endedAt, endedBy } }),
+      /** `ownerId`: the takeover's owner, whose recent takeovers are read again */
+      end: async (id: string, ownerId: string, endedAt: Date, endedBy: string) => {
+        await takeovers.updateOne({ _id: id }, { $set: { endedAt, endedBy } });
+        recentByOwner.delete(ownerId);
+      },
     },
     log: {
       /** once per takeover and action (a retry inserts nothing) */

@@ -75,6 +75,18 @@ export function createScreenRepository(models: Models, view: DeviceView) {
         await view.refreshScreens(writes.map((w) => w.id));
       }
     },
+    /** Every active screen, read in batches of `size` (a pass over the whole fleet at start). */
+    async *activeInBatches(size: number): AsyncGenerator<ScreenRecord[]> {
+      let batch: ScreenRecord[] = [];
+      for await (const screen of screens.collection.find<ScreenRecord>({ revokedAt: null }).batchSize(size)) {
+        batch.push(screen);
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    },
     byIds: (ids: string[]) => screens.find({ _id: { $in: ids } }).lean<ScreenRecord[]>(),
     /**
      * The owner's active screens for their health (issue 38: the fleet view), from the device view's owner index: no

@@ -16,8 +16,7 @@ export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
   const { history, screens, view } = ctx.data;
   const now = ctx.now();
   let written = 0;
-  let batch: ScreenRecord[] = [];
-  const flush = async () => {
+  const record = async (batch: ScreenRecord[]) => {
     const entries = [];
     for (const screen of batch) {
       // screens paired before the history existed (no number) are judged by what they play now: nothing to add
@@ -41,7 +40,6 @@ export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
         hours,
       });
     }
-    batch = [];
     if (entries.length === 0) return;
     const taken = await history.insertEach(entries);
     for (const e of entries) {
@@ -50,11 +48,6 @@ export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
       written++;
     }
   };
-  const cursor = ctx.conn.collection<ScreenRecord>('screens').find({ revokedAt: null }).batchSize(BATCH);
-  for await (const screen of cursor) {
-    batch.push(screen);
-    if (batch.length >= BATCH) await flush();
-  }
-  await flush();
+  for await (const batch of screens.activeInBatches(BATCH)) await record(batch);
   return written;
 }

@@ -11,7 +11,7 @@ import {
   type TakeoverTemplate,
   type TakeoverTemplateRequest,
 } from '@pagecast/contracts';
-import { AppError, LRUCache } from '@pagecast/service-kit';
+import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { RunningTakeover, ScreenRecord, TakeoverDoc, TemplateDoc } from '../data';
 import type { TakeoverPeriod } from '../domain';
@@ -50,23 +50,6 @@ async function checkContent(ctx: ServiceContext, ownerId: string, content: Takeo
   if (content.kind === 'file') await checkFile(ctx, ownerId, content.fileId, ctx.now());
 }
 
-/** What the owner's takeovers were, per owner, for proof of play (a minute; a change made here is seen at once). */
-let clock = 0; // the service's clock as of the last call (tests move it): the ages are in it
-const recentByOwner = new LRUCache<string, TakeoverDoc[]>({
-  max: 10_000,
-  ttl: 60_000,
-  ttlResolution: 0,
-  perf: { now: () => clock },
-});
-async function takeoversOf(ctx: ServiceContext, ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
-  clock = now;
-  const hit = fresh ? undefined : recentByOwner.get(ownerId);
-  if (hit) return hit;
-  const docs = await ctx.data.fleet.takeovers.ofOwner(ownerId);
-  recentByOwner.set(ownerId, docs, { start: now });
-  return docs;
-}
-
 /** The file takeovers that covered this screen (the screens they covered when they started), for proof of play. */
 export async function takeoverPeriods(
   ctx: ServiceContext,
@@ -74,7 +57,7 @@ export async function takeoverPeriods(
   now: number,
   fresh: boolean,
 ): Promise<TakeoverPeriod[]> {
-  const docs = await takeoversOf(ctx, screen.ownerId, now, fresh);
+  const docs = await ctx.data.fleet.takeovers.recentOfOwner(screen.ownerId, now, fresh);
   return docs.flatMap((d) =>
     d.content.kind === 'file' && d.screenIds.includes(screen._id)
       ? [
@@ -136,7 +119,6 @@ export async function startTakeover(
     // the record and its log entry first, then the fleet document the displays read: a crash between leaves a
     // logged takeover that never showed (listed as such), never one that shows without a record
     await ctx.data.fleet.takeovers.insert(doc);
-    recentByOwner.delete(ownerId);
     await ctx.data.fleet.log.add({
       _id: `${doc._id}#start`,
       ownerId,
@@ -176,8 +158,7 @@ export async function endTakeover(ctx: ServiceContext, ownerId: string, takeover
       ...fleet,
       running: fleet.running.filter((t) => t.id !== takeoverId && stillRunning(t, now)),
     });
-    await ctx.data.fleet.takeovers.end(takeoverId, endedAt, ownerId);
-    recentByOwner.delete(ownerId);
+    await ctx.data.fleet.takeovers.end(takeoverId, ownerId, endedAt, ownerId);
     await ctx.data.fleet.log.add({
       _id: `${takeoverId}#end`,
       ownerId,
