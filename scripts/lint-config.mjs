@@ -28,10 +28,29 @@ export function servicePackages(root = repoRoot) {
   return [...services, packageName(join(root, 'gateway'))];
 }
 
+/** The drivers and processes only data/ touches: use-cases/ and http/ import none of them. */
+export const DRIVERS = [
+  'mongoose',
+  'mongodb',
+  'nats',
+  '@nats-io/*',
+  'minio',
+  '@aws-sdk/*',
+  'nodemailer',
+  'stripe',
+  'sharp',
+  'mammoth',
+  'child_process',
+  'node:child_process',
+  'worker_threads',
+  'node:worker_threads',
+];
+
 /**
  * The boundaries, once each. `within`: the folders a rule covers (globs, no trailing slash). `leaveRoot`: a relative
  * import must not reach a sibling of that folder (another service, another feature); going further up is allowed.
- * `patterns`: imports refused wherever they are written from. `paths`: exact module names refused.
+ * `patterns`: imports refused wherever they are written from. `paths`: exact module names refused. `plugins`: Biome
+ * GritQL rules (files, from the repository's root) that also hold there: what an import pattern cannot say.
  */
 export function boundaries(root = repoRoot) {
   const router =
@@ -51,6 +70,13 @@ export function boundaries(root = repoRoot) {
         .concat('**/main', '**/server'),
       message:
         'domain/ holds the rules as plain functions and types: it imports nothing from data/, http/, events/ or use-cases/.',
+    },
+    {
+      within: ['services/*/src/use-cases', 'services/*/src/http'],
+      patterns: DRIVERS.flatMap((name) => [name, `${name}/**`]),
+      plugins: ['./scripts/lint/no-connections.grit'],
+      message:
+        "use-cases/ and http/ import no driver or child process: data/ holds the repositories and adapters, reached through ctx.data (the kit's leases and claims too).",
     },
     {
       within: ['**/src/features/*'],
@@ -168,7 +194,14 @@ function restrictions(rules, region, depth) {
   };
 }
 
-const restricting = (includes, rule) => ({ includes, linter: { rules: { style: { noRestrictedImports: rule } } } });
+const restricting = (includes, rule, plugins = []) => ({
+  includes,
+  ...(plugins.length ? { plugins } : {}),
+  linter: { rules: { style: { noRestrictedImports: rule } } },
+});
+
+/** The GritQL rules of the rules that cover a region. */
+const pluginsOf = (rules) => [...new Set(rules.flatMap((r) => r.plugins ?? []))];
 
 /** The whole configuration, as an object. */
 export function lintConfig(root = repoRoot) {
@@ -193,12 +226,14 @@ export function lintConfig(root = repoRoot) {
             restricting(
               g.regions.map((region) => `${region}${'/*'.repeat(i + 1)}`),
               restrictions(g.covering, g.region, i + 1),
+              pluginsOf(g.covering),
             ),
           )
         : [
             restricting(
               g.regions.map((region) => `${region}/**`),
               restrictions(g.covering, g.region, 1),
+              pluginsOf(g.covering),
             ),
           ],
     );
@@ -210,8 +245,10 @@ export function lintConfigText(root = repoRoot) {
   const config = lintConfig(root);
   const dir = mkdtempSync(join(tmpdir(), 'pagecast-lint-config-'));
   try {
-    const { $schema: _, ...settings } = config;
-    writeFileSync(join(dir, 'biome.json'), JSON.stringify(settings));
+    // the formatter's settings; the GritQL rules are left out (their files are not in this folder)
+    const { $schema: _, overrides, ...settings } = config;
+    const bare = overrides.map(({ plugins: __, ...o }) => o);
+    writeFileSync(join(dir, 'biome.json'), JSON.stringify({ ...settings, overrides: bare }));
     return execFileSync(join(repoRoot, 'node_modules/.bin/biome'), ['format', '--stdin-file-path=biome.json'], {
       cwd: dir,
       input: `${JSON.stringify(config, null, 2)}\n`,

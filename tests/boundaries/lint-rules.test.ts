@@ -1,7 +1,7 @@
 // The architecture's boundaries are lint rules (biome.json overrides), not memory. Each rule is shown to fire on a
 // sample that breaks it and to stay quiet on its allowed neighbour, with the repository's own biome.json.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,22 @@ const samples: Record<string, string> = {
     "import { x } from '@pagecast/screens/src/domain';\nexport const y = x;\n",
   'services/alpha/src/use-cases/good.ts':
     "import { x } from '../data/models';\nimport { z } from '../../../../scripts/lib/stats.mjs';\nexport const y = [x, z];\n",
+  // use-cases/ and http/ import a driver or a child process, or touch a connection (data/ may)
+  'services/alpha/src/use-cases/bad-driver.ts': "import mongoose from 'mongoose';\nexport const y = mongoose;\n",
+  'services/alpha/src/use-cases/bad-type-driver.ts':
+    "import type { Connection } from 'mongoose';\nexport type Y = Connection;\n",
+  'services/alpha/src/http/routes/bad-child.ts':
+    "import { spawn } from 'node:child_process';\nexport const y = spawn;\n",
+  'services/alpha/src/http/bad-storage.ts': "import { Client } from 'minio';\nexport const y = Client;\n",
+  'services/alpha/src/use-cases/fleet/bad-jetstream.ts':
+    "import { jetstream } from '@nats-io/jetstream';\nexport const y = jetstream;\n",
+  'services/alpha/src/use-cases/bad-conn.ts':
+    "export const y = (ctx: { conn: { collection(n: string): unknown } }) => ctx.conn.collection('screens');\n",
+  'services/alpha/src/http/bad-nats.ts': 'export const y = (ctx: { nats: { js: unknown } }) => ctx.nats.js;\n',
+  'services/alpha/src/data/good-driver.ts':
+    "import mongoose from 'mongoose';\nexport const y = (ctx: { conn: mongoose.Connection }) => [mongoose.STATES, ctx.conn.collection('screens')];\n",
+  'services/alpha/src/use-cases/good-data.ts':
+    "import { AppError } from '@pagecast/service-kit';\nexport const y = (ctx: { data: { leases: unknown } }) => [ctx.data.leases, AppError];\n",
   // a front-end feature imports another feature
   'app/src/features/one/components/bad-view.tsx': "import { x } from '../../two/api/get-two';\nexport const y = x;\n",
   'app/src/features/one/bad-page.tsx': "import { x } from '../two/components/two-card';\nexport const y = x;\n",
@@ -84,6 +100,7 @@ beforeAll(() => {
   const config = JSON.parse(readFileSync(join(root, 'biome.json'), 'utf8')) as Record<string, unknown>;
   delete config.$schema;
   writeFileSync(join(dir, 'biome.json'), JSON.stringify(config));
+  cpSync(join(root, 'scripts/lint'), join(dir, 'scripts/lint'), { recursive: true }); // the GritQL rules it names
   for (const [file, text] of Object.entries(samples)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     writeFileSync(join(dir, file), text);
@@ -106,6 +123,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const restricted = 'lint/style/noRestrictedImports';
 const naming = 'lint/style/useFilenamingConvention';
 const circle = 'lint/suspicious/noImportCycles';
+const plugin = 'plugin';
 
 describe('lint rules that hold the architecture', () => {
   it.each([
@@ -126,6 +144,23 @@ describe('lint rules that hold the architecture', () => {
   ])('a service importing another service fails: %s', (file) => {
     expect(rulesFor(file)).toContain(restricted);
   });
+
+  it.each([
+    'services/alpha/src/use-cases/bad-driver.ts',
+    'services/alpha/src/use-cases/bad-type-driver.ts',
+    'services/alpha/src/http/routes/bad-child.ts',
+    'services/alpha/src/http/bad-storage.ts',
+    'services/alpha/src/use-cases/fleet/bad-jetstream.ts',
+  ])('use-cases/ or http/ importing a driver or a child process fails: %s', (file) => {
+    expect(rulesFor(file)).toContain(restricted);
+  });
+
+  it.each(['services/alpha/src/use-cases/bad-conn.ts', 'services/alpha/src/http/bad-nats.ts'])(
+    'use-cases/ or http/ touching a connection fails: %s',
+    (file) => {
+      expect(rulesFor(file)).toContain(plugin);
+    },
+  );
 
   it.each([
     'app/src/features/one/components/bad-view.tsx',
@@ -173,6 +208,8 @@ describe('lint rules that hold the architecture', () => {
   it.each([
     'services/alpha/src/domain/good.ts',
     'services/alpha/src/use-cases/good.ts',
+    'services/alpha/src/data/good-driver.ts',
+    'services/alpha/src/use-cases/good-data.ts',
     'app/src/features/one/components/good-view.tsx',
     'app/src/features/one/components/good-name.tsx',
     'packages/i18n/src/good-react-i18next.ts',
