@@ -5,7 +5,7 @@
 // is per process, and both contexts live in this one).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FLEET_LEASE_MS, withFleetLease } from '../src/use-cases/fleet-common';
+import { FLEET_LEASE_MS, withFleetLease } from '../src/use-cases/fleet-lease';
 import { startReplica, startService, type TestService } from './helpers';
 
 let a: TestService;

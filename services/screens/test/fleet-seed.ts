@@ -13,7 +13,7 @@ import {
 } from '@pagecast/contracts';
 import type { ServiceContext } from '../src/context';
 import type { FleetDoc, GroupDoc, ScreenRecord } from '../src/data';
-import { inputsOf } from '../src/use-cases/fleet-common';
+import { inputsOf } from '../src/domain';
 import { groupsOfScreen, settingsOf } from '../src/use-cases/screen-health';
 
 export interface SeededFleet {

@@ -6,6 +6,7 @@
 import type { OpeningHours, ScreenAssignment, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
 import { isDuplicateKeyError, LRUCache, onceUntilFailure } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
+import type { TakeoverRule } from '../domain';
 
 export interface GroupDoc {
   _id: string;
@@ -21,14 +22,7 @@ export interface GroupDoc {
 }
 
 /** A takeover as the displays need it (kept in the owner's fleet document while it may run). */
-export interface RunningTakeover {
-  id: string;
-  target: TakeoverTarget;
-  content: TakeoverContent;
-  startsAt: Date;
-  /** null = until ended */
-  endsAt: Date | null;
-}
+export type RunningTakeover = TakeoverRule;
 
 /** One per member (`_id` = ownerId): the groups' precedence order and the takeovers that may be running. */
 export interface FleetDoc {

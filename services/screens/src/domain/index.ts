@@ -1,4 +1,16 @@
 export { agendaUntil, type FileUse, mayAssign, mayCountPlay, mayReportShown } from './file-use';
+export {
+  type AssigningGroup,
+  concerns,
+  contentOfTakeover,
+  inputsOf,
+  orderGroups,
+  type RankedGroup,
+  type ResolvingScreen,
+  stillRunning,
+  type TakeoverRule,
+  takeoverWindow,
+} from './fleet';
 export { codeFromBytes } from './pairing';
 export {
   type AssignmentAt,

@@ -12,8 +12,7 @@ import {
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { FleetDoc, GroupDoc, ScreenRecord } from '../data';
-import { agendaUntil } from '../domain';
-import { inputsOf } from './fleet-common';
+import { agendaUntil, inputsOf } from '../domain';
 import { ownedGroup } from './groups';
 import { ownedScreen } from './owned-screen';
 

@@ -12,7 +12,8 @@ import type { ScreenRecord } from '../data';
 import type { ChangeDoc } from '../data/fleet';
 import { nameUuid } from '@pagecast/service-kit';
 import { isOnline } from '../domain';
-import { announceFleetChange, checkAssignment, serialByOwner } from './fleet-common';
+import { announceFleetChange, checkAssignment } from './fleet-common';
+import { serialByOwner } from './fleet-lease';
 import { givenWith, recordScreenInputs } from './fleet-history';
 import { ownedGroup, ownedScreens } from './groups';
 

@@ -2,7 +2,7 @@ import { type DeviceIdentity, type DeviceScreen, SCREEN_HEARTBEAT_SECONDS } from
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
-import { inputsOf } from './fleet-common';
+import { inputsOf } from '../domain';
 import { groupsOfScreen, settingsOf } from './screen-health';
 
 /**

@@ -1,48 +1,11 @@
-// What the fleet use cases share (issue 37): one owner's fleet changes run one at a time (across instances), every
-// playlist and file a member names is checked against the read models, and each change is announced once.
+// What the fleet use cases share (issue 37): every playlist and file a member names is checked against the read
+// models, and each change is announced once. (One owner's changes one at a time: fleet-lease.ts; the precedence
+// rules: domain/fleet.ts.)
 import { randomUUID } from 'node:crypto';
-import {
-  assignedContent,
-  type ResolutionInputs,
-  type ScreenAssignment,
-  scheduleProblems,
-  type TakeoverContent,
-  type TakeoverWindow,
-} from '@pagecast/contracts';
+import { assignedContent, type ScreenAssignment, scheduleProblems } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import type { FleetDoc, GroupDoc, RunningTakeover, ScreenRecord } from '../data';
 import { mayAssign } from '../domain';
-
-/** How long an instance holds an owner's fleet lease at most (a crashed holder's lease is taken over after it). */
-export const FLEET_LEASE_MS = 60_000;
-/** How long a change waits for another instance's change of the same owner before answering FLEET_BUSY. */
-export const FLEET_LEASE_WAIT_MS = 15_000;
-
-const fleetLease = (ctx: ServiceContext, ownerId: string, fn: () => Promise<unknown>, queue: boolean) =>
-  ctx.data.leases.withLease(`fleet:${ownerId}`, fn, {
-    ms: FLEET_LEASE_MS,
-    waitMs: FLEET_LEASE_WAIT_MS,
-    busy: () => new AppError('FLEET_BUSY'),
-    queue,
-  });
-
-/**
- * One owner's fleet changes (groups, order, bulk changes, takeovers) one at a time: a check (an overlapping takeover,
- * a taken name, the group limit) and the write it guards are never interleaved with another change of the same
- * owner. In this process the callers wait in line; across instances by a lease (`fleet:<owner>`, the kit's lease: an
- * insert under a unique key, the one write FerretDB makes atomic: docs/platform.md), so the limits and the overlap
- * check are exact with any number of replicas. A change that cannot get the lease within FLEET_LEASE_WAIT_MS answers
- * FLEET_BUSY (409).
- */
-export function serialByOwner<T>(ctx: ServiceContext, ownerId: string, fn: () => Promise<T>): Promise<T> {
-  return fleetLease(ctx, ownerId, fn, true) as Promise<T>;
-}
-
-/** The owner's lease alone, without this process's line (two instances in one test process). */
-export function withFleetLease<T>(ctx: ServiceContext, ownerId: string, fn: () => Promise<T>): Promise<T> {
-  return fleetLease(ctx, ownerId, fn, false) as Promise<T>;
-}
 
 /**
  * How long a check waits for content this instance has not heard of before refusing it: a playlist or file saved (or
@@ -174,57 +137,4 @@ export async function announceFleetChange(
     change.changeId ? { id: change.changeId } : {},
   );
   return changeId;
-}
-
-export const contentOfTakeover = (content: TakeoverContent) =>
-  content.kind === 'file' ? { playlistIds: [], fileIds: [content.fileId] } : { playlistIds: [], fileIds: [] };
-
-/** The owner's groups in precedence order: the fleet's order first, then any it does not name, oldest first. */
-export function orderGroups(groups: GroupDoc[], order: string[]): GroupDoc[] {
-  const rank = new Map(order.map((id, i) => [id, i]));
-  return [...groups].sort((a, b) => {
-    const ra = rank.get(a._id) ?? Number.MAX_SAFE_INTEGER;
-    const rb = rank.get(b._id) ?? Number.MAX_SAFE_INTEGER;
-    return ra - rb || a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id);
-  });
-}
-
-/** Whether a takeover concerns a screen: all the owner's screens, or a screen in one of its groups now. */
-export function concerns(t: Pick<RunningTakeover, 'target'>, screen: Pick<ScreenRecord, 'groupIds'>): boolean {
-  if (t.target.kind === 'all') return true;
-  const mine = new Set(screen.groupIds ?? []);
-  return t.target.groupIds.some((g) => mine.has(g));
-}
-
-/** Not ended and not past its end at `now`. */
-export const stillRunning = (t: Pick<RunningTakeover, 'endsAt'>, now: number) =>
-  t.endsAt === null || t.endsAt.getTime() > now;
-
-export const takeoverWindow = (t: RunningTakeover): TakeoverWindow => ({
-  id: t.id,
-  show: t.content.kind === 'file' ? { kind: 'file', fileId: t.content.fileId } : { ...t.content },
-  startsAt: t.startsAt.getTime(),
-  endsAt: t.endsAt ? t.endsAt.getTime() : null,
-});
-
-/**
- * Everything a screen resolves with: its own assignment, its groups' in the owner's order, the takeovers that
- * concern it and are still running (their ends are in the data, so an offline display ends them by itself).
- */
-export function inputsOf(
-  screen: Pick<ScreenRecord, 'timeZone' | 'assignment' | 'groupIds'>,
-  fleet: FleetDoc,
-  groupsById: ReadonlyMap<string, GroupDoc>,
-  now: number,
-): ResolutionInputs {
-  const mine = (screen.groupIds ?? []).flatMap((id) => {
-    const g = groupsById.get(id);
-    return g ? [g] : [];
-  });
-  return {
-    timeZone: screen.timeZone,
-    assignment: screen.assignment,
-    groups: orderGroups(mine, fleet.order).map((g) => ({ id: g._id, assignment: g.assignment })),
-    takeovers: fleet.running.filter((t) => stillRunning(t, now) && concerns(t, screen)).map(takeoverWindow),
-  };
 }

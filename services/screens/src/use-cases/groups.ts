@@ -14,7 +14,9 @@ import {
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord } from '../data';
-import { announceFleetChange, checkAssignment, orderGroups, serialByOwner } from './fleet-common';
+import { orderGroups } from '../domain';
+import { announceFleetChange, checkAssignment } from './fleet-common';
+import { serialByOwner } from './fleet-lease';
 import { givenWith, recordScreenInputs } from './fleet-history';
 
 export const nameKeyOf = (name: string) => name.normalize('NFKC').trim().toLowerCase();

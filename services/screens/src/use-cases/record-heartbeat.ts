@@ -14,7 +14,7 @@ import type { GroupDoc, ScreenRecord, ScreenStatus } from '../data';
 import { mayReportShown, reportedTimeSane } from '../domain';
 import { screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
-import { concerns, inputsOf } from './fleet-common';
+import { concerns, inputsOf } from '../domain';
 import { groupsOfScreen, playlistFileSets, reportIsRight, settingsOf } from './screen-health';
 
 /** What a report is judged with: the screen's record, its resolver inputs and its groups in order. */

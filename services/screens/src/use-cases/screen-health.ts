@@ -19,7 +19,7 @@ import {
 import type { ServiceContext } from '../context';
 import type { FleetDoc, GroupDoc, ScreenRecord, ScreenStatus } from '../data';
 import type { HealthScreenRecord as HealthScreen } from '../data/screens';
-import { inputsOf, orderGroups } from './fleet-common';
+import { inputsOf, orderGroups } from '../domain';
 
 /** What the health of a screen needs of its record (a projection of the owner's screens is enough). */
 export type { HealthScreenRecord as HealthScreen } from '../data/screens';

@@ -14,15 +14,9 @@ import {
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { RunningTakeover, ScreenRecord, TakeoverDoc, TemplateDoc } from '../data';
-import type { TakeoverPeriod } from '../domain';
-import {
-  announceFleetChange,
-  checkFile,
-  concerns,
-  contentOfTakeover,
-  serialByOwner,
-  stillRunning,
-} from './fleet-common';
+import { concerns, contentOfTakeover, stillRunning, type TakeoverPeriod } from '../domain';
+import { announceFleetChange, checkFile } from './fleet-common';
+import { serialByOwner } from './fleet-lease';
 import { ownedGroup } from './groups';
 
 const covered = (t: Pick<RunningTakeover, 'target'>, screens: ScreenRecord[]) => screens.filter((s) => concerns(t, s));
