@@ -1,0 +1,53 @@
+// The member's screens: the list, their health, and one screen's agenda, incidents, settings and unpairing.
+import {
+  AgendaQuery,
+  FleetHealthQuery,
+  ScreenAgendaParams,
+  ScreenIdParams,
+  UpdateScreenRequest,
+} from '@pagecast/contracts';
+import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { Router } from 'express';
+import type { ServiceContext } from '../context';
+import { screenAgenda } from '../use-cases/agenda';
+import { fleetHealth } from '../use-cases/fleet-health';
+import { listScreens } from '../use-cases/list-screens';
+import { revokeScreen } from '../use-cases/revoke-screen';
+import { screenIncidents } from '../use-cases/screen-incidents';
+import { updateScreen } from '../use-cases/update-screen';
+import { noStore } from './no-store';
+
+export function screensRouter(ctx: ServiceContext): Router {
+  const router = Router();
+  router.get('/api/screens', async (req, res) => {
+    const me = requireIdentity(req);
+    noStore(res).json(await listScreens(ctx, me.userId));
+  });
+  // issue 38: the member's screens' health (counts and one page)
+  router.get('/api/screens/health', async (req, res) => {
+    const me = requireIdentity(req);
+    noStore(res).json(await fleetHealth(ctx, me.userId, parseWith(FleetHealthQuery, req.query)));
+  });
+  router.get('/api/screens/:id/agenda', async (req, res) => {
+    const me = requireIdentity(req);
+    const { id } = parseWith(ScreenAgendaParams, req.params);
+    noStore(res).json(await screenAgenda(ctx, me.userId, id, parseWith(AgendaQuery, req.query)));
+  });
+  router.get('/api/screens/:id/incidents', async (req, res) => {
+    const me = requireIdentity(req);
+    const { id } = parseWith(ScreenIdParams, req.params);
+    noStore(res).json(await screenIncidents(ctx, me.userId, id));
+  });
+  router.put('/api/screens/:id', async (req, res) => {
+    const me = requireIdentity(req);
+    const { id } = parseWith(ScreenIdParams, req.params);
+    res.json(await updateScreen(ctx, me.userId, id, parseWith(UpdateScreenRequest, req.body)));
+  });
+  router.delete('/api/screens/:id', async (req, res) => {
+    const me = requireIdentity(req);
+    const { id } = parseWith(ScreenIdParams, req.params);
+    await revokeScreen(ctx, me.userId, id);
+    res.json({ ok: true });
+  });
+  return router;
+}
