@@ -8,13 +8,11 @@ import {
   type DeviceScreen,
   type FleetHealthCounts,
   SCREEN_DEFAULT_TIME_ZONE,
-  SCREEN_HEARTBEAT_SECONDS,
   type ShownReport,
 } from '@pagecast/contracts';
 import type { ServiceContext } from '../src/context';
 import type { FleetDoc, GroupDoc, ScreenRecord } from '../src/data';
-import { inputsOf } from '../src/domain';
-import { groupsOfScreen, settingsOf } from '../src/use-cases/screen-health';
+import { manifestOf } from '../src/domain';
 
 export interface SeededFleet {
   owners: string[];
@@ -101,26 +99,7 @@ export async function manifestFromDatabase(ctx: ServiceContext, device: DeviceId
     ctx.data.fleet.fleets.get(screen.ownerId),
     ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
   ]);
-  const groupsById = new Map(groups.map((g) => [g._id, g]));
-  const inputs = inputsOf(screen, fleet, groupsById, ctx.now());
-  const { rotation, openingHours } = settingsOf(screen, groupsOfScreen(screen, groupsById, fleet.order));
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    screenId: screen._id,
-    name: screen.name,
-    timeZone: screen.timeZone,
-    assignment: screen.assignment,
-    heartbeatSeconds: SCREEN_HEARTBEAT_SECONDS,
-    groups: inputs.groups.map((g) => ({ id: g.id, assignment: g.assignment })),
-    takeovers: inputs.takeovers.map((t) => ({
-      id: t.id,
-      show: t.show,
-      startsAt: iso(t.startsAt),
-      endsAt: t.endsAt === null ? null : iso(t.endsAt),
-    })),
-    rotation,
-    openingHours,
-  };
+  return manifestOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { OpeningHours, ScreenAssignment } from '@pagecast/contracts';
 import { isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
-import type { AssignmentAt } from '../domain';
+import type { AssignmentAt, HoursInForce } from '../domain';
 
 export interface AssignmentHistoryDoc {
   /** `${screenId}#${seq}` */
@@ -23,10 +23,7 @@ export interface AssignmentHistoryDoc {
 }
 
 /** The hours that apply to a screen from an entry's time on (settingsOf's openingHours) and its zone. */
-export interface HoursInForce {
-  openingHours: OpeningHours;
-  timeZone: string;
-}
+export type { HoursInForce };
 
 /** The entry's fields for these hours: none when always open (what an entry without them means). */
 const hoursFields = (hours?: HoursInForce) =>

@@ -13,6 +13,17 @@ export {
 } from './fleet';
 export { codeFromBytes } from './pairing';
 export {
+  givenWith,
+  groupsOfScreen,
+  type HoursInForce,
+  manifestOf,
+  playlistFilesAt,
+  reportIsRight,
+  sameHours,
+  type SettingGroup,
+  settingsOf,
+} from './screen-settings';
+export {
   type AssignmentAt,
   addInterval,
   type ClaimedPlay,

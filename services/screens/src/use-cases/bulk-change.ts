@@ -14,7 +14,8 @@ import { nameUuid } from '@pagecast/service-kit';
 import { isOnline } from '../domain';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
-import { givenWith, recordScreenInputs } from './fleet-history';
+import { givenWith } from '../domain';
+import { recordScreenInputs } from './fleet-history';
 import { ownedGroup, ownedScreens } from './groups';
 
 /** The screens a selection names, all the owner's, or the refusal (SCREEN_NOT_FOUND, SCREEN_GROUP_NOT_FOUND). */

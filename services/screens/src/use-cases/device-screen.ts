@@ -1,9 +1,8 @@
-import { type DeviceIdentity, type DeviceScreen, SCREEN_HEARTBEAT_SECONDS } from '@pagecast/contracts';
+import type { DeviceIdentity, DeviceScreen } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
-import { inputsOf } from '../domain';
-import { groupsOfScreen, settingsOf } from './screen-health';
+import { manifestOf } from '../domain';
 
 /**
  * The device's own screen, from the device view (no database read once loaded; a screen this instance has not heard
@@ -25,25 +24,6 @@ export async function getDeviceScreen(ctx: ServiceContext, device: DeviceIdentit
     ctx.data.view.fleet(screen.ownerId),
     ctx.data.view.groups(screen.groupIds ?? []),
   ]);
-  const groupsById = new Map(groups.map((g) => [g._id, g]));
-  const inputs = inputsOf(screen, fleet, groupsById, ctx.now());
   // issue 38: how the stage turns, and the hours that apply (its own, else its first group's in the member's order)
-  const { rotation, openingHours } = settingsOf(screen, groupsOfScreen(screen, groupsById, fleet.order));
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    screenId: screen._id,
-    name: screen.name,
-    timeZone: screen.timeZone,
-    assignment: screen.assignment,
-    heartbeatSeconds: SCREEN_HEARTBEAT_SECONDS,
-    groups: inputs.groups.map((g) => ({ id: g.id, assignment: g.assignment })),
-    takeovers: inputs.takeovers.map((t) => ({
-      id: t.id,
-      show: t.show,
-      startsAt: iso(t.startsAt),
-      endsAt: t.endsAt === null ? null : iso(t.endsAt),
-    })),
-    rotation,
-    openingHours,
-  };
+  return manifestOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
 }

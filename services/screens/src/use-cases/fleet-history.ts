@@ -7,32 +7,8 @@
 import type { ScreenAssignment } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import type { GroupDoc, ScreenRecord } from '../data';
-import type { HoursInForce } from '../data/assignment-history';
-import { groupsOfScreen, settingsOf } from './screen-health';
-
-/**
- * What a screen is given with these groups (as they will be) and its own settings (as they will be): its groups'
- * assignments, highest precedence first, and the hours that apply (settingsOf, the one rule) in its zone.
- */
-export function givenWith(
-  screen: Pick<ScreenRecord, 'rotation' | 'openingHours' | 'timeZone'>,
-  groupIds: string[],
-  groupsById: ReadonlyMap<string, GroupDoc>,
-  order: string[],
-): { groups: ScreenAssignment[]; hours: HoursInForce } {
-  const ordered = groupsOfScreen({ groupIds }, groupsById, order);
-  return {
-    groups: ordered.map((g) => g.assignment),
-    hours: { openingHours: settingsOf(screen, ordered).openingHours, timeZone: screen.timeZone },
-  };
-}
-
-/** Whether two hours in force judge every instant alike (a zone does not matter to a screen always open). */
-export function sameHours(a: HoursInForce, b: HoursInForce): boolean {
-  if (a.openingHours === null || b.openingHours === null) return a.openingHours === b.openingHours;
-  return a.timeZone === b.timeZone && JSON.stringify(a.openingHours) === JSON.stringify(b.openingHours);
-}
+import type { ScreenRecord } from '../data';
+import type { HoursInForce } from '../domain';
 
 /**
  * Writes each screen's next history entry (its own assignment, groups and hours as given), then the screens' records

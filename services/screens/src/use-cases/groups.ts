@@ -17,7 +17,8 @@ import type { GroupDoc, ScreenRecord } from '../data';
 import { orderGroups } from '../domain';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
-import { givenWith, recordScreenInputs } from './fleet-history';
+import { givenWith } from '../domain';
+import { recordScreenInputs } from './fleet-history';
 
 export const nameKeyOf = (name: string) => name.normalize('NFKC').trim().toLowerCase();
 

@@ -7,7 +7,7 @@
 // holds the hours). Idempotent: a screen whose newest entry holds hours is left alone.
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
-import { givenWith } from './fleet-history';
+import { givenWith } from '../domain';
 
 /** Screens read per query. */
 const BATCH = 500;

@@ -15,7 +15,8 @@ import { mayReportShown, reportedTimeSane } from '../domain';
 import { screenOfDevice } from './device-screen';
 import { noteContact } from './display-contact';
 import { concerns, inputsOf } from '../domain';
-import { groupsOfScreen, playlistFileSets, reportIsRight, settingsOf } from './screen-health';
+import { groupsOfScreen, reportIsRight, settingsOf } from '../domain';
+import { playlistFileSets } from './screen-health';
 
 /** What a report is judged with: the screen's record, its resolver inputs and its groups in order. */
 interface ReportFacts {

@@ -3,23 +3,17 @@
 // Used by the fleet view (GET /api/screens/health) and by the incident sweeper. The rules are the pure functions of
 // @pagecast/contracts (screen-health.ts); this file only gathers their inputs, without a read per screen.
 import {
-  alertAfterOf,
-  type ExpectedShow,
   expectedOf,
   type HealthVerdict,
   healthOf,
   type OpeningHours,
-  openingHoursOf,
   resolveScreen,
   type ScreenHealth,
-  type ScreenRotation,
-  type ShownReport,
-  showsExpected,
 } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
-import type { FleetDoc, GroupDoc, ScreenRecord, ScreenStatus } from '../data';
+import type { FleetDoc, GroupDoc, ScreenStatus } from '../data';
 import type { HealthScreenRecord as HealthScreen } from '../data/screens';
-import { inputsOf, orderGroups } from '../domain';
+import { groupsOfScreen, inputsOf, playlistFilesAt, reportIsRight, settingsOf } from '../domain';
 
 /** What the health of a screen needs of its record (a projection of the owner's screens is enough). */
 export type { HealthScreenRecord as HealthScreen } from '../data/screens';
@@ -33,41 +27,6 @@ export interface ScreenHealthView {
   alertAfterMinutes: number;
 }
 
-/** The screen's groups (those that exist), highest precedence first. */
-export function groupsOfScreen(
-  screen: Pick<ScreenRecord, 'groupIds'>,
-  groupsById: ReadonlyMap<string, GroupDoc>,
-  order: string[],
-): GroupDoc[] {
-  const mine = (screen.groupIds ?? []).flatMap((id) => {
-    const g = groupsById.get(id);
-    return g ? [g] : [];
-  });
-  return orderGroups(mine, order);
-}
-
-/** The settings that apply to a screen: its rotation, its hours (own, else its first group's), its threshold. */
-export function settingsOf(
-  screen: Pick<ScreenRecord, 'rotation' | 'openingHours'>,
-  orderedGroups: ReadonlyArray<GroupDoc>,
-): { rotation: ScreenRotation; openingHours: OpeningHours; alertAfterMinutes: number } {
-  const groups = orderedGroups.map((g) => ({
-    openingHours: g.openingHours ?? null,
-    alertAfterMinutes: g.alertAfterMinutes ?? alertAfterOf([]),
-  }));
-  return {
-    rotation: screen.rotation ?? 0,
-    openingHours: openingHoursOf(screen.openingHours ?? null, groups),
-    alertAfterMinutes: alertAfterOf(groups),
-  };
-}
-
-/** A playlist's files at `now` from its versions (oldest first): the newest version already in force. */
-export function playlistFilesAt(versions: ReadonlyArray<{ from: number; fileIds: string[] }>, now: number): string[] {
-  const inForce = versions.filter((v) => v.from <= now);
-  return (inForce.at(-1) ?? versions.at(-1))?.fileIds ?? [];
-}
-
 /** The files of these playlists now (a playlist the read model does not know is left out: any page is accepted). */
 export async function playlistFileSets(
   ctx: ServiceContext,
@@ -78,20 +37,6 @@ export async function playlistFileSets(
   if (playlistIds.length === 0) return new Map();
   const found = await ctx.data.content.playlists(playlistIds, now, fresh);
   return new Map([...found].map(([id, versions]) => [id, new Set(playlistFilesAt(versions, now))]));
-}
-
-/** Whether a report shows what is expected (null: nothing reported, so nothing to judge). */
-export function reportIsRight(
-  shows: ShownReport | null | undefined,
-  expected: ExpectedShow,
-  playlistFiles: ReadonlyMap<string, ReadonlySet<string>>,
-): boolean | null {
-  if (!shows) return null;
-  return showsExpected(
-    shows,
-    expected,
-    expected.kind === 'playlist' ? playlistFiles.get(expected.playlistId) : undefined,
-  );
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

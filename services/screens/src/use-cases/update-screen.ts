@@ -2,10 +2,9 @@ import { contentOfInputs, type Screen, type ScreenAssignment, type UpdateScreenR
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
-import type { HoursInForce } from '../data/assignment-history';
 import { inputsOf } from '../domain';
 import { checkAssignment } from './fleet-common';
-import { givenWith, sameHours } from './fleet-history';
+import { givenWith, type HoursInForce, sameHours } from '../domain';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
 
