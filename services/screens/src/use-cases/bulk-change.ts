@@ -15,7 +15,7 @@ import { isOnline } from '../domain';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
 import { givenWith } from '../domain';
-import { recordScreenInputs } from './fleet-history';
+import { groupsInOrder, recordScreenInputs } from './fleet-history';
 import { ownedGroup, ownedScreens } from './groups';
 
 /** The screens a selection names, all the owner's, or the refusal (SCREEN_NOT_FOUND, SCREEN_GROUP_NOT_FOUND). */
@@ -91,17 +91,13 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
       const target = JSON.stringify(change.assignment);
       const todo = active.filter((s) => JSON.stringify(s.assignment) !== target);
       const groupIds = [...new Set(todo.flatMap((s) => s.groupIds ?? []))];
-      const [groups, fleet] = await Promise.all([
-        ctx.data.fleet.groups.byIds(groupIds),
-        ctx.data.fleet.fleets.get(ownerId),
-      ]);
-      const byId = new Map(groups.map((g) => [g._id, g]));
+      const { byId, order } = await groupsInOrder(ctx, ownerId, groupIds);
       await recordScreenInputs(
         ctx,
         todo.map((screen) => ({
           screen,
           assignment: change.assignment,
-          ...givenWith(screen, screen.groupIds ?? [], byId, fleet.order),
+          ...givenWith(screen, screen.groupIds ?? [], byId, order),
         })),
       );
       content = assignedContent(change.assignment);
@@ -114,17 +110,13 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
       const next = (s: ScreenRecord) =>
         adding ? [...(s.groupIds ?? []), change.groupId] : (s.groupIds ?? []).filter((g) => g !== change.groupId);
       const groupIds = [...new Set([change.groupId, ...todo.flatMap((s) => s.groupIds ?? [])])];
-      const [groups, fleet] = await Promise.all([
-        ctx.data.fleet.groups.byIds(groupIds),
-        ctx.data.fleet.fleets.get(ownerId),
-      ]);
-      const byId = new Map(groups.map((g) => [g._id, g]));
+      const { byId, order } = await groupsInOrder(ctx, ownerId, groupIds);
       await recordScreenInputs(
         ctx,
         todo.map((screen) => ({
           screen,
           assignment: screen.assignment,
-          ...givenWith(screen, next(screen), byId, fleet.order),
+          ...givenWith(screen, next(screen), byId, order),
           fields: { groupIds: next(screen) },
         })),
       );
@@ -136,14 +128,10 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
       // a screen with hours (its own or a group's) is closed at other instants in another zone: its history entry
       // holds the hours in the new zone (issue 38); the others take the one updateMany
       const groupIds = [...new Set(active.flatMap((s) => s.groupIds ?? []))];
-      const [groups, fleet] = await Promise.all([
-        ctx.data.fleet.groups.byIds(groupIds),
-        ctx.data.fleet.fleets.get(ownerId),
-      ]);
-      const byId = new Map(groups.map((g) => [g._id, g]));
+      const { byId, order } = await groupsInOrder(ctx, ownerId, groupIds);
       const withHours = active.flatMap((screen) => {
         if (screen.timeZone === change.timeZone) return [];
-        const given = givenWith({ ...screen, timeZone: change.timeZone }, screen.groupIds ?? [], byId, fleet.order);
+        const given = givenWith({ ...screen, timeZone: change.timeZone }, screen.groupIds ?? [], byId, order);
         return given.hours.openingHours === null ? [] : [{ screen, given }];
       });
       await recordScreenInputs(

@@ -10,6 +10,15 @@ import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import type { HoursInForce } from '../domain';
 
+/** These groups of the owner by id, and the owner's group order: what givenWith reads of the fleet. */
+export async function groupsInOrder(ctx: ServiceContext, ownerId: string, groupIds: string[]) {
+  const [groups, fleet] = await Promise.all([
+    ctx.data.fleet.groups.byIds(groupIds),
+    ctx.data.fleet.fleets.get(ownerId),
+  ]);
+  return { byId: new Map(groups.map((g) => [g._id, g])), order: fleet.order };
+}
+
 /**
  * Writes each screen's next history entry (its own assignment, groups and hours as given), then the screens' records
  * (assignmentSeq, and the fields given). Idempotent per screen: a screen whose number was taken moves on to the next.

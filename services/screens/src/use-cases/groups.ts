@@ -18,7 +18,7 @@ import { orderGroups } from '../domain';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
 import { givenWith } from '../domain';
-import { recordScreenInputs } from './fleet-history';
+import { groupsInOrder, recordScreenInputs } from './fleet-history';
 
 export const nameKeyOf = (name: string) => name.normalize('NFKC').trim().toLowerCase();
 
@@ -80,17 +80,13 @@ async function rewriteMembers(
 ): Promise<void> {
   if (screens.length === 0) return;
   const allGroupIds = [...new Set(screens.flatMap((s) => s.groupIds))];
-  const [groups, fleet] = await Promise.all([
-    ctx.data.fleet.groups.byIds(allGroupIds),
-    ctx.data.fleet.fleets.get(ownerId),
-  ]);
-  const byId = new Map(groups.map((g) => [g._id, g]));
+  const { byId, order } = await groupsInOrder(ctx, ownerId, allGroupIds);
   await recordScreenInputs(
     ctx,
     screens.map(({ screen, groupIds }) => ({
       screen,
       assignment: screen.assignment,
-      ...givenWith(screen, groupIds, byId, fleet.order),
+      ...givenWith(screen, groupIds, byId, order),
       fields: { groupIds },
     })),
   );
