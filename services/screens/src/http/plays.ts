@@ -24,22 +24,17 @@ export function playsRouter(ctx: ServiceContext): Router {
     } else res.json(report);
   });
   // signed proof of play: one file's proof over whole UTC days, as a download checked offline by pagecast-verify
-  router.get('/api/screens/plays/proof', async (req, res) => {
-    const me = requireIdentity(req);
-    const query = parseWith(PlayProofQuery, req.query);
-    const proof = await ownerPlayProof(ctx, me.userId, query);
-    noStore(res)
-      .set('Content-Disposition', `attachment; filename="${proofFileName(query)}"`)
-      .json(proof);
-  });
-  router.get('/api/screens/plays/sold/proof', async (req, res) => {
-    const me = requireIdentity(req);
-    const query = parseWith(PlayProofQuery, req.query);
-    const proof = await soldPlayProof(ctx, me.userId, query);
-    noStore(res)
-      .set('Content-Disposition', `attachment; filename="${proofFileName(query)}"`)
-      .json(proof);
-  });
+  const proofRoute = (path: string, proofOf: typeof ownerPlayProof) =>
+    router.get(path, async (req, res) => {
+      const me = requireIdentity(req);
+      const query = parseWith(PlayProofQuery, req.query);
+      const proof = await proofOf(ctx, me.userId, query);
+      noStore(res)
+        .set('Content-Disposition', `attachment; filename="${proofFileName(query)}"`)
+        .json(proof);
+    });
+  proofRoute('/api/screens/plays/proof', ownerPlayProof);
+  proofRoute('/api/screens/plays/sold/proof', soldPlayProof);
   router.get('/api/screens/plays/refused', async (req, res) => {
     const me = requireIdentity(req);
     noStore(res).json(await refusedPlays(ctx, me.userId, parseWith(RefusedPlaysQuery, req.query)));
