@@ -259,6 +259,8 @@ describe('takeovers', () => {
       seconds: 5,
     });
     const during = play(startedAt + 1_000);
+    // reported once it has ended: a record may not end ahead of the server's time by more than the display's clock is
+    svc.clock.offsetMs = 61_000 + 7_000;
     const res = await ok(svc, { device: d.device }, 'POST', '/api/screens/device/plays', { plays: [during] });
     expect(res).toMatchObject({ accepted: 1, refused: 0 });
     const stored = await svc.server.context.conn.collection('plays').findOne({ _id: during.id as never });
