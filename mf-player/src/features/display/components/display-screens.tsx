@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { IconAlert } from '@pagecast/ui';
 import { useFitText } from '../model/fit-text';
 
 /** Kana or kanji: the words are Japanese, so the browser breaks them between phrases (word-break: auto-phrase). */
@@ -32,8 +33,8 @@ export function TakeoverMessage({
   return (
     <div className="pc-display__message" data-testid="display-message" role="alert" ref={ref}>
       <p className="pc-display__message-head">
-        <span className="pc-display__warning" aria-hidden="true">
-          ⚠
+        <span className="pc-display__warning" data-testid="display-warning">
+          <IconAlert />
         </span>
         {time ? (
           <time dateTime={startsAt ?? undefined} data-testid="display-message-time">
