@@ -21,6 +21,7 @@ import { createPlayLog } from '../model/play-log';
 import { createPlaySender } from '../model/play-sender';
 import { beatWithReport, createShownReporter, imageErrorOf, settled, shownReportOf } from '../model/shown-report';
 import { type StageLayout, useStageLayout } from '../model/stage';
+import { createWaitingBoard, retryDelay, useWaiting, type WaitingBoard } from '../model/retry';
 import { isUnauthorized, useDisplaySession } from '../model/use-display-session';
 import { useDisplayPlayer } from '../model/use-display-player';
 import { IdleScreen, TakeoverMessage } from './display-screens';
@@ -32,14 +33,53 @@ const FLUSH_MS = 10_000;
 
 /** /screen: a display pairs by a code shown on it, then plays what its screen is given, on its own. */
 export function DisplayPage() {
-  const { state, refresh, unpaired } = useDisplaySession();
+  const board = useMemo(createWaitingBoard, []);
+  const { state, refresh, unpaired } = useDisplaySession(board);
   useOfflineApp();
-  if (state.kind === 'starting') return <main className="pc-display" aria-busy="true" />;
-  if (state.kind === 'pairing') return <PairingCode code={state.pairing?.code ?? null} />;
-  return <PairedDisplay key={state.screen.screenId} screen={state.screen} refresh={refresh} unpaired={unpaired} />;
+  if (state.kind === 'starting')
+    return (
+      <main className="pc-display" aria-busy="true">
+        <WaitingLine board={board} />
+      </main>
+    );
+  if (state.kind === 'pairing') return <PairingCode code={state.pairing?.code ?? null} board={board} />;
+  return (
+    <PairedDisplay
+      key={state.screen.screenId}
+      screen={state.screen}
+      refresh={refresh}
+      unpaired={unpaired}
+      board={board}
+    />
+  );
 }
 
-function PairingCode({ code }: { code: string | null }) {
+/**
+ * What the display waits for, and when it tries again (a person looking at a stuck display knows it is trying, and
+ * what for); nothing while every request answers.
+ */
+function WaitingLine({ board }: { board: WaitingBoard }) {
+  const { t } = useTranslation();
+  const waiting = useWaiting(board);
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [waiting]);
+  if (!waiting) return null;
+  const seconds = Math.max(0, Math.ceil((waiting.retryAt - Date.now()) / 1000));
+  const what = t(`screens.display.waiting.${waiting.what}`);
+  return (
+    <p className="pc-display__waiting" data-testid="display-waiting" data-waiting={waiting.what} role="status">
+      {seconds > 0
+        ? t('screens.display.waiting.line', { what, count: seconds })
+        : t('screens.display.waiting.lineNow', { what })}
+    </p>
+  );
+}
+
+function PairingCode({ code, board }: { code: string | null; board: WaitingBoard }) {
   const { t } = useTranslation();
   const link = code ? `${window.location.origin}/screens?code=${code}` : '';
   const qr = useMemo(() => {
@@ -57,6 +97,7 @@ function PairingCode({ code }: { code: string | null }) {
         {code ?? '······'}
       </p>
       {qr ? <img className="pc-display__qr" src={qr} alt={t('screens.display.qr')} width={220} height={220} /> : null}
+      <WaitingLine board={board} />
     </main>
   );
 }
@@ -65,10 +106,12 @@ function PairedDisplay({
   screen,
   refresh,
   unpaired,
+  board,
 }: {
   screen: Parameters<typeof useDisplayPlayer>[0];
   refresh: () => Promise<void>;
   unpaired: () => void;
+  board: WaitingBoard;
 }) {
   const { t } = useTranslation();
   const log = useMemo(() => createPlayLog(window.localStorage), []);
@@ -80,6 +123,7 @@ function PairedDisplay({
     version,
     active: open,
     onPlayed: (r) => log.add(r),
+    board,
   });
   const nowPlaying = useRef<{ fileId: string | null; page: number | null } | null>(null);
   nowPlaying.current = slide ? { fileId: slide.fileId, page: slide.page } : null;
@@ -120,9 +164,10 @@ function PairedDisplay({
   closedRef.current = !open;
 
   // Heartbeat, with what is shown (a refused report is dropped, the beat still counts); a 401 means unpaired.
+  // Whether it reached the server.
   const refusedReport = useRef<string | null>(null);
   const beat = useCallback(
-    (report: ShownReport) => {
+    (report: ShownReport): Promise<boolean> => {
       const key = JSON.stringify(report);
       const body: HeartbeatRequest = {
         appVersion: DISPLAY_APP_VERSION,
@@ -136,24 +181,46 @@ function PairedDisplay({
       return beatWithReport(sendHeartbeat, body)
         .then(({ reportRefused }) => {
           if (reportRefused) refusedReport.current = key;
+          return true;
         })
         .catch((err) => {
           if (isUnauthorized(err)) unpaired();
+          return false;
         });
     },
     [unpaired],
   );
   const reporter = useMemo(() => createShownReporter((report) => void beat(report)), [beat]);
   useEffect(() => () => reporter.stop(), [reporter]);
+  // Regular beats (each carries what is shown, so a change report that failed is told by the next); a beat that
+  // failed is tried again sooner, backing off (retry.ts), never later than the regular period.
   useEffect(() => {
-    const regular = () => {
+    const every = (screen.heartbeatSeconds || SCREEN_HEARTBEAT_SECONDS) * 1000;
+    let stopped = false;
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const regular = async () => {
       reporter.told(showsRef.current);
-      void beat(showsRef.current);
+      const reached = await beat(showsRef.current);
+      if (stopped) return;
+      if (reached) {
+        failures = 0;
+        board.done('heartbeat');
+        timer = setTimeout(regular, every);
+        return;
+      }
+      failures += 1;
+      const ms = Math.min(every, retryDelay(failures));
+      board.wait('heartbeat', Date.now() + ms);
+      timer = setTimeout(regular, ms);
     };
-    regular();
-    const timer = setInterval(regular, (screen.heartbeatSeconds || SCREEN_HEARTBEAT_SECONDS) * 1000);
-    return () => clearInterval(timer);
-  }, [screen.heartbeatSeconds, beat, reporter]);
+    void regular();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      board.done('heartbeat');
+    };
+  }, [screen.heartbeatSeconds, beat, reporter, board]);
   // A change of the picture is told at once (at most every SHOWN_REPORT_MIN_SECONDS), a page once its image drew
   // or failed: the owner's pages show what the display shows.
   const showsKey = JSON.stringify(shows);
@@ -178,24 +245,46 @@ function PairedDisplay({
       }),
     [log, screen.screenId],
   );
+  // A batch that got no answer is sent again, backing off (retry.ts), and at once when the browser is back online.
   useEffect(() => {
     let sending = false;
+    let stopped = false;
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const flush = async () => {
       if (sending) return;
       sending = true;
+      clearTimeout(timer);
+      let outcome: Awaited<ReturnType<typeof sender.flush>>;
       try {
-        if ((await sender.flush()) === 'unpaired') unpaired();
+        outcome = await sender.flush();
+      } catch {
+        outcome = 'offline';
       } finally {
         sending = false;
       }
+      if (outcome === 'unpaired') return unpaired();
+      if (stopped) return;
+      if (outcome === 'offline') {
+        failures += 1;
+        const ms = retryDelay(failures);
+        board.wait('plays', Date.now() + ms);
+        timer = setTimeout(flush, ms);
+      } else {
+        failures = 0;
+        board.done('plays');
+        timer = setTimeout(flush, FLUSH_MS);
+      }
     };
-    const timer = setInterval(flush, FLUSH_MS);
+    timer = setTimeout(flush, FLUSH_MS);
     window.addEventListener('online', flush);
     return () => {
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(timer);
       window.removeEventListener('online', flush);
+      board.done('plays');
     };
-  }, [sender, unpaired]);
+  }, [sender, unpaired, board]);
 
   // Live: the screen's own changes, and the playlists and files it plays; a closed stream may mean revoked.
   const files = [...new Set(watched.slides.map((s) => s.fileId))].slice(0, 40);
@@ -205,9 +294,24 @@ function PairedDisplay({
     ...playlists.map((id) => `playlist=${encodeURIComponent(id)}`),
     ...files.map((id) => `file=${encodeURIComponent(id)}`),
   ].join('&');
+  // A stream that fails is closed and opened again by the display, backing off (retry.ts), rather than by the
+  // browser's fixed reconnect (which also stops for good at a refusal, a 429 or a 503); the reopened stream names
+  // the last event it had, so the gateway tells it to resync.
+  const [liveTry, setLiveTry] = useState(0);
+  const liveFailures = useRef(0);
+  const lastEventId = useRef('');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: liveTry opens the stream again
   useEffect(() => {
     // since: a screen that starts (or swaps what it watches) long after the last change need not refetch it all
-    const source = new EventSource(liveUrl(`/api/events${query ? `?${query}` : ''}`));
+    const again = lastEventId.current ? `lastEventId=${encodeURIComponent(lastEventId.current)}` : '';
+    const params = [query, again].filter(Boolean).join('&');
+    const source = new EventSource(liveUrl(`/api/events${params ? `?${params}` : ''}`));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    source.addEventListener('ready', (e) => {
+      liveFailures.current = 0;
+      board.done('live');
+      if ((e as MessageEvent).lastEventId) lastEventId.current = (e as MessageEvent).lastEventId;
+    });
     source.addEventListener('screens.screen.changed.v1', () => void refresh());
     // Back after a cut (or told to read everything again): what the screen is given may have changed meanwhile, and
     // proof of play counts only what it was given (a display still playing the old content is refused after a minute).
@@ -223,20 +327,31 @@ function PairedDisplay({
       'resync',
     ])
       source.addEventListener(type, reload);
-    // The browser reconnects by itself; a refusal (revoked) closes the source: ask the server what happened.
+    // A cut or a refusal (revoked?): ask the server what happened (a 401 unpairs), and open the stream again later.
     source.onerror = () => {
-      if (source.readyState === EventSource.CLOSED) void refresh();
+      if (timer !== undefined) return;
+      source.close();
+      // once per run of failures: a read that is still trying must not start over at each attempt
+      if (liveFailures.current === 0) void refresh();
+      liveFailures.current += 1;
+      const ms = retryDelay(liveFailures.current);
+      board.wait('live', Date.now() + ms);
+      timer = setTimeout(() => setLiveTry((n) => n + 1), ms);
     };
     return () => {
       source.close();
+      clearTimeout(timer);
       window.removeEventListener('online', online);
     };
-  }, [query, refresh]);
+  }, [query, refresh, liveTry, board]);
+  useEffect(() => () => board.done('live'), [board]);
 
   // Closed: black, nothing drawn.
   if (!open) {
     return (
-      <main className="pc-display pc-display--closed" data-testid="display-closed" data-screen={screen.screenId} />
+      <main className="pc-display pc-display--closed" data-testid="display-closed" data-screen={screen.screenId}>
+        <WaitingLine board={board} />
+      </main>
     );
   }
 
@@ -256,6 +371,7 @@ function PairedDisplay({
             startsAt={screen.takeovers?.find((x) => x.id === takeoverId)?.startsAt ?? null}
             timeZone={screen.timeZone}
           />
+          <WaitingLine board={board} />
         </Stage>
       </main>
     );
@@ -282,6 +398,7 @@ function PairedDisplay({
         ) : (
           <IdleScreen name={screen.name} unassigned={playing.kind === 'none'} />
         )}
+        <WaitingLine board={board} />
       </Stage>
     </main>
   );

@@ -17,6 +17,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { usePageTimer } from '../../../lib/use-page-timer';
 import { precacheForOffline } from '../../../sw/register';
 import { getDisplayPages, getDisplayPlaylist } from '../api/get-content';
+import { retryDelay, type WaitingBoard } from './retry';
 import { pageSlides, playRecordOf, type Slide } from './slides';
 
 export type { Slide };
@@ -34,7 +35,8 @@ async function kept<T>(key: string, read: () => Promise<T>): Promise<T> {
   }
 }
 
-async function slidesOf(playing: Shown): Promise<Slide[]> {
+/** The slides of what plays; `missing`: a file whose pages could not be read (and none were kept), tried again. */
+async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boolean }> {
   let fileIds: string[] = [];
   if (playing.kind === 'file') fileIds = [playing.fileId];
   else if (playing.kind === 'playlist') {
@@ -45,27 +47,28 @@ async function slidesOf(playing: Shown): Promise<Slide[]> {
       .map((i) => i.fileId);
   }
   const slides: Slide[] = [];
+  let missing = false;
   for (const fileId of fileIds) {
     let pages: FilePage[];
     try {
       pages = await kept(`pages:${fileId}`, () => getDisplayPages(fileId));
     } catch {
-      continue; // gone or unreadable: the rest still plays
+      missing = true; // gone or unreadable: the rest still plays, and it is asked for again
+      continue;
     }
     slides.push(...pageSlides(fileId, pages));
   }
   void precacheForOffline(slides.map((s) => s.imagePath));
-  return slides;
+  return { slides, missing };
 }
 
 const keyOf = (p: Shown) => JSON.stringify(p);
-const RETRY_MS = 3000;
 /** The clock re-resolves at the next change point, and at least this often (a clock set by hand, a sleeping tab). */
 const RECHECK_MS = 5000;
 
 export function useDisplayPlayer(
   screen: DeviceScreen,
-  opts: { version: number; active: boolean; onPlayed: (record: PlayRecord) => void },
+  opts: { version: number; active: boolean; onPlayed: (record: PlayRecord) => void; board: WaitingBoard },
 ) {
   const inputs = useMemo(() => deviceInputs(screen), [screen]);
   const [resolution, setResolution] = useState<Resolution>(() => resolveScreen(inputs, Date.now()));
@@ -95,13 +98,17 @@ export function useDisplayPlayer(
 
   // The slides of what plays (again after a live change: opts.version).
   const playingKey = keyOf(playing);
-  // Nothing readable yet (the assignment may reach the files service a moment after the display): try again.
+  // Nothing readable yet (the assignment may reach the files service a moment after the display, the network is
+  // cut): try again, waiting longer each time (retry.ts); `failures` counts the tries that failed in a row.
   const [retry, setRetry] = useState(0);
+  const failures = useRef(0);
   const active = opts.active;
+  const board = opts.board;
   // biome-ignore lint/correctness/useExhaustiveDependencies: playingKey stands for playing; version and retry force a reload
   useEffect(() => {
     if (!active) {
       // closed: nothing on screen, nothing fetched; at opening the slides are read again
+      board.done('content');
       slidesRef.current = [];
       setSlides([]);
       setStep(0);
@@ -110,17 +117,25 @@ export function useDisplayPlayer(
     let stale = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const again = () => {
-      timer = setTimeout(() => setRetry((n) => n + 1), RETRY_MS);
+      failures.current += 1;
+      const ms = retryDelay(failures.current);
+      board.wait('content', Date.now() + ms);
+      timer = setTimeout(() => setRetry((n) => n + 1), ms);
     };
     slidesOf(playing)
-      .then((next) => {
+      .then(({ slides: next, missing }) => {
         if (stale) return;
         if (JSON.stringify(slidesRef.current) !== JSON.stringify(next)) {
           slidesRef.current = next;
           setSlides(next);
           setStep(0);
         }
-        if (next.length === 0 && (playing.kind === 'file' || playing.kind === 'playlist')) again();
+        const hasContent = playing.kind === 'file' || playing.kind === 'playlist';
+        if (hasContent && (missing || next.length === 0)) again();
+        else {
+          failures.current = 0;
+          board.done('content');
+        }
       })
       .catch(() => {
         if (!stale) again();
@@ -129,7 +144,8 @@ export function useDisplayPlayer(
       stale = true;
       clearTimeout(timer);
     };
-  }, [playingKey, opts.version, retry, active]);
+  }, [playingKey, opts.version, retry, active, board]);
+  useEffect(() => () => board.done('content'), [board]);
 
   const slide = active && slides.length ? slides[step % slides.length] : undefined;
 

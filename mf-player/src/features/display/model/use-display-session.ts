@@ -1,5 +1,11 @@
 // The display's life: no credential → show a pairing code and poll it (about once a second) until a member claims
 // it; paired → read its screen, keep it for offline reloads; a 401 anywhere (revoked) → back to a new code.
+// Every request is tried again until it answers (retry.ts): a display never stays on a dead screen.
+//
+// Whether it is paired is known without asking: the copy of its screen kept in localStorage (written once the
+// server gave it, removed at a 401) is the marker. No copy → it asks for a pairing code at once, so an unpaired
+// display makes no failing request (the device cookie is httpOnly and cannot be looked at). A display whose storage
+// was wiped while its cookie lives on shows a code; pairing it again replaces the old credential.
 import type { DeviceScreen, PairingStarted } from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -7,13 +13,14 @@ import { getDeviceScreen } from '../api/get-device-screen';
 import { pollPairing } from '../api/poll-pairing';
 import { startPairing } from '../api/start-pairing';
 import { displayKeyStore, pendingKey, platformSubtle } from './display-keys';
+import { retryDelay, retrying, type WaitingBoard } from './retry';
 
 const SCREEN_KEY = 'pagecast.screen.device';
 const POLL_MS = 1000;
 
 export type DisplayState =
   | { kind: 'starting' }
-  | { kind: 'pairing'; pairing: PairingStarted | null; error: boolean }
+  | { kind: 'pairing'; pairing: PairingStarted | null }
   | { kind: 'paired'; screen: DeviceScreen };
 
 const stored = (): DeviceScreen | null => {
@@ -28,83 +35,110 @@ const store = (s: DeviceScreen | null) => {
   else localStorage.removeItem(SCREEN_KEY);
 };
 export const isUnauthorized = (err: unknown) => err instanceof HttpError && err.status === 401;
+const isNotFound = (err: unknown) => err instanceof HttpError && err.status === 404;
 
-export function useDisplaySession() {
-  const [state, setState] = useState<DisplayState>({ kind: 'starting' });
-  const stateRef = useRef(state);
-  stateRef.current = state;
+export function useDisplaySession(board: WaitingBoard) {
+  // paired before (a kept copy): read the screen first; never paired: straight to a code
+  const [state, setState] = useState<DisplayState>(() =>
+    stored() ? { kind: 'starting' } : { kind: 'pairing', pairing: null },
+  );
+  const reading = useRef<AbortController | null>(null);
 
   const unpaired = useCallback(() => {
+    reading.current?.abort();
+    board.done('screen');
     store(null);
-    setState({ kind: 'pairing', pairing: null, error: false });
-  }, []);
+    setState({ kind: 'pairing', pairing: null });
+  }, [board]);
 
-  /** Reads the screen again (after a live change, at start); offline the stored copy is played. */
+  /**
+   * Reads the screen again (after a live change, at start, once paired), until it answers; a newer read replaces
+   * one still trying. Offline, the kept copy plays meanwhile.
+   */
   const refresh = useCallback(async () => {
+    reading.current?.abort();
+    const ctl = new AbortController();
+    reading.current = ctl;
     try {
-      const screen = await getDeviceScreen();
+      const screen = await retrying('screen', () => getDeviceScreen(ctl.signal), {
+        board,
+        signal: ctl.signal,
+        permanent: isUnauthorized,
+        onFailure: () => {
+          const kept = stored();
+          if (kept) setState((s) => (s.kind === 'paired' ? s : { kind: 'paired', screen: kept }));
+        },
+      });
       store(screen);
       setState({ kind: 'paired', screen });
     } catch (err) {
-      if (isUnauthorized(err)) return unpaired();
-      const kept = stored();
-      if (kept) setState((s) => (s.kind === 'paired' ? s : { kind: 'paired', screen: kept }));
-      else if (stateRef.current.kind === 'starting') setState({ kind: 'pairing', pairing: null, error: true });
+      if (isUnauthorized(err)) unpaired();
+      // else aborted: a newer read (or the end of the page) took over
     }
-  }, [unpaired]);
+  }, [board, unpaired]);
 
   useEffect(() => {
-    void refresh();
-  }, [refresh]);
+    if (stored()) void refresh();
+    return () => {
+      reading.current?.abort();
+      board.done('screen');
+    };
+  }, [refresh, board]);
 
-  // Pairing: ask for a code, poll it, ask again when it expires.
+  // Pairing: ask for a code (until one comes), poll it, ask again when it expires.
   const pairing = state.kind === 'pairing' ? state.pairing : undefined;
-  const pairingError = state.kind === 'pairing' && state.error;
   useEffect(() => {
     if (state.kind !== 'pairing' || pairing) return;
-    let stopped = false;
-    const timer = setTimeout(
-      async () => {
-        try {
-          const started = await startPairing();
-          if (!stopped) setState({ kind: 'pairing', pairing: started, error: false });
-        } catch {
-          if (!stopped) setState({ kind: 'pairing', pairing: null, error: true }); // retried by this effect
-        }
-      },
-      pairingError ? 5000 : 0,
+    const ctl = new AbortController();
+    retrying('pairing-code', startPairing, { board, signal: ctl.signal }).then(
+      (started) => setState({ kind: 'pairing', pairing: started }),
+      () => undefined, // aborted: this display left the pairing screen
     );
     return () => {
-      stopped = true;
-      clearTimeout(timer);
+      ctl.abort();
+      board.done('pairing-code');
     };
-  }, [state.kind, pairing, pairingError]);
+  }, [state.kind, pairing, board]);
 
   useEffect(() => {
     if (!pairing) return;
     let stopped = false;
+    let failures = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     // signed proof of play: the key this display will sign with goes with each poll (none without WebCrypto)
     const publicKey = pendingKey(displayKeyStore(), platformSubtle()).then(
       (key) => key?.jwk,
       () => undefined,
     );
-    const timer = setInterval(async () => {
+    const poll = async () => {
       try {
         const status = await pollPairing(pairing.pairingId, pairing.pollSecret, await publicKey);
         if (stopped) return;
+        failures = 0;
+        board.done('pairing-status');
         if (status.status === 'paired') {
           stopped = true;
+          setState({ kind: 'starting' });
           await refresh();
-        } else if (status.status === 'expired') setState({ kind: 'pairing', pairing: null, error: false });
-      } catch {
-        // offline for a moment: the next poll tries again
+        } else if (status.status === 'expired') setState({ kind: 'pairing', pairing: null });
+        else timer = setTimeout(poll, POLL_MS);
+      } catch (err) {
+        if (stopped) return;
+        // unknown to the server (its pairing is gone): a new code
+        if (isNotFound(err)) return setState({ kind: 'pairing', pairing: null });
+        failures += 1;
+        const ms = Math.max(POLL_MS, retryDelay(failures));
+        board.wait('pairing-status', Date.now() + ms);
+        timer = setTimeout(poll, ms);
       }
-    }, POLL_MS);
+    };
+    timer = setTimeout(poll, POLL_MS);
     return () => {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
+      board.done('pairing-status');
     };
-  }, [pairing, refresh]);
+  }, [pairing, refresh, board]);
 
   return { state, refresh, unpaired };
 }
