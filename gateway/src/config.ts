@@ -36,8 +36,9 @@
 //   MEDIA_ACCESS_ENTRIES how many (caller, image) access decisions are remembered (default 100000)
 //   MEDIA_ACCESS_MAX_MS  the longest any such decision is remembered (default 60000); file-conversion grants less
 //                        for a licence (at most 3 s, never past its end) and for a refusal (2 s)
-//   STRIPE_JS_URL    where the purchase dialog loads Stripe.js (default https://js.stripe.com/v3/; localstripe's
-//                    /js.stripe.com/v3/ in tests); the CSP allows its origin and nothing else of the card provider
+//   STRIPE_JS_URL    where the purchase dialog loads Stripe.js (default https://js.stripe.com/endive/stripe.js, the
+//                    release @stripe/stripe-js expects; localstripe's /js.stripe.com/v3/ in tests); the CSP allows
+//                    its origin and nothing else of the card provider
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@pagecast/service-kit';
@@ -74,7 +75,7 @@ export const gatewayConfigShape = {
     .default(128 * 1024 * 1024),
   MEDIA_ACCESS_ENTRIES: z.coerce.number().int().positive().default(100_000),
   MEDIA_ACCESS_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
-  STRIPE_JS_URL: z.url({ protocol: /^https?$/ }).default('https://js.stripe.com/v3/'),
+  STRIPE_JS_URL: z.url({ protocol: /^https?$/ }).default('https://js.stripe.com/endive/stripe.js'),
 };
 
 export type GatewayConfig = ReturnType<typeof loadGatewayConfig>;

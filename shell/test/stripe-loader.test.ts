@@ -25,6 +25,21 @@ describe('Stripe.js from the configured URL', () => {
     expect([...document.querySelectorAll('script')].map((s) => s.src)).toEqual([url]);
   });
 
+  it('builds a stand-in client (localstripe) without the version warning meant for Stripe.js', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const url = 'http://127.0.0.1:12211/js.stripe.com/v3/?standin';
+      const instance = { elements: vi.fn() };
+      const loading = loadStripeFrom(url, 'pk_test_localstripe');
+      (window as { Stripe?: unknown }).Stripe = vi.fn(() => instance);
+      document.querySelector('script')?.dispatchEvent(new Event('load'));
+      await expect(loading).resolves.toBe(instance);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('rejects when the script cannot load, and tries again on the next call', async () => {
     const url = 'http://127.0.0.1:1/missing.js';
     const first = loadStripeFrom(url, 'pk_test_abc');

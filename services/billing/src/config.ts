@@ -25,7 +25,7 @@ export const configSchema = {
   /** The provider's API base (localstripe here, e.g. http://127.0.0.1:12111); unset = the real provider. */
   STRIPE_API_BASE: optionalString,
   /** Where browsers load Stripe.js from (localstripe serves a fake one at /js.stripe.com/v3/). */
-  STRIPE_JS_URL: z.string().url().default('https://js.stripe.com/v3/'),
+  STRIPE_JS_URL: z.string().url().default('https://js.stripe.com/endive/stripe.js'),
   /** Prefix of the durable consumer names (tests use their own). */
   CONSUMER_PREFIX: z.string().min(1).default('billing'),
   /** Where a new durable starts: the whole history ('all': members who existed before billing) or 'new' (tests). */
