@@ -56,6 +56,8 @@ export const baseConfigSchema = {
   SMTP_URL: url('smtp://127.0.0.1:1025').default('smtp://127.0.0.1:1025'),
   PUBLIC_URL: url('http://localhost:8080').default('http://localhost:8080'),
   INTERNAL_SECRET: z.string({ error: 'is required' }).min(32, 'must be at least 32 characters'),
+  /** How long a start waits for the database, NATS and S3 to answer (start-retry.ts) before it fails. */
+  START_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
   /** Test only: crash points and test clocks to turn on (failpoints.ts); refused when NODE_ENV=production. */
   PAGECAST_FAILPOINTS: failpointsSetting,
 };

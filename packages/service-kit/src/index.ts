@@ -54,6 +54,7 @@ export {
   type ConsumeOptions,
   connectNats,
   consume,
+  ensureConsumer,
   ensureStreams,
   type JetStreamClient,
   type JetStreamManager,
@@ -61,6 +62,7 @@ export {
   type Nats,
   type NatsConnection,
   natsReady,
+  permanentNatsError,
   openKeyValue,
   PULL_EXPIRES_MS,
   type StreamDefinition,
@@ -85,6 +87,14 @@ export { createRecentChanges, type RecentChanges } from './recent-changes';
 export { createMemoryView, type MemoryView, type MemoryViewOptions, type Reducer } from './memory-view';
 export { type EnvelopeOf, type EventRoutes, eventRoutes } from './event-routes';
 export { FOLLOW_RETRY_MAX_MS, FOLLOW_RETRY_MIN_MS, followStream, type StreamFollower } from './stream-follower';
+export {
+  DEFAULT_START_TIMEOUT_MS,
+  StartTimeoutError,
+  type StartRetry,
+  startRetry,
+  startRetryDelay,
+  untilReady,
+} from './start-retry';
 export { createS3, type S3, type S3Config } from './s3';
 export { runService, SHUTDOWN_TIMEOUT_MS } from './shutdown';
 export {

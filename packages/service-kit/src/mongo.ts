@@ -1,15 +1,30 @@
 import mongoose from 'mongoose';
 import type { pino } from 'pino';
+import { type StartRetry, untilReady } from './start-retry';
 
 /**
  * One connection per service to its own database. Plain MongoDB features only: FerretDB (local and tests) has no
- * transactions, change streams, $lookup, TTL indexes or collation.
+ * transactions, change streams, $lookup, TTL indexes or collation. With `retry` (a start-up), a database that does
+ * not answer yet is waited for (start-retry.ts): each try is a new connection, the failed one closed.
  */
 export async function connectMongo(
   url: string,
   dbName: string,
   logger: pino.Logger,
-  opts: { maxPoolSize?: number } = {},
+  opts: { maxPoolSize?: number; retry?: StartRetry } = {},
+): Promise<mongoose.Connection> {
+  return untilReady('mongo', () => connectOnce(url, dbName, logger, opts), opts.retry, permanentMongoError);
+}
+
+/** A refused login or a malformed URL: waiting does not mend them. */
+const permanentMongoError = (err: unknown) =>
+  (err as { code?: unknown })?.code === 18 || (err as Error)?.name === 'MongoParseError';
+
+async function connectOnce(
+  url: string,
+  dbName: string,
+  logger: pino.Logger,
+  opts: { maxPoolSize?: number },
 ): Promise<mongoose.Connection> {
   const conn = mongoose.createConnection(url, {
     dbName,
@@ -32,7 +47,12 @@ export async function connectMongo(
     else logger.warn({ dbName }, 'mongo disconnected');
   });
   conn.on('reconnected', () => logger.info({ dbName }, 'mongo reconnected'));
-  await conn.asPromise();
+  try {
+    await conn.asPromise();
+  } catch (err) {
+    await conn.close().catch(() => undefined);
+    throw err;
+  }
   logger.info({ dbName }, 'mongo connected');
   return conn;
 }

@@ -1,6 +1,7 @@
 import { type EventEnvelope, parseEvent, type Subject, streams as contractStreams } from '@pagecast/contracts';
 import {
   AckPolicy,
+  type ConsumerConfig,
   DeliverPolicy,
   type JetStreamClient,
   JetStreamApiError,
@@ -14,6 +15,7 @@ import {
 import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection, nanos } from '@nats-io/transport-node';
 import type { pino } from 'pino';
+import { DEFAULT_START_TIMEOUT_MS, type StartRetry, startRetry, untilReady } from './start-retry';
 
 export type { JetStreamClient, JetStreamManager, NatsConnection };
 
@@ -23,6 +25,8 @@ export interface Nats {
   jsm: JetStreamManager;
   /** Copies of each stream and bucket this process creates (NATS_REPLICAS). */
   replicas: number;
+  /** the service's logger (a start step's retries are logged with it) */
+  logger?: pino.Logger;
 }
 
 const disconnected = new WeakSet<NatsConnection>();
@@ -32,20 +36,25 @@ const replicasOf = new WeakMap<JetStreamManager, number>();
 /**
  * Connects (reconnecting forever, to any server of the list: NATS_URL may name a cluster's servers separated by
  * commas), logs connection changes and returns the JetStream client and manager. `replicas` defaults to
- * NATS_REPLICAS, which the config schema has checked.
+ * NATS_REPLICAS, which the config schema has checked. With `retry` (a start-up), no server yet or JetStream not
+ * answering yet (a cluster still electing its leader) is waited for (start-retry.ts), not a failed start.
  */
 export async function connectNats(
   url: string,
   logger: pino.Logger,
   name: string,
-  opts: { replicas?: number } = {},
+  opts: { replicas?: number; retry?: StartRetry } = {},
 ): Promise<Nats> {
   const servers = url
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   const replicas = opts.replicas ?? (Number(process.env.NATS_REPLICAS) || 1);
-  const nc = await connect({ servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000, timeout: 5000 });
+  const nc = await untilReady(
+    'nats',
+    () => connect({ servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000, timeout: 5000 }),
+    opts.retry,
+  );
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === 'disconnect') {
@@ -60,10 +69,16 @@ export async function connectNats(
     }
   })();
   const js = jetstream(nc);
-  const jsm = await jetstreamManager(nc);
+  let jsm: JetStreamManager;
+  try {
+    jsm = await untilReady('nats jetstream', () => jetstreamManager(nc), opts.retry, permanentNatsError);
+  } catch (err) {
+    await nc.close().catch(() => undefined);
+    throw err;
+  }
   replicasOf.set(jsm, replicas);
   logger.info({ url, replicas }, 'nats connected');
-  return { nc, js, jsm, replicas };
+  return { nc, js, jsm, replicas, logger };
 }
 
 /** Readiness: connected (not closed, draining or between reconnects). */
@@ -78,6 +93,13 @@ const API_CONSUMER_NOT_FOUND = 10014;
 function apiCode(err: unknown): number | undefined {
   return err instanceof JetStreamApiError ? err.code : undefined;
 }
+
+/**
+ * JetStream answered with a refusal of the request itself (a missing stream, a bad config): waiting does not mend it.
+ * Time-outs, no responders and 5xx answers (a cluster electing its leader: 10008) are waited for.
+ */
+export const permanentNatsError = (err: unknown) =>
+  err instanceof JetStreamApiError && err.status >= 400 && err.status < 500;
 
 export interface StreamDefinition {
   name: string;
@@ -157,6 +179,49 @@ export interface ConsumeOptions<S extends Subject> {
   maxDeliver?: number;
   /** Redelivery if neither acked nor kept alive; long handlers are kept alive automatically. Default 30 s. */
   ackWaitMs?: number;
+  /** How long the consumer's creation is tried again when JetStream does not answer (start-retry.ts). */
+  setupTimeoutMs?: number;
+}
+
+/**
+ * Creates a durable consumer or brings its config up to date; safe when processes race. JetStream's answers are
+ * waited for (a request that times out on a cluster just formed is tried again) up to `timeoutMs`.
+ */
+export async function ensureConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  durable: string,
+  config: Partial<ConsumerConfig>,
+  opts: { logger: pino.Logger; deliver?: 'all' | 'new'; timeoutMs?: number },
+): Promise<void> {
+  const retry = startRetry(opts.logger, opts.timeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+  await untilReady(
+    `nats consumer ${stream}/${durable}`,
+    async () => {
+      try {
+        await jsm.consumers.info(stream, durable);
+        await jsm.consumers.update(stream, durable, config);
+        return;
+      } catch (err) {
+        if (apiCode(err) !== API_CONSUMER_NOT_FOUND) throw err;
+      }
+      try {
+        await jsm.consumers.add(stream, {
+          ...config,
+          durable_name: durable,
+          ack_policy: AckPolicy.Explicit,
+          deliver_policy: opts.deliver === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
+        });
+      } catch (addErr) {
+        // another process created it meanwhile
+        await jsm.consumers.info(stream, durable).catch(() => {
+          throw addErr;
+        });
+      }
+    },
+    retry,
+    permanentNatsError,
+  );
 }
 
 /**
@@ -173,25 +238,24 @@ export async function consume<S extends Subject>(
   const retryDelayMs = opts.retryDelayMs ?? 1000;
   const maxDeliver = opts.maxDeliver ?? 50;
   const log = logger.child({ stream, durable });
-  const jsm = await js.jetstreamManager();
+  const setup = startRetry(log, opts.setupTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+  const jsm = await untilReady('nats jetstream', () => js.jetstreamManager(), setup, permanentNatsError);
   const config = {
     filter_subjects: [...opts.subjects] as string[],
     ack_wait: nanos(ackWaitMs),
     max_deliver: maxDeliver,
   };
-  try {
-    await jsm.consumers.info(stream, durable);
-    await jsm.consumers.update(stream, durable, config);
-  } catch (err) {
-    if (apiCode(err) !== API_CONSUMER_NOT_FOUND) throw err;
-    await jsm.consumers.add(stream, {
-      ...config,
-      durable_name: durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: opts.deliver === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
-    });
-  }
-  const consumer = await js.consumers.get(stream, durable);
+  await ensureConsumer(jsm, stream, durable, config, {
+    logger: log,
+    deliver: opts.deliver,
+    timeoutMs: Math.max(0, setup.timeoutMs - (Date.now() - setup.startedAt)),
+  });
+  const consumer = await untilReady(
+    `nats consumer ${stream}/${durable}`,
+    () => js.consumers.get(stream, durable),
+    setup,
+    permanentNatsError,
+  );
   const messages = await consumer.consume({ max_messages: 16, expires: PULL_EXPIRES_MS });
 
   const handle = async (m: JsMsg) => {
@@ -244,7 +308,18 @@ export async function consume<S extends Subject>(
  * A JetStream key-value bucket (created if missing, bound if it exists): for soft state written far more often than
  * a database should be (a display's heartbeat), one value per key, kept `ttlMs` after its last write.
  */
-export async function openKeyValue(nats: Nats, bucket: string, opts: { ttlMs: number }): Promise<KV> {
-  return new Kvm(nats.js).create(bucket, { history: 1, ttl: opts.ttlMs, replicas: nats.replicas ?? 1 });
+export async function openKeyValue(
+  nats: Nats,
+  bucket: string,
+  opts: { ttlMs: number; timeoutMs?: number },
+): Promise<KV> {
+  const create = () => new Kvm(nats.js).create(bucket, { history: 1, ttl: opts.ttlMs, replicas: nats.replicas ?? 1 });
+  // JetStream not answering yet (a start beside a cluster just formed) is waited for
+  return untilReady(
+    `nats bucket ${bucket}`,
+    create,
+    nats.logger ? startRetry(nats.logger, opts.timeoutMs ?? DEFAULT_START_TIMEOUT_MS) : undefined,
+    permanentNatsError,
+  );
 }
 export type { KV };

@@ -7,9 +7,10 @@ import { createHttpApp, listen } from './http';
 import { clientAddressMiddleware, identityMiddleware } from './identity';
 import { createLogger, type Logger } from './logger';
 import { connectMongo, mongoReady } from './mongo';
-import { connectNats, ensureStreams, type Nats, natsReady } from './nats';
+import { connectNats, ensureStreams, type Nats, natsReady, permanentNatsError } from './nats';
 import { createOutbox, type Outbox } from './outbox';
-import { createS3, type S3 } from './s3';
+import { createS3, permanentS3Error, type S3 } from './s3';
+import { startRetry, untilReady } from './start-retry';
 
 /** Something to undo on close; a rejection is logged, and the rest still close. */
 export type Closer = () => Promise<unknown>;
@@ -72,20 +73,26 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     }
   };
   try {
+    // servers that are not there yet (or not answering yet) are waited for, up to START_TIMEOUT_MS in all
+    const retry = startRetry(logger, config.START_TIMEOUT_MS);
     const dbName = databaseNameOf(config, opts.databaseName);
-    const conn = await connectMongo(config.MONGO_URL, dbName, logger, { maxPoolSize: config.MONGO_MAX_POOL_SIZE });
+    const conn = await connectMongo(config.MONGO_URL, dbName, logger, {
+      maxPoolSize: config.MONGO_MAX_POOL_SIZE,
+      retry,
+    });
     onClose(() => conn.close());
-    const nats = await connectNats(config.NATS_URL, logger, name, { replicas: config.NATS_REPLICAS });
+    const nats = await connectNats(config.NATS_URL, logger, name, { replicas: config.NATS_REPLICAS, retry });
     onClose(() => nats.nc.drain());
-    await ensureStreams(nats.jsm);
+    await untilReady('nats streams', () => ensureStreams(nats.jsm), retry, permanentNatsError);
     const outbox = createOutbox(conn, nats.js, logger);
     outbox.start();
     onClose(() => outbox.stop());
 
     const base: RuntimeContext<C> & { s3?: S3 } = { config, logger, conn, nats, outbox, dbName };
     if (opts.s3) {
-      base.s3 = createS3(s3Config(config));
-      await base.s3.ensureBucket();
+      const s3 = createS3(s3Config(config));
+      base.s3 = s3;
+      await untilReady('s3', () => s3.ensureBucket(), retry, permanentS3Error);
     }
     const { s3 } = base;
     const context = await opts.context(base as Parameters<typeof opts.context>[0], onClose);

@@ -16,6 +16,12 @@ export interface S3 {
   ready(): Promise<boolean>;
 }
 
+/** Refused keys or a refused bucket name: waiting does not mend them (a start fails at once). */
+export const permanentS3Error = (err: unknown) =>
+  ['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidBucketName'].includes(
+    (err as { code?: string })?.code ?? '',
+  );
+
 export function createS3(cfg: S3Config): S3 {
   const url = new URL(cfg.endpoint);
   const useSSL = url.protocol === 'https:';

@@ -1,6 +1,14 @@
 import { type AnyEvent, type EventData, parseEvent, subjects } from '@pagecast/contracts';
-import type { Logger, Nats, Outbox } from '@pagecast/service-kit';
-import { AckPolicy, DeliverPolicy, JetStreamApiError, type JsMsg } from '@nats-io/jetstream';
+import {
+  ensureConsumer,
+  type Logger,
+  type Nats,
+  type Outbox,
+  permanentNatsError,
+  startRetry,
+  untilReady,
+} from '@pagecast/service-kit';
+import type { JsMsg } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
 import { isConversionError, type RenderPool } from '../conversion/index.ts';
 import type { Repositories } from '../data';
@@ -42,7 +50,8 @@ export function conversionQueue(queue: string | undefined): { durable: string; s
     : { durable: CONVERSION_DURABLE, subject: subjects.conversionRequested };
 }
 
-async function ensureConsumer(deps: WorkerDeps): Promise<void> {
+/** The work queue's durable consumer (JetStream not answering yet at start is waited for: service-kit). */
+async function ensureQueueConsumer(deps: WorkerDeps): Promise<void> {
   const { jsm } = deps.nats;
   const { durable, subject } = conversionQueue(deps.settings.CONVERSION_QUEUE);
   const config = {
@@ -54,25 +63,7 @@ async function ensureConsumer(deps: WorkerDeps): Promise<void> {
     max_deliver: -1,
     max_ack_pending: 1000,
   };
-  try {
-    await jsm.consumers.info(CONVERSION_STREAM, durable);
-    await jsm.consumers.update(CONVERSION_STREAM, durable, config);
-  } catch (err) {
-    if (!(err instanceof JetStreamApiError) || err.code !== 10014) throw err;
-    try {
-      await jsm.consumers.add(CONVERSION_STREAM, {
-        ...config,
-        durable_name: durable,
-        ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
-      });
-    } catch (addErr) {
-      // another process created it meanwhile
-      await jsm.consumers.info(CONVERSION_STREAM, durable).catch(() => {
-        throw addErr;
-      });
-    }
-  }
+  await ensureConsumer(jsm, CONVERSION_STREAM, durable, config, { logger: deps.logger });
 }
 
 /**
@@ -83,10 +74,13 @@ async function ensureConsumer(deps: WorkerDeps): Promise<void> {
 export async function startConversionWorkers(deps: WorkerDeps): Promise<RunningWorkers> {
   const { settings } = deps;
   const log = deps.logger.child({ component: 'conversion-worker' });
-  await ensureConsumer(deps);
-  const consumer = await deps.nats.js.consumers.get(
-    CONVERSION_STREAM,
-    conversionQueue(deps.settings.CONVERSION_QUEUE).durable,
+  await ensureQueueConsumer(deps);
+  const { durable } = conversionQueue(deps.settings.CONVERSION_QUEUE);
+  const consumer = await untilReady(
+    `nats consumer ${CONVERSION_STREAM}/${durable}`,
+    () => deps.nats.js.consumers.get(CONVERSION_STREAM, durable),
+    startRetry(log),
+    permanentNatsError,
   );
   let stopping = false;
   const running = new Set<JsMsg>();
