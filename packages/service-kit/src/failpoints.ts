@@ -165,15 +165,28 @@ function pointSeed(seed: number, name: string): number {
   return h;
 }
 
-/** A service's time: real time, unless its test clock is on and a test set or moved it. */
+/**
+ * A service's time: real time, unless its test clock is on and a test set or moved it. The one clock of a service
+ * (the runtime context's `clock`): every business time (a record's date, an expiry, a renewal, a heartbeat's age)
+ * is read from it. Time that only measures real waiting stays on Date.now: a lease's expiry (the claims store
+ * compares it with real time), a retry deadline, a duration logged.
+ */
 export interface Clock {
   now(): Date;
+  /** now() in milliseconds since the epoch */
+  ms(): number;
   /** Test clock only: the time stands at `at` from now on (null: real time again, any advance undone). */
   set(at: Date | null): void;
   /** Test clock only: moves the time forward by `ms` (it keeps running, or stays set). */
   advance(ms: number): void;
   /** whether set/advance may be used (the service's `<service>.clock` failpoint is on) */
   readonly adjustable: boolean;
+}
+
+/** The clock of `service`: adjustable when its `<service>.clock` failpoint is on (tests only). */
+export function serviceClock(service: ServiceName, settings: FailpointSettings): Clock {
+  const name = `${service}.clock`;
+  return createClock(settings.clocks.has(name as FailpointName), name);
 }
 
 export function createClock(adjustable: boolean, name = 'the test clock'): Clock {
@@ -185,6 +198,7 @@ export function createClock(adjustable: boolean, name = 'the test clock'): Clock
   return {
     adjustable,
     now: () => new Date((fixed ?? Date.now()) + offset),
+    ms: () => (fixed ?? Date.now()) + offset,
     set(at) {
       guard();
       fixed = at ? at.getTime() : null;
@@ -217,6 +231,8 @@ export function createFailpoints<S extends ServiceName>(
   service: S,
   settings: FailpointSettings,
   logger?: Logger,
+  /** the service's clock when it has one already (the runtime context's) */
+  clock?: Clock,
 ): Failpoints<S> {
   const own = [...settings.crash].filter(([name]) => FAILPOINTS[name].service === service);
   const probabilistic = own.some(([, p]) => p > 0 && p < 1);
@@ -231,10 +247,9 @@ export function createFailpoints<S extends ServiceName>(
       probabilistic ? `crash points on (test only), seed=${seed} replays their draws` : 'crash points on (test only)',
     );
   }
-  const clockName = `${service}.clock`;
   return {
     seed: probabilistic ? seed : undefined,
-    clock: createClock(settings.clocks.has(clockName as FailpointName), clockName),
+    clock: clock ?? serviceClock(service, settings),
     hit(name) {
       const point = draws.get(name);
       if (!point || point.p === 0) return;

@@ -38,6 +38,7 @@ export {
   type Clock,
   type CrashPointOf,
   createClock,
+  serviceClock,
   createFailpoints,
   FAILPOINTS,
   type FailpointName,

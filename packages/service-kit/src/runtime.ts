@@ -3,6 +3,7 @@ import { buildOpenApiDocument } from '@pagecast/contracts/openapi';
 import type { RequestHandler } from 'express';
 import type mongoose from 'mongoose';
 import { type BaseConfig, ConfigError, databaseNameOf } from './config';
+import { type Clock, serviceClock } from './failpoints';
 import { createHttpApp, listen } from './http';
 import { clientAddressMiddleware, identityMiddleware } from './identity';
 import { createLogger, type Logger } from './logger';
@@ -26,6 +27,8 @@ export interface RuntimeContext<C extends BaseConfig = BaseConfig> {
   outbox: Outbox;
   /** this service's database name (durable consumer names derive from it) */
   dbName: string;
+  /** the service's one clock (failpoints.ts): real time, or a test's when `<service>.clock` is on */
+  clock: Clock;
 }
 
 /** The runtime context of a service that stores objects: S3 is connected and part of readiness. */
@@ -47,6 +50,8 @@ export interface ServiceRuntimeOptions<C extends BaseConfig, S extends boolean, 
   databaseName: string;
   /** connect S3 (keys required) and ensure the bucket; /readyz then also checks it */
   s3?: S;
+  /** the clock (default: the service's own, adjustable when its clock failpoint is on); component tests pass one */
+  clock?: Clock;
   /** Builds the service's context from the connections: repositories and its own resources (closers via onClose). */
   context(base: S extends true ? RuntimeContextWithS3<C> : RuntimeContext<C>, onClose: OnClose): Promise<Ctx> | Ctx;
   /** Starts consumers and workers (closers via onClose) and returns the routers to serve behind the identity check. */
@@ -88,7 +93,8 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     outbox.start();
     onClose(() => outbox.stop());
 
-    const base: RuntimeContext<C> & { s3?: S3 } = { config, logger, conn, nats, outbox, dbName };
+    const clock = opts.clock ?? serviceClock(name, config.PAGECAST_FAILPOINTS);
+    const base: RuntimeContext<C> & { s3?: S3 } = { config, logger, conn, nats, outbox, dbName, clock };
     if (opts.s3) {
       const s3 = createS3(s3Config(config));
       base.s3 = s3;

@@ -1,4 +1,4 @@
-import type { Clock, Failpoints, Logger, RunningService, RuntimeContext } from '@pagecast/service-kit';
+import type { Failpoints, Logger, RunningService, RuntimeContext } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Repositories } from './data';
 import type { CardProvider } from './data/card-provider';
@@ -8,8 +8,6 @@ export interface ServiceContext extends RuntimeContext<Config> {
   data: Repositories;
   /** null when no secret key is configured: card payments answer PAYMENT_NOT_CONFIGURED */
   cards: CardProvider | null;
-  /** real time, or (failpoint billing.clock, tests only) a time a test sets */
-  clock: Clock;
   /** the crash tests' kill points (`failpoints.hit(...)`), off unless PAGECAST_FAILPOINTS turns them on */
   failpoints: Failpoints<'billing'>;
 }

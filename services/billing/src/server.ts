@@ -42,12 +42,11 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
       }
       await ensureIndexes(base.conn);
       // test only (refused in production): the crash tests' kill points and the settable clock
-      const failpoints = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);
+      const failpoints = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger, base.clock);
       return {
         ...base,
         data: createRepositories(base.conn),
         cards,
-        clock: failpoints.clock,
         failpoints,
       };
     },

@@ -1,4 +1,4 @@
-import type { Clock, Failpoints, Logger, RunningService, RuntimeContext } from '@pagecast/service-kit';
+import type { Failpoints, Logger, RunningService, RuntimeContext } from '@pagecast/service-kit';
 import type { Config } from './config';
 import type { Repositories } from './data';
 import type { BillingClient } from './data/billing';
@@ -7,8 +7,6 @@ import type { BillingClient } from './data/billing';
 export interface ServiceContext extends RuntimeContext<Config> {
   data: Repositories;
   billing: BillingClient;
-  /** real time, plus a forward offset that only a test can add (failpoint marketplace.clock) */
-  clock: Clock;
   /** the fault tests' crash points (`failpoints.hit(...)`), off unless PAGECAST_FAILPOINTS turns them on */
   failpoints: Failpoints<'marketplace'>;
 }

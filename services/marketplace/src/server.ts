@@ -31,12 +31,11 @@ export async function createServer(
       const data = createRepositories(base.conn);
       await ensureIndexes(data);
       // test only (refused in production): the fault tests' crash points and the clock a test moves forward
-      const failpoints = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);
+      const failpoints = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger, base.clock);
       return {
         ...base,
         data,
         billing: opts.billing ?? createBillingClient(config),
-        clock: failpoints.clock,
         failpoints,
       };
     },
