@@ -207,6 +207,7 @@ describe('how guesses are slowed', () => {
         tokens: ctx.tokens,
         background: ctx.background,
         knownBrowserKey: ctx.knownBrowserKey,
+        clock: ctx.clock,
       };
       try {
         await loginUseCase(deps, { email, password }, { userAgent: null, ip });

@@ -7,7 +7,7 @@ export * from './cookies';
 
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {
-  const { config, logger, data, outbox, mailer, tokens, background, knownBrowserKey } = context;
+  const { config, logger, data, outbox, mailer, tokens, background, knownBrowserKey, clock } = context;
   const deps: AccountDeps = {
     publicUrl: config.PUBLIC_URL,
     loginFailuresPerAddress: config.LOGIN_FAILURES_PER_ADDRESS,
@@ -18,6 +18,7 @@ export function createRouter(context: ServiceContext): Router {
     mailer,
     tokens,
     background,
+    clock,
   };
   return createRoutes({ deps, tokens, secureCookies: config.PUBLIC_URL.startsWith('https:') });
 }

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { Logger, Outbox } from '@pagecast/service-kit';
+import type { Clock, Logger, Outbox } from '@pagecast/service-kit';
 import type { Mailer, Repositories } from '../data';
 import type { SessionTokens } from '../data/session-tokens';
 import type { Background } from './background';
@@ -17,4 +17,6 @@ export interface AccountDeps {
   mailer: Mailer;
   tokens: SessionTokens;
   background: Background;
+  /** the service's clock (the runtime context's): token expiries, verification and sign-up times */
+  clock: Clock;
 }

@@ -85,7 +85,7 @@ export async function login(
     ]);
     // Later logins skip the claim (an insert) when the first one is already recorded.
     const isFirstLogin = !user.firstLoginAt && (await data.claims.claim(`first-login:${user._id}`)) !== null;
-    if (isFirstLogin) await data.users.recordFirstLogin(user._id, new Date());
+    if (isFirstLogin) await data.users.recordFirstLogin(user._id, deps.clock.now());
     return {
       session,
       isFirstLogin,

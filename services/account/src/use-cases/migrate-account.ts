@@ -29,7 +29,7 @@ export async function migrateAccount(deps: AccountDeps, userId: string, input: M
     throw new AppError('NOT_MIGRATABLE');
   }
   const bonus = constants.migrationBonusPoints;
-  const user = await data.users.migrate(userId, passwordHash, new Date());
+  const user = await data.users.migrate(userId, passwordHash, deps.clock.now());
   if (!user) throw new AppError('NOT_MIGRATABLE');
   await announceMigration(deps, user);
   return { migrationBonus: bonus, user: toCurrentUser(user) };

@@ -40,7 +40,7 @@ export async function register(
         emailVerified: false,
         locale: ownLocale,
         verificationTokenHash: hash,
-        verificationExpires: new Date(Date.now() + VERIFICATION_TOKEN_TTL_MS),
+        verificationExpires: new Date(deps.clock.ms() + VERIFICATION_TOKEN_TTL_MS),
       },
       { hint: 'later' },
     );

@@ -6,13 +6,13 @@ import type { AccountDeps } from './deps';
  * (`locale` gets the stored one: see chooseLocale).
  */
 export function requestPasswordReset(deps: AccountDeps, email: string, locale: (stored: string | null) => Locale) {
-  const { data, mailer, background, logger } = deps;
+  const { data, mailer, background, logger, clock } = deps;
   background.run('password reset mail', async () => {
     const user = await data.users.findByEmail(email);
     // Old external accounts have no password to reset: they migrate instead.
     if (user?.authProvider !== 'local') return;
     const { token, hash } = newToken();
-    const updated = await data.users.setResetToken(user._id, hash, new Date(Date.now() + RESET_TOKEN_TTL_MS));
+    const updated = await data.users.setResetToken(user._id, hash, new Date(clock.ms() + RESET_TOKEN_TTL_MS));
     if (!updated) return;
     const l = locale(user.locale);
     await mailer.send(

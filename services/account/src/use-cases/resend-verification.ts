@@ -6,7 +6,7 @@ async function sendVerification(deps: AccountDeps, user: UserRecord, locale: Loc
   const updated = await deps.data.users.replaceVerificationToken(
     user._id,
     hash,
-    new Date(Date.now() + VERIFICATION_TOKEN_TTL_MS),
+    new Date(deps.clock.ms() + VERIFICATION_TOKEN_TTL_MS),
   );
   if (!updated) return; // verified in the meantime
   await deps.mailer.send(

@@ -12,7 +12,7 @@ export async function mustFindUser(deps: AccountDeps, userId: string): Promise<U
 
 /** Deletes sessions and announces each revocation (the gateway stops accepting their tokens). */
 export async function revoke(deps: AccountDeps, userId: string, sids: string[]) {
-  const revokedAt = new Date().toISOString();
+  const revokedAt = deps.clock.now().toISOString();
   for (const sessionId of sids) await deps.outbox.add(subjects.sessionRevoked, { sessionId, userId, revokedAt });
 }
 
@@ -30,7 +30,7 @@ export const announceMigration = (deps: AccountDeps, user: UserRecord) =>
     {
       userId: user._id,
       bonusPoints: constants.migrationBonusPoints,
-      migratedAt: (user.migratedAt ?? new Date()).toISOString(),
+      migratedAt: (user.migratedAt ?? deps.clock.now()).toISOString(),
     },
     { id: nameUuid(`account.user.migrated:${user._id}`, 'v8') },
   );

@@ -7,14 +7,14 @@ import { useToken } from './shared';
 export async function verifyEmail(deps: AccountDeps, token: string) {
   const { data, outbox } = deps;
   const hash = hashToken(token);
-  const holder = await data.users.findByVerificationToken(hash, new Date());
+  const holder = await data.users.findByVerificationToken(hash, deps.clock.now());
   if (!holder || !(await useToken(deps, hash, VERIFICATION_TOKEN_TTL_MS))) throw new AppError('TOKEN_INVALID');
-  const user = await data.users.consumeVerificationToken(hash, new Date());
+  const user = await data.users.consumeVerificationToken(hash, deps.clock.now());
   if (!user) throw new AppError('TOKEN_INVALID');
   await outbox.add(subjects.userVerified, {
     userId: user._id,
     email: user.email,
-    verifiedAt: new Date().toISOString(),
+    verifiedAt: deps.clock.now().toISOString(),
   });
   return { email: user.email };
 }
