@@ -1,5 +1,5 @@
 import {
-  createFailpoints,
+  type Clock,
   type Logger,
   type RunningService,
   runPeriodically,
@@ -23,23 +23,19 @@ export type Server = RunningService<ServiceContext>;
 /** Starts the service (main.ts and the component tests, which run it in-process). */
 export async function createServer(
   config: Config,
-  opts: { logger?: Logger; now?: () => number } = {},
+  /** clock: the component tests' own (moved by an offset); default the runtime's (failpoint screens.clock) */
+  opts: { logger?: Logger; clock?: Clock } = {},
 ): Promise<Server> {
   return startServiceRuntime({
     name: SERVICE_NAME,
     config,
     logger: opts.logger,
     databaseName: DATABASE_NAME,
-    context: async (base): Promise<ServiceContext> => {
-      // test only (refused in production): the clock a test moves (failpoint screens.clock)
-      const { clock } = createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger);
-      return {
-        ...base,
-        data: await createRepositories(base.conn, base.nats, { logger: base.logger }),
-        now: opts.now ?? (clock.adjustable ? () => clock.now().getTime() : Date.now),
-        clock,
-      };
-    },
+    clock: opts.clock,
+    context: async (base): Promise<ServiceContext> => ({
+      ...base,
+      data: await createRepositories(base.conn, base.nats, { logger: base.logger }),
+    }),
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));

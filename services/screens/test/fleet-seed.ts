@@ -45,7 +45,7 @@ async function insertAll(ctx: ServiceContext, fleet: Omit<SeededFleet, 'devices'
  * in both groups, the rest in one. Every shape of manifest: groups, hours, a takeover or none.
  */
 export async function seedDeviceFleet(ctx: ServiceContext, count: number, ownerCount: number): Promise<SeededFleet> {
-  const at = new Date(ctx.now());
+  const at = new Date(ctx.clock.ms());
   const owners = Array.from({ length: ownerCount }, () => `u-${randomUUID()}`);
   const groups: GroupDoc[] = owners.flatMap((ownerId, o) =>
     [0, 1].map((k) => ({
@@ -99,7 +99,7 @@ export async function manifestFromDatabase(ctx: ServiceContext, device: DeviceId
     ctx.data.fleet.fleets.get(screen.ownerId),
     ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
   ]);
-  return manifestOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
+  return manifestOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.clock.ms());
 }
 
 /**
@@ -144,7 +144,7 @@ export async function seedReportingFleet(
     playlistId,
   }: { ownerCount: number; perOwner: number; fileId: string; playlistId: string },
 ): Promise<{ at: number; owners: string[]; screens: ScreenRecord[]; groups: GroupDoc[]; counts: FleetHealthCounts }> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const at = new Date(now);
   const iso = (ms: number) => new Date(ms).toISOString();
   const owners = Array.from({ length: ownerCount }, () => `u-${randomUUID()}`);

@@ -9,6 +9,7 @@ import {
   uniqueName,
 } from '@pagecast/service-kit/testing';
 import { expect } from 'vitest';
+import type { Clock } from '@pagecast/service-kit';
 import { loadServiceConfig } from '../src/config';
 import { consumerNames } from '../src/events';
 import { createServer, type Server } from '../src/server';
@@ -45,13 +46,30 @@ export function startReplica(svc: TestService): Promise<TestService> {
   return open(env, svc.clock.offsetMs, { dropDatabase: false });
 }
 
+/**
+ * The service's clock as the tests move it: real time plus `offsetMs`, which a test changes at will. Not adjustable
+ * through the service (no test-clock route: that is the failpoint's, tested on its own).
+ */
+function offsetClock(state: { offsetMs: number }): Clock {
+  const fixed = () => {
+    throw new Error('the component tests move the clock by offsetMs');
+  };
+  return {
+    adjustable: false,
+    ms: () => Date.now() + state.offsetMs,
+    now: () => new Date(Date.now() + state.offsetMs),
+    set: fixed,
+    advance: fixed,
+  };
+}
+
 async function open(
   env: Record<string, string>,
   offsetMs: number,
   { dropDatabase }: { dropDatabase: boolean },
 ): Promise<TestService> {
   const clock = { offsetMs };
-  const server = await createServer(loadServiceConfig(env), { now: () => Date.now() + clock.offsetMs });
+  const server = await createServer(loadServiceConfig(env), { clock: offsetClock(clock) });
   return {
     server,
     env,

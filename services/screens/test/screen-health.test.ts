@@ -28,7 +28,7 @@ afterAll(async () => {
   await svc?.close();
 });
 
-const now = () => svc.server.context.now();
+const now = () => svc.server.context.clock.ms();
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Moves the service's clock forward. */
 const advance = (ms: number) => {

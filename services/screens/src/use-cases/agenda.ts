@@ -26,12 +26,12 @@ async function agendaFor(
   const to = from + AGENDA_DAYS * 86_400_000;
   const inputs = inputsOf(screen, fleet, groupsById, from);
   const named = contentOfInputs(inputs);
-  const playlists = await ctx.data.content.playlistFacts(named.playlistIds, ctx.now());
+  const playlists = await ctx.data.content.playlistFacts(named.playlistIds, ctx.clock.ms());
   const playlistFiles = new Map([...playlists].map(([id, p]) => [id, p.fileIds] as const));
   const fileIds = [...new Set([...named.fileIds, ...[...playlists.values()].flatMap((p) => p.fileIds)])];
-  const files = await ctx.data.content.files(fileIds, ctx.now());
+  const files = await ctx.data.content.files(fileIds, ctx.clock.ms());
   const bought = fileIds.filter((id) => files.get(id)?.ownerId !== screen.ownerId);
-  const licences = await ctx.data.content.licences(screen.ownerId, bought, ctx.now());
+  const licences = await ctx.data.content.licences(screen.ownerId, bought, ctx.clock.ms());
   // domain/file-use: a bought file plays until its licences live at `from` end (at once when none is)
   const licenceEnds: LicenceEnd[] = bought.flatMap((fileId) => {
     const endsAt = agendaUntil(files.get(fileId), screen.ownerId, licences.get(fileId) ?? [], from);
@@ -54,7 +54,7 @@ async function agendaFor(
  * in year 10000, which no ISO date of the answer can say; nobody plans that far).
  */
 function startOf(ctx: ServiceContext, from: string | undefined): number {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   if (!from) return now;
   const start = Date.parse(from);
   if (!(Math.abs(start - now) <= AGENDA_FROM_MAX_DAYS * 86_400_000)) {

@@ -41,7 +41,7 @@ async function selectScreens(
       ownerId,
       screens.map((s) => s._id),
     );
-    const now = ctx.now();
+    const now = ctx.clock.ms();
     const wanted = selection.status === 'online';
     screens = screens.filter((s) => isOnline(statuses.get(s._id)?.lastSeenAt ?? null, now) === wanted);
   }
@@ -68,7 +68,7 @@ export async function bulkChange(
       kind: input.change.kind,
       screenIds: screens.map((s) => s._id),
       change: input.change as Record<string, unknown>,
-      at: new Date(ctx.now()),
+      at: new Date(ctx.clock.ms()),
       doneAt: null,
     };
     if (screens.length === 0) return { changeId: doc._id, screenIds: [] };
@@ -151,7 +151,7 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
       break;
     }
     case 'unpair': {
-      const revokedAt = new Date(ctx.now());
+      const revokedAt = new Date(ctx.clock.ms());
       await ctx.data.screens.updateMany(
         active.map((s) => s._id),
         { $set: { revokedAt } },
@@ -169,7 +169,7 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
     }
   }
   await announceFleetChange(ctx, { changeId: doc._id, kind: change.kind, ownerId, screenIds: doc.screenIds, content });
-  await ctx.data.fleet.changes.done(doc._id, new Date(ctx.now()));
+  await ctx.data.fleet.changes.done(doc._id, new Date(ctx.clock.ms()));
 }
 
 /** At start: every change recorded but not marked done (a crash mid-change) is applied and announced again. */

@@ -15,7 +15,7 @@ export async function bulkPairScreens(
   ownerId: string,
   input: BulkPairingRequest,
 ): Promise<BulkPairingResult> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const attempts = input.screens.length;
   if (!(await ctx.data.rateLimits.allow(`pair:${ownerId}`, ctx.config.PAIR_ATTEMPT_RATE_MAX, 60_000, now, attempts))) {
     throw new AppError('RATE_LIMITED');

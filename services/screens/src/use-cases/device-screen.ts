@@ -25,5 +25,5 @@ export async function getDeviceScreen(ctx: ServiceContext, device: DeviceIdentit
     ctx.data.view.groups(screen.groupIds ?? []),
   ]);
   // issue 38: how the stage turns, and the hours that apply (its own, else its first group's in the member's order)
-  return manifestOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.now());
+  return manifestOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.clock.ms());
 }

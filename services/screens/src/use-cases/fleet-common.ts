@@ -77,7 +77,7 @@ export async function checkAssignment(
       });
     }
   }
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const { playlistIds, fileIds } = assignedContent(assignment);
   const playlists =
     playlistIds.length === 0
@@ -127,7 +127,7 @@ export async function announceFleetChange(
     {
       changeId,
       ownerId: change.ownerId,
-      changedAt: new Date(ctx.now()).toISOString(),
+      changedAt: new Date(ctx.clock.ms()).toISOString(),
       kind: change.kind,
       screenIds: change.screenIds,
       ...(change.groupId ? { groupId: change.groupId } : {}),

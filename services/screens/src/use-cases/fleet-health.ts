@@ -34,7 +34,7 @@ function decodeCursor(cursor: string): { name: string; id: string } {
 
 export async function fleetHealth(ctx: ServiceContext, ownerId: string, query: FleetHealthQuery): Promise<FleetHealth> {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   let screens = await ctx.data.screens.forHealth(ownerId, now);
   if (query.groupId) {
     const { groupId } = query;

@@ -34,7 +34,7 @@ export async function recordScreenInputs(
   }>,
 ): Promise<void> {
   const { history } = ctx.data;
-  const at = new Date(ctx.now());
+  const at = new Date(ctx.clock.ms());
   const seqOf = new Map<string, number>();
   // screens paired before the history existed first get what they played since their pairing
   for (const w of writes) {

@@ -110,7 +110,7 @@ export async function createGroup(
       name: input.name,
       nameKey,
       assignment: input.assignment,
-      createdAt: new Date(ctx.now()),
+      createdAt: new Date(ctx.clock.ms()),
       openingHours: input.openingHours,
       alertAfterMinutes: input.alertAfterMinutes,
     };

@@ -14,7 +14,7 @@ const BATCH = 500;
 
 export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
   const { history, screens, view } = ctx.data;
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   let written = 0;
   const record = async (batch: ScreenRecord[]) => {
     const entries = [];

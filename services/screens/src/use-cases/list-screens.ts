@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import { presentScreen } from './present-screen';
 
 export async function listScreens(ctx: ServiceContext, ownerId: string): Promise<ScreenList> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const screens = await ctx.data.screens.listActive(ownerId);
   const statuses = await ctx.data.statuses.forScreens(
     ownerId,

@@ -47,7 +47,7 @@ export async function announcePairing(ctx: ServiceContext, claims: PairingClaimR
  * PAIRING_CODE_INVALID (no hint which); attempts are rate-limited per member, right or wrong.
  */
 export async function pairScreen(ctx: ServiceContext, ownerId: string, input: PairScreenRequest): Promise<Screen> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   if (!(await ctx.data.rateLimits.allow(`pair:${ownerId}`, ctx.config.PAIR_ATTEMPT_RATE_MAX, 60_000, now))) {
     throw new AppError('RATE_LIMITED');
   }

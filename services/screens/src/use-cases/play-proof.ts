@@ -125,7 +125,7 @@ async function buildProof(
   return {
     format: PROOF_FORMAT,
     version: PROOF_VERSION,
-    generatedAt: new Date(ctx.now()).toISOString(),
+    generatedAt: new Date(ctx.clock.ms()).toISOString(),
     scope: { kind, fileId: q.fileId, from: q.from, to: q.to },
     keys,
     batches: batches.map((b) => ({

@@ -13,7 +13,7 @@ export async function pollPairing(
   ctx: ServiceContext,
   input: { pairingId: string; pollSecret: string; publicKey?: DisplayPublicKey | undefined },
 ): Promise<PairingStatus & { token?: string }> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const pairing = await ctx.data.pairings.get(input.pairingId);
   if (!pairing || pairing.pollSecretHash !== hashSecret(input.pollSecret)) throw new AppError('NOT_FOUND');
   const claim = await ctx.data.pairings.claimOf(pairing._id);

@@ -63,7 +63,7 @@ function changeOf(event: ContentEvent): ContentChange {
 export async function recordContent(ctx: ServiceContext, event: ContentEvent): Promise<void> {
   const { content } = ctx.data;
   const c = changeOf(event);
-  if (c.kind === 'playlist') return content.playlistVersion(c.playlistId, c.entry, ctx.now(), c.facts);
+  if (c.kind === 'playlist') return content.playlistVersion(c.playlistId, c.entry, ctx.clock.ms(), c.facts);
   if (c.change.deletedAt) return content.fileDeleted(c.fileId, c.change.ownerId, c.change.deletedAt);
   return content.fileSeen(c.fileId, c.change.ownerId, c.change.pageCount, c.change.pageSeconds);
 }
@@ -71,7 +71,7 @@ export async function recordContent(ctx: ServiceContext, event: ContentEvent): P
 /** A content event heard by this instance (every instance follows the stream): applied to its memory only. */
 export function hearContent(ctx: ServiceContext, event: ContentEvent): void {
   const c = changeOf(event);
-  if (c.kind === 'playlist') ctx.data.content.heard.playlist(c.playlistId, c.entry, c.facts, ctx.now());
+  if (c.kind === 'playlist') ctx.data.content.heard.playlist(c.playlistId, c.entry, c.facts, ctx.clock.ms());
   else ctx.data.content.heard.file(c.fileId, c.change);
 }
 

@@ -96,7 +96,7 @@ export async function recordHeartbeat(
   device: DeviceIdentity,
   input: HeartbeatRequest,
 ): Promise<void> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const { shows, sentAt } = input;
   // before anything is read or stored: a time no display's clock can honestly say
   const insane = [

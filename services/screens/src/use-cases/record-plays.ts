@@ -54,7 +54,7 @@ export async function recordPlays(
   const screen = await screenOfDevice(ctx, device);
   // signed proof of play: the signature is checked before anything is judged, the batch kept once it passes
   const signed = await checkSignedBatch(ctx, screen, input);
-  const problems = playBatchProblems(input.plays, ctx.now());
+  const problems = playBatchProblems(input.plays, ctx.clock.ms());
   if (problems.length > 0) {
     throw new AppError('PLAY_BATCH_INVALID', {
       issues: problems.map((p) => ({ path: `plays.${p.index}`, message: p.reason, key: `screens.plays.${p.reason}` })),
@@ -72,7 +72,7 @@ async function judgeAndStore(
   plays: PlayRecord[],
   signedAt?: number,
 ): Promise<PlayBatchResponse> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const screenId = screen._id;
   let ledger = await ctx.data.ledger.get(screenId);
   await noteContact(ctx, screen, now, ledger.lastBatchAt);

@@ -7,7 +7,7 @@ import { ownedScreen } from './owned-screen';
  */
 export async function revokeScreen(ctx: ServiceContext, ownerId: string, screenId: string): Promise<void> {
   const screen = await ownedScreen(ctx, ownerId, screenId);
-  const revokedAt = new Date(ctx.now());
+  const revokedAt = new Date(ctx.clock.ms());
   await ctx.data.screens.set(screenId, { revokedAt });
   await ctx.outbox.add('screens.screen.revoked.v1', {
     screenId,

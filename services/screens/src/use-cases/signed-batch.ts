@@ -42,7 +42,7 @@ export async function bindDisplayKey(
     // only the members that make the key (a JWK may carry key_ops, ext)
     jwk: jwk.kty === 'OKP' ? { kty: 'OKP', crv: jwk.crv, x: jwk.x } : { kty: 'EC', crv: jwk.crv, x: jwk.x, y: jwk.y },
     ownerId: screen.ownerId,
-    boundAt: new Date(ctx.now()),
+    boundAt: new Date(ctx.clock.ms()),
   });
 }
 
@@ -136,7 +136,7 @@ export async function storeSignedBatch(
     fileIds: [...new Set(plays.map((p) => p.fileId))],
     firstStart: new Date(Math.min(...starts)),
     lastStart: new Date(Math.max(...starts)),
-    receivedAt: new Date(ctx.now()),
+    receivedAt: new Date(ctx.clock.ms()),
     arrival: after ? 'late' : header.seq > 1 && !before ? 'after-gap' : 'in-order',
   });
   if (!stored) {

@@ -8,7 +8,7 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
 
 /** A display asks for a code: rate-limited per address, unique among the codes alive, valid five minutes. */
 export async function startPairing(ctx: ServiceContext, input: { address: string }): Promise<PairingStarted> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   if (!(await ctx.data.rateLimits.allow(`pairing:${input.address}`, ctx.config.PAIRING_RATE_MAX, 60_000, now))) {
     throw new AppError('RATE_LIMITED');
   }

@@ -41,7 +41,7 @@ async function ownedTemplate(ctx: ServiceContext, ownerId: string, templateId: s
 }
 
 async function checkContent(ctx: ServiceContext, ownerId: string, content: TakeoverContent): Promise<void> {
-  if (content.kind === 'file') await checkFile(ctx, ownerId, content.fileId, ctx.now());
+  if (content.kind === 'file') await checkFile(ctx, ownerId, content.fileId, ctx.clock.ms());
 }
 
 /** The file takeovers that covered this screen (the screens they covered when they started), for proof of play. */
@@ -72,7 +72,7 @@ export async function startTakeover(
   input: StartTakeoverRequest,
 ): Promise<Takeover> {
   return serialByOwner(ctx, ownerId, async () => {
-    const now = ctx.now();
+    const now = ctx.clock.ms();
     let content: TakeoverContent;
     let minutes: number | null;
     let templateId: string | null = null;
@@ -140,7 +140,7 @@ export async function startTakeover(
 
 export async function endTakeover(ctx: ServiceContext, ownerId: string, takeoverId: string): Promise<Takeover> {
   return serialByOwner(ctx, ownerId, async () => {
-    const now = ctx.now();
+    const now = ctx.clock.ms();
     const fleet = await ctx.data.fleet.fleets.get(ownerId);
     const doc = await ctx.data.fleet.takeovers.get(takeoverId);
     const running = fleet.running.find((t) => t.id === takeoverId && stillRunning(t, now));
@@ -170,7 +170,7 @@ export async function endTakeover(ctx: ServiceContext, ownerId: string, takeover
 
 /** Running and scheduled takeovers: those in the fleet document the displays read, not ended. */
 export async function listTakeovers(ctx: ServiceContext, ownerId: string): Promise<Takeover[]> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const fleet = await ctx.data.fleet.fleets.get(ownerId);
   const ids = new Set(fleet.running.filter((t) => stillRunning(t, now)).map((t) => t.id));
   const docs = await ctx.data.fleet.takeovers.ofOwner(ownerId);
@@ -182,7 +182,7 @@ export async function listTakeovers(ctx: ServiceContext, ownerId: string): Promi
 
 /** Every start and end, newest first; a takeover that ended on time by itself shows its end with `by: null`. */
 export async function takeoverLog(ctx: ServiceContext, ownerId: string): Promise<TakeoverLogEntry[]> {
-  const now = ctx.now();
+  const now = ctx.clock.ms();
   const [entries, docs] = await Promise.all([
     ctx.data.fleet.log.ofOwner(ownerId),
     ctx.data.fleet.takeovers.ofOwner(ownerId),

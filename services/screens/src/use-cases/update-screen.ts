@@ -48,14 +48,14 @@ export async function updateScreen(
   await ctx.data.screens.set(screenId, fields);
   // what its device may read: its own assignment's content, its groups' and its takeovers' (issue 37)
   const updated = { ...screen, ...fields };
-  const inputs = inputsOf(updated, fleet, groupsById, ctx.now());
+  const inputs = inputsOf(updated, fleet, groupsById, ctx.clock.ms());
   await ctx.outbox.add('screens.screen.changed.v1', {
     screenId,
     ownerId,
-    changedAt: new Date(ctx.now()).toISOString(),
+    changedAt: new Date(ctx.clock.ms()).toISOString(),
     ...contentOfInputs(inputs),
   });
-  return presentScreen({ ...screen, ...fields }, await ctx.data.statuses.get(screenId), ctx.now());
+  return presentScreen({ ...screen, ...fields }, await ctx.data.statuses.get(screenId), ctx.clock.ms());
 }
 
 /**
@@ -76,7 +76,7 @@ async function recordAssignment(
     await history.insert(screen._id, 0, screen.pairedAt, screen.assignment);
     seq = 0;
   }
-  const at = new Date(ctx.now());
+  const at = new Date(ctx.clock.ms());
   // its groups' assignments are given too (issue 37): each entry holds them as they are now
   // a number taken (a change at the same moment, or one whose screen write failed) moves on to the next
   for (let next = seq + 1; next <= seq + 20; next++) {
