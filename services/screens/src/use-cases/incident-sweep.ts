@@ -33,7 +33,9 @@ export interface SweepResult {
 
 /** One sweep, if no other instance is sweeping: the lease is an insert under a unique key (fleet_leases). */
 export async function sweepIncidents(ctx: ServiceContext): Promise<SweepResult> {
-  const run = await ctx.data.leases.tryLease('incident-sweep', INCIDENT_SWEEP_LEASE_MS, () => sweep(ctx, ctx.clock.ms()));
+  const run = await ctx.data.leases.tryLease('incident-sweep', INCIDENT_SWEEP_LEASE_MS, () =>
+    sweep(ctx, ctx.clock.ms()),
+  );
   return run.held ? { swept: true, ...run.value } : { swept: false, screens: 0, opened: 0, ended: 0, alerts: 0 };
 }
 
