@@ -123,7 +123,7 @@ describe('remote image (deploy/nginx/remote.conf)', () => {
 });
 
 describe('both images', () => {
-  it('never serve a source map, however the path is written (issue 35)', async () => {
+  it('never serve a source map, however the path is written', async () => {
     for (const base of [remote, shell]) {
       for (const path of ['/main.3f9a1c2e.js.map', '/main.3f9a1c2e.js%2Emap', '/main.3f9a1c2e.js.MAP']) {
         const r = await fetch(base + path);

@@ -1,4 +1,4 @@
-// Screens (issue 12, issue 40): SCREENS paired displays (paired beforehand by scripts/load.mjs through the real API).
+// Screens: SCREENS paired displays (paired beforehand by scripts/load.mjs through the real API).
 // Each display boots once, at a random moment of the first BOOT_SPREAD_S seconds (default one period, 15 s: a fleet
 // does not switch on in one instant) and reads its playlist, pages and page images once. Then, as the display page
 // (mf-player's display-page.tsx) does: every 15 s from its boot a heartbeat and its manifest (GET
@@ -9,7 +9,7 @@
 // streaming client (an async request ended by its time-out stood in for it), and the Node client reads each event,
 // so the takeover and the playlist edit are timed on the displays' own streams (one per display, not two). All traffic
 // carries the device cookie: the gateway limits per device, not per address.
-// Every heartbeat says what the display shows (issue 38: a page report), and once every display has booted the
+// Every heartbeat says what the display shows (a page report), and once every display has booted the
 // owner's fleet view (GET /api/screens/health: counts and a page of 50, sometimes filtered) is read every 2 s by one
 // more VU, as an operator's open page would: its p95 is printed as 'fleet-health'.
 // Counted for the summary (scripts/load.mjs): play batches by outcome (every record counted, some refused, or the
@@ -163,7 +163,7 @@ function round(screen) {
       appVersion: 'k6',
       screenSize: { width: 1920, height: 1080 },
       nowPlaying: { fileId: setup.fileId, page: 0 },
-      // what it shows (issue 38): one of the file's pages, drawn, 5 s each
+      // what it shows: one of the file's pages, drawn, 5 s each
       shows: {
         kind: 'page',
         fileId: setup.fileId,

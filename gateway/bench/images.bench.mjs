@@ -1,4 +1,4 @@
-// A page image through the gateway next to nginx serving the same bytes (issue 14): wrk, the same connections and
+// A page image through the gateway next to nginx serving the same bytes: wrk, the same connections and
 // duration, one after the other in the same run. The image is a real converted page (the largest page of the
 // corpus's tracemonkey.pdf), read by a verified member with the session cookie a browser would send; nginx (Debian's,
 // one worker, as the front-end images run it) serves a copy of those bytes from a temporary folder. Goal: the gateway

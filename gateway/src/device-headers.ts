@@ -1,4 +1,4 @@
-// The identity header the gateway signs for a paired display's calls (issue 40): one HMAC, a JSON and two base64
+// The identity header the gateway signs for a paired display's calls: one HMAC, a JSON and two base64
 // encodings per call were about 3 % of the gateway's CPU under the screens load (docs/scale.md). A display calls
 // several times a period, so its header is signed once and reused for REUSE_MS: a service accepts a header up to
 // IDENTITY_MAX_AGE_SECONDS (60) old, and the gateway has checked the display's token (and its revocation) before each

@@ -1,4 +1,4 @@
-// Paired displays (screens, issue 12): the device cookie holds an EdDSA JWT signed by the screens service. It is
+// Paired displays (screens): the device cookie holds an EdDSA JWT signed by the screens service. It is
 // verified here against screens' JWKS, locally like a session, and honoured only while its device is not revoked
 // (screens.screen.revoked.v1, read from the SCREENS stream by the revocation feed).
 import { DeviceClaims } from '@pagecast/contracts';

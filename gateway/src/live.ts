@@ -45,7 +45,7 @@ export function liveView(event: AnyEvent): { keys: string[]; forwarded: Forwarde
       return out(watchKey.file(event.data.fileId), { fileId: event.data.fileId });
     case subjects.screenChanged:
       return out(watchKey.screen(event.data.screenId), { screenId: event.data.screenId });
-    // one change to many screens (issue 37): each display it names re-reads its manifest, as after a change of its
+    // one change to many screens: each display it names re-reads its manifest, as after a change of its
     // own screen; the forwarded event names no screen, so no display learns another's id
     case subjects.fleetChanged:
       return {

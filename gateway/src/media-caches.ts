@@ -90,7 +90,7 @@ export function forgetDecisions(access: AccessCache, event: AnyEvent): void {
       access.forget((e) => e.screenId === screen);
       break;
     }
-    // one change to many screens (issue 37: a group's content, a bulk change, a takeover, unpairing): a group can
+    // one change to many screens (a group's content, a bulk change, a takeover, unpairing): a group can
     // lose a file, so each named display's decisions go, as after a change of its own screen
     case subjects.fleetChanged: {
       const screens = new Set(event.data.screenIds);

@@ -1,4 +1,4 @@
-// Page images at the gateway (issue 14): GET and HEAD /media/<sha256>.webp are answered here, from memory, instead
+// Page images at the gateway: GET and HEAD /media/<sha256>.webp are answered here, from memory, instead
 // of being proxied to file-conversion, which streamed each one from S3 after its own access check.
 //
 // Why here and why this way: an image is immutable and named by its content hash, so its bytes can be shared by

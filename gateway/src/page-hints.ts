@@ -26,7 +26,7 @@ export function localPlayerManifest(manifestUrl: string): string | undefined {
  * in its head: the player remote's manifest and, when this gateway serves that remote from `remotesDir`, the remote's
  * entry and the chunks of its './routes'. The shell would find each only after the one before it had arrived and run
  * (remotes.json, then the manifest, then the entry): on a slow link those were three round trips before the player
- * could even ask for the file (issue 14). A remote served from elsewhere gets its manifest preloaded only.
+ * could even ask for the file. A remote served from elsewhere gets its manifest preloaded only.
  */
 export function playerHints(manifestUrl: string, builtHere: RemoteManifest | undefined): string {
   // the federation runtime reads the manifest with fetch(url, {}): a CORS request, as crossorigin="anonymous" says
@@ -53,7 +53,7 @@ export function playerHints(manifestUrl: string, builtHere: RemoteManifest | und
  * asks for it while it parses the page, beside the framework's scripts, instead of once the entry has arrived and run.
  * It must be the entry's own fetch() again (same-origin credentials: crossorigin="anonymous"), or it is read twice.
  * The entry's other first reads (the user, a player's file and pages) are not preloaded: measured, they took
- * connections from the scripts (six per origin over HTTP/1.1) and the first screen came no sooner (issue 14).
+ * connections from the scripts (six per origin over HTTP/1.1) and the first screen came no sooner.
  */
 export const REMOTES_HINT = '<link rel="preload" href="/remotes.json" as="fetch" crossorigin="anonymous">';
 

@@ -1,4 +1,4 @@
-// Screens' status reports, live (issue 36): every heartbeat a display sends replaces its screen's value in the
+// Screens' status reports, live: every heartbeat a display sends replaces its screen's value in the
 // screens service's key-value bucket `screen_status` (JetStream stream KV_screen_status, subject
 // `$KV.screen_status.<screenId>`). This feed reads those puts and tells the owner's Screens page (its stream opened
 // with `screens=mine`, watch key owner:<userId>) that a screen reported, with the screen's id only: the page reads
@@ -8,7 +8,7 @@
 // One ordered consumer from the stream's next sequence, like live.ts; the stream is made by the screens service, so
 // until it exists the feed tries again, after a wait that grows with each failure (a gateway may start first).
 //
-// Issue 40: the consumer runs only while a Screens page is open on this gateway (a stream watches an owner key), and
+// The consumer runs only while a Screens page is open on this gateway (a stream watches an owner key), and
 // stops LINGER_MS after the last one closed. Every display's heartbeat is a put in the bucket (about 670 a second at
 // 10,000 screens), which the gateway otherwise read and parsed, for no one, almost all of the time. A page that opens
 // reads its screens itself, then hears the reports made from the moment the consumer is in place (its next sequence);

@@ -51,7 +51,7 @@ const staticOptions = {
 };
 
 /**
- * Source maps are never served (issue 35: they published our sources): a production build keeps them out of dist/
+ * Source maps are never served (they published our sources): a production build keeps them out of dist/
  * (packages/federation), and one that is there all the same (a development build, a copied folder) is a 404. The
  * path is read decoded, as express.static reads it (`main.js%2Emap`).
  */

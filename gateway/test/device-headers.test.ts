@@ -1,4 +1,4 @@
-// The identity header of a display's calls (issue 40): signed once per display and reused for a while, always one a
+// The identity header of a display's calls: signed once per display and reused for a while, always one a
 // service accepts, never another display's.
 import { randomUUID } from 'node:crypto';
 import { verifyAnyIdentityHeader } from '@pagecast/service-kit';

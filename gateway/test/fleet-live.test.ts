@@ -1,4 +1,4 @@
-// Issue 37: one fleet change (a bulk change, a group's change, a takeover) reaches every display it names as a change
+// One fleet change (a bulk change, a group's change, a takeover) reaches every display it names as a change
 // of its own screen (the display re-reads its manifest), and never tells a display another screen's id.
 import { createEvent, subjects } from '@pagecast/contracts';
 import { describe, expect, it } from 'vitest';

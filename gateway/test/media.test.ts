@@ -1,4 +1,4 @@
-// Page images served by the gateway itself (issue 14, src/media.ts), against a file-conversion stand-in that counts
+// Page images served by the gateway itself (src/media.ts), against a file-conversion stand-in that counts
 // what reaches it (access checks, byte fetches, and reads of /media, where file-conversion decides again) and the
 // real NATS for revocations and events: one check per (caller, image) for as long as file-conversion allows, one
 // byte fetch per image for everyone, no second decision, and nothing served to a stranger, an anonymous caller, a

@@ -1,4 +1,4 @@
-// The gateway's request log (issue 40): a paired display's call is written only when it failed or was slow
+// The gateway's request log: a paired display's call is written only when it failed or was slow
 // (LOG_SLOW_DEVICE_MS), a member's call always, and the request metrics count every call, written or not.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -134,7 +134,7 @@ async function afterNextMemberLine(gw: typeof fast) {
   return waitFor(async () => gw.linesOf(member.id)[0]);
 }
 
-describe('request log at the gateway (issue 40)', () => {
+describe('request log at the gateway', () => {
   it("writes a member's call and not a display's fast successful one", async () => {
     const device = await call(fast.url, '/api/screens/device/me', await deviceCookie());
     expect(device.status).toBe(200);

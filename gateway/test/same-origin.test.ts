@@ -1,4 +1,4 @@
-// Requests made by another site's pages (issue 35, finding 4): a navigation to /api/logout from another site lands on
+// Requests made by another site's pages: a navigation to /api/logout from another site lands on
 // / and signs nobody out, and a state-changing call from another site is refused with 403 CROSS_SITE_REQUEST before
 // any service sees it; our own pages, clients without a browser and the card provider's webhook keep working.
 // The services around the gateway are the stand-ins of support.ts, which record every request that reaches them.

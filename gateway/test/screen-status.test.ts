@@ -1,4 +1,4 @@
-// Screens' status reports through the gateway, against the real NATS (issue 36): a value the screens service puts in
+// Screens' status reports through the gateway, against the real NATS: a value the screens service puts in
 // its `screen_status` bucket (every heartbeat) reaches its owner's Screens page stream (`screens=mine`) as the
 // screen's id, and no one else's stream.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Paired displays at the gateway (issue 12), against the real NATS: a device cookie is verified against the
+// Paired displays at the gateway, against the real NATS: a device cookie is verified against the
 // screens service's JWKS, passed on as a device identity, never as a member, limited per device rather than per
 // address, refused once its revocation arrives over NATS, and its live stream carries its own screen's changes.
 import { randomUUID } from 'node:crypto';
@@ -151,7 +151,7 @@ describe('paired displays at the gateway', () => {
     expect(echo.seen.length + screens.seen.length).toBe(before);
   });
 
-  it("forwards a member's fleet health and a screen's incident log to screens, never for a display (issue 38)", async () => {
+  it("forwards a member's fleet health and a screen's incident log to screens, never for a display", async () => {
     const userId = `u-${randomUUID()}`;
     const member = cookieHeader(await keys.sign({ sub: userId, sid: `s-${randomUUID()}` }));
     const health = await fetch(`${url}/api/screens/health?state=offline&limit=20`, { headers: { cookie: member } });

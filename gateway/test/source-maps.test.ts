@@ -1,4 +1,4 @@
-// No source maps published (issue 35, finding 5): the front ends' production builds keep their maps out of what is
+// No source maps published: the front ends' production builds keep their maps out of what is
 // served (packages/federation writes them to <front end>/sourcemaps/) and name none in their code, and the gateway
 // answers 404 to any *.map under its static roots all the same. The second part reads the real builds, which
 // `npm test` makes first (`node scripts/build.mjs` otherwise).

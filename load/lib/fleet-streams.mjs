@@ -1,4 +1,4 @@
-// The displays' live streams of `npm run load -- screens` (issue 40), held here in Node rather than in k6: k6 has no
+// The displays' live streams of `npm run load -- screens`, held here in Node rather than in k6: k6 has no
 // streaming client (an async request ended by its time-out stood in for each stream, at a few hundred KiB of k6
 // memory apiece), and this holds 10,000 on the same cores. Each display's stream is its GET /api/events with its
 // device cookie and its playlist watched, as the display page opens it; every event it is told of is parsed and

@@ -1,4 +1,4 @@
-// The database of `npm run load -- screens` (issue 40): a FerretDB of the load's own, started here on a free port and
+// The database of `npm run load -- screens`: a FerretDB of the load's own, started here on a free port and
 // stopped after the run, so the figures come from a database whose history is known (not the test profile's, which
 // every test run fills) and so that the issue's two cases can both be measured:
 // - kept (the default): .data/test/load-ferretdb, kept from one run to the next: every earlier run's member, its

@@ -3,7 +3,7 @@
 // assigned the playlist. PAIRING=bulk (the default): in waves of 100, each display asks for its code, the member
 // claims the wave's codes in one POST /api/screens/bulk-pairing, each display polls for its cookie; then one bulk
 // change (POST /api/screens/bulk) assigns the playlist to all. PAIRING=single: code → POST /api/screens → poll →
-// PUT /api/screens/:id per display, 20 at a time (the path before issue 40).
+// PUT /api/screens/:id per display, 20 at a time (the path before bulk pairing).
 // Writes .data/test/load-screens.json for k6: the device tokens and the page images to fetch once.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The takeover figure of `npm run load -- screens` (issue 37): every paired display's live stream is held by
+// The takeover figure of `npm run load -- screens`: every paired display's live stream is held by
 // fleet-streams.mjs (a display's GET /api/events with its device cookie, as the display page opens it); in the middle of the run the
 // owner starts one takeover on all screens, and each display counts as showing it when its stream has told it of
 // the change and its manifest (GET /api/screens/device/me, as the display re-reads it) holds the takeover. Printed:

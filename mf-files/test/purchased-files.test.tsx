@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// File management's "Purchased" tab in jsdom with the real i18n catalogues, query client and router (issue 36: bought
+// File management's "Purchased" tab in jsdom with the real i18n catalogues, query client and router (bought
 // content was in neither File management nor the dashboard, and its licence end was shown nowhere). Only the network
 // is an in-test server (fetch) answering the member, their uploads and GET /api/files/accessible.
 import type { AccessibleFile, FileSummary } from '@pagecast/contracts';

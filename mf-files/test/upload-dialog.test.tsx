@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The upload dialog in jsdom with the real i18n catalogues and query client; only the network is replaced by an
 // in-test server (fetch and XMLHttpRequest, which the upload uses for its progress). Its close button and its status
-// follow the conversion (issue 36: it said "conversion continues" after the conversion had finished).
+// follow the conversion (it said "conversion continues" after the conversion had finished).
 import type { FileSummary } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
 import { MemoryRouter } from '@pagecast/router';

@@ -238,7 +238,7 @@ describe('marketplace screen', () => {
     expect(byTestId('market-licensed')?.textContent).toBe('購入済み');
   });
 
-  it('a bought file’s card plays it; points short, buying points is one click away (issue 36)', async () => {
+  it('a bought file’s card plays it; points short, buying points is one click away', async () => {
     user = { ...user, points: 2999 };
     market = () => json(page([listing(1), listing(2, { isOwn: true }), listing(3, { purchased: true, title: '春' })]));
     await render();

@@ -1,4 +1,4 @@
-// The display's reports (issue 38): what it says it shows, when it says it (coalesced, the last change wins), a
+// The display's reports: what it says it shows, when it says it (coalesced, the last change wins), a
 // refused report that does not stop the heartbeats, and the turned stage's sizes and the opening hours' clock.
 import {
   HeartbeatRequest,

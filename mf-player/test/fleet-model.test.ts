@@ -1,4 +1,4 @@
-// The fleet pages' decisions (issue 37): which screens a selection picks, the takeover a form sends (and what is
+// The fleet pages' decisions: which screens a selection picks, the takeover a form sends (and what is
 // wrong with it), a group moved in precedence, the change a bulk form describes.
 import type { Screen, ScreenGroup } from '@pagecast/contracts';
 import { describe, expect, it } from 'vitest';

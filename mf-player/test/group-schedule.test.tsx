@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// A group's weekly schedule on the fleet page (issue 37's groups, edited in the browser as a screen's is): a group
+// A group's weekly schedule on the fleet page (groups, edited in the browser as a screen's is): a group
 // that plays a schedule shows its day parts and saves them changed; a group that plays nothing is given one; the
 // words are the reader's.
 import { PlaylistList, Screen, ScreenGroupList } from '@pagecast/contracts';

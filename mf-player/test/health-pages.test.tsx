@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The owner's fleet health pages (issue 38) in jsdom with the real i18n catalogues, query client and router: each
+// The owner's fleet health pages in jsdom with the real i18n catalogues, query client and router: each
 // state's reason in words, the thumbnail as the screen hangs, the incident log, the rotation and opening-hours
 // settings (add, remove, the server's refusal on its field), the group threshold, and the fleet view (counts as
 // filters, paging, ?state= and ?screen=). Only the network is an in-test server (fetch) answering in the contracts'

@@ -1,4 +1,4 @@
-// The Screens page's reading of a screen (issue 36): what plays now, until when and what follows, on the screen's
+// The Screens page's reading of a screen: what plays now, until when and what follows, on the screen's
 // own clock (weekdays, midnight, zones, daylight saving); the time zone list and its search; titles for ids.
 import type { ScreenAssignment } from '@pagecast/contracts';
 import { describe, expect, it } from 'vitest';

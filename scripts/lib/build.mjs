@@ -37,7 +37,7 @@ export function isFresh(ws) {
   return existsSync(stampFile(ws)) && readFileSync(stampFile(ws), 'utf8') === sourceHash(ws);
 }
 
-/** The workspace's own `npm run build` (rspack; the shell then writes its prerendered visitor pages, issue 14). */
+/** The workspace's own `npm run build` (rspack; the shell then writes its prerendered visitor pages). */
 function run(ws) {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'build'], {

@@ -1,4 +1,4 @@
-// Compiles each service and the gateway to one JavaScript file, run by plain `node` (issue 39).
+// Compiles each service and the gateway to one JavaScript file, run by plain `node`.
 //
 // Why esbuild: a process's own TypeScript and the workspace packages it imports (@pagecast/*, whose package.json
 // points at TypeScript sources) must become JavaScript, while npm dependencies stay as installed (native addons such

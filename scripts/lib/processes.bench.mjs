@@ -1,5 +1,5 @@
 // Start time and memory of every server process, run through tsx (TypeScript compiled at start, in a second process)
-// and compiled (scripts/lib/compile.mjs: one bundle run by node), in the same run (issue 39).
+// and compiled (scripts/lib/compile.mjs: one bundle run by node), in the same run.
 //
 // For each way: a stack is started on its own port (test profile, same local servers), timed until every process
 // answers /readyz; the memory of each process (with its children: tsx runs the script in a child of its own) is read

@@ -20,7 +20,7 @@ void initI18n().then((i18n) => {
   // A page the gateway sent prerendered (src/prerender) is hydrated when the shell starts in the language it was
   // rendered in; otherwise it is drawn anew (React replaces what the root held: the page's splash, or markup in
   // another language). Either in a transition: React renders in slices and yields to the browser between them,
-  // instead of holding a phone's main thread for one long task (issue 14).
+  // instead of holding a phone's main thread for one long task.
   const prerendered = root.dataset.prerendered && root.dataset.prerendered === i18n.resolvedLanguage;
   startTransition(() => {
     if (prerendered) hydrateRoot(root, app);

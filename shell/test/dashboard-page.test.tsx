@@ -115,7 +115,7 @@ function accessibleFile(id: string, endsInMs: number | null): AccessibleFile {
   };
 }
 
-describe('dashboard: bought content (issue 36)', () => {
+describe('dashboard: bought content', () => {
   const DAY = 86_400_000;
   it('counts bought files beside the own ones and how many licences end within 3 days', async () => {
     accessible = [

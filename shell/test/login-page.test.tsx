@@ -1,6 +1,6 @@
 // The login page (/login) in jsdom with the real i18n catalogues, query client and toasts; only the network is
 // replaced by an in-test server (fetch). A sign-in the throttle refuses (429, details.retryAfterSeconds) says how
-// long to wait, in the page's language and with the plural form the count needs (issue 36), not a generic error.
+// long to wait, in the page's language and with the plural form the count needs, not a generic error.
 import { initI18n } from '@pagecast/i18n';
 import { MemoryRouter } from '@pagecast/router';
 import { createQueryClient, Toaster } from '@pagecast/ui';

@@ -1,4 +1,4 @@
-// The member's language (issue 36): registration sends the page's language, which account keeps as the language of
+// The member's language: registration sends the page's language, which account keeps as the language of
 // the member's e-mails; the settings show it and change it. jsdom with the real i18n catalogues and query client;
 // only the network is an in-test server (fetch). The mails themselves are account's component test's
 // (services/account/test/mail-language.test.ts).

@@ -122,7 +122,7 @@ describe('points screen', () => {
     expect(text('points-cash-out')).toContain('220円');
   });
 
-  // Issue 36: billing sends each row's reason (a code and its parameters) beside the spec's Japanese description.
+  // Billing sends each row's reason (a code and its parameters) beside the spec's Japanese description.
   const everyKind: PointsHistory = [
     ['registrationBonus', 'earn', 300, { kind: 'registrationBonus' }, '新規登録ボーナス'],
     ['migrationBonus', 'earn', 100, { kind: 'migrationBonus' }, 'アカウント移行ボーナス'],
@@ -404,7 +404,7 @@ describe('points screen', () => {
   });
 });
 
-describe('buying points where they are short (issue 36)', () => {
+describe('buying points where they are short', () => {
   it('/points?buy=1 opens the purchase dialog at once, and only once', async () => {
     await renderAt(<PointsPage />, '/points?buy=1');
     expect(byTestId('purchase-dialog')).not.toBeNull();

@@ -1,6 +1,6 @@
 // The check-your-mail page (/verify-email) in jsdom with the real i18n catalogues, query client and toasts; only the
 // network is replaced by an in-test server (fetch). Its verify button takes the e-mail's link or code pasted here
-// (issue 36: without a token it only ever failed), and resend works for the address the page knows or one typed here.
+// (without a token it only ever failed), and resend works for the address the page knows or one typed here.
 import { initI18n } from '@pagecast/i18n';
 import { act } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Icons are inline SVG (packages/ui/src/components/icons.tsx), never emoji or symbol characters: a kiosk or a Linux
-// machine without an emoji font drew 🎁, ⛶, ▶, ⚠ as empty boxes (issue 36). This fails when one comes back anywhere
+// machine without an emoji font drew 🎁, ⛶, ▶, ⚠ as empty boxes. This fails when one comes back anywhere
 // a front end draws from: its code outside comments, its style sheets and pages, and the catalogues' texts, where
 // only the text marks every font has (© ® ™) are allowed.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

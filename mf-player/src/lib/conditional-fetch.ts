@@ -3,7 +3,7 @@
 import { noteServerRead, throwIfResNotOk } from '@pagecast/ui';
 
 // A Map kept newest-last, not lru-cache: that class would add 5.2 KB (brotli) to the player's first screen for these
-// four lines (measured with the production build, issue 41).
+// four lines (measured with the production build).
 const known = new Map<string, { etag: string; data: unknown }>();
 const MAX_KNOWN = 200;
 

@@ -3,7 +3,7 @@ import { type ComponentType, lazy } from 'react';
 import { SignagePage } from '../features/signage/components/signage-page';
 
 // The signage page is in the expose's own chunks: a screen opening /signage/:id loads nothing else of the player
-// before its first page (issue 14). The other pages are chunks of their own, loaded when their route renders (the
+// before its first page. The other pages are chunks of their own, loaded when their route renders (the
 // shell's RemoteRoute holds the Suspense boundary): they brought zod, the playlist editor and a QR code generator,
 // about 170 KB of script, to every signage screen.
 const PlaylistsPage = lazy(() =>

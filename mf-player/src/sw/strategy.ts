@@ -1,7 +1,7 @@
 // What the player's service worker does with each request, as a plain function (unit-tested; sw.ts applies it).
 
 export const SW_SCOPE = '/signage/';
-/** The paired display's page (issue 12): the same worker, registered a second time for this scope. */
+/** The paired display's page: the same worker, registered a second time for this scope. */
 export const SCREEN_SCOPE = '/screen';
 export const PRECACHE_MESSAGE = 'pagecast-player-precache';
 export const PRECACHE_APP_MESSAGE = 'pagecast-player-precache-app';

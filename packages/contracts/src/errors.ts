@@ -79,7 +79,7 @@ export const ErrorCode = {
   REPORTED_TIME_INVALID: 'REPORTED_TIME_INVALID',
   // an agenda asked to start too far from now
   AGENDA_FROM_OUT_OF_RANGE: 'AGENDA_FROM_OUT_OF_RANGE',
-  // fleet control (issue 37)
+  // fleet control
   SCREEN_GROUP_NOT_FOUND: 'SCREEN_GROUP_NOT_FOUND',
   SCREEN_GROUP_LIMIT: 'SCREEN_GROUP_LIMIT',
   SCREEN_GROUP_NAME_TAKEN: 'SCREEN_GROUP_NAME_TAKEN',

@@ -170,7 +170,7 @@ export const ScreenRevokedEvent = z.object({
 });
 
 /**
- * One change to many screens (issue 37): a bulk change, a group's members, assignment or order, a takeover started
+ * One change to many screens: a bulk change, a group's members, assignment or order, a takeover started
  * or ended. One event per change, not one per screen: `screenIds` are the screens whose resolution inputs changed
  * (each display re-reads its manifest, GET /api/screens/device/me, which is derived from the stored state), and
  * `content` is what those screens' devices may now be asked to play (added to what they may read). An unpair also
@@ -204,7 +204,7 @@ export const FleetChangedEvent = z.object({
 });
 
 /**
- * Tell a member about their screens (issue 38): incidents that passed their threshold and incidents that ended, in
+ * Tell a member about their screens: incidents that passed their threshold and incidents that ended, in
  * one e-mail per owner and grouping window. Codes and names only: the account service words it in the member's
  * language. `alertId` is the same however often the event is sent (the account service sends one e-mail per id).
  */

@@ -23,7 +23,7 @@ export type SessionRefreshRequest = z.infer<typeof SessionRefreshRequest>;
 export const SessionRefreshResponse = z.object({ token: z.string(), expiresAt: z.number().int() });
 export type SessionRefreshResponse = z.infer<typeof SessionRefreshResponse>;
 
-// Screens: a paired display's own credential (issue 12). It is not a member session: services receive it as a
+// Screens: a paired display's own credential. It is not a member session: services receive it as a
 // distinct identity kind and member routes never accept it.
 export const DEVICE_COOKIE = 'pc_device';
 /** Lifetime of a device token: long, so that a display survives restarts; revocation ends it earlier. */

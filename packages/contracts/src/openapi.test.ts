@@ -172,7 +172,7 @@ describe('buildOpenApiDocument', () => {
     });
   });
 
-  it('documents every reason a play record is refused, closed hours included (issue 38)', () => {
+  it('documents every reason a play record is refused, closed hours included', () => {
     const screens = buildOpenApiDocument('screens') as Doc;
     const batch = screens.paths['/api/screens/device/plays']?.post as {
       responses: { 200: { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } } };

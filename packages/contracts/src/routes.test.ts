@@ -63,7 +63,7 @@ describe('route table', () => {
       'get /api/logout',
       'post /api/payments/webhook',
       'get /media/:key',
-      // screens (issue 12)
+      // screens
       'post /api/screens/pairing',
       'post /api/screens/pairing/:pairingId/poll',
       'post /api/screens',
@@ -79,7 +79,7 @@ describe('route table', () => {
       'post /api/screens/device/heartbeat',
       'post /api/screens/device/key',
       'post /api/screens/device/plays',
-      // fleet control (issue 37)
+      // fleet control
       'get /api/screens/groups',
       'post /api/screens/groups',
       'put /api/screens/groups/order',
@@ -96,10 +96,10 @@ describe('route table', () => {
       'put /api/screens/takeover-templates/:templateId',
       'delete /api/screens/takeover-templates/:templateId',
       'get /api/screens/:id/agenda',
-      // fleet health (issue 38)
+      // fleet health
       'get /api/screens/health',
       'get /api/screens/:id/incidents',
-      // fleets at scale (issue 40)
+      // fleets at scale
       'post /api/screens/bulk-pairing',
     ];
     expect(apiRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());

@@ -1,4 +1,4 @@
-// Issue 38: the fleet health rules as unit tests (opening hours, thresholds, states and their order, alert grouping).
+// The fleet health rules as unit tests (opening hours, thresholds, states and their order, alert grouping).
 import { describe, expect, it } from 'vitest';
 import type { OpeningHours, ShownReport } from './api/screen-health';
 import {

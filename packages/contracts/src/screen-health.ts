@@ -1,4 +1,4 @@
-// Fleet health rules (issue 38), shared by the display (opening hours on its own clock, offline too), the screens
+// Fleet health rules, shared by the display (opening hours on its own clock, offline too), the screens
 // service (states, incidents, alert grouping) and the owner's pages. Pure: every instant is passed in.
 import {
   ALERT_AFTER_MINUTES_DEFAULT,

@@ -1,4 +1,4 @@
-// Issue 37: precedence (takeover > the screen's own assignment > its groups in the member's order) and the agenda
+// Precedence (takeover > the screen's own assignment > its groups in the member's order) and the agenda
 // stepped over the same resolver.
 import { describe, expect, it } from 'vitest';
 import type { ScreenAssignment } from './api/screens';

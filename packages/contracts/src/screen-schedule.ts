@@ -179,7 +179,7 @@ export function nextBoundary(assignment: ScreenAssignment, timeZone: string, ins
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Fleet precedence (issue 37): one resolver for a screen at an instant, shared by the display (on its own clock,
+// Fleet precedence: one resolver for a screen at an instant, shared by the display (on its own clock,
 // offline too), the server (agenda, proof of play) and the agenda below. An active takeover wins; then the screen's
 // own assignment when it is not 'none'; then its groups' assignments in the member's order (the first group whose
 // assignment plays something at that instant). `resolvePlaying` is the inner step for one assignment.

@@ -1,5 +1,5 @@
 // Event subjects, apart from the event schemas in events.ts (which need zod): the player names a subject to follow
-// a file's live updates, and a signage screen must not download zod for that (issue 14).
+// a file's live updates, and a signage screen must not download zod for that.
 
 /** Event subjects: `<service>.<entity>.<event>.v1`. */
 export const subjects = {

@@ -198,7 +198,7 @@ export const IsoDateTime = z.iso.datetime({ offset: true });
 
 /**
  * Empty success answer: for calls whose answer the client does not read, and for calls whose outcome is the whole
- * answer (sent, changed): no sentence, the page words it in the reader's language from its catalogue (issue 36).
+ * answer (sent, changed): no sentence, the page words it in the reader's language from its catalogue.
  */
 export const OkResponse = z.object({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof OkResponse>;

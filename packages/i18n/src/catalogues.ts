@@ -1,6 +1,6 @@
 // Which catalogue a page will use, and its loaders, without i18next: the shell's entry calls preloadCatalogue()
 // before its async boundary, so the visitor's catalogue downloads beside the framework's chunks instead of after
-// i18next has started (on a slow phone that was one more round trip before the first screen, issue 14).
+// i18next has started (on a slow phone that was one more round trip before the first screen).
 import { constants, LANGUAGE_COOKIE } from '@pagecast/contracts';
 import type { ResourceKey } from 'i18next';
 

@@ -1,4 +1,4 @@
-// One term per thing per language (issue 36): the glossary beside the catalogues names, for each product term, the
+// One term per thing per language: the glossary beside the catalogues names, for each product term, the
 // word each language uses and the variants it must not use ("Retrait" and "Convertir en argent" for one cash-out).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 // The player's header shows the display-mode selector beside the fullscreen button: the 'fill' mode and the button
-// had the same name in French ('Plein écran' twice) and Italian, and near ones in English and Japanese (issue 36).
+// had the same name in French ('Plein écran' twice) and Italian, and near ones in English and Japanese.
 // One term per thing per language: the modes' names are the same wherever they appear.
 import { describe, expect, it } from 'vitest';
 import en from '../src/locales/en/index';

@@ -3,7 +3,7 @@
 // Why a package of re-exports: a module shared through Module Federation is built whole, since the bundler cannot
 // know what a remote deployed later will import from it. Shared as itself, react-router was 205 KB of minified
 // script on every first screen, the landing page included, and its evaluation alone was about 100 ms of the mobile
-// Lighthouse run's blocking time. Shared through this module, it is built with only what is listed here (issue 14).
+// Lighthouse run's blocking time. Shared through this module, it is built with only what is listed here.
 //
 // Every front end imports routing from '@pagecast/router', never from 'react-router' (biome's noRestrictedImports
 // says so): this module is the federation singleton, so one router context spans the shell and its remotes. A remote

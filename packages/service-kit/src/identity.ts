@@ -69,7 +69,7 @@ export function verifyIdentityHeader(
 }
 
 // Made once: zod compiles a schema's checks on its first parse, so a schema made per call (`.strict()` in the
-// function) was compiled again on every request (issue 40: most of this function's ~0.2 ms).
+// function) was compiled again on every request (most of this function's ~0.2 ms).
 const strictDevice = DeviceIdentity.strict();
 const strictMember = Identity.strict();
 

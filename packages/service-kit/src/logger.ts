@@ -46,7 +46,7 @@ const serializers = { req: pino.stdSerializers.req, res: pino.stdSerializers.res
 /**
  * One line per request when its answer has ended, as pino-http wrote it (`req`, `res`, `responseTime` in ms,
  * "request completed", or "request errored" with `err` at 500 and above; an answer cut before its end also carries
- * `aborted`), at info, warn from 400, error from 500. A paired display's call (issue 40: thousands a minute, and
+ * `aborted`), at info, warn from 400, error from 500. A paired display's call (thousands a minute, and
  * their log lines were a tenth of the CPU per call) is written only when it failed (status 400 or more, or the
  * answer cut) or was slow (over `slowDeviceMs`): otherwise nothing is built at all, not even at debug. The request
  * metrics (http.ts) count every call, written or not. A display's event stream is not written when it ends (its end is

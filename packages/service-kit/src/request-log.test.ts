@@ -1,4 +1,4 @@
-// A service's request log (issue 40): a paired display's call (the gateway's signed device identity) is written only
+// A service's request log: a paired display's call (the gateway's signed device identity) is written only
 // when it failed or was slow (LOG_SLOW_DEVICE_MS), a member's call always; the request metrics count every call.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -85,7 +85,7 @@ async function afterNextMemberLine(service: typeof fast) {
   return waitFor(() => service.linesOf(id)[0]);
 }
 
-describe('request log (issue 40)', () => {
+describe('request log', () => {
   it("writes a member's call and not a display's fast successful one (default threshold)", async () => {
     const shown = await call(byDefault.server, '/thing', device());
     expect(shown.status).toBe(200);

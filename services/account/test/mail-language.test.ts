@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Harness, login, mailsTo, startHarness, tokenFromMail, uniqueEmail, waitForMail } from './harness';
 
 /**
- * Issue 36: a member's mails are in the member's language (chosen on the page at registration, changed in the
+ * A member's mails are in the member's language (chosen on the page at registration, changed in the
  * settings), greeted by full name in the language's order; the browser's Accept-Language decides only for an account
  * stored without a language. Mails are read from the real mail catcher (maildev).
  */

@@ -1,4 +1,4 @@
-// Issue 38: the screens service's alerts (screens.alert.raised.v1) become one e-mail per alert, in the member's
+// The screens service's alerts (screens.alert.raised.v1) become one e-mail per alert, in the member's
 // language with plural forms, the screens' wall-clock times and a link; read from the real mail catcher (maildev).
 import { randomUUID } from 'node:crypto';
 import { createEvent, type EventData, subjects } from '@pagecast/contracts';

@@ -1,4 +1,4 @@
-// Sign-in throttling that a stranger cannot turn against the owner (issue 35): strangers' guesses fill the account's
+// Sign-in throttling that a stranger cannot turn against the owner: strangers' guesses fill the account's
 // limit only for browsers the account does not know; a browser that signed in before (the known-browser cookie)
 // still signs in, a password reset and a successful sign-in lift the throttle, and one address guessing one account
 // waits longer after each failure. Against the real service, FerretDB and maildev.

@@ -14,7 +14,7 @@ import {
 } from './helpers';
 
 /**
- * Issue 36: nothing billing stores is a sentence. Every history row comes back with its reason (a code and its
+ * Nothing billing stores is a sentence. Every history row comes back with its reason (a code and its
  * parameters) for the reader's front end to word, and the spec's `description` in Japanese; rows stored before
  * reasons, with their Japanese sentence only, come back with the reason read from it.
  */

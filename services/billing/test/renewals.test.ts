@@ -13,7 +13,7 @@ import {
 } from './helpers';
 
 /**
- * Fair plans (issue 35): a paid month starts when it is paid and each member renews on their own day, once per
+ * Fair plans: a paid month starts when it is paid and each member renews on their own day, once per
  * period, whichever of two instances runs the job and however often; the upgrade is bought at the cost the member
  * confirmed; the dashboard's earnings count sales only. Time moves with the service's test clock.
  */

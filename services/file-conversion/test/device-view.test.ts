@@ -1,4 +1,4 @@
-// What a display may read, in memory on every instance (issue 40, data/screen-views.ts): two instances on the same
+// What a display may read, in memory on every instance (data/screen-views.ts): two instances on the same
 // data (A and B); every change is made through A or published as the screens service would, and B answers the
 // display at once (each wait is far shorter than any age that could explain the change), the same after a restart,
 // and from memory alone once warm.

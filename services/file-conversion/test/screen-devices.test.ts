@@ -1,4 +1,4 @@
-// Paired displays (issue 12) reading through file-conversion: a device identity reads, as its screen's owner,
+// Paired displays reading through file-conversion: a device identity reads, as its screen's owner,
 // exactly the playlists and files assigned to its screen (from screens' events) and nothing else, and never
 // makes a member call.
 import { randomUUID } from 'node:crypto';

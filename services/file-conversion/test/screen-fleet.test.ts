@@ -1,4 +1,4 @@
-// One change to many screens (screens.fleet.changed.v1, issue 37): the devices of the screens it names may read the
+// One change to many screens (screens.fleet.changed.v1): the devices of the screens it names may read the
 // content it names (a bulk assignment, a group's playlist, a takeover's file), others and revoked screens may not, and
 // a screen's own next change still says whole what its device may read.
 import { randomUUID } from 'node:crypto';

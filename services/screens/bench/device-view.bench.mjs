@@ -1,4 +1,4 @@
-// Device view figures (issue 40, second pass) at 10,000 screens of 100 owners, written straight to the database
+// Device view figures (second pass) at 10,000 screens of 100 owners, written straight to the database
 // (test/fleet-seed.ts, the seed the view's test uses at 400): the start's load (ms) on the service's own view and on
 // a new one, the view's memory (bytes per screen, heap after a collection before and after a new view's load), and a
 // display's manifest from memory against the first pass's path (its record, the owner's fleet document and its groups

@@ -1,4 +1,4 @@
-// Fleet view figures (issue 38, GET /api/screens/health: counts per state and one page, summarised on the server)
+// Fleet view figures (GET /api/screens/health: counts per state and one page, summarised on the server)
 // at 10,000 screens of one owner, every one reporting, then at 10,000 screens of 100 owners (one owner's 100): the
 // screens written straight to the database and loaded by the device view as a restart loads them, a status for each
 // put through the service's statuses repository (the JetStream bucket and the memory a heartbeat writes), 5 in every

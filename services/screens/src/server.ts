@@ -39,7 +39,7 @@ export async function createServer(
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
-      // changes to many screens a crash left half-applied are applied and announced again (issue 37)
+      // changes to many screens a crash left half-applied are applied and announced again
       await context.data.fleet.ensureIndexes();
       const resumed = await resumePendingChanges(context);
       if (resumed > 0) context.logger.warn({ resumed }, 'bulk changes resumed after a restart');
@@ -59,7 +59,7 @@ export async function createServer(
         },
         (err) => context.logger.warn({ err }, 'recording the opening hours in force: claim failed'),
       );
-      // incidents and their alerts (issue 38): every instance ticks, one at a time sweeps (the sweep's lease)
+      // incidents and their alerts: every instance ticks, one at a time sweeps (the sweep's lease)
       await context.data.incidents.ensureIndexes();
       if (config.INCIDENT_SWEEP_MS > 0) {
         const sweeper = runPeriodically(config.INCIDENT_SWEEP_MS, () => sweepIncidents(context), {

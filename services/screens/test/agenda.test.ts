@@ -1,4 +1,4 @@
-// What plays when (issue 37) against the real service: a screen's and a group's next 7 days from the same resolver
+// What plays when against the real service: a screen's and a group's next 7 days from the same resolver
 // the displays run: takeover, the screen's own schedule, its group, gaps, licence ends of bought content.
 import { AGENDA_DAYS, wallClock } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Bulk pairing (issue 40) against the real service (FerretDB, NATS): an operator claims many displays' codes in one
+// Bulk pairing against the real service (FerretDB, NATS): an operator claims many displays' codes in one
 // call, with the rules of one pairing: a code claims at most one screen, wrong and used codes pair nothing, and every
 // code counts against the member's attempt limit.
 import { randomUUID } from 'node:crypto';

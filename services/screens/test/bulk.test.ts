@@ -1,4 +1,4 @@
-// One change to many screens (issue 37) against the real service: by hand, by group and by filter; assign, add to and
+// One change to many screens against the real service: by hand, by group and by filter; assign, add to and
 // remove from a group, time zone, unpair; all or nothing (every refusal changes nothing); one event per change; and a
 // change a crash left half-applied is applied again when the service starts.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Proof of play and opening hours (issue 38): the display plays and records nothing outside its hours, so the service
+// Proof of play and opening hours: the display plays and records nothing outside its hours, so the service
 // refuses a record made while the screen was closed by the hours in force then (its own, else its first group's, in
 // its zone then), kept in each assignment-history entry. Against the real service (FerretDB, NATS), on its test clock.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The content read models in memory on every instance (issue 40): files, playlists and licences are applied from the
+// The content read models in memory on every instance: files, playlists and licences are applied from the
 // events each instance hears, so a change is judged by another instance at once (no clock move, no minute of cache),
 // an event heard before the durable consumer wrote its document is not lost, de-duplication by record id holds across
 // instances, and a restart rebuilds the same judgements. Real FerretDB and NATS, two instances on one database.

@@ -1,4 +1,4 @@
-// The device view (issue 40, second pass) at a few hundred screens written straight to the database: the start's
+// The device view (second pass) at a few hundred screens written straight to the database: the start's
 // load holds every active screen, group and fleet document, a display's manifest from the view equals the first
 // pass's (its record, the owner's fleet document and its groups read on every call) for every shape, and once loaded
 // neither the manifest nor the device check asks the database anything. Its figures at 10,000 screens (load ms,

@@ -1,4 +1,4 @@
-// The device view (issue 40, second pass) with two instances on the same database and NATS: a change made through A
+// The device view (second pass) with two instances on the same database and NATS: a change made through A
 // is in what B serves as soon as its event arrives (no clock moved, no age waited for), B answers a display's
 // manifest and device check from memory (no database query once loaded, If-None-Match included), a pairing through
 // A shows in B's fleet view at once, a revocation through A is refused by B, and a restart serves the same manifests.

@@ -1,4 +1,4 @@
-// Fleet control tests (issue 37): what they share.
+// Fleet control tests: what they share.
 import { expect } from 'vitest';
 import { type Caller, call, type Json, type TestService } from './helpers';
 

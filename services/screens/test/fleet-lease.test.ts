@@ -1,4 +1,4 @@
-// One member's fleet changes run one at a time across instances (issue 37 with issue 39's replicas): the overlap
+// One member's fleet changes run one at a time across instances (across replicas): the overlap
 // check of a takeover and the group and template limits read, then write; two instances interleaving would both pass.
 // Each instance serialises its own calls in memory; across instances the owner's lease (an insert under a unique key)
 // does. Two instances here are two service contexts on one database, calling the lease directly (the in-memory chain

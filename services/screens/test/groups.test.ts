@@ -1,4 +1,4 @@
-// Groups of screens (issue 37) against the real service (FerretDB, NATS): members, assignment, precedence order,
+// Groups of screens against the real service (FerretDB, NATS): members, assignment, precedence order,
 // what a display receives (its groups' assignments in order, never another screen's ids), one event per change,
 // proof of play of a group's content, and every refusal with its stable code (each changes nothing).
 import { randomUUID } from 'node:crypto';

@@ -33,7 +33,7 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     MONGO_DB: uniqueName('screens_test').replace(/-/g, '_'),
     CONSUMER_PREFIX: uniqueName('screens-test'),
     EVENTS_DELIVER: 'new',
-    // incidents are swept by the tests on the service's clock (issue 38), never by a timer in the background
+    // incidents are swept by the tests on the service's clock, never by a timer in the background
     INCIDENT_SWEEP_MS: '0',
     ...extra,
   };

@@ -1,4 +1,4 @@
-// Issue 38: incidents and their alerts. A screen whose bad state lasts past its threshold (its groups' smallest, 5
+// Incidents and their alerts. A screen whose bad state lasts past its threshold (its groups' smallest, 5
 // minutes by default) while it is open gets one incident; its owner gets one alert event per grouping window (the
 // account service mails it: services/account/test/screen-alerts.test.ts), and another when it recovers. The sweeps
 // run on the service's clock, which the tests move (no waiting); events are read from the SCREENS stream.

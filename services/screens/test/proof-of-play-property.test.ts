@@ -4,7 +4,7 @@
 // reaching them within 40 s, some offline for minutes and sending their backlog on return, respecting licence ends)
 // and a dishonest one (forged files, overlaps, pages out of range, future and pre-pairing starts, hour-long records,
 // records while the screen was closed). Screens have opening hours closing them for a few minutes of the half hour
-// (issue 38): honest displays play and record nothing then, and stop a record at closing.
+//: honest displays play and record nothing then, and stop a record at closing.
 // Afterwards: no screen's accepted plays overlap or add up to more time than passed, every accepted record was given,
 // owned or licensed, of an existing page, at its start, and made while the screen was open (by an oracle written here
 // from the rules), and no honest record was refused. PROPERTY_SEED=<n> replays a run; PROPERTY_RUNS=<n> changes how many.

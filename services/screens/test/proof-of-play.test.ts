@@ -1,4 +1,4 @@
-// Proof of play as evidence (issue 35), against the real service (FerretDB, NATS): a record counts only when the
+// Proof of play as evidence, against the real service (FerretDB, NATS): a record counts only when the
 // screen was given the file, its owner owned or licensed it, the page exists, it does not overlap what the screen
 // already played, and its time is plausible; refusals are counted per record and shown to the owner, never a seller.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Fleet health (issue 38, part "health") against the real service (FerretDB, NATS): rotation and opening hours of
+// Fleet health (part "health") against the real service (FerretDB, NATS): rotation and opening hours of
 // screens and groups (round trip, refusals that change nothing, what reaches the display), what a display reports it
 // shows (refused when it is not the screen's content, stored otherwise with since when it is wrong), and the fleet
 // view (each state, counts, filters, paging over 400 screens of one owner).

@@ -1,4 +1,4 @@
-// Takeovers (issue 37) against the real service: on all screens or chosen groups, a message or a file, for a set time
+// Takeovers against the real service: on all screens or chosen groups, a message or a file, for a set time
 // or until ended; in the manifests with their end (so an offline display ends them by itself); overlapping ones
 // refused; the log of starts and ends; templates; plays during a file takeover counted as takeover plays.
 import { randomUUID } from 'node:crypto';

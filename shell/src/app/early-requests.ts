@@ -1,4 +1,4 @@
-// Reads a page's first screen makes anyway, started by the entry before its async boundary (issue 14): on a slow
+// Reads a page's first screen makes anyway, started by the entry before its async boundary: on a slow
 // link the framework's chunks take most of a second to arrive and run, and these reads need none of it. They are:
 // - the session's user (GET /api/auth/user), unless the page says nobody is signed in (the gateway's mark);
 // - on /signage/:id, the file and its pages (the player's first reads), and then the first page's image.

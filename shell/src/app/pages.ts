@@ -1,7 +1,7 @@
 // The shell's own pages that are separate chunks (the account forms bring zod and react-hook-form, the points page
 // Stripe's bindings), by the path that shows them. The entry calls preloadPage() before its async boundary, so the
 // page a visitor opened (/login from a link or a bookmark) downloads beside the framework's chunks instead of after
-// the router has rendered (issue 14); React.lazy then finds the chunk loaded or on its way.
+// the router has rendered; React.lazy then finds the chunk loaded or on its way.
 export const pageLoaders = {
   login: () => import('../features/auth/components/login-page'),
   register: () => import('../features/auth/components/register-page'),

@@ -104,7 +104,7 @@ export function AppRoutes() {
         path="/signage/:fileId"
         element={<RemoteRoute remote="mf_player" component="SignagePage" fallback={<SignageLoading />} />}
       />
-      {/* a display pairs and plays without a member login (issue 12) */}
+      {/* a display pairs and plays without a member login */}
       <Route path="/screen" element={<RemoteRoute remote="mf_player" component="DisplayPage" />} />
       {isLoading ? <Route path="*" element={<PageLoading />} /> : user ? signedInRoutes() : signedOutRoutes()}
     </Routes>

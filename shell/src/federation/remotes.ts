@@ -1,6 +1,6 @@
 // Run-time composition (ARCHITECTURE principle 6): no remote URL is built in; /remotes.json says where each
 // remote's mf-manifest.json is. A remote that cannot be loaded yields a fallback module instead of an exception
-// that would take the host down (module-federation/core issue 3877); the shell then shows its fallback area.
+// that would take the host down (module-federation/core#3877); the shell then shows its fallback area.
 import { init, loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
 import { type RemoteEntry, type RemoteName, toRemoteEntries } from './remote-list';

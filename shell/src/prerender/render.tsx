@@ -1,4 +1,4 @@
-// The shell's visitor pages rendered to HTML at build time (issue 14): a phone shows the landing page and the login
+// The shell's visitor pages rendered to HTML at build time: a phone shows the landing page and the login
 // form from the page itself, before any script has run, and React then hydrates that markup instead of drawing it
 // again. Only pages that are the same for every visitor in a language qualify: no session, no query string.
 // A signage page gets its loading frame the same way: the same for every viewer in a language, whatever the file.

@@ -1,6 +1,6 @@
 // Lighthouse performance (mobile preset: simulated slow 4G and a 4× slower CPU) and accessibility scores (npm
 // lighthouse with Debian's chromium) of the landing page, login and the player (a member's own converted PDF, session
-// cookie sent as a header). Figures only: the e2e suite's axe run is the accessibility gate. Goal (issue 14): 95 / 100.
+// cookie sent as a header). Figures only: the e2e suite's axe run is the accessibility gate. Goal: 95 / 100.
 // One run of Lighthouse varies by several points on a busy machine: each page is run LIGHTHOUSE_RUNS times (5 unless
 // set) and the run with the median performance is reported, with every run's score beside it (Lighthouse's own advice
 // for comparing builds is the median of several runs). LIGHTHOUSE_REPORTS=<folder> keeps every run's JSON report

@@ -1,4 +1,4 @@
-// Faults mid-journey (issue 39; README, "Replicas"): two gateways behind nginx and two of each service, on the
+// Faults mid-journey (README, "Replicas"): two gateways behind nginx and two of each service, on the
 // clustered engines (three NATS nodes, four MinIO nodes). While members register, convert, buy points by card, sell and
 // buy on the marketplace, pair screens and report plays, one process at a time is killed (SIGKILL) and started again:
 // a gateway, one replica of each service, a NATS node, a MinIO node. Afterwards: every journey completed, the books

@@ -1,4 +1,4 @@
-// Bought content at hand (issue 36), in Chromium against the whole stack: A publishes a document; B, with only the
+// Bought content at hand, in Chromium against the whole stack: A publishes a document; B, with only the
 // registration bonus, is one click from the point purchase dialog on the marketplace card (ポイント不足), pays with
 // the card provider's test card, buys the document, plays it from the marketplace card, finds it in File management's
 // "Purchased" tab with its licence end and days left, plays it from there and reaches the playlists with it; the

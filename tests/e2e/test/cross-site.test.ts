@@ -1,4 +1,4 @@
-// A page of another site cannot sign a member out (issue 35, finding 4): in Chromium, a member signed in to the app
+// A page of another site cannot sign a member out: in Chromium, a member signed in to the app
 // follows a link to /api/logout on a page served from another site (another host name and port); the browser sends
 // the session cookie with that top-level navigation (SameSite=Lax), and the gateway sends it to / without ending the
 // session. Logging out from the app's own menu is account-journey.test.ts.

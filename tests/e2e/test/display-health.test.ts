@@ -1,4 +1,4 @@
-// The signage display and fleet health (issue 38) on a real paired display: turned 90° it draws its page upright
+// The signage display and fleet health on a real paired display: turned 90° it draws its page upright
 // (portrait stage on a landscape window), outside its opening hours it is black, loads nothing and reports itself
 // closed and blank, and held on a stale page after its assignment changed it turns "wrong content" on the owner's
 // health list after the minute.

@@ -1,4 +1,4 @@
-// Fleet control on real displays (issue 37): three paired displays in their own Chromium; one bulk assignment to
+// Fleet control on real displays: three paired displays in their own Chromium; one bulk assignment to
 // their group switches all three; a message takeover on a group of two shows on both (the time is measured and
 // printed, not asserted), survives a reload of a display cut from the network, and ends on time by itself (offline
 // too), both displays back on their schedule while the third never left it.

@@ -1,4 +1,4 @@
-// The fleet pages (issue 37) in a real browser: from the Screens page an operator opens fleet control, creates a
+// The fleet pages in a real browser: from the Screens page an operator opens fleet control, creates a
 // group, adds a screen to it, saves a takeover template and starts it in two clicks (the paired display shows the
 // message), sees it running and in the log, and ends it with a confirmation (the display goes back). Screenshots of
 // the page at 1440 px in en, fr and ja go to .data/screenshots (docs/screenshots with PAGECAST_SCREENSHOTS=docs).

@@ -29,8 +29,8 @@ function oneMonthLaterInTokyo(ms: number): string {
 const historyRows = () => page.getByTestId('points-history-row');
 
 /**
- * Pixels by which this screen's own content (the page and the open dialog; the shared header is issue 15's) runs
- * past the window's right edge at this width (issue 15: 360 px to 1920 px), with the elements that do.
+ * Pixels by which this screen's own content (the page and the open dialog; the shared header is checked apart) runs
+ * past the window's right edge at this width (360 px to 1920 px), with the elements that do.
  */
 async function overflowAt(width: number): Promise<{ px: number; offenders: string[] }> {
   await page.setViewportSize({ width, height: 900 });

@@ -1,4 +1,4 @@
-// Independent delivery of a remote (issue 11): a team serves its own build of mf-marketplace from its own origin,
+// Independent delivery of a remote: a team serves its own build of mf-marketplace from its own origin,
 // and it goes live by switching /remotes.json (the gateway's REMOTES) — the shell is not rebuilt. Also the
 // README's dev case: a remote's dev server used by the composed app on another site.
 import { type ChildProcess, spawn } from 'node:child_process';

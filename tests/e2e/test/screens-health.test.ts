@@ -1,4 +1,4 @@
-// Fleet health on the owner's pages (issue 38), on a real paired display: its network cut, it turns offline on the
+// Fleet health on the owner's pages, on a real paired display: its network cut, it turns offline on the
 // owner's open Screens page without a reload; past its group's 1-minute threshold (the screens service's test
 // clock moves time, and its sweep runs at once) the owner gets an e-mail linking to the screen's health; its network
 // back, it recovers on the page and a recovery e-mail follows.

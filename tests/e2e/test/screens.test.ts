@@ -1,7 +1,7 @@
-// Screens (issue 12) in real browsers: a display pairs by the code it shows and plays what its screen is given; a
+// Screens in real browsers: a display pairs by the code it shows and plays what its screen is given; a
 // schedule switches at its boundary on the display's own clock (controlled here); a network cut is played through
-// and its plays are reported once afterwards; its owner sees what was not counted, and why (issue 35); unpairing
-// sends the display back to a new pairing code. The Screens page (issue 36) names files by title, hears its screens
+// and its plays are reported once afterwards; its owner sees what was not counted, and why; unpairing
+// sends the display back to a new pairing code. The Screens page names files by title, hears its screens
 // report live, and shows what a schedule plays now and next; its cards show one status, the screen's health (issue
 // 38). Screenshots of the page with its screen in en, fr and ja go to .data/screenshots (docs/screenshots with
 // PAGECAST_SCREENSHOTS=docs).
@@ -88,7 +88,7 @@ describe('screens', () => {
 
     const m = member.page;
     await m.goto('/screens');
-    // the address to type on the display, and its QR code (issue 36)
+    // the address to type on the display, and its QR code
     const address = `${new URL(m.url()).origin}/screen`;
     expect(await m.getByTestId('display-address').textContent()).toBe(address);
     expect(await m.getByRole('img', { name: `アドレス ${address} のQRコード` }).count()).toBe(1);
@@ -128,7 +128,7 @@ describe('screens', () => {
     });
     expect(await shownFile(page)).toBe(fileA);
     // the member sees it online and showing what it should, that file by its title and page, without reloading the
-    // page (issues 36, 38): the display's reports reach the page on its live stream. One status on the card: its
+    // page: the display's reports reach the page on its live stream. One status on the card: its
     // health (no second online badge, no second now-playing line)
     const card = m.getByTestId(`screen-${screenId}`);
     const text = (testId: string) =>
@@ -268,7 +268,7 @@ describe('screens', () => {
     expect(await refused.getByRole('cell', { name: '存在しないページ' }).count()).toBe(1);
     expect(await refused.getByRole('cell', { name: 'Shop window' }).count()).toBe(1);
     expect(await totalPlays()).toBe(before);
-    // the counted plays are listed by file title, never by id (issue 36)
+    // the counted plays are listed by file title, never by id
     const report = m.getByTestId('play-report');
     await until('the report listed', async () => (await report.getByTestId('play-file').count()) >= 2);
     const files = await report.getByTestId('play-file').allTextContents();

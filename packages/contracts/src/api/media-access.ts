@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * File-conversion's internal access check for page images, asked by the gateway, which serves `GET /media/<key>`
- * from its own cache (issue 14). NOT routed by the gateway (it routes only /api and /media): the gateway calls it
+ * from its own cache. NOT routed by the gateway (it routes only /api and /media): the gateway calls it
  * directly with the caller's signed identity header, a member's or a paired display's, exactly as it would forward
  * `GET /media/<key>`.
  *

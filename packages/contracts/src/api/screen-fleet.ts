@@ -1,4 +1,4 @@
-// Fleet control (issue 37): groups of screens, one change for many screens, takeovers and their templates, and the
+// Fleet control: groups of screens, one change for many screens, takeovers and their templates, and the
 // agenda (what plays when, and why). The resolver they share with the display is in ../screen-schedule.ts.
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
@@ -34,7 +34,7 @@ export const ScreenGroup = z.object({
   /** 0 = the highest precedence among the member's groups */
   rank: z.number().int().nonnegative(),
   createdAt: IsoDateTime,
-  /** issue 38: its screens' opening hours (a screen's own win), and how long a bad state lasts before an e-mail */
+  /** its screens' opening hours (a screen's own win), and how long a bad state lasts before an e-mail */
   openingHours: OpeningHours,
   alertAfterMinutes: z.number().int(),
 });

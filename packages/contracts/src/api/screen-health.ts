@@ -1,4 +1,4 @@
-// Fleet health (issue 38): what each display shows and whether it is right, incidents and their e-mails, rotation
+// Fleet health: what each display shows and whether it is right, incidents and their e-mails, rotation
 // and opening hours. The rules (open or closed, frozen, wrong, broken, alert grouping) are in ../screen-health.ts.
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';

@@ -1,4 +1,4 @@
-// Fleets at scale (issue 40): an operator pairs many displays in one call. Each display still asks for its own code
+// Fleets at scale: an operator pairs many displays in one call. Each display still asks for its own code
 // and collects its own device token (POST /api/screens/pairing, then its poll): only the claims are batched. Every
 // code counts as one attempt against the member's pairing limit (PAIR_ATTEMPT_RATE_MAX per minute), as if typed one
 // by one; a code claims at most one screen (the same insert-once claim as POST /api/screens).

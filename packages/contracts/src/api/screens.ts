@@ -1,4 +1,4 @@
-// Screens (issue 12): paired displays with their own device credential, what they play, heartbeats, proof of play.
+// Screens: paired displays with their own device credential, what they play, heartbeats, proof of play.
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
 import { Id, IsoDateTime, OkResponse } from '../validation';
@@ -22,7 +22,7 @@ export const PLAY_MAX_SECONDS = 86_400;
 /** Records older than this are refused (the device keeps at most this much offline). */
 export const PLAY_MAX_AGE_DAYS = 31;
 /**
- * Proof of play as evidence (issue 35): how long a live change (assignment, playlist) may take to reach a display,
+ * Proof of play as evidence: how long a live change (assignment, playlist) may take to reach a display,
  * so a record may show what the screen was given up to this long before it started; and how much two plays of one
  * screen may overlap (honest back-to-back pages, rounding and clock steps) before the later one is refused.
  */
@@ -134,7 +134,7 @@ export const Screen = z.object({
   nowPlaying: ScreenNowPlaying.nullable(),
   appVersion: z.string().nullable(),
   screenSize: z.object({ width: z.number().int(), height: z.number().int() }).nullable(),
-  /** issue 38: how the screen hangs, and its own opening hours (null = its groups', else always open) */
+  /** how the screen hangs, and its own opening hours (null = its groups', else always open) */
   rotation: ScreenRotation,
   openingHours: OpeningHours,
 });
@@ -168,7 +168,7 @@ export const UpdateScreenRequest = z.object({
 export type UpdateScreenRequest = z.infer<typeof UpdateScreenRequest>;
 
 /**
- * What a display resolves with on its own clock besides its own assignment (issue 37): its groups' assignments,
+ * What a display resolves with on its own clock besides its own assignment: its groups' assignments,
  * highest precedence first, and the takeovers that concern it (a message or a file, from when until when; null =
  * until ended). Its own groups' ids only: never their names, members or another screen's id.
  */
@@ -191,10 +191,10 @@ export const DeviceScreen = z.object({
   timeZone: z.string(),
   assignment: ScreenAssignment,
   heartbeatSeconds: z.number().int().positive(),
-  /** issue 37 (absent from older servers): resolve with resolveScreen */
+  /** absent from older servers: resolve with resolveScreen */
   groups: z.array(DeviceGroupInput).optional(),
   takeovers: z.array(DeviceTakeover).optional(),
-  /** issue 38 (absent from older servers = 0 and always open): the stage's turn and the hours that apply */
+  /** absent from older servers (= 0 and always open): the stage's turn and the hours that apply */
   rotation: ScreenRotation.optional(),
   openingHours: OpeningHours.optional(),
 });
@@ -205,7 +205,7 @@ export const HeartbeatRequest = z.object({
   screenSize: z.object({ width: z.number().int().min(0).max(100_000), height: z.number().int().min(0).max(100_000) }),
   nowPlaying: ScreenNowPlaying.nullable(),
   /**
-   * issue 38 (absent from older displays): what the display shows as it last changed (sent on each change, at most
+   * absent from older displays: what the display shows as it last changed (sent on each change, at most
    * every SHOWN_REPORT_MIN_SECONDS, and with every heartbeat), and whether it is closed (outside its opening hours)
    */
   shows: ShownReport.optional(),
@@ -222,7 +222,7 @@ export const PlayRecord = z.object({
   /** made on the device (a UUID): the same record sent twice counts once */
   id: z.uuid(),
   fileId: Id,
-  /** the page number, 1 = the first page (0, sent by displays before issue 35, is refused as no-such-page) */
+  /** the page number, 1 = the first page (0, sent by older displays as the page's position, is refused as no-such-page) */
   page: z.number().int().nonnegative().max(10_000),
   startedAt: IsoDateTime,
   seconds: z.number().positive().max(PLAY_MAX_SECONDS),
@@ -242,7 +242,7 @@ export type PlayBatchRequest = z.infer<typeof PlayBatchRequest>;
  * owner sees them, a seller never): it starts before the screen was paired or ends in the future; its file was not
  * in what the screen was given then; the screen's owner neither owned the file nor held a licence for it then; the
  * page does not exist; it overlaps a play the screen already counted; it was made while the screen was closed by the
- * opening hours in force then (issue 38: the display plays and records nothing outside them).
+ * opening hours in force then (the display plays and records nothing outside them).
  */
 export const PlayRefusalReason = z.enum([
   'before-pairing',

@@ -20,7 +20,7 @@ export function hostConfig(opts: FrontEndOptions & { name?: string }): Configura
       ...base.optimization,
       // The shared singletons in one file: each was a chunk of its own (react-dom, react-query, i18next, the router,
       // ui...), a dozen requests where a browser opens six connections per origin over HTTP/1.1, and on a slow link
-      // each round of them cost a round trip (issue 14: player TBT 108-274 -> 30-117 ms, Lighthouse 91 -> 95-96).
+      // each round of them cost a round trip (player TBT 108-274 -> 30-117 ms, Lighthouse 91 -> 95-96).
       splitChunks: {
         cacheGroups: {
           shared: {

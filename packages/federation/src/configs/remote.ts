@@ -64,7 +64,7 @@ export function remoteConfig(opts: RemoteOptions): Configuration {
  * A remote's second container, built beside the first in the same folder (and so at the same public path): its
  * entry leaves out the federation runtime's core (@module-federation/runtime-core, 65 KB of the entry's 115 KB) and
  * takes the one the host provides (hostConfig: provideExternalRuntime, a global of the same pinned version). A
- * player page loaded the runtime twice, once in the shell's entry and once in the remote's (issue 14: 15 KB of
+ * player page loaded the runtime twice, once in the shell's entry and once in the remote's (15 KB of
  * brotli and its evaluation on the first screen's path). Only a host that provides the runtime may load it: our shell
  * does, so the gateway's default /remotes.json names this manifest; any other host, another team's or an older shell,
  * keeps the self-contained mf-manifest.json, which REMOTES and the deploy files name.

@@ -8,7 +8,7 @@ const PRECOMPRESSIBLE = /\.(js|css|json|svg)$/;
 /**
  * Writes `<file>.br` beside each text asset, at brotli's best quality, which the gateway sends to browsers that
  * accept it (gateway/src/static.ts). Compressing at request time must be fast, so it compresses much less: about 15 %
- * more bytes for the same scripts, and on a slow phone bytes are most of the wait for the first screen (issue 14).
+ * more bytes for the same scripts, and on a slow phone bytes are most of the wait for the first screen.
  */
 export const precompressPlugin = () =>
   // after every asset is final (the host's index.html gets its preloads at SUMMARIZE)

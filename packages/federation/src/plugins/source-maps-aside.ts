@@ -5,7 +5,7 @@ import { type Compiler, rspack } from '@rspack/core';
 /**
  * Where a production build keeps its source maps, beside dist/ (`<front end>/sourcemaps/<file>.map`): for reading an
  * error report's stack, never served. The gateway and the nginx images serve dist/ only; the maps published every
- * source file of the app (issue 35).
+ * source file of the app.
  */
 export const SOURCE_MAPS_DIR = 'sourcemaps';
 

@@ -1,4 +1,4 @@
-// The e-mail telling a member about their screens (issue 38: screens.alert.raised.v1): screens that went wrong past
+// The e-mail telling a member about their screens (screens.alert.raised.v1): screens that went wrong past
 // their threshold and screens that recovered, in the member's language, with plural forms, each time on the screen's
 // own wall clock (the zone's name given), and a link to the screen or to the filtered fleet view.
 import type { EventData, IncidentState } from '@pagecast/contracts';

@@ -26,7 +26,7 @@ export function supportedLocale(tag: unknown): Locale | undefined {
 }
 
 /**
- * The language of a mail (issue 36: mails follow the member, not the browser). An account's own language comes
+ * The language of a mail (mails follow the member, not the browser). An account's own language comes
  * first: set at registration, changed in the settings. A new account takes the language of the page that registers
  * (`page`), else the browser's. An account stored without one (before languages were stored) takes the browser's
  * Accept-Language of the request that triggers the mail: the member asks from that browser now, which tells more

@@ -4,7 +4,7 @@ import type { Mailer, UserRepository } from '../data';
 import { chooseLocale, screenAlertMail } from '../domain';
 
 /**
- * Mails a member about their screens (issue 38) from the screens service's `screens.alert.raised.v1`: one e-mail per
+ * Mails a member about their screens from the screens service's `screens.alert.raised.v1`: one e-mail per
  * alertId, in the member's language, greeted by name. An owner this database does not know is acknowledged and
  * nothing is sent.
  *

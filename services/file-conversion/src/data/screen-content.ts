@@ -2,7 +2,7 @@ import { createBatchLoader, readByIds } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 
 /**
- * Read model of screens.screen.changed.v1 / .revoked.v1: what a paired display may read (issue 12). A device
+ * Read model of screens.screen.changed.v1 / .revoked.v1: what a paired display may read. A device
  * identity reads a file only when it is one of these files or in one of these playlists of the screen's owner.
  */
 export interface ScreenContentRecord {
@@ -86,7 +86,7 @@ export function createScreenContent(conn: mongoose.Connection) {
       await model.updateOne({ _id: record._id }, { $set: { ...record, revoked: false } }, { upsert: true });
     },
     /**
-     * One change to many screens (screens.fleet.changed.v1, issue 37): these screens of this owner may now also read
+     * One change to many screens (screens.fleet.changed.v1): these screens of this owner may now also read
      * this content (one command for all of them; a revoked screen is left as it is). A screen this model has not met
      * yet gets a record dated at the epoch, so its own next change event still replaces it whole.
      */

@@ -1,5 +1,5 @@
-// What each paired screen may read (issue 12), as the content-access rule needs it (domain/content-access.ts), and
-// the playlists and files a display reads, held in memory on every instance (issue 40, docs/scale.md): built from
+// What each paired screen may read, as the content-access rule needs it (domain/content-access.ts), and
+// the playlists and files a display reads, held in memory on every instance (docs/scale.md): built from
 // what was read by `_id` (batched) and kept current by the events that change it, heard by every instance at once
 // (service-kit followEvents; events/index.ts starts it). Nothing here changes an answer, only where it comes from.
 //

@@ -94,7 +94,7 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
         deliver,
       }),
     );
-    // What displays read, in memory on every instance (issue 40, data/screen-views.ts): every instance hears the
+    // What displays read, in memory on every instance (data/screen-views.ts): every instance hears the
     // screens' events and this service's playlist and file events as they are published. Subscribed (and flushed)
     // before the durable consumer below starts and before HTTP answers: what is read from screen_content from then on
     // has every later event heard on top.
@@ -104,7 +104,7 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
     });
     consumers.push({ stop: async () => followed.stop() });
     await nats.nc.flush();
-    // Paired screens (issue 12): what each screen's device may read (the read model the memory reads on a miss).
+    // Paired screens: what each screen's device may read (the read model the memory reads on a miss).
     consumers.push(
       await consume(nats.js, {
         stream: 'SCREENS',

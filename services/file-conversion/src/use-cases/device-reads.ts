@@ -1,4 +1,4 @@
-// A paired display's reads at boot and after every change (issue 40): its playlist's items and its files' pages,
+// A paired display's reads at boot and after every change: its playlist's items and its files' pages,
 // answered from what every instance holds in memory (data/screen-views.ts), read by `_id` and batched on a miss.
 // The answers and refusals are those of playlistItems (playlist-items.ts) and readableFile + filePages
 // (readable-file.ts, file-pages.ts), which members' calls keep using: the same rules (domain/content-access.ts) asked

@@ -1,7 +1,7 @@
 // What each screen was given over time: one document per assignment, inserted once under `<screenId>#<n>` (the
 // screen's record holds its newest n), never changed. Read by `_id` (FerretDB scans any other filter), newest first
 // until the one in effect at the time a batch needs; entries are immutable, so a process keeps those it read.
-// Each entry also holds the opening hours that applied from its time and the screen's zone (issue 38), so proof of
+// Each entry also holds the opening hours that applied from its time and the screen's zone, so proof of
 // play can refuse records made while the screen was closed by the hours in force then.
 import type { OpeningHours, ScreenAssignment } from '@pagecast/contracts';
 import { isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
@@ -15,9 +15,9 @@ export interface AssignmentHistoryDoc {
   seq: number;
   at: Date;
   assignment: ScreenAssignment;
-  /** its groups' assignments then, highest precedence first (issue 37; absent: none) */
+  /** its groups' assignments then, highest precedence first (absent: none) */
   groups?: ScreenAssignment[];
-  /** the opening hours that applied from `at`, in `timeZone` (issue 38; absent: always open, or written before) */
+  /** the opening hours that applied from `at`, in `timeZone` (absent: always open, or written before) */
   openingHours?: OpeningHours;
   timeZone?: string;
 }

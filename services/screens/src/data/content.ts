@@ -2,7 +2,7 @@
 // files (owner, page count, deletion) and playlists (their files over time) from file-conversion's FILES stream, and
 // licences (buyer, file, from purchase to end) from marketplace's purchases. Play batches judge records by them.
 // One durable consumer writes the documents; every instance holds what it read of them in memory with every event it
-// heard applied on top (the same reducers, below), so a change is judged by every instance at once (issue 40).
+// heard applied on top (the same reducers, below), so a change is judged by every instance at once.
 import { DUPLICATE_WINDOW_MS } from '@pagecast/contracts';
 import { type ByIdCollection, createMemoryView, isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
@@ -27,7 +27,7 @@ export interface PlaylistVersionsDoc {
   /** playlistId */
   _id: string;
   versions: PlaylistVersionEntry[];
-  /** from the events since issue 37 (absent on documents written before) */
+  /** from the events that carry it (absent on documents written before) */
   ownerId?: string;
   deleted?: boolean;
 }
@@ -44,7 +44,7 @@ export interface LicencesDoc {
 
 /**
  * How long an entry is trusted before it is read again: a backstop, not how a change travels (every instance applies
- * the FILES and MARKETPLACE events it hears at once, issue 40). Ten minutes bounds what a lost message could leave
+ * the FILES and MARKETPLACE events it hears at once). Ten minutes bounds what a lost message could leave
  * wrong (a refusal is always judged again on a fresh read, so only a wrong acceptance could last that long: a play of
  * a file deleted or taken off a playlist in a message this instance missed without a reconnect); re-reading every
  * entry once per ten minutes costs 10,000 screens' few thousand distinct files, playlists and licences a handful of
@@ -234,7 +234,7 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
       hearPlaylist(playlistId, entry, facts, now);
     },
     /**
-     * Playlists as a member's choice sees them (issue 37): owner (when known), deleted, and the files of the newest
+     * Playlists as a member's choice sees them: owner (when known), deleted, and the files of the newest
      * version. Read afresh by default (a member just made it); `fresh = false` reads the memory (what was heard since).
      */
     async playlistFacts(

@@ -1,4 +1,4 @@
-// The device view (issue 40, second pass): every instance keeps in memory the active screens' records, the owners'
+// The device view (second pass): every instance keeps in memory the active screens' records, the owners'
 // fleet documents and the groups, so a display's manifest, its heartbeat and play batch checks and the fleet view's
 // per-owner list read no database. Built at start by a scan in batches (a restart rebuilds it), kept current by the
 // changes this instance makes (the repositories re-read what they wrote, before the call answers) and by the screens'

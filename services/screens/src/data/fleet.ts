@@ -1,4 +1,4 @@
-// Fleet control (issue 37): groups, each member's fleet document (group order, running takeovers), takeovers and
+// Fleet control: groups, each member's fleet document (group order, running takeovers), takeovers and
 // their log, templates and the intent records of bulk changes. The paths displays take (a manifest, a report) read
 // the owner's fleet document and the screen's groups from the device view (device-view.ts: in memory, re-read here
 // after every write of a group or fleet document, before the call answers); the member's own pages may filter by
@@ -16,7 +16,7 @@ export interface GroupDoc {
   nameKey: string;
   assignment: ScreenAssignment;
   createdAt: Date;
-  /** issue 38 (absent on groups made before: null and the default) */
+  /** absent on groups made before hours and thresholds: null and the default */
   openingHours?: OpeningHours;
   alertAfterMinutes?: number;
 }

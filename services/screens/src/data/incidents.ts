@@ -1,4 +1,4 @@
-// Incidents (issue 38): a screen's bad state that lasted past its threshold, opened once (an insert under an id made
+// Incidents: a screen's bad state that lasted past its threshold, opened once (an insert under an id made
 // from the screen, the state and when it began: the one atomic step on FerretDB, so two sweepers cannot open it
 // twice), ended when the screen recovered or was unpaired, and whether its e-mails went.
 import type { IncidentState, ScreenIncident } from '@pagecast/contracts';

@@ -23,7 +23,7 @@ const MAX_AGE_MS = PLAY_MAX_AGE_DAYS * 86_400_000 + 2 * PLAY_FUTURE_SLACK_SECOND
 
 export async function createRepositories(conn: mongoose.Connection, nats: Nats, opts: { logger?: Logger } = {}) {
   const models = defineModels(conn);
-  // issue 40: what displays' calls read, in memory on every instance; it hears the screens' events before it loads
+  // what displays' calls read, in memory on every instance; it hears the screens' events before it loads
   // (a change during the load re-reads what it names), and its load is the start's scan (in batches)
   const view = createDeviceView({
     screens: models.screens.collection as unknown as ViewCollection,

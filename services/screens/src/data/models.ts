@@ -33,11 +33,11 @@ export interface ScreenRecord {
   name: string;
   timeZone: string;
   assignment: ScreenAssignment;
-  /** the number of its newest entry in screen_assignments (absent on screens paired before issue 35) */
+  /** the number of its newest entry in screen_assignments (absent on screens paired before assignments were kept in history) */
   assignmentSeq?: number;
-  /** the owner's groups it is in (issue 37; absent: none) */
+  /** the owner's groups it is in (absent: none) */
   groupIds?: string[];
-  /** issue 38: how it hangs (absent: 0) and its own opening hours (absent or null: its groups', else always open) */
+  /** how it hangs (absent: 0) and its own opening hours (absent or null: its groups', else always open) */
   rotation?: ScreenRotation;
   openingHours?: OpeningHours;
   pairedAt: Date;
@@ -62,9 +62,9 @@ interface PlayFacts {
 export interface PlayRecordDoc extends PlayFacts {
   /** the seconds it adds to the screen's played time: what the display said, less an overlap within the tolerance */
   seconds: number;
-  /** what the display said (absent on records stored before issue 35) */
+  /** what the display said (absent on records stored before displays said it) */
   claimedSeconds?: number;
-  /** played during this takeover of its file (issue 37) */
+  /** played during this takeover of its file */
   takeoverId?: string;
   /** its page's duration when it was judged (absent on older records): whether it is a play (countsAsPlay) */
   pageSeconds?: number;

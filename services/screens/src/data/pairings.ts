@@ -3,7 +3,7 @@ import mongoose from 'mongoose';
 import type { Models, PairingClaimRecord, PairingRecord } from './models';
 
 /**
- * A code while it is shown (issue 40): `_id` is the code itself, so a code is alive once at most (an insert under a
+ * A code while it is shown: `_id` is the code itself, so a code is alive once at most (an insert under a
  * unique key, atomic on FerretDB) and a claim finds its pairing by `_id` (only `_id` is indexed on FerretDB: a find
  * by `code` scanned every pairing, several times per pairing, which made pairing a fleet quadratic).
  */

@@ -33,7 +33,7 @@ export function createRateLimits(conn: mongoose.Connection) {
         await model.insertMany(Array.from({ length: attempts }, () => ({ _id: randomUUID(), key, at: new Date(now) })));
       const count = await model.countDocuments({ key, at: { $gt: new Date(now - windowMs) } });
       // old attempts are removed as we go (no TTL indexes on FerretDB), at most once a minute per process and for
-      // every key at once: each removal scans the collection (issue 40: one per attempt made pairing a fleet slow)
+      // every key at once: each removal scans the collection (one per attempt made pairing a fleet slow)
       longestWindow = Math.max(longestWindow, windowMs);
       if (now - sweptAt >= SWEEP_EVERY_MS) {
         sweptAt = now;

@@ -89,7 +89,7 @@ export function createScreenRepository(models: Models, view: DeviceView) {
     },
     byIds: (ids: string[]) => screens.find({ _id: { $in: ids } }).lean<ScreenRecord[]>(),
     /**
-     * The owner's active screens for their health (issue 38: the fleet view), from the device view's owner index: no
+     * The owner's active screens for their health (the fleet view), from the device view's owner index: no
      * query (one only while the view may be incomplete, and behind its backstop).
      */
     forHealth: (ownerId: string, _now?: number): Promise<HealthScreenRecord[]> =>

@@ -9,7 +9,7 @@ export interface ScreenStatus {
   nowPlaying: { fileId: string | null; page: number | null } | null;
   appVersion: string | null;
   screenSize: { width: number; height: number } | null;
-  /** issue 38 (absent from values written before, and from older displays' reports): what it shows, as it changed */
+  /** absent from values written before, and from older displays' reports: what it shows, as it changed */
   shows?: ShownReport | null;
   /** the display said it is outside its opening hours (the server judges closed by the hours it holds) */
   closedReported?: boolean;
@@ -50,7 +50,7 @@ const decode = (data: Uint8Array): ScreenStatus | null => {
  * every interval and each report replaces the last, which on FerretDB cost an upsert each (35 a second on this
  * machine, the first limit of the screens load). A put is one message to NATS; every instance sees the same values.
  *
- * Every instance also keeps every value in memory (issue 38), fed by a watch of the bucket (its values at start,
+ * Every instance also keeps every value in memory, fed by a watch of the bucket (its values at start,
  * then each put and delete), so a heartbeat reading the previous status and the fleet view reading thousands of
  * statuses ask NATS nothing per screen. A put made here is in the map at once (read your own write); the watch
  * brings the other instances' within milliseconds, and never replaces a value by an older revision.
@@ -97,7 +97,7 @@ export async function createStatusRepository(nats: Nats, logger?: Logger) {
       return out;
     },
     get: read,
-    /** Every screen with a live status (the incident sweep judges these; issue 38). */
+    /** Every screen with a live status (the incident sweep judges these). */
     async screenIds(): Promise<string[]> {
       await mirror.ready;
       const now = Date.now();

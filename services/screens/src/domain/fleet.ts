@@ -1,4 +1,4 @@
-// Fleet precedence (issue 37), as plain rules: which of an owner's groups comes first, which takeovers concern a
+// Fleet precedence, as plain rules: which of an owner's groups comes first, which takeovers concern a
 // screen and still run, and everything a screen resolves what it plays with. The records' shapes are named here by
 // what the rules read (data/'s documents have more).
 import type {

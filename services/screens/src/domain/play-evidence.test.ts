@@ -287,7 +287,7 @@ describe('the interval set', () => {
   });
 });
 
-describe('opening hours in force (issue 38: a closed display plays and records nothing)', () => {
+describe('opening hours in force (a closed display plays and records nothing)', () => {
   const HOUR = 60;
   const SEC = 1000;
   const ALL: Array<0 | 1 | 2 | 3 | 4 | 5 | 6> = [0, 1, 2, 3, 4, 5, 6];

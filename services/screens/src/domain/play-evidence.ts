@@ -1,4 +1,4 @@
-// Proof of play as evidence (issue 35): which records of a batch count. A pure function of what the screen was
+// Proof of play as evidence: which records of a batch count. A pure function of what the screen was
 // given (its assignments over time, the playlists' contents over time, deletions), what its owner owned or held a
 // licence for, the pages that exist, when the display was offline, the opening hours in force over time, and the
 // plays already counted.
@@ -31,11 +31,11 @@ export interface Interval {
 export interface AssignmentAt {
   at: number;
   assignment: ScreenAssignment;
-  /** its groups' assignments then (issue 37): given too, the display resolves precedence on its own clock */
+  /** its groups' assignments then: given too, the display resolves precedence on its own clock */
   groups?: ScreenAssignment[];
   /**
    * the opening hours that applied from `at` (the one rule, settingsOf: its own, else its first group's that has
-   * some), in the screen's zone then (issue 38); absent: always open (entries written before hours were recorded)
+   * some), in the screen's zone then; absent: always open (entries written before hours were recorded)
    */
   openingHours?: OpeningHours;
   timeZone?: string;
@@ -91,7 +91,7 @@ export interface PlayEvidence {
   /** the screen's counted plays: sorted, merged intervals */
   played: Interval[];
   claimed: ReadonlyMap<string, ClaimedPlay>;
-  /** file takeovers that covered this screen (issue 37) */
+  /** file takeovers that covered this screen */
   takeovers?: TakeoverPeriod[];
 }
 

@@ -1,4 +1,4 @@
-// What applies to one screen (issues 37 and 38), as plain rules: its groups in precedence order, its rotation, hours
+// What applies to one screen, as plain rules: its groups in precedence order, its rotation, hours
 // and alert threshold, what it is given with a set of groups, and whether a report shows what it should.
 import {
   alertAfterOf,
@@ -100,8 +100,8 @@ export function reportIsRight(
 }
 
 /**
- * What a display resolves with on its own clock (issue 37: its groups' assignments in order, the takeovers that
- * concern it with their ends) and how it shows it (issue 38: its rotation and the hours that apply).
+ * What a display resolves with on its own clock (its groups' assignments in order, the takeovers that
+ * concern it with their ends) and how it shows it (its rotation and the hours that apply).
  */
 export function manifestOf(
   screen: ResolvingScreen & {

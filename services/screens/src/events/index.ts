@@ -6,7 +6,7 @@ import { recordSale } from '../use-cases/sold-plays';
 
 /**
  * Durable names of the read models' consumers (tests delete their own). The purchases' durable was `-sales` before
- * issue 35 kept licences too: a new name replays the whole stream (sales are inserted once, so again is harmless).
+ * it kept licences too: a new name replays the whole stream (sales are inserted once, so again is harmless).
  */
 export const consumerNames = (prefix: string) => ({ MARKETPLACE: `${prefix}-purchases`, FILES: `${prefix}-content` });
 

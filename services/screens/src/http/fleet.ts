@@ -1,4 +1,4 @@
-// Fleet control (issue 37): groups and their order and agenda, bulk changes, takeovers and their templates.
+// Fleet control: groups and their order and agenda, bulk changes, takeovers and their templates.
 import {
   AgendaQuery,
   BulkChangeRequest,

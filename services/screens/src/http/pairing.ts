@@ -45,7 +45,7 @@ export function pairingRouter(ctx: ServiceContext): Router {
     const me = requireIdentity(req);
     res.status(201).json(await pairScreen(ctx, me.userId, parseWith(PairScreenRequest, req.body)));
   });
-  // issue 40: many codes claimed in one call (the displays still collect their tokens by polling)
+  // many codes claimed in one call (the displays still collect their tokens by polling)
   router.post('/api/screens/bulk-pairing', async (req, res) => {
     const me = requireIdentity(req);
     noStore(res).json(await bulkPairScreens(ctx, me.userId, parseWith(BulkPairingRequest, req.body)));

@@ -23,7 +23,7 @@ export function screensRouter(ctx: ServiceContext): Router {
     const me = requireIdentity(req);
     noStore(res).json(await listScreens(ctx, me.userId));
   });
-  // issue 38: the member's screens' health (counts and one page)
+  // the member's screens' health (counts and one page)
   router.get('/api/screens/health', async (req, res) => {
     const me = requireIdentity(req);
     noStore(res).json(await fleetHealth(ctx, me.userId, parseWith(FleetHealthQuery, req.query)));

@@ -1,4 +1,4 @@
-// What plays when, and why (issue 37): for a screen (or each screen of a group) the next 7 days, computed by the
+// What plays when, and why: for a screen (or each screen of a group) the next 7 days, computed by the
 // resolver the displays run (agendaOf in @pagecast/contracts), with the licence ends of bought content.
 import {
   AGENDA_DAYS,

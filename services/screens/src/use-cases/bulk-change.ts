@@ -1,4 +1,4 @@
-// One change to many screens (issue 37), all or nothing: the selection and the change are checked whole before
+// One change to many screens, all or nothing: the selection and the change are checked whole before
 // anything is written (another member's screen or group, a missing playlist or file, a bad schedule: refused, nothing
 // changes). FerretDB has no transactions, so the writes are made safe instead: the change is first recorded as
 // intended (`screen_changes`, under its id), then applied by idempotent writes (each screen is set to the change's
@@ -126,7 +126,7 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
     }
     case 'set-time-zone': {
       // a screen with hours (its own or a group's) is closed at other instants in another zone: its history entry
-      // holds the hours in the new zone (issue 38); the others take the one updateMany
+      // holds the hours in the new zone; the others take the one updateMany
       const groupIds = [...new Set(active.flatMap((s) => s.groupIds ?? []))];
       const { byId, order } = await groupsInOrder(ctx, ownerId, groupIds);
       const withHours = active.flatMap((screen) => {

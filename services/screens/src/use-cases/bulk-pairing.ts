@@ -1,4 +1,4 @@
-// Bulk pairing (issue 40): an operator claims the codes of many displays in one call. The same rules as one pairing
+// Bulk pairing: an operator claims the codes of many displays in one call. The same rules as one pairing
 // (pair-screen.ts): each code counts as one attempt against the member's limit (the whole call is refused with
 // RATE_LIMITED, and nothing is claimed, when they would go over it), wrong, expired and used codes are refused alike
 // with PAIRING_CODE_INVALID, and a code claims at most one screen (the same insert-once claim, under the pairingId).
@@ -48,7 +48,7 @@ export async function bulkPairScreens(
   const ours = claims.map((c) => (c && landed.has(c._id) ? c : null));
   // each screen of a landed claim (idempotent: a crash here is repaired by the display's next poll)
   await Promise.all(ours.map((c) => (c ? ensureScreenOfClaim(ctx, c) : undefined)));
-  // one event for the call (issue 40: every instance's device view adds them)
+  // one event for the call (every instance's device view adds them)
   await announcePairing(
     ctx,
     ours.filter((c): c is PairingClaimRecord => c !== null),

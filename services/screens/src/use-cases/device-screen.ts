@@ -18,12 +18,12 @@ export async function screenOfDevice(ctx: ServiceContext, device: DeviceIdentity
 
 export async function getDeviceScreen(ctx: ServiceContext, device: DeviceIdentity): Promise<DeviceScreen> {
   const screen = await screenOfDevice(ctx, device);
-  // what it resolves with on its own clock (issue 37): its groups' assignments in order, the takeovers that concern
+  // what it resolves with on its own clock: its groups' assignments in order, the takeovers that concern
   // it with their ends; the owner's fleet document and the screen's groups from the device view (no database read)
   const [fleet, groups] = await Promise.all([
     ctx.data.view.fleet(screen.ownerId),
     ctx.data.view.groups(screen.groupIds ?? []),
   ]);
-  // issue 38: how the stage turns, and the hours that apply (its own, else its first group's in the member's order)
+  // how the stage turns, and the hours that apply (its own, else its first group's in the member's order)
   return manifestOf(screen, fleet, new Map(groups.map((g) => [g._id, g])), ctx.clock.ms());
 }

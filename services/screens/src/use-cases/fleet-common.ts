@@ -1,4 +1,4 @@
-// What the fleet use cases share (issue 37): every playlist and file a member names is checked against the read
+// What the fleet use cases share: every playlist and file a member names is checked against the read
 // models, and each change is announced once. (One owner's changes one at a time: fleet-lease.ts; the precedence
 // rules: domain/fleet.ts.)
 import { randomUUID } from 'node:crypto';

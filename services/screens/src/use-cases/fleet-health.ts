@@ -1,4 +1,4 @@
-// The fleet view (issue 38, GET /api/screens/health): counts per state over the member's screens matching the group
+// The fleet view (GET /api/screens/health): counts per state over the member's screens matching the group
 // and name filters, and one page of them (filtered by state too), by name then id, with an opaque cursor. The owner's
 // screens come from the device view's owner index (data/device-view.ts: in memory on every instance, current with
 // every change made here and with the screens' events of every other instance, a pairing included; no query, no

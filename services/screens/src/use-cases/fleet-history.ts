@@ -1,8 +1,8 @@
-// What each screen was given, groups included (issue 37): a change to a screen's groups (members, a group's
+// What each screen was given, groups included: a change to a screen's groups (members, a group's
 // assignment, a group deleted) adds an entry to each touched screen's assignment history (one unordered insert for
 // all of them), before the screens' records name the new number, as update-screen does for one screen. Proof of play
 // reads the entries: a file of any of its groups' assignments was given. Each entry also holds the opening hours that
-// apply from then and the screen's zone (issue 38): every change of what settingsOf(...).openingHours gives (the
+// apply from then and the screen's zone: every change of what settingsOf(...).openingHours gives (the
 // screen's hours or zone, a group's hours, its groups' membership or order, a group deleted) writes an entry too.
 import type { ScreenAssignment } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';

@@ -1,4 +1,4 @@
-// One owner's fleet changes (groups, order, bulk changes, takeovers) one at a time, across instances (issue 37).
+// One owner's fleet changes (groups, order, bulk changes, takeovers) one at a time, across instances.
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 

@@ -1,4 +1,4 @@
-// Groups of screens (issue 37): a member's named sets of their screens (a screen may be in several), each with an
+// Groups of screens: a member's named sets of their screens (a screen may be in several), each with an
 // assignment like a screen's, in a precedence order the member sets. Membership lives on the screens' records
 // (`groupIds`), so a display's manifest reads its groups by `_id`; the owner's order in their fleet document.
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Opening hours set before history entries held them (issue 38 follow-up): such a screen's newest entry has no hours,
+// Opening hours set before history entries held them : such a screen's newest entry has no hours,
 // which proof of play reads as "always open", so its records made while closed would count until its next change.
 // Once per deployment (server.ts claims it), each active screen with hours in force whose newest entry holds none gets one more entry (what it is
 // given, unchanged, and those hours) from now: what it played before stays judged as before (when its hours were set

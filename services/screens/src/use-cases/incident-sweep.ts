@@ -1,4 +1,4 @@
-// Incidents and their alerts (issue 38). A sweep, every INCIDENT_SWEEP_MS on one instance at a time (a lease), judges
+// Incidents and their alerts. A sweep, every INCIDENT_SWEEP_MS on one instance at a time (a lease), judges
 // the screens that report (and those with an incident still to settle) with the same rules as the health list, opens
 // an incident when a bad state has lasted past the screen's threshold while it was open, ends it when the screen
 // recovers or is unpaired, and tells each owner in one event per grouping window (the account service mails it).

@@ -28,7 +28,7 @@ export async function ensureScreenOfClaim(ctx: ServiceContext, claim: PairingCla
 }
 
 /**
- * Announces screens just paired (issue 40): every instance's device view adds them, so the fleet view of another
+ * Announces screens just paired: every instance's device view adds them, so the fleet view of another
  * instance shows them at once. One claim's id names the event's (a UUID, as every envelope's): announced again (a
  * repaired claim), sent once.
  */

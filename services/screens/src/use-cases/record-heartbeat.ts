@@ -26,7 +26,7 @@ interface ReportFacts {
 }
 
 /**
- * The screen's record, fleet document and groups from the device view (issue 40: current on every instance, no
+ * The screen's record, fleet document and groups from the device view (current on every instance, no
  * database read), or the fleet document and groups read afresh (a report about to be refused).
  */
 async function reportFacts(

@@ -207,7 +207,7 @@ async function gatherEvidence(
   const { content, gaps: gapRepo, history } = ctx.data;
   const gaps = await gapRepo.of(screen._id, now, fresh);
   const since = evidenceSince(candidates, gaps);
-  // screens paired before issue 35 have no history: what they play now counts from their pairing
+  // screens paired before assignments were kept in history have none: what they play now counts from their pairing
   const assignments =
     screen.assignmentSeq === undefined
       ? [{ at: screen.pairedAt.getTime(), assignment: screen.assignment }]

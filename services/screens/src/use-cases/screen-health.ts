@@ -1,4 +1,4 @@
-// Fleet health (issue 38): each screen's state from what its display last reported (the status bucket, held in
+// Fleet health: each screen's state from what its display last reported (the status bucket, held in
 // memory by every instance), what the resolver says it should play now, and the hours and threshold that apply.
 // Used by the fleet view (GET /api/screens/health) and by the incident sweeper. The rules are the pure functions of
 // @pagecast/contracts (screen-health.ts); this file only gathers their inputs, without a read per screen.

@@ -1,4 +1,4 @@
-// Takeovers (issue 37): a file or a typed message on all of a member's screens or chosen groups, ahead of every
+// Takeovers: a file or a typed message on all of a member's screens or chosen groups, ahead of every
 // schedule, for some minutes or until ended; started and ended by the member (both logged: who, when, which screens,
 // what), or ended on time by itself (its end is in the data the displays resolve with). Templates are saved ones.
 import { randomUUID } from 'node:crypto';

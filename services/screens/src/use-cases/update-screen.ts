@@ -30,11 +30,11 @@ export async function updateScreen(
   const groupsById = new Map(groups.map((g) => [g._id, g]));
   const settings = {
     ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-    // issue 38: the display reads them from its manifest, re-read on the change event below
+    // the display reads them from its manifest, re-read on the change event below
     ...(input.rotation !== undefined ? { rotation: input.rotation } : {}),
     ...(input.openingHours !== undefined ? { openingHours: input.openingHours } : {}),
   };
-  // the hours in force (issue 38): a change of them (its own, or its zone while some apply) is a history entry too
+  // the hours in force: a change of them (its own, or its zone while some apply) is a history entry too
   const given = givenWith({ ...screen, ...settings }, screen.groupIds ?? [], groupsById, fleet.order);
   const changesHours = !sameHours(givenWith(screen, screen.groupIds ?? [], groupsById, fleet.order).hours, given.hours);
   const fields = {
@@ -46,7 +46,7 @@ export async function updateScreen(
       : {}),
   };
   await ctx.data.screens.set(screenId, fields);
-  // what its device may read: its own assignment's content, its groups' and its takeovers' (issue 37)
+  // what its device may read: its own assignment's content, its groups' and its takeovers'
   const updated = { ...screen, ...fields };
   const inputs = inputsOf(updated, fleet, groupsById, ctx.clock.ms());
   await ctx.outbox.add('screens.screen.changed.v1', {
@@ -77,7 +77,7 @@ async function recordAssignment(
     seq = 0;
   }
   const at = new Date(ctx.clock.ms());
-  // its groups' assignments are given too (issue 37): each entry holds them as they are now
+  // its groups' assignments are given too: each entry holds them as they are now
   // a number taken (a change at the same moment, or one whose screen write failed) moves on to the next
   for (let next = seq + 1; next <= seq + 20; next++) {
     if (await history.insert(screen._id, next, at, assignment, given.groups, given.hours)) return next;

@@ -1,4 +1,4 @@
-// Opening hours on the display's own clock (issue 38), in the screen's zone, offline too (from the manifest it keeps):
+// Opening hours on the display's own clock, in the screen's zone, offline too (from the manifest it keeps):
 // outside them the display is black, loads and records nothing, and says it is closed. Spans start and end on whole
 // minutes, so the display looks again at the next minute's start, and at least every RECHECK_MS (a clock set by hand,
 // a tab woken from sleep).

@@ -1,4 +1,4 @@
-// What the display tells the server it shows (issue 38): a page (its file, its number, when it appeared, how long it
+// What the display tells the server it shows: a page (its file, its number, when it appeared, how long it
 // is to stay, whether its image drew and why not), a takeover's message, or nothing (blank: nothing to play, or
 // closed). A change is told by a heartbeat at once, or at the end of the SHOWN_REPORT_MIN_SECONDS window since the
 // last report (the last change wins); every regular heartbeat carries what is shown too.

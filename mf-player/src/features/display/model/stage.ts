@@ -1,4 +1,4 @@
-// How the display's stage hangs (issue 38): the whole picture (pages, messages, the idle name) is drawn on a fixed
+// How the display's stage hangs: the whole picture (pages, messages, the idle name) is drawn on a fixed
 // stage turned clockwise by the screen's rotation, so a portrait-mounted screen shows portrait content upright. For
 // 90 and 270 the stage takes the window's height as its width (and its width as its height); what fits the page
 // (object-fit) and the message's type are then laid out on the turned size.

@@ -1,4 +1,4 @@
-// The fleet calls (issue 37): groups, one change for many screens, takeovers, their templates and log, the agenda.
+// The fleet calls: groups, one change for many screens, takeovers, their templates and log, the agenda.
 // Reads go through the default fetcher (the key is the path); every write reads the fleet again.
 import type {
   BulkChangeRequest,

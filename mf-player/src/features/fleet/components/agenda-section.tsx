@@ -72,7 +72,7 @@ function AgendaTable({
 }: {
   agenda: ScreenAgenda;
   title: string;
-  /** issue 38: the screen as it hangs, beside its entries */
+  /** the screen as it hangs, beside its entries */
   rotation: ScreenRotation;
   groups: ScreenGroup[];
 }) {

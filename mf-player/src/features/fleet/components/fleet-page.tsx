@@ -15,7 +15,7 @@ import './fleet.css';
 export const subtitleKey = (count: number) =>
   count === 0 ? 'fleet.subtitleNone' : count === 1 ? 'fleet.subtitleOne' : 'fleet.subtitle';
 
-/** Fleet control (/screens/fleet, issue 37): groups, one change for many screens, takeovers, the week ahead. */
+/** Fleet control (/screens/fleet): groups, one change for many screens, takeovers, the week ahead. */
 export function FleetPage() {
   const { t } = useTranslation();
   return (

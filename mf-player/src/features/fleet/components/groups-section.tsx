@@ -188,7 +188,7 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
   const [plays, setPlays] = useState(() => playsOf(group.assignment));
   const [schedule, setSchedule] = useState(() => draftOf(group.assignment));
   const [error, setError] = useState<string | null>(null);
-  // issue 38: its screens' opening hours (none = always open) and its alert threshold in minutes
+  // its screens' opening hours (none = always open) and its alert threshold in minutes
   const [spans, setSpans] = useState<OpeningSpan[]>(group.openingHours ?? []);
   const [alertAfter, setAlertAfter] = useState(String(group.alertAfterMinutes ?? ALERT_AFTER_MINUTES_DEFAULT));
   const [fields, setFields] = useState<Map<string, string>>(new Map());

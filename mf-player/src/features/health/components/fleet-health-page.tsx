@@ -30,7 +30,7 @@ const isStateFilter = (s: string | null): s is StateFilter => STATE_FILTERS.incl
 const SEARCH_WAIT_MS = 300;
 
 /**
- * Fleet health (/screens/health, issue 38): counts per state as filter buttons, a group filter and a name search,
+ * Fleet health (/screens/health): counts per state as filter buttons, a group filter and a name search,
  * the paged list from GET /api/screens/health ("more" reads the next page), live. `?state=` preselects a filter
  * (the alert e-mails link here), `?screen=<id>` opens that screen with its incident log.
  */

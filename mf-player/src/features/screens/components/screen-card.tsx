@@ -34,7 +34,7 @@ export function ScreenCard({
   screen: Screen;
   now: number;
   titles: Titles;
-  /** issue 38: its health from GET /api/screens/health (undefined while loading or from an older server) */
+  /** its health from GET /api/screens/health (undefined while loading or from an older server) */
   health?: ScreenHealth;
   highlighted?: boolean;
 }) {

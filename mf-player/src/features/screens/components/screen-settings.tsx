@@ -8,7 +8,7 @@ import { fieldErrors } from '../../../lib/health/model/health-text';
 import { useUpdateScreen } from '../api/update-screen';
 
 /**
- * How a screen hangs and when it is open (issue 38): PUT /api/screens/:id { rotation, openingHours }. No spans =
+ * How a screen hangs and when it is open: PUT /api/screens/:id { rotation, openingHours }. No spans =
  * none of its own (null: its groups' hours, else always open). The server's refusals are shown by field.
  */
 export function ScreenSettings({ screen }: { screen: Screen }) {

@@ -1,4 +1,4 @@
-// Fleet health reads (issue 38): GET /api/screens/health (counts per state and one page of screens, filtered and
+// Fleet health reads: GET /api/screens/health (counts per state and one page of screens, filtered and
 // summarised on the server) and GET /api/screens/:id/incidents (a screen's incident log). Both are read again when
 // the status stream names one of the member's screens (use-health-live.ts) and at least every 15 s, since offline
 // and frozen come without any heartbeat.

@@ -1,4 +1,4 @@
-// The words of a screen's health (issue 38): its state's reason, what it shows and what it should, durations, and
+// The words of a screen's health: its state's reason, what it shows and what it should, durations, and
 // the server's field refusals. Pure: the caller passes t, the titles and the instant.
 import type { ExpectedShow, ScreenHealth, ShownReport } from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';

@@ -34,7 +34,7 @@ const fieldsOf = (user: SessionUser, pageLanguage: string | undefined): ProfileF
 });
 
 /**
- * Profile (spec point 2): first name, last name, picture URL, and the language of the member's e-mails (issue 36);
+ * Profile (spec point 2): first name, last name, picture URL, and the language of the member's e-mails;
  * read first, an edit toggle, save or cancel.
  */
 export function ProfileCard({ user }: { user: SessionUser }) {
