@@ -299,6 +299,7 @@ export const commands = {
   go: { base: 'prerequisite (README: Go in /usr/local/go)' },
   node: { base: 'prerequisite (README); Node 24 comes from npm' },
   npm: { base: 'prerequisite (README)' },
+  npx: { base: 'prerequisite (README): comes with npm' },
   tsx: { npm: 'tsx' },
   rspack: { npm: '@rspack/cli' },
 };

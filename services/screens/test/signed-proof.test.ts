@@ -127,7 +127,7 @@ async function signingScreen(owner: { userId: string }, files: string[], alg: 'E
   expect(beat.status).toBe(200);
   return { signer, device };
 }
-/** pagecast-verify run as the issue says: `npx pagecast-verify proof.json` at the repository's root. */
+/** pagecast-verify run as its README says: `npx pagecast-verify proof.json` at the repository's root. */
 function runVerify(proof: unknown): { code: number; out: string } {
   const path = join(mkdtempSync(join(tmpdir(), 'proof-')), 'proof.json');
   writeFileSync(path, JSON.stringify(proof));
