@@ -147,7 +147,7 @@ describe('account journey', () => {
     expect(await page.getByTestId('settings-points').textContent()).toBe('300 ポイント');
     expect(await page.getByTestId('settings-auth-method').textContent()).toContain('ローカルアカウント');
     expect(await page.getByTestId('password-card').textContent()).toContain('12文字以上');
-    expect(await page.getByTestId('user-menu').textContent()).toBe('花山');
+    expect(await page.getByTestId('user-menu').textContent()).toBe('山');
     await page.screenshot({ path: path.join(screenshots, 'settings.png'), fullPage: true });
 
     await page.getByTestId('profile-edit').click();
@@ -172,7 +172,7 @@ describe('account journey', () => {
     expect(await toastText(page, '更新完了')).toContain('プロフィールが正常に更新されました');
     expect(await page.getByTestId('profile-first-name-value').textContent()).toBe('次郎');
     expect(await page.getByTestId('profile-last-name-value').textContent()).toBe('佐藤');
-    expect(await page.getByTestId('user-menu').textContent()).toBe('次佐');
+    expect(await page.getByTestId('user-menu').textContent()).toBe('佐');
     expect((await currentUser(a)).body).toMatchObject({ firstName: '次郎', lastName: '佐藤' });
 
     // the contact page of a member: in the header, name and e-mail filled in

@@ -51,7 +51,7 @@ describe('signage player', () => {
 
     // keys: right and left move a page
     await page.keyboard.press('ArrowRight');
-    await page.getByTestId('player-page-of').filter({ hasText: 'Page 2 of 3' }).waitFor();
+    await page.getByTestId('player-page-of').filter({ hasText: '2 / 3 ページ' }).waitFor();
     await page.keyboard.press('ArrowRight');
     await page.getByTestId('player-counter').filter({ hasText: '3 / 3' }).waitFor();
     await page.keyboard.press('ArrowLeft');
