@@ -24,6 +24,7 @@ export const WAITING_FOR = [
   'pairing-code',
   'pairing-status',
   'content',
+  'page-image',
   'live',
   'heartbeat',
   'plays',
