@@ -47,10 +47,14 @@ scope.addEventListener('activate', (e) =>
 
 async function mediaCacheFirst(request: Request): Promise<Response> {
   const cache = await caches.open(CACHE_NAMES.media);
-  const hit = await cache.match(request.url);
+  // kept by its path: a page image is immutable, and the display's try-again query (`?try=N`) only beats the
+  // browser's memory of a failure, so the image it finally gets serves the plain address offline too
+  const key = new URL(request.url);
+  key.search = '';
+  const hit = await cache.match(key.href);
   if (hit) return hit;
   const res = await fetch(request.url, { credentials: 'same-origin' });
-  if (res.status === 200) await cache.put(request.url, res.clone());
+  if (res.status === 200) await cache.put(key.href, res.clone());
   return res;
 }
 
