@@ -8,7 +8,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['./global-setup.ts'],
     fileParallelism: false,
-    testTimeout: 300_000,
+    // a bound that catches a hang: screens has the most operations, each refusal of unknown content waits up to 2 s for
+    // an event, and npm test runs this beside its other lanes on two cores
+    testTimeout: 900_000,
     // a fresh machine installs schemathesis into its venv first (scripts/lib/tools.mjs)
     hookTimeout: 300_000,
   },
