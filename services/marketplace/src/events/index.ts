@@ -1,7 +1,7 @@
 import { subjects } from '@pagecast/contracts';
-import { consume } from '@pagecast/service-kit';
+import { consume, eventRoutes } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { applyFileEvent, type FileEvent } from '../use-cases/apply-file-event';
+import { applyFileEvent, fileEventSubjects } from '../use-cases/apply-file-event';
 import { setMemberTier } from '../use-cases/set-member-tier';
 
 export interface RunningConsumer {
@@ -30,12 +30,9 @@ export async function startConsumers(ctx: ServiceContext): Promise<RunningConsum
       await consume(nats.js, {
         stream: 'FILES',
         durable: names.FILES,
-        subjects: [subjects.filePublished, subjects.fileUpdated, subjects.fileUnpublished, subjects.fileDeleted],
+        ...eventRoutes().on(fileEventSubjects, (_data, e) => applyFileEvent(ctx, e)),
         logger,
         deliver,
-        handler: async (e) => {
-          await applyFileEvent(ctx, e as FileEvent);
-        },
       }),
     );
     consumers.push(
