@@ -34,7 +34,7 @@ export async function createServer(
     databaseName: DATABASE_NAME,
     s3: true,
     context: async (base, onClose): Promise<ServiceContext> => {
-      const data = createRepositories(base.conn, base.s3);
+      const data = createRepositories(base.conn, base.s3, base.clock);
       await ensureIndexes(data);
       const localOriginals = workers ? new LocalOriginals() : undefined;
       if (localOriginals) onClose(async () => localOriginals.clear());

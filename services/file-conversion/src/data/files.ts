@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { CopyrightInfo } from '@pagecast/contracts';
-import { createBatchLoader, isDuplicateKeyError, LRUCache, type Outbox } from '@pagecast/service-kit';
+import { type Clock, createBatchLoader, isDuplicateKeyError, LRUCache, type Outbox } from '@pagecast/service-kit';
 import type { CopyrightAnalysis } from '../domain';
 import type { AuthorProfileDoc, CopyrightInfoDoc, FileDoc, Models, PageDoc } from './models';
 import { removeFileFromPlaylists } from './playlists';
 
-/** Files, their pages, licences, copyright records and the points entries (for monthly sums). */
-export function createFilesRepo(models: Models) {
+/**
+ * Files, their pages, licences, copyright records and the points entries (for monthly sums). Records are stamped
+ * with the service's clock; whether a licence is live is asked at the caller's time (the one its access rule uses).
+ */
+export function createFilesRepo(models: Models, clock: Clock) {
   const { files, pages, licences, copyrightInfo, copyrightChecks, authorProfiles, pointEntries } = models;
-  const activeLicenceFilter = (now = new Date()) => ({ expiresAt: { $gt: now } });
+  const activeLicenceFilter = (now: Date) => ({ expiresAt: { $gt: now } });
   type Showing = Pick<PageDoc, 'fileId' | 'ownerId'>;
   // Which files show an image, asked once per image check: a playlist pushed to many screens makes a burst of checks
   // for the same few images, read together in one query per round trip (the kit's batch loader).
@@ -44,11 +47,15 @@ export function createFilesRepo(models: Models) {
     /** Applies `set` to the caller's file; null when it is not theirs (or gone). */
     updateOwned: (id: string, userId: string, set: Partial<FileDoc>) =>
       files
-        .findOneAndUpdate({ _id: id, userId }, { $set: { ...set, updatedAt: new Date() } }, { returnDocument: 'after' })
+        .findOneAndUpdate(
+          { _id: id, userId },
+          { $set: { ...set, updatedAt: clock.now() } },
+          { returnDocument: 'after' },
+        )
         .lean<FileDoc>(),
     update: (id: string, set: Record<string, unknown>) =>
       files
-        .findOneAndUpdate({ _id: id }, { $set: { ...set, updatedAt: new Date() } }, { returnDocument: 'after' })
+        .findOneAndUpdate({ _id: id }, { $set: { ...set, updatedAt: clock.now() } }, { returnDocument: 'after' })
         .lean<FileDoc>(),
     deleteFileDoc: async (id: string) => (await files.deleteOne({ _id: id })).deletedCount === 1,
 
@@ -70,7 +77,7 @@ export function createFilesRepo(models: Models) {
     async upsertPage(page: Omit<PageDoc, '_id' | 'createdAt'>): Promise<void> {
       await pages.updateOne(
         { fileId: page.fileId, pageNumber: page.pageNumber },
-        { $set: page, $setOnInsert: { _id: randomUUID(), createdAt: new Date() } },
+        { $set: page, $setOnInsert: { _id: randomUUID(), createdAt: clock.now() } },
         { upsert: true },
       );
     },
@@ -96,13 +103,13 @@ export function createFilesRepo(models: Models) {
     pagesShowing: async (key: string): Promise<Showing[]> => (await showing.load(key)) ?? [],
 
     // --- licences (read model of marketplace purchases)
-    activeLicencesOf: (buyerId: string) =>
+    activeLicencesOf: (buyerId: string, now: Date) =>
       licences
-        .find({ buyerId, ...activeLicenceFilter() })
+        .find({ buyerId, ...activeLicenceFilter(now) })
         .select({ fileId: 1, expiresAt: 1 })
         .lean<{ fileId: string; expiresAt: Date }[]>(),
-    async activePurchaserCount(fileId: string): Promise<number> {
-      const buyers = await licences.distinct('buyerId', { fileId, ...activeLicenceFilter() });
+    async activePurchaserCount(fileId: string, now: Date): Promise<number> {
+      const buyers = await licences.distinct('buyerId', { fileId, ...activeLicenceFilter(now) });
       return buyers.length;
     },
     /** Once per purchase: a redelivered purchase never moves an expiry that already happened. */
@@ -125,7 +132,7 @@ export function createFilesRepo(models: Models) {
             price: l.price,
             sellerNet: l.sellerNet,
             expiresAt: l.expiresAt,
-            createdAt: new Date(),
+            createdAt: clock.now(),
           },
         },
         { upsert: true },
@@ -135,7 +142,7 @@ export function createFilesRepo(models: Models) {
      * The licence ends at `at`, or now if that is earlier than `at` (the marketplace's clock decides expiry; a
      * test moves it forward, and the end must hold here at once).
      */
-    async expireLicence(purchaseId: string, at: Date, now = new Date()) {
+    async expireLicence(purchaseId: string, at: Date, now: Date) {
       const end = at.getTime() < now.getTime() ? at : now;
       await licences.updateOne({ _id: purchaseId, expiresAt: { $gt: end } }, { $set: { expiresAt: end } });
     },
@@ -156,11 +163,11 @@ export function createFilesRepo(models: Models) {
       return out;
     },
     /** The buyer's active licences for these files (none asked: none read). */
-    activeLicencesFor: async (buyerId: string, fileIds: string[]) =>
+    activeLicencesFor: async (buyerId: string, fileIds: string[], now: Date) =>
       fileIds.length === 0
         ? []
         : licences
-            .find({ buyerId, fileId: { $in: fileIds }, ...activeLicenceFilter() })
+            .find({ buyerId, fileId: { $in: fileIds }, ...activeLicenceFilter(now) })
             .select({ fileId: 1, expiresAt: 1 })
             .lean<{ fileId: string; expiresAt: Date }[]>(),
 
@@ -179,7 +186,7 @@ export function createFilesRepo(models: Models) {
             companyName: info.companyName || null,
             copyrightText: info.copyrightText || null,
           },
-          $setOnInsert: { _id: randomUUID(), createdAt: new Date() },
+          $setOnInsert: { _id: randomUUID(), createdAt: clock.now() },
         },
         { upsert: true },
       );
@@ -193,11 +200,11 @@ export function createFilesRepo(models: Models) {
         authorName: info.authorName,
         companyName: info.companyName || null,
         copyrightText: info.copyrightText || null,
-        updatedAt: new Date(),
+        updatedAt: clock.now(),
       };
       const res = await authorProfiles.updateOne({ userId, isDefault: true }, { $set: set });
       if (res.matchedCount === 0) {
-        await authorProfiles.create({ _id: randomUUID(), userId, isDefault: true, createdAt: new Date(), ...set });
+        await authorProfiles.create({ _id: randomUUID(), userId, isDefault: true, createdAt: clock.now(), ...set });
       }
     },
     async recordTextAnalysis(fileId: string, analysis: CopyrightAnalysis, details: string): Promise<void> {
@@ -210,7 +217,7 @@ export function createFilesRepo(models: Models) {
             detectedPatterns: analysis.detectedPatterns,
             details,
           },
-          $setOnInsert: { _id: randomUUID(), createdAt: new Date(), userConfirmed: false },
+          $setOnInsert: { _id: randomUUID(), createdAt: clock.now(), userConfirmed: false },
         },
         { upsert: true },
       );
@@ -228,7 +235,7 @@ export function createFilesRepo(models: Models) {
             detectedPatterns: analysis?.detectedPatterns ?? [],
             details: 'confirmed by the member when publishing',
           },
-          $setOnInsert: { _id: randomUUID(), createdAt: new Date() },
+          $setOnInsert: { _id: randomUUID(), createdAt: clock.now() },
         },
         { upsert: true },
       );
@@ -240,7 +247,8 @@ export function createFilesRepo(models: Models) {
 
     // --- playlists hold files: a deleted file leaves them
     // (items are embedded in their playlist: data/playlists.ts owns that write and announces the changed playlists)
-    deletePlaylistItemsOf: (fileId: string, outbox?: Outbox) => removeFileFromPlaylists(files.db, fileId, outbox),
+    deletePlaylistItemsOf: (fileId: string, outbox?: Outbox) =>
+      removeFileFromPlaylists(files.db, clock, fileId, outbox),
 
     // --- points entries (billing.points.changed.v1), for the dashboard's monthly sums
     async recordPointEntry(e: {

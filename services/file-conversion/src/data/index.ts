@@ -1,4 +1,4 @@
-import type { S3 } from '@pagecast/service-kit';
+import type { Clock, S3 } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { createFilesRepo, type FilesRepo } from './files';
 import { createImageFiles, type ImageFiles } from './image-files';
@@ -32,15 +32,15 @@ export interface Repositories {
   screenViews: ScreenViews;
 }
 
-/** Creates the models on this service's connection. */
-export function createRepositories(conn: mongoose.Connection, s3: S3): Repositories {
+/** Creates the models on this service's connection; records are stamped with `clock` (the runtime context's). */
+export function createRepositories(conn: mongoose.Connection, s3: S3, clock: Clock): Repositories {
   const models = createModels(conn);
-  const files = createFilesRepo(models);
-  const playlists = createPlaylistsRepo(conn);
+  const files = createFilesRepo(models, clock);
+  const playlists = createPlaylistsRepo(conn, clock);
   const screenContent = createScreenContent(conn);
   return {
     models,
-    owners: createOwners(models),
+    owners: createOwners(models, clock),
     files,
     imageFiles: createImageFiles(files),
     playlists,

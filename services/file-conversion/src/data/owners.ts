@@ -1,10 +1,10 @@
 import type { MembershipTier } from '@pagecast/contracts';
-import { isDuplicateKeyError } from '@pagecast/service-kit';
+import { type Clock, isDuplicateKeyError } from '@pagecast/service-kit';
 import { DEFAULT_TIER, fileLimitFor } from '../domain';
 import type { Models, OwnerDoc } from './models';
 
 /** The owners read model (tier and points as account and billing announce them) and the tier slots. */
-export function createOwners(models: Models) {
+export function createOwners(models: Models, clock: Clock) {
   const { owners, fileSlots } = models;
 
   /** The owner's document, created with the default tier if we have not heard of them yet. */
@@ -17,7 +17,7 @@ export function createOwners(models: Models) {
       tierAt: null,
       points: 0,
       pointsAt: null,
-      updatedAt: new Date(),
+      updatedAt: clock.now(),
     };
     try {
       await owners.create(doc);
@@ -46,7 +46,7 @@ export function createOwners(models: Models) {
         const _id = `${userId}:${n}`;
         if (taken.has(_id)) continue;
         try {
-          await fileSlots.create({ _id, userId, fileId, createdAt: new Date() });
+          await fileSlots.create({ _id, userId, fileId, createdAt: clock.now() });
         } catch (err) {
           if (isDuplicateKeyError(err)) continue; // a concurrent upload took it
           throw err;
@@ -76,7 +76,7 @@ export function createOwners(models: Models) {
       await ensure(userId);
       await owners.updateOne(
         { _id: userId, $or: [{ tierAt: null }, { tierAt: { $lte: at } }] },
-        { $set: { membershipTier: tier, tierAt: at, updatedAt: new Date() } },
+        { $set: { membershipTier: tier, tierAt: at, updatedAt: clock.now() } },
       );
     },
 
@@ -85,7 +85,7 @@ export function createOwners(models: Models) {
       await ensure(userId);
       await owners.updateOne(
         { _id: userId, $or: [{ pointsAt: null }, { pointsAt: { $lte: at } }] },
-        { $set: { points, pointsAt: at, updatedAt: new Date() } },
+        { $set: { points, pointsAt: at, updatedAt: clock.now() } },
       );
     },
   };

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { type EventData, eventDataSchemas, subjects } from '@pagecast/contracts';
 import {
   AppError,
+  type Clock,
   createBatchLoader,
   isDuplicateKeyError,
   onceUntilFailure,
@@ -51,6 +52,7 @@ async function withLock<T>(conn: mongoose.Connection, playlistId: string, fn: ()
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
+      // real time, as the staleness check below: a lock's age measures a writer's real wait, not business time
       await locks.insertOne({ _id: playlistId, token, at: new Date() });
       break;
     } catch (err) {
@@ -96,7 +98,7 @@ async function announceSaved(conn: mongoose.Connection, p: PlaylistRecord, outbo
     _id: randomUUID(),
     subject: subjects.playlistSaved,
     data: eventDataSchemas[subjects.playlistSaved].parse(data),
-    occurredAt: new Date(),
+    occurredAt: new Date(), // real time, as the kit's outbox: the relay sends entries by their real age
     sentAt: null,
   });
 }
@@ -107,6 +109,7 @@ async function announceSaved(conn: mongoose.Connection, p: PlaylistRecord, outbo
  */
 export async function removeFileFromPlaylists(
   conn: mongoose.Connection,
+  clock: Clock,
   fileId: string,
   outbox?: Outbox,
 ): Promise<string[]> {
@@ -119,7 +122,7 @@ export async function removeFileFromPlaylists(
       if (!p?.items.some((i) => i.fileId === fileId)) return null;
       return playlists.findOneAndUpdate(
         { _id },
-        { $set: { items: p.items.filter((i) => i.fileId !== fileId), updatedAt: new Date() }, $inc: { version: 1 } },
+        { $set: { items: p.items.filter((i) => i.fileId !== fileId), updatedAt: clock.now() }, $inc: { version: 1 } },
         { returnDocument: 'after' },
       );
     });
@@ -131,8 +134,8 @@ export async function removeFileFromPlaylists(
   return changed;
 }
 
-/** Playlists of this service; every write of items goes through `change` (locked, one document). */
-export function createPlaylistsRepo(conn: mongoose.Connection) {
+/** Playlists of this service; every write of items goes through `change` (locked, one document, stamped by `clock`). */
+export function createPlaylistsRepo(conn: mongoose.Connection, clock: Clock) {
   const { playlists } = collections(conn);
   const byId = createBatchLoader<string, PlaylistRecord>(readByIds(playlists));
 
@@ -168,7 +171,7 @@ export function createPlaylistsRepo(conn: mongoose.Connection) {
         if (!items) return { playlist: p, changed: false };
         const updated = await playlists.findOneAndUpdate(
           { _id: id, userId },
-          { $set: { items, updatedAt: new Date() }, $inc: { version: 1 } },
+          { $set: { items, updatedAt: clock.now() }, $inc: { version: 1 } },
           { returnDocument: 'after' },
         );
         return updated ? { playlist: updated, changed: true } : null;

@@ -9,7 +9,7 @@ export function canPublish(status: FileStatus): boolean {
  * 00:00 Asia/Tokyo on the 1st of `now`'s month: the dashboard's monthly sums count from here, as billing's Points
  * screen does (Japan is UTC+9 all year, no daylight saving time).
  */
-export function startOfMonth(now = new Date()): Date {
+export function startOfMonth(now: Date): Date {
   const tokyo = new Date(now.getTime() + 9 * 3600_000);
   return new Date(Date.UTC(tokyo.getUTCFullYear(), tokyo.getUTCMonth(), 1) - 9 * 3600_000);
 }

@@ -1,5 +1,13 @@
 import { subjects } from '@pagecast/contracts';
-import { consume, eventRoutes, followEvents, type Logger, type Nats, type Outbox } from '@pagecast/service-kit';
+import {
+  type Clock,
+  consume,
+  eventRoutes,
+  followEvents,
+  type Logger,
+  type Nats,
+  type Outbox,
+} from '@pagecast/service-kit';
 import type { Repositories } from '../data';
 import { screenEventRoutes } from '../data/screen-views';
 import type { ServiceSettings } from '../config';
@@ -16,6 +24,8 @@ export interface ConsumerDeps {
   outbox: Outbox;
   data: Repositories;
   logger: Logger;
+  /** the service's clock: a licence ends no later than now */
+  clock: Clock;
   settings: Pick<ServiceSettings, 'CONSUMER_PREFIX' | 'EVENTS_DELIVER'>;
 }
 
@@ -84,7 +94,7 @@ export async function startConsumers(deps: ConsumerDeps): Promise<RunningConsume
             }),
           )
           .on(subjects.licenceExpired, async (d) => {
-            await data.files.expireLicence(d.purchaseId, new Date(d.expiredAt));
+            await data.files.expireLicence(d.purchaseId, new Date(d.expiredAt), deps.clock.now());
             // Open players refetch on this file's events: the gateway forwarded the expiry at the same time as this
             // consumer got it, so this snapshot, sent once the end is stored here, makes sure their refetch sees it.
             const file = await data.files.findById(d.fileId);

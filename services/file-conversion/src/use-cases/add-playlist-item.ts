@@ -16,7 +16,7 @@ export async function addPlaylistItem(
   input: AddPlaylistItemRequest,
 ): Promise<PlaylistItem> {
   let added: PlayableFile | undefined;
-  const now = new Date();
+  const now = ctx.clock.now();
   const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
     const conflict = placementConflict(p.items, input.fileId, input.position);
     if (conflict) throw new AppError(conflict);

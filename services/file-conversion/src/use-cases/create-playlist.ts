@@ -10,7 +10,7 @@ export async function createPlaylist(
   userId: string,
   input: CreatePlaylistRequest,
 ): Promise<Playlist> {
-  const now = new Date();
+  const now = ctx.clock.now();
   const p: PlaylistRecord = {
     _id: randomUUID(),
     userId,

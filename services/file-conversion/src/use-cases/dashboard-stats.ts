@@ -10,7 +10,7 @@ export async function dashboardStats(ctx: ServiceContext, userId: string): Promi
     ctx.data.owners.ensure(userId),
     repo.countByOwner(userId),
     repo.listByOwner(userId, 5),
-    repo.monthlySums(userId, startOfMonth()),
+    repo.monthlySums(userId, startOfMonth(ctx.clock.now())),
   ]);
   return {
     user: { membershipTier: owner.membershipTier, points: owner.points },

@@ -25,6 +25,6 @@ export async function deleteFile(ctx: ServiceContext, userId: string, fileId: st
   await ctx.outbox.add('files.file.deleted.v1', {
     fileId: file._id,
     ownerId: file.userId,
-    deletedAt: new Date().toISOString(),
+    deletedAt: ctx.clock.now().toISOString(),
   });
 }

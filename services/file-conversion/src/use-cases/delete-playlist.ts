@@ -8,6 +8,6 @@ export async function deletePlaylist(ctx: ServiceContext, userId: string, playli
   await ctx.outbox.add(subjects.playlistDeleted, {
     playlistId,
     ownerId: userId,
-    deletedAt: new Date().toISOString(),
+    deletedAt: ctx.clock.now().toISOString(),
   });
 }

@@ -19,7 +19,7 @@ export async function fileOnSale(
     files: file ? [contentFile(file)] : [],
     licences: [],
     use: 'play',
-    now: Date.now(),
+    now: ctx.clock.ms(),
   });
   if (!file || decision.access !== 'preview') throw new AppError('FILE_NOT_FOUND', { status: 404 });
   return { file, decision };

@@ -14,14 +14,16 @@ export async function imageAccess(ctx: ServiceContext, caller: Caller, hash: str
     const files = new Map<string, ContentFile>();
     for (const p of showing.files) files.set(p.fileId, { id: p.fileId, ownerId: p.ownerId });
     const own = [...files.values()].some((f) => f.ownerId === userId);
-    const licences = own || files.size === 0 ? [] : await ctx.data.files.activeLicencesFor(userId, [...files.keys()]);
+    const now = ctx.clock.now();
+    const licences =
+      own || files.size === 0 ? [] : await ctx.data.files.activeLicencesFor(userId, [...files.keys()], now);
     return {
       decision: contentAccess({
         reader: who.reader,
         files: [...files.values()],
         licences,
         use: 'play',
-        now: Date.now(),
+        now: now.getTime(),
       }),
       remembered: who.remembered || showing.remembered,
     };

@@ -7,7 +7,8 @@ import { toAccessibleFile } from './present';
 /** What the member may play: their own files (newest first), then the files they hold a live licence for. */
 export async function listAccessibleFiles(ctx: ServiceContext, userId: string): Promise<AccessibleFile[]> {
   const repo = ctx.data.files;
-  const [own, licences] = await Promise.all([repo.listByOwner(userId), repo.activeLicencesOf(userId)]);
+  const now = ctx.clock.now();
+  const [own, licences] = await Promise.all([repo.listByOwner(userId), repo.activeLicencesOf(userId, now)]);
   const ids = [...new Set(licences.map((l) => l.fileId))];
   const [licensed, rights] = await Promise.all([repo.listByIds(ids), repo.copyrightInfoOf(ids)]);
   // a bought file says whose it is, as its listing did
@@ -18,12 +19,11 @@ export async function listAccessibleFiles(ctx: ServiceContext, userId: string): 
       : null;
   };
   const reader = { kind: 'member', userId } as const;
-  const now = Date.now();
   const bought = licensed
     .filter((f) => f.userId !== userId)
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
     .flatMap((f) => {
-      const decision = contentAccess({ reader, files: [contentFile(f)], licences, use: 'play', now });
+      const decision = contentAccess({ reader, files: [contentFile(f)], licences, use: 'play', now: now.getTime() });
       return decision.access === 'licence'
         ? [{ ...toAccessibleFile(f, 'purchased', decision.licenceExpiresAt), copyright: rightsOf(f._id) }]
         : [];

@@ -26,12 +26,12 @@ export async function playableAmong(
   docs: readonly FileDoc[],
 ): Promise<Map<string, PlayableFile>> {
   const foreign = docs.filter((f) => f.userId !== userId).map((f) => f._id);
-  const licences = foreign.length ? await ctx.data.files.activeLicencesFor(userId, foreign) : [];
+  const now = ctx.clock.now();
+  const licences = foreign.length ? await ctx.data.files.activeLicencesFor(userId, foreign, now) : [];
   const reader = { kind: 'member', userId } as const;
-  const now = Date.now();
   const out = new Map<string, PlayableFile>();
   for (const f of docs) {
-    const decision = contentAccess({ reader, files: [contentFile(f)], licences, use: 'play', now });
+    const decision = contentAccess({ reader, files: [contentFile(f)], licences, use: 'play', now: now.getTime() });
     if (decision.access === 'owner') out.set(f._id, { file: f, access: 'owner', licenceExpiresAt: null });
     else if (decision.access === 'licence') {
       out.set(f._id, { file: f, access: 'purchased', licenceExpiresAt: decision.licenceExpiresAt });

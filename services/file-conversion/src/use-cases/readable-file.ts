@@ -30,12 +30,13 @@ export async function decideReadable(
   const decision = await decideAfresh(async (fresh) => {
     const { reader, remembered } = await readerOf(ctx, caller, fresh);
     const userId = actingUser(reader);
+    const now = ctx.clock.now();
     const licences =
       file && file.userId !== userId && use === 'play'
-        ? await ctx.data.files.activeLicencesFor(userId, [file._id])
+        ? await ctx.data.files.activeLicencesFor(userId, [file._id], now)
         : [];
     const files = file ? [contentFile(file)] : [];
-    return { decision: contentAccess({ reader, files, licences, use, now: Date.now() }), remembered };
+    return { decision: contentAccess({ reader, files, licences, use, now: now.getTime() }), remembered };
   });
   if (decision.access === null) throw new AppError(decision.refusal === 'screen' ? 'NOT_FOUND' : 'FILE_NOT_FOUND');
   if (!file) throw new AppError('FILE_NOT_FOUND');

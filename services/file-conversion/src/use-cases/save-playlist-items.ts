@@ -19,7 +19,7 @@ export async function savePlaylistItems(
   if (repeat !== undefined) throw new AppError('PLAYLIST_ITEM_EXISTS', { details: { fileId: repeat } });
   const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
     await requirePlayable(ctx, userId, fileIds);
-    return itemsFromFileIds(fileIds, p.items, new Date());
+    return itemsFromFileIds(fileIds, p.items, ctx.clock.now());
   });
   if (!result) throw new AppError('PLAYLIST_NOT_FOUND');
   await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);

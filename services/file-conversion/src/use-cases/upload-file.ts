@@ -52,7 +52,7 @@ export async function uploadFile(
   const slot = await ctx.data.owners.reserveSlot(userId, fileId);
   if (!slot.ok) throw new AppError('FILE_LIMIT_REACHED', { details: { limit: slot.limit } });
 
-  const now = new Date();
+  const now = ctx.clock.now();
   const doc: FileDoc = {
     _id: fileId,
     userId,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventData } from '@pagecast/contracts';
-import type { Logger, Outbox } from '@pagecast/service-kit';
+import type { Clock, Logger, Outbox } from '@pagecast/service-kit';
 import { convertDocument, defaultRenderPool, type RenderPool } from '../conversion/index.ts';
 import type { FileDoc, Repositories } from '../data';
 import { analyseCopyright, storageKeys } from '../domain';
@@ -28,6 +28,8 @@ export class WorkerStoppingError extends Error {
 export interface JobDeps {
   data: Repositories;
   outbox: Outbox;
+  /** the service's clock: when a conversion finished */
+  clock: Clock;
   logger: Logger;
   pool?: RenderPool;
   /** Originals already on this machine (the upload that just arrived), by file id: saves the download. */
@@ -118,6 +120,7 @@ export async function convertFile(
       `${result.kind}, ${result.pageCount} pages, ${result.text.length} characters`,
     );
 
+    const finishedAt = deps.clock.now();
     const done = await data.models.files
       .findOneAndUpdate(
         { _id: file._id, status: 'processing' },
@@ -127,8 +130,8 @@ export async function convertFile(
             pageCount: result.pageCount,
             'conversion.pagesDone': result.pageCount,
             'conversion.pagesTotal': result.pageCount,
-            'conversion.finishedAt': new Date(),
-            updatedAt: new Date(),
+            'conversion.finishedAt': finishedAt,
+            updatedAt: finishedAt,
           },
         },
         { returnDocument: 'after' },
@@ -165,11 +168,12 @@ export async function removeUnusedObjects(data: Repositories, keys: string[]): P
 
 /** A failed conversion: the file stays (it holds its tier slot until the member deletes it) but cannot be played. */
 export async function disableFile(
-  deps: Pick<JobDeps, 'data' | 'outbox'>,
+  deps: Pick<JobDeps, 'data' | 'outbox' | 'clock'>,
   fileId: string,
   reason: string,
 ): Promise<void> {
   const { data, outbox } = deps;
+  const finishedAt = deps.clock.now();
   const disabled = await data.models.files
     .findOneAndUpdate(
       { _id: fileId, status: 'processing' },
@@ -178,8 +182,8 @@ export async function disableFile(
           status: 'disabled',
           disabledReason: reason,
           isPublished: false,
-          'conversion.finishedAt': new Date(),
-          updatedAt: new Date(),
+          'conversion.finishedAt': finishedAt,
+          updatedAt: finishedAt,
         },
       },
       { returnDocument: 'after' },

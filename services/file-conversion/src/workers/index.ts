@@ -1,5 +1,6 @@
 import { type AnyEvent, type EventData, parseEvent, subjects } from '@pagecast/contracts';
 import {
+  type Clock,
   ensureConsumer,
   type Logger,
   type Nats,
@@ -31,6 +32,7 @@ export interface WorkerDeps {
   nats: Nats;
   data: Repositories;
   outbox: Outbox;
+  clock: Clock;
   logger: Logger;
   settings: ServiceSettings;
   pool?: RenderPool;
@@ -91,6 +93,7 @@ export async function startConversionWorkers(deps: WorkerDeps): Promise<RunningW
       const event = parseEvent(m.json()) as AnyEvent;
       if (event.type !== subjects.conversionRequested) throw new Error(`unexpected ${event.type}`);
       job = event.data;
+      // real time on both sides (the outbox stamps events with it): how long the job waited in the queue
       log.debug({ fileId: job.fileId, waitedMs: Date.now() - Date.parse(event.occurredAt) }, 'job received');
     } catch (err) {
       log.error({ err, seq: m.seq }, 'bad conversion job terminated');
