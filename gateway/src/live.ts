@@ -118,7 +118,7 @@ export function startLiveFeed(opts: {
           counts.read++;
           let event: AnyEvent;
           try {
-            event = parseEvent(m.json()) as AnyEvent;
+            event = parseEvent(m.json());
           } catch (err) {
             logger.debug({ err, subject: m.subject, seq: m.seq }, 'live: malformed event skipped');
             continue;

@@ -1,5 +1,5 @@
 import { type JetStreamClient, DeliverPolicy } from '@nats-io/jetstream';
-import { type AnyEvent, parseEvent, subjects } from '@pagecast/contracts';
+import { parseEvent, subjects } from '@pagecast/contracts';
 import { followStream, PULL_EXPIRES_MS } from '@pagecast/service-kit';
 import type { Logger } from './log';
 
@@ -92,7 +92,7 @@ export function startRevocationFeed(opts: {
       let sessionId: unknown = raw?.data?.[idField];
       let at = Date.parse(String(raw?.data?.revokedAt ?? raw?.occurredAt ?? ''));
       try {
-        const event = parseEvent(raw) as AnyEvent;
+        const event = parseEvent(raw);
         if (event.type === subjects.sessionRevoked) sessionId = event.data.sessionId;
         else if (event.type === subjects.screenRevoked) sessionId = event.data.deviceId;
         else throw new Error(`${event.type} is not a revocation`);

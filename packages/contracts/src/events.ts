@@ -273,11 +273,14 @@ export const EventEnvelopeSchema = z.object({
   data: z.unknown(),
 });
 
-/** Validates the envelope and its data by type; throws a ZodError on anything bad. */
-export function parseEvent(raw: unknown): EventEnvelope {
+/**
+ * Validates the envelope and its data by type; throws a ZodError on anything bad. The answer narrows: checking its
+ * `type` types its `data` (the one cast is here, where the data was parsed with that type's schema).
+ */
+export function parseEvent(raw: unknown): AnyEvent {
   const envelope = EventEnvelopeSchema.parse(typeof raw === 'string' ? JSON.parse(raw) : raw);
   const data = eventDataSchemas[envelope.type].parse(envelope.data);
-  return { ...envelope, data } as EventEnvelope;
+  return { ...envelope, data } as AnyEvent;
 }
 
 /** A new envelope with a fresh id (also the JetStream message id). */

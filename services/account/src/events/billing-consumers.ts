@@ -1,5 +1,5 @@
-import { type AnyEvent, subjects } from '@pagecast/contracts';
-import { consume, type JetStreamClient, type Logger } from '@pagecast/service-kit';
+import { subjects } from '@pagecast/contracts';
+import { consume, eventRoutes, type JetStreamClient, type Logger } from '@pagecast/service-kit';
 import type { UserRepository } from '../data';
 
 /**
@@ -18,17 +18,10 @@ export function consumeBillingEvents(opts: {
     stream: 'BILLING',
     durable: opts.durable,
     deliver: opts.deliver,
-    subjects: [subjects.pointsChanged, subjects.membershipChanged],
     logger,
-    handler: async (envelope) => {
-      const event = envelope as AnyEvent;
-      const at = new Date(event.occurredAt);
-      // An unknown user (another database's, or one deleted) matches nothing: acknowledged and ignored.
-      if (event.type === subjects.pointsChanged) {
-        await users.applyPoints(event.data.userId, event.data.balance, at);
-      } else if (event.type === subjects.membershipChanged) {
-        await users.applyMembership(event.data.userId, event.data, at);
-      }
-    },
+    // An unknown user (another database's, or one deleted) matches nothing: acknowledged and ignored.
+    ...eventRoutes()
+      .on(subjects.pointsChanged, (d, e) => users.applyPoints(d.userId, d.balance, new Date(e.occurredAt)))
+      .on(subjects.membershipChanged, (d, e) => users.applyMembership(d.userId, d, new Date(e.occurredAt))),
   });
 }

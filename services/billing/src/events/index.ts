@@ -1,5 +1,5 @@
-import { type AnyEvent, subjects } from '@pagecast/contracts';
-import { consume } from '@pagecast/service-kit';
+import { subjects } from '@pagecast/contracts';
+import { consume, eventRoutes } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { grantMigrationBonus } from '../use-cases/grant-migration-bonus';
 import { openAccount } from '../use-cases/open-account';
@@ -17,14 +17,11 @@ export async function startConsumers(ctx: ServiceContext): Promise<RunningConsum
   const account = await consume(ctx.nats.js, {
     stream: 'ACCOUNT',
     durable: `${ctx.config.CONSUMER_PREFIX}-account`,
-    subjects: [subjects.userRegistered, subjects.userMigrated],
     logger: ctx.logger,
     deliver: ctx.config.EVENTS_DELIVER,
-    handler: async (envelope) => {
-      const e = envelope as AnyEvent;
-      if (e.type === subjects.userRegistered) await openAccount(ctx, e.data);
-      else if (e.type === subjects.userMigrated) await grantMigrationBonus(ctx, e.data);
-    },
+    ...eventRoutes()
+      .on(subjects.userRegistered, (d) => openAccount(ctx, d))
+      .on(subjects.userMigrated, (d) => grantMigrationBonus(ctx, d)),
   });
   return [account];
 }

@@ -1,4 +1,4 @@
-import { type AnyEvent, type EventData, parseEvent, subjects } from '@pagecast/contracts';
+import { type EventData, parseEvent, subjects } from '@pagecast/contracts';
 import {
   type Clock,
   ensureConsumer,
@@ -90,7 +90,7 @@ export async function startConversionWorkers(deps: WorkerDeps): Promise<RunningW
   const handle = async (m: JsMsg) => {
     let job: EventData<'files.conversion.requested.v1'>;
     try {
-      const event = parseEvent(m.json()) as AnyEvent;
+      const event = parseEvent(m.json());
       if (event.type !== subjects.conversionRequested) throw new Error(`unexpected ${event.type}`);
       job = event.data;
       // real time on both sides (the outbox stamps events with it): how long the job waited in the queue
