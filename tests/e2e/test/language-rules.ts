@@ -41,7 +41,7 @@ export const allowedInJapanese = new Set(
   ].map((w) => w.toLowerCase()),
 );
 
-/** Every listing's words (titles, tags) and the member's own content: what members typed, not the page's words. */
+/** Every listing's words (titles, tags, author and copyright) and the member's own content: what members typed, not the page's words. */
 export async function collectMemberContent(member: Api, titles: string[]): Promise<string[]> {
   const words = new Set<string>([
     member.member.firstName,
@@ -54,12 +54,19 @@ export async function collectMemberContent(member: Api, titles: string[]): Promi
   ]);
   for (let page = 1; page <= 500; page += 1) {
     const res = await member.json<{
-      files: Array<{ title: string; tags: string[] }>;
+      files: Array<{
+        title: string;
+        tags: string[];
+        copyright?: { authorName: string; companyName: string | null; copyrightText: string | null } | null;
+      }>;
       pagination: { hasMore: boolean };
     }>('GET', `/api/marketplace?page=${page}`);
     for (const f of res.files) {
       words.add(f.title);
       for (const tag of f.tags) words.add(tag);
+      // the seller's stated author, company and notice, shown to buyers as they typed them
+      for (const typed of [f.copyright?.authorName, f.copyright?.companyName, f.copyright?.copyrightText])
+        if (typed) words.add(typed);
     }
     if (!res.pagination.hasMore) break;
   }
