@@ -34,11 +34,12 @@ export function e2eShards(n, durations = undefined) {
 }
 
 /**
- * Projects with a lane of their own: the longest ones whose files run one at a time (measured: the fuzzing, then
- * billing's crash and property runs, then file-conversion's conversions of the corpus). Every other project but the
- * browser tests goes in the lane `rest`.
+ * Projects with a lane of their own: the longest ones whose files run one at a time (measured in a whole run: the
+ * fuzzing; billing's crash and property runs with file-conversion's conversions of the corpus, 12 min; marketplace
+ * and account, 5 min of the 14 the lane `rest` took when it held them). Every other project but the browser tests
+ * goes in the lane `rest`.
  */
-export const ownLanes = [['fuzz'], ['billing', 'file-conversion']];
+export const ownLanes = [['fuzz'], ['billing', 'file-conversion'], ['marketplace', 'account']];
 
 /**
  * The whole run's lanes: `rest`, one per entry of `ownLanes`, and the browser tests in `e2eShardCount` shards (each
