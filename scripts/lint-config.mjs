@@ -134,7 +134,7 @@ const base = {
 const lastOverrides = [
   {
     // a component read in one sitting: split by what the person sees (a card, a dialog's footer, a tab bar)
-    includes: ['shell/src/**', 'mf-files/src/**', 'mf-marketplace/src/**'],
+    includes: ['shell/src/**', 'mf-files/src/**', 'mf-marketplace/src/**', 'mf-player/src/**'],
     linter: { rules: { complexity: { noExcessiveLinesPerFunction: { level: 'error', options: { maxLines: 120 } } } } },
   },
   { includes: ['deploy/**/*.test.ts'], linter: { rules: { suspicious: { noTemplateCurlyInString: 'off' } } } },
