@@ -35,11 +35,12 @@ export function e2eShards(n, durations = undefined) {
 
 /**
  * Projects with a lane of their own: the longest ones whose files run one at a time (measured in a whole run: the
- * fuzzing; billing's crash and property runs with file-conversion's conversions of the corpus, 12 min; marketplace
- * and account, 5 min of the 14 the lane `rest` took when it held them). Every other project but the browser tests
- * goes in the lane `rest`.
+ * fuzzing; billing's crash and property runs with file-conversion's conversions of the corpus, 12 min). Every other
+ * project but the browser tests goes in the lane `rest`. (Marketplace with account in a lane of their own started
+ * with the type-check and the stacks, the machine's busiest minutes, and marketplace's crash test then failed once:
+ * kept in `rest` until that test's sensitivity to load is understood.)
  */
-export const ownLanes = [['fuzz'], ['billing', 'file-conversion'], ['marketplace', 'account']];
+export const ownLanes = [['fuzz'], ['billing', 'file-conversion']];
 
 /**
  * The whole run's lanes: `rest`, one per entry of `ownLanes`, and the browser tests in `e2eShardCount` shards (each
