@@ -58,9 +58,12 @@ afterAll(async () => {
 describe('NATS as a three-node JetStream cluster', () => {
   it('keeps every stream and bucket the services declare in three copies', async () => {
     for (const def of streams) {
-      const info = await nats.jsm.streams.info(def.name);
-      expect(info.config.num_replicas, def.name).toBe(3);
-      expect(info.cluster?.leader, def.name).toBeTruthy();
+      expect((await nats.jsm.streams.info(def.name)).config.num_replicas, def.name).toBe(3);
+      // a cluster formed a moment ago may still be electing the stream's leader: wait for it, then its two replicas
+      const info = await until(`${def.name}: a leader and two replicas`, async () => {
+        const i = await nats.jsm.streams.info(def.name);
+        return i.cluster?.leader ? i : undefined;
+      });
       expect(info.cluster?.replicas ?? [], def.name).toHaveLength(2);
     }
     const kv = await openKeyValue(nats, 'cluster_test_bucket', { ttlMs: 60_000 });
