@@ -88,9 +88,11 @@ describe('marketplace, billing and file-conversion through the contracts', () =>
     });
     expect(pub.status).toBe(200);
 
-    const page = await waitFor('listed', async () => {
+    // listed, with the rights: the publish event carries them, and the conversion's own file events (which may land
+    // first and list the file) carry none, so the listing takes them when the publish event is applied
+    const page = await waitFor('listed with its copyright', async () => {
       const p = await listed(tag);
-      return p.files.length ? p : undefined;
+      return p.files[0]?.copyright ? p : undefined;
     });
     // a buyer is told who holds the rights
     expect(page.files[0]?.copyright).toEqual({
