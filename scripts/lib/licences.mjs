@@ -157,6 +157,25 @@ export function problems(root) {
 }
 
 /** THIRD_PARTY_NOTICES.md, made from the lock file and the tool list only (the same on every machine). */
+/**
+ * Data files the project ships that are not software: where they come from and on what terms (reviewed by hand, like
+ * TOOL_LICENCES).
+ */
+export const DATA_NOTICES = [
+  {
+    what: 'JMA disaster-information XML sample reports (packages/alerts/samples/jma)',
+    from: 'Japan Meteorological Agency, 気象庁防災情報XMLフォーマット sample files (xml.kishou.go.jp), as mirrored in MIERUNE/jmaxml assets/sample_xmls',
+    terms:
+      '気象庁ホームページ利用規約 (Government of Japan Standard Terms of Use 2.0, compatible with CC BY 4.0): 出典：気象庁ホームページ; packages/alerts/samples/derived holds a correction derived by Pagecast from one sample',
+  },
+  {
+    what: 'JMA code tables (packages/alerts/data-src/jma, extracted to CSV; packages/alerts/src/data/places.json generated from them)',
+    from: 'Japan Meteorological Agency, 個別コード表 AreaInformationCity-AreaForecastLocalM (2024-02-16) and 地震火山関連コード表, as mirrored in ciscorn/jma-codes datasrc/jmaxml',
+    terms:
+      '気象庁ホームページ利用規約 (Government of Japan Standard Terms of Use 2.0, compatible with CC BY 4.0): 出典：気象庁ホームページ; extracted, converted and extended (romaji, prefecture names, tsunami-region candidates) by Pagecast',
+  },
+];
+
 export function notice(root) {
   const pkgs = npmPackages(root);
   const row = (p) => `| ${p.name} | ${p.version} | ${p.licence ?? '?'} |`;
@@ -185,6 +204,12 @@ export function notice(root) {
     '| package | version | licence |',
     '|---|---|---|',
     ...pkgs.filter((p) => p.dev).map(row),
+    '',
+    '## Data',
+    '',
+    '| data | from | terms |',
+    '|---|---|---|',
+    ...DATA_NOTICES.map((d) => `| ${d.what} | ${d.from} | ${d.terms} |`),
     '',
   ];
   return lines.join('\n');

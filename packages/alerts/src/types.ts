@@ -17,7 +17,7 @@ export interface AlertReport {
   eventId: string;
   /** JMA Head/Serial (CAP: sent time as number); with eventId and infoType it names one report */
   serial: number;
-  /** unique per report: `${source}:${eventId}:${serial}:${infoType}` — the de-duplication key */
+  /** unique per report, the de-duplication key (opaque): CAP `cap:${eventId}:${serial}:${infoType}`; JMA adds the report type, `jma:${eventId}:${serial}:${infoType}:${jmaType}`, since one earthquake's VXSE53 and VTSE51 share EventID and serial */
   reportId: string;
   infoType: AlertInfoType;
   status: AlertStatus;
@@ -61,6 +61,12 @@ export interface AlertReport {
   };
   /** CAP only: areas as polygons ([lat, lon] rings) and/or codes */
   polygons?: Array<Array<[number, number]>>;
+  /** CAP only: the area codes (geocode values; JMA 市町村等 codes when the feed uses them) */
+  areaCodes?: string[];
+  /** CAP only: the info's severity, which stands for an intensity or tsunami grade when matching */
+  capSeverity?: 'Extreme' | 'Severe' | 'Moderate' | 'Minor' | 'Unknown';
+  /** JMA only: the report's type, e.g. VXSE53, VTSE41, VPWW54 (from Control/Title) */
+  jmaType?: string;
 }
 
 /** Where a screen is. */
@@ -101,6 +107,8 @@ export interface CityInfo {
   prefCode: string;
   earthquakeArea: string;
   tsunamiRegions: string[];
+  /** the codes earthquake reports use for it: itself, or a designated city's wards (札幌市 → 札幌中央区 …) */
+  earthquakeCities?: string[];
 }
 
 export interface TsunamiRegionInfo {
