@@ -8,10 +8,11 @@ export type AlertParseErrorCode =
 
 export class AlertParseError extends Error {
   override readonly name = 'AlertParseError';
-  constructor(
-    readonly code: AlertParseErrorCode,
-    message: string,
-  ) {
+  // a declared field, not a constructor parameter property: the replay CLI runs this file with Node's type stripping,
+  // which does not rewrite those
+  readonly code: AlertParseErrorCode;
+  constructor(code: AlertParseErrorCode, message: string) {
     super(message);
+    this.code = code;
   }
 }

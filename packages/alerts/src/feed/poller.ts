@@ -1,19 +1,171 @@
-// Placeholder until the poller lands: the screens service can already import its signature.
+// The JMA Atom feed poller. No I/O of its own: the caller gives it `fetch` (globalThis.fetch in the screens service,
+// a local server in tests) and `publish` (the JetStream publish onto ALERTS), so it runs wherever the caller does.
+import { parseAtomFeed } from '../atom.ts';
+import { MAX_XML_BYTES } from '../xml.ts';
+
+/** JMA refreshes its high-frequency feeds once a minute and asks clients not to poll them more often. */
+export const MIN_INTERVAL_MS = 60_000;
+/** The longest wait after failures in a row (doubling from the interval). */
+export const MAX_BACKOFF_MS = 30 * 60_000;
+/** Entry ids remembered per feed: a high-frequency feed lists the last minutes' reports, a few hundred at most. */
+const SEEN_LIMIT = 5000;
+
 export interface PollerOptions {
-  /** the JMA Atom feed URLs (eqvol.xml, extra.xml, or their long-term versions) */
+  /** the Atom feeds (JMA's eqvol.xml, extra.xml, or a CAP feed in Atom) */
   urls: string[];
-  /** the HTTP GET (globalThis.fetch in production, a local server in tests) */
   fetch: typeof globalThis.fetch;
-  /** publishes one report's raw bytes (to JetStream ALERTS, subject alerts.report.v1, Nats-Msg-Id `jma:<sha256>`) */
+  /** one report's raw bytes; msgId is `<source>:<sha256 hex of the bytes>` (JetStream's Nats-Msg-Id) */
   publish: (xml: Uint8Array, msgId: string) => Promise<void>;
-  /** at least 60 s, as JMA asks of high-frequency feed clients */
+  /** between polls of a feed; at least MIN_INTERVAL_MS (a smaller value is raised to it) */
   intervalMs?: number;
+  /** tests only: a shorter floor than JMA's minute */
+  minIntervalMs?: number;
+  /** waits (tests give one that records and returns at once); resolves early when the signal aborts */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** what happened, for the caller's log: no sentences, codes and numbers */
+  onEvent?: (event: PollerEvent) => void;
+  random?: () => number;
 }
 
+export type PollerEvent =
+  | { type: 'published'; url: string; entryId: string; msgId: string }
+  | { type: 'not-modified'; url: string }
+  | { type: 'failed'; url: string; reason: string; failures: number; retryInMs: number }
+  | { type: 'polled'; url: string; entries: number; published: number; nextInMs: number };
+
 export interface Poller {
+  /** stops polling; resolves when the loop has ended (a publish under way finishes first) */
   stop(): Promise<void>;
 }
 
-export function startPoller(_options: PollerOptions): Poller {
-  throw new Error('not implemented');
+const defaultSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  // WebCrypto rather than node:crypto so that the module stays free of Node-only imports
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The report's origin for its message id, from its document element (a CAP feed goes through the same pipeline). */
+function sourceOf(bytes: Uint8Array): 'jma' | 'cap' {
+  const head = new TextDecoder().decode(bytes.subarray(0, 4096));
+  return /<(?:[A-Za-z_][\w.-]*:)?alert[\s>]/.test(head) ? 'cap' : 'jma';
+}
+
+async function readCapped(res: Response): Promise<Uint8Array> {
+  const length = Number(res.headers.get('content-length') ?? 0);
+  if (length > MAX_XML_BYTES) throw new Error('too-large');
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (bytes.length > MAX_XML_BYTES) throw new Error('too-large');
+  return bytes;
+}
+
+/** One feed's state: Last-Modified for If-Modified-Since, the entries already published. */
+interface FeedState {
+  url: string;
+  lastModified: string | null;
+  seen: Set<string>;
+  failures: number;
+}
+
+/**
+ * One poll of one feed: the feed with If-Modified-Since; each entry not published before is fetched once and
+ * published, oldest first. An entry is remembered only once published, so a failed fetch or publish is tried again
+ * at the next poll (JetStream's message id and the app's report id drop a repeat). Returns how many were published.
+ */
+export async function pollFeed(
+  state: FeedState,
+  options: Pick<PollerOptions, 'fetch' | 'publish' | 'onEvent'>,
+  signal?: AbortSignal,
+): Promise<number> {
+  const headers: Record<string, string> = { accept: 'application/atom+xml, application/xml' };
+  if (state.lastModified) headers['if-modified-since'] = state.lastModified;
+  const res = await options.fetch(state.url, { headers, ...(signal ? { signal } : {}) });
+  if (res.status === 304) {
+    options.onEvent?.({ type: 'not-modified', url: state.url });
+    return 0;
+  }
+  if (!res.ok) throw new Error(`feed-http-${res.status}`);
+  const feed = new TextDecoder().decode(await readCapped(res));
+  const entries = parseAtomFeed(feed);
+  let published = 0;
+  let failed: unknown;
+  // feeds list the newest first: publish in the order JMA issued them
+  for (const entry of [...entries].reverse()) {
+    if (state.seen.has(entry.id)) continue;
+    try {
+      const report = await options.fetch(entry.url, { ...(signal ? { signal } : {}) });
+      if (!report.ok) throw new Error(`report-http-${report.status}`);
+      const bytes = await readCapped(report);
+      const msgId = `${sourceOf(bytes)}:${await sha256Hex(bytes)}`;
+      await options.publish(bytes, msgId);
+      state.seen.add(entry.id);
+      published++;
+      options.onEvent?.({ type: 'published', url: state.url, entryId: entry.id, msgId });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      failed ??= err;
+    }
+  }
+  // forget the oldest ids (a Set iterates in insertion order)
+  for (const id of state.seen) {
+    if (state.seen.size <= SEEN_LIMIT) break;
+    state.seen.delete(id);
+  }
+  if (failed) throw failed;
+  // only a feed read in full is not asked for again: with a failed entry, the next poll must see the feed again
+  state.lastModified = res.headers.get('last-modified');
+  return published;
+}
+
+/**
+ * Polls each feed on its own loop: every interval (with ±10 % jitter, so that many instances do not poll in step),
+ * doubling the wait after each failure in a row up to MAX_BACKOFF_MS. Off unless the caller starts it, with URLs from
+ * its configuration.
+ */
+export function startPoller(options: PollerOptions): Poller {
+  const floor = options.minIntervalMs ?? MIN_INTERVAL_MS;
+  const interval = Math.max(floor, options.intervalMs ?? MIN_INTERVAL_MS);
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const abort = new AbortController();
+  const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * random()));
+
+  const loop = async (url: string) => {
+    const state: FeedState = { url, lastModified: null, seen: new Set(), failures: 0 };
+    while (!abort.signal.aborted) {
+      let wait: number;
+      try {
+        const published = await pollFeed(state, options, abort.signal);
+        state.failures = 0;
+        wait = jitter(interval);
+        options.onEvent?.({ type: 'polled', url, entries: state.seen.size, published, nextInMs: wait });
+      } catch (err) {
+        if (abort.signal.aborted) break;
+        state.failures++;
+        wait = jitter(Math.min(MAX_BACKOFF_MS, interval * 2 ** state.failures));
+        const reason = err instanceof Error ? ((err as { code?: string }).code ?? err.message) : String(err);
+        options.onEvent?.({ type: 'failed', url, reason, failures: state.failures, retryInMs: wait });
+      }
+      await sleep(wait, abort.signal);
+    }
+  };
+  const loops = options.urls.map((url) => loop(url));
+  return {
+    async stop() {
+      abort.abort();
+      await Promise.allSettled(loops);
+    },
+  };
 }
