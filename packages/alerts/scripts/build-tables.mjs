@@ -103,6 +103,17 @@ export function build() {
   };
 
   const regionPrefs = new Map(read('tsunami-region-prefectures.csv').map((r) => [r.region, r.prefectures.split(' ')]));
+  // JMA's own groups check the hand-written table: a prefecture's 結合表現 (千葉県 → 310 311 312) must be exactly the
+  // regions the table gives that prefecture
+  const prefByName = new Map(read('prefectures.csv').map((p) => [p.ja, p.code]));
+  for (const g of read('jma/tsunami-region-groups.csv').filter((x) => x.kind === '結合表現')) {
+    const pref = prefByName.get(g.name);
+    if (!pref) continue;
+    const ours = [...regionPrefs].filter(([, prefs]) => prefs.includes(pref)).map(([code]) => code);
+    if (ours.sort().join(' ') !== g.members.split(' ').sort().join(' ')) {
+      throw new Error(`tsunami-region-prefectures.csv: ${g.name} has ${ours.join(' ')}, JMA's group ${g.members}`);
+    }
+  }
   const regions = read('jma/tsunami-regions.csv').map((r) => {
     const prefs = regionPrefs.get(r.code);
     if (!prefs) throw new Error(`tsunami region ${r.code} ${r.name}: no prefecture in tsunami-region-prefectures.csv`);

@@ -70,14 +70,22 @@ def main(city_xls: str, quake_xls: str) -> None:
         sorted(seen.values(), key=lambda x: (int(x[0]), x[3])),
     )
 
-    # 津波予報区 (sheet 31 also lists other kinds of area: only the forecast regions are kept)
+    # 津波予報区 (sheet 31 also lists groups of regions: a prefecture's 結合表現, a coast's 領域表現, kept apart with
+    # their members, which name the prefectures a region touches)
     sheet = quake.sheet_by_name("31")
     rows = []
+    groups = []
     for r in range(3, sheet.nrows):
         c = [text(x) for x in sheet.row(r)]
-        if c[0].isdigit() and c[3] == "津波予報区":
+        if not c[0].isdigit():
+            continue
+        if c[3].startswith("津波予報区"):
             rows.append([c[0], c[1], c[2]])
+        elif "構成する津波予報区" in c[3]:
+            members = c[3].split("構成する津波予報区")[1].strip("）)").split(",")
+            groups.append([c[0], c[1], c[3].split("（")[0], " ".join(m.strip() for m in members)])
     write("tsunami-regions.csv", ["code", "name", "kana"], rows)
+    write("tsunami-region-groups.csv", ["code", "name", "kind", "members"], groups)
 
     # 震央地名
     sheet = quake.sheet_by_name("41")

@@ -31,6 +31,9 @@ describe('the code tables', () => {
       earthquakeCities: ['1720400'],
     });
     expect(earthquakeAreaName('390')).toBe('石川県能登');
+    // a region JMA marks as also a group (領域表現) is a forecast region all the same
+    expect(tsunamiRegion('120')?.name).toBe('オホーツク海沿岸');
+    expect(cityByCode('0121100')?.tsunamiRegions).toContain('120'); // 網走市
     expect(tsunamiRegion('360')).toEqual({ code: '360', name: '石川県能登', romaji: 'Ishikawakennoto' });
   });
 
