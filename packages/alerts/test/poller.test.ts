@@ -10,7 +10,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AlertsPublisher, connectAlertsPublisher } from '../src/feed/nats.ts';
-import { MIN_INTERVAL_MS, type PollerEvent, startPoller } from '../src/feed/poller.ts';
+import { MAX_ENTRY_ATTEMPTS, MIN_INTERVAL_MS, type PollerEvent, startPoller } from '../src/feed/poller.ts';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:14222';
 const samples = join(import.meta.dirname, '../samples/jma');
@@ -174,6 +174,23 @@ describe('the JMA feed poller', () => {
       'feed-http-500',
     ]);
     expect(waits.slice(0, 4)).toEqual([120_000, 240_000, 480_000, 60_000]);
+  });
+
+  it('a report the server no longer serves is tried again at the interval (no backoff), then given up', async () => {
+    server.requests = [];
+    server.listed = ['gone.xml', 'c.xml', 'b.xml', 'a.xml'];
+    server.lastModified = 'Sat, 25 Jan 2025 07:30:00 GMT';
+    const { events, waits } = await run((e) => e.some((x) => x.type === 'entry-failed' && x.givenUp));
+    const failures = events.filter((e) => e.type === 'entry-failed');
+    expect(failures.map((e) => (e as { attempts: number }).attempts)).toEqual(
+      Array.from({ length: MAX_ENTRY_ATTEMPTS }, (_, i) => i + 1),
+    );
+    expect(failures.every((e) => (e as { reason: string }).reason === 'report-http-404')).toBe(true);
+    // the feed is read in full again while an entry is pending (no If-Modified-Since), and kept at its interval
+    const feedRequests = server.requests.filter((r) => r.path === '/feed/eqvol.xml');
+    expect(feedRequests.slice(0, MAX_ENTRY_ATTEMPTS).every((r) => r.ifModifiedSince === undefined)).toBe(true);
+    expect(waits.every((w) => w === 60_000)).toBe(true);
+    expect(events.some((e) => e.type === 'failed')).toBe(false);
   });
 
   it('never polls JMA more often than once a minute, and jitters', async () => {

@@ -9,6 +9,8 @@ export const MIN_INTERVAL_MS = 60_000;
 export const MAX_BACKOFF_MS = 30 * 60_000;
 /** Entry ids remembered per feed: a high-frequency feed lists the last minutes' reports, a few hundred at most. */
 const SEEN_LIMIT = 5000;
+/** Polls at which one report may fail before it is given up (a report JMA lists but no longer serves). */
+export const MAX_ENTRY_ATTEMPTS = 5;
 
 export interface PollerOptions {
   /** the Atom feeds (JMA's eqvol.xml, extra.xml, or a CAP feed in Atom) */
@@ -31,6 +33,7 @@ export type PollerEvent =
   | { type: 'published'; url: string; entryId: string; msgId: string }
   | { type: 'not-modified'; url: string }
   | { type: 'failed'; url: string; reason: string; failures: number; retryInMs: number }
+  | { type: 'entry-failed'; url: string; entryId: string; reason: string; attempts: number; givenUp: boolean }
   | { type: 'polled'; url: string; entries: number; published: number; nextInMs: number };
 
 export interface Poller {
@@ -76,31 +79,38 @@ interface FeedState {
   url: string;
   lastModified: string | null;
   seen: Set<string>;
+  /** failed attempts of entries not yet published */
+  attempts: Map<string, number>;
   failures: number;
 }
+
+const reasonOf = (err: unknown) =>
+  err instanceof Error ? ((err as { code?: string }).code ?? err.message) : String(err);
 
 /**
  * One poll of one feed: the feed with If-Modified-Since; each entry not published before is fetched once and
  * published, oldest first. An entry is remembered only once published, so a failed fetch or publish is tried again
- * at the next poll (JetStream's message id and the app's report id drop a repeat). Returns how many were published.
+ * at the next poll (JetStream's message id and the app's report id drop a repeat), up to MAX_ENTRY_ATTEMPTS. A failed
+ * entry does not fail the poll: the others are published, and the feed keeps its interval. Throws when the feed
+ * itself cannot be read.
  */
 export async function pollFeed(
   state: FeedState,
   options: Pick<PollerOptions, 'fetch' | 'publish' | 'onEvent'>,
   signal?: AbortSignal,
-): Promise<number> {
+): Promise<{ published: number; failed: number }> {
   const headers: Record<string, string> = { accept: 'application/atom+xml, application/xml' };
   if (state.lastModified) headers['if-modified-since'] = state.lastModified;
   const res = await options.fetch(state.url, { headers, ...(signal ? { signal } : {}) });
   if (res.status === 304) {
     options.onEvent?.({ type: 'not-modified', url: state.url });
-    return 0;
+    return { published: 0, failed: 0 };
   }
   if (!res.ok) throw new Error(`feed-http-${res.status}`);
   const feed = new TextDecoder().decode(await readCapped(res));
   const entries = parseAtomFeed(feed);
   let published = 0;
-  let failed: unknown;
+  let failed = 0;
   // feeds list the newest first: publish in the order JMA issued them
   for (const entry of [...entries].reverse()) {
     if (state.seen.has(entry.id)) continue;
@@ -111,11 +121,22 @@ export async function pollFeed(
       const msgId = `${sourceOf(bytes)}:${await sha256Hex(bytes)}`;
       await options.publish(bytes, msgId);
       state.seen.add(entry.id);
+      state.attempts.delete(entry.id);
       published++;
       options.onEvent?.({ type: 'published', url: state.url, entryId: entry.id, msgId });
     } catch (err) {
       if (signal?.aborted) throw err;
-      failed ??= err;
+      const attempts = (state.attempts.get(entry.id) ?? 0) + 1;
+      const givenUp = attempts >= MAX_ENTRY_ATTEMPTS;
+      if (givenUp) {
+        state.seen.add(entry.id);
+        state.attempts.delete(entry.id);
+      } else {
+        state.attempts.set(entry.id, attempts);
+        failed++;
+      }
+      const reason = reasonOf(err);
+      options.onEvent?.({ type: 'entry-failed', url: state.url, entryId: entry.id, reason, attempts, givenUp });
     }
   }
   // forget the oldest ids (a Set iterates in insertion order)
@@ -123,10 +144,9 @@ export async function pollFeed(
     if (state.seen.size <= SEEN_LIMIT) break;
     state.seen.delete(id);
   }
-  if (failed) throw failed;
-  // only a feed read in full is not asked for again: with a failed entry, the next poll must see the feed again
-  state.lastModified = res.headers.get('last-modified');
-  return published;
+  // a feed read in full is not asked for again until it changes; with an entry to retry, the next poll reads it again
+  state.lastModified = failed ? null : res.headers.get('last-modified');
+  return { published, failed };
 }
 
 /**
@@ -143,11 +163,11 @@ export function startPoller(options: PollerOptions): Poller {
   const jitter = (ms: number) => Math.round(ms * (0.9 + 0.2 * random()));
 
   const loop = async (url: string) => {
-    const state: FeedState = { url, lastModified: null, seen: new Set(), failures: 0 };
+    const state: FeedState = { url, lastModified: null, seen: new Set(), attempts: new Map(), failures: 0 };
     while (!abort.signal.aborted) {
       let wait: number;
       try {
-        const published = await pollFeed(state, options, abort.signal);
+        const { published } = await pollFeed(state, options, abort.signal);
         state.failures = 0;
         wait = jitter(interval);
         options.onEvent?.({ type: 'polled', url, entries: state.seen.size, published, nextInMs: wait });
@@ -155,8 +175,7 @@ export function startPoller(options: PollerOptions): Poller {
         if (abort.signal.aborted) break;
         state.failures++;
         wait = jitter(Math.min(MAX_BACKOFF_MS, interval * 2 ** state.failures));
-        const reason = err instanceof Error ? ((err as { code?: string }).code ?? err.message) : String(err);
-        options.onEvent?.({ type: 'failed', url, reason, failures: state.failures, retryInMs: wait });
+        options.onEvent?.({ type: 'failed', url, reason: reasonOf(err), failures: state.failures, retryInMs: wait });
       }
       await sleep(wait, abort.signal);
     }
