@@ -69,6 +69,11 @@ export const TOOL_LICENCES = {
     'libreoffice-impress-nogui': { licence: 'MPL-2.0', what: 'converts PowerPoint files (a separate process)' },
     'python3-uno': { licence: 'MPL-2.0', what: "drives LibreOffice's warm converter" },
     'fonts-noto-cjk': { licence: 'OFL-1.1', what: 'Japanese and other CJK fonts for converted pages' },
+    'libheif-examples': {
+      licence: 'LGPL-3.0-or-later AND MIT',
+      what: 'heif-convert decodes HEIC photos (libheif with libde265), a separate process per photo',
+    },
+    ffmpeg: { licence: 'GPL-2.0-or-later', what: 'makes the media test corpus (tests only for now)' },
     chromium: { licence: 'BSD-3-Clause', what: 'browser tests and benchmarks' },
     'poppler-utils': { licence: 'GPL-2.0-or-later', what: 'page counts in tests and benchmarks' },
     wrk: { licence: 'Apache-2.0', what: 'HTTP benchmark' },

@@ -244,8 +244,19 @@ export async function ensureDebianPackages(pkgs) {
 /** Debian packages, by purpose. Which entry point installs which lists: `installedBy`. */
 export const debian = {
   // mupdf-tools: mutool draws PDF pages (render-mupdf.js). python3-uno: the warm converter drives a long-lived
-  // LibreOffice through it (office-convert.py).
-  conversion: ['mupdf-tools', 'libreoffice-writer-nogui', 'libreoffice-impress-nogui', 'fonts-noto-cjk', 'python3-uno'],
+  // LibreOffice through it (office-convert.py). libheif-examples: heif-convert decodes HEIC photos (HEVC, which
+  // sharp's prebuilt libvips leaves out) in a sandboxed process (convert-image.ts); its heif-enc makes the test HEIC.
+  conversion: [
+    'mupdf-tools',
+    'libreoffice-writer-nogui',
+    'libreoffice-impress-nogui',
+    'fonts-noto-cjk',
+    'python3-uno',
+    'libheif-examples',
+  ],
+  // ffmpeg (with ffprobe): makes the media corpus's GIF and 16-bit PNG (scripts/media-corpus.mjs); the video round's
+  // probe and transcoder.
+  media: ['ffmpeg'],
   browser: ['chromium'],
   // wrk and nginx: the page-image benchmark (gateway/bench/images.bench.mjs) measures both with the same load.
   bench: ['poppler-utils', 'wrk', 'nginx-light'],
@@ -260,7 +271,7 @@ export const debian = {
 /** The lists each entry point installs: npm start (stack), npm test, npm run bench. */
 export const installedBy = {
   start: ['conversion', 'python', 'proxy'],
-  test: ['conversion', 'browser', 'test', 'python'],
+  test: ['conversion', 'media', 'browser', 'test', 'python'],
   bench: ['conversion', 'browser', 'bench'],
 };
 
@@ -280,6 +291,10 @@ export const commands = {
   pdftoppm: { debian: 'poppler-utils' },
   pdftotext: { debian: 'poppler-utils' },
   mutool: { debian: 'mupdf-tools' },
+  'heif-convert': { debian: 'libheif-examples' },
+  'heif-enc': { debian: 'libheif-examples' },
+  ffmpeg: { debian: 'ffmpeg' },
+  ffprobe: { debian: 'ffmpeg' },
   nginx: { debian: 'nginx-light' },
   wrk: { debian: 'wrk' },
   chromium: { debian: 'chromium' },

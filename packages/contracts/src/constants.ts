@@ -5,7 +5,9 @@ export type MembershipTierValue = (typeof membershipTiers)[number];
 
 export const displayModes = ['fit-width', 'fit-height', 'fill'] as const;
 export const fileStatuses = ['private', 'processing', 'disabled'] as const;
-export const fileKinds = ['pdf', 'pptx', 'docx'] as const;
+export const fileKinds = ['pdf', 'pptx', 'docx', 'image'] as const;
+/** Photo formats taken as the 'image' kind (decided from the bytes; a GIF shows its first frame). */
+export const imageFormats = ['jpeg', 'png', 'webp', 'gif', 'heic', 'avif'] as const;
 export const pointTransactionTypes = ['earn', 'spend', 'purchase'] as const;
 export const authProviders = ['external', 'local'] as const;
 export const publishPrices = [3000, 5000, 10000] as const;
@@ -94,6 +96,23 @@ export const constants = {
       docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     },
     extensions: { pdf: '.pdf', pptx: '.pptx', docx: '.docx' },
+    /** Photos (the 'image' kind): each format's type and names, for the file picker and the stored original. */
+    imageMimeTypes: {
+      jpeg: 'image/jpeg',
+      png: 'image/png',
+      webp: 'image/webp',
+      gif: 'image/gif',
+      heic: 'image/heic',
+      avif: 'image/avif',
+    },
+    imageExtensions: {
+      jpeg: ['.jpg', '.jpeg'],
+      png: ['.png'],
+      webp: ['.webp'],
+      gif: ['.gif'],
+      heic: ['.heic', '.heif'],
+      avif: ['.avif'],
+    },
     /** multipart field holding the file */
     fileField: 'pdf',
     minDisplayDuration: 1,

@@ -31,7 +31,8 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.fileAndTitleRequired': 'ファイルとタイトルは必須です',
   'validation.titleRequired': 'タイトルを入力してください',
   'validation.titleTooLong': 'タイトルは200文字以下で入力してください',
-  'validation.fileTypeUnsupported': 'PDF、PowerPoint (.pptx)、Word (.docx) ファイルのみアップロード可能です',
+  'validation.fileTypeUnsupported':
+    'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）のみアップロード可能です',
   'validation.fileTooLarge': 'ファイルサイズは10MB以下にしてください',
   'validation.authorNameRequired': '販売する場合は著作者名が必要です',
   'validation.copyrightTooLong': '著作権情報が長すぎます',

@@ -115,6 +115,37 @@ describe('previews of a file on sale', () => {
   });
 });
 
+describe('a photo on sale', () => {
+  it('has its one page previewed small and watermarked, like a document page', async () => {
+    const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
+    const up = await upload(svc, seller, { bytes: photo, name: 'shop.jpg' }, { title: 'Shop front' });
+    expect(up.body.kind).toBe('image');
+    await waitConverted(svc, seller, up.body.id);
+    const pub = await call(svc, seller, 'PUT', `/api/files/${up.body.id}/publish`, {
+      isPublished: true,
+      publishPrice: 3000,
+      copyrightInfo: { authorName: 'Seller' },
+    });
+    expect(pub.status).toBe(200);
+    const preview = await call(svc, stranger, 'GET', `/api/files/${up.body.id}/preview`);
+    expect(preview.body).toMatchObject({ fileId: up.body.id, pageCount: 1 });
+    const page = await image(stranger, `/api/files/${up.body.id}/preview/1`);
+    expect(page.status).toBe(200);
+    const { data, info } = await sharp(page.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(Math.max(info.width, info.height)).toBeLessThanOrEqual(480);
+    // the photo is plain white: every red pixel is the watermark's
+    let red = 0;
+    for (let i = 0; i + 2 < data.length; i += 3) {
+      if ((data[i] ?? 0) > 150 && (data[i + 1] ?? 255) < 130 && (data[i + 2] ?? 255) < 130) red++;
+    }
+    expect(red / (data.length / 3)).toBeGreaterThan(0.02);
+    const pages = (await call(svc, seller, 'GET', `/api/files/${up.body.id}/pages`)).body;
+    expect((await image(stranger, pages[0].imagePath)).status).toBe(404);
+  });
+});
+
 describe('licences from the marketplace', () => {
   it('let the buyer play until the licence ends, count as purchasers and as the seller’s sales', async () => {
     const pages: Json[] = (await call(svc, seller, 'GET', `/api/files/${fileId}/pages`)).body;

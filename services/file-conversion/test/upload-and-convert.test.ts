@@ -1,5 +1,9 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeMediaCorpus } from '../../../scripts/media-corpus.mjs';
 import { pdfWithPages } from './conversion/fixtures';
 import {
   call,
@@ -116,6 +120,48 @@ describe('upload and conversion', () => {
     const img = await fetch(`${svc.server.url}${pages[0].imagePath}`, { headers: identityHeaders(svc, owner) });
     expect(img.status).toBe(200);
   }, 180_000);
+
+  it('a HEIC photo becomes one page: upright, its dimensions on the file, no metadata in what is served', async () => {
+    const owner = newUser();
+    const dir = await mkdtemp(join(tmpdir(), 'pagecast-media-'));
+    try {
+      const media = await makeMediaCorpus(dir);
+      const heic = await readFile(media['photo.heic'] as string);
+      const up = await upload(
+        svc,
+        owner,
+        { bytes: heic, name: 'IMG_0001.HEIC' },
+        { title: 'Menu', displayDuration: '8' },
+      );
+      expect(up.status).toBe(200);
+      expect(up.body).toMatchObject({ kind: 'image', media: { format: 'heic', width: 320, height: 240 } });
+      const done = await waitConverted(svc, owner, up.body.id);
+      expect(done).toMatchObject({ status: 'private', pageCount: 1, pagesReady: 1, statusReason: null, kind: 'image' });
+      expect(done.thumbnailUrl).toMatch(/^\/media\/[0-9a-f]{64}\.webp$/);
+      const pages = (await call(svc, owner, 'GET', `/api/files/${up.body.id}/pages`)).body;
+      expect(pages).toHaveLength(1);
+      expect(pages[0]).toMatchObject({ pageNumber: 1, displayDuration: 8, width: 1920, height: 1440 });
+      const res = await fetch(`${svc.server.url}${pages[0].imagePath}`, { headers: identityHeaders(svc, owner) });
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: 1920, height: 1440 });
+      expect(meta.exif).toBeUndefined();
+
+      // a truncated JPEG passes the header checks at upload, then the decoder refuses it: disabled, FILE_CORRUPT
+      const cut = await upload(
+        svc,
+        owner,
+        { bytes: await readFile(media['truncated.jpg'] as string), name: 'cut.jpg' },
+        {
+          title: 'Cut',
+        },
+      );
+      expect(cut.status).toBe(200);
+      const refused = await waitConverted(svc, owner, cut.body.id);
+      expect(refused).toMatchObject({ status: 'disabled', statusReason: 'FILE_CORRUPT', pagesReady: 0 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 
   it('a file the converter refuses ends disabled with the reason, keeping its slot until deleted', async () => {
     const owner = newUser();

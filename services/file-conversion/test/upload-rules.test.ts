@@ -1,5 +1,6 @@
 import { registration } from '@pagecast/service-kit/testing';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -15,6 +16,7 @@ import {
   upload,
   waitFor,
 } from './helpers';
+import { pixelBombPng } from '../../../scripts/media-corpus.mjs';
 
 let svc: TestService;
 let pdf: { bytes: Buffer; name: string };
@@ -45,14 +47,29 @@ describe('upload refusals: each rule has its code and message, and nothing is st
     await nothingStored(user);
   });
 
-  it('a file whose bytes are not PDF/PPTX/DOCX is refused whatever its name', async () => {
+  it('a file whose bytes are not PDF/PPTX/DOCX nor a photo is refused whatever its name', async () => {
     const user = newUser();
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
-    const r = await upload(svc, user, { bytes: png, name: 'slides.pdf' }, { title: 'fake' });
-    expect(r.status).toBe(415);
+    // a TIFF header: an image format, but not one the upload takes
+    const tiff = Buffer.from('49492a0008000000000000000000', 'hex');
+    for (const name of ['slides.pdf', 'photo.jpg']) {
+      const r = await upload(svc, user, { bytes: tiff, name }, { title: 'fake' });
+      expect(r.status).toBe(415);
+      expect(r.body).toMatchObject({
+        code: 'FILE_TYPE_UNSUPPORTED',
+        message:
+          'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）のみアップロード可能です',
+      });
+    }
+    await nothingStored(user);
+  });
+
+  it('a photo claiming 100,000 x 100,000 pixels is refused at once from its header: 422 IMAGE_TOO_MANY_PIXELS', async () => {
+    const user = newUser();
+    const r = await upload(svc, user, { bytes: pixelBombPng(), name: 'bomb.png' }, { title: 'bomb' });
+    expect(r.status).toBe(422);
     expect(r.body).toMatchObject({
-      code: 'FILE_TYPE_UNSUPPORTED',
-      message: 'PDF、PowerPoint (.pptx)、Word (.docx) ファイルのみアップロード可能です',
+      code: 'IMAGE_TOO_MANY_PIXELS',
+      message: '画像の画素数が多すぎるため変換できません（4,000万画素まで）',
     });
     await nothingStored(user);
   });
@@ -132,6 +149,42 @@ describe('upload refusals: each rule has its code and message, and nothing is st
     form.append('title', 't');
     const r = await fetch(`${svc.server.url}/api/files/upload`, { method: 'POST', body: form });
     expect(r.status).toBe(401);
+  });
+});
+
+describe('photos', () => {
+  it('the kind comes from the bytes, not the name: a JPEG named .pdf is an image, its size as shown recorded', async () => {
+    const user = newUser();
+    // 400 x 200 stored, EXIF orientation 6: shown 200 x 400
+    const jpeg = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#c00' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const r = await upload(svc, user, { bytes: jpeg, name: 'slides.pdf' }, { title: 'shop front' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ kind: 'image', media: { format: 'jpeg', width: 200, height: 400 } });
+    const listed = (await call(svc, user, 'GET', '/api/files')).body;
+    expect(listed[0]).toMatchObject({
+      id: r.body.id,
+      kind: 'image',
+      media: { format: 'jpeg', width: 200, height: 400 },
+    });
+    // a document has no media
+    const doc = await upload(svc, user, pdf, { title: 'deck' });
+    expect(doc.body).toMatchObject({ kind: 'pdf', media: null });
+  });
+
+  it('a photo takes a file slot like a document: a trial member stops at 3 files of either kind', async () => {
+    const user = newUser();
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#08f' } })
+      .png()
+      .toBuffer();
+    expect((await upload(svc, user, pdf, { title: 'deck' })).status).toBe(200);
+    expect((await upload(svc, user, { bytes: png, name: 'a.png' }, { title: 'a' })).status).toBe(200);
+    expect((await upload(svc, user, { bytes: png, name: 'b.png' }, { title: 'b' })).status).toBe(200);
+    const over = await upload(svc, user, { bytes: png, name: 'c.png' }, { title: 'c' });
+    expect(over.status).toBe(403);
+    expect(over.body.code).toBe('FILE_LIMIT_REACHED');
   });
 });
 

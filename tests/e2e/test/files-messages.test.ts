@@ -11,7 +11,9 @@ import { corpusDir, openBrowser, type Session } from './browser';
 
 const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../.data/screenshots');
 const PDF = path.join(corpusDir, 'pdf/vertical.pdf');
-const TYPE_MESSAGE = 'PDF、PowerPoint (.pptx)、Word (.docx) ファイルのみアップロード可能です';
+// the spec's message, with the photo formats the upload now also takes
+const TYPE_MESSAGE =
+  'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）のみアップロード可能です';
 
 let member: Member;
 let session: Session;

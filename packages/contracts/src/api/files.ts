@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { constants, fileKinds } from '../constants';
+import { constants, fileKinds, imageFormats } from '../constants';
 import { ListingCopyright } from '../events';
 import { defineRoutes } from '../route-def';
 import {
@@ -17,18 +17,40 @@ import {
 
 export const FileKind = z.enum(fileKinds);
 export type FileKind = z.infer<typeof FileKind>;
+export const ImageFormat = z.enum(imageFormats);
+export type ImageFormat = z.infer<typeof ImageFormat>;
 
-/** Kind of an upload by its name or its declared type (the server also sniffs the bytes). */
+const documentKinds = ['pdf', 'pptx', 'docx'] as const;
+const imageNames = Object.values(constants.upload.imageExtensions).flat();
+const imageTypes: readonly string[] = Object.values(constants.upload.imageMimeTypes);
+
+/**
+ * Kind of an upload by its name or its declared type, for the dialog's first check only: the server decides from
+ * the bytes and never trusts either.
+ */
 export function uploadKindOf(name: string, mimeType?: string): FileKind | undefined {
   const lower = name.toLowerCase();
-  for (const kind of fileKinds) {
+  for (const kind of documentKinds) {
     if (lower.endsWith(constants.upload.extensions[kind])) return kind;
   }
-  for (const kind of fileKinds) {
+  if (imageNames.some((ext) => lower.endsWith(ext))) return 'image';
+  for (const kind of documentKinds) {
     if (mimeType === constants.upload.mimeTypes[kind]) return kind;
   }
+  if (mimeType && imageTypes.includes(mimeType)) return 'image';
   return undefined;
 }
+
+/** The file picker's accept list: every document and photo name the upload takes. */
+export const uploadAccept = [...documentKinds.map((k) => constants.upload.extensions[k]), ...imageNames].join(',');
+
+/** A photo's format and its size as shown (EXIF orientation applied), in pixels. */
+export const MediaInfo = z.object({
+  format: ImageFormat,
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type MediaInfo = z.infer<typeof MediaInfo>;
 
 /** The title an upload gets by default: the file name without a .pdf suffix. */
 export function defaultTitleFromFilename(name: string): string {
@@ -181,6 +203,8 @@ export const FileSummary = z.object({
   title: z.string(),
   filename: z.string(),
   kind: FileKind,
+  /** a photo (kind 'image'): its format and dimensions; null for documents */
+  media: MediaInfo.nullable().optional(),
   pageCount: z.number().int().nonnegative(),
   /** pages converted so far (equals pageCount once done) */
   pagesReady: z.number().int().nonnegative(),

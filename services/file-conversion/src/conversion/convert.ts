@@ -1,3 +1,4 @@
+import { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
 import { ConversionError } from './errors.ts';
 import { extractDocxText, joinPageTexts } from './extract-text.ts';
 import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
@@ -38,6 +39,8 @@ export interface ConversionResult {
   text: string;
   /** LibreOffice ran with no network at all (PPTX/DOCX only). */
   networkIsolated?: boolean;
+  /** A photo's format and dimensions as shown (kind 'image' only). */
+  image?: ImageHeader;
   timings: { officeMs: number; renderMs: number; totalMs: number };
 }
 
@@ -73,7 +76,8 @@ export function defaultRenderPool(): RenderPool {
 }
 
 /**
- * sniff → ZIP guard → (LibreOffice → PDF) → pages rendered on the worker pool and streamed to onPage.
+ * sniff → ZIP guard → (LibreOffice → PDF) → pages rendered on the worker pool and streamed to onPage; a photo:
+ * sniff → header checks → one page drawn (convert-image.ts).
  * Refusals throw a ConversionError with a stable code; nothing is left in tmpDir either way. If it fails after
  * some pages were delivered, the caller discards them.
  */
@@ -95,12 +99,38 @@ export async function convertDocument(
   let cleanup: (() => Promise<void>) | undefined;
   try {
     const sniffed = await sniffFile(input.path);
+    if (sniffed.image) {
+      const header = await readImageHeader(input.path, sniffed.image, limits);
+      const r0 = performance.now();
+      const { pageCount, pages } = await convertImage(
+        input.path,
+        header,
+        {
+          pool: opts.pool ?? defaultRenderPool(),
+          limits,
+          encode: opts.encode,
+          signal: controller.signal,
+          tmpDir: opts.tmpDir,
+          isolateNetwork: opts.isolateNetwork,
+        },
+        onPage,
+      );
+      const renderMs = performance.now() - r0;
+      return {
+        kind: 'image',
+        image: header,
+        pageCount,
+        pages,
+        text: '',
+        timings: { officeMs: 0, renderMs, totalMs: performance.now() - started },
+      };
+    }
     if (sniffed.zip) guardZip(sniffed.zip, limits);
     let pdfPath = input.path;
     let officeMs = 0;
     let networkIsolated: boolean | undefined;
     let docxText: Promise<string> | undefined;
-    if (sniffed.kind !== 'pdf') {
+    if (sniffed.kind === 'pptx' || sniffed.kind === 'docx') {
       if (sniffed.kind === 'docx') {
         docxText = extractDocxText(input.path);
         docxText.catch(() => {}); // awaited below; a failure here must not be unhandled meanwhile

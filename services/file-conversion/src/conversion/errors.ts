@@ -3,7 +3,7 @@ import { type ErrorCode, errorStatus } from '@pagecast/contracts';
 /**
  * The codes of documents the engine refuses. Their HTTP status and message live once, in @pagecast/contracts'
  * ErrorCode; this is the subset the engine may raise:
- * - FILE_TYPE_UNSUPPORTED: not a PDF, PPTX or DOCX judged by its bytes (the name is never trusted);
+ * - FILE_TYPE_UNSUPPORTED: not a PDF, PPTX, DOCX or photo judged by its bytes (the name is never trusted);
  * - FILE_MACRO_ENABLED: a macro-enabled Office package (pptm/docm content type or a vbaProject part);
  * - FILE_LEGACY_OFFICE: legacy binary Office (OLE2 compound file, e.g. a .doc renamed .docx);
  * - FILE_ENCRYPTED: password-protected PDF or encrypted Office package;
@@ -12,6 +12,7 @@ import { type ErrorCode, errorStatus } from '@pagecast/contracts';
  * - FILE_TOO_MANY_PAGES: more pages than the limit, refused before any page is rendered;
  * - FILE_PAGE_TOO_LARGE: a page whose shape cannot be shown on a screen, or has no area;
  * - FILE_IMAGE_TOO_LARGE: an embedded image above the pixel limit (decompression bomb inside a PDF);
+ * - IMAGE_TOO_MANY_PIXELS: a photo whose header claims more pixels than the limit, refused before decoding;
  * - FILE_CONVERSION_TIMEOUT: longer than the time limit (LibreOffice or rendering);
  * - FILE_CONVERSION_FAILED: the converter failed in a way the file caused (LibreOffice exit, crash, out of memory).
  */
@@ -25,6 +26,7 @@ const codes = [
   'FILE_TOO_MANY_PAGES',
   'FILE_PAGE_TOO_LARGE',
   'FILE_IMAGE_TOO_LARGE',
+  'IMAGE_TOO_MANY_PIXELS',
   'FILE_CONVERSION_TIMEOUT',
   'FILE_CONVERSION_FAILED',
 ] as const satisfies readonly ErrorCode[];

@@ -2,12 +2,15 @@ import { open } from 'node:fs/promises';
 import { ConversionError } from './errors.ts';
 import { readZipDirectory, readZipEntry, type ZipDirectory } from './zip.ts';
 
-export type DocumentKind = 'pdf' | 'pptx' | 'docx';
+export type DocumentKind = 'pdf' | 'pptx' | 'docx' | 'image';
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'heic' | 'avif';
 
 export interface SniffResult {
   kind: DocumentKind;
   /** The central directory, for the ZIP guard (OOXML only). */
   zip?: ZipDirectory;
+  /** A photo's format (kind 'image' only). */
+  image?: ImageFormat;
 }
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -45,6 +48,8 @@ export async function sniffFile(path: string): Promise<SniffResult> {
       }
       throw new ConversionError('FILE_LEGACY_OFFICE', 'Legacy binary Office files (.doc/.ppt) are not supported');
     }
+    const image = imageFormatOf(head);
+    if (image) return { kind: 'image', image };
     if (head.subarray(0, 4).equals(ZIP_MAGIC)) isZip = true;
     // The PDF header may follow a little junk (the spec allows it within the first 1024 bytes).
     else if (head.indexOf(PDF_MAGIC) >= 0) {
@@ -60,8 +65,35 @@ export async function sniffFile(path: string): Promise<SniffResult> {
   if (isZip) return sniffOoxml(path);
   throw new ConversionError(
     'FILE_TYPE_UNSUPPORTED',
-    'Only PDF, PowerPoint (.pptx) and Word (.docx) files are accepted',
+    'Only PDF, PowerPoint (.pptx), Word (.docx) and JPEG, PNG, WebP, GIF, HEIC or AVIF images are accepted',
   );
+}
+
+const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+// ISO-BMFF brands (ftyp box) of HEIF still images: HEVC-coded ones and the generic MIAF/HEIF brands.
+const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'hevm', 'hevs', 'mif1', 'msf1', 'miaf']);
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+
+/**
+ * A photo's format from its first bytes (magic numbers; for HEIF and AVIF the ftyp box's brands). A HEIF file that
+ * names only the generic brands (mif1) counts as HEIC here; its codec is read from the header before decoding.
+ */
+export function imageFormatOf(head: Buffer): ImageFormat | undefined {
+  if (head.subarray(0, 3).equals(JPEG_MAGIC)) return 'jpeg';
+  if (head.subarray(0, 8).equals(PNG_MAGIC)) return 'png';
+  const ascii = head.subarray(0, 12).toString('latin1');
+  if (ascii.startsWith('GIF87a') || ascii.startsWith('GIF89a')) return 'gif';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'webp';
+  if (ascii.slice(4, 8) === 'ftyp') {
+    const boxSize = head.readUInt32BE(0);
+    if (boxSize < 16 || boxSize > head.length) return undefined;
+    const brands = [head.subarray(8, 12).toString('latin1')];
+    for (let at = 16; at + 4 <= boxSize; at += 4) brands.push(head.subarray(at, at + 4).toString('latin1'));
+    if (brands.some((b) => AVIF_BRANDS.has(b))) return 'avif';
+    if (brands.some((b) => HEIC_BRANDS.has(b))) return 'heic';
+  }
+  return undefined;
 }
 
 /** A PDF cut short loses its trailer: no %%EOF, no startxref, or an xref offset past the end. */

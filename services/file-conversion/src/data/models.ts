@@ -1,4 +1,4 @@
-import type { DisplayMode, FileKind, FileStatus, MembershipTier } from '@pagecast/contracts';
+import type { DisplayMode, FileKind, FileStatus, MediaInfo, MembershipTier } from '@pagecast/contracts';
 import mongoose from 'mongoose';
 
 const { Schema } = mongoose;
@@ -10,6 +10,8 @@ export interface FileDoc {
   title: string;
   filename: string;
   kind: FileKind;
+  /** a photo's format and dimensions as shown (read from its header at upload); absent for documents */
+  media?: MediaInfo | null;
   sizeBytes: number;
   pageCount: number;
   displayDuration: number;
@@ -128,6 +130,10 @@ const fileSchema = new Schema<FileDoc>(
     title: { type: String, required: true },
     filename: { type: String, required: true },
     kind: { type: String, required: true },
+    media: {
+      type: new Schema({ format: String, width: Number, height: Number }, { _id: false }),
+      default: null,
+    },
     sizeBytes: { type: Number, required: true },
     pageCount: { type: Number, default: 0 },
     displayDuration: { type: Number, default: 30 },

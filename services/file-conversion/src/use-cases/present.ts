@@ -13,6 +13,7 @@ export function toFileSummary(f: FileDoc): FileSummary {
     title: f.title,
     filename: f.filename,
     kind: f.kind,
+    media: f.media ?? null,
     pageCount: f.status === 'processing' ? f.conversion.pagesTotal : f.pageCount,
     pagesReady: f.conversion.pagesDone,
     displayDuration: f.displayDuration,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { constants, type ErrorCode, isErrorCode, type UploadFileFields } from '@pagecast/contracts';
+import { constants, type ErrorCode, isErrorCode, type MediaInfo, type UploadFileFields } from '@pagecast/contracts';
 import { AppError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { guardZip, isConversionError, sniffFile } from '../conversion/index.ts';
+import { guardZip, isConversionError, readImageHeader, sniffFile } from '../conversion/index.ts';
 import type { FileDoc } from '../data';
 import { storageKeys } from '../domain';
 
@@ -18,12 +18,19 @@ export function jobId(fileId: string, attempt: number): string {
   return nameUuid(`${fileId}:${attempt}`, 'v4');
 }
 
-/** The type from the bytes (the name is never trusted), and the ZIP bounds of an Office file. */
-async function kindOf(path: string): Promise<FileDoc['kind']> {
+/**
+ * The type from the bytes (the name and the browser's type are never trusted), the ZIP bounds of an Office file,
+ * and a photo's header: its format and size, refused at once when it claims too many pixels or too long a shape.
+ */
+async function kindOf(path: string): Promise<{ kind: FileDoc['kind']; media: MediaInfo | null }> {
   try {
     const sniffed = await sniffFile(path);
     if (sniffed.zip) guardZip(sniffed.zip);
-    return sniffed.kind;
+    if (sniffed.image) {
+      const { format, width, height } = await readImageHeader(path, sniffed.image);
+      return { kind: 'image', media: { format, width, height } };
+    }
+    return { kind: sniffed.kind, media: null };
   } catch (err) {
     if (isConversionError(err)) {
       const code: ErrorCode = isErrorCode(err.code) ? err.code : 'FILE_TYPE_UNSUPPORTED';
@@ -46,7 +53,7 @@ export async function uploadFile(
   /** Called once the local originals keep the temp file (the conversion reads it there): the caller leaves it. */
   onTempKept: () => void,
 ): Promise<FileDoc> {
-  const kind = await kindOf(file.path);
+  const { kind, media } = await kindOf(file.path);
 
   const fileId = randomUUID();
   const slot = await ctx.data.owners.reserveSlot(userId, fileId);
@@ -59,6 +66,7 @@ export async function uploadFile(
     title: input.title,
     filename: file.filename,
     kind,
+    media,
     sizeBytes: file.size,
     pageCount: 0,
     displayDuration: input.displayDuration,
@@ -76,7 +84,12 @@ export async function uploadFile(
   const objectKey = storageKeys.original(fileId);
   let stored = false;
   try {
-    await ctx.data.storage.putFile(objectKey, file.path, constants.upload.mimeTypes[kind]);
+    const type = media
+      ? constants.upload.imageMimeTypes[media.format]
+      : kind === 'image'
+        ? 'application/octet-stream'
+        : constants.upload.mimeTypes[kind];
+    await ctx.data.storage.putFile(objectKey, file.path, type);
     stored = true;
     await ctx.data.files.create(doc);
     if (input.copyrightInfo) {

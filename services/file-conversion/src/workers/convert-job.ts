@@ -132,6 +132,10 @@ export async function convertFile(
             'conversion.pagesTotal': result.pageCount,
             'conversion.finishedAt': finishedAt,
             updatedAt: finishedAt,
+            // a photo's size as drawn from its decoded pixels (the upload read it from the header)
+            ...(result.image
+              ? { media: { format: result.image.format, width: result.image.width, height: result.image.height } }
+              : {}),
           },
         },
         { returnDocument: 'after' },

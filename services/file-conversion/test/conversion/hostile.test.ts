@@ -121,11 +121,11 @@ describe('hostile inputs are refused with their code, leaving nothing behind', (
     await expectRefused('old.docx', ole, 'FILE_LEGACY_OFFICE');
   });
 
-  it('a PNG named .pdf is refused', async () => {
-    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
-      .png()
+  it('a TIFF named .pdf is refused (an image format the upload does not take; photos are in images.test.ts)', async () => {
+    const tiff = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#fff' } })
+      .tiff()
       .toBuffer();
-    await expectRefused('image.pdf', png, 'FILE_TYPE_UNSUPPORTED');
+    await expectRefused('image.pdf', tiff, 'FILE_TYPE_UNSUPPORTED');
   });
 
   it('a ZIP that is not an Office document is refused', async () => {
