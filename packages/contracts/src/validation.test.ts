@@ -16,6 +16,8 @@ import {
   UpdateFileRequest,
   UploadFileFields,
   UploadForm,
+  uploadAccept,
+  uploadKindOf,
 } from './api/files';
 import { MarketplaceQuery } from './api/marketplace';
 import { ScheduleDowngradeRequest, UpgradeMembershipRequest } from './api/membership';
@@ -254,6 +256,18 @@ describe('files', () => {
       file: 'validation.fileTooLarge',
     });
     expect(issues(UploadForm, { ...base, file: file('a.exe', 1) })).toEqual({ file: 'validation.fileTypeUnsupported' });
+    // photos, by name or (a name without a known ending) by the browser's type; TIFF is not taken
+    for (const name of ['a.jpg', 'b.JPEG', 'c.png', 'd.webp', 'e.gif', 'IMG_0001.HEIC', 'f.heif', 'g.avif']) {
+      expect(uploadKindOf(name), name).toBe('image');
+    }
+    expect(uploadKindOf('camera-upload', 'image/heic')).toBe('image');
+    expect(uploadKindOf('scan.tiff', 'image/tiff')).toBeUndefined();
+    expect(issues(UploadForm, { ...base, file: file('scan.tif', 1) })).toEqual({
+      file: 'validation.fileTypeUnsupported',
+    });
+    expect(uploadAccept.split(',')).toEqual(
+      expect.arrayContaining(['.pdf', '.pptx', '.docx', '.jpg', '.png', '.webp', '.gif', '.heic', '.avif']),
+    );
     expect(issues(UploadForm, { title: '' })).toEqual({
       file: 'validation.fileAndTitleRequired',
       title: 'validation.fileAndTitleRequired',

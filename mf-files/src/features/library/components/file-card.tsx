@@ -4,6 +4,7 @@ import { useTranslation } from '@pagecast/i18n';
 import { canEditPublishSettings, conversionPercent } from '../model/file-rules';
 import { DisplayModeEditor } from './display-mode-editor';
 import { DurationEditor } from './duration-editor';
+import { KindBadge, useKindLabel } from './kind-badge';
 import { ProgressBar } from './progress-bar';
 import { StatusBadge, useDisabledReason } from './status-badge';
 import { TagsEditor } from './tags-editor';
@@ -53,6 +54,7 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
         </div>
         <div className="pc-row pf-card__meta">
           <StatusBadge file={file} />
+          <KindBadge file={file} />
           {file.isPublished && file.publishPrice ? (
             <span className="pf-price" data-testid="file-price">
               {t('files.card.price', { price: file.publishPrice.toLocaleString(i18n.language) })}
@@ -108,12 +110,13 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
 /** The first page's image, with the play button over it while the file can be played. */
 function FileThumb({ file, playable }: { file: FileSummary; playable: boolean }) {
   const { t } = useTranslation();
+  const kindLabel = useKindLabel(file);
   return (
     <div className="pf-card__thumb">
       {file.thumbnailUrl ? (
         <img src={file.thumbnailUrl} alt="" loading="lazy" />
       ) : (
-        <span className="pf-card__kind">{file.kind.toUpperCase()}</span>
+        <span className="pf-card__kind">{kindLabel}</span>
       )}
       {playable ? (
         <a
@@ -143,8 +146,24 @@ function FileProperties({ file, editing, onEdit }: Pick<FileCardProps, 'file' | 
   const created = new Date(file.createdAt).toLocaleDateString(i18n.language);
   return (
     <dl className="pf-props">
-      <dt>{t('files.card.pagesLabel')}</dt>
-      <dd data-testid="file-pages">{t('files.card.pages', { n: processing ? file.pagesReady : file.pageCount })}</dd>
+      {file.kind === 'image' && file.media ? (
+        <>
+          <dt>{t('files.card.dimensionsLabel')}</dt>
+          <dd data-testid="file-dimensions">
+            {t('files.card.dimensions', {
+              width: file.media.width.toLocaleString(i18n.language),
+              height: file.media.height.toLocaleString(i18n.language),
+            })}
+          </dd>
+        </>
+      ) : (
+        <>
+          <dt>{t('files.card.pagesLabel')}</dt>
+          <dd data-testid="file-pages">
+            {t('files.card.pages', { n: processing ? file.pagesReady : file.pageCount })}
+          </dd>
+        </>
+      )}
 
       <dt>{t('files.card.durationLabel')}</dt>
       <dd>

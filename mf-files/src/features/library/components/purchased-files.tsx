@@ -16,6 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
+import { useKindLabel } from './kind-badge';
 
 /** The play route the member's own files use (the signage page, playing at once). */
 const playUrl = (id: string) => `/signage/${encodeURIComponent(id)}?autoplay=true`;
@@ -26,6 +27,7 @@ export function PurchasedCard({ file, now }: { file: PurchasedFile; now: Date })
   const daysLeft = licenceDaysLeft(file.licenceExpiresAt, now);
   const soon = licenceEndsSoon(file.licenceExpiresAt, now);
   const ends = new Date(file.licenceExpiresAt).toLocaleDateString(i18n.language);
+  const kindLabel = useKindLabel(file);
   return (
     <Card
       className={soon ? 'pf-card pf-card--ending' : 'pf-card'}
@@ -38,7 +40,7 @@ export function PurchasedCard({ file, now }: { file: PurchasedFile; now: Date })
         {file.thumbnailUrl ? (
           <img src={file.thumbnailUrl} alt="" loading="lazy" />
         ) : (
-          <span className="pf-card__kind">{file.kind.toUpperCase()}</span>
+          <span className="pf-card__kind">{kindLabel}</span>
         )}
         <a
           className="pf-card__play"

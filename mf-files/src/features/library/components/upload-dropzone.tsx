@@ -1,9 +1,10 @@
-import { constants } from '@pagecast/contracts';
+import { uploadAccept } from '@pagecast/contracts';
 import { Button } from '@pagecast/ui';
 import { type DragEvent, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 
-const ACCEPT = Object.values(constants.upload.extensions).join(',');
+// documents and photos by name; the server decides the type from the bytes
+const ACCEPT = uploadAccept;
 
 /** Drag and drop or pick one file; the picked file's name and size are shown under the drop target. */
 export function UploadDropzone({ file, onPick }: { file: File | null; onPick: (file: File | undefined) => void }) {
