@@ -43,6 +43,7 @@ export const mediaCorpus = {
   },
   'photo.avif': { what: 'AVIF (AV1) 320x240', expect: 'convert', shown: { width: 320, height: 240 } },
   'truncated.jpg': { what: 'a 1200x800 JPEG cut at half its bytes', expect: 'FILE_CORRUPT' },
+  'truncated.png': { what: 'a 600x400 PNG cut at half its bytes', expect: 'FILE_CORRUPT' },
   'pixel-bomb.png': {
     what: 'a 1 KB PNG whose header claims 100,000 x 100,000 pixels (a decompression bomb)',
     expect: 'IMAGE_TOO_MANY_PIXELS',
@@ -175,6 +176,18 @@ export async function makeMediaCorpus(dir) {
     .jpeg({ quality: 90 })
     .toBuffer();
   writeFileSync(path('truncated.jpg'), noisy.subarray(0, Math.floor(noisy.length / 2)));
+  const noisyPng = await sharp({
+    create: {
+      width: 600,
+      height: 400,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .png()
+    .toBuffer();
+  writeFileSync(path('truncated.png'), noisyPng.subarray(0, Math.floor(noisyPng.length / 2)));
   writeFileSync(path('pixel-bomb.png'), pixelBombPng());
   writeFileSync(path('not-an-image.jpg'), 'This is text, not a JPEG.\n');
   return Object.fromEntries(Object.keys(mediaCorpus).map((name) => [name, path(name)]));

@@ -74,6 +74,7 @@ describe('a photo on its card', () => {
     expect(text('file-dimensions')).toBe(dimensions);
     expect(host.querySelector('.pf-props')?.textContent).toContain(label);
     expect(text('file-pages')).toBeNull();
+    expect(text('file-duration')).toBe(lng === 'ja' ? '8 秒' : '8 s');
     // no thumbnail yet: the word for a photo, not "IMAGE"
     expect(host.querySelector('.pf-card__kind')?.textContent).toBe(thumbWord);
   });
@@ -83,6 +84,7 @@ describe('a photo on its card', () => {
     expect(text('file-kind')).toBeNull();
     expect(text('file-dimensions')).toBeNull();
     expect(text('file-pages')).toBe('3 p.');
+    expect(text('file-duration')).toBe('8 s / page');
     expect(host.querySelector('.pf-card__kind')?.textContent).toBe('PDF');
   });
 });

@@ -12,6 +12,7 @@ import {
   defaultLimits,
   type RenderedPage,
   RenderPool,
+  imageFormatOf,
   readImageHeader,
   sniffFile,
 } from '../../src/conversion/index.ts';
@@ -125,6 +126,40 @@ describe('each photo format becomes one page the player shows', () => {
     const renamed = join(dir, 'really-a-png.pdf');
     await copyFile(files['deep.png'] as string, renamed);
     expect(await sniffFile(renamed)).toEqual({ kind: 'image', image: 'png' });
+  });
+});
+
+describe('the format from the first bytes', () => {
+  /** An ISO-BMFF ftyp box with a major brand and compatible brands. */
+  const ftyp = (major: string, ...compatible: string[]) => {
+    const box = Buffer.alloc(16 + compatible.length * 4);
+    box.writeUInt32BE(box.length, 0);
+    box.write(`ftyp${major}`, 4, 'latin1');
+    compatible.forEach((b, i) => {
+      box.write(b, 16 + i * 4, 'latin1');
+    });
+    return box;
+  };
+
+  it('knows each format by its magic number, HEIF and AVIF by their brands, and nothing else', () => {
+    expect(imageFormatOf(Buffer.from('ffd8ffe000104a464946', 'hex'))).toBe('jpeg');
+    expect(imageFormatOf(Buffer.from('89504e470d0a1a0a0000', 'hex'))).toBe('png');
+    expect(imageFormatOf(Buffer.from('GIF89a\x10\x00', 'latin1'))).toBe('gif');
+    expect(imageFormatOf(Buffer.from('RIFF\x00\x00\x00\x00WEBPVP8 ', 'latin1'))).toBe('webp');
+    expect(imageFormatOf(ftyp('heic', 'mif1', 'heic'))).toBe('heic');
+    // an iPhone's generic brands alone: HEIF, its codec read from the header before decoding
+    expect(imageFormatOf(ftyp('mif1', 'mif1', 'miaf'))).toBe('heic');
+    expect(imageFormatOf(ftyp('avif', 'mif1', 'avif', 'miaf'))).toBe('avif');
+    expect(imageFormatOf(ftyp('mif1', 'avif'))).toBe('avif');
+    // video (MP4, QuickTime) and a RIFF that is not WebP (AVI, WAV) are not photos
+    expect(imageFormatOf(ftyp('isom', 'isom', 'mp42'))).toBeUndefined();
+    expect(imageFormatOf(ftyp('qt  ', 'qt  '))).toBeUndefined();
+    expect(imageFormatOf(Buffer.from('RIFF\x00\x00\x00\x00AVI LIST', 'latin1'))).toBeUndefined();
+    // a box size past what was read, or too small, is no ftyp
+    const lying = ftyp('heic', 'mif1');
+    lying.writeUInt32BE(4096, 0);
+    expect(imageFormatOf(lying)).toBeUndefined();
+    expect(imageFormatOf(Buffer.from('49492a00', 'hex'))).toBeUndefined(); // TIFF
   });
 });
 

@@ -177,7 +177,10 @@ function FileProperties({ file, editing, onEdit }: Pick<FileCardProps, 'file' | 
             data-testid="file-duration"
             title={t('files.card.edit')}
           >
-            {t('files.card.duration', { seconds: file.displayDuration })}
+            {/* a photo is one image: its seconds, not seconds per page */}
+            {t(file.kind === 'image' ? 'files.card.durationPhoto' : 'files.card.duration', {
+              seconds: file.displayDuration,
+            })}
           </button>
         )}
       </dd>
