@@ -41,6 +41,12 @@ export const mediaCorpus = {
     expect: 'convert',
     shown: { width: 320, height: 240 },
   },
+  'exif-gps.heic': {
+    what: 'HEIC 400x200 made from the JPEG above: its EXIF (orientation 6, GPS) copied, no HEIF rotation (irot)',
+    expect: 'convert',
+    // HEIF's own transforms decide how it is shown; its EXIF orientation is ignored, as the HEIF standard says
+    shown: { width: 400, height: 200 },
+  },
   'photo.avif': { what: 'AVIF (AV1) 320x240', expect: 'convert', shown: { width: 320, height: 240 } },
   'truncated.jpg': { what: 'a 1200x800 JPEG cut at half its bytes', expect: 'FILE_CORRUPT' },
   'truncated.png': { what: 'a 600x400 PNG cut at half its bytes', expect: 'FILE_CORRUPT' },
@@ -163,6 +169,7 @@ export async function makeMediaCorpus(dir) {
   await halves(320, 240).png().toFile(heicSource);
   run('heif-enc', ['-q', '60', '-o', path('photo.heic'), heicSource]);
   rmSync(heicSource);
+  run('heif-enc', ['-q', '60', '-o', path('exif-gps.heic'), path('exif-rotated-gps.jpg')]);
   await halves(320, 240).avif({ quality: 60, effort: 2 }).toFile(path('photo.avif'));
   const noisy = await sharp({
     create: {

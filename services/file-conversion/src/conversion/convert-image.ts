@@ -210,10 +210,9 @@ async function decodeHevc(
     const how = await withAbort(exited, signal);
     if (how !== 'ok') {
       const detail = stderr.trim().split('\n').slice(-2).join('; ');
-      throw new ConversionError(
-        'FILE_CORRUPT',
-        `The HEIC image cannot be decoded (${how})${detail ? `: ${detail}` : ''}`,
-      );
+      const message = `The HEIC image cannot be decoded (${how})${detail ? `: ${detail}` : ''}`;
+      // the decoder said no: the file is broken; killed (its memory or CPU limit) or never started: it failed
+      throw new ConversionError(how.startsWith('exit code') ? 'FILE_CORRUPT' : 'FILE_CONVERSION_FAILED', message);
     }
     return out;
   } catch (err) {

@@ -79,23 +79,27 @@ describe('each photo format becomes one page the player shows', () => {
     expect(isBlue(await pixel(page.webp, 480, 1800))).toBe(true);
   });
 
-  it('no metadata is left: the input has EXIF with GPS, the page and thumbnail have none', async () => {
-    const input = await sharp(files['exif-rotated-gps.jpg']).metadata();
-    // the GPS IFD pointer (tag 0x8825, little-endian) and the camera make are in the input's EXIF
-    expect(input.exif?.includes(Buffer.from([0x25, 0x88]))).toBe(true);
-    expect(input.exif?.includes(Buffer.from('PagecastTestCam'))).toBe(true);
-    const { page } = await convert('exif-rotated-gps.jpg');
-    for (const webp of [page.webp, page.thumbnail.webp]) {
-      const meta = await sharp(webp).metadata();
-      expect(meta.exif).toBeUndefined();
-      expect(meta.xmp).toBeUndefined();
-      expect(meta.icc).toBeUndefined();
-      expect(meta.orientation).toBeUndefined();
-      // nor any EXIF, XMP or ICC chunk in the WebP container, nor the camera's name anywhere
-      for (const chunk of ['EXIF', 'XMP ', 'ICCP', 'PagecastTestCam'])
-        expect(webp.includes(Buffer.from(chunk))).toBe(false);
-    }
-  });
+  it.each(['exif-rotated-gps.jpg', 'exif-gps.heic'])(
+    'no metadata is left: %s has EXIF with GPS, the page and thumbnail have none',
+    async (name) => {
+      const input = await sharp(files[name]).metadata();
+      // the GPS IFD pointer (tag 0x8825, little-endian) and the camera make are in the input's EXIF
+      expect(input.exif?.includes(Buffer.from([0x25, 0x88]))).toBe(true);
+      expect(input.exif?.includes(Buffer.from('PagecastTestCam'))).toBe(true);
+      const { page } = await convert(name);
+      for (const webp of [page.webp, page.thumbnail.webp]) {
+        const meta = await sharp(webp).metadata();
+        expect(meta.exif).toBeUndefined();
+        expect(meta.xmp).toBeUndefined();
+        expect(meta.icc).toBeUndefined();
+        expect(meta.orientation).toBeUndefined();
+        // nor any EXIF, XMP or ICC chunk in the WebP container, nor the camera's name anywhere
+        for (const chunk of ['EXIF', 'XMP ', 'ICCP', 'PagecastTestCam']) {
+          expect(webp.includes(Buffer.from(chunk))).toBe(false);
+        }
+      }
+    },
+  );
 
   it('a CMYK JPEG is converted to sRGB: its red half stays red', async () => {
     const { page } = await convert('cmyk.jpg');
