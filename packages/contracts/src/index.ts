@@ -9,6 +9,7 @@ export * from './api/play-proof';
 export * from './api/play-signature';
 export * from './api/playlists';
 export * from './api/points';
+export * from './api/screen-alerts';
 export * from './api/screen-fleet';
 export * from './api/screen-health';
 export * from './api/screen-scale';

@@ -7,6 +7,7 @@ import { membershipRoutes } from './api/membership';
 import { playProofRoutes } from './api/play-proof';
 import { playlistsRoutes } from './api/playlists';
 import { pointsRoutes } from './api/points';
+import { screenAlertRoutes } from './api/screen-alerts';
 import { screenFleetRoutes } from './api/screen-fleet';
 import { screenHealthRoutes } from './api/screen-health';
 import { screenScaleRoutes } from './api/screen-scale';
@@ -32,6 +33,7 @@ export const apiRoutes: RouteDef[] = [
   ...screensRoutes,
   ...playProofRoutes,
   ...screenFleetRoutes,
+  ...screenAlertRoutes,
   ...screenHealthRoutes,
   ...screenScaleRoutes,
 ];

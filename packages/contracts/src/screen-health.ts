@@ -35,7 +35,8 @@ export function alertAfterOf(groups: ReadonlyArray<{ alertAfterMinutes: number }
 /** What a resolution asks the screen to show, as a report can be compared with it. */
 export function expectedOf(resolution: Resolution): ExpectedShow {
   const { playing, because } = resolution;
-  if (playing.kind === 'message') {
+  // an alert is a takeover without a file too: the display reports it as the takeover's message
+  if (playing.kind === 'message' || playing.kind === 'alert') {
     return { kind: 'message', takeoverId: because.rule === 'takeover' ? because.takeoverId : '' };
   }
   if (playing.kind === 'file') return { kind: 'file', fileId: playing.fileId };

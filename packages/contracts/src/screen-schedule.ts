@@ -2,6 +2,7 @@
 // What a screen plays at an instant: a pure function of the assignment, the screen's time zone and the instant.
 // Day parts are wall-clock ranges in the screen's zone (Intl does the zone arithmetic, daylight saving included).
 import type { DeviceScreen, ScreenAssignment, ScreenSchedule } from './api/screens';
+import type { TakeoverAlert } from './api/screen-alerts';
 
 const MINUTES_PER_DAY = 1440;
 const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;
@@ -185,7 +186,10 @@ export function nextBoundary(assignment: ScreenAssignment, timeZone: string, ins
 // assignment plays something at that instant). `resolvePlaying` is the inner step for one assignment.
 
 /** What a takeover shows: a file of the member's library (or bought), or a message typed when it started. */
-export type TakeoverShow = { kind: 'file'; fileId: string } | { kind: 'message'; title: string; body: string };
+export type TakeoverShow =
+  | { kind: 'file'; fileId: string }
+  | { kind: 'message'; title: string; body: string }
+  | TakeoverAlert;
 
 /** A takeover as a resolver sees it: from `startsAt` (ms) until `endsAt` (ms, excluded; null = until ended). */
 export interface TakeoverWindow {
@@ -207,7 +211,7 @@ export interface ResolutionInputs {
 }
 
 /** What plays, a takeover's message included. */
-export type Shown = Playing | { kind: 'message'; title: string; body: string };
+export type Shown = Playing | { kind: 'message'; title: string; body: string } | TakeoverAlert;
 
 /** Which rule won: a takeover, the screen's own assignment, one of its groups, or none (nothing plays). */
 export type Because =

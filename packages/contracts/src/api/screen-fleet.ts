@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
 import { Id, IsoDateTime, OkResponse } from '../validation';
+import { ScreenPlace, TakeoverAlert } from './screen-alerts';
 import { ALERT_AFTER_MINUTES_DEFAULT, AlertAfterMinutes, OpeningHours } from './screen-health';
 import { ScreenAssignment, TimeZone } from './screens';
 
@@ -37,6 +38,8 @@ export const ScreenGroup = z.object({
   /** its screens' opening hours (a screen's own win), and how long a bad state lasts before an e-mail */
   openingHours: OpeningHours,
   alertAfterMinutes: z.number().int(),
+  /** where its screens are (a screen's own place wins); null = not set */
+  place: ScreenPlace,
 });
 export type ScreenGroup = z.infer<typeof ScreenGroup>;
 export const ScreenGroupList = z.array(ScreenGroup);
@@ -49,6 +52,7 @@ export const CreateGroupRequest = z.object({
   assignment: ScreenAssignment.default({ kind: 'none' }),
   openingHours: OpeningHours.default(null),
   alertAfterMinutes: AlertAfterMinutes.default(ALERT_AFTER_MINUTES_DEFAULT),
+  place: ScreenPlace.default(null),
 });
 export type CreateGroupRequest = z.infer<typeof CreateGroupRequest>;
 export const UpdateGroupRequest = z.object({
@@ -58,6 +62,7 @@ export const UpdateGroupRequest = z.object({
   assignment: ScreenAssignment.optional(),
   openingHours: OpeningHours.optional(),
   alertAfterMinutes: AlertAfterMinutes.optional(),
+  place: ScreenPlace.optional(),
 });
 export type UpdateGroupRequest = z.infer<typeof UpdateGroupRequest>;
 /** Every group of the member, highest precedence first. */
@@ -104,23 +109,30 @@ export const TakeoverMessage = z.object({
     .max(TAKEOVER_TITLE_MAX, 'validation.takeoverTitleTooLong'),
   body: z.string().trim().max(TAKEOVER_BODY_MAX, 'validation.takeoverBodyTooLong').default(''),
 });
-export const TakeoverContent = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('file'), fileId: Id }),
-  TakeoverMessage,
-]);
+const TakeoverFile = z.object({ kind: z.literal('file'), fileId: Id });
+/** What a member's takeover (or template) shows: a file or a typed message. */
+export const MemberTakeoverContent = z.discriminatedUnion('kind', [TakeoverFile, TakeoverMessage]);
+export type MemberTakeoverContent = z.infer<typeof MemberTakeoverContent>;
+/** What a takeover shows: a member's file or message, or a disaster alert the feed started (screen-alerts.ts). */
+export const TakeoverContent = z.discriminatedUnion('kind', [TakeoverFile, TakeoverMessage, TakeoverAlert]);
 export type TakeoverContent = z.infer<typeof TakeoverContent>;
-/** All the member's screens, or the screens of chosen groups (as they are while it runs). */
+const AllScreens = z.object({ kind: z.literal('all') });
+const GroupsTarget = z.object({ kind: z.literal('groups'), groupIds: z.array(Id).min(1).max(SCREEN_GROUPS_MAX) });
+/** What a member targets: all their screens, or the screens of chosen groups (as they are while it runs). */
+export const MemberTakeoverTarget = z.discriminatedUnion('kind', [AllScreens, GroupsTarget]);
+/** ... or, for an alert the feed started, exactly the screens whose place the report concerns. */
 export const TakeoverTarget = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('all') }),
-  z.object({ kind: z.literal('groups'), groupIds: z.array(Id).min(1).max(SCREEN_GROUPS_MAX) }),
+  AllScreens,
+  GroupsTarget,
+  z.object({ kind: z.literal('screens'), screenIds: z.array(Id).max(BULK_SCREENS_MAX) }),
 ]);
 export type TakeoverTarget = z.infer<typeof TakeoverTarget>;
 /** null = until ended */
 export const TakeoverMinutes = z.number().int().min(1).max(TAKEOVER_MAX_MINUTES).nullable();
 
 export const StartTakeoverRequest = z.union([
-  z.object({ target: TakeoverTarget, content: TakeoverContent, minutes: TakeoverMinutes }),
-  z.object({ target: TakeoverTarget, templateId: Id }),
+  z.object({ target: MemberTakeoverTarget, content: MemberTakeoverContent, minutes: TakeoverMinutes }),
+  z.object({ target: MemberTakeoverTarget, templateId: Id }),
 ]);
 export type StartTakeoverRequest = z.infer<typeof StartTakeoverRequest>;
 
@@ -144,8 +156,11 @@ export const TakeoverLogEntry = z.object({
   takeoverId: z.string(),
   action: z.enum(['start', 'end']),
   at: IsoDateTime,
-  /** the member who started or ended it; null: it ended on time by itself */
+  /** the member who started or ended it; null: it ended on time by itself (or the feed did: `feed`) */
   by: z.string().nullable(),
+  /** absent: a member; `feed`: the disaster alert feed, with the report that started or ended it */
+  source: z.enum(['member', 'feed']).optional(),
+  reportId: z.string().optional(),
   screenIds: z.array(z.string()),
   content: TakeoverContent,
 });
@@ -154,7 +169,7 @@ export const TakeoverLog = z.array(TakeoverLogEntry);
 
 export const TakeoverTemplateRequest = z.object({
   name: GroupName,
-  content: TakeoverContent,
+  content: MemberTakeoverContent,
   minutes: TakeoverMinutes,
 });
 export type TakeoverTemplateRequest = z.infer<typeof TakeoverTemplateRequest>;
@@ -173,6 +188,7 @@ export const ShownContent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('playlist'), playlistId: z.string() }),
   z.object({ kind: z.literal('file'), fileId: z.string() }),
   z.object({ kind: z.literal('message'), title: z.string(), body: z.string() }),
+  TakeoverAlert,
   z.object({ kind: z.literal('none') }),
 ]);
 export const AgendaQuery = z.object({ from: IsoDateTime.optional() });

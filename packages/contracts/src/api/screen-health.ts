@@ -73,6 +73,7 @@ export const ShownReport = z.discriminatedUnion('kind', [
     loaded: z.boolean(),
     error: ImageError.nullable(),
   }),
+  /** a takeover without a file: a typed message, or a disaster alert */
   z.object({ kind: z.literal('message'), takeoverId: Id, shownAt: IsoDateTime }),
   z.object({ kind: z.literal('blank'), shownAt: IsoDateTime }),
 ]);

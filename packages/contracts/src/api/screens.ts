@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineRoutes } from '../route-def';
 import { Id, IsoDateTime, OkResponse } from '../validation';
 import { DisplayPublicKey, SignedBatchHeader } from './play-signature';
+import { ScreenPlace, TakeoverAlert } from './screen-alerts';
 import { OpeningHours, ScreenRotation, ShownReport } from './screen-health';
 import { TimeOfDay, Weekday } from './wall-time';
 
@@ -137,6 +138,8 @@ export const Screen = z.object({
   /** how the screen hangs, and its own opening hours (null = its groups', else always open) */
   rotation: ScreenRotation,
   openingHours: OpeningHours,
+  /** where it is, for disaster alerts (null = its groups', else nowhere) */
+  place: ScreenPlace,
 });
 export type Screen = z.infer<typeof Screen>;
 export const ScreenList = z.array(Screen);
@@ -164,6 +167,8 @@ export const UpdateScreenRequest = z.object({
   rotation: ScreenRotation.optional(),
   /** null = none of its own */
   openingHours: OpeningHours.optional(),
+  /** null = none of its own; checked against JMA's code tables (ALERT_PLACE_UNKNOWN) */
+  place: ScreenPlace.optional(),
 });
 export type UpdateScreenRequest = z.infer<typeof UpdateScreenRequest>;
 
@@ -178,6 +183,7 @@ export const DeviceTakeover = z.object({
   show: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('file'), fileId: z.string() }),
     z.object({ kind: z.literal('message'), title: z.string(), body: z.string() }),
+    TakeoverAlert,
   ]),
   startsAt: IsoDateTime,
   endsAt: IsoDateTime.nullable(),
