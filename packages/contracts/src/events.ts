@@ -228,6 +228,30 @@ export const ScreenAlertEvent = z.object({
   recoveredTotal: z.number().int().nonnegative(),
 });
 
+/**
+ * Tell a member that a disaster report took over (or stopped taking over) their screens: codes, names and the
+ * report's facts; the account service words the e-mail in the member's language. One per report and member
+ * (`noticeId`; the account service sends one e-mail per id).
+ */
+export const AlertTakeoverEvent = z.object({
+  noticeId: z.string(),
+  ownerId: z.string(),
+  action: z.enum(['started', 'ended']),
+  reportId: z.string(),
+  alertKind: z.enum(['earthquake', 'tsunami', 'weather']),
+  drill: z.boolean(),
+  headline: z.string(),
+  reportedAt: z.string(),
+  /** ja names of the places concerned */
+  areas: z.array(z.string()),
+  intensity: z.string().optional(),
+  tsunamiGrade: z.enum(['major-warning', 'warning']).optional(),
+  warnings: z.array(z.string()).optional(),
+  /** at most ALERT_MAIL_SCREENS_MAX listed; the total counts them all */
+  screens: z.array(z.object({ screenId: z.string(), screenName: z.string() })),
+  screensTotal: z.number().int().nonnegative(),
+});
+
 export const eventDataSchemas = {
   [subjects.userRegistered]: UserRegisteredEvent,
   [subjects.userVerified]: UserVerifiedEvent,
@@ -252,6 +276,7 @@ export const eventDataSchemas = {
   [subjects.screenPaired]: ScreenPairedEvent,
   [subjects.fleetChanged]: FleetChangedEvent,
   [subjects.screenAlert]: ScreenAlertEvent,
+  [subjects.alertTakeover]: AlertTakeoverEvent,
 } as const satisfies { [S in Subject]: z.ZodType };
 
 export type EventData<S extends Subject> = z.infer<(typeof eventDataSchemas)[S]>;
@@ -360,6 +385,20 @@ export const streams: ReadonlyArray<StreamDef> = [
     maxAgeMs: STREAM_MAX_AGE_MS,
   },
 ];
+
+/**
+ * The disaster alert feed: raw report XML (JMA or CAP, not an event envelope) on `alerts.report.v1`, message id
+ * `<source>:<sha256 of the bytes>`, published by the alerts poller and the replay CLI (packages/alerts) and read by
+ * the screens service. Created idempotently by whoever uses it first (not in `streams`: nothing else publishes here).
+ */
+export const ALERT_REPORT_SUBJECT = 'alerts.report.v1';
+export const alertStream: StreamDef = {
+  name: 'ALERTS',
+  subjects: ['alerts.>'],
+  retention: 'limits',
+  duplicateWindowMs: DUPLICATE_WINDOW_MS,
+  maxAgeMs: STREAM_MAX_AGE_MS,
+};
 
 /** NATS subject match with `*` (one token) and `>` (one or more trailing tokens). */
 export function subjectMatches(pattern: string, subject: string): boolean {

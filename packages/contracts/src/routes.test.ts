@@ -91,6 +91,9 @@ describe('route table', () => {
       'post /api/screens/takeovers',
       'get /api/screens/takeovers/log',
       'delete /api/screens/takeovers/:takeoverId',
+      // disaster alerts
+      'get /api/screens/alert-rules',
+      'put /api/screens/alert-rules',
       'get /api/screens/takeover-templates',
       'post /api/screens/takeover-templates',
       'put /api/screens/takeover-templates/:templateId',

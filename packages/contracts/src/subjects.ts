@@ -26,6 +26,7 @@ export const subjects = {
   screenPaired: 'screens.screen.paired.v1',
   fleetChanged: 'screens.fleet.changed.v1',
   screenAlert: 'screens.alert.raised.v1',
+  alertTakeover: 'screens.takeover.alerted.v1',
 } as const;
 export type Subject = (typeof subjects)[keyof typeof subjects];
 export const allSubjects = Object.values(subjects) as Subject[];

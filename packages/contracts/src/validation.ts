@@ -76,6 +76,7 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.pointPackageInvalid': 'ポイントパッケージは1000、3000、5000、10000のいずれかを選択してください',
   'validation.paymentIntentRequired': '決済IDが必要です',
   'validation.paymentIdInvalid': '決済IDが正しくありません',
+  'validation.placeInvalid': '地域の指定が正しくありません',
 };
 
 /** Japanese text of a message key; anything that is not a known key gets the generic text. */

@@ -55,6 +55,7 @@ export {
   type ConsumeOptions,
   connectNats,
   consume,
+  consumeRaw,
   ensureConsumer,
   ensureStreams,
   type JetStreamClient,

@@ -305,6 +305,68 @@ export async function consume<S extends Subject>(
 }
 
 /**
+ * A durable pull consumer of raw messages (not event envelopes: the alert feed's XML), with the same acks,
+ * redelivery and give-up as `consume`; `handler` gets the bytes and the message's id header.
+ */
+export async function consumeRaw(
+  js: JetStreamClient,
+  opts: Omit<ConsumeOptions<never>, 'subjects' | 'handler'> & {
+    subjects: string[];
+    handler: (data: Uint8Array, meta: { msgId: string | undefined; seq: number }) => Promise<void>;
+  },
+): Promise<{ stop(): Promise<void> }> {
+  const { stream, durable, logger } = opts;
+  const ackWaitMs = opts.ackWaitMs ?? 30_000;
+  const retryDelayMs = opts.retryDelayMs ?? 1000;
+  const maxDeliver = opts.maxDeliver ?? 50;
+  const log = logger.child({ stream, durable });
+  const setup = startRetry(log, opts.setupTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+  const jsm = await untilReady('nats jetstream', () => js.jetstreamManager(), setup, permanentNatsError);
+  const config = { filter_subjects: [...opts.subjects], ack_wait: nanos(ackWaitMs), max_deliver: maxDeliver };
+  await ensureConsumer(jsm, stream, durable, config, {
+    logger: log,
+    deliver: opts.deliver,
+    timeoutMs: Math.max(0, setup.timeoutMs - (Date.now() - setup.startedAt)),
+  });
+  const consumer = await untilReady(
+    `nats consumer ${stream}/${durable}`,
+    () => js.consumers.get(stream, durable),
+    setup,
+    permanentNatsError,
+  );
+  const messages = await consumer.consume({ max_messages: 16, expires: PULL_EXPIRES_MS });
+  const handle = async (m: JsMsg) => {
+    const keepAlive = setInterval(() => m.working(), Math.max(1000, ackWaitMs / 2));
+    try {
+      await opts.handler(m.data, { msgId: m.headers?.get('Nats-Msg-Id') || undefined, seq: m.seq });
+      clearInterval(keepAlive);
+      m.ack();
+    } catch (err) {
+      clearInterval(keepAlive);
+      const attempt = m.info.deliveryCount;
+      if (attempt >= maxDeliver) {
+        log.error({ err, seq: m.seq, attempt }, 'handler failed; giving up on the message');
+        m.term('handler failed too often');
+        return;
+      }
+      const delay = Math.min(retryDelayMs * 2 ** (attempt - 1), 60_000);
+      log.warn({ err, seq: m.seq, attempt, delay }, 'handler failed; will retry');
+      m.nak(delay);
+    }
+  };
+  const loop = (async () => {
+    for await (const m of messages) await handle(m);
+  })().catch((err) => log.error({ err }, 'consumer loop ended with an error'));
+  log.info({ subjects: opts.subjects }, 'consuming');
+  return {
+    async stop() {
+      await messages.close();
+      await loop;
+    },
+  };
+}
+
+/**
  * A JetStream key-value bucket (created if missing, bound if it exists): for soft state written far more often than
  * a database should be (a display's heartbeat), one value per key, kept `ttlMs` after its last write.
  */

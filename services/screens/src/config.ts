@@ -9,6 +9,9 @@ import { z } from 'zod';
  *   CONSUMER_PREFIX       prefix of the read model's durable consumer (tests use their own; default screens)
  *   EVENTS_DELIVER        where a new durable starts: all (rebuilds an empty database) or new (tests)
  *   INCIDENT_SWEEP_MS     how often the incident sweep runs (default 15000; 0 = never: tests sweep on their clock)
+ *   ALERTS_JMA_FEED_URL   JMA Atom feed URLs, comma-separated (eqvol.xml, extra.xml); unset = no poller (reports
+ *                         may still arrive on the ALERTS stream, from a replay or another deployment's poller)
+ *   ALERTS_POLL_MS        how often the feed is read (default and minimum 60000, as JMA asks)
  */
 export const configSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(4105),
@@ -17,6 +20,17 @@ export const configSchema = {
   CONSUMER_PREFIX: z.string().min(1).default('screens'),
   EVENTS_DELIVER: z.enum(['all', 'new']).default('all'),
   INCIDENT_SWEEP_MS: z.coerce.number().int().min(0).default(15_000),
+  ALERTS_JMA_FEED_URL: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url())),
+  ALERTS_POLL_MS: z.coerce.number().int().min(60_000).default(60_000),
 };
 
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -10,6 +10,7 @@ import type { ServiceContext } from './context';
 import { createRepositories } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
+import { startAlertPoller } from './use-cases/alert-poller';
 import { resumePendingChanges } from './use-cases/bulk-change';
 import { recordHoursInForce } from './use-cases/hours-history';
 import { sweepIncidents } from './use-cases/incident-sweep';
@@ -67,6 +68,11 @@ export async function createServer(
           name: 'incident sweep',
         });
         onClose(() => sweeper.stop());
+      }
+      // the JMA feed, polled by one instance at a time (its lease)
+      if (config.ALERTS_JMA_FEED_URL.length > 0) {
+        const poller = startAlertPoller(context, config.ALERTS_JMA_FEED_URL, config.ALERTS_POLL_MS);
+        onClose(() => poller.stop());
       }
       return [createRouter(context)];
     },

@@ -71,13 +71,19 @@ export const defaultAlertRules: AlertRules = {
     minIntensity: '5-',
     minutes: ALERT_MINUTES_DEFAULT,
     texts: {
-      ja: { title: '地震が発生しました', body: '落ち着いて身の安全を確保してください。揺れが収まるまで、窓や棚から離れてください。' },
+      ja: {
+        title: '地震が発生しました',
+        body: '落ち着いて身の安全を確保してください。揺れが収まるまで、窓や棚から離れてください。',
+      },
       en: {
         title: 'Earthquake',
         body: 'Stay calm and protect yourself. Keep away from windows and shelves until the shaking stops.',
       },
       'zh-Hans': { title: '发生地震', body: '请保持冷静，确保自身安全。在摇晃停止前，请远离窗户和货架。' },
-      ko: { title: '지진 발생', body: '침착하게 몸을 보호하십시오. 흔들림이 멈출 때까지 창문과 선반에서 떨어지십시오.' },
+      ko: {
+        title: '지진 발생',
+        body: '침착하게 몸을 보호하십시오. 흔들림이 멈출 때까지 창문과 선반에서 떨어지십시오.',
+      },
     },
   },
   tsunami: {
@@ -116,6 +122,8 @@ export const TakeoverAlert = z.object({
   /** `<source>:<eventId>:<serial>:<infoType>` of the report that started (or last replaced) it */
   reportId: z.string(),
   eventId: z.string(),
+  /** the report's serial within its event: an older one never replaces a newer */
+  serial: z.number().int(),
   alertKind: z.enum(['earthquake', 'tsunami', 'weather']),
   /** 訓練 or 試験: the display shows a 「訓練」 banner */
   drill: z.boolean(),

@@ -230,6 +230,21 @@ export function createDeviceView(collections: {
         return doc ? [doc] : [];
       });
     },
+    /**
+     * Every active screen held (the alert feed matches a report against all of them), or null when the owner index may
+     * be incomplete (the caller reads the database instead).
+     */
+    activeScreens(): ScreenRecord[] | null {
+      if (!complete) return null;
+      const out: ScreenRecord[] = [];
+      for (const ids of byOwner.values()) {
+        for (const id of ids) {
+          const doc = screens.view.peek(id);
+          if (doc && !doc.revokedAt) out.push(doc);
+        }
+      }
+      return out;
+    },
     /** Write-through: a change made here is re-read before the call answers (a failed re-read forgets the entries). */
     refreshScreens: async (ids: string[]) => {
       if (ids.length > 0) await screens.read(ids).catch(reloadBehind);

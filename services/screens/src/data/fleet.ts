@@ -3,7 +3,14 @@
 // the owner's fleet document and the screen's groups from the device view (device-view.ts: in memory, re-read here
 // after every write of a group or fleet document, before the call answers); the member's own pages may filter by
 // owner (FerretDB scans those: a member's list, not a display's path).
-import type { OpeningHours, ScreenAssignment, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
+import type {
+  MemberTakeoverContent,
+  OpeningHours,
+  ScreenAssignment,
+  ScreenPlace,
+  TakeoverContent,
+  TakeoverTarget,
+} from '@pagecast/contracts';
 import { isDuplicateKeyError, LRUCache, onceUntilFailure } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { TakeoverRule } from '../domain';
@@ -19,6 +26,8 @@ export interface GroupDoc {
   /** absent on groups made before hours and thresholds: null and the default */
   openingHours?: OpeningHours;
   alertAfterMinutes?: number;
+  /** where its screens are (absent: null) */
+  place?: ScreenPlace;
 }
 
 /** A takeover as the displays need it (kept in the owner's fleet document while it may run). */
@@ -37,7 +46,10 @@ export interface TakeoverDoc {
   target: TakeoverTarget;
   content: TakeoverContent;
   startedAt: Date;
+  /** the member, or `feed` for a disaster alert */
   startedBy: string;
+  /** a disaster alert: the event it belongs to (its 訂正 and 取消 find it by this) and the report that started it */
+  alert?: { eventId: string; reportId: string };
   endsAt: Date | null;
   endedAt: Date | null;
   endedBy: string | null;
@@ -56,13 +68,15 @@ export interface TakeoverLogDoc {
   by: string;
   screenIds: string[];
   content: TakeoverContent;
+  /** a disaster alert's start, replacement or end: the report that did it */
+  reportId?: string;
 }
 
 export interface TemplateDoc {
   _id: string;
   ownerId: string;
   name: string;
-  content: TakeoverContent;
+  content: MemberTakeoverContent;
   minutes: number | null;
 }
 
@@ -104,6 +118,7 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
     Promise.all([
       groups.createIndex({ ownerId: 1, nameKey: 1 }, { unique: true }),
       takeovers.createIndex({ ownerId: 1 }),
+      takeovers.createIndex({ 'alert.eventId': 1 }),
       log.createIndex({ ownerId: 1 }),
       templates.createIndex({ ownerId: 1 }),
       changes.createIndex({ doneAt: 1 }),
@@ -179,6 +194,13 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
         const docs = await takeovers.find({ ownerId }).toArray();
         recentByOwner.set(ownerId, docs, { start: now });
         return docs;
+      },
+      /** The members with an alert takeover of this event not ended by hand or by the feed (a report's rare read). */
+      async ownersOfAlert(eventId: string): Promise<string[]> {
+        const docs = await takeovers
+          .find({ 'alert.eventId': eventId, endedAt: null }, { projection: { ownerId: 1 } })
+          .toArray();
+        return [...new Set(docs.map((d) => d.ownerId))];
       },
       insert: async (doc: TakeoverDoc) => {
         await ensureIndexes();

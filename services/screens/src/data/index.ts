@@ -1,6 +1,7 @@
 import { PLAY_FUTURE_SLACK_SECONDS, PLAY_MAX_AGE_DAYS } from '@pagecast/contracts';
 import { createClaims, type Logger, type Nats } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
+import { createAlertRepository } from './alerts';
 import { createAssignmentHistory } from './assignment-history';
 import { createContentRepository } from './content';
 import { createDeviceTokens } from './device-tokens';
@@ -36,6 +37,7 @@ export async function createRepositories(conn: mongoose.Connection, nats: Nats, 
   opts.logger?.info(loaded, 'device view loaded');
   return {
     view,
+    alerts: createAlertRepository(conn, nats),
     history: createAssignmentHistory(conn),
     content: createContentRepository(conn, { maxAgeMs: MAX_AGE_MS }),
     gaps: createGapRepository(conn, { maxAgeMs: MAX_AGE_MS }),

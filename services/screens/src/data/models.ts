@@ -1,4 +1,10 @@
-import type { OpeningHours, PlayRefusalReason, ScreenAssignment, ScreenRotation } from '@pagecast/contracts';
+import type {
+  OpeningHours,
+  PlayRefusalReason,
+  ScreenAssignment,
+  ScreenPlace,
+  ScreenRotation,
+} from '@pagecast/contracts';
 import mongoose from 'mongoose';
 
 /** A code shown on a display, waiting to be claimed. `_id` is the pairingId. */
@@ -40,6 +46,8 @@ export interface ScreenRecord {
   /** how it hangs (absent: 0) and its own opening hours (absent or null: its groups', else always open) */
   rotation?: ScreenRotation;
   openingHours?: OpeningHours;
+  /** where it is, for disaster alerts (absent or null: its groups', else nowhere) */
+  place?: ScreenPlace;
   pairedAt: Date;
   revokedAt: Date | null;
 }
@@ -116,6 +124,7 @@ const screenSchema = new mongoose.Schema<ScreenRecord>(
     groupIds: { type: [String], default: undefined },
     rotation: { type: Number },
     openingHours: { type: mongoose.Schema.Types.Mixed },
+    place: { type: mongoose.Schema.Types.Mixed },
     pairedAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
   },

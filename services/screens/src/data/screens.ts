@@ -87,6 +87,8 @@ export function createScreenRepository(models: Models, view: DeviceView) {
       }
       if (batch.length > 0) yield batch;
     },
+    /** Every active screen (the alert feed, when the device view cannot answer). */
+    allActive: () => screens.find({ revokedAt: null }).lean<ScreenRecord[]>(),
     byIds: (ids: string[]) => screens.find({ _id: { $in: ids } }).lean<ScreenRecord[]>(),
     /**
      * The owner's active screens for their health (the fleet view), from the device view's owner index: no

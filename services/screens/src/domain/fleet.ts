@@ -32,6 +32,8 @@ export interface TakeoverRule {
 
 /** What a screen's resolution reads of the screen. */
 export interface ResolvingScreen {
+  /** absent: a takeover of chosen screens concerns it not */
+  _id?: string;
   timeZone: string;
   assignment: ScreenAssignment;
   groupIds?: string[];
@@ -48,8 +50,10 @@ export function orderGroups<G extends RankedGroup>(groups: readonly G[], order: 
 }
 
 /** Whether a takeover concerns a screen: all the owner's screens, or a screen in one of its groups now. */
-export function concerns(t: Pick<TakeoverRule, 'target'>, screen: Pick<ResolvingScreen, 'groupIds'>): boolean {
+export function concerns(t: Pick<TakeoverRule, 'target'>, screen: Pick<ResolvingScreen, 'groupIds' | '_id'>): boolean {
   if (t.target.kind === 'all') return true;
+  // an alert names exactly the screens whose place the report concerns
+  if (t.target.kind === 'screens') return screen._id !== undefined && t.target.screenIds.includes(screen._id);
   const mine = new Set(screen.groupIds ?? []);
   return t.target.groupIds.some((g) => mine.has(g));
 }
@@ -60,7 +64,7 @@ export const stillRunning = (t: Pick<TakeoverRule, 'endsAt'>, now: number) =>
 
 export const takeoverWindow = (t: TakeoverRule): TakeoverWindow => ({
   id: t.id,
-  show: t.content.kind === 'file' ? { kind: 'file', fileId: t.content.fileId } : { ...t.content },
+  show: t.content.kind === 'file' ? { kind: 'file', fileId: t.content.fileId } : structuredClone(t.content),
   startsAt: t.startsAt.getTime(),
   endsAt: t.endsAt ? t.endsAt.getTime() : null,
 });

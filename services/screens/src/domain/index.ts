@@ -54,3 +54,14 @@ export { csvField, localDay, type PlayBatchProblem, playBatchProblems, toCsv } f
 export { isOnline, reportedTimeSane } from './status';
 export { assignedContent, nextBoundary, resolvePlaying, scheduleProblems } from '@pagecast/contracts';
 export * from './play-signature';
+export { placeOf, placeProblem } from './alert-place';
+export {
+  type AlertKind,
+  type AlertMatch,
+  alertEndsAt,
+  alertKindOf,
+  alertMatch,
+  emergencyWarningsAt,
+  factsKey,
+  isDrill,
+} from './alert-match';

@@ -1,6 +1,7 @@
-import { subjects } from '@pagecast/contracts';
-import { consume, eventRoutes, followEvents } from '@pagecast/service-kit';
+import { ALERT_REPORT_SUBJECT, alertStream, subjects } from '@pagecast/contracts';
+import { consume, consumeRaw, ensureStreams, eventRoutes, followEvents } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import { ingestAlertXml } from '../use-cases/ingest-alert';
 import { hearContent, hearLicence, licenceOf, recordContent, recordLicence } from '../use-cases/record-content';
 import { recordSale } from '../use-cases/sold-plays';
 
@@ -8,7 +9,11 @@ import { recordSale } from '../use-cases/sold-plays';
  * Durable names of the read models' consumers (tests delete their own). The purchases' durable was `-sales` before
  * it kept licences too: a new name replays the whole stream (sales are inserted once, so again is harmless).
  */
-export const consumerNames = (prefix: string) => ({ MARKETPLACE: `${prefix}-purchases`, FILES: `${prefix}-content` });
+export const consumerNames = (prefix: string) => ({
+  MARKETPLACE: `${prefix}-purchases`,
+  FILES: `${prefix}-content`,
+  ALERTS: `${prefix}-alerts`,
+});
 
 const fileSubjects = [
   subjects.fileUploaded,
@@ -62,6 +67,22 @@ export async function startConsumers(ctx: ServiceContext): Promise<Array<{ stop(
         ...eventRoutes().on(fileSubjects, (_data, e) => recordContent(ctx, e)),
         logger: ctx.logger,
         deliver: ctx.config.EVENTS_DELIVER,
+      }),
+    );
+    // disaster reports (raw XML): news, so a new durable starts at the stream's end (an old report's validity has
+    // passed anyway); the stream is made here if no publisher made it yet
+    await ensureStreams(ctx.nats.jsm, [alertStream]);
+    const decoder = new TextDecoder();
+    consumers.push(
+      await consumeRaw(ctx.nats.js, {
+        stream: alertStream.name,
+        durable: names.ALERTS,
+        subjects: [ALERT_REPORT_SUBJECT],
+        logger: ctx.logger,
+        deliver: 'new',
+        handler: async (bytes) => {
+          await ingestAlertXml(ctx, decoder.decode(bytes));
+        },
       }),
     );
   } catch (err) {

@@ -4,6 +4,7 @@ import { testClockRouter } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { sweepIncidents } from '../use-cases/incident-sweep';
+import { alertsRouter } from './alerts';
 import { deviceRouter } from './device';
 import { fleetRouter } from './fleet';
 import { pairingRouter } from './pairing';
@@ -16,6 +17,7 @@ export function createRouter(ctx: ServiceContext): Router {
   // the areas' literal paths (/api/screens/groups, /plays, /device/…) never match another's parameters
   router.use(playsRouter(ctx));
   router.use(fleetRouter(ctx));
+  router.use(alertsRouter(ctx));
   router.use(screensRouter(ctx));
   router.use(deviceRouter(ctx));
   // Test only (failpoint screens.clock, refused in production): move the clock, then sweep incidents at once, so a

@@ -15,6 +15,7 @@ import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord } from '../data';
 import { orderGroups } from '../domain';
+import { checkPlace } from './alert-place';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
 import { givenWith } from '../domain';
@@ -32,6 +33,7 @@ function present(g: GroupDoc, rank: number, screens: ScreenRecord[]): ScreenGrou
     createdAt: g.createdAt.toISOString(),
     openingHours: g.openingHours ?? null,
     alertAfterMinutes: g.alertAfterMinutes ?? ALERT_AFTER_MINUTES_DEFAULT,
+    place: g.place ?? null,
   };
 }
 
@@ -104,6 +106,7 @@ export async function createGroup(
     const nameKey = await checkName(ctx, ownerId, input.name);
     const members = await ownedScreens(ctx, ownerId, input.screenIds);
     await checkAssignment(ctx, ownerId, input.assignment);
+    checkPlace(input.place);
     const group: GroupDoc = {
       _id: randomUUID(),
       ownerId,
@@ -113,6 +116,7 @@ export async function createGroup(
       createdAt: new Date(ctx.clock.ms()),
       openingHours: input.openingHours,
       alertAfterMinutes: input.alertAfterMinutes,
+      place: input.place,
     };
     if (!(await ctx.data.fleet.groups.insert(group))) throw new AppError('SCREEN_GROUP_NAME_TAKEN');
     const fleet = await ctx.data.fleet.fleets.get(ownerId);
@@ -145,6 +149,7 @@ export async function updateGroup(
     const nameKey = input.name !== undefined ? await checkName(ctx, ownerId, input.name, groupId) : undefined;
     const members = input.screenIds !== undefined ? await ownedScreens(ctx, ownerId, input.screenIds) : undefined;
     if (input.assignment) await checkAssignment(ctx, ownerId, input.assignment);
+    if (input.place !== undefined) checkPlace(input.place);
     const current = (await ctx.data.screens.listActive(ownerId)).filter((s) => s.groupIds?.includes(groupId));
 
     const fields: Partial<GroupDoc> = {
@@ -152,6 +157,7 @@ export async function updateGroup(
       ...(input.assignment ? { assignment: input.assignment } : {}),
       ...(input.openingHours !== undefined ? { openingHours: input.openingHours } : {}),
       ...(input.alertAfterMinutes !== undefined ? { alertAfterMinutes: input.alertAfterMinutes } : {}),
+      ...(input.place !== undefined ? { place: input.place } : {}),
     };
     if (Object.keys(fields).length > 0 && !(await ctx.data.fleet.groups.set(groupId, fields))) {
       throw new AppError('SCREEN_GROUP_NAME_TAKEN');

@@ -17,5 +17,6 @@ export function presentScreen(s: ScreenRecord, status: ScreenStatus | null | und
     screenSize: status?.screenSize ?? null,
     rotation: s.rotation ?? 0,
     openingHours: s.openingHours ?? null,
+    place: s.place ?? null,
   };
 }

@@ -65,12 +65,14 @@ async function showsAllowed(
   const { screen, inputs } = facts;
   if (shows.kind === 'blank') return true;
   if (shows.kind === 'message') {
-    if (inputs.takeovers.some((t) => t.id === shows.takeoverId && t.show.kind === 'message')) return true;
+    // a typed message or a disaster alert: the takeovers without a file
+    const noFile = (kind: string) => kind === 'message' || kind === 'alert';
+    if (inputs.takeovers.some((t) => t.id === shows.takeoverId && noFile(t.show.kind))) return true;
     const takeover = await ctx.data.fleet.takeovers.get(shows.takeoverId);
     return (
       takeover !== null &&
       takeover.ownerId === screen.ownerId &&
-      takeover.content.kind === 'message' &&
+      noFile(takeover.content.kind) &&
       (takeover.screenIds.includes(screen._id) || concerns(takeover, screen))
     );
   }

@@ -3,10 +3,10 @@
 // what), or ended on time by itself (its end is in the data the displays resolve with). Templates are saved ones.
 import { randomUUID } from 'node:crypto';
 import {
+  type MemberTakeoverContent,
   type StartTakeoverRequest,
   TAKEOVER_TEMPLATES_MAX,
   type Takeover,
-  type TakeoverContent,
   type TakeoverLogEntry,
   type TakeoverTemplate,
   type TakeoverTemplateRequest,
@@ -16,6 +16,7 @@ import type { ServiceContext } from '../context';
 import type { RunningTakeover, ScreenRecord, TakeoverDoc, TemplateDoc } from '../data';
 import { concerns, contentOfTakeover, stillRunning, type TakeoverPeriod } from '../domain';
 import { announceFleetChange, checkFile } from './fleet-common';
+import { FEED } from './feed';
 import { serialByOwner } from './fleet-lease';
 import { ownedGroup } from './groups';
 
@@ -40,7 +41,7 @@ async function ownedTemplate(ctx: ServiceContext, ownerId: string, templateId: s
   return t;
 }
 
-async function checkContent(ctx: ServiceContext, ownerId: string, content: TakeoverContent): Promise<void> {
+async function checkContent(ctx: ServiceContext, ownerId: string, content: MemberTakeoverContent): Promise<void> {
   if (content.kind === 'file') await checkFile(ctx, ownerId, content.fileId, ctx.clock.ms());
 }
 
@@ -73,7 +74,7 @@ export async function startTakeover(
 ): Promise<Takeover> {
   return serialByOwner(ctx, ownerId, async () => {
     const now = ctx.clock.ms();
-    let content: TakeoverContent;
+    let content: MemberTakeoverContent;
     let minutes: number | null;
     let templateId: string | null = null;
     if ('templateId' in input) {
@@ -191,7 +192,10 @@ export async function takeoverLog(ctx: ServiceContext, ownerId: string): Promise
     takeoverId: e.takeoverId,
     action: e.action,
     at: e.at.toISOString(),
-    by: e.by,
+    // the alert feed is no member: its entries say so, with the report that started or ended them
+    ...(e.by === FEED
+      ? { by: null, source: 'feed' as const, ...(e.reportId ? { reportId: e.reportId } : {}) }
+      : { by: e.by }),
     screenIds: e.screenIds,
     content: e.content,
   }));

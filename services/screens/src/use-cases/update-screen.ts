@@ -3,6 +3,7 @@ import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import { inputsOf } from '../domain';
+import { checkPlace } from './alert-place';
 import { checkAssignment } from './fleet-common';
 import { givenWith, type HoursInForce, sameHours } from '../domain';
 import { ownedScreen } from './owned-screen';
@@ -23,6 +24,7 @@ export async function updateScreen(
     input.assignment !== undefined && JSON.stringify(input.assignment) !== JSON.stringify(screen.assignment);
   // the rule of the fleet calls (a valid schedule; content that exists and is the member's or licensed), before any write
   if (changesAssignment && input.assignment) await checkAssignment(ctx, ownerId, input.assignment);
+  if (input.place !== undefined) checkPlace(input.place);
   const [fleet, groups] = await Promise.all([
     ctx.data.fleet.fleets.get(ownerId),
     ctx.data.fleet.groups.byIds(screen.groupIds ?? []),
@@ -39,6 +41,8 @@ export async function updateScreen(
   const changesHours = !sameHours(givenWith(screen, screen.groupIds ?? [], groupsById, fleet.order).hours, given.hours);
   const fields = {
     ...(input.name !== undefined ? { name: input.name } : {}),
+    // read by the alert feed only (the display never needs it): no history entry
+    ...(input.place !== undefined ? { place: input.place } : {}),
     ...settings,
     ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
     ...(changesAssignment || changesHours
