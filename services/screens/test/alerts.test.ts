@@ -1,0 +1,323 @@
+// Disaster alerts against the real service: places checked against JMA's tables, the member's rules, and reports
+// (made by hand here, as the parser gives them; raw XML through the ALERTS stream at the end) taking over exactly the
+// screens they concern: de-duplicated, replaced by a 訂正, ended by a 取消, drills only under a drill rule, the
+// report's validity as the end (so a display offline now gets it when it comes back), logged as the feed's with the
+// report's id, and one e-mail event per report and member.
+import { randomUUID } from 'node:crypto';
+import type { AlertReport, Intensity } from '@pagecast/alerts';
+import { defaultAlertRules } from '@pagecast/contracts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { applyAlertReport } from '../src/use-cases/ingest-alert';
+import { eventually, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
+import { member, pairDisplay, startService, type TestService } from './helpers';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(async () => {
+  await svc?.close();
+});
+afterEach(() => {
+  svc.clock.offsetMs = 0;
+});
+
+// 輪島市 (石川県能登, coast 361), 千代田区 (東京都23区), 高知市 (coast 610)
+const WAJIMA = { cityCode: '1720400', tsunamiRegion: null };
+const CHIYODA = { cityCode: '1310100', tsunamiRegion: null };
+const KOCHI_COAST = { cityCode: '3920100', tsunamiRegion: '610' };
+
+const now = () => Date.now() + svc.clock.offsetMs;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function quake(eventId: string, over: Partial<AlertReport> & { intensity?: Intensity } = {}): AlertReport {
+  const { intensity: i = '6-', ...rest } = over;
+  const serial = rest.serial ?? 1;
+  const infoType = rest.infoType ?? 'issued';
+  return {
+    source: 'jma',
+    eventId,
+    serial,
+    reportId: `jma:${eventId}:${serial}:${infoType}`,
+    infoType,
+    status: 'actual',
+    title: '震源・震度に関する情報',
+    kind: 'earthquake',
+    reportedAt: iso(now()),
+    headline: '石川県能登地方で強い揺れ',
+    earthquake: {
+      originTime: iso(now() - 60_000),
+      hypocentreName: '石川県能登地方',
+      magnitude: 7.6,
+      maxIntensity: i,
+      areas: [{ code: '390', name: '石川県能登', intensity: i }],
+      cities: [{ code: '1720400', name: '輪島市', intensity: i }],
+    },
+    ...rest,
+  };
+}
+
+function tsunami(eventId: string, grade: 'warning' | 'major-warning' = 'warning'): AlertReport {
+  return {
+    source: 'jma',
+    eventId,
+    serial: 1,
+    reportId: `jma:${eventId}:1:issued`,
+    infoType: 'issued',
+    status: 'actual',
+    title: '津波警報・注意報・予報a',
+    kind: 'tsunami',
+    reportedAt: iso(now()),
+    headline: '津波警報を発表しました',
+    tsunami: { regions: [{ code: '610', name: '高知県', grade }] },
+  };
+}
+
+async function placed(owner: { userId: string }, name: string, place: unknown) {
+  const d = await pairDisplay(svc, owner, name);
+  await ok(svc, owner, 'PUT', `/api/screens/${d.screenId}`, { place });
+  return d;
+}
+
+const alertTakeovers = async (device: Parameters<typeof manifest>[1]) =>
+  (
+    (await manifest(svc, device)).takeovers as Array<{ id: string; show: Record<string, unknown>; endsAt: string }>
+  ).filter((t) => t.show.kind === 'alert');
+
+describe('places', () => {
+  it('keeps a screen’s and a group’s place, refusing a city or coast JMA’s tables do not know (nothing changed)', async () => {
+    const owner = member();
+    const d = await pairDisplay(svc, owner, 'Lobby');
+    const set = await ok(svc, owner, 'PUT', `/api/screens/${d.screenId}`, { place: KOCHI_COAST });
+    expect(set.place).toEqual(KOCHI_COAST);
+    const bad = await refused(
+      svc,
+      owner,
+      'PUT',
+      `/api/screens/${d.screenId}`,
+      { name: 'Renamed', place: { cityCode: '9999999', tsunamiRegion: null } },
+      400,
+      'ALERT_PLACE_UNKNOWN',
+    );
+    expect(bad.details).toMatchObject({ problem: 'city' });
+    // 輪島市 is on the Noto coast, not Kōchi's
+    await refused(
+      svc,
+      owner,
+      'PUT',
+      `/api/screens/${d.screenId}`,
+      { place: { cityCode: '1720400', tsunamiRegion: '610' } },
+      400,
+      'ALERT_PLACE_UNKNOWN',
+    );
+    await refused(svc, owner, 'PUT', `/api/screens/${d.screenId}`, { place: { cityCode: '12' } }, 400, 'VALIDATION');
+    const [listed] = await ok(svc, owner, 'GET', '/api/screens');
+    expect(listed).toMatchObject({ name: 'Lobby', place: KOCHI_COAST });
+
+    const group = await ok(svc, owner, 'POST', '/api/screens/groups', { name: 'Noto', place: WAJIMA });
+    expect(group.place).toEqual(WAJIMA);
+    await refused(
+      svc,
+      owner,
+      'PUT',
+      `/api/screens/groups/${group.id}`,
+      { place: { cityCode: '0000000', tsunamiRegion: null } },
+      400,
+      'ALERT_PLACE_UNKNOWN',
+    );
+    const [g] = await ok(svc, owner, 'GET', '/api/screens/groups');
+    expect(g.place).toEqual(WAJIMA);
+  });
+});
+
+describe('alert rules', () => {
+  it('are the defaults until saved (tsunami and 特別警報 on, drills off), replaced whole, bad ones refused', async () => {
+    const owner = member();
+    const rules = await ok(svc, owner, 'GET', '/api/screens/alert-rules');
+    expect(rules).toEqual(defaultAlertRules);
+    expect(rules).toMatchObject({ tsunami: { enabled: true }, emergencyWarning: { enabled: true }, drills: false });
+    const mine = { ...rules, earthquake: { ...rules.earthquake, minIntensity: '4' }, drills: true };
+    expect(await ok(svc, owner, 'PUT', '/api/screens/alert-rules', mine)).toEqual(mine);
+    expect(await ok(svc, owner, 'GET', '/api/screens/alert-rules')).toEqual(mine);
+    await refused(
+      svc,
+      owner,
+      'PUT',
+      '/api/screens/alert-rules',
+      { ...mine, earthquake: { ...mine.earthquake, minIntensity: '8' } },
+      400,
+      'VALIDATION',
+    );
+    await refused(svc, owner, 'PUT', '/api/screens/alert-rules', { ...mine, tsunami: undefined }, 400, 'VALIDATION');
+    expect(await ok(svc, owner, 'GET', '/api/screens/alert-rules')).toEqual(mine);
+    // another member still has the defaults
+    expect(await ok(svc, member(), 'GET', '/api/screens/alert-rules')).toEqual(defaultAlertRules);
+  });
+});
+
+describe('reports', () => {
+  it('a 震度6弱 report takes over only the screen where it is felt; again is a duplicate; 訂正 replaces; 取消 ends', async () => {
+    const owner = member();
+    const noto = await placed(owner, 'Noto shop', WAJIMA);
+    const tokyo = await placed(owner, 'Tokyo shop', CHIYODA);
+    const unplaced = await pairDisplay(svc, owner, 'Nowhere');
+    const eventId = `test-${randomUUID()}`;
+    const before = await streamSeq(svc);
+    const ctx = svc.server.context;
+
+    const first = await applyAlertReport(ctx, quake(eventId));
+    expect(first.started).toHaveLength(1);
+    const [t] = await alertTakeovers(noto.device);
+    expect(t?.show).toMatchObject({
+      kind: 'alert',
+      alertKind: 'earthquake',
+      intensity: '6-',
+      drill: false,
+      area: { code: '1720400', name: '輪島市', romaji: 'Wajima-shi' },
+      hypocentre: '石川県能登地方',
+      texts: defaultAlertRules.earthquake.texts,
+    });
+    // an hour from the report (the rule's minutes; the report names no validity)
+    expect(Date.parse(t?.endsAt ?? '') - now()).toBeGreaterThan(59 * 60_000);
+    expect(await alertTakeovers(tokyo.device)).toEqual([]);
+    expect(await alertTakeovers(unplaced.device)).toEqual([]);
+
+    // logged as the feed's, with the report's id; the member is told once
+    const [logged] = await ok(svc, owner, 'GET', '/api/screens/takeovers/log');
+    expect(logged).toMatchObject({
+      action: 'start',
+      by: null,
+      source: 'feed',
+      reportId: `jma:${eventId}:1:issued`,
+      screenIds: [noto.screenId],
+    });
+    const notice = await eventually(async () =>
+      (await screensEvents(svc, before)).find(
+        (e) => e.subject === 'screens.takeover.alerted.v1' && e.data.ownerId === owner.userId,
+      ),
+    );
+    expect(notice.data).toMatchObject({
+      action: 'started',
+      alertKind: 'earthquake',
+      intensity: '6-',
+      areas: ['輪島市'],
+      screens: [{ screenId: noto.screenId, screenName: 'Noto shop' }],
+      screensTotal: 1,
+    });
+
+    // the same report again (the poller and a replay, a redelivery): nothing new
+    const again = await applyAlertReport(ctx, quake(eventId));
+    expect(again).toMatchObject({ skipped: 'duplicate', started: [], ended: [] });
+    expect((await alertTakeovers(noto.device)).map((x) => x.id)).toEqual([t?.id]);
+
+    // 訂正: the intensity was 5強 → replaced (the old one ended, the new one shows 5強)
+    const corrected = await applyAlertReport(
+      ctx,
+      quake(eventId, { serial: 2, infoType: 'corrected', intensity: '5+' }),
+    );
+    expect(corrected.ended).toEqual([t?.id]);
+    const [t2] = await alertTakeovers(noto.device);
+    expect(t2?.show).toMatchObject({ intensity: '5+', serial: 2 });
+    expect(t2?.id).not.toBe(t?.id);
+    // an older serial arriving late replaces nothing
+    await applyAlertReport(ctx, quake(eventId, { serial: 1, infoType: 'corrected', intensity: '7' }));
+    expect((await alertTakeovers(noto.device)).map((x) => x.id)).toEqual([t2?.id]);
+
+    // 取消 ends it
+    const cancelled = await applyAlertReport(ctx, quake(eventId, { serial: 3, infoType: 'cancelled' }));
+    expect(cancelled.ended).toEqual([t2?.id]);
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+    const log = await ok(svc, owner, 'GET', '/api/screens/takeovers/log');
+    expect(log[0]).toMatchObject({ action: 'end', source: 'feed', reportId: `jma:${eventId}:3:cancelled` });
+    expect(await ok(svc, owner, 'GET', '/api/screens/takeovers')).toEqual([]);
+  });
+
+  it('below the rule’s intensity, a rule switched off, or another member’s place: nothing', async () => {
+    const owner = member();
+    const noto = await placed(owner, 'Noto', WAJIMA);
+    const ctx = svc.server.context;
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { intensity: '4' }));
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+    // lowered to 震度4: now it does
+    const rules = await ok(svc, owner, 'GET', '/api/screens/alert-rules');
+    await ok(svc, owner, 'PUT', '/api/screens/alert-rules', {
+      ...rules,
+      earthquake: { ...rules.earthquake, minIntensity: '4', minutes: 15 },
+    });
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { intensity: '4' }));
+    const [t] = await alertTakeovers(noto.device);
+    expect(Date.parse(t?.endsAt ?? '') - now()).toBeLessThanOrEqual(15 * 60_000);
+    await ok(svc, owner, 'DELETE', `/api/screens/takeovers/${t?.id}`);
+    // switched off
+    await ok(svc, owner, 'PUT', '/api/screens/alert-rules', {
+      ...rules,
+      earthquake: { ...rules.earthquake, enabled: false },
+    });
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { intensity: '7' }));
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+  });
+
+  it('訓練 and 試験 show nothing without a drill rule; with one, they show with the drill flag', async () => {
+    const owner = member();
+    const noto = await placed(owner, 'Noto', WAJIMA);
+    const ctx = svc.server.context;
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { status: 'exercise' }));
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { status: 'test' }));
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+    const rules = await ok(svc, owner, 'GET', '/api/screens/alert-rules');
+    await ok(svc, owner, 'PUT', '/api/screens/alert-rules', { ...rules, drills: true });
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { status: 'exercise' }));
+    const [t] = await alertTakeovers(noto.device);
+    expect(t?.show).toMatchObject({ drill: true, intensity: '6-' });
+  });
+
+  it('ends with the report’s validity; a report whose validity passed takes nothing over', async () => {
+    const owner = member();
+    const noto = await placed(owner, 'Noto', WAJIMA);
+    const ctx = svc.server.context;
+    const validUntil = iso(now() + 20 * 60_000);
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { validUntil }));
+    const [t] = await alertTakeovers(noto.device);
+    expect(t?.endsAt).toBe(validUntil);
+    await ok(svc, owner, 'DELETE', `/api/screens/takeovers/${t?.id}`);
+    const late = await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { validUntil: iso(now() - 1000) }));
+    expect(late.started).toEqual([]);
+    // an old report replayed (an hour and more ago, no validity): nothing either
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { reportedAt: iso(now() - 61 * 60_000) }));
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+  });
+
+  it('a display offline now gets it when it comes back (the manifest holds it until it ends), and ends it alone', async () => {
+    const owner = member();
+    const group = await ok(svc, owner, 'POST', '/api/screens/groups', { name: 'Noto', place: WAJIMA });
+    // placed through its group only; it has never asked for its manifest since
+    const d = await pairDisplay(svc, owner, 'Back room');
+    await ok(svc, owner, 'PUT', `/api/screens/groups/${group.id}`, { screenIds: [d.screenId] });
+    await applyAlertReport(svc.server.context, quake(`test-${randomUUID()}`));
+    svc.clock.offsetMs = 30 * 60_000; // back half an hour later
+    const [t] = await alertTakeovers(d.device);
+    expect(t?.show).toMatchObject({ kind: 'alert', intensity: '6-' });
+    svc.clock.offsetMs = 61 * 60_000;
+    expect(await alertTakeovers(d.device)).toEqual([]);
+  });
+
+  it('a tsunami warning takes over the coastal screen of its region, not an inland one of the same city', async () => {
+    const owner = member();
+    const coast = await placed(owner, 'Beach', KOCHI_COAST);
+    const inland = await placed(owner, 'Station', { cityCode: '3920100', tsunamiRegion: null });
+    await applyAlertReport(svc.server.context, tsunami(`test-${randomUUID()}`));
+    const [t] = await alertTakeovers(coast.device);
+    expect(t?.show).toMatchObject({ alertKind: 'tsunami', tsunamiGrade: 'warning', area: { code: '610' } });
+    expect(await alertTakeovers(inland.device)).toEqual([]);
+    // a member's own takeover cannot start over an alert
+    await refused(
+      svc,
+      owner,
+      'POST',
+      '/api/screens/takeovers',
+      { target: { kind: 'all' }, content: { kind: 'message', title: 'Sale', body: '' }, minutes: 5 },
+      409,
+      'TAKEOVER_OVERLAP',
+    );
+  });
+});
