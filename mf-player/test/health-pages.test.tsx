@@ -244,6 +244,7 @@ function screen(over: Partial<Screen> = {}): Screen {
     name: 'Lobby',
     timeZone: 'Asia/Tokyo',
     assignment: { kind: 'none' },
+    place: null,
     pairedAt: iso(NOW - 86_400_000),
     lastSeenAt: iso(NOW),
     online: true,

@@ -12,6 +12,7 @@ import { useDisplaySession } from '../model/use-display-session';
 import { useDisplayPlayer } from '../model/use-display-player';
 import { useHeartbeat, useLiveUpdates, usePlayFlush } from '../model/use-display-links';
 import { usePageImages } from '../model/use-page-image';
+import { AlertScreen } from './alert-screen';
 import { IdleScreen, TakeoverMessage } from './display-screens';
 import './display.css';
 
@@ -119,7 +120,8 @@ function PairedDisplay({
 
   // What is on screen, as reported: a page, the takeover's message, or nothing (closed, or nothing to play).
   const takeoverId = because.rule === 'takeover' ? because.takeoverId : null;
-  const messageOf = playing.kind === 'message' ? takeoverId : null;
+  // a disaster alert is reported as its takeover's message too (a takeover without a file)
+  const messageOf = playing.kind === 'message' || playing.kind === 'alert' ? takeoverId : null;
   const pictureKey = !open ? 'closed' : messageOf !== null ? `message:${messageOf}` : showing ? 'page' : 'blank';
   // biome-ignore lint/correctness/useExhaustiveDependencies: the time the picture's kind changed
   const since = useMemo(() => Date.now(), [pictureKey]);
@@ -158,13 +160,21 @@ function PairedDisplay({
   }
   return (
     <main
-      className={playing.kind === 'message' ? 'pc-display pc-display--message' : 'pc-display'}
+      className={
+        playing.kind === 'alert'
+          ? 'pc-display pc-display--alert'
+          : playing.kind === 'message'
+            ? 'pc-display pc-display--message'
+            : 'pc-display'
+      }
       data-testid="display-playing"
       data-screen={screen.screenId}
       data-takeover={takeoverId ?? undefined}
     >
       <Stage layout={stage}>
-        {playing.kind === 'message' ? (
+        {playing.kind === 'alert' ? (
+          <AlertScreen alert={playing} timeZone={screen.timeZone} />
+        ) : playing.kind === 'message' ? (
           // A message takeover: the member's own words (not translated), full-screen, ahead of every schedule.
           <TakeoverMessage
             title={playing.title}

@@ -1,6 +1,7 @@
 // The fleet calls: groups, one change for many screens, takeovers, their templates and log, the agenda.
 // Reads go through the default fetcher (the key is the path); every write reads the fleet again.
 import type {
+  AlertRules,
   BulkChangeRequest,
   CreateGroupRequest,
   GroupAgenda,
@@ -29,6 +30,9 @@ export const fleetScreensQuery = queryOptions<ScreenList>({ queryKey: ['/api/scr
 export const groupsQuery = queryOptions<ScreenGroupList>({ queryKey: groupsKey });
 export const takeoverLogQuery = queryOptions<TakeoverLogEntry[]>({ queryKey: takeoverLogKey });
 export const templatesQuery = queryOptions<TakeoverTemplate[]>({ queryKey: templatesKey });
+export const alertRulesKey = ['/api/screens/alert-rules'] as const;
+/** GET /api/screens/alert-rules: the member's disaster alert rules (the defaults until saved). */
+export const alertRulesQuery = queryOptions<AlertRules>({ queryKey: alertRulesKey });
 export const agendaQuery = (target: { kind: 'screen' | 'group'; id: string }) =>
   queryOptions<ScreenAgenda | GroupAgenda>({
     queryKey: [
@@ -73,3 +77,12 @@ export const useSaveTemplate = () =>
   useFleetMutation((body: TakeoverTemplateRequest) => send('POST', '/api/screens/takeover-templates', body));
 export const useDeleteTemplate = () =>
   useFleetMutation((id: string) => send('DELETE', `/api/screens/takeover-templates/${encodeURIComponent(id)}`));
+
+/** PUT /api/screens/alert-rules: every rule at once. */
+export function useSaveAlertRules() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: AlertRules) => send<AlertRules>('PUT', '/api/screens/alert-rules', rules),
+    onSuccess: (saved) => qc.setQueryData(alertRulesKey, saved),
+  });
+}

@@ -5,6 +5,7 @@ import { Link } from '@pagecast/router';
 import { MembersOnly } from '../../../components/members-only/members-only';
 import { fleetScreensQuery, groupsQuery } from '../api/fleet-api';
 import { AgendaSection } from './agenda-section';
+import { AlertRulesSection } from './alert-rules-section';
 import { BulkSection } from './bulk-section';
 import { GroupsSection } from './groups-section';
 import { LogSection } from './log-section';
@@ -15,7 +16,7 @@ import './fleet.css';
 export const subtitleKey = (count: number) =>
   count === 0 ? 'fleet.subtitleNone' : count === 1 ? 'fleet.subtitleOne' : 'fleet.subtitle';
 
-/** Fleet control (/screens/fleet): groups, one change for many screens, takeovers, the week ahead. */
+/** Fleet control (/screens/fleet): groups, one change for many screens, takeovers, the week ahead, disaster alerts. */
 export function FleetPage() {
   const { t } = useTranslation();
   return (
@@ -49,6 +50,7 @@ function FleetView() {
       <GroupsSection groups={groupList} screens={screenList} />
       <BulkSection groups={groupList} screens={screenList} />
       <AgendaSection groups={groupList} screens={screenList} />
+      <AlertRulesSection />
       <LogSection />
     </div>
   );

@@ -4,6 +4,7 @@ import {
   type Screen,
   type ScreenAssignment,
   type ScreenGroup,
+  type ScreenPlace,
 } from '@pagecast/contracts';
 import {
   Button,
@@ -23,6 +24,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../../../lib/accessible-files';
+import { PlacePicker } from '../../../lib/alerts/place-picker';
 import { OpeningHoursEditor } from '../../../lib/health/components/opening-hours-editor';
 import { ScheduleFields } from '../../../components/schedule/schedule-fields';
 import { fieldErrors } from '../../../lib/health/model/health-text';
@@ -192,6 +194,7 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
   const [spans, setSpans] = useState<OpeningSpan[]>(group.openingHours ?? []);
   const [alertAfter, setAlertAfter] = useState(String(group.alertAfterMinutes ?? ALERT_AFTER_MINUTES_DEFAULT));
   const [fields, setFields] = useState<Map<string, string>>(new Map());
+  const [place, setPlace] = useState<ScreenPlace>(group.place ?? null);
   const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
@@ -215,6 +218,7 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
           openingHours: spans.length ? spans : null,
           // an empty or odd entry goes as it is: the server says what is wrong, by field
           alertAfterMinutes: alertAfter.trim() === '' ? Number.NaN : Number(alertAfter),
+          place,
         },
       },
       {
@@ -264,6 +268,7 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
         onChange={setAlertAfter}
         error={fields}
       />
+      <PlacePicker value={place} onChange={setPlace} noneLabel={t('alerts.place.noneGroup')} />
       <FieldError>{error}</FieldError>
       <div className="pf-inline">
         <Button type="submit" loading={update.isPending}>

@@ -43,11 +43,13 @@ export function LogSection() {
                     {e.action === 'start' ? t('fleet.log.started') : t('fleet.log.ended')}
                   </td>
                   <td data-label={t('fleet.log.who')}>
-                    {e.by === null
-                      ? t('fleet.log.onTime')
-                      : e.by === user?.id
-                        ? t('fleet.log.you')
-                        : t('fleet.log.member')}
+                    {e.source === 'feed'
+                      ? t('alerts.log.byFeed')
+                      : e.by === null
+                        ? t('fleet.log.onTime')
+                        : e.by === user?.id
+                          ? t('fleet.log.you')
+                          : t('fleet.log.member')}
                   </td>
                   <td data-label={t('fleet.log.screens')} data-testid="fleet-log-screens">
                     {names.screens(e.screenIds)}
@@ -57,6 +59,11 @@ export function LogSection() {
                       <>
                         {t('fleet.log.message', { title: e.content.title })}
                         {e.content.body ? <span className="pf-log__body">{e.content.body}</span> : null}
+                      </>
+                    ) : e.content.kind === 'alert' ? (
+                      <>
+                        {names.alert(e.content)}
+                        {e.content.drill ? <span className="pf-log__body">{t('alerts.log.drill')}</span> : null}
                       </>
                     ) : (
                       names.file(e.content.fileId)

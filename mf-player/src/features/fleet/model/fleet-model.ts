@@ -9,7 +9,7 @@ import {
   TAKEOVER_BODY_MAX,
   TAKEOVER_MAX_MINUTES,
   TAKEOVER_TITLE_MAX,
-  type TakeoverContent,
+  type MemberTakeoverContent,
 } from '@pagecast/contracts';
 
 export type SelectionMode = 'group' | 'filter' | 'hand';
@@ -83,8 +83,8 @@ export type TakeoverFormProblem = 'groups' | 'title' | 'titleLong' | 'bodyLong' 
 /** The content and duration a form gives, or what is wrong with it (checked again by the server). */
 export function takeoverParts(
   form: TakeoverForm,
-): { content: TakeoverContent; minutes: number | null } | { problem: TakeoverFormProblem } {
-  let content: TakeoverContent;
+): { content: MemberTakeoverContent; minutes: number | null } | { problem: TakeoverFormProblem } {
+  let content: MemberTakeoverContent;
   if (form.kind === 'message') {
     const title = form.title.trim();
     if (!title) return { problem: 'title' };
@@ -108,7 +108,7 @@ export function takeoverParts(
 export function takeoverRequest(
   form: TakeoverForm,
 ):
-  | { target: StartTakeoverRequest['target']; content: TakeoverContent; minutes: number | null }
+  | { target: StartTakeoverRequest['target']; content: MemberTakeoverContent; minutes: number | null }
   | { problem: TakeoverFormProblem } {
   if (form.target === 'groups' && form.groupIds.size === 0) return { problem: 'groups' };
   const parts = takeoverParts(form);

@@ -1,4 +1,4 @@
-import type { ScreenGroup, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
+import type { ScreenGroup, TakeoverAlert, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../../../lib/accessible-files';
@@ -21,7 +21,14 @@ export function useNames() {
   const screenList = useQuery(fleetScreensQuery);
   const file = (id: string) => files.data?.find((f) => f.id === id)?.title ?? t('fleet.unknownFile');
   const playlist = (id: string) => playlists.data?.find((p) => p.id === id)?.name ?? t('fleet.unknownPlaylist');
-  const content = (c: TakeoverContent) => (c.kind === 'message' ? c.title : file(c.fileId));
+  /** a disaster alert: its kind and the place it concerns (ja names read in Japanese, romaji otherwise) */
+  const alert = (c: TakeoverAlert) =>
+    t('alerts.log.content', {
+      kind: t(`alerts.kind.${c.alertKind}`),
+      area: i18n.language.startsWith('ja') ? c.area.name : c.area.romaji,
+    });
+  const content = (c: TakeoverContent) =>
+    c.kind === 'message' ? c.title : c.kind === 'alert' ? alert(c) : file(c.fileId);
   const list = (names: string[]) => new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(names);
   /** "Lobby, Entrance and 2 more" (a screen unpaired since: "a removed screen") */
   const screens = (ids: readonly string[]) => {
@@ -33,6 +40,8 @@ export function useNames() {
   const target = (to: TakeoverTarget, groups: readonly ScreenGroup[]) =>
     to.kind === 'all'
       ? t('fleet.takeover.allScreens')
-      : list(to.groupIds.map((id) => groups.find((g) => g.id === id)?.name ?? t('fleet.unknownGroup')));
-  return { file, playlist, content, screens, target, files: files.data ?? [] };
+      : to.kind === 'screens'
+        ? screens(to.screenIds)
+        : list(to.groupIds.map((id) => groups.find((g) => g.id === id)?.name ?? t('fleet.unknownGroup')));
+  return { file, playlist, content, alert, screens, target, files: files.data ?? [] };
 }

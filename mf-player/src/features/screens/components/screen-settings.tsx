@@ -1,14 +1,16 @@
-import type { OpeningSpan, Screen, ScreenRotation } from '@pagecast/contracts';
+import type { OpeningSpan, Screen, ScreenPlace, ScreenRotation } from '@pagecast/contracts';
 import { Button, describeError, FieldError, toast } from '@pagecast/ui';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { PlacePicker } from '../../../lib/alerts/place-picker';
 import { OpeningHoursEditor } from '../../../lib/health/components/opening-hours-editor';
 import { RotationPicker } from '../../../lib/health/components/rotation-picker';
 import { fieldErrors } from '../../../lib/health/model/health-text';
 import { useUpdateScreen } from '../api/update-screen';
 
 /**
- * How a screen hangs and when it is open: PUT /api/screens/:id { rotation, openingHours }. No spans =
+ * How a screen hangs, when it is open and where it is (disaster alerts): PUT /api/screens/:id { rotation,
+ * openingHours, place }. No spans =
  * none of its own (null: its groups' hours, else always open). The server's refusals are shown by field.
  */
 export function ScreenSettings({ screen }: { screen: Screen }) {
@@ -16,6 +18,7 @@ export function ScreenSettings({ screen }: { screen: Screen }) {
   const update = useUpdateScreen();
   const [rotation, setRotation] = useState<ScreenRotation>(screen.rotation ?? 0);
   const [spans, setSpans] = useState<OpeningSpan[]>(screen.openingHours ?? []);
+  const [place, setPlace] = useState<ScreenPlace>(screen.place ?? null);
   const [errors, setErrors] = useState<Map<string, string>>(new Map());
   const [error, setError] = useState<string | null>(null);
   const save = (e: FormEvent) => {
@@ -23,13 +26,15 @@ export function ScreenSettings({ screen }: { screen: Screen }) {
     setErrors(new Map());
     setError(null);
     update.mutate(
-      { id: screen.id, body: { rotation, openingHours: spans.length ? spans : null } },
+      { id: screen.id, body: { rotation, openingHours: spans.length ? spans : null, place } },
       {
         onSuccess: () => toast({ title: t('screens.health.settings.saved') }),
         onError: (err) => {
           const byField = fieldErrors(err, t);
           setErrors(byField);
-          const shown = [...byField.keys()].some((k) => k === 'rotation' || k.startsWith('openingHours'));
+          const shown = [...byField.keys()].some(
+            (k) => k === 'rotation' || k.startsWith('openingHours') || k.startsWith('place'),
+          );
           if (!shown) setError(describeError(err, t, t('screens.health.settings.failed')));
         },
       },
@@ -54,6 +59,12 @@ export function ScreenSettings({ screen }: { screen: Screen }) {
         onChange={setSpans}
         noneLabel={t('screens.health.hours.noneScreen')}
         errors={errors}
+      />
+      <PlacePicker
+        value={place}
+        onChange={setPlace}
+        noneLabel={t('alerts.place.noneScreen')}
+        error={[...errors.entries()].find(([k]) => k.startsWith('place'))?.[1]}
       />
       <FieldError>{error}</FieldError>
       <Button type="submit" loading={update.isPending}>

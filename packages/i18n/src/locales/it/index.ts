@@ -16,6 +16,7 @@ import points from './points.json';
 import settings from './settings.json';
 import screens from './screens.json';
 import fleet from './fleet.json';
+import alerts from './alerts.json';
 
 export default {
   common,
@@ -35,4 +36,5 @@ export default {
   settings,
   screens,
   fleet,
+  alerts,
 };

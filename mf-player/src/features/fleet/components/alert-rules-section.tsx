@@ -1,0 +1,190 @@
+import {
+  ALERT_BODY_MAX,
+  ALERT_LANGUAGES,
+  ALERT_MINUTES_MAX,
+  ALERT_TITLE_MAX,
+  AlertIntensity,
+  type AlertLanguage,
+  type AlertRules,
+  type AlertTexts,
+} from '@pagecast/contracts';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  CardTitle,
+  describeError,
+  FieldError,
+  Input,
+  Label,
+  Spinner,
+  toast,
+} from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from '@pagecast/i18n';
+import { alertRulesQuery, useSaveAlertRules } from '../api/fleet-api';
+import { SelectField } from './fields';
+
+type RuleKey = 'earthquake' | 'tsunami' | 'emergencyWarning';
+const RULES: RuleKey[] = ['earthquake', 'tsunami', 'emergencyWarning'];
+
+/**
+ * Disaster alerts (JMA's feed): which reports take over the screens of the place they concern, with which words in
+ * Japanese, English, Chinese and Korean, for how long; and whether drills do. Where each screen is is set in its
+ * settings (or its group's).
+ */
+export function AlertRulesSection() {
+  const { t } = useTranslation();
+  const rules = useQuery(alertRulesQuery);
+  return (
+    <Card data-testid="alert-rules">
+      <CardHeader>
+        <CardTitle level={2} id="alert-rules-title">
+          {t('alerts.rules.title')}
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        <p className="pc-muted">{t('alerts.rules.intro')}</p>
+        {rules.data ? <RulesForm initial={rules.data} /> : <Spinner />}
+      </CardContent>
+    </Card>
+  );
+}
+
+function RulesForm({ initial }: { initial: AlertRules }) {
+  const { t } = useTranslation();
+  const save = useSaveAlertRules();
+  const [draft, setDraft] = useState<AlertRules>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const patch = <K extends RuleKey>(key: K, change: Partial<AlertRules[K]>) =>
+    setDraft((d) => ({ ...d, [key]: { ...d[key], ...change } }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    save.mutate(draft, {
+      onSuccess: () => toast({ title: t('alerts.rules.saved') }),
+      onError: (err) => setError(describeError(err, t, t('fleet.failed'))),
+    });
+  };
+  return (
+    <form className="pc-stack" onSubmit={submit} aria-labelledby="alert-rules-title">
+      {RULES.map((key) => (
+        <fieldset key={key} className="pc-stack pf-alert-rule" data-testid={`alert-rule-${key}`}>
+          <legend>{t(`alerts.rules.${key}.title`)}</legend>
+          <label className="pla-check">
+            <input
+              type="checkbox"
+              checked={draft[key].enabled}
+              onChange={(e) => patch(key, { enabled: e.target.checked })}
+              data-testid={`alert-rule-${key}-enabled`}
+            />
+            <span>{t(`alerts.rules.${key}.enabled`)}</span>
+          </label>
+          {key === 'earthquake' ? (
+            <SelectField
+              id="alert-min-intensity"
+              label={t('alerts.rules.earthquake.min')}
+              value={draft.earthquake.minIntensity}
+              onChange={(v) => patch('earthquake', { minIntensity: AlertIntensity.parse(v) })}
+              narrow
+            >
+              {AlertIntensity.options.map((i) => (
+                <option key={i} value={i}>
+                  {t(`alerts.intensity.${i}`)}
+                </option>
+              ))}
+            </SelectField>
+          ) : null}
+          {key === 'tsunami' ? (
+            <SelectField
+              id="alert-min-grade"
+              label={t('alerts.rules.tsunami.min')}
+              value={draft.tsunami.minGrade}
+              onChange={(v) => patch('tsunami', { minGrade: v === 'major-warning' ? 'major-warning' : 'warning' })}
+              narrow
+            >
+              <option value="warning">{t('alerts.grade.warning')}</option>
+              <option value="major-warning">{t('alerts.grade.major-warning')}</option>
+            </SelectField>
+          ) : null}
+          <div className="pc-field pf-narrow">
+            <Label htmlFor={`alert-${key}-minutes`}>{t('alerts.rules.minutes')}</Label>
+            <Input
+              id={`alert-${key}-minutes`}
+              type="number"
+              min={1}
+              max={ALERT_MINUTES_MAX}
+              value={String(draft[key].minutes)}
+              onChange={(e) => patch(key, { minutes: Number(e.target.value) })}
+              required
+            />
+          </div>
+          <TextsFields id={`alert-${key}`} texts={draft[key].texts} onChange={(texts) => patch(key, { texts })} />
+        </fieldset>
+      ))}
+      <label className="pla-check">
+        <input
+          type="checkbox"
+          checked={draft.drills}
+          onChange={(e) => setDraft((d) => ({ ...d, drills: e.target.checked }))}
+          data-testid="alert-rule-drills"
+        />
+        <span>{t('alerts.rules.drills')}</span>
+      </label>
+      <FieldError>{error}</FieldError>
+      <Button type="submit" loading={save.isPending} data-testid="alert-rules-save">
+        {t('alerts.rules.save')}
+      </Button>
+    </form>
+  );
+}
+
+const LANGUAGE_NAMES: Record<AlertLanguage, string> = {
+  ja: '日本語',
+  en: 'English',
+  'zh-Hans': '简体中文',
+  ko: '한국어',
+};
+
+/** The words a rule shows, one title and text per language, each field in its own language. */
+function TextsFields({ id, texts, onChange }: { id: string; texts: AlertTexts; onChange: (t: AlertTexts) => void }) {
+  const { t } = useTranslation();
+  return (
+    <details>
+      <summary>{t('alerts.rules.texts')}</summary>
+      <div className="pc-stack">
+        {ALERT_LANGUAGES.map((lang) => (
+          <div key={lang} className="pc-stack" lang={lang}>
+            <div className="pc-field">
+              <Label htmlFor={`${id}-${lang}-title`}>
+                {t('alerts.rules.textTitle', { language: LANGUAGE_NAMES[lang] })}
+              </Label>
+              <Input
+                id={`${id}-${lang}-title`}
+                value={texts[lang].title}
+                maxLength={ALERT_TITLE_MAX}
+                required
+                onChange={(e) => onChange({ ...texts, [lang]: { ...texts[lang], title: e.target.value } })}
+              />
+            </div>
+            <div className="pc-field">
+              <Label htmlFor={`${id}-${lang}-body`}>
+                {t('alerts.rules.textBody', { language: LANGUAGE_NAMES[lang] })}
+              </Label>
+              <textarea
+                id={`${id}-${lang}-body`}
+                className="pc-input pf-textarea"
+                value={texts[lang].body}
+                maxLength={ALERT_BODY_MAX}
+                rows={2}
+                onChange={(e) => onChange({ ...texts, [lang]: { ...texts[lang], body: e.target.value } })}
+              />
+            </div>
+          </div>
+        ))}
+      </div>
+    </details>
+  );
+}
