@@ -3,9 +3,10 @@
 // screens they concern: de-duplicated, replaced by a 訂正, ended by a 取消, drills only under a drill rule, the
 // report's validity as the end (so a display offline now gets it when it comes back), logged as the feed's with the
 // report's id, and one e-mail event per report and member.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { AlertReport, Intensity } from '@pagecast/alerts';
-import { defaultAlertRules } from '@pagecast/contracts';
+import { ALERT_REPORT_SUBJECT, defaultAlertRules } from '@pagecast/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyAlertReport } from '../src/use-cases/ingest-alert';
 import { eventually, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
@@ -319,5 +320,53 @@ describe('reports', () => {
       409,
       'TAKEOVER_OVERLAP',
     );
+  });
+});
+
+describe('the feed', () => {
+  const samples = new URL('../../../packages/alerts/samples/jma/', import.meta.url);
+  /** A JMA sample as if issued now, under an event id of its own (the stream is shared by every test run). */
+  const asNow = (file: string, eventId: string) => {
+    const jst = new Date(now() + 9 * 3600_000).toISOString().slice(0, 19);
+    return readFileSync(new URL(file, samples), 'utf8')
+      .replace(/<DateTime>[^<]+<\/DateTime>/, `<DateTime>${iso(now()).slice(0, 19)}Z</DateTime>`)
+      .replace(/<ReportDateTime>[^<]+<\/ReportDateTime>/, `<ReportDateTime>${jst}+09:00</ReportDateTime>`)
+      .replace(/<EventID>[^<]+<\/EventID>/, `<EventID>${eventId}</EventID>`);
+  };
+  const publish = (xml: string) =>
+    svc.server.context.nats.js.publish(ALERT_REPORT_SUBJECT, new TextEncoder().encode(xml), {
+      msgID: `jma:${createHash('sha256').update(xml).digest('hex')}`,
+    });
+
+  it('raw XML on the ALERTS stream takes over within 2 s; an unreadable report is dropped; its 取消 ends it', async () => {
+    const owner = member();
+    // 日南市 felt 震度4 in the sample; this member shows from 震度4
+    const nichinan = await placed(owner, 'Nichinan', { cityCode: '4520400', tsunamiRegion: null });
+    const rules = await ok(svc, owner, 'GET', '/api/screens/alert-rules');
+    await ok(svc, owner, 'PUT', '/api/screens/alert-rules', {
+      ...rules,
+      earthquake: { ...rules.earthquake, minIntensity: '4' },
+    });
+    const eventId = String(Date.now() * 1000 + Math.floor(Math.random() * 1000));
+    await publish('<Report><broken');
+    const sent = performance.now();
+    await publish(asNow('32-35_04_06_240613_VXSE53.xml', eventId));
+    const [t] = await eventually(async () => {
+      const found = await alertTakeovers(nichinan.device);
+      return found.length > 0 ? found : undefined;
+    });
+    const tookMs = performance.now() - sent;
+    console.log(`report published → in the display's manifest: ${tookMs.toFixed(0)} ms`);
+    expect(tookMs).toBeLessThan(2000);
+    expect(t?.show).toMatchObject({ intensity: '4', area: { name: '日南市' }, hypocentre: '大隅半島東方沖' });
+    // the same report again (another message id: the poller and a replay): still one takeover
+    await publish(`${asNow('32-35_04_06_240613_VXSE53.xml', eventId)}\n`);
+    await publish(asNow('32-35_06_06_100915_VXSE53.xml', eventId).replace('<Serial>3</Serial>', '<Serial>9</Serial>'));
+    await eventually(async () => ((await alertTakeovers(nichinan.device)).length === 0 ? true : undefined));
+    const log = await ok(svc, owner, 'GET', '/api/screens/takeovers/log');
+    expect(log.map((e: { action: string; source?: string }) => [e.action, e.source])).toEqual([
+      ['end', 'feed'],
+      ['start', 'feed'],
+    ]);
   });
 });

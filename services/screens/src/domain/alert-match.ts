@@ -51,7 +51,13 @@ export function alertMatch(report: AlertReport, place: NonNullable<ScreenPlace>,
     texts: rule.texts,
   };
   if (kind === 'weather') {
-    const warnings = emergencyWarningsAt(report, place.cityCode);
+    // CAP marks no 特別警報: its most severe weather alerts stand for them
+    const warnings =
+      report.source === 'cap'
+        ? report.capSeverity === 'Extreme'
+          ? (concernsPlace(report, place)?.weather ?? [])
+          : []
+        : emergencyWarningsAt(report, place.cityCode);
     return warnings.length > 0 ? { content: { ...base, warnings }, minutes: rule.minutes } : null;
   }
   const concern = concernsPlace(report, { cityCode: place.cityCode, tsunamiRegion: place.tsunamiRegion });
