@@ -9,3 +9,4 @@ export * from './passwords';
 export * from './rules';
 export * from './tokens';
 export * from './user';
+export * from './alert-takeover-mail';

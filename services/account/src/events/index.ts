@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context';
+import { consumeAlertTakeovers } from './alert-takeovers';
 import { consumeBillingEvents } from './billing-consumers';
 import { consumeScreenAlerts } from './screen-alerts';
 
@@ -29,5 +30,14 @@ export async function startConsumers(context: ServiceContext): Promise<RunningCo
     publicUrl: context.config.PUBLIC_URL,
     logger: context.logger,
   });
-  return [billing, screenAlerts];
+  const alertTakeovers = await consumeAlertTakeovers({
+    js: context.nats.js,
+    durable: `${durableName(context.dbName)}-alert-takeovers`,
+    users: context.data.users,
+    claims: context.data.claims,
+    mailer: context.mailer,
+    publicUrl: context.config.PUBLIC_URL,
+    logger: context.logger,
+  });
+  return [billing, screenAlerts, alertTakeovers];
 }
