@@ -233,7 +233,17 @@ describe('reports', () => {
     expect(await ok(svc, owner, 'GET', '/api/screens/takeovers')).toEqual([]);
   });
 
-  it('below the rule’s intensity, a rule switched off, or another member’s place: nothing', async () => {
+  it('a 取消 ends the event’s takeover whatever its serial (a 震度速報 without one is numbered by its time)', async () => {
+    const owner = member();
+    const noto = await placed(owner, 'Noto', WAJIMA);
+    const eventId = `test-${randomUUID()}`;
+    await applyAlertReport(svc.server.context, quake(eventId, { serial: 1_780_000_000 }));
+    expect(await alertTakeovers(noto.device)).toHaveLength(1);
+    await applyAlertReport(svc.server.context, quake(eventId, { serial: 3, infoType: 'cancelled' }));
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+  });
+
+  it('below the rule’s intensity or with the rule off: nothing; lowered to 震度4, it shows for the rule’s minutes', async () => {
     const owner = member();
     const noto = await placed(owner, 'Noto', WAJIMA);
     const ctx = svc.server.context;

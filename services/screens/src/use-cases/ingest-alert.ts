@@ -114,8 +114,10 @@ async function applyForOwner(
   const ofEvent = running.filter(
     (t) => t.content.kind === 'alert' && t.content.eventId === report.eventId && t.content.alertKind === report.kind,
   );
-  // an older report of the event (reports can arrive out of order) never replaces a newer one
-  if (ofEvent.some((t) => t.content.kind === 'alert' && t.content.serial > report.serial)) {
+  // an older report of the event (reports can arrive out of order) never replaces a newer one; a 取消 ends the
+  // event whatever its serial (JMA numbers a 震度速報 by time when it has no serial, a 取消 by the event's count)
+  const newer = ofEvent.some((t) => t.content.kind === 'alert' && t.content.serial > report.serial);
+  if (newer && report.infoType !== 'cancelled') {
     return { started: [], ended: [] };
   }
   const planned = new Map<string, Planned>();
