@@ -38,8 +38,8 @@ export const ScreenGroup = z.object({
   /** its screens' opening hours (a screen's own win), and how long a bad state lasts before an e-mail */
   openingHours: OpeningHours,
   alertAfterMinutes: z.number().int(),
-  /** where its screens are (a screen's own place wins); null = not set */
-  place: ScreenPlace,
+  /** where its screens are (a screen's own place wins); null = not set (absent from older servers) */
+  place: ScreenPlace.default(null),
 });
 export type ScreenGroup = z.infer<typeof ScreenGroup>;
 export const ScreenGroupList = z.array(ScreenGroup);

@@ -138,8 +138,8 @@ export const Screen = z.object({
   /** how the screen hangs, and its own opening hours (null = its groups', else always open) */
   rotation: ScreenRotation,
   openingHours: OpeningHours,
-  /** where it is, for disaster alerts (null = its groups', else nowhere) */
-  place: ScreenPlace,
+  /** where it is, for disaster alerts (null = its groups', else nowhere; absent from older servers) */
+  place: ScreenPlace.default(null),
 });
 export type Screen = z.infer<typeof Screen>;
 export const ScreenList = z.array(Screen);

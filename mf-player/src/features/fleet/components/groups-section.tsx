@@ -218,7 +218,7 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
           openingHours: spans.length ? spans : null,
           // an empty or odd entry goes as it is: the server says what is wrong, by field
           alertAfterMinutes: alertAfter.trim() === '' ? Number.NaN : Number(alertAfter),
-          place,
+          ...(JSON.stringify(place) !== JSON.stringify(group.place ?? null) ? { place } : {}),
         },
       },
       {

@@ -26,7 +26,15 @@ export function ScreenSettings({ screen }: { screen: Screen }) {
     setErrors(new Map());
     setError(null);
     update.mutate(
-      { id: screen.id, body: { rotation, openingHours: spans.length ? spans : null, place } },
+      {
+        id: screen.id,
+        body: {
+          rotation,
+          openingHours: spans.length ? spans : null,
+          // sent only when changed: a page opened before another one set the place does not clear it
+          ...(JSON.stringify(place) !== JSON.stringify(screen.place ?? null) ? { place } : {}),
+        },
+      },
       {
         onSuccess: () => toast({ title: t('screens.health.settings.saved') }),
         onError: (err) => {
