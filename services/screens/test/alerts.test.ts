@@ -282,7 +282,7 @@ describe('reports', () => {
     expect(t?.show).toMatchObject({ drill: true, intensity: '6-' });
   });
 
-  it('ends with the report’s validity; a report whose validity passed takes nothing over', async () => {
+  it('ends with the report’s validity; one whose validity passed takes nothing over; an old one without shows its minutes', async () => {
     const owner = member();
     const noto = await placed(owner, 'Noto', WAJIMA);
     const ctx = svc.server.context;
@@ -293,9 +293,11 @@ describe('reports', () => {
     await ok(svc, owner, 'DELETE', `/api/screens/takeovers/${t?.id}`);
     const late = await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { validUntil: iso(now() - 1000) }));
     expect(late.started).toEqual([]);
-    // an old report replayed (an hour and more ago, no validity): nothing either
-    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { reportedAt: iso(now() - 61 * 60_000) }));
     expect(await alertTakeovers(noto.device)).toEqual([]);
+    // an old report replayed (a sample from years ago, no validity): the rule's hour from when it is read
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`, { reportedAt: '2009-08-10T20:09:00Z' }));
+    const [old] = await alertTakeovers(noto.device);
+    expect(Date.parse(old?.endsAt ?? '') - now()).toBeGreaterThan(59 * 60_000);
   });
 
   it('a display offline now gets it when it comes back (the manifest holds it until it ends), and ends it alone', async () => {

@@ -1,11 +1,14 @@
 // Disaster alerts on real displays: three displays in three prefectures (Shizuoka, Tokyo, and Ishinomaki on the
-// Miyagi coast); JMA reports replayed onto the ALERTS stream as the poller would publish them (JMA's own sample XML,
-// dated now). A 震度6弱 report for Shizuoka takes over only that display within 2 s, its 取消 ends it, a 訓練 report
+// Miyagi coast); JMA's own sample XML (with event ids of their own) replayed onto the ALERTS stream: the first as the
+// poller publishes (timed), the others with `npm run alerts -- replay`. A 震度6弱 report for Shizuoka takes over only that display within 2 s, its 取消 ends it, a 訓練 report
 // shows nothing on screens without a drill rule, and a 大津波警報 takes over the coastal display. The fleet page's
 // alert settings are there in Japanese with the defaults, and pass axe.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Page } from 'playwright-core';
@@ -13,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Api, openPlayerBrowser, type PlayerBrowser, pairDisplay, signedInMember, until } from './player-helpers';
 import { seriousViolations } from './screens';
 
+const run = promisify(execFile);
 const samples = path.resolve(import.meta.dirname, '../../../packages/alerts/samples/jma');
 let api: Api;
 let nc: NatsConnection;
@@ -37,7 +41,27 @@ function report(file: string, eventId: string, over: { status?: string; serial?:
   return xml;
 }
 
-/** Publishes a report as the poller does: its raw bytes on alerts.report.v1, id `jma:<sha256>`. */
+/**
+ * Replays reports with the project's CLI (`npm run alerts -- replay`), onto the stack's NATS: the files are the
+ * samples with an event id of their own (a rerun on the same stream is a new event, not a duplicate).
+ */
+async function replayWithCli(xmls: string[]): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pagecast-alerts-'));
+  const files = xmls.map((xml, i) => {
+    const file = path.join(dir, `report-${i}.xml`);
+    writeFileSync(file, xml);
+    return file;
+  });
+  const root = path.resolve(import.meta.dirname, '../../..');
+  const nats = inject('stackEnv')?.NATS_URL ?? process.env.NATS_URL ?? '';
+  const { stdout } = await run('npm', ['run', '--silent', 'alerts', '--', 'replay', '--profile', 'test', ...files], {
+    cwd: root,
+    env: { ...process.env, NATS_URL: nats },
+  });
+  return stdout;
+}
+
+/** Publishes a report as the poller does (its raw bytes on alerts.report.v1, id `jma:<sha256>`), timed to the ms. */
 async function replay(xml: string): Promise<number> {
   const bytes = new TextEncoder().encode(xml);
   await jetstream(nc).publish('alerts.report.v1', bytes, {
@@ -116,7 +140,8 @@ describe('disaster alerts on displays', () => {
     expect(await alertOn(tokyo.page)).toBeNull();
     expect(await alertOn(coast.page)).toBeNull();
 
-    await replay(report('32-35_06_06_100915_VXSE53.xml', id, { serial: 9 }));
+    const out = await replayWithCli([report('32-35_06_06_100915_VXSE53.xml', id, { serial: 9 })]);
+    expect(out).toContain('cancelled');
     await until('the earthquake ends on 取消', async () => (await alertOn(shizuoka.page)) === null, 10_000);
     const log = await api.json<Array<{ action: string; source?: string; reportId?: string }>>(
       'GET',
@@ -130,9 +155,13 @@ describe('disaster alerts on displays', () => {
   });
 
   it('a 訓練 report shows nothing on screens without a drill rule', async () => {
-    await replay(report('32-35_01_01_100806_VXSE51.xml', eventId(), { status: '訓練', serial: 1 }));
-    // a real report right after it, for the coast: once that shows, the drill before it was read and ignored
-    await replay(report('32-39_11_02_250206_VTSE41.xml', eventId()));
+    // the drill, then a real report for the coast (in one replay, in that order): once that shows, the drill before it
+    // was read and ignored
+    const out = await replayWithCli([
+      report('32-35_01_01_100806_VXSE51.xml', eventId(), { status: '訓練', serial: 1 }),
+      report('32-39_11_02_250206_VTSE41.xml', eventId()),
+    ]);
+    expect(out).toContain('exercise');
     const coast = displays[2] as PlayerBrowser;
     await until(
       'the coastal display shows the tsunami warning',

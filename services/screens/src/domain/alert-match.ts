@@ -94,11 +94,12 @@ export const factsKey = (c: TakeoverAlert) =>
   [c.alertKind, c.area.code, c.intensity ?? '', c.tsunamiGrade ?? '', (c.warnings ?? []).join('+')].join('|');
 
 /**
- * When an alert takeover ends: the report's validity when it gives one, else its time plus the rule's minutes; an
- * alert whose end has passed (a report replayed late, a stream read again) takes nothing over.
+ * When an alert takeover ends: the report's validity when it gives one, else the rule's minutes from when the report
+ * is read (a feed or stream that delivers late still shows it for its time; a replayed old sample shows as a demonstration
+ * would want). A validity already past takes nothing over. The same report read twice is stopped before this, by its id.
  */
-export function alertEndsAt(report: Pick<AlertReport, 'validUntil' | 'reportedAt'>, minutes: number): number {
+export function alertEndsAt(report: Pick<AlertReport, 'validUntil'>, minutes: number, now: number): number {
   const valid = report.validUntil ? Date.parse(report.validUntil) : Number.NaN;
   if (Number.isFinite(valid)) return valid;
-  return Date.parse(report.reportedAt) + minutes * 60_000;
+  return now + minutes * 60_000;
 }

@@ -124,8 +124,8 @@ async function applyForOwner(
   for (const { screen, place } of screens) {
     const match = alertMatch(report, place, rules);
     if (!match) continue;
-    const endsAt = alertEndsAt(report, match.minutes);
-    if (endsAt <= now) continue; // past its validity: a late replay takes nothing over
+    const endsAt = alertEndsAt(report, match.minutes, now);
+    if (endsAt <= now) continue; // past its validity
     const key = factsKey(match.content);
     const p = planned.get(key);
     if (p) p.screens.push(screen);
