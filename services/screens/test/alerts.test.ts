@@ -5,12 +5,14 @@
 // report's id, and one e-mail event per report and member.
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AlertReport, Intensity } from '@pagecast/alerts';
 import { ALERT_REPORT_SUBJECT, defaultAlertRules } from '@pagecast/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyAlertReport } from '../src/use-cases/ingest-alert';
 import { eventually, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
-import { member, pairDisplay, startService, type TestService } from './helpers';
+import { member, pairDisplay, startReplica, startService, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -380,5 +382,63 @@ describe('the feed', () => {
       ['end', 'feed'],
       ['start', 'feed'],
     ]);
+  });
+});
+
+describe('the poller', () => {
+  it('with ALERTS_JMA_FEED_URL set, one of two instances reads the feed, and its report takes over', async () => {
+    const eventId = String(Date.now() * 1000 + Math.floor(Math.random() * 1000));
+    const jst = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 19);
+    const report = readFileSync(
+      new URL('../../../packages/alerts/samples/jma/32-35_04_06_240613_VXSE53.xml', import.meta.url),
+      'utf8',
+    )
+      .replace(/<ReportDateTime>[^<]+<\/ReportDateTime>/, `<ReportDateTime>${jst}+09:00</ReportDateTime>`)
+      .replace(/<EventID>[^<]+<\/EventID>/, `<EventID>${eventId}</EventID>`);
+    const requests: string[] = [];
+    const http = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+      if (req.url === '/feed/eqvol.xml') {
+        res
+          .writeHead(200, { 'content-type': 'application/atom+xml' })
+          .end(
+            `<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom" lang="ja"><title>高頻度（地震火山）</title><id>urn:uuid:feed</id><updated>2025-01-25T07:18:00Z</updated><entry><title>震源・震度に関する情報</title><id>urn:uuid:${eventId}</id><updated>2025-01-25T07:18:00Z</updated><author><name>気象庁</name></author><link type="application/xml" href="${base}/data/${eventId}.xml"/></entry></feed>`,
+          );
+      } else if (req.url === `/data/${eventId}.xml`) {
+        res.writeHead(200, { 'content-type': 'application/xml' }).end(report);
+      } else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const feedUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/feed/eqvol.xml`;
+    // the screen placed (日南市, from 震度4) before any instance reads the feed
+    const owner = member();
+    const d = await placed(owner, 'Nichinan', { cityCode: '4520400', tsunamiRegion: null });
+    const rules = await ok(svc, owner, 'GET', '/api/screens/alert-rules');
+    await ok(svc, owner, 'PUT', '/api/screens/alert-rules', {
+      ...rules,
+      earthquake: { ...rules.earthquake, minIntensity: '4' },
+    });
+    const withFeed = { ...svc, env: { ...svc.env, ALERTS_JMA_FEED_URL: feedUrl } };
+    const one = await startReplica(withFeed);
+    const two = await startReplica({
+      ...withFeed,
+      env: { ...withFeed.env, CONSUMER_PREFIX: `${svc.env.CONSUMER_PREFIX}-c` },
+    });
+    try {
+      const [t] = await eventually(async () => {
+        const found = await alertTakeovers(d.device);
+        return found.length > 0 ? found : undefined;
+      });
+      expect(t?.show).toMatchObject({ kind: 'alert', intensity: '4', area: { name: '日南市' } });
+      await new Promise((r) => setTimeout(r, 500));
+      // one instance polls (the lease): the feed and the report were read once (the next poll is a minute away)
+      expect(requests.filter((r) => r === '/feed/eqvol.xml')).toHaveLength(1);
+      expect(requests.filter((r) => r === `/data/${eventId}.xml`)).toHaveLength(1);
+    } finally {
+      await two.close();
+      await one.close();
+      http.close();
+    }
   });
 });

@@ -1,43 +1,61 @@
-// The JMA feed poller (packages/alerts) runs on one instance at a time: the one holding the lease `alerts-poller`
-// runs it for a lease period, then lets the lease go and tries again with the others (a dead holder's lease is
-// taken over when it expires). What it publishes goes to the ALERTS stream, which every instance's consumer reads.
-import { startPoller } from '@pagecast/alerts/feed/poller';
-import { runPeriodically } from '@pagecast/service-kit';
+// The JMA feed poller (packages/alerts) runs on one instance at a time: the one holding the lease `alerts-poller`.
+// The holder takes the lease again as soon as a period ends (the others try every 30 s), keeping its poller, and
+// with it what the poller has already published; an instance that finds the lease held stops a poller it still runs.
+// A dead holder's lease is taken over when it expires. What the poller publishes goes to the ALERTS stream, which
+// every instance's consumer reads (a report published twice during a hand-over is applied once: its id).
+import { type Poller, startPoller } from '@pagecast/alerts/feed/poller';
 import type { ServiceContext } from '../context';
 
-/** How long one instance polls before the lease is let go (and most likely taken again by the same one). */
-export const POLLER_LEASE_MS = 10 * 60_000;
-const POLLER_TRY_MS = 30_000;
+/** How long one period of the lease lasts (a dead holder's poller is replaced at most this late). */
+export const POLLER_LEASE_MS = 5 * 60_000;
+/** How often an instance without the lease tries it. */
+export const POLLER_TRY_MS = 30_000;
 
 export function startAlertPoller(ctx: ServiceContext, urls: string[], intervalMs: number): { stop(): Promise<void> } {
-  let stopping: (() => void) | undefined;
-  const turn = () =>
-    ctx.data.leases.tryLease('alerts-poller', POLLER_LEASE_MS, async () => {
-      const poller = startPoller({
-        urls,
-        fetch: globalThis.fetch,
-        intervalMs,
-        publish: ctx.data.alerts.publishReport,
+  const stopping = new AbortController();
+  let poller: Poller | null = null;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      stopping.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
       });
-      // hold the lease a little less than its length, or until the service stops
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, POLLER_LEASE_MS - POLLER_TRY_MS);
-        stopping = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      await poller.stop();
     });
-  const periodic = runPeriodically(POLLER_TRY_MS, turn, {
-    logger: ctx.logger,
-    name: 'alerts poller lease',
-    runAtStart: true,
-  });
+  const loop = (async () => {
+    while (!stopping.signal.aborted) {
+      const turn = await ctx.data.leases
+        .tryLease('alerts-poller', POLLER_LEASE_MS, async () => {
+          poller ??= startPoller({
+            urls,
+            fetch: globalThis.fetch,
+            intervalMs,
+            publish: ctx.data.alerts.publishReport,
+            onEvent: (event) => {
+              if (event.type === 'failed' || event.type === 'entry-failed') ctx.logger.warn(event, 'alerts poller');
+              else if (event.type === 'published') ctx.logger.info(event, 'alerts poller');
+            },
+          });
+          // a little less than the lease: the next period is taken before this one can expire
+          await pause(POLLER_LEASE_MS - 5_000);
+        })
+        .catch((err: unknown) => {
+          ctx.logger.warn({ err }, 'alerts poller lease failed; trying again');
+          return { held: false as const };
+        });
+      if (!turn.held) {
+        const running = poller as Poller | null;
+        poller = null;
+        await running?.stop();
+        await pause(POLLER_TRY_MS);
+      }
+    }
+  })();
   return {
     async stop() {
-      stopping?.();
-      await periodic.stop();
+      stopping.abort();
+      await loop;
+      await (poller as Poller | null)?.stop();
     },
   };
 }
