@@ -4,11 +4,14 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import './alerts.css';
 
-/** JMA's code tables (packages/alerts), loaded when a picker first shows: no other page of the player carries them. */
-type Tables = Pick<typeof import('@pagecast/alerts'), 'prefectures' | 'citiesOf' | 'cityByCode' | 'tsunamiRegion'>;
+/** JMA's code tables (packages/alerts, the tables alone), loaded when a picker first shows: no other page carries them. */
+type Tables = Pick<
+  typeof import('@pagecast/alerts/places'),
+  'prefectures' | 'citiesOf' | 'cityByCode' | 'tsunamiRegion'
+>;
 let loading: Promise<Tables> | undefined;
 const loadTables = () => {
-  loading ??= import('@pagecast/alerts');
+  loading ??= import('@pagecast/alerts/places');
   return loading;
 };
 
