@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AlertReport, Intensity } from '@pagecast/alerts';
-import { ALERT_REPORT_SUBJECT, defaultAlertRules } from '@pagecast/contracts';
+import { ALERTS_STREAM, ALERT_REPORT_SUBJECT as PUBLISHED_SUBJECT } from '@pagecast/alerts/feed/nats';
+import { ALERT_REPORT_SUBJECT, alertStream, defaultAlertRules } from '@pagecast/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyAlertReport } from '../src/use-cases/ingest-alert';
 import { eventually, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
@@ -86,6 +87,18 @@ const alertTakeovers = async (device: Parameters<typeof manifest>[1]) =>
   (
     (await manifest(svc, device)).takeovers as Array<{ id: string; show: Record<string, unknown>; endsAt: string }>
   ).filter((t) => t.show.kind === 'alert');
+
+// The replay CLI and the poller's publisher (run by Node without the contracts build) keep their own copy of the
+// stream's definition: whoever publishes first creates the stream, so both copies must say the same.
+it('the alerts publisher creates the same ALERTS stream the service reads', () => {
+  expect(PUBLISHED_SUBJECT).toBe(ALERT_REPORT_SUBJECT);
+  expect(ALERTS_STREAM).toEqual({
+    name: alertStream.name,
+    subjects: alertStream.subjects,
+    duplicateWindowMs: alertStream.duplicateWindowMs,
+    maxAgeMs: alertStream.maxAgeMs,
+  });
+});
 
 describe('places', () => {
   it('keeps a screen’s and a group’s place, refusing a city or coast JMA’s tables do not know (nothing changed)', async () => {

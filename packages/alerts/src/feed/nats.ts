@@ -3,7 +3,7 @@
 import { JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { connect, nanos } from '@nats-io/transport-node';
 
-/** The stream the screens service reads (the same definition as its own: whoever publishes first creates it). */
+/** The stream the screens service reads (contracts' alertStream, copied: this file runs under Node without the contracts build; services/screens/test/alerts.test.ts checks they agree). */
 export const ALERTS_STREAM = {
   name: 'ALERTS',
   subjects: ['alerts.>'],
