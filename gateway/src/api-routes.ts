@@ -1,6 +1,13 @@
 // The gateway's own /api answers (docs, live streams) and the rest of /api and /media, sent to the service that owns
 // each path per the contracts' route table, with the caller's signed identity (server.ts).
-import { findRoute, IDENTITY_HEADER, type ServiceName, serviceForPath } from '@pagecast/contracts';
+import {
+  DEVICE_SOCKET_PATH,
+  errorMessagesJa,
+  findRoute,
+  IDENTITY_HEADER,
+  type ServiceName,
+  serviceForPath,
+} from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import compression from 'compression';
 import type express from 'express';
@@ -31,11 +38,12 @@ export function mountApi(
     internalSecret: string;
     /** the Set-Cookie value that clears the session cookie */
     clearCookie: string;
+    /** a display's identity header, signed once per 10 s (device-headers.ts) */
+    deviceHeader?: ReturnType<typeof createDeviceHeaders>;
   },
 ) {
   const { events, proxy, clearCookie } = deps;
-  // a display's identity header, signed once per 10 s (device-headers.ts)
-  const deviceHeader = createDeviceHeaders(deps.internalSecret);
+  const deviceHeader = deps.deviceHeader ?? createDeviceHeaders(deps.internalSecret);
   app.get('/api/docs', compression(), (_req, res) => {
     res.type('html').set('Cache-Control', 'no-cache').send(docsPage());
   });
@@ -44,6 +52,13 @@ export function mountApi(
     if (!service) return sendError(res, 404, 'NOT_FOUND');
     req.url = '/openapi.json';
     return proxy(service, req, res);
+  });
+  // The display's socket is upgraded before express (device-socket.ts); a plain GET of its path is told to upgrade.
+  app.get(DEVICE_SOCKET_PATH, (_req, res) => {
+    res
+      .status(426)
+      .set({ 'Cache-Control': 'no-store', Upgrade: 'websocket' })
+      .json({ code: 'MALFORMED_REQUEST', message: errorMessagesJa.MALFORMED_REQUEST });
   });
   app.get('/api/events', (req, res) => {
     const { identity, device } = sessionOf(res);

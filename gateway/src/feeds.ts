@@ -2,6 +2,7 @@
 // page-image decisions.
 import { DEVICE_TOKEN_TTL_SECONDS, SESSION_TOKEN_TTL_SECONDS, subjects } from '@pagecast/contracts';
 import type { connectNats } from '@pagecast/service-kit';
+import type { DeviceSockets } from './device-socket';
 import type { EventsHub } from './events';
 import { type LiveFeed, startLiveFeed } from './live';
 import type { Logger } from './log';
@@ -28,6 +29,8 @@ export function startFeeds(opts: {
   deviceRevocations: RevocationStore;
   events: EventsHub;
   media: MediaServer;
+  /** the displays' sockets: closed at their revocation, told of their screens' changes */
+  sockets?: Pick<DeviceSockets, 'revoke' | 'onEvent'>;
   logger: Logger;
   /** how long the status feed follows the bucket after the last Screens page closed (tests shorten it) */
   statusLingerMs?: number;
@@ -49,10 +52,21 @@ export function startFeeds(opts: {
     stream: 'SCREENS',
     subject: subjects.screenRevoked,
     idField: 'deviceId',
-    onRevoked: (deviceId) => events.end((c) => c.sessionId === `device:${deviceId}`),
+    onRevoked: (deviceId) => {
+      events.end((c) => c.sessionId === `device:${deviceId}`);
+      opts.sockets?.revoke(deviceId);
+    },
   });
   // Live updates (events.ts): playlist and file changes forwarded to the streams watching them.
-  const live = startLiveFeed({ js: nats.js, hub: events, logger, onEvent: (event) => media.onEvent(event) });
+  const live = startLiveFeed({
+    js: nats.js,
+    hub: events,
+    logger,
+    onEvent: (event) => {
+      media.onEvent(event);
+      opts.sockets?.onEvent(event);
+    },
+  });
   // Screens' status reports to their owners' Screens pages (screen-status-feed.ts); not awaited: the screens
   // service makes its bucket, and a gateway may start first.
   const statusFeed = startStatusFeed({ js: nats.js, hub: events, logger, lingerMs: opts.statusLingerMs });

@@ -1,10 +1,21 @@
 import { DEVICE_TOKEN_TTL_SECONDS, SESSION_TOKEN_TTL_SECONDS } from '@pagecast/contracts';
-import { connectNats, createHttpApp, createLogger, ensureStreams, type Listening, listen } from '@pagecast/service-kit';
+import {
+  connectNats,
+  createHttpApp,
+  createLogger,
+  type DeviceRpcClient,
+  deviceRpcClient,
+  ensureStreams,
+  type Listening,
+  listen,
+} from '@pagecast/service-kit';
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { mountApi, serviceTargets } from './api-routes';
 import type { GatewayConfig } from './config';
 import { createDeviceVerifier } from './device';
+import { createDeviceHeaders } from './device-headers';
+import { createDeviceSockets, type DeviceSockets } from './device-socket';
 import { createEventsHub, type LiveLimits } from './events';
 import { type Feeds, startFeeds } from './feeds';
 import { callerIdentifier, dropClientIdentity, identifyCallers, sessionOf } from './identify';
@@ -41,6 +52,8 @@ export interface Gateway {
   media: MediaServer;
   /** the screens' status feed (screen-status-feed.ts), once started */
   readonly statusFeed: StatusFeed | undefined;
+  /** the paired displays' sockets (device-socket.ts) */
+  sockets: DeviceSockets;
 }
 
 /** The internal listener: probes and metrics only, never the public's to read. */
@@ -52,14 +65,24 @@ async function listenInternal(probes: express.RequestHandler, port: number, host
 }
 
 /** The public listener: page images first (media.ts), then the app. */
-function listenPublic(handler: RequestListener, port: number, config: GatewayConfig): Promise<Listening> {
-  // every socket ends on close: live streams never become idle
+function listenPublic(
+  handler: RequestListener,
+  port: number,
+  config: GatewayConfig,
+  sockets: DeviceSockets,
+): Promise<Listening> {
+  // every socket ends on close: live streams never become idle; the displays' WebSockets are upgraded here
   return listen(
     handler,
     port,
     config.HOST,
     { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS },
-    { endAllOnClose: true },
+    {
+      endAllOnClose: true,
+      onUpgrade: (req, socket, head) => {
+        if (!sockets.upgrade(req, socket, head)) socket.destroy();
+      },
+    },
   );
 }
 
@@ -85,6 +108,19 @@ export function createGateway(
   const deviceRevocations = new RevocationStore(DEVICE_TOKEN_TTL_SECONDS * 1000);
   const devices = createDeviceVerifier({ jwksUrl: config.SCREENS_JWKS_URL, revocations: deviceRevocations, logger });
   const { identify, clearCookie } = callerIdentifier({ verifier, devices, https });
+  // a display's identity header, signed once per 10 s (device-headers.ts), for its HTTP calls and its socket's
+  const deviceHeader = createDeviceHeaders(config.INTERNAL_SECRET);
+  let rpc: DeviceRpcClient | undefined;
+  const sockets = createDeviceSockets({
+    devices,
+    revocations: deviceRevocations,
+    deviceHeader,
+    rpc: () => rpc,
+    logger,
+    publicUrl: config.PUBLIC_URL,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    maxCalls: config.RATE_LIMIT_API_MAX,
+  });
   const proxy = createServiceProxy({
     targets: serviceTargets(config),
     timeoutMs: config.PROXY_TIMEOUT_MS,
@@ -137,7 +173,7 @@ export function createGateway(
 
   app.use(identifyCallers(identify));
   app.use(limits.device);
-  mountApi(app, { events, proxy, internalSecret: config.INTERNAL_SECRET, clearCookie });
+  mountApi(app, { events, proxy, internalSecret: config.INTERNAL_SECRET, clearCookie, deviceHeader });
 
   // Front end: the remotes' builds, their manifest URLs, and the shell with its SPA fallback.
   mountFrontEnd(app, remotes, { staticDir: config.STATIC_DIR, remotesDir: config.REMOTES_DIR });
@@ -155,13 +191,16 @@ export function createGateway(
     deviceRevocations,
     events,
     media,
+    sockets,
     get statusFeed() {
       return feeds?.statusFeed;
     },
     async start(port = config.PORT, internalPort = config.INTERNAL_PORT) {
       nats = await connectNats(config.NATS_URL, logger, 'gateway');
       await ensureStreams(nats.jsm);
+      rpc = deviceRpcClient(nats.nc, { prefix: config.DEVICE_RPC_SUBJECT_PREFIX });
       feeds = startFeeds({
+        sockets,
         nats,
         revocations,
         deviceRevocations,
@@ -175,13 +214,14 @@ export function createGateway(
       const caughtUp = await feeds.caughtUp;
       if (!caughtUp) logger.warn('revocation backlog or live feed not ready within 10 s; continuing');
       internal = await listenInternal(probes, internalPort, config.INTERNAL_HOST);
-      server = await listenPublic(handler, port, config);
+      server = await listenPublic(handler, port, config, sockets);
       const actual = server.port;
       logger.info({ host: config.HOST, port: actual, internalPort: internal.port }, 'gateway listening');
       return { port: actual, url: `http://127.0.0.1:${actual}`, internalUrl: internal.url };
     },
     async close() {
       events.end();
+      sockets.closeAll();
       await server?.close();
       await internal?.close();
       await feeds?.stop();

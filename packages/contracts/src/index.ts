@@ -1,6 +1,7 @@
 export * from './api/auth';
 export * from './api/contact';
 export * from './api/dashboard';
+export * from './api/device-socket';
 export * from './api/files';
 export * from './api/marketplace';
 export * from './api/media-access';

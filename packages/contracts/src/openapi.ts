@@ -69,16 +69,18 @@ function operationOf(route: RouteDef): JsonSchema {
   const success: JsonSchema =
     status === '302'
       ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
-      : {
-          description: 'OK',
-          content: {
-            [route.responseContentType ?? 'application/json']: {
-              schema: route.responseContentType
-                ? { type: 'string', format: 'binary' }
-                : jsonSchemaOf(route.response, 'output'),
+      : status === '101'
+        ? { description: 'Switching Protocols (WebSocket): JSON text frames, see x-pagecast-socket' }
+        : {
+            description: 'OK',
+            content: {
+              [route.responseContentType ?? 'application/json']: {
+                schema: route.responseContentType
+                  ? { type: 'string', format: 'binary' }
+                  : jsonSchemaOf(route.response, 'output'),
+              },
             },
-          },
-        };
+          };
   const errorResponse = { $ref: '#/components/responses/Error' };
   const responses: JsonSchema = { [status]: success, '4XX': errorResponse, '5XX': errorResponse };
   // The gateway refuses a state-changing call made by a page of another site (gateway/src/same-origin.ts); a
@@ -103,6 +105,13 @@ function operationOf(route: RouteDef): JsonSchema {
   };
   const body = requestBodyOf(route);
   if (body) operation.requestBody = body;
+  if (route.socketFrames) {
+    operation['x-pagecast-socket'] = {
+      up: jsonSchemaOf(route.socketFrames.up, 'input'),
+      down: jsonSchemaOf(route.socketFrames.down, 'output'),
+      protocol: 'docs/device-socket.md',
+    };
+  }
   if (route.auth === 'session') operation.security = [{ cookieAuth: [] }];
   else if (route.auth === 'optional') operation.security = [{}, { cookieAuth: [] }];
   else if (route.auth === 'device') operation.security = [{ deviceAuth: [] }];

@@ -33,6 +33,8 @@ export interface RouteDef {
    * card provider's signed webhook); 'refused': a get that changes state (the logout navigation).
    */
   crossSite?: 'allowed' | 'refused';
+  /** a WebSocket route (successStatus 101): the frames each way, in the OpenAPI document as x-pagecast-socket */
+  socketFrames?: { up: z.ZodType; down: z.ZodType };
 }
 
 /**

@@ -79,6 +79,8 @@ describe('route table', () => {
       'post /api/screens/device/heartbeat',
       'post /api/screens/device/key',
       'post /api/screens/device/plays',
+      // the display's socket (upgraded by the gateway)
+      'get /api/screens/device/socket',
       // fleet control
       'get /api/screens/groups',
       'post /api/screens/groups',
@@ -140,6 +142,7 @@ describe('route table', () => {
         'device post /api/screens/device/heartbeat',
         'device post /api/screens/device/key',
         'device post /api/screens/device/plays',
+        'device get /api/screens/device/socket',
       ].sort(),
     );
   });

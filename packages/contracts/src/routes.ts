@@ -1,6 +1,7 @@
 import { accountRoutes } from './api/auth';
 import { contactRoutes } from './api/contact';
 import { dashboardRoutes } from './api/dashboard';
+import { deviceSocketRoutes } from './api/device-socket';
 import { filesRoutes } from './api/files';
 import { marketplaceRoutes } from './api/marketplace';
 import { membershipRoutes } from './api/membership';
@@ -31,6 +32,7 @@ export const apiRoutes: RouteDef[] = [
   ...pointsRoutes,
   ...membershipRoutes,
   ...screensRoutes,
+  ...deviceSocketRoutes,
   ...playProofRoutes,
   ...screenFleetRoutes,
   ...screenAlertRoutes,

@@ -117,6 +117,28 @@ export function toAppError(err: unknown): AppError | undefined {
   return fromHttpError(err);
 }
 
+/**
+ * The status and body an error answers with, `{ code, message, issues?, details? }`: the HTTP routes' (errorHandler)
+ * and the device socket's replies (device-rpc.ts) alike. Unexpected errors are 500 INTERNAL with a correlationId.
+ */
+export function errorAnswer(
+  err: unknown,
+  logger: pino.Logger,
+  context: { correlationId?: string; reqId?: unknown; method?: string; url?: string } = {},
+): { status: number; body: Record<string, unknown> } {
+  const appError = toAppError(err);
+  if (appError) {
+    const body: Record<string, unknown> = { code: appError.code, message: appError.message };
+    if (appError.issues) body.issues = appError.issues;
+    if (appError.details) Object.assign(body, { details: appError.details });
+    if (appError.status >= 500) logger.error({ err, reqId: context.reqId }, appError.message);
+    return { status: appError.status, body };
+  }
+  const correlationId = context.correlationId ?? randomUUID();
+  logger.error({ err, correlationId, method: context.method, url: context.url }, 'unexpected error');
+  return { status: 500, body: { code: 'INTERNAL', message: errorMessagesJa.INTERNAL, correlationId } };
+}
+
 /** The one error handler: `{ code, message, issues? }`; unexpected errors become 500 INTERNAL with a correlationId. */
 export function errorHandler(logger: pino.Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
@@ -126,17 +148,12 @@ export function errorHandler(logger: pino.Logger): ErrorRequestHandler {
     }
     // An error answer may say what this member may or may not see: never cached, whatever the route had set.
     res.setHeader('Cache-Control', 'no-store');
-    const appError = toAppError(err);
-    if (appError) {
-      const body: Record<string, unknown> = { code: appError.code, message: appError.message };
-      if (appError.issues) body.issues = appError.issues;
-      if (appError.details) Object.assign(body, { details: appError.details });
-      if (appError.status >= 500) logger.error({ err, reqId: req.id }, appError.message);
-      res.status(appError.status).json(body);
-      return;
-    }
-    const correlationId = typeof req.id === 'string' ? req.id : randomUUID();
-    logger.error({ err, correlationId, method: req.method, url: req.originalUrl }, 'unexpected error');
-    res.status(500).json({ code: 'INTERNAL', message: errorMessagesJa.INTERNAL, correlationId });
+    const { status, body } = errorAnswer(err, logger, {
+      reqId: req.id,
+      correlationId: typeof req.id === 'string' ? req.id : undefined,
+      method: req.method,
+      url: req.originalUrl,
+    });
+    res.status(status).json(body);
   };
 }

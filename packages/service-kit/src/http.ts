@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PassThrough, type Readable } from 'node:stream';
+import { type Duplex, PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { errorMessagesJa } from '@pagecast/contracts';
 import express from 'express';
@@ -290,10 +290,15 @@ export function listen(
   port: number,
   host = '127.0.0.1',
   timeouts: ServerTimeouts = {},
-  opts: { endAllOnClose?: boolean } = {},
+  opts: {
+    endAllOnClose?: boolean;
+    /** WebSocket upgrades (the gateway's display sockets); without it an upgrade request gets no answer */
+    onUpgrade?: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  } = {},
 ): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = createServer(app, timeouts);
+    if (opts.onUpgrade) server.on('upgrade', opts.onUpgrade);
     server.listen(port, host, () => {
       const actual = (server.address() as AddressInfo).port;
       resolve({

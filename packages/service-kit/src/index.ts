@@ -2,6 +2,7 @@ export { type BaseConfig, baseConfigSchema, ConfigError, databaseNameOf, loadCon
 export {
   AppError,
   bulkWriteErrors,
+  errorAnswer,
   errorHandler,
   isDuplicateKeyError,
   onlyDuplicateKeys,
@@ -108,3 +109,14 @@ export {
   type ServiceRuntimeOptions,
   startServiceRuntime,
 } from './runtime';
+export {
+  DEVICE_RPC_PREFIX,
+  DEVICE_RPC_QUEUE,
+  DEVICE_RPC_TIMEOUT_MS,
+  type DeviceRpcAnswer,
+  type DeviceRpcClient,
+  type DeviceRpcHandler,
+  deviceRpcClient,
+  deviceRpcSubject,
+  serveDeviceRpc,
+} from './device-rpc';

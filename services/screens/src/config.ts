@@ -12,6 +12,8 @@ import { z } from 'zod';
  *   ALERTS_JMA_FEED_URL   JMA Atom feed URLs, comma-separated (eqvol.xml, extra.xml); unset = no poller (reports
  *                         may still arrive on the ALERTS stream, from a replay or another deployment's poller)
  *   ALERTS_POLL_MS        how often the feed is read (default and minimum 60000, as JMA asks)
+ *   DEVICE_RPC_SUBJECT_PREFIX  the displays' socket calls relayed by the gateway: `<prefix>.<type>` (default
+ *                         screens.device; tests sharing one NATS use their own)
  */
 export const configSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(4105),
@@ -31,6 +33,10 @@ export const configSchema = {
     )
     .pipe(z.array(z.url())),
   ALERTS_POLL_MS: z.coerce.number().int().min(60_000).default(60_000),
+  DEVICE_RPC_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[\w-]+(\.[\w-]+)*$/)
+    .default('screens.device'),
 };
 
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {

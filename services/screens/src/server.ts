@@ -11,6 +11,7 @@ import { createRepositories } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
 import { startAlertPoller } from './use-cases/alert-poller';
+import { serveDeviceSocketCalls } from './events/device-socket';
 import { resumePendingChanges } from './use-cases/bulk-change';
 import { recordHoursInForce } from './use-cases/hours-history';
 import { sweepIncidents } from './use-cases/incident-sweep';
@@ -74,6 +75,9 @@ export async function createServer(
         const poller = startAlertPoller(context, config.ALERTS_JMA_FEED_URL, config.ALERTS_POLL_MS);
         onClose(() => poller.stop());
       }
+      // the displays' calls relayed by the gateway from their sockets (core NATS, shared by the instances)
+      const socketCalls = serveDeviceSocketCalls(context);
+      onClose(() => socketCalls.stop());
       return [createRouter(context)];
     },
   });

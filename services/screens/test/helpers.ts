@@ -35,6 +35,8 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     EVENTS_DELIVER: 'new',
     // incidents are swept by the tests on the service's clock, never by a timer in the background
     INCIDENT_SWEEP_MS: '0',
+    // the displays' socket calls (NATS request/reply) of this instance only: the test NATS is shared
+    DEVICE_RPC_SUBJECT_PREFIX: `${uniqueName('screens-test')}.device`,
     ...extra,
   };
   return open(env, 0, { dropDatabase: true });

@@ -1,0 +1,432 @@
+// The paired display's socket (docs/device-socket.md): one WebSocket per display, carrying its calls up (relayed to
+// the screens service over core NATS, device-rpc in the kit) and what it should play down (the manifest's version
+// after a change of its screen, the watched playlists' and files' events, its revocation).
+//
+// Cheap per message, since ten thousand displays share one core: the device cookie is verified once, at the upgrade;
+// each frame is parsed once for `type` and `ref` and relayed as the text it came in; the service's answer is put into
+// the reply frame without being parsed again; the revocation check is a lookup in the in-memory store the SCREENS
+// stream feeds (and a revocation closes the display's sockets the moment it is read). No per-message compression
+// (perMessageDeflate off: its zlib contexts cost memory per socket). One timer for all sockets pings the silent ones.
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  type AnyEvent,
+  DEVICE_COOKIE,
+  DEVICE_SOCKET_CALLS,
+  DEVICE_SOCKET_CLOSE,
+  DEVICE_SOCKET_MAX_FRAME_BYTES,
+  DEVICE_SOCKET_MAX_WATCHES,
+  DEVICE_SOCKET_PATH,
+  DEVICE_SOCKET_PING_SECONDS,
+  DEVICE_SOCKET_SILENT_SECONDS,
+  errorMessagesJa,
+  subjects,
+} from '@pagecast/contracts';
+import type { DeviceRpcClient } from '@pagecast/service-kit';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { readCookie } from './cookies';
+import type { DeviceIdentity, DeviceVerifier } from './device';
+import { watchKey } from './events';
+import { liveView } from './live';
+import type { Logger } from './log';
+import type { RevocationStore } from './revocations';
+import { fromOwnPage } from './same-origin';
+
+/** One display's socket: what the gateway keeps of it (small: ten thousand of these live in one process). */
+interface Conn {
+  ws: WebSocket;
+  device: DeviceIdentity;
+  /** the manifest version the display holds (its hello, then what it was told) */
+  version: string | null;
+  /** the last frame or pong (ms), and the last protocol ping */
+  seen: number;
+  pinged: number;
+  /** calls relayed and not answered yet */
+  inflight: number;
+  /** the rate window's start and the calls in it */
+  windowStart: number;
+  calls: number;
+  /** the watch keys it asked for (playlists and files) */
+  keys: string[];
+}
+
+/** A screen with a display connected: its sockets, the version screens last gave, a counter of its changes. */
+interface ScreenEntry {
+  conns: Set<Conn>;
+  version: string | undefined;
+  gen: number;
+}
+
+export interface DeviceSocketOptions {
+  devices: DeviceVerifier;
+  revocations: RevocationStore;
+  /** the display's signed identity header (device-headers.ts: reused for 10 s) */
+  deviceHeader: (device: DeviceIdentity) => string;
+  /** set once NATS is connected */
+  rpc: () => DeviceRpcClient | undefined;
+  logger: Logger;
+  publicUrl?: string;
+  /** the HTTP device limit, the same per display: calls per window */
+  windowMs: number;
+  maxCalls: number;
+  /** tests shorten these */
+  pingMs?: number;
+  silentMs?: number;
+  /** how long changes are gathered before the new versions are asked for (a fleet change names many screens) */
+  settleMs?: number;
+}
+
+/** Calls relayed at once per socket; more are answered 429 (send again later). */
+const MAX_INFLIGHT = 16;
+/** Version checks after a change running at once (a change to a whole fleet asks one per connected screen). */
+const CHECK_CONCURRENCY = 32;
+const RELAYED = new Set<string>(DEVICE_SOCKET_CALLS);
+
+const errorBody = (code: 'VALIDATION' | 'NOT_FOUND' | 'RATE_LIMITED', extra = '') =>
+  `{"code":"${code}","message":${JSON.stringify(errorMessagesJa[code])}${extra}}`;
+
+const originOf = (url: string): string | undefined => {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+};
+
+/** An HTTP answer to a refused upgrade (no socket): the same JSON body as the HTTP path's. */
+function refuseUpgrade(socket: Duplex, status: number, text: string, code: string) {
+  const body = JSON.stringify({
+    code,
+    message: code === 'UNAUTHORIZED' ? 'Unauthorized' : errorMessagesJa[code as 'FORBIDDEN'],
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
+      `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+export function createDeviceSockets(opts: DeviceSocketOptions) {
+  const { logger } = opts;
+  const pingMs = opts.pingMs ?? DEVICE_SOCKET_PING_SECONDS * 1000;
+  const silentMs = opts.silentMs ?? DEVICE_SOCKET_SILENT_SECONDS * 1000;
+  const settleMs = opts.settleMs ?? 50;
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: DEVICE_SOCKET_MAX_FRAME_BYTES,
+    clientTracking: false,
+  });
+  const byDevice = new Map<string, Set<Conn>>();
+  const byScreen = new Map<string, ScreenEntry>();
+  const byKey = new Map<string, Set<Conn>>();
+  const counts = { opened: 0, relayed: 0, pushed: 0 };
+  const configuredOrigin = opts.publicUrl ? originOf(opts.publicUrl) : undefined;
+
+  const send = (c: Conn, text: string) => {
+    if (c.ws.readyState === 1) c.ws.send(text);
+  };
+  const manifestFrame = (version: string) => `{"type":"manifest","version":${JSON.stringify(version)}}`;
+
+  const unwatch = (c: Conn) => {
+    for (const key of c.keys) {
+      const set = byKey.get(key);
+      set?.delete(c);
+      if (set?.size === 0) byKey.delete(key);
+    }
+    c.keys = [];
+  };
+
+  const forget = (c: Conn) => {
+    const mine = byDevice.get(c.device.deviceId);
+    mine?.delete(c);
+    if (mine?.size === 0) byDevice.delete(c.device.deviceId);
+    const screen = byScreen.get(c.device.screenId);
+    screen?.conns.delete(c);
+    if (screen?.conns.size === 0) byScreen.delete(c.device.screenId);
+    unwatch(c);
+  };
+
+  /** Asks screens for the manifest version (with this display's identity); undefined when it could not answer. */
+  const askVersion = async (c: Conn): Promise<{ version?: string; status: number }> => {
+    const rpc = opts.rpc();
+    if (!rpc) return { status: 503 };
+    const text = await rpc('manifest', opts.deviceHeader(c.device), '{}');
+    try {
+      const answer = JSON.parse(text) as { status: number; body?: { version?: unknown } };
+      const version = answer.body?.version;
+      return { status: answer.status, version: typeof version === 'string' ? version : undefined };
+    } catch {
+      return { status: 503 };
+    }
+  };
+
+  const revokeConn = (c: Conn) => c.ws.close(DEVICE_SOCKET_CLOSE.revoked, 'revoked');
+
+  /** `hello`: the current version, from what the gateway knows of the screen, else from screens. */
+  const hello = async (c: Conn, version: string | null) => {
+    c.version = version;
+    const screen = byScreen.get(c.device.screenId);
+    if (screen?.version !== undefined) {
+      c.version = screen.version;
+      return send(c, manifestFrame(screen.version));
+    }
+    const gen = screen?.gen ?? 0;
+    const answer = await askVersion(c);
+    if (answer.status === 401) return revokeConn(c);
+    if (answer.version === undefined) {
+      // screens could not answer: the display reconnects later (its manifest is kept meanwhile)
+      return c.ws.close(DEVICE_SOCKET_CLOSE.tryAgain, 'try again');
+    }
+    const now = byScreen.get(c.device.screenId);
+    // remembered only when no change was heard while asking (else a newer version may exist)
+    if (now && now.gen === gen) now.version = answer.version;
+    c.version = answer.version;
+    send(c, manifestFrame(answer.version));
+  };
+
+  // Changes heard (live.ts reads screens.screen.changed.v1 and screens.fleet.changed.v1 from SCREENS): gathered for
+  // settleMs, then each connected screen's new version is asked for and pushed to its displays that hold another.
+  const changed = new Set<string>();
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
+  const check = async (screenId: string) => {
+    const screen = byScreen.get(screenId);
+    const first = screen?.conns.values().next().value;
+    if (!screen || !first) return;
+    const gen = screen.gen;
+    const answer = await askVersion(first);
+    if (answer.status === 401) {
+      for (const c of [...screen.conns]) revokeConn(c);
+      return;
+    }
+    if (answer.version === undefined || screen.gen !== gen) {
+      // no answer (or changed again meanwhile, checked again then): the displays are told to read their manifest
+      if (answer.version === undefined) for (const c of screen.conns) pushChanged(c);
+      return;
+    }
+    screen.version = answer.version;
+    for (const c of screen.conns) {
+      if (c.version === answer.version) continue;
+      c.version = answer.version;
+      counts.pushed++;
+      send(c, manifestFrame(answer.version));
+    }
+  };
+  /** Without a version from screens, a frame that cannot match what the display holds (it reads its manifest). */
+  const pushChanged = (c: Conn) => {
+    c.version = null;
+    counts.pushed++;
+    send(c, manifestFrame(`changed:${Date.now()}`));
+  };
+  const settle = async () => {
+    settleTimer = undefined;
+    const ids = [...changed];
+    changed.clear();
+    let next = 0;
+    const worker = async () => {
+      while (next < ids.length) {
+        const id = ids[next++] as string;
+        await check(id).catch((err) => logger.warn({ err }, 'device socket: version check failed'));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CHECK_CONCURRENCY, ids.length) }, worker));
+  };
+  const screenChanged = (screenId: string) => {
+    const screen = byScreen.get(screenId);
+    if (!screen) return;
+    screen.gen++;
+    screen.version = undefined;
+    changed.add(screenId);
+    settleTimer ??= setTimeout(() => void settle(), settleMs);
+  };
+
+  const watch = (c: Conn, frame: { playlists?: unknown; files?: unknown }) => {
+    const { playlists, files } = frame;
+    const ids = (list: unknown) =>
+      Array.isArray(list) && list.every((x) => typeof x === 'string' && x.length > 0 && x.length <= 100)
+        ? (list as string[])
+        : undefined;
+    const p = ids(playlists ?? []);
+    const f = ids(files ?? []);
+    if (!p || !f || p.length + f.length > DEVICE_SOCKET_MAX_WATCHES) return false;
+    unwatch(c);
+    c.keys = [...new Set([...p.map(watchKey.playlist), ...f.map(watchKey.file)])];
+    for (const key of c.keys) {
+      const set = byKey.get(key) ?? new Set<Conn>();
+      byKey.set(key, set);
+      set.add(c);
+    }
+    return true;
+  };
+
+  const badFrame = (c: Conn) => {
+    send(c, `{"type":"reply","ref":null,"status":400,"body":${errorBody('VALIDATION', ',"issues":[]')}}`);
+    c.ws.close(DEVICE_SOCKET_CLOSE.badFrame, 'bad frame');
+  };
+  const reply = (c: Conn, ref: number, status: number, body: string) =>
+    send(c, `{"type":"reply","ref":${ref},"status":${status},"body":${body}}`);
+
+  const onMessage = (c: Conn, data: Buffer, isBinary: boolean) => {
+    const now = Date.now();
+    c.seen = now;
+    if (isBinary) return badFrame(c);
+    const text = data.toString('utf8');
+    let frame: { type?: unknown; ref?: unknown; version?: unknown; playlists?: unknown; files?: unknown };
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return badFrame(c);
+    }
+    if (!frame || typeof frame !== 'object' || typeof frame.type !== 'string') return badFrame(c);
+    // a revocation is also acted on as it arrives (revoke below); this covers one read before the socket opened
+    if (opts.revocations.has(c.device.deviceId)) return revokeConn(c);
+    const type = frame.type;
+    if (type === 'ping') return send(c, '{"type":"pong"}');
+    if (type === 'hello') {
+      const version = typeof frame.version === 'string' ? frame.version : null;
+      return void hello(c, version).catch((err) => {
+        logger.warn({ err }, 'device socket: hello failed');
+        c.ws.close(DEVICE_SOCKET_CLOSE.tryAgain, 'try again');
+      });
+    }
+    if (type === 'watch') return watch(c, frame) ? undefined : badFrame(c);
+    const ref = frame.ref;
+    if (typeof ref !== 'number' || !Number.isSafeInteger(ref) || ref < 0) return badFrame(c);
+    if (!RELAYED.has(type)) return reply(c, ref, 404, errorBody('NOT_FOUND'));
+    if (now - c.windowStart >= opts.windowMs) {
+      c.windowStart = now;
+      c.calls = 0;
+    }
+    c.calls++;
+    if (c.calls > opts.maxCalls || c.inflight >= MAX_INFLIGHT) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((c.windowStart + opts.windowMs - now) / 1000));
+      return reply(c, ref, 429, errorBody('RATE_LIMITED', `,"details":{"retryAfterSeconds":${retryAfterSeconds}}`));
+    }
+    const rpc = opts.rpc();
+    if (!rpc)
+      return reply(c, ref, 503, `{"code":"SERVICE_UNAVAILABLE","message":"${errorMessagesJa.SERVICE_UNAVAILABLE}"}`);
+    c.inflight++;
+    counts.relayed++;
+    void rpc(type, opts.deviceHeader(c.device), data).then((answer) => {
+      c.inflight--;
+      // `{"status":…,"body":…}` from the service, spliced in as it came
+      send(c, `{"type":"reply","ref":${ref},${answer.slice(1)}`);
+      // the service no longer knows this display (revoked, paired again): its socket closes as its HTTP calls fail
+      if (answer.startsWith('{"status":401,')) revokeConn(c);
+    });
+  };
+
+  const open = (ws: WebSocket, device: DeviceIdentity) => {
+    const now = Date.now();
+    const c: Conn = {
+      ws,
+      device,
+      version: null,
+      seen: now,
+      pinged: now,
+      inflight: 0,
+      windowStart: now,
+      calls: 0,
+      keys: [],
+    };
+    counts.opened++;
+    const mine = byDevice.get(device.deviceId) ?? new Set<Conn>();
+    byDevice.set(device.deviceId, mine);
+    mine.add(c);
+    const screen = byScreen.get(device.screenId) ?? { conns: new Set<Conn>(), version: undefined, gen: 0 };
+    byScreen.set(device.screenId, screen);
+    screen.conns.add(c);
+    ws.on('message', (data, isBinary) => onMessage(c, data as Buffer, isBinary));
+    ws.on('pong', () => {
+      c.seen = Date.now();
+    });
+    ws.on('close', () => forget(c));
+    ws.on('error', () => forget(c));
+  };
+
+  // One timer for every socket: a protocol ping to those silent for pingMs, the end of those silent for silentMs.
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const set of byDevice.values()) {
+        for (const c of set) {
+          if (now - c.seen >= silentMs) c.ws.terminate();
+          else if (now - c.seen >= pingMs && now - c.pinged >= pingMs) {
+            c.pinged = now;
+            c.ws.ping();
+          }
+        }
+      }
+    },
+    Math.max(100, Math.min(pingMs, silentMs) / 3),
+  );
+  sweep.unref();
+
+  return {
+    /** The server's 'upgrade' handler; false when the path is not the socket's (the caller refuses it). */
+    upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+      const path = (req.url ?? '').split('?')[0];
+      if (path !== DEVICE_SOCKET_PATH) return false;
+      socket.on('error', () => socket.destroy());
+      // another site's page must not open a display's socket with the display's cookie (cross-site WebSocket
+      // hijacking): the browser's Origin must be ours (the Host it addressed, by either scheme, or PUBLIC_URL's)
+      const own = new Set<string>();
+      if (configuredOrigin) own.add(configuredOrigin);
+      if (req.headers.host) {
+        own.add(`http://${req.headers.host}`);
+        own.add(`https://${req.headers.host}`);
+      }
+      if (!fromOwnPage(req.headers, own)) {
+        refuseUpgrade(socket, 403, 'Forbidden', 'CROSS_SITE_REQUEST');
+        return true;
+      }
+      void opts.devices.check(readCookie(req.headers, DEVICE_COOKIE)).then(
+        (outcome) => {
+          if (outcome.kind === 'unavailable')
+            return refuseUpgrade(socket, 503, 'Service Unavailable', 'SERVICE_UNAVAILABLE');
+          if (outcome.kind !== 'valid') return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
+          const device = outcome.device;
+          wss.handleUpgrade(req, socket, head, (ws) => open(ws, device));
+        },
+        () => refuseUpgrade(socket, 503, 'Service Unavailable', 'SERVICE_UNAVAILABLE'),
+      );
+      return true;
+    },
+    /** A display's revocation was read (feeds.ts): its sockets close now. */
+    revoke(deviceId: string) {
+      for (const c of [...(byDevice.get(deviceId) ?? [])]) revokeConn(c);
+    },
+    /** Every event the live feed reads: a change of a connected screen, or of a watched playlist or file. */
+    onEvent(event: AnyEvent) {
+      if (byDevice.size === 0) return;
+      if (event.type === subjects.screenChanged) return screenChanged(event.data.screenId);
+      if (event.type === subjects.fleetChanged) {
+        for (const id of event.data.screenIds) screenChanged(id);
+        return;
+      }
+      const view = liveView(event);
+      if (!view) return;
+      let frame: string | undefined;
+      for (const key of view.keys) {
+        for (const c of byKey.get(key) ?? []) {
+          frame ??= `{"type":"event","event":${JSON.stringify(view.forwarded)}}`;
+          send(c, frame);
+        }
+      }
+    },
+    /** The gateway stops: every display reconnects (to another gateway, or to this one when back). */
+    closeAll() {
+      clearInterval(sweep);
+      clearTimeout(settleTimer);
+      for (const set of [...byDevice.values()])
+        for (const c of [...set]) c.ws.close(DEVICE_SOCKET_CLOSE.restart, 'restart');
+    },
+    get size() {
+      let n = 0;
+      for (const set of byDevice.values()) n += set.size;
+      return n;
+    },
+    counts,
+  };
+}
+export type DeviceSockets = ReturnType<typeof createDeviceSockets>;
