@@ -36,3 +36,8 @@ export async function fetchJsonWithEtag<T>(url: string, signal?: AbortSignal): P
 export function forgetEtags() {
   known.clear();
 }
+
+/** The ETag of what was last read from `url` (the display's manifest version), or null. */
+export function knownEtag(url: string): string | null {
+  return known.get(url)?.etag ?? null;
+}

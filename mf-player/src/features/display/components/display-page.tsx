@@ -10,7 +10,7 @@ import { type StageLayout, useStageLayout } from '../model/stage';
 import { createWaitingBoard, useWaiting, type WaitingBoard } from '../model/retry';
 import { useDisplaySession } from '../model/use-display-session';
 import { useDisplayPlayer } from '../model/use-display-player';
-import { useHeartbeat, useLiveUpdates, usePlayFlush } from '../model/use-display-links';
+import { useDeviceLink, useHeartbeat, useLiveUpdates, usePlayFlush } from '../model/use-display-links';
 import { usePageImages } from '../model/use-page-image';
 import { AlertScreen } from './alert-screen';
 import { IdleScreen, TakeoverMessage } from './display-screens';
@@ -103,6 +103,8 @@ function PairedDisplay({
   const log = useMemo(() => createPlayLog(window.localStorage), []);
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  // one socket for the display's calls and changes, HTTP and the live stream when it cannot open (device-link.ts)
+  const link = useDeviceLink({ refresh, reload, unpaired, board });
   // Outside its opening hours (on its own clock, offline too) the display is black and plays nothing.
   const open = useOpenNow(screen.openingHours, screen.timeZone);
   const stage = useStageLayout(screen.rotation);
@@ -146,9 +148,10 @@ function PairedDisplay({
     heartbeatSeconds: screen.heartbeatSeconds,
     unpaired,
     board,
+    link,
   });
-  usePlayFlush(log, screen.screenId, unpaired, board);
-  useLiveUpdates({ screen, fileIds: watched.slides.map((s) => s.fileId), refresh, reload, board });
+  usePlayFlush(log, screen.screenId, unpaired, board, link);
+  useLiveUpdates({ screen, fileIds: watched.slides.map((s) => s.fileId), refresh, reload, board, link });
 
   // Closed: black, nothing drawn.
   if (!open) {

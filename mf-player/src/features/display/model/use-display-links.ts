@@ -8,17 +8,71 @@ import {
   SCREEN_HEARTBEAT_SECONDS,
   type ShownReport,
 } from '@pagecast/contracts';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { knownEtag } from '../../../lib/conditional-fetch';
 import { liveUrl } from '../../../lib/events-since';
+import { deviceScreenPath } from '../api/get-device-screen';
 import { registerKey } from '../api/register-key';
 import { sendHeartbeat } from '../api/send-heartbeat';
 import { sendPlays } from '../api/send-plays';
+import { createDeviceLink, type DeviceLink, deviceSocketUrl, viaLink } from './device-link';
 import { displayKeyStore, platformSubtle } from './display-keys';
 import type { createPlayLog } from './play-log';
 import { createPlaySender } from './play-sender';
 import { retryDelay, type WaitingBoard } from './retry';
 import { beatWithReport, createShownReporter, settled } from './shown-report';
 import { isUnauthorized } from './use-display-session';
+
+/** The live stream's events that change what the display plays (its content is read again). */
+const CONTENT_EVENTS = [
+  'files.playlist.saved.v1',
+  'files.file.updated.v1',
+  'files.file.deleted.v1',
+  'files.page.ready.v1',
+];
+
+/**
+ * The display's socket (device-link.ts), one per paired screen: a pushed manifest version other than the one held
+ * reads the manifest again, a watched change reloads the content, a resumption after a drop reads both again (what
+ * changed meanwhile reached no socket), a revocation unpairs; a socket still opening, or dropped, is waited for on
+ * the page as the live connection.
+ */
+export function useDeviceLink(opts: {
+  refresh: () => Promise<void>;
+  reload: () => void;
+  unpaired: () => void;
+  board: WaitingBoard;
+}): DeviceLink {
+  const { board } = opts;
+  const latest = useRef(opts);
+  latest.current = opts;
+  const link = useMemo(
+    () =>
+      createDeviceLink({
+        socket: typeof WebSocket === 'function' ? (url) => new WebSocket(url) : null,
+        url: deviceSocketUrl(window.location),
+        heldVersion: () => knownEtag(deviceScreenPath),
+        onManifest: () => void latest.current.refresh(),
+        onEvent: (event) => {
+          if (CONTENT_EVENTS.includes(event.type)) latest.current.reload();
+        },
+        onResumed: () => {
+          void latest.current.refresh();
+          latest.current.reload();
+        },
+        onRevoked: () => latest.current.unpaired(),
+        onWaiting: (at) => (at === null ? board.done('live') : board.wait('live', at)),
+      }),
+    [board],
+  );
+  useEffect(() => {
+    link.start();
+    return () => link.stop();
+  }, [link]);
+  return link;
+}
+
+const useLinkState = (link: DeviceLink) => useSyncExternalStore(link.subscribe, () => link.state);
 
 /** Reported with each heartbeat; the Screens page shows it. */
 export const DISPLAY_APP_VERSION = '1.0.0';
@@ -37,8 +91,11 @@ export function useHeartbeat(opts: {
   heartbeatSeconds: number | undefined;
   unpaired: () => void;
   board: WaitingBoard;
+  link: DeviceLink;
 }) {
-  const { unpaired, board, heartbeatSeconds } = opts;
+  const { unpaired, board, heartbeatSeconds, link } = opts;
+  // over the socket while it is live, else POST /api/screens/device/heartbeat
+  const send = useMemo(() => viaLink(link, 'heartbeat', sendHeartbeat), [link]);
   const showsRef = useRef(opts.shows);
   showsRef.current = opts.shows;
   const closedRef = useRef(opts.closed);
@@ -59,7 +116,7 @@ export function useHeartbeat(opts: {
         sentAt: new Date().toISOString(),
         ...(refusedReport.current === key ? {} : { shows: report }),
       };
-      return beatWithReport(sendHeartbeat, body)
+      return beatWithReport(send, body)
         .then(({ reportRefused }) => {
           if (reportRefused) refusedReport.current = key;
           return true;
@@ -69,7 +126,7 @@ export function useHeartbeat(opts: {
           return false;
         });
     },
-    [unpaired],
+    [unpaired, send],
   );
   const reporter = useMemo(() => createShownReporter((report) => void beat(report)), [beat]);
   useEffect(() => () => reporter.stop(), [reporter]);
@@ -117,6 +174,7 @@ export function usePlayFlush(
   screenId: string,
   unpaired: () => void,
   board: WaitingBoard,
+  link: DeviceLink,
 ) {
   const sender = useMemo(
     () =>
@@ -126,10 +184,11 @@ export function usePlayFlush(
         keys: displayKeyStore(),
         subtle: platformSubtle(),
         screenId,
-        send: sendPlays,
+        // over the socket while it is live (a batch whose reply was lost is sent again: counted once), else HTTP
+        send: viaLink(link, 'plays', sendPlays),
         registerKey,
       }),
-    [log, screenId],
+    [log, screenId, link],
   );
   useEffect(() => {
     let sending = false;
@@ -185,8 +244,11 @@ export function useLiveUpdates(opts: {
   refresh: () => Promise<void>;
   reload: () => void;
   board: WaitingBoard;
+  link: DeviceLink;
 }) {
-  const { screen, refresh, reload, board } = opts;
+  const { screen, refresh, reload, board, link } = opts;
+  // the socket carries the changes while it is live or opening: the live stream is for a display fallen back to HTTP
+  const overHttp = useLinkState(link) === 'http';
   const files = [...new Set(opts.fileIds)].slice(0, 40);
   const playlists = useMemo(() => contentOfInputs(deviceInputs(screen)).playlistIds.slice(0, 10), [screen]);
   const query = [
@@ -196,8 +258,13 @@ export function useLiveUpdates(opts: {
   const [liveTry, setLiveTry] = useState(0);
   const liveFailures = useRef(0);
   const lastEventId = useRef('');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: query stands for playlists and files
+  useEffect(() => {
+    link.watch(playlists, files);
+  }, [link, query]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: liveTry opens the stream again
   useEffect(() => {
+    if (!overHttp) return;
     // since: a screen that starts (or swaps what it watches) long after the last change need not refetch it all
     const again = lastEventId.current ? `lastEventId=${encodeURIComponent(lastEventId.current)}` : '';
     const params = [query, again].filter(Boolean).join('&');
@@ -238,6 +305,6 @@ export function useLiveUpdates(opts: {
       clearTimeout(timer);
       window.removeEventListener('online', online);
     };
-  }, [query, refresh, liveTry, board, reload]);
+  }, [query, refresh, liveTry, board, reload, overHttp]);
   useEffect(() => () => board.done('live'), [board]);
 }
