@@ -176,6 +176,7 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     if (answer.status === 401) return revokeConn(c);
     if (answer.version === undefined) {
       // screens could not answer: the display reconnects later (its manifest is kept meanwhile)
+      logger.warn({ status: answer.status, screenId: c.device.screenId }, 'device socket: no manifest version');
       return c.ws.close(DEVICE_SOCKET_CLOSE.tryAgain, 'try again');
     }
     const now = byScreen.get(c.device.screenId);
@@ -340,8 +341,14 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     ws.on('pong', () => {
       c.seen = Date.now();
     });
-    ws.on('close', () => forget(c));
-    ws.on('error', () => forget(c));
+    ws.on('close', (code) => {
+      logger.debug({ code, deviceId: device.deviceId }, 'device socket closed');
+      forget(c);
+    });
+    ws.on('error', (err) => {
+      logger.warn({ err, deviceId: device.deviceId }, 'device socket error');
+      forget(c);
+    });
   };
 
   // One timer for every socket: a protocol ping to those silent for pingMs, the end of those silent for silentMs.

@@ -6,14 +6,26 @@
 // The payload is the display's frame as it came (`{"type","ref","body"}`): the gateway reads `type` and `ref` and
 // passes the text on unchanged; the service parses it and answers `{"status","body"}` text, which the gateway sends
 // to the display inside its reply frame without parsing it again.
-import { type DeviceIdentity, errorMessagesJa, IDENTITY_HEADER } from '@pagecast/contracts';
+import { type DeviceIdentity, errorMessagesJa, IDENTITY_HEADER, streamForSubject } from '@pagecast/contracts';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { pino } from 'pino';
+import { z } from 'zod';
 import { AppError, errorAnswer } from './errors';
 import { verifyAnyIdentityHeader } from './identity';
 
-/** Subjects of the display's calls: `screens.device.<type>`. */
-export const DEVICE_RPC_PREFIX = 'screens.device';
+/**
+ * Subjects of the display's calls: `rpc.screens.device.<type>`. Not under `screens.`: the SCREENS stream stores
+ * `screens.>`, and a request there would be stored and answered by JetStream's acknowledgement (first) as well.
+ */
+export const DEVICE_RPC_PREFIX = 'rpc.screens.device';
+
+/** A prefix for the calls' subjects (configuration): dot-separated tokens, none of its subjects stored by a stream. */
+export const deviceRpcPrefix = z
+  .string()
+  .regex(/^[\w-]+(\.[\w-]+)*$/, 'must be dot-separated tokens')
+  .refine((prefix) => streamForSubject(`${prefix}.heartbeat`) === undefined, {
+    message: 'must not be under a subject a JetStream stream stores (its requests would be stored and acknowledged)',
+  });
 /** Instances of the service share the calls (one answers each). */
 export const DEVICE_RPC_QUEUE = 'screens';
 /** How long the gateway waits for the service before answering 503 (the display sends again later). */

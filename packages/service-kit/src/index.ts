@@ -117,6 +117,7 @@ export {
   type DeviceRpcClient,
   type DeviceRpcHandler,
   deviceRpcClient,
+  deviceRpcPrefix,
   deviceRpcSubject,
   serveDeviceRpc,
 } from './device-rpc';

@@ -1,4 +1,4 @@
-import { loadConfig } from '@pagecast/service-kit';
+import { DEVICE_RPC_PREFIX, deviceRpcPrefix, loadConfig } from '@pagecast/service-kit';
 import { z } from 'zod';
 
 /**
@@ -13,7 +13,7 @@ import { z } from 'zod';
  *                         may still arrive on the ALERTS stream, from a replay or another deployment's poller)
  *   ALERTS_POLL_MS        how often the feed is read (default and minimum 60000, as JMA asks)
  *   DEVICE_RPC_SUBJECT_PREFIX  the displays' socket calls relayed by the gateway: `<prefix>.<type>` (default
- *                         screens.device; tests sharing one NATS use their own)
+ *                         rpc.screens.device; tests sharing one NATS use their own)
  */
 export const configSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(4105),
@@ -33,10 +33,7 @@ export const configSchema = {
     )
     .pipe(z.array(z.url())),
   ALERTS_POLL_MS: z.coerce.number().int().min(60_000).default(60_000),
-  DEVICE_RPC_SUBJECT_PREFIX: z
-    .string()
-    .regex(/^[\w-]+(\.[\w-]+)*$/)
-    .default('screens.device'),
+  DEVICE_RPC_SUBJECT_PREFIX: deviceRpcPrefix.default(DEVICE_RPC_PREFIX),
 };
 
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -9,6 +9,7 @@ import {
   type Api,
   openPlayerBrowser,
   type PlayerBrowser,
+  deviceCalls,
   pairDisplay,
   signedInMember,
   until,
@@ -151,9 +152,12 @@ describe('a display that fits its wall and keeps its hours', () => {
     const beats: HeartbeatRequest[] = [];
     const listen = (r: Request) => {
       requests.push(r.url());
-      if (r.url().endsWith('/api/screens/device/heartbeat')) beats.push(r.postDataJSON() as HeartbeatRequest);
     };
     page.on('request', listen);
+    // its heartbeats, over its socket (or over HTTP if it fell back)
+    const sent = deviceCalls(page, (c) => {
+      if (c.type === 'heartbeat') beats.push(c.body as HeartbeatRequest);
+    });
     expect(await page.locator('.pc-display__page').count()).toBe(0);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.getByTestId('display-closed').evaluate((el) => el.childElementCount)).toBe(0);
@@ -172,6 +176,7 @@ describe('a display that fits its wall and keeps its hours', () => {
     const content = requests.filter((u) => /\/media\/|\/api\/files\/|\/api\/playlists\//.test(u));
     expect(content).toEqual([]);
     page.off('request', listen);
+    sent.stop();
 
     await api.json('PUT', `/api/screens/${screenId}`, { openingHours: null });
     await until('back to file A at opening', async () => (await shownFile(page)) === fileA);
@@ -197,9 +202,8 @@ describe('a display that fits its wall and keeps its hours', () => {
     expect((await health()).state).not.toBe('wrong');
     // the display goes on showing file A, and says so (its report accepted: A is still its group's)
     const told: { shows: HeartbeatRequest['shows']; status: number }[] = [];
-    page.on('response', (r) => {
-      if (r.url().endsWith('/api/screens/device/heartbeat'))
-        told.push({ shows: (r.request().postDataJSON() as HeartbeatRequest).shows, status: r.status() });
+    const heard = deviceCalls(page, (c) => {
+      if (c.type === 'heartbeat') told.push({ shows: (c.body as HeartbeatRequest).shows, status: c.status });
     });
     await until(
       'a report of file A accepted after the change',
@@ -218,6 +222,7 @@ describe('a display that fits its wall and keeps its hours', () => {
     expect(Date.parse(wrong.since ?? '')).toBeGreaterThanOrEqual(changed - 1000);
     console.log(`[health] stale display turned wrong ${Date.now() - changed} ms after its assignment changed`);
 
+    heard.stop();
     // let go: the display reads its manifest, plays B, and is right again
     await page.unroute('**/api/screens/device/me');
     await page.reload();

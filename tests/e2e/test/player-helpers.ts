@@ -114,6 +114,7 @@ export async function openPlayerBrowser(
     await context.addCookies([{ name, value, url: baseUrl() }]);
   }
   const page = context.pages()[0] ?? (await context.newPage());
+  trackSockets(page);
   return {
     context,
     page,
@@ -237,4 +238,96 @@ export async function pairDisplay(api: Api, page: Page, screen: { name: string; 
   await page.goto('/screen');
   const code = await pairingCode(page);
   return (await api.json<{ id: string }>('POST', '/api/screens', { code, ...screen })).id;
+}
+
+/** The WebSockets each page has open (deviceCalls listens to those opened before it too). */
+const openSockets = new WeakMap<Page, Set<import('playwright-core').WebSocket>>();
+function trackSockets(page: Page) {
+  const open = new Set<import('playwright-core').WebSocket>();
+  openSockets.set(page, open);
+  page.on('websocket', (ws) => {
+    open.add(ws);
+    ws.on('close', () => open.delete(ws));
+  });
+}
+
+/** A device call the display made, over its socket or over HTTP, with the status it was answered. */
+export interface DeviceCall {
+  via: 'socket' | 'http';
+  type: 'heartbeat' | 'plays';
+  body: unknown;
+  status: number;
+}
+
+/**
+ * Every heartbeat and play batch the display sends from now on, whichever way (docs/device-socket.md: over its
+ * socket while it is live, else POST), each told to `onCall` once answered; and the socket's frames and closes.
+ */
+export function deviceCalls(page: Page, onCall: (call: DeviceCall) => void = () => undefined) {
+  const calls: DeviceCall[] = [];
+  const socket = {
+    sent: [] as Array<Record<string, unknown>>,
+    received: [] as Array<Record<string, unknown>>,
+    closed: 0,
+  };
+  const told = (call: DeviceCall) => {
+    calls.push(call);
+    onCall(call);
+  };
+  const parse = (payload: string | Buffer) => {
+    try {
+      return JSON.parse(String(payload)) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  };
+  const detach: Array<() => void> = [];
+  const onSocket = (ws: import('playwright-core').WebSocket) => {
+    if (!ws.url().endsWith('/api/screens/device/socket')) return;
+    const asked = new Map<number, { type: 'heartbeat' | 'plays'; body: unknown }>();
+    const sent = ({ payload }: { payload: string | Buffer }) => {
+      const frame = parse(payload);
+      socket.sent.push(frame);
+      if ((frame.type === 'heartbeat' || frame.type === 'plays') && typeof frame.ref === 'number')
+        asked.set(frame.ref, { type: frame.type, body: frame.body });
+    };
+    const received = ({ payload }: { payload: string | Buffer }) => {
+      const frame = parse(payload);
+      socket.received.push(frame);
+      const call = frame.type === 'reply' && typeof frame.ref === 'number' ? asked.get(frame.ref) : undefined;
+      if (call) told({ via: 'socket', ...call, status: Number(frame.status) });
+    };
+    const closed = () => {
+      socket.closed += 1;
+    };
+    ws.on('framesent', sent);
+    ws.on('framereceived', received);
+    ws.on('close', closed);
+    detach.push(() => {
+      ws.off('framesent', sent);
+      ws.off('framereceived', received);
+      ws.off('close', closed);
+    });
+  };
+  for (const ws of openSockets.get(page) ?? []) onSocket(ws);
+  const onResponse = (res: import('playwright-core').Response) => {
+    const url = res.url();
+    const type = url.endsWith('/api/screens/device/heartbeat')
+      ? 'heartbeat'
+      : url.endsWith('/api/screens/device/plays')
+        ? 'plays'
+        : undefined;
+    if (type) told({ via: 'http', type, body: res.request().postDataJSON(), status: res.status() });
+  };
+  page.on('websocket', onSocket);
+  page.on('response', onResponse);
+  return {
+    calls,
+    socket,
+    stop() {
+      page.off('websocket', onSocket);
+      page.off('response', onResponse);
+      for (const off of detach) off();
+    },
+  };
 }

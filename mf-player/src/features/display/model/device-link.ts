@@ -261,7 +261,7 @@ export type DeviceLink = ReturnType<typeof createDeviceLink>;
 
 /** A device call over the socket when live (waiting a moment for one still opening), else over HTTP with `http`. */
 export const viaLink =
-  <B, R>(link: DeviceLink, type: 'heartbeat' | 'plays', http: (body: B) => Promise<R>) =>
+  <B, R>(link: DeviceLink, type: 'heartbeat' | 'plays' | 'key', http: (body: B) => Promise<R>) =>
   async (body: B): Promise<R> => {
     await link.settled(SETTLE_MS);
     if (link.state === 'live') return (await link.call(type, body)) as R;

@@ -4,6 +4,7 @@ import {
   contentOfInputs,
   type DeviceScreen,
   deviceInputs,
+  type DisplayPublicKey,
   type HeartbeatRequest,
   SCREEN_HEARTBEAT_SECONDS,
   type ShownReport,
@@ -176,20 +177,20 @@ export function usePlayFlush(
   board: WaitingBoard,
   link: DeviceLink,
 ) {
-  const sender = useMemo(
-    () =>
-      createPlaySender({
-        log,
-        storage: window.localStorage,
-        keys: displayKeyStore(),
-        subtle: platformSubtle(),
-        screenId,
-        // over the socket while it is live (a batch whose reply was lost is sent again: counted once), else HTTP
-        send: viaLink(link, 'plays', sendPlays),
-        registerKey,
-      }),
-    [log, screenId, link],
-  );
+  const sender = useMemo(() => {
+    // the socket's `key` frame carries the HTTP route's body, { publicKey }
+    const keyVia = viaLink(link, 'key', (body: { publicKey: DisplayPublicKey }) => registerKey(body.publicKey));
+    return createPlaySender({
+      log,
+      storage: window.localStorage,
+      keys: displayKeyStore(),
+      subtle: platformSubtle(),
+      screenId,
+      // over the socket while it is live (a batch whose reply was lost is sent again: counted once), else HTTP
+      send: viaLink(link, 'plays', sendPlays),
+      registerKey: (publicKey) => keyVia({ publicKey }),
+    });
+  }, [log, screenId, link]);
   useEffect(() => {
     let sending = false;
     let stopped = false;

@@ -1,0 +1,105 @@
+// The display's socket calls between gateway and service (device-rpc.ts), on the real NATS: the answer is the HTTP
+// error handler's for the same error, a missing or forged identity is 401, no responder is 503; and no subject of the
+// calls is one a JetStream stream stores (JetStream would store each call and answer it with its acknowledgement).
+import { randomUUID } from 'node:crypto';
+import { streamForSubject } from '@pagecast/contracts';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError, errorAnswer, parseWith } from './errors';
+import { DEVICE_RPC_PREFIX, deviceRpcClient, deviceRpcPrefix, deviceRpcSubject, serveDeviceRpc } from './device-rpc';
+import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
+import { createLogger } from './logger';
+import { testEnv } from './testing';
+import { z } from 'zod';
+
+const secret = testEnv().INTERNAL_SECRET;
+const prefix = `kit-test-${randomUUID().slice(0, 8)}.device`;
+const logger = createLogger('device-rpc-test', 'silent');
+const device = { deviceId: 'd1', screenId: 's1', ownerId: 'u1' };
+let nc: NatsConnection;
+let served: ReturnType<typeof serveDeviceRpc>;
+const seen: unknown[] = [];
+
+beforeAll(async () => {
+  nc = await connect({ servers: testEnv().NATS_URL });
+  served = serveDeviceRpc(nc, {
+    secret,
+    prefix,
+    logger,
+    handlers: {
+      echo: (who, body) => {
+        seen.push({ who, body });
+        return { body: { got: body } };
+      },
+      strict: (_who, body) => ({ body: parseWith(z.object({ n: z.number() }), body) }),
+      conflict: () => {
+        throw new AppError('CONFLICT', { details: { head: 3 } });
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await served?.stop();
+  await nc?.close();
+});
+
+describe('device calls over NATS', () => {
+  it('passes the frame’s body with the verified device, and answers the handler’s body', async () => {
+    const rpc = deviceRpcClient(nc, { prefix });
+    const text = await rpc(
+      'echo',
+      signDeviceIdentityHeader(device, secret),
+      JSON.stringify({ type: 'echo', ref: 4, body: { a: 1 } }),
+    );
+    expect(JSON.parse(text)).toEqual({ status: 200, body: { got: { a: 1 } } });
+    expect(seen.at(-1)).toMatchObject({ who: { kind: 'device', ...device }, body: { a: 1 } });
+  });
+
+  it('answers an error with the HTTP error handler’s status and body', async () => {
+    const rpc = deviceRpcClient(nc, { prefix });
+    const header = signDeviceIdentityHeader(device, secret);
+    for (const [type, body, err] of [
+      ['strict', { n: 'x' }, () => parseWith(z.object({ n: z.number() }), { n: 'x' })],
+      [
+        'conflict',
+        {},
+        () => {
+          throw new AppError('CONFLICT', { details: { head: 3 } });
+        },
+      ],
+    ] as const) {
+      let expected: unknown;
+      try {
+        err();
+      } catch (e) {
+        expected = errorAnswer(e, logger);
+      }
+      expect(JSON.parse(await rpc(type, header, JSON.stringify({ type, ref: 1, body })))).toEqual(expected);
+    }
+  });
+
+  it('refuses a member’s or a forged identity (401), an unknown call (404), a frame that is not JSON (400)', async () => {
+    const rpc = deviceRpcClient(nc, { prefix });
+    const member = signIdentityHeader({ userId: 'u1', sessionId: 's1' }, secret);
+    expect(JSON.parse(await rpc('echo', member, '{}'))).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+    expect(JSON.parse(await rpc('echo', 'x.y', '{}'))).toMatchObject({ status: 401 });
+    const header = signDeviceIdentityHeader(device, secret);
+    expect(JSON.parse(await rpc('nope', header, '{}'))).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(JSON.parse(await rpc('echo', header, '{no'))).toMatchObject({ status: 400, body: { code: 'VALIDATION' } });
+  });
+
+  it('answers 503 when no instance of the service listens', async () => {
+    const rpc = deviceRpcClient(nc, { prefix: `${prefix}-nobody`, timeoutMs: 2000 });
+    expect(JSON.parse(await rpc('echo', signDeviceIdentityHeader(device, secret), '{}'))).toMatchObject({
+      status: 503,
+      body: { code: 'SERVICE_UNAVAILABLE' },
+    });
+  });
+
+  it('uses subjects no stream stores, and refuses a prefix under one', () => {
+    expect(streamForSubject(deviceRpcSubject('heartbeat'))).toBeUndefined();
+    expect(deviceRpcPrefix.parse(DEVICE_RPC_PREFIX)).toBe(DEVICE_RPC_PREFIX);
+    expect(deviceRpcPrefix.safeParse('screens.device').success).toBe(false);
+    expect(deviceRpcPrefix.safeParse('a..b').success).toBe(false);
+  });
+});
