@@ -3,7 +3,8 @@
 // sessions, the client's address stated by the edge (never the one a client claims), passed on unchanged by a
 // service pool, the live stream (GET /api/events) delivered as it is written, and request bodies streamed. And the
 // whole chain a request crosses, with the gateway's real proxy and a service's real address check between the pools:
-// a header the client forged never becomes the address a service counts.
+// a header the client forged never becomes the address a service counts. The displays' WebSocket passes the edge as
+// an upgrade.
 import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
 import { freePort } from '../scripts/lib/net.mjs';
 import { startNginx } from '../scripts/lib/nginx.mjs';
 import { debian, ensureDebianPackages } from '../scripts/lib/tools.mjs';
@@ -46,6 +48,12 @@ async function upstream(name: string, holder: Upstream[]): Promise<Upstream> {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ name, xff: req.headers['x-forwarded-for'] ?? null, host: req.headers.host, bytes }));
     });
+  });
+  // the displays' socket: echoes each frame with the upstream's name
+  const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  me.server.on('upgrade', (req, socket, head) => {
+    if (req.url !== '/api/screens/device/socket') return socket.destroy();
+    sockets.handleUpgrade(req, socket, head, (ws) => ws.on('message', (data) => ws.send(`${name}: ${String(data)}`)));
   });
   await new Promise<void>((r) => me.server.listen(port, '127.0.0.1', r));
   holder.push(me);
@@ -178,6 +186,18 @@ describe('the replicas nginx', () => {
       rest += new TextDecoder().decode(value);
     }
     expect(rest).toBe('data: second\n\n');
+  });
+
+  it("upgrades the displays' WebSocket through the edge, both ways", async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${edge}/api/screens/device/socket`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const answer = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    ws.send('{"type":"ping"}');
+    expect(await answer).toMatch(/^[ab]: \{"type":"ping"\}$/);
+    ws.close();
   });
 
   it('passes request bodies larger than nginx’s default 1 MB limit (the services set their own)', async () => {

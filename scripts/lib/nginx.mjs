@@ -25,7 +25,9 @@ const proxyCommon = `
  * client cannot choose the address its rate limits are counted under) and X-Forwarded-Proto; the gateways trust it
  * (TRUST_PROXY loopback). The service pools pass every header on unchanged: the gateway already wrote X-Forwarded-For
  * and the signed address header the services count on.
- * GET /api/events (server-sent events, also the displays') is never buffered and may stay open an hour.
+ * GET /api/events (server-sent events, also the displays') is never buffered and may stay open an hour. The displays'
+ * WebSocket (GET /api/screens/device/socket, docs/device-socket.md) is passed through as an upgrade; the gateway
+ * pings it every 30 s, well within the read time-out.
  */
 export function nginxConfig({ prefix, pools, workers = 'auto' }) {
   const upstream = (p) =>
@@ -50,6 +52,15 @@ export function nginxConfig({ prefix, pools, workers = 'auto' }) {
       proxy_buffering off;
       proxy_cache off;
       proxy_read_timeout 1h;
+    }
+    location = /api/screens/device/socket {
+      proxy_pass ${target};
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection "upgrade";
+      proxy_set_header Host $http_host;${edgeHeaders}
+      proxy_read_timeout 120s;
+      proxy_send_timeout 120s;
     }
   }
 `;
