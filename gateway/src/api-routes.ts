@@ -19,6 +19,8 @@ import { requireSession, sendError, sendUnauthorized, sessionOf } from './identi
 import type { createServiceProxy } from './proxy';
 import type { SessionIdentity } from './session';
 
+const DEVICE_MANIFEST_PATH = '/api/screens/device/me';
+
 /** Where each service answers. */
 export function serviceTargets(config: GatewayConfig): Record<ServiceName, string> {
   return {
@@ -40,6 +42,8 @@ export function mountApi(
     clearCookie: string;
     /** a display's identity header, signed once per 10 s (device-headers.ts) */
     deviceHeader?: ReturnType<typeof createDeviceHeaders>;
+    /** the manifest version the displays' sockets know for a screen (device-socket.ts) */
+    manifestVersion?: (screenId: string) => string | undefined;
   },
 ) {
   const { events, proxy, clearCookie } = deps;
@@ -59,6 +63,15 @@ export function mountApi(
       .status(426)
       .set({ 'Cache-Control': 'no-store', Upgrade: 'websocket' })
       .json({ code: 'MALFORMED_REQUEST', message: errorMessagesJa.MALFORMED_REQUEST });
+  });
+  // A display's manifest not modified: answered here when its screen's version is known from its socket (kept only
+  // while no change was heard since screens gave it), with no trip to screens.
+  app.get(DEVICE_MANIFEST_PATH, (req, res, next) => {
+    const { identity, device } = sessionOf(res);
+    const known = !identity && device ? deps.manifestVersion?.(device.screenId) : undefined;
+    const asked = req.headers['if-none-match'];
+    if (!known || asked !== known || /no-cache/.test(req.headers['cache-control'] ?? '')) return next();
+    res.status(304).set({ ETag: known, 'Cache-Control': 'no-store' }).end();
   });
   app.get('/api/events', (req, res) => {
     const { identity, device } = sessionOf(res);

@@ -399,6 +399,13 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       );
       return true;
     },
+    /**
+     * The manifest version of a screen with a display connected, as screens last gave it and no change heard since
+     * (undefined otherwise): GET /api/screens/device/me with this If-None-Match is answered 304 by the gateway.
+     */
+    versionOf(screenId: string): string | undefined {
+      return byScreen.get(screenId)?.version;
+    },
     /** A display's revocation was read (feeds.ts): its sockets close now. */
     revoke(deviceId: string) {
       for (const c of [...(byDevice.get(deviceId) ?? [])]) revokeConn(c);

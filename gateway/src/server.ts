@@ -173,7 +173,14 @@ export function createGateway(
 
   app.use(identifyCallers(identify));
   app.use(limits.device);
-  mountApi(app, { events, proxy, internalSecret: config.INTERNAL_SECRET, clearCookie, deviceHeader });
+  mountApi(app, {
+    events,
+    proxy,
+    internalSecret: config.INTERNAL_SECRET,
+    clearCookie,
+    deviceHeader,
+    manifestVersion: (screenId) => sockets.versionOf(screenId),
+  });
 
   // Front end: the remotes' builds, their manifest URLs, and the shell with its SPA fallback.
   mountFrontEnd(app, remotes, { staticDir: config.STATIC_DIR, remotesDir: config.REMOTES_DIR });

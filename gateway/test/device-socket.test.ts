@@ -267,6 +267,15 @@ describe("the display's socket at the gateway", () => {
     again.send({ type: 'hello', version: 'W/"three"' });
     expect(await again.next('manifest')).toEqual({ type: 'manifest', version: 'W/"three"' });
     expect(seen.filter((c) => c.type === 'manifest' && c.device.screenId === screenId)).toHaveLength(asked);
+    // and so is the manifest read not modified (screens' HTTP stand-in here answers no manifest: it was not asked)
+    const me = (etag: string) =>
+      fetch(`${a.url}/api/screens/device/me`, {
+        headers: { cookie: one.cookie, 'if-none-match': etag, 'cache-control': 'max-age=0' },
+      });
+    const notModified = await me('W/"three"');
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get('etag')).toBe('W/"three"');
+    expect((await me('W/"two"')).status).not.toBe(304);
     for (const s of [sa, sb, so, again]) s.ws.close();
   });
 
