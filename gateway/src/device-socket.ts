@@ -74,6 +74,8 @@ export interface DeviceSocketOptions {
   silentMs?: number;
   /** how long changes are gathered before the new versions are asked for (a fleet change names many screens) */
   settleMs?: number;
+  /** each relayed call once answered: its type, the service's status and the seconds it took (metrics) */
+  onCall?: (type: string, status: number, seconds: number) => void;
 }
 
 /** Calls relayed at once per socket; more are answered 429 (send again later). */
@@ -308,8 +310,11 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       return reply(c, ref, 503, `{"code":"SERVICE_UNAVAILABLE","message":"${errorMessagesJa.SERVICE_UNAVAILABLE}"}`);
     c.inflight++;
     counts.relayed++;
+    const started = performance.now();
     void rpc(type, opts.deviceHeader(c.device), data).then((answer) => {
       c.inflight--;
+      // `{"status":NNN,` as the kit writes it
+      opts.onCall?.(type, Number(answer.slice(10, 13)), (performance.now() - started) / 1000);
       // `{"status":…,"body":…}` from the service, spliced in as it came
       send(c, `{"type":"reply","ref":${ref},${answer.slice(1)}`);
       // the service no longer knows this display (revoked, paired again): its socket closes as its HTTP calls fail

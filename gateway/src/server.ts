@@ -11,6 +11,7 @@ import {
 } from '@pagecast/service-kit';
 import type { RequestListener } from 'node:http';
 import express from 'express';
+import { Gauge, Histogram } from 'prom-client';
 import { mountApi, serviceTargets } from './api-routes';
 import type { GatewayConfig } from './config';
 import { createDeviceVerifier } from './device';
@@ -120,6 +121,7 @@ export function createGateway(
     publicUrl: config.PUBLIC_URL,
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     maxCalls: config.RATE_LIMIT_API_MAX,
+    onCall: (type, status, seconds) => socketCalls.observe({ type, status: String(status) }, seconds),
   });
   const proxy = createServiceProxy({
     targets: serviceTargets(config),
@@ -155,6 +157,22 @@ export function createGateway(
   });
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxyValue(config.TRUST_PROXY));
+  // the displays' sockets (device-socket.ts): how many are open, and each relayed call's time to its answer
+  new Gauge({
+    name: 'gateway_device_sockets',
+    help: "Paired displays' sockets open on this gateway",
+    registers: [registry],
+    collect() {
+      this.set(sockets.size);
+    },
+  });
+  const socketCalls = new Histogram({
+    name: 'gateway_device_socket_call_seconds',
+    help: "A display's call over its socket, relayed to the screens service, until its answer",
+    labelNames: ['type', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
 
   app.use(dropClientIdentity);
   const security = securityHeaders({

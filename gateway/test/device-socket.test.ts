@@ -27,7 +27,7 @@ const secret = testEnv().INTERNAL_SECRET;
 let nc: NatsConnection;
 let jwks: { url: string; close(): Promise<void> };
 let signDevice: (d: Device) => Promise<string>;
-type Started = { gateway: Gateway; url: string };
+type Started = { gateway: Gateway; url: string; internalUrl: string };
 const gateways: Started[] = [];
 let closeOthers: () => Promise<void>;
 let responder: ReturnType<typeof serveDeviceRpc>;
@@ -207,6 +207,16 @@ describe("the display's socket at the gateway", () => {
     expect(await s.reply(9)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     s.send({ type: 'heartbeat', ref: 10, body: heartbeatBody });
     expect((await s.reply(10)).status).toBe(200);
+    // counted on the internal listener: the sockets open, each relayed call's time by type and status
+    const [{ internalUrl }] = gateways as [Started];
+    const metrics = await (await fetch(`${internalUrl}/metrics`)).text();
+    expect(Number(/^gateway_device_sockets\{[^}]*\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(metrics).toMatch(
+      /^gateway_device_socket_call_seconds_count\{[^}]*type="heartbeat",status="200"[^}]*\} [1-9]/m,
+    );
+    expect(metrics).toMatch(
+      /^gateway_device_socket_call_seconds_count\{[^}]*type="heartbeat",status="400"[^}]*\} [1-9]/m,
+    );
     // a frame that is not JSON: an error reply, then close 4400
     s.send('{not json');
     expect(await s.next('reply', (f) => f.status === 400 && f.ref === null)).toBeTruthy();
