@@ -8,6 +8,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { corpusDir, root } from './lib/infra.mjs';
+import {
+  coresOf,
+  cpuPerDisplayHour,
+  kernelUnits,
+  kibPerDisplay,
+  pinning,
+  pinProcess,
+  stackSampler,
+} from '../load/lib/stack-cpu.mjs';
 import { startStack } from './lib/stack.mjs';
 import { ensureGoTool } from './lib/tools.mjs';
 
@@ -22,6 +31,10 @@ if (!existsSync(script)) {
   process.exit(2);
 }
 
+// screens: the displays over their socket (load/lib/screens-socket.js, docs/device-socket.md), or over HTTP with a
+// live stream each (load/screens.js, the fallback path's load; the default until the gateway has the socket)
+const transport = scenario === 'screens' ? (process.env.TRANSPORT === 'ws' ? 'ws' : 'http') : null;
+
 const loopback = (url) => /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?\/?$/.test(url);
 if (process.env.BASE_URL && !loopback(process.env.BASE_URL)) {
   console.error(
@@ -32,6 +45,7 @@ if (process.env.BASE_URL && !loopback(process.env.BASE_URL)) {
 
 let stack;
 let database;
+let sideServers;
 let k6;
 let stopping = false;
 async function finish(code) {
@@ -43,9 +57,15 @@ async function finish(code) {
     await stack.stop().catch((e) => say(`stopping failed: ${e.message}`));
   }
   await database?.stop().catch((e) => say(`stopping the load's FerretDB failed: ${e.message}`));
+  await sideServers?.stop().catch((e) => say(`stopping the load's MinIO and maildev failed: ${e.message}`));
   process.exit(code);
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => finish(130));
+
+// screens, on the stack it starts: the stack on one core, the load generator (this process, k6, the probes) on
+// another (PIN=0: wherever the kernel puts them, for a machine with one core)
+const cores = scenario === 'screens' && !process.env.BASE_URL ? pinning() : null;
+if (cores) pinProcess(process.pid, cores.load);
 
 try {
   const k6Bin = await ensureGoTool('k6');
@@ -66,10 +86,11 @@ try {
     // LOAD_CPU_PROF=<dir>: every process of the stack writes a V8 CPU profile there when it stops (docs/scale.md)
     if (process.env.LOAD_CPU_PROF) env.PAGECAST_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${process.env.LOAD_CPU_PROF}`;
     if (scenario === 'screens') {
-      const { loadDatabase } = await import('../load/lib/load-database.mjs');
-      database = await loadDatabase({ say });
+      const { loadDatabase, loadSideServers } = await import('../load/lib/load-database.mjs');
+      database = await loadDatabase({ say, cpus: cores?.stack });
+      sideServers = await loadSideServers({ say, cpus: cores?.stack });
     }
-    stack = await startStack({ profile: 'test', port: 18090, quiet: true, env });
+    stack = await startStack({ profile: 'test', port: 18090, quiet: true, env, cpus: cores?.stack ?? null });
     baseUrl = `http://127.0.0.1:18090`;
   }
   if (scenario === 'screens' && !database && process.env.FRESH_DB === '1')
@@ -101,13 +122,25 @@ try {
     say(`${paired} screens paired in ${figures.pairingS} s`);
     process.env.SCREENS_FILE = out;
   }
-  // screens: the gateway's and the screens service's memory before and while the displays are connected
-  const memory = scenario === 'screens' && stack ? watchMemory(stack) : null;
-  if (memory) await memory.first;
-  // screens: every display's live stream, held in Node (load/lib/fleet-streams.mjs), and the probes that use them
+  // screens: every stack process's CPU and memory from /proc (load/lib/stack-cpu.mjs), before the displays connect
+  const watch = scenario === 'screens' && stack ? watchStack() : null;
+  if (watch) {
+    figures.cores = watch.cores();
+    say(
+      cores
+        ? `pinned: the stack on core ${cores.stack}, the load generator on core ${cores.load} (${Object.entries(
+            figures.cores.stack,
+          )
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}; harness ${figures.cores.harness})`
+        : `not pinned (${process.env.PIN === '0' ? 'PIN=0' : 'one core'}): stack and load generator share the cores`,
+    );
+  }
+  const rssBefore = watch?.sample();
+  // screens over HTTP: every display's live stream, held in Node (load/lib/fleet-streams.mjs), and the probes that
+  // use them. Over the socket, k6 holds the sockets and times the probes and the storm itself (load/lib/screens-socket.js)
   let fleet = null;
-  if (scenario === 'screens') {
-    const { readFileSync } = await import('node:fs');
+  if (transport === 'http') {
     const { holdFleetStreams } = await import('../load/lib/fleet-streams.mjs');
     const setup = JSON.parse(readFileSync(process.env.SCREENS_FILE, 'utf8'));
     const streams = holdFleetStreams({ base: baseUrl, setup });
@@ -116,43 +149,124 @@ try {
     say(`${open}/${setup.screens.length} display streams open in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     fleet = { setup, streams };
   }
-  say(`k6 run load/${scenario}.js against ${baseUrl}`);
+  const k6Script = transport === 'ws' ? join(root, 'load', 'lib', 'screens-socket.js') : script;
+  say(
+    `k6 run ${k6Script.slice(root.length + 1)} against ${baseUrl}${transport ? ` (displays over ${transport})` : ''}`,
+  );
+  const runMs = runSeconds(process.env.DURATION || (transport === 'ws' ? '5m' : '45s'), transport) * 1000;
+  const bootSpreadMs = Number(process.env.BOOT_SPREAD_S ?? 15) * 1000;
+  const spreadS = Number(process.env.STORM_SPREAD_S ?? 15);
+  // the run's moments on the wall clock k6 shares (one machine): k6 starts its VUs within `slack`
+  const slack = 3000 + figures.screens / 2;
+  const t0 = Date.now() + slack;
+  const moments =
+    transport === 'ws'
+      ? { EDIT_AT_MS: t0 + runMs / 4, TAKEOVER_AT_MS: t0 + runMs / 2, STORM_AT_MS: spreadS > 0 ? t0 + runMs : 0 }
+      : {};
   // screens: a playlist edit a quarter into the run and a takeover in the middle, timed until every display has it
   let probe = null;
   let edit = null;
+  let socketProbes = null;
   if (fleet) {
     const { takeoverProbe } = await import('../load/lib/takeover-probe.mjs');
     const { editProbe } = await import('../load/lib/fleet-streams.mjs');
-    const runMs = runSeconds(process.env.DURATION || '45s') * 1000;
     edit = editProbe({ base: baseUrl, ...fleet, atMs: runMs / 4, say });
     probe = takeoverProbe({ base: baseUrl, ...fleet, atMs: runMs / 2, say });
+  } else if (transport === 'ws') {
+    const { socketProbes: fire } = await import('../load/lib/socket-probes.mjs');
+    socketProbes = fire({
+      base: baseUrl,
+      setup: JSON.parse(readFileSync(process.env.SCREENS_FILE, 'utf8')),
+      editAt: moments.EDIT_AT_MS,
+      takeoverAt: moments.TAKEOVER_AT_MS,
+      say,
+    });
   }
   const summaryFile = join(root, '.data', 'test', `load-${scenario}-summary.json`);
-  // CPU of the gateway and the screens service over the k6 run (their /metrics), and the run's bounds on the
+  // the stack's CPU over the steady run: from when every display has booted (the boot spread and 5 s more) until the
+  // storm (over the socket) or k6's end; the peak resident size over the whole k6 run. And the run's bounds on the
   // monotonic clock the V8 CPU profiles use (LOAD_CPU_PROF), to cut the profiles to the run
-  const cpuBefore = memory ? await memory.cpu() : null;
+  let cpuBefore = watch?.sample();
+  let windowStart = performance.now();
+  let cpuAtEnd = null;
+  let windowEnd = null;
+  const timers = [];
+  if (watch) {
+    watch.watchPeak();
+    timers.push(
+      setTimeout(
+        () => {
+          cpuBefore = watch.sample();
+          windowStart = performance.now();
+        },
+        slack + bootSpreadMs + 5000,
+      ),
+    );
+    if (moments.STORM_AT_MS)
+      timers.push(
+        setTimeout(() => {
+          cpuAtEnd = watch.sample();
+          windowEnd = performance.now();
+        }, moments.STORM_AT_MS - Date.now()),
+      );
+  }
   const k6Start = process.hrtime.bigint() / 1000n;
   const code = await new Promise((resolve) => {
-    k6 = spawn(k6Bin, ['run', '--no-usage-report', '--quiet', '--summary-export', summaryFile, script], {
+    k6 = spawn(k6Bin, ['run', '--no-usage-report', '--quiet', '--summary-export', summaryFile, k6Script], {
       cwd: root,
-      env: { ...process.env, BASE_URL: baseUrl, K6_NO_USAGE_REPORT: 'true' },
+      env: {
+        ...process.env,
+        BASE_URL: baseUrl,
+        K6_NO_USAGE_REPORT: 'true',
+        ...(transport === 'ws'
+          ? {
+              // one VU per 50 displays unless told
+              VUS: process.env.VUS || String(Math.min(500, Math.ceil(figures.screens / 50))),
+              ORIGIN: stack?.env.PUBLIC_URL ?? baseUrl,
+              ...Object.fromEntries(Object.entries(moments).map(([k, v]) => [k, String(Math.round(v))])),
+            }
+          : {}),
+      },
       stdio: 'inherit',
     });
+    if (figures.cores) setTimeout(() => (figures.cores.k6 = coresOf(k6.pid)), 1000).unref();
     k6.on('close', (c) => resolve(c ?? 1));
   });
   const k6End = process.hrtime.bigint() / 1000n;
+  for (const t of timers) clearTimeout(t);
   // the machine's load over the last minute of the k6 run: above the core count, the run shared the cores
   figures.loadAverage = Number(loadavg()[0].toFixed(1));
-  const cpuAfter = memory ? await memory.cpu() : null;
-  if (memory) figures.kibPerScreen = memory.report(figures.screens);
-  if (cpuBefore && cpuAfter) figures.cpuMsPerRequest = printCpu(cpuBefore, cpuAfter, summaryFile);
+  if (watch) {
+    const cpuAfter = cpuAtEnd ?? watch.sample();
+    const peak = watch.stopPeak();
+    figures.cpu = cpuPerDisplayHour({
+      before: cpuBefore,
+      after: cpuAfter,
+      ticksPerSecond: kernelUnits().ticksPerSecond,
+      displays: figures.screens,
+      seconds: ((windowEnd ?? performance.now()) - windowStart) / 1000,
+    });
+    figures.kibPerScreen = kibPerDisplay({
+      before: Object.fromEntries(Object.entries(rssBefore).map(([k, v]) => [k, v.rssPages])),
+      during: peak,
+      pageBytes: kernelUnits().pageBytes,
+      displays: figures.screens,
+    });
+    figures.cpuMsPerRequest = printCpu(figures.cpu, figures.kibPerScreen, summaryFile);
+  }
   if (process.env.LOAD_CPU_PROF) {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     // the profiles are written there when the processes stop: the directory may not exist yet
     mkdirSync(process.env.LOAD_CPU_PROF, { recursive: true });
     writeFileSync(
       join(process.env.LOAD_CPU_PROF, 'marks.json'),
-      JSON.stringify({ k6StartUs: Number(k6Start), k6EndUs: Number(k6End), screens: Number(process.env.SCREENS) }),
+      JSON.stringify({
+        k6StartUs: Number(k6Start),
+        k6EndUs: Number(k6End),
+        screens: Number(process.env.SCREENS),
+        // every stack process's CPU over the same window, from /proc (profile-summary prints it first)
+        cpu: figures.cpu ?? null,
+      }),
     );
   }
   let takeoverShown = true;
@@ -166,8 +280,15 @@ try {
     figures.edit = { p95Ms: round(edited.p95), allMs: round(edited.allMs), shown: edited.shown };
     await probe.end();
   }
-  if (scenario === 'screens') Object.assign(figures, printCalls(summaryFile));
-  let stormPlayed = true;
+  if (socketProbes) {
+    await socketProbes.end();
+    const probed = printSocketProbes(summaryFile, figures.screens, moments.STORM_AT_MS ? spreadS : 0);
+    Object.assign(figures, probed);
+    takeoverShown = figures.takeover.shown === figures.screens;
+    editShown = figures.edit.shown === figures.screens;
+  }
+  if (scenario === 'screens') Object.assign(figures, printCalls(summaryFile, transport));
+  let stormPlayed = !figures.storm || figures.storm.playing === figures.screens;
   if (fleet) {
     say(
       `streams during the run: ${fleet.streams.counts.ended} ended by the server, ${fleet.streams.counts.refused} refused`,
@@ -189,6 +310,8 @@ try {
     fleet.streams.close();
   }
   if (scenario === 'screens') {
+    figures.transport = transport;
+    figures.goals = goals(figures);
     figures.passed = code === 0 && takeoverShown && editShown && stormPlayed;
     printSummary(figures);
   }
@@ -202,21 +325,27 @@ try {
   await finish(1);
 }
 
-/** CPU seconds of each process over the k6 run, and per request k6 made (the probes' reads and the streams are in
- * the CPU, not in the count). */
-function printCpu(before, after, file) {
+/**
+ * Each stack process's CPU over the k6 run (seconds, per display-hour, per k6 request: the probes' reads and the
+ * streams are in the CPU, not in the count) and its resident memory per display; returns the per-request figures.
+ */
+function printCpu(cpu, kib, file) {
   let requests = Number.NaN;
   try {
     requests = JSON.parse(readFileSync(file, 'utf8')).metrics.http_reqs.count;
   } catch {}
   const perRequest = {};
-  for (const name of Object.keys(after)) {
-    const used = after[name] - before[name];
-    perRequest[name] = Number(((used * 1000) / requests).toFixed(2));
+  for (const [name, p] of Object.entries(cpu.perProcess)) {
+    perRequest[name] = Number(((p.cpuS * 1000) / requests).toFixed(2));
     say(
-      `${name}: ${used.toFixed(1)} s of CPU during the k6 run, ${((used * 1000) / requests).toFixed(2)} ms per k6 request (${requests})`,
+      `${name}: ${p.cpuS.toFixed(1)} s of CPU over ${cpu.windowS.toFixed(0)} s, ${p.perDisplayHour} s per display-hour, ` +
+        `${perRequest[name]} ms per k6 request (${requests}); resident ${kib[name] ?? 'n/a'} KiB more per display`,
     );
   }
+  say(
+    `the stack: ${cpu.cpuS.toFixed(1)} s of CPU over ${cpu.windowS.toFixed(0)} s (${(100 * cpu.coreShare).toFixed(0)} % ` +
+      `of one core) for ${cpu.displays} displays: ${cpu.perDisplayHour} CPU seconds per display-hour`,
+  );
   return perRequest;
 }
 
@@ -229,7 +358,7 @@ function round(v) {
  * One line per call of the screens scenario from k6's summary (p95, p50, requests and errors), the manifest's 304s,
  * and the play batches and records by outcome (load/screens.js); returns them for the closing summary.
  */
-function printCalls(file) {
+function printCalls(file, over) {
   let metrics;
   try {
     metrics = JSON.parse(readFileSync(file, 'utf8')).metrics;
@@ -237,9 +366,22 @@ function printCalls(file) {
     return {};
   }
   const calls = {};
-  for (const name of ['heartbeat', 'manifest', 'plays', 'content', 'images', 'fleet-health']) {
-    const d = metrics[`http_req_duration{name:${name}}`];
-    const f = metrics[`http_req_failed{name:${name}}`];
+  const http = (name) => [name, `http_req_duration{name:${name}}`, `http_req_failed{name:${name}}`];
+  // over the socket: each call's time from its frame sent until its reply (ws_reply; failures: ws_reply_failed, a
+  // reply other than 200 or none within 10 s), the hello until its manifest frame, the upgrade; reads over HTTP
+  const sources =
+    over === 'ws'
+      ? [
+          ['heartbeat', 'ws_reply{type:heartbeat}', null],
+          ['plays', 'ws_reply{type:plays}', null],
+          ['hello', 'ws_hello{phase:run}', null],
+          ['socket-open', 'ws_connect{phase:run}', null],
+          ...['manifest', 'content', 'images', 'fleet-health'].map(http),
+        ]
+      : ['heartbeat', 'manifest', 'plays', 'content', 'images', 'fleet-health'].map(http);
+  for (const [name, durationKey, failedKey] of sources) {
+    const d = metrics[durationKey];
+    const f = failedKey ? metrics[failedKey] : null;
     if (!d) continue;
     // http_req_failed is a rate: its "passes" are the failed requests
     calls[name] = {
@@ -284,15 +426,78 @@ function printCalls(file) {
       `${duplicate} duplicates, refused: ${list(recRefused)}`,
   );
   const failed = metrics.http_req_failed;
+  const socketFailed = metrics.ws_reply_failed;
   const checks = metrics.checks;
   return {
     calls,
     plays,
     errors: {
-      requests: failed ? failed.passes : null,
-      of: failed ? failed.passes + failed.fails : null,
+      // HTTP requests failed, and over the socket the replies failed or lost (http: none)
+      requests: (failed ? failed.passes : 0) + (socketFailed ? socketFailed.passes : 0),
+      of: (failed ? failed.passes + failed.fails : 0) + (socketFailed ? socketFailed.passes + socketFailed.fails : 0),
+      socketDrops: metrics.ws_drops?.count ?? null,
       checksFailed: checks ? checks.fails : null,
     },
+  };
+}
+
+/**
+ * Over the socket, the probes and the storm as the displays timed them in k6 (load/lib/screens-socket.js): the
+ * playlist edit and the takeover from the moment each was made until each display showed it (p95, the last, how
+ * many), the storm from the cut until each display played again (p95, the last, how many, refusals tried again).
+ */
+function printSocketProbes(file, screens, spreadS) {
+  let metrics = {};
+  try {
+    metrics = JSON.parse(readFileSync(file, 'utf8')).metrics;
+  } catch {}
+  const timed = (trend, count) => ({
+    p95Ms: round(metrics[trend]?.['p(95)']),
+    allMs: (metrics[count]?.count ?? 0) === screens ? round(metrics[trend]?.max) : null,
+    shown: metrics[count]?.count ?? 0,
+  });
+  const out = {
+    edit: timed('probe_edit', 'probe_edit_shown'),
+    takeover: timed('probe_takeover', 'probe_takeover_shown'),
+  };
+  for (const [name, f] of Object.entries(out))
+    say(
+      `${name} over the socket: ${f.shown}/${screens} displays, p95 ${f.p95Ms ?? 'n/a'} ms, all after ${f.allMs ?? 'n/a'} ms`,
+    );
+  if (spreadS > 0) {
+    const played = timed('storm_playing', 'storm_playing_count');
+    const refusals = {};
+    for (const [key, v] of Object.entries(metrics)) {
+      const m = /^storm_refusals\{outcome:(.+)\}$/.exec(key);
+      if (m && v.count > 0) refusals[m[1]] = v.count;
+    }
+    out.storm = {
+      spreadS,
+      playing: played.shown,
+      allS: played.allMs === null ? null : Number((played.allMs / 1000).toFixed(1)),
+      p95FromCutMs: played.p95Ms,
+      refusals,
+    };
+    say(
+      `storm over the socket (back within ${spreadS} s): ${played.shown}/${screens} playing, all ${played.allMs ?? 'n/a'} ms ` +
+        `after the cut, p95 ${played.p95Ms ?? 'n/a'} ms; refusals tried again: ${JSON.stringify(refusals)}`,
+    );
+  }
+  return out;
+}
+
+/** The issue's goals, each true or false (null: not measured), from the run's figures. */
+function goals(f) {
+  const p95s = Object.entries(f.calls ?? {})
+    .filter(([name]) => name !== 'fleet-health')
+    .map(([, c]) => c.p95);
+  return {
+    everyP95Under100ms: p95s.length ? p95s.every((v) => v < 100) : null,
+    noError: f.errors ? f.errors.requests === 0 && f.errors.checksFailed === 0 : null,
+    takeoverP95Under2s: f.takeover ? f.takeover.shown === f.screens && f.takeover.p95Ms < 2000 : null,
+    editP95Under5s: f.edit ? f.edit.shown === f.screens && f.edit.p95Ms < 5000 : null,
+    stormAllPlayingWithin60s: f.storm ? f.storm.allS !== null && f.storm.allS <= 60 : null,
+    gatewayAtMost32KiBPerDisplay: f.kibPerScreen?.gateway !== undefined ? f.kibPerScreen.gateway <= 32 : null,
   };
 }
 
@@ -317,9 +522,11 @@ function printSummary(f) {
   const p = f.plays;
   const lines = [
     `N ${f.screens} screens; database: ${f.database.text}; pairing ${f.pairingS ?? 'n/a'} s; load average ${f.loadAverage} at the end of k6; ${f.passed ? 'passed' : 'FAILED'}`,
-    `p95: heartbeat ${p95('heartbeat')}, manifest ${p95('manifest')} (304s ${p95('manifest-304')}), plays ${p95('plays')}, ` +
-      `content ${p95('content')}, images ${p95('images')}, fleet health ${p95('fleet-health')}`,
+    `displays over ${f.transport === 'ws' ? 'their socket' : 'HTTP with a live stream each'}; p95: heartbeat ${p95('heartbeat')}, ` +
+      `manifest ${p95('manifest')}${f.transport === 'ws' ? `, hello ${p95('hello')}, socket open ${p95('socket-open')}` : ` (304s ${p95('manifest-304')})`}, ` +
+      `plays ${p95('plays')}, content ${p95('content')}, images ${p95('images')}, fleet health ${p95('fleet-health')}`,
     `errors: ${f.errors?.requests ?? 'n/a'} failed requests of ${f.errors?.of ?? 'n/a'}, ${f.errors?.checksFailed ?? 'n/a'} failed checks` +
+      `${f.errors?.socketDrops !== null && f.errors?.socketDrops !== undefined ? `, ${f.errors.socketDrops} sockets dropped` : ''}` +
       ` (per call: ${Object.entries(c)
         .filter(([, v]) => v.failed !== null)
         .map(([k, v]) => `${k} ${v.failed}/${v.calls}`)
@@ -329,76 +536,69 @@ function printSummary(f) {
         `records refused, refused whole: ${list(p.batches.refused)}; records ${p.records.accepted} accepted, ` +
         `${p.records.duplicates} duplicates, refused: ${list(p.records.refused)}`
       : 'plays: n/a',
-    `memory per screen: ${pair(f.kibPerScreen, ' KiB')}; CPU per k6 request: ${pair(f.cpuMsPerRequest, ' ms')}`,
+    `cores: ${f.cores ? `stack ${[...new Set(Object.values(f.cores.stack))].join('/')}, k6 ${f.cores.k6 ?? 'n/a'}, harness ${f.cores.harness}` : 'n/a'}`,
+    f.cpu
+      ? `CPU: ${f.cpu.perDisplayHour} CPU seconds per display-hour (the stack, k6 and harness excluded: ${f.cpu.cpuS} s ` +
+        `over ${f.cpu.windowS} s, ${Math.round(100 * f.cpu.coreShare)} % of a core); per process: ` +
+        Object.entries(f.cpu.perProcess)
+          .map(([k, v]) => `${k} ${v.perDisplayHour}`)
+          .join(', ')
+      : 'CPU: n/a',
+    `memory per display (resident, connected − before): ${pair(f.kibPerScreen, ' KiB')}; CPU per k6 request: ${pair(f.cpuMsPerRequest, ' ms')}`,
     `playlist edit to every display: p95 ${ms(f.edit?.p95Ms)}, all ${ms(f.edit?.allMs)} (${f.edit?.shown ?? 'n/a'}/${f.screens}); ` +
       `takeover: p95 ${ms(f.takeover?.p95Ms)}, all ${ms(f.takeover?.allMs)} (${f.takeover?.shown ?? 'n/a'}/${f.screens})`,
     f.storm
       ? `storm (back within ${f.storm.spreadS} s): ${f.storm.playing}/${f.screens} playing, all after ` +
-        `${f.storm.allS === null ? 'never' : `${f.storm.allS} s`}, p95 from boot ${ms(f.storm.p95FromBootMs)}; ` +
+        `${f.storm.allS === null ? 'never' : `${f.storm.allS} s`}, p95 ${f.storm.p95FromCutMs !== undefined ? `from the cut ${ms(f.storm.p95FromCutMs)}` : `from boot ${ms(f.storm.p95FromBootMs)}`}; ` +
         `refused calls (tried again): ${list(f.storm.refusals)}`
       : 'storm: not run (STORM_SPREAD_S=0)',
   ];
+  lines.push(
+    `goals: ${Object.entries(f.goals ?? {})
+      .map(([k, v]) => `${k} ${v === null ? 'n/a' : v ? 'yes' : 'NO'}`)
+      .join(', ')}`,
+  );
   process.stdout.write(`\n[load] ===== summary =====\n${lines.map((l) => `[load] ${l}`).join('\n')}\n`);
   process.stdout.write(`[load] summary-json ${JSON.stringify(f)}\n`);
 }
 
-/** Seconds of a k6 duration ('45s', '2m', '1h'), clamped like load/screens.js (at most 180 s). */
-function runSeconds(duration) {
+/** Seconds of a k6 duration ('45s', '2m', '1h'), clamped like the scenario (load/screens.js at most 180 s,
+ * load/lib/screens-socket.js 900 s). */
+function runSeconds(duration, over) {
   const m = /^(\d+)(s|m|h)$/.exec(duration);
-  return m ? Math.min(Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2]], 180) : 45;
+  return m ? Math.min(Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2]], over === 'ws' ? 900 : 180) : 45;
 }
 
-/** Samples each process's resident memory (its /metrics) every 5 s; report() prints the rise per connected screen. */
-function watchMemory(running) {
-  const sources = {
-    gateway: `${running.internalUrl}/metrics`,
-    screens: `http://127.0.0.1:${running.ports.screens}/metrics`,
-  };
-  const read = async (url) => {
-    const text = await (await fetch(url)).text();
-    const m = text.match(/^process_resident_memory_bytes(?:\{[^}]*\})? ([0-9.e+]+)/m);
-    return m ? Number(m[1]) : Number.NaN;
-  };
-  const base = {};
+/**
+ * The stack's processes by name (the stack's children, the load's FerretDB, MinIO and maildev), each a process group
+ * read from /proc: sample() their CPU ticks and resident pages now; watchPeak()/stopPeak() the highest resident size
+ * of each, sampled every 5 s (reading /proc costs the stack nothing, unlike a scrape of its /metrics); cores() where
+ * each may run.
+ */
+function watchStack() {
+  const groups = Object.fromEntries(stack.processes.map((p) => [p.name, p.pid]));
+  if (database?.pid) groups.ferretdb = database.pid;
+  for (const [name, pid] of Object.entries(sideServers?.pids ?? {})) groups[name] = pid;
+  const sampler = stackSampler(groups);
+  let timer = null;
   const peak = {};
-  const sample = async () => {
-    for (const [name, url] of Object.entries(sources)) {
-      const v = await read(url).catch(() => Number.NaN);
-      if (!Number.isFinite(v)) continue;
-      base[name] ??= v;
-      peak[name] = Math.max(peak[name] ?? 0, v);
-    }
+  const track = () => {
+    for (const [name, v] of Object.entries(sampler.sample())) peak[name] = Math.max(peak[name] ?? 0, v.rssPages);
   };
-  const cpuOf = async (url) => {
-    const text = await (await fetch(url)).text();
-    const m = text.match(/^process_cpu_seconds_total(?:\{[^}]*\})? ([0-9.e+]+)/m);
-    return m ? Number(m[1]) : Number.NaN;
-  };
-  const first = sample();
-  // every 5 s: each scrape reads the process's open descriptors (prom-client's default metrics), thousands of
-  // sockets here, which cost the gateway about 4 % of its CPU when sampled every 2 s (docs/scale.md)
-  const timer = setInterval(sample, 5000);
   return {
-    first,
-    /** each process's CPU seconds so far */
-    async cpu() {
-      const out = {};
-      for (const [name, url] of Object.entries(sources)) out[name] = await cpuOf(url).catch(() => Number.NaN);
-      return out;
+    sample: () => sampler.sample(),
+    watchPeak() {
+      track();
+      timer = setInterval(track, 5000);
     },
-    report(screens) {
+    stopPeak() {
       clearInterval(timer);
-      const perScreen = {};
-      for (const name of Object.keys(sources)) {
-        if (base[name] === undefined) continue;
-        const rise = peak[name] - base[name];
-        perScreen[name] = Number((rise / 1024 / screens).toFixed(1));
-        say(
-          `${name}: resident ${(base[name] / 2 ** 20).toFixed(0)} MiB before, ${(peak[name] / 2 ** 20).toFixed(0)} MiB ` +
-            `at most while ${screens} screens were connected: ${(rise / 1024 / screens).toFixed(1)} KiB per screen`,
-        );
-      }
-      return perScreen;
+      track();
+      return peak;
     },
+    cores: () => ({
+      stack: Object.fromEntries(Object.entries(groups).map(([name, pid]) => [name, coresOf(pid)])),
+      harness: coresOf(process.pid),
+    }),
   };
 }

@@ -1,8 +1,11 @@
 // Summarises the V8 CPU profiles of a `LOAD_CPU_PROF=<dir> npm run load -- screens` run (docs/scale.md):
-//   node load/lib/profile-summary.mjs <dir> [requests]
-// For the gateway's and the screens service's profile: the CPU sampled during the k6 run (cut by <dir>/marks.json,
-// written by scripts/load.mjs on the same monotonic clock), per k6 request when `requests` is given, where it went by
-// module (our bundle, each npm package, Node's internals, GC), and the top frames by self and by inclusive time.
+//   node load/lib/profile-summary.mjs <dir> [requests] [top]
+// First every stack process's CPU over the k6 run as the kernel counted it (<dir>/marks.json, written by
+// scripts/load.mjs: the Go servers too, which have no V8 profile), then for each Node process of the stack (the
+// gateway and each service), busiest first: the CPU sampled during the k6 run (cut by marks.json, on the same
+// monotonic clock), per k6 request when `requests` is given, where it went by module (our bundle, each npm package,
+// Node's internals, GC), and the top frames (`top`, default 15) by self and by inclusive time, named by their
+// TypeScript source.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
@@ -10,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 
 const dir = process.argv[2];
 const requests = Number(process.argv[3] ?? Number.NaN);
+const TOP = Number(process.argv[4] ?? 15);
 if (!dir) {
-  console.error('usage: node load/lib/profile-summary.mjs <dir> [requests]');
+  console.error('usage: node load/lib/profile-summary.mjs <dir> [requests] [top]');
   process.exit(2);
 }
 let marks = null;
@@ -59,10 +63,24 @@ const name = (f) => {
 };
 const pct = (v, total) => `${((100 * v) / total).toFixed(1)} %`;
 
+// the kernel's count per process over the run (all of the stack's processes, Go servers included)
+if (marks?.cpu) {
+  const c = marks.cpu;
+  console.log(
+    `## the stack's CPU over the k6 run (/proc): ${c.cpuS} s in ${c.windowS} s for ${c.displays} displays, ` +
+      `${c.perDisplayHour} CPU seconds per display-hour`,
+  );
+  for (const [name, p] of Object.entries(c.perProcess).sort((a, b) => b[1].cpuS - a[1].cpuS))
+    console.log(
+      `  ${name.padEnd(16)} ${String(p.cpuS).padStart(8)} s  ${pct(p.cpuS, c.cpuS).padStart(7)}  ${p.perDisplayHour} s per display-hour`,
+    );
+}
+
+const summaries = [];
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const proc = which(profile);
-  if (proc !== 'gateway' && proc !== 'screens') continue;
+  if (proc === 'other') continue;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -97,17 +115,22 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
       inclusive.set(k, (inclusive.get(k) ?? 0) + dt);
     }
   }
-  const top = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+  summaries.push({ proc, file, busy, idle, self, inclusive, modules });
+}
+
+const top = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+for (const { proc, file, busy, idle, self, inclusive, modules } of summaries.sort((a, b) => b.busy - a.busy)) {
   const perRequest = Number.isFinite(requests) ? `, ${(busy / 1000 / requests).toFixed(3)} ms per k6 request` : '';
   console.log(`\n## ${proc} (${file})`);
   console.log(
     `CPU sampled ${marks ? 'during the k6 run' : 'over the whole process'}: ${(busy / 1e6).toFixed(1)} s busy, ` +
       `${(idle / 1e6).toFixed(1)} s idle${perRequest}`,
   );
+  if (busy === 0) continue;
   console.log('\nby module (self time):');
-  for (const [k, v] of top(modules, 14)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
+  for (const [k, v] of top(modules, 10)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
   console.log('\ntop frames by self time:');
-  for (const [k, v] of top(self, 25)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
+  for (const [k, v] of top(self, TOP)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
   console.log('\ntop frames by inclusive time (our bundle and npm packages):');
-  for (const [k, v] of top(inclusive, 30)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
+  for (const [k, v] of top(inclusive, TOP)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
 }

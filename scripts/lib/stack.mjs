@@ -54,16 +54,16 @@ function pipeOutput(child, name, sink) {
  * What keeps one stack's data apart from another's on the same servers (see `isolate`): a NATS server of its own,
  * started among the stack's children (so stop() ends it), and the names of its databases and bucket.
  */
-async function isolatedServers(profile, port, children, say) {
+async function isolatedServers(profile, port, children, say, cpus = null) {
   await ensureGoTool('nats-server');
   const natsPort = await freePort();
   const store = join(dataDir(profile), `nats-${port}`);
   rmSync(store, { recursive: true, force: true });
   mkdirSync(store, { recursive: true });
-  const nats = spawn(toolPath('nats-server'), ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store], {
-    stdio: 'ignore',
-    detached: true,
-  });
+  const nats = spawn(
+    ...onCores(cpus, toolPath('nats-server'), ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store]),
+    { stdio: 'ignore', detached: true },
+  );
   nats.pagecastName = 'nats';
   children.push(nats);
   const deadline = Date.now() + 30_000;
@@ -84,6 +84,11 @@ async function isolatedServers(profile, port, children, say) {
     MONGO_DB_PREFIX: `s${port}_`,
     S3_BUCKET: `pagecast-s${port}`,
   };
+}
+
+/** `command args` run on the cores `cpus` ('0', '0-1'; taskset, util-linux, execs it: same pid), or as it is. */
+function onCores(cpus, command, args) {
+  return cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];
 }
 
 /** The replica count asked for: the option, else PAGECAST_REPLICAS, else 1. */
@@ -107,6 +112,8 @@ export function replicaCount(given) {
  *   its databases are named behind the prefix `s<port>_`, its S3 bucket is `pagecast-s<port>`, and it gets a NATS
  *   server of its own (JetStream, a fresh store in .data/<profile>/nats-<port>). Streams bind their subjects, and
  *   two streams cannot bind the same subjects on one server, so a prefix on stream names alone would not part them.
+ *   cpus: the cores every process it starts runs on (taskset -c; the load pins the stack to one core and itself to
+ *   another, docs/scale.md); null (default): wherever the kernel puts them. Servers it reuses are left as they are.
  * The services and the gateway run compiled (scripts/lib/compile.mjs: one bundle each, run by `node`), as in the
  * images; PAGECAST_RUN=tsx runs their TypeScript sources through tsx instead (no compile step, for development).
  */
@@ -119,6 +126,7 @@ export async function startStack({
   replicas: replicasAsked,
   nginx: nginxAsked = false,
   isolate = profile === 'test' && !clustered(),
+  cpus = null,
 } = {}) {
   const replicas = replicaCount(replicasAsked);
   const balanced = replicas > 1 || nginxAsked;
@@ -165,7 +173,7 @@ export async function startStack({
     for (const s of services)
       replicaPorts[s.name] = balanced ? await Promise.all(Array.from({ length: replicas }, freePort)) : [ports[s.name]];
     const gatewayPorts = balanced ? await Promise.all(Array.from({ length: replicas }, freePort)) : [port];
-    const own = isolate ? await isolatedServers(profile, port, children, say) : {};
+    const own = isolate ? await isolatedServers(profile, port, children, say, cpus) : {};
     const common = {
       ...process.env,
       PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH}`,
@@ -194,7 +202,7 @@ export async function startStack({
       const [command, args] = compiled
         ? [process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/main.mjs']]
         : [join(root, 'node_modules/.bin/tsx'), ['src/main.ts']];
-      const child = spawn(command, args, {
+      const child = spawn(...onCores(cpus, command, args), {
         cwd: join(root, cwd),
         env: { ...common, ...envOverrides },
         stdio: ['ignore', 'pipe', 'pipe'],

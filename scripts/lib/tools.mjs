@@ -302,6 +302,9 @@ export const commands = {
   st: { python: 'schemathesis' },
   unshare: { base: 'util-linux (essential)' },
   prlimit: { base: 'util-linux (essential)' },
+  // the load pins the stack to one core and itself to another (load/lib/stack-cpu.mjs)
+  taskset: { base: 'util-linux (essential)' },
+  getconf: { base: 'libc-bin (essential)' },
   stdbuf: { base: 'coreutils (essential)' },
   sh: { base: 'dash (essential)' },
   pgrep: { base: 'procps (required)' },

@@ -1,0 +1,466 @@
+// Screens over the display's socket (docs/device-socket.md): the k6 scenario `npm run load -- screens` runs by
+// default (TRANSPORT=http runs load/screens.js, the HTTP fallback's load). Each VU holds its share of the displays'
+// sockets on its event loop (k6/websockets), so a few hundred VUs hold 10,000; each display, as mf-player's display
+// page behaves over its socket:
+// - boots at a random moment of the first BOOT_SPREAD_S seconds: opens its socket with its device cookie (and the
+//   site's Origin), says hello with the manifest version it holds (none at boot), reads its manifest
+//   (GET /api/screens/device/me) only when the version answered differs from the one it holds, then once its
+//   playlist, pages and page images over HTTP;
+// - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 10 s a play
+//   batch frame of the pages shown since the last one (a batch refused with 429/503, or not answered before its
+//   socket dropped, is sent again with the next); replies matched by ref, timed from the send;
+// - a `manifest` frame: reads its manifest again; an `event` frame of a playlist save: reads the playlist again.
+// The probes' changes are made by scripts/load.mjs (the owner's calls) at moments agreed through the environment
+// (EDIT_AT_MS, TAKEOVER_AT_MS: epoch ms, one clock on one machine): a display counts the playlist edit as shown
+// when its playlist read after the event holds the new file, and the takeover when its manifest read after the
+// `manifest` frame holds a takeover; each is timed from the moment the change was made.
+// The storm after a power cut (STORM_AT_MS, after the run): every display drops its socket and forgets its state
+// (power gone), then comes back at a random moment of the next STORM_SPREAD_S seconds and does what a booting
+// display does until it plays (socket, hello, manifest, playlist, pages, first image); a refused upgrade or call
+// is tried again with exponential backoff and jitter (1 s doubling to 10 s, ± half), until 60 s after the spread.
+// Timed: from the cut until each display plays. The storm's own calls are named storm-* (not in the run's p95s).
+// Counted for scripts/load.mjs: replies by type and status, socket drops, play batches and records by outcome.
+import { check, sleep } from 'k6';
+import { SharedArray } from 'k6/data';
+import exec from 'k6/execution';
+import http from 'k6/http';
+import { Counter, Rate, Trend } from 'k6/metrics';
+import { clearTimeout, setTimeout } from 'k6/timers';
+import { WebSocket } from 'k6/websockets';
+import { baseUrl, bounded } from './target.js';
+
+const BASE_URL = baseUrl();
+const WS_URL = `${BASE_URL.replace(/^http/, 'ws')}/api/screens/device/socket`;
+// the gateway takes an upgrade only from the site's own pages (its PUBLIC_URL)
+const ORIGIN = __ENV.ORIGIN || BASE_URL;
+const screens = new SharedArray('screens', () => JSON.parse(open(__ENV.SCREENS_FILE)).screens);
+const setup = new SharedArray('setup', () => {
+  const { screens: _, ...rest } = JSON.parse(open(__ENV.SCREENS_FILE));
+  return [rest];
+})[0];
+const { vus, duration } = bounded({ vus: 20, duration: '5m' }, { vus: 500, seconds: 900 });
+const RUN_S = Number(duration.slice(0, -1));
+const HEARTBEAT_MS = 15_000;
+/** the display page sends its play log every 10 s (mf-player, FLUSH_MS) */
+const FLUSH_MS = 10_000;
+const HOLD_S = 5;
+const BATCH_MAX = 500;
+const BOOT_SPREAD_S = Math.max(0, Number(__ENV.BOOT_SPREAD_S ?? 15));
+const PAGES = Math.max(1, setup.images.length);
+const EDIT_AT = Number(__ENV.EDIT_AT_MS || 0);
+const TAKEOVER_AT = Number(__ENV.TAKEOVER_AT_MS || 0);
+const STORM_AT = Number(__ENV.STORM_AT_MS || 0);
+const STORM_SPREAD_MS = Math.max(0, Number(__ENV.STORM_SPREAD_S ?? 15)) * 1000;
+const STORM_GIVE_UP_MS = 60_000;
+/** a reply later than this counts as lost (failed), and the call is sent again with the next */
+const REPLY_TIMEOUT_MS = 10_000;
+const PLAYLIST_SAVED = 'files.playlist.saved.v1';
+
+const reply = new Trend('ws_reply', true);
+const replyFailed = new Rate('ws_reply_failed');
+const hello = new Trend('ws_hello', true);
+const connect = new Trend('ws_connect', true);
+const drops = new Counter('ws_drops');
+const editMs = new Trend('probe_edit', true);
+const editShown = new Counter('probe_edit_shown');
+const takeoverMs = new Trend('probe_takeover', true);
+const takeoverShown = new Counter('probe_takeover_shown');
+const stormMs = new Trend('storm_playing', true);
+const stormPlaying = new Counter('storm_playing_count');
+const stormRefusals = new Counter('storm_refusals');
+const playBatches = new Counter('play_batches');
+const playRecords = new Counter('play_records');
+
+const BATCH_OUTCOMES = ['accepted', 'records-refused', 'retry', 'refused', 'lost'];
+const RECORD_OUTCOMES = ['accepted', 'duplicate', 'refused'];
+const counted = (name, outcomes) => Object.fromEntries(outcomes.map((o) => [`${name}{outcome:${o}}`, ['count>=0']]));
+
+export const options = {
+  scenarios: {
+    screens: {
+      executor: 'per-vu-iterations',
+      vus,
+      iterations: 1,
+      maxDuration: `${RUN_S + (STORM_AT ? STORM_SPREAD_MS / 1000 + STORM_GIVE_UP_MS / 1000 : 0) + 60}s`,
+      gracefulStop: '20s',
+    },
+    fleet: {
+      executor: 'per-vu-iterations',
+      vus: 1,
+      iterations: 1,
+      exec: 'fleetView',
+      maxDuration: `${RUN_S + 30}s`,
+      gracefulStop: '20s',
+    },
+  },
+  thresholds: {
+    checks: ['rate>0.99'],
+    ws_reply_failed: ['rate<0.01'],
+    'ws_reply{type:heartbeat}': ['p(95)<100'],
+    'ws_reply{type:plays}': ['p(95)<100'],
+    'ws_hello{phase:run}': ['p(95)<100'],
+    'ws_connect{phase:run}': ['p(95)<100'],
+    'http_req_failed{name:manifest}': ['rate<0.01'],
+    'http_req_failed{name:content}': ['rate<0.01'],
+    'http_req_failed{name:images}': ['rate<0.01'],
+    'http_req_failed{name:fleet-health}': ['rate<0.01'],
+    'http_req_duration{name:manifest}': ['p(95)<100'],
+    'http_req_duration{name:content}': ['p(95)<100'],
+    'http_req_duration{name:images}': ['p(95)<100'],
+    'http_req_duration{name:fleet-health}': ['p(95)<500'],
+    // the probes' and the storm's figures are judged by scripts/load.mjs (every display, p95 under 2 s / 5 s / 60 s);
+    // thresholds here only so that k6 exports them
+    probe_edit: ['p(95)>=0'],
+    probe_takeover: ['p(95)>=0'],
+    storm_playing: ['p(95)>=0'],
+    ws_drops: ['count>=0'],
+    probe_edit_shown: ['count>=0'],
+    probe_takeover_shown: ['count>=0'],
+    storm_playing_count: ['count>=0'],
+    ...counted('storm_refusals', ['upgrade', 'manifest', 'content']),
+    ...counted('play_batches', BATCH_OUTCOMES),
+    ...counted('play_records', RECORD_OUTCOMES),
+  },
+};
+
+const uuid = () =>
+  'xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx'.replace(/[xy]/g, (c) => {
+    const r = (Math.random() * 16) | 0;
+    return (c === 'x' ? r : (r & 0x3) | 0x8).toString(16);
+  });
+/** backoff for the n-th try again: 1 s doubling to 10 s, ± half (jitter, so a fleet does not come back in step) */
+const backoff = (n) => Math.min(10_000, 1000 * 2 ** n) * (0.5 + Math.random());
+
+/** An HTTP read of a display (async: the VU's other sockets go on meanwhile); resolves with the response. */
+const read = (display, path, name, extra = {}) =>
+  http.asyncRequest('GET', `${BASE_URL}${path}`, null, {
+    headers: { cookie: display.screen.cookie, ...extra },
+    tags: { name },
+    responseCallback: http.expectedStatuses(200, 304),
+  });
+
+/** One display: its socket, its state and its timers. */
+function display(screen, end) {
+  const d = {
+    screen,
+    ws: null,
+    open: false,
+    ref: 0,
+    waiting: new Map(), // ref → { type, at, frame, timer }
+    version: null,
+    loaded: false,
+    clock: null,
+    pending: [],
+    beats: 0,
+    timers: [],
+    phase: 'run', // run | cut | storm | done
+    edited: false,
+    tookOver: false,
+    onPlaying: null,
+  };
+
+  const later = (ms, fn) => {
+    const t = setTimeout(() => {
+      d.timers = d.timers.filter((x) => x !== t);
+      fn();
+    }, ms);
+    d.timers.push(t);
+  };
+  const named = (name) => (d.phase === 'storm' ? `storm-${name}` : name);
+
+  const send = (type, body) => {
+    if (!d.open) return false;
+    const ref = ++d.ref;
+    const frame = { type, ref, body };
+    const timer = setTimeout(() => {
+      if (!d.waiting.has(ref)) return;
+      d.waiting.delete(ref);
+      replyFailed.add(1, { type });
+      if (type === 'plays') playBatches.add(1, { outcome: 'lost' });
+    }, REPLY_TIMEOUT_MS);
+    d.waiting.set(ref, { type, at: Date.now(), frame, timer });
+    d.ws.send(JSON.stringify(frame));
+    return true;
+  };
+
+  const readManifest = async () => {
+    const res = await read(d, '/api/screens/device/me', named('manifest'));
+    check(res, { 'manifest 200': (r) => r.status === 200 });
+    if (res.status !== 200) return null;
+    d.version = res.headers.Etag ?? d.version;
+    let body = null;
+    try {
+      body = res.json();
+    } catch {}
+    if (TAKEOVER_AT && !d.tookOver && Date.now() >= TAKEOVER_AT && (body?.takeovers ?? []).length > 0) {
+      d.tookOver = true;
+      takeoverMs.add(Date.now() - TAKEOVER_AT);
+      takeoverShown.add(1);
+    }
+    return res;
+  };
+
+  const loadContent = async () => {
+    const [items, pages] = await Promise.all([
+      read(d, `/api/playlists/${setup.playlistId}/items`, named('content')),
+      read(d, `/api/files/${setup.fileId}/pages?signage_mode=true`, named('content')),
+    ]);
+    check(items, { 'playlist 200': (r) => r.status === 200 });
+    check(pages, { 'pages 200': (r) => r.status === 200 });
+    if (items.status !== 200 || pages.status !== 200) return false;
+    // at boot every page image; after the storm only the first before it plays (the rest as it goes)
+    const images = d.phase === 'storm' ? setup.images.slice(0, 1) : setup.images;
+    for (const path of images) {
+      const img = await read(d, path, named('images'));
+      check(img, { 'image 200': (r) => r.status === 200 });
+      if (img.status !== 200) return false;
+    }
+    return true;
+  };
+
+  const heartbeat = () => {
+    d.beats++;
+    send('heartbeat', {
+      appVersion: 'k6',
+      screenSize: { width: 1920, height: 1080 },
+      nowPlaying: { fileId: setup.fileId, page: 0 },
+      shows: {
+        kind: 'page',
+        fileId: setup.fileId,
+        page: (d.beats % PAGES) + 1,
+        shownAt: new Date().toISOString(),
+        holdSeconds: HOLD_S,
+        loaded: true,
+        error: null,
+      },
+    });
+  };
+
+  const flush = () => {
+    if (!d.clock) return;
+    const now = Date.now();
+    while (d.clock.until + HOLD_S * 1000 <= now) {
+      d.pending.push({
+        id: uuid(),
+        fileId: setup.fileId,
+        page: d.clock.page,
+        startedAt: new Date(d.clock.until).toISOString(),
+        seconds: HOLD_S,
+      });
+      d.clock.until += HOLD_S * 1000;
+      d.clock.page = (d.clock.page % PAGES) + 1;
+    }
+    if (d.pending.length === 0 || [...d.waiting.values()].some((w) => w.type === 'plays')) return;
+    send('plays', { plays: d.pending.slice(0, BATCH_MAX) });
+  };
+
+  const onReply = (msg) => {
+    const w = d.waiting.get(msg.ref);
+    if (!w) return;
+    d.waiting.delete(msg.ref);
+    clearTimeout(w.timer);
+    if (d.phase === 'run') reply.add(Date.now() - w.at, { type: w.type });
+    const ok = msg.status === 200;
+    replyFailed.add(!ok, { type: w.type });
+    check(msg, { [`${w.type} reply 200`]: () => ok });
+    if (w.type !== 'plays') return;
+    const sent = w.frame.body.plays.length;
+    if (ok) {
+      const b = msg.body ?? {};
+      playBatches.add(1, { outcome: b.refused > 0 ? 'records-refused' : 'accepted' });
+      playRecords.add(b.accepted ?? 0, { outcome: 'accepted' });
+      playRecords.add(b.duplicates ?? 0, { outcome: 'duplicate' });
+      playRecords.add(b.refused ?? 0, { outcome: 'refused' });
+    } else playBatches.add(1, { outcome: msg.status === 429 || msg.status === 503 ? 'retry' : 'refused' });
+    // answered (or refused for good with a 400): forgotten; 429/503: sent again with the next
+    if (ok || msg.status === 400) d.pending = d.pending.slice(sent);
+  };
+
+  const wait = (ms) => new Promise((resolve) => later(ms, resolve));
+  /** fn until it succeeds, each failure counted as a refusal of `what` and tried again after backoff */
+  const untilOk = async (what, fn) => {
+    for (let n = 0; d.phase === 'storm'; n++) {
+      if (await fn()) return true;
+      stormRefusals.add(1, { outcome: what });
+      await wait(backoff(n));
+    }
+    return false;
+  };
+  /** after the power cut: manifest, playlist, pages, first image, each tried again until it answers */
+  const stormBoot = async () => {
+    if (
+      (await untilOk('manifest', async () => (await readManifest()) !== null)) &&
+      (await untilOk('content', loadContent))
+    )
+      d.onPlaying();
+  };
+
+  const onManifest = async (msg) => {
+    if (d.helloAt) {
+      hello.add(Date.now() - d.helloAt, { phase: d.phase });
+      d.helloAt = 0;
+    }
+    if (d.phase === 'storm') {
+      if (!d.booting) {
+        d.booting = true;
+        await stormBoot();
+      }
+      return;
+    }
+    if (msg.version === d.version) return;
+    const res = await readManifest();
+    if (!res) return;
+    if (!d.loaded) {
+      d.loaded = await loadContent();
+      if (!d.loaded) return;
+      // it plays from here on: its page clock starts, its timers run until the end of the run
+      d.clock = { until: Date.now(), page: 1 };
+      const beat = () => {
+        if (d.phase !== 'run' || Date.now() >= end) return;
+        heartbeat();
+        later(HEARTBEAT_MS, beat);
+      };
+      const batch = () => {
+        if (d.phase !== 'run' || Date.now() >= end) return;
+        flush();
+        later(FLUSH_MS, batch);
+      };
+      beat();
+      later(FLUSH_MS, batch);
+    }
+  };
+
+  const onEvent = async (msg) => {
+    const type = msg.event?.type ?? '';
+    if (!(type === PLAYLIST_SAVED || type.includes('playlist.saved'))) return;
+    const res = await read(d, `/api/playlists/${setup.playlistId}/items`, named('content'));
+    if (res.status !== 200 || !EDIT_AT || d.edited || Date.now() < EDIT_AT) return;
+    let items = [];
+    try {
+      items = res.json();
+    } catch {}
+    if (items.some((i) => i.fileId === setup.editFileId)) {
+      d.edited = true;
+      editMs.add(Date.now() - EDIT_AT);
+      editShown.add(1);
+    }
+  };
+
+  /** Opens the socket; on a refusal or a drop, tries again with backoff (unless the display is off). */
+  const open = (attempt = 0) => {
+    if (d.phase === 'done' || d.phase === 'cut') return;
+    const t0 = Date.now();
+    let opened = false;
+    const ws = new WebSocket(WS_URL, null, {
+      headers: { Cookie: screen.cookie, Origin: ORIGIN },
+      tags: { name: named('socket') },
+    });
+    d.ws = ws;
+    ws.onopen = () => {
+      opened = true;
+      d.open = true;
+      connect.add(Date.now() - t0, { phase: d.phase });
+      d.helloAt = Date.now();
+      ws.send(JSON.stringify({ type: 'hello', version: d.version }));
+      // a batch not answered before a drop is sent again on the new socket (idempotent by record id)
+      for (const [ref, w] of d.waiting) {
+        if (w.type === 'plays') ws.send(JSON.stringify(w.frame));
+        else d.waiting.delete(ref);
+      }
+    };
+    ws.onmessage = (e) => {
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (msg.type === 'reply') onReply(msg);
+      else if (msg.type === 'manifest') onManifest(msg);
+      else if (msg.type === 'event') onEvent(msg);
+    };
+    ws.onerror = () => {};
+    ws.onclose = () => {
+      d.open = false;
+      if (d.ws !== ws || d.phase === 'done' || d.phase === 'cut' || Date.now() >= end) return;
+      if (!opened) {
+        if (d.phase === 'storm') stormRefusals.add(1, { outcome: 'upgrade' });
+        else check(null, { 'socket opened': () => false });
+      } else if (d.phase === 'run') drops.add(1);
+      later(backoff(opened ? 0 : attempt), () => open(opened ? 0 : attempt + 1));
+    };
+  };
+
+  /** The power cut: socket gone, state forgotten; back at a random moment of the spread, timed until it plays. */
+  const powerCut = () => {
+    d.phase = 'cut';
+    for (const t of d.timers) clearTimeout(t);
+    d.timers = [];
+    for (const w of d.waiting.values()) clearTimeout(w.timer);
+    d.waiting.clear();
+    d.open = false;
+    d.ws?.close();
+    Object.assign(d, { version: null, loaded: false, clock: null, pending: [], booting: false });
+    const giveUp = STORM_AT + STORM_SPREAD_MS + STORM_GIVE_UP_MS;
+    d.onPlaying = () => {
+      stormMs.add(Date.now() - STORM_AT);
+      stormPlaying.add(1);
+      stop();
+    };
+    later(Math.random() * STORM_SPREAD_MS, () => {
+      d.phase = 'storm';
+      open();
+    });
+    later(giveUp - Date.now(), stop);
+  };
+
+  const stop = () => {
+    d.phase = 'done';
+    for (const t of d.timers) clearTimeout(t);
+    d.timers = [];
+    for (const w of d.waiting.values()) clearTimeout(w.timer);
+    d.waiting.clear();
+    d.open = false;
+    d.ws?.close();
+  };
+
+  return { d, open, powerCut, stop };
+}
+
+export default function () {
+  // this VU's displays: every VUS-th from its place in the scenario (see load/screens.js for why not __VU)
+  const slot = exec.scenario.iterationInTest;
+  const start = Date.now();
+  const end = start + RUN_S * 1000;
+  const mine = [];
+  for (let i = slot; i < screens.length; i += vus) mine.push(display(screens[i], end));
+  for (const one of mine) setTimeout(() => one.open(), Math.random() * BOOT_SPREAD_S * 1000);
+  // the end of the run: the storm (its displays stop themselves once they play or give up), or every socket closed
+  setTimeout(
+    () => {
+      for (const one of mine) {
+        if (STORM_AT && STORM_SPREAD_MS > 0) one.powerCut();
+        else one.stop();
+      }
+    },
+    Math.max(0, (STORM_AT || end) - Date.now()),
+  );
+}
+
+/** The operator's fleet view, from when every display has booted until the end of the run (as load/screens.js). */
+export function fleetView() {
+  const end = Date.now() + RUN_S * 1000;
+  sleep(BOOT_SPREAD_S + 1);
+  const headers = { cookie: setup.ownerCookie };
+  for (let i = 0; Date.now() < end; i++) {
+    const filter = ['', '&state=offline', '&state=online'][i % 3];
+    const res = http.get(`${BASE_URL}/api/screens/health?limit=50${filter}`, {
+      headers,
+      tags: { name: 'fleet-health' },
+    });
+    check(res, {
+      'fleet view counts every screen': (r) => r.status === 200 && r.json('counts.total') === screens.length,
+    });
+    sleep(2);
+  }
+}

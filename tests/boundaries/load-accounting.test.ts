@@ -1,0 +1,133 @@
+// load/lib/stack-cpu.mjs: the CPU seconds per display-hour an operator sizes a machine by, and the memory per
+// display, counted from /proc for the stack's processes only (npm run load -- screens).
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+type Ticks = Record<string, { ticks: number; rssPages: number; processes: number }>;
+type Stat = {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  utime: number;
+  stime: number;
+  cutime: number;
+  cstime: number;
+  rssPages: number;
+};
+// @ts-expect-error: a plain ES module of the load, without types
+const lib = (await import('../../load/lib/stack-cpu.mjs')) as {
+  parseStat(text: string): Stat;
+  groupTicks(stats: Stat[], groups: Record<string, number>): Ticks;
+  cpuPerDisplayHour(o: { before: Ticks; after: Ticks; ticksPerSecond: number; displays: number; seconds: number }): {
+    cpuS: number;
+    perDisplayHour: number | null;
+    coreShare: number | null;
+    perProcess: Record<string, { cpuS: number; perDisplayHour: number | null }>;
+  };
+  kibPerDisplay(o: {
+    before: Record<string, number>;
+    during: Record<string, number>;
+    pageBytes: number;
+    displays: number;
+  }): Record<string, number>;
+  pinning(env: Record<string, string | undefined>, cores: number): { stack: string; load: string } | null;
+  cpuList(text: string): number[];
+  readStats(): Stat[];
+  stackSampler(groups: Record<string, number>): { sample(): Ticks };
+};
+
+/** A stat line as the kernel writes it (fields 1-24; the rest are not read). */
+const statLine = (o: { pid: number; comm: string; ppid: number; pgid: number; u: number; s: number; cu?: number }) =>
+  `${o.pid} (${o.comm}) S ${o.ppid} ${o.pgid} ${o.pgid} 0 -1 4194560 100 0 0 0 ${o.u} ${o.s} ${o.cu ?? 0} 0 20 0 ` +
+  '11 0 12345 1000000 2500 18446744073709551615';
+
+describe('CPU per display-hour from /proc', () => {
+  it('reads a stat line whose command name holds spaces and parentheses', () => {
+    const s = lib.parseStat(statLine({ pid: 42, comm: 'node (gw) x', ppid: 1, pgid: 42, u: 700, s: 300, cu: 50 }));
+    expect(s).toMatchObject({ pid: 42, ppid: 1, pgid: 42, utime: 700, stime: 300, cutime: 50, rssPages: 2500 });
+  });
+
+  it("sums each group's members, adds only the leader's reaped children, and leaves other processes out", () => {
+    const stats = [
+      statLine({ pid: 10, comm: 'node', ppid: 1, pgid: 10, u: 100, s: 50, cu: 30 }),
+      statLine({ pid: 11, comm: 'worker', ppid: 10, pgid: 10, u: 20, s: 5, cu: 999 }),
+      statLine({ pid: 20, comm: 'nats-server', ppid: 1, pgid: 20, u: 7, s: 3 }),
+      statLine({ pid: 30, comm: 'k6', ppid: 1, pgid: 30, u: 5000, s: 5000 }),
+    ].map(lib.parseStat);
+    const out = lib.groupTicks(stats, { gateway: 10, nats: 20 });
+    // the worker's own 25, never its cutime; the leader's 150 plus its reaped 30
+    expect(out.gateway).toEqual({ ticks: 205, rssPages: 5000, processes: 2 });
+    expect(out.nats?.ticks).toBe(10);
+    expect(Object.keys(out)).toEqual(['gateway', 'nats']);
+  });
+
+  it('divides the window by displays × hours, per process and in all', () => {
+    const before = {
+      gateway: { ticks: 1000, rssPages: 0, processes: 1 },
+      ferretdb: { ticks: 0, rssPages: 0, processes: 1 },
+    };
+    const after = {
+      gateway: { ticks: 1000 + 60 * 100, rssPages: 0, processes: 1 },
+      ferretdb: { ticks: 30 * 100, rssPages: 0, processes: 1 },
+    };
+    // 90 s of CPU in 300 s for 1,000 displays: 90 / 1000 / (300/3600) = 1.08 s per display-hour
+    const cpu = lib.cpuPerDisplayHour({ before, after, ticksPerSecond: 100, displays: 1000, seconds: 300 });
+    expect(cpu.cpuS).toBe(90);
+    expect(cpu.perDisplayHour).toBe(1.08);
+    expect(cpu.coreShare).toBe(0.3);
+    expect(cpu.perProcess.gateway).toEqual({ cpuS: 60, perDisplayHour: 0.72 });
+    expect(cpu.perProcess.ferretdb).toEqual({ cpuS: 30, perDisplayHour: 0.36 });
+  });
+
+  it('gives the resident rise per display in KiB', () => {
+    // 8,000 more pages of 4 KiB for 1,000 displays: 32 KiB each
+    const kib = lib.kibPerDisplay({
+      before: { gateway: 20_000 },
+      during: { gateway: 28_000 },
+      pageBytes: 4096,
+      displays: 1000,
+    });
+    expect(kib).toEqual({ gateway: 32 });
+  });
+
+  it('counts a real child process while it burns CPU, and not after the window', async () => {
+    const child = spawn(process.execPath, ['-e', 'const t = Date.now(); while (Date.now() - t < 600);'], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    const sampler = lib.stackSampler({ burner: child.pid as number });
+    const before = sampler.sample();
+    await new Promise((r) => child.once('exit', r));
+    // exited and reaped by this process: it is gone from /proc, so its group has no member left
+    const after = sampler.sample();
+    expect(before.burner?.processes).toBe(1);
+    expect(after.burner?.processes).toBe(0);
+    const live = spawn(process.execPath, ['-e', 'const t = Date.now(); while (Date.now() - t < 1500);'], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    const s = lib.stackSampler({ live: live.pid as number });
+    const t0 = s.sample();
+    await new Promise((r) => setTimeout(r, 900));
+    const t1 = s.sample();
+    live.kill();
+    // a busy loop on a core: most of 900 ms (ticks of 10 ms), never more than the wall time
+    const used = ((t1.live?.ticks ?? 0) - (t0.live?.ticks ?? 0)) / 100;
+    expect(used).toBeGreaterThan(0.3);
+    expect(used).toBeLessThanOrEqual(1.0);
+  });
+});
+
+describe('pinning', () => {
+  it('puts the stack on core 0 and the load on core 1, unless PIN=0 or one core', () => {
+    expect(lib.pinning({}, 2)).toEqual({ stack: '0', load: '1' });
+    expect(lib.pinning({ PIN: '0' }, 2)).toBeNull();
+    expect(lib.pinning({}, 1)).toBeNull();
+    expect(lib.pinning({ STACK_CPUS: '0-1', LOAD_CPUS: '2-3' }, 4)).toEqual({ stack: '0-1', load: '2-3' });
+  });
+
+  it('reads a kernel CPU list', () => {
+    expect(lib.cpuList('0-2,5\n')).toEqual([0, 1, 2, 5]);
+    expect(lib.cpuList('1')).toEqual([1]);
+  });
+});
