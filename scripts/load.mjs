@@ -190,23 +190,38 @@ try {
   let windowStart = performance.now();
   let cpuAtEnd = null;
   let windowEnd = null;
+  let goProfile = null;
+  // the same window on the monotonic clock of the V8 profiles (LOAD_CPU_PROF)
+  let windowStartUs = null;
+  let windowEndUs = null;
   const timers = [];
   if (watch) {
     watch.watchPeak();
+    const steadyAfter = slack + bootSpreadMs + 5000;
     timers.push(
-      setTimeout(
-        () => {
-          cpuBefore = watch.sample();
-          windowStart = performance.now();
-        },
-        slack + bootSpreadMs + 5000,
-      ),
+      setTimeout(() => {
+        cpuBefore = watch.sample();
+        windowStart = performance.now();
+        windowStartUs = process.hrtime.bigint() / 1000n;
+      }, steadyAfter),
     );
+    // LOAD_CPU_PROF: FerretDB's CPU profile over the same window (Go's pprof; profile-summary prints its top)
+    if (process.env.LOAD_CPU_PROF && database?.debugUrl) {
+      const seconds = Math.max(5, Math.floor(((moments.STORM_AT_MS || t0 + runMs) - Date.now() - steadyAfter) / 1000));
+      timers.push(
+        setTimeout(() => {
+          goProfile = fetch(`${database.debugUrl}/debug/pprof/profile?seconds=${seconds}`)
+            .then(async (r) => Buffer.from(await r.arrayBuffer()))
+            .catch((e) => say(`FerretDB's profile: ${e.message}`));
+        }, steadyAfter),
+      );
+    }
     if (moments.STORM_AT_MS)
       timers.push(
         setTimeout(() => {
           cpuAtEnd = watch.sample();
           windowEnd = performance.now();
+          windowEndUs = process.hrtime.bigint() / 1000n;
         }, moments.STORM_AT_MS - Date.now()),
       );
   }
@@ -258,11 +273,16 @@ try {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     // the profiles are written there when the processes stop: the directory may not exist yet
     mkdirSync(process.env.LOAD_CPU_PROF, { recursive: true });
+    const ferret = await goProfile;
+    if (ferret) writeFileSync(join(process.env.LOAD_CPU_PROF, 'ferretdb.pprof'), ferret);
     writeFileSync(
       join(process.env.LOAD_CPU_PROF, 'marks.json'),
       JSON.stringify({
         k6StartUs: Number(k6Start),
         k6EndUs: Number(k6End),
+        // the steady window the CPU figures count (profile-summary cuts the profiles to it)
+        windowStartUs: Number(windowStartUs ?? k6Start),
+        windowEndUs: Number(windowEndUs ?? k6End),
         screens: Number(process.env.SCREENS),
         // every stack process's CPU over the same window, from /proc (profile-summary prints it first)
         cpu: figures.cpu ?? null,

@@ -64,6 +64,8 @@ export async function loadDatabase({ fresh = process.env.FRESH_DB === '1', say =
   const mib = bytesUnder(dir) / 2 ** 20;
   const bin = await ensureGoTool('ferretdb');
   const port = await freePort();
+  // LOAD_CPU_PROF: its debug listener (Go's pprof), so the run can take a CPU profile of it (docs/scale.md)
+  const debugPort = process.env.LOAD_CPU_PROF ? await freePort() : null;
   const log = openSync(join(dir, 'ferretdb.log'), 'a');
   const child = spawn(
     ...onCores(cpus, bin, [
@@ -73,7 +75,7 @@ export async function loadDatabase({ fresh = process.env.FRESH_DB === '1', say =
       '--telemetry=disable',
       '--log-level=warn',
       `--state-dir=${dir}`,
-      '--debug-addr=-',
+      `--debug-addr=${debugPort ? `127.0.0.1:${debugPort}` : '-'}`,
     ]),
     {
       env: { ...process.env, GOMAXPROCS: ferretdbProcs(), GOGC: ferretdbGogc() },
@@ -105,6 +107,7 @@ export async function loadDatabase({ fresh = process.env.FRESH_DB === '1', say =
     mib,
     text,
     pid: child.pid,
+    debugUrl: debugPort ? `http://127.0.0.1:${debugPort}` : null,
     async stop() {
       if (exited !== null) return;
       const gone = new Promise((r) => child.once('exit', r));

@@ -1,18 +1,20 @@
-// Summarises the V8 CPU profiles of a `LOAD_CPU_PROF=<dir> npm run load -- screens` run (docs/scale.md):
+// Summarises the CPU profiles of a `LOAD_CPU_PROF=<dir> npm run load -- screens` run (docs/scale.md):
 //   node load/lib/profile-summary.mjs <dir> [requests] [top]
-// First every stack process's CPU over the k6 run as the kernel counted it (<dir>/marks.json, written by
-// scripts/load.mjs: the Go servers too, which have no V8 profile), then for each Node process of the stack (the
-// gateway and each service), busiest first: the CPU sampled during the k6 run (cut by marks.json, on the same
-// monotonic clock), per k6 request when `requests` is given, where it went by module (our bundle, each npm package,
-// Node's internals, GC), and the top frames (`top`, default 15) by self and by inclusive time, named by their
-// TypeScript source.
+// First every stack process's CPU over the steady run as the kernel counted it (<dir>/marks.json, written by
+// scripts/load.mjs: from when every display has booted until the storm or k6's end; the Go servers too). Then for
+// each Node process (the gateway and each service), busiest first, its V8 profile cut to that window (same monotonic
+// clock): CPU per k6 request when `requests` is given, by module (our bundle, each npm package, Node's internals,
+// GC), the top frames (`top`, default 15) by self and by inclusive time, named by their TypeScript source. Last,
+// FerretDB's Go profile over the same window (<dir>/ferretdb.pprof): go tool pprof's top by self and cumulative time.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dir = process.argv[2];
-const requests = Number(process.argv[3] ?? Number.NaN);
+// the k6 requests of the run (its summary), for the CPU per request; left out or empty: not printed
+const requests = process.argv[3] ? Number(process.argv[3]) : Number.NaN;
 const TOP = Number(process.argv[4] ?? 15);
 if (!dir) {
   console.error('usage: node load/lib/profile-summary.mjs <dir> [requests] [top]');
@@ -67,7 +69,7 @@ const pct = (v, total) => `${((100 * v) / total).toFixed(1)} %`;
 if (marks?.cpu) {
   const c = marks.cpu;
   console.log(
-    `## the stack's CPU over the k6 run (/proc): ${c.cpuS} s in ${c.windowS} s for ${c.displays} displays, ` +
+    `## the stack's CPU over the steady run (/proc): ${c.cpuS} s in ${c.windowS} s for ${c.displays} displays, ` +
       `${c.perDisplayHour} CPU seconds per display-hour`,
   );
   for (const [name, p] of Object.entries(c.perProcess).sort((a, b) => b[1].cpuS - a[1].cpuS))
@@ -93,7 +95,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
   for (let i = 0; i < profile.samples.length; i++) {
     t += profile.timeDeltas[i];
     const dt = profile.timeDeltas[i + 1] ?? 0;
-    if (marks && (t < marks.k6StartUs || t > marks.k6EndUs)) continue;
+    if (marks && (t < (marks.windowStartUs ?? marks.k6StartUs) || t > (marks.windowEndUs ?? marks.k6EndUs))) continue;
     const node = byId.get(profile.samples[i]);
     const fn = node.callFrame.functionName;
     if (fn === '(idle)') {
@@ -123,7 +125,7 @@ for (const { proc, file, busy, idle, self, inclusive, modules } of summaries.sor
   const perRequest = Number.isFinite(requests) ? `, ${(busy / 1000 / requests).toFixed(3)} ms per k6 request` : '';
   console.log(`\n## ${proc} (${file})`);
   console.log(
-    `CPU sampled ${marks ? 'during the k6 run' : 'over the whole process'}: ${(busy / 1e6).toFixed(1)} s busy, ` +
+    `CPU sampled ${marks ? 'over the steady run (the window of the CPU figures)' : 'over the whole process'}: ${(busy / 1e6).toFixed(1)} s busy, ` +
       `${(idle / 1e6).toFixed(1)} s idle${perRequest}`,
   );
   if (busy === 0) continue;
@@ -133,4 +135,21 @@ for (const { proc, file, busy, idle, self, inclusive, modules } of summaries.sor
   for (const [k, v] of top(self, TOP)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
   console.log('\ntop frames by inclusive time (our bundle and npm packages):');
   for (const [k, v] of top(inclusive, TOP)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
+}
+
+// FerretDB: Go's profile, read by go tool pprof (the Go toolchain is a prerequisite, README)
+const pprof = join(dir, 'ferretdb.pprof');
+if (existsSync(pprof)) {
+  for (const order of [[], ['-cum']]) {
+    console.log(`\n## ferretdb (ferretdb.pprof), by ${order.length ? 'cumulative' : 'self'} time`);
+    try {
+      const out = execFileSync('go', ['tool', 'pprof', '-top', ...order, `-nodecount=${TOP}`, pprof], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      console.log(out.trimEnd());
+    } catch (e) {
+      console.log(`go tool pprof failed: ${e.message}`);
+    }
+  }
 }
