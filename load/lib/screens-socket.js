@@ -208,6 +208,8 @@ function display(screen, end) {
     check(items, { 'playlist 200': (r) => r.status === 200 });
     check(pages, { 'pages 200': (r) => r.status === 200 });
     if (items.status !== 200 || pages.status !== 200) return false;
+    // a display that boots after the edit reads the edited playlist: it has the edit from then
+    if (d.phase === 'run') sawEdit(items);
     // at boot every page image; after the storm only the first before it plays (the rest as it goes)
     const images = d.phase === 'storm' ? setup.images.slice(0, 1) : setup.images;
     for (const path of images) {
@@ -330,20 +332,24 @@ function display(screen, end) {
     }
   };
 
-  const onEvent = async (msg) => {
-    const type = msg.event?.type ?? '';
-    if (!(type === PLAYLIST_SAVED || type.includes('playlist.saved'))) return;
-    const res = await read(d, `/api/playlists/${setup.playlistId}/items`, named('content'));
+  /** the playlist edit counted once per display, when a playlist it read after the edit holds the new file */
+  const sawEdit = (res) => {
     if (res.status !== 200 || !EDIT_AT || d.edited || Date.now() < EDIT_AT) return;
     let items = [];
     try {
       items = res.json();
     } catch {}
-    if (items.some((i) => i.fileId === setup.editFileId)) {
+    if (Array.isArray(items) && items.some((i) => i.fileId === setup.editFileId)) {
       d.edited = true;
       editMs.add(Date.now() - EDIT_AT);
       editShown.add(1);
     }
+  };
+
+  const onEvent = async (msg) => {
+    const type = msg.event?.type ?? '';
+    if (!(type === PLAYLIST_SAVED || type.includes('playlist.saved'))) return;
+    sawEdit(await read(d, `/api/playlists/${setup.playlistId}/items`, named('content')));
   };
 
   /** Opens the socket; on a refusal or a drop, tries again with backoff (unless the display is off). */
@@ -379,16 +385,24 @@ function display(screen, end) {
       else if (msg.type === 'manifest') onManifest(msg);
       else if (msg.type === 'event') onEvent(msg);
     };
-    ws.onerror = () => {};
-    ws.onclose = () => {
+    // a refused upgrade ends in an error event alone (k6 emits no close for it), a drop in close (maybe after an
+    // error): either way once per socket
+    let ended = false;
+    const ends = () => {
+      if (ended) return;
+      ended = true;
       d.open = false;
-      if (d.ws !== ws || d.phase === 'done' || d.phase === 'cut' || Date.now() >= end) return;
+      if (d.ws !== ws || d.phase === 'done' || d.phase === 'cut' || (d.phase === 'run' && Date.now() >= end)) return;
       if (!opened) {
         if (d.phase === 'storm') stormRefusals.add(1, { outcome: 'upgrade' });
         else check(null, { 'socket opened': () => false });
       } else if (d.phase === 'run') drops.add(1);
       later(backoff(opened ? 0 : attempt), () => open(opened ? 0 : attempt + 1));
     };
+    ws.onerror = () => {
+      if (!opened) ends();
+    };
+    ws.onclose = ends;
   };
 
   /** The power cut: socket gone, state forgotten; back at a random moment of the spread, timed until it plays. */
