@@ -32,8 +32,8 @@ if (!existsSync(script)) {
 }
 
 // screens: the displays over their socket (load/lib/screens-socket.js, docs/device-socket.md), or over HTTP with a
-// live stream each (load/screens.js, the fallback path's load; the default until the gateway has the socket)
-const transport = scenario === 'screens' ? (process.env.TRANSPORT === 'ws' ? 'ws' : 'http') : null;
+// live stream each (TRANSPORT=http: load/screens.js, the fallback path's load)
+const transport = scenario === 'screens' ? (process.env.TRANSPORT === 'http' ? 'http' : 'ws') : null;
 
 const loopback = (url) => /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?\/?$/.test(url);
 if (process.env.BASE_URL && !loopback(process.env.BASE_URL)) {
@@ -513,7 +513,7 @@ function goals(f) {
     .map(([, c]) => c.p95);
   return {
     everyP95Under100ms: p95s.length ? p95s.every((v) => v < 100) : null,
-    noError: f.errors ? f.errors.requests === 0 && f.errors.checksFailed === 0 : null,
+    noError: f.errors ? f.errors.requests === 0 && f.errors.checksFailed === 0 && !f.errors.socketDrops : null,
     takeoverP95Under2s: f.takeover ? f.takeover.shown === f.screens && f.takeover.p95Ms < 2000 : null,
     editP95Under5s: f.edit ? f.edit.shown === f.screens && f.edit.p95Ms < 5000 : null,
     stormAllPlayingWithin60s: f.storm ? f.storm.allS !== null && f.storm.allS <= 60 : null,

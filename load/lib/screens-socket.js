@@ -3,7 +3,8 @@
 // sockets on its event loop (k6/websockets), so a few hundred VUs hold 10,000; each display, as mf-player's display
 // page behaves over its socket:
 // - boots at a random moment of the first BOOT_SPREAD_S seconds: opens its socket with its device cookie (and the
-//   site's Origin), says hello with the manifest version it holds (none at boot), reads its manifest
+//   site's Origin), says hello with the manifest version it holds (none at boot), watches its playlist and file (the
+//   `watch` frame: their changes come down as `event` frames), reads its manifest
 //   (GET /api/screens/device/me) only when the version answered differs from the one it holds, then once its
 //   playlist, pages and page images over HTTP;
 // - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 10 s a play
@@ -117,7 +118,7 @@ export const options = {
     probe_edit_shown: ['count>=0'],
     probe_takeover_shown: ['count>=0'],
     storm_playing_count: ['count>=0'],
-    ...counted('storm_refusals', ['upgrade', 'manifest', 'content']),
+    ...counted('storm_refusals', ['upgrade', 'closed', 'manifest', 'content']),
     ...counted('play_batches', BATCH_OUTCOMES),
     ...counted('play_records', RECORD_OUTCOMES),
   },
@@ -368,6 +369,8 @@ function display(screen, end) {
       connect.add(Date.now() - t0, { phase: d.phase });
       d.helloAt = Date.now();
       ws.send(JSON.stringify({ type: 'hello', version: d.version }));
+      // as the display page watches what it plays: its playlist and the playlist's file (changes come as events)
+      ws.send(JSON.stringify({ type: 'watch', playlists: [setup.playlistId], files: [setup.fileId] }));
       // a batch not answered before a drop is sent again on the new socket (idempotent by record id)
       for (const [ref, w] of d.waiting) {
         if (w.type === 'plays') ws.send(JSON.stringify(w.frame));
@@ -397,6 +400,8 @@ function display(screen, end) {
         if (d.phase === 'storm') stormRefusals.add(1, { outcome: 'upgrade' });
         else check(null, { 'socket opened': () => false });
       } else if (d.phase === 'run') drops.add(1);
+      // after the power cut, a socket closed before its display plays (1013 "try again": hello not answered)
+      else if (d.phase === 'storm') stormRefusals.add(1, { outcome: 'closed' });
       later(backoff(opened ? 0 : attempt), () => open(opened ? 0 : attempt + 1));
     };
     ws.onerror = () => {
