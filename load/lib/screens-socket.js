@@ -67,6 +67,8 @@ const editShown = new Counter('probe_edit_shown');
 const takeoverMs = new Trend('probe_takeover', true);
 const takeoverShown = new Counter('probe_takeover_shown');
 const stormMs = new Trend('storm_playing', true);
+/** from the display's own return (power back) until it plays */
+const stormFromBoot = new Trend('storm_from_boot', true);
 const stormPlaying = new Counter('storm_playing_count');
 const stormRefusals = new Counter('storm_refusals');
 const playBatches = new Counter('play_batches');
@@ -114,6 +116,7 @@ export const options = {
     probe_edit: ['p(95)>=0'],
     probe_takeover: ['p(95)>=0'],
     storm_playing: ['p(95)>=0'],
+    storm_from_boot: ['p(95)>=0'],
     ws_drops: ['count>=0'],
     probe_edit_shown: ['count>=0'],
     probe_takeover_shown: ['count>=0'],
@@ -423,11 +426,13 @@ function display(screen, end) {
     const giveUp = STORM_AT + STORM_SPREAD_MS + STORM_GIVE_UP_MS;
     d.onPlaying = () => {
       stormMs.add(Date.now() - STORM_AT);
+      stormFromBoot.add(Date.now() - d.backAt);
       stormPlaying.add(1);
       stop();
     };
     later(Math.random() * STORM_SPREAD_MS, () => {
       d.phase = 'storm';
+      d.backAt = Date.now();
       open();
     });
     later(giveUp - Date.now(), stop);
