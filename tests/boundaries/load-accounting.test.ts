@@ -131,3 +131,54 @@ describe('pinning', () => {
     expect(lib.cpuList('1')).toEqual([1]);
   });
 });
+
+// @ts-expect-error: a plain ES module of the load, without types
+const { goals } = (await import('../../load/lib/goals.mjs')) as {
+  goals(f: Record<string, unknown>): Record<string, boolean | null>;
+};
+
+describe("the run's goals", () => {
+  const passing = {
+    screens: 10_000,
+    calls: { heartbeat: { p95: 40 }, plays: { p95: 99.9 }, 'fleet-health': { p95: 450 } },
+    errors: { requests: 0, checksFailed: 0, socketDrops: 0 },
+    takeover: { shown: 10_000, p95Ms: 1999 },
+    edit: { shown: 10_000, p95Ms: 4999 },
+    storm: { allS: 60 },
+    kibPerScreen: { gateway: 32 },
+  };
+
+  it('passes at the limits, the operator page left out of the p95s', () => {
+    expect(Object.values(goals(passing)).every((v) => v === true)).toBe(true);
+  });
+
+  it('fails each goal on its own figure: one slow call, one drop, a display never reached, never all playing', () => {
+    const g = goals({
+      ...passing,
+      calls: { ...passing.calls, images: { p95: 100 } },
+      errors: { requests: 0, checksFailed: 0, socketDrops: 1 },
+      takeover: { shown: 9_999, p95Ms: 10 },
+      storm: { allS: null },
+      kibPerScreen: { gateway: 32.1 },
+    });
+    expect(g).toEqual({
+      everyP95Under100ms: false,
+      noError: false,
+      takeoverP95Under2s: false,
+      editP95Under5s: true,
+      stormAllPlayingWithin60s: false,
+      gatewayAtMost32KiBPerDisplay: false,
+    });
+  });
+
+  it('says n/a (null) for what the run did not measure', () => {
+    expect(goals({ screens: 5 })).toEqual({
+      everyP95Under100ms: null,
+      noError: null,
+      takeoverP95Under2s: null,
+      editP95Under5s: null,
+      stormAllPlayingWithin60s: null,
+      gatewayAtMost32KiBPerDisplay: null,
+    });
+  });
+});
