@@ -436,7 +436,7 @@ function printCalls(file, over) {
     };
     say(
       `${name}: p95 ${d['p(95)'].toFixed(1)} ms, p50 ${d.med.toFixed(1)} ms, max ${d.max.toFixed(0)} ms; ` +
-        `${calls[name].calls} calls, ${f ? f.passes : '?'} failed`,
+        (f ? `${calls[name].calls} calls, ${f.passes} failed` : 'failures: ws_reply_failed, in the errors line'),
     );
   }
   const m304 = metrics.manifest_304;
