@@ -5,7 +5,7 @@
 // - boots at a random moment of the first BOOT_SPREAD_S seconds: opens its socket with its device cookie (and the
 //   site's Origin), says hello with the manifest version it holds (none at boot), watches its playlist and file (the
 //   `watch` frame: their changes come down as `event` frames), reads its manifest
-//   (GET /api/screens/device/me) only when the version answered differs from the one it holds, then once its
+//   (GET /api/screens/device/me, with If-None-Match) only when the version answered differs from the one it holds, then once its
 //   playlist, pages and page images over HTTP;
 // - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 10 s a play
 //   batch frame of the pages shown since the last one (a batch refused with 429/503, or not answered before its
@@ -188,8 +188,15 @@ function display(screen, end) {
   };
 
   const readManifest = async () => {
-    const res = await read(d, '/api/screens/device/me', named('manifest'));
-    check(res, { 'manifest 200': (r) => r.status === 200 });
+    // with the version it holds, as the display page's conditional read (the gateway may answer 304 itself)
+    const res = await read(
+      d,
+      '/api/screens/device/me',
+      named('manifest'),
+      d.version ? { 'If-None-Match': d.version } : {},
+    );
+    check(res, { 'manifest 200/304': (r) => r.status === 200 || r.status === 304 });
+    if (res.status === 304) return res;
     if (res.status !== 200) return null;
     d.version = res.headers.Etag ?? d.version;
     let body = null;
