@@ -1,4 +1,4 @@
-// Makes the media corpus: small photos of every kind the upload takes, and hostile ones it must refuse. Written at
+// Makes the media corpus: small photos and videos of every kind the upload takes, and hostile ones it must refuse. Written at
 // test time (a few kilobytes each, under a second in all) with sharp, Debian's ffmpeg and libheif's heif-enc, so the
 // repository keeps the recipe rather than binaries. Every file here is made from generated pixels: no licence to note.
 //   node scripts/media-corpus.mjs <dir>     writes the corpus into <dir> and prints what it made
@@ -55,6 +55,76 @@ export const mediaCorpus = {
     expect: 'IMAGE_TOO_MANY_PIXELS',
   },
   'not-an-image.jpg': { what: 'text named .jpg', expect: 'FILE_TYPE_UNSUPPORTED' },
+};
+
+/**
+ * The video corpus, by name: `expect` is 'kept' or 'transcoded' (with the reasons and the stored size) or the error
+ * code of the refusal. Tiny on purpose (small frames, a second or two): a transcode here is a fraction of a second.
+ */
+export const videoCorpus = {
+  'h264-aac.mp4': {
+    what: 'H.264/AAC MP4 320x240, 30 fps CFR, 2 s, moov at the front',
+    expect: 'kept',
+    shown: { width: 320, height: 240 },
+    codec: 'h264',
+  },
+  'moov-at-end.mp4': {
+    what: 'H.264/AAC MP4 320x240, 1 s, moov after the media data (ffmpeg without +faststart)',
+    expect: 'kept',
+    shown: { width: 320, height: 240 },
+    codec: 'h264',
+  },
+  'vp9-opus.webm': {
+    what: 'VP9/Opus WebM 320x240, 1 s',
+    expect: 'kept',
+    shown: { width: 320, height: 240 },
+    codec: 'vp9',
+  },
+  'mpeg4.avi': {
+    what: 'MPEG-4 part 2 in AVI with PCM audio, 320x240, 1 s',
+    expect: 'transcoded',
+    reasons: ['container'],
+    shown: { width: 320, height: 240 },
+    codec: 'h264',
+  },
+  'hevc.mkv': {
+    what: 'HEVC in Matroska 320x240, 1 s, no audio',
+    expect: 'transcoded',
+    reasons: ['container'],
+    shown: { width: 320, height: 240 },
+    codec: 'h264',
+  },
+  'hevc.mp4': {
+    what: 'HEVC/AAC MP4 320x240, 1 s',
+    expect: 'transcoded',
+    reasons: ['video-codec'],
+    shown: { width: 320, height: 240 },
+    codec: 'h264',
+  },
+  '4k.mp4': {
+    what: 'H.264 MP4 3840x2160, 4 frames at 8 fps: scaled down to 1920x1080',
+    expect: 'transcoded',
+    reasons: ['resolution'],
+    shown: { width: 1920, height: 1080 },
+    codec: 'h264',
+  },
+  'truncated.mp4': { what: 'the moov-at-end MP4 cut at half its bytes (no moov atom)', expect: 'FILE_CORRUPT' },
+  'claims-100000.avi': {
+    what: 'a 17 KB raw-video AVI whose headers claim 100,000 x 100,000 pixels',
+    expect: 'VIDEO_DIMENSIONS_TOO_LARGE',
+  },
+  'claims-10000.avi': {
+    what: 'a 17 KB raw-video AVI whose headers claim 10,000 x 10,000 pixels (over the 8192 limit)',
+    expect: 'VIDEO_DIMENSIONS_TOO_LARGE',
+  },
+  'hls-url.mp4': {
+    what: 'an HLS playlist (#EXTM3U) named .mp4 whose segment is a URL',
+    expect: 'MEDIA_EXTERNAL_REFERENCE',
+  },
+  'concat-passwd.mkv': {
+    what: "an ffconcat playlist named .mkv that asks for file '/etc/passwd'",
+    expect: 'MEDIA_EXTERNAL_REFERENCE',
+  },
 };
 
 function run(cmd, args) {
@@ -200,10 +270,77 @@ export async function makeMediaCorpus(dir) {
   return Object.fromEntries(Object.keys(mediaCorpus).map((name) => [name, path(name)]));
 }
 
+/** ffmpeg from lavfi sources: a moving test pattern and a tone, so a decoder and a player have work to show. */
+function ffmpeg(out, { size = '320x240', rate = 30, seconds = 1, audio = true, args }) {
+  run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `testsrc2=size=${size}:rate=${rate}:duration=${seconds}`,
+    ...(audio ? ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`] : []),
+    '-threads',
+    '1',
+    ...args,
+    out,
+  ]);
+}
+
+/** A raw-video AVI whose main and stream headers claim width x height (ffmpeg reads the size from them). */
+function claimingAvi(dir, width, height) {
+  const raw = join(dir, '.raw.avi');
+  ffmpeg(raw, { size: '32x24', rate: 5, audio: false, args: ['-c:v', 'rawvideo', '-pix_fmt', 'bgr24'] });
+  const data = readFileSync(raw);
+  rmSync(raw);
+  const avih = data.indexOf('avih') + 8;
+  data.writeUInt32LE(width, avih + 32);
+  data.writeUInt32LE(height, avih + 36);
+  const strf = data.indexOf('strf') + 8;
+  data.writeInt32LE(width, strf + 4);
+  data.writeInt32LE(height, strf + 8);
+  return data;
+}
+
+/**
+ * Writes every video of the corpus into dir; returns their paths by name. `segmentUrl` is the URL the HLS playlist
+ * names (a test serves it to prove nothing ever asks for it).
+ */
+export function makeVideoCorpus(dir, { segmentUrl = 'http://127.0.0.1:9/segment.ts' } = {}) {
+  mkdirSync(dir, { recursive: true });
+  const path = (name) => join(dir, name);
+  const h264 = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+  const aac = ['-c:a', 'aac', '-b:a', '64k'];
+  ffmpeg(path('h264-aac.mp4'), { seconds: 2, args: [...h264, ...aac, '-movflags', '+faststart'] });
+  ffmpeg(path('moov-at-end.mp4'), { args: [...h264, ...aac] });
+  ffmpeg(path('vp9-opus.webm'), {
+    args: ['-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-b:v', '200k', '-c:a', 'libopus'],
+  });
+  ffmpeg(path('mpeg4.avi'), { args: ['-c:v', 'mpeg4', '-q:v', '5', '-c:a', 'pcm_s16le'] });
+  const hevc = ['-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error:pools=1:frame-threads=1'];
+  ffmpeg(path('hevc.mkv'), { audio: false, args: hevc });
+  ffmpeg(path('hevc.mp4'), { args: [...hevc, ...aac, '-tag:v', 'hvc1'] });
+  ffmpeg(path('4k.mp4'), { size: '3840x2160', rate: 8, seconds: 0.5, audio: false, args: h264 });
+  const whole = readFileSync(path('moov-at-end.mp4'));
+  writeFileSync(path('truncated.mp4'), whole.subarray(0, Math.floor(whole.length / 2)));
+  writeFileSync(path('claims-100000.avi'), claimingAvi(dir, 100_000, 100_000));
+  writeFileSync(path('claims-10000.avi'), claimingAvi(dir, 10_000, 10_000));
+  writeFileSync(
+    path('hls-url.mp4'),
+    `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${segmentUrl}\n#EXT-X-ENDLIST\n`,
+  );
+  writeFileSync(path('concat-passwd.mkv'), "ffconcat version 1.0\nfile '/etc/passwd'\nduration 1\n");
+  return Object.fromEntries(Object.keys(videoCorpus).map((name) => [name, path(name)]));
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const dir = resolve(process.argv[2] ?? 'media-corpus');
   const made = await makeMediaCorpus(dir);
   for (const [name, file] of Object.entries(made)) {
     console.log(`${name.padEnd(22)} ${String(readFileSync(file).length).padStart(7)} B  ${mediaCorpus[name].what}`);
+  }
+  for (const [name, file] of Object.entries(makeVideoCorpus(dir))) {
+    console.log(`${name.padEnd(22)} ${String(readFileSync(file).length).padStart(7)} B  ${videoCorpus[name].what}`);
   }
 }

@@ -5,9 +5,20 @@ export type MembershipTierValue = (typeof membershipTiers)[number];
 
 export const displayModes = ['fit-width', 'fit-height', 'fill'] as const;
 export const fileStatuses = ['private', 'processing', 'disabled'] as const;
-export const fileKinds = ['pdf', 'pptx', 'docx', 'image'] as const;
+export const fileKinds = ['pdf', 'pptx', 'docx', 'image', 'video'] as const;
 /** Photo formats taken as the 'image' kind (decided from the bytes; a GIF shows its first frame). */
 export const imageFormats = ['jpeg', 'png', 'webp', 'gif', 'heic', 'avif'] as const;
+/** Video containers taken as the 'video' kind (decided from the bytes); 'mp4' and 'webm' are also what is stored. */
+export const videoFormats = ['mp4', 'mov', 'webm', 'mkv', 'avi'] as const;
+/** Why a video was transcoded rather than kept (stored as codes; File management words them). */
+export const transcodeReasons = [
+  'container',
+  'video-codec',
+  'audio-codec',
+  'resolution',
+  'variable-frame-rate',
+  'pixel-format',
+] as const;
 export const pointTransactionTypes = ['earn', 'spend', 'purchase'] as const;
 export const authProviders = ['external', 'local'] as const;
 export const publishPrices = [3000, 5000, 10000] as const;
@@ -112,6 +123,21 @@ export const constants = {
       gif: ['.gif'],
       heic: ['.heic', '.heif'],
       avif: ['.avif'],
+    },
+    /** Videos (the 'video' kind): each container's type and names, for the file picker and the stored original. */
+    videoMimeTypes: {
+      mp4: 'video/mp4',
+      mov: 'video/quicktime',
+      webm: 'video/webm',
+      mkv: 'video/x-matroska',
+      avi: 'video/x-msvideo',
+    },
+    videoExtensions: {
+      mp4: ['.mp4', '.m4v'],
+      mov: ['.mov'],
+      webm: ['.webm'],
+      mkv: ['.mkv'],
+      avi: ['.avi'],
     },
     /** multipart field holding the file */
     fileField: 'pdf',

@@ -45,6 +45,12 @@ export const ErrorCode = {
   FILE_IMAGE_TOO_LARGE: 'FILE_IMAGE_TOO_LARGE',
   // a photo whose header claims more pixels than the limit (a decompression bomb), refused before it is decoded
   IMAGE_TOO_MANY_PIXELS: 'IMAGE_TOO_MANY_PIXELS',
+  // a video claiming a width or height over 8192 (or one ffmpeg calls invalid), refused before a frame is decoded
+  VIDEO_DIMENSIONS_TOO_LARGE: 'VIDEO_DIMENSIONS_TOO_LARGE',
+  // a video longer than the limit
+  VIDEO_TOO_LONG: 'VIDEO_TOO_LONG',
+  // a playlist (HLS, ffconcat, SDP) that would make ffmpeg open a URL or another file
+  MEDIA_EXTERNAL_REFERENCE: 'MEDIA_EXTERNAL_REFERENCE',
   FILE_CONVERSION_TIMEOUT: 'FILE_CONVERSION_TIMEOUT',
   FILE_CONVERSION_FAILED: 'FILE_CONVERSION_FAILED',
   PLAYLIST_NOT_FOUND: 'PLAYLIST_NOT_FOUND',
@@ -144,6 +150,9 @@ export const errorStatus: Record<ErrorCode, number> = {
   FILE_PAGE_TOO_LARGE: 422,
   FILE_IMAGE_TOO_LARGE: 422,
   IMAGE_TOO_MANY_PIXELS: 422,
+  VIDEO_DIMENSIONS_TOO_LARGE: 422,
+  VIDEO_TOO_LONG: 422,
+  MEDIA_EXTERNAL_REFERENCE: 415,
   FILE_CONVERSION_TIMEOUT: 422,
   FILE_CONVERSION_FAILED: 422,
   PLAYLIST_NOT_FOUND: 404,
@@ -233,6 +242,10 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   FILE_PAGE_TOO_LARGE: 'ページの縦横比が極端なため表示できません',
   FILE_IMAGE_TOO_LARGE: 'ファイル内の画像が大きすぎるため変換できません',
   IMAGE_TOO_MANY_PIXELS: '画像の画素数が多すぎるため変換できません（4,000万画素まで）',
+  VIDEO_DIMENSIONS_TOO_LARGE: '動画の縦または横が大きすぎるため変換できません（8192ピクセルまで）',
+  VIDEO_TOO_LONG: '動画が長すぎるため変換できません（60分まで）',
+  MEDIA_EXTERNAL_REFERENCE:
+    'ほかのファイルやURLを読み込むプレイリストは受け付けられません。動画ファイルそのものをアップロードしてください',
   FILE_CONVERSION_TIMEOUT: 'ファイルの変換に時間がかかりすぎたため中止しました',
   FILE_CONVERSION_FAILED: 'ファイルの変換に失敗しました',
   PLAYLIST_NOT_FOUND: 'プレイリストが見つかりません',

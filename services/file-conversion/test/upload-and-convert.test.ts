@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeMediaCorpus } from '../../../scripts/media-corpus.mjs';
+import { makeMediaCorpus, makeVideoCorpus } from '../../../scripts/media-corpus.mjs';
 import { pdfWithPages } from './conversion/fixtures';
 import {
   call,
@@ -158,6 +158,50 @@ describe('upload and conversion', () => {
       expect(cut.status).toBe(200);
       const refused = await waitConverted(svc, owner, cut.body.id);
       expect(refused).toMatchObject({ status: 'disabled', statusReason: 'FILE_CORRUPT', pagesReady: 0 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a video is transcoded in the worker: H.264 MP4 stored, its poster as page 1, why and how long on the file', async () => {
+    const owner = newUser();
+    const dir = await mkdtemp(join(tmpdir(), 'pagecast-video-'));
+    try {
+      const videos = makeVideoCorpus(dir);
+      const up = await upload(
+        svc,
+        owner,
+        { bytes: await readFile(videos['mpeg4.avi'] as string), name: 'clip.avi' },
+        { title: 'Clip' },
+      );
+      expect(up.status).toBe(200);
+      expect(up.body).toMatchObject({
+        kind: 'video',
+        media: { format: 'avi', width: 320, height: 240, videoCodec: 'mpeg4', audioCodec: 'pcm_s16le' },
+      });
+      const done = await waitConverted(svc, owner, up.body.id);
+      expect(done).toMatchObject({
+        status: 'private',
+        pageCount: 1,
+        statusReason: null,
+        media: {
+          format: 'avi',
+          width: 320,
+          height: 240,
+          videoCodec: 'h264',
+          audioCodec: 'aac',
+          processing: 'transcoded',
+          transcodeReasons: ['container'],
+        },
+      });
+      expect(done.media.durationMs).toBeGreaterThan(900);
+      expect(done.thumbnailUrl).toMatch(/^\/media\/[0-9a-f]{64}\.webp$/);
+      const storage = svc.server.context.data.storage;
+      const stored = await storage.getBuffer(`videos/${up.body.id}`);
+      expect(stored?.subarray(4, 8).toString('latin1')).toBe('ftyp');
+      // deleting the file removes the playable video too
+      expect((await call(svc, owner, 'DELETE', `/api/files/${up.body.id}`)).status).toBe(200);
+      expect(await storage.exists(`videos/${up.body.id}`)).toBe(false);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -16,7 +16,9 @@ import {
   upload,
   waitFor,
 } from './helpers';
-import { pixelBombPng } from '../../../scripts/media-corpus.mjs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { makeVideoCorpus, pixelBombPng } from '../../../scripts/media-corpus.mjs';
 
 let svc: TestService;
 let pdf: { bytes: Buffer; name: string };
@@ -72,6 +74,27 @@ describe('upload refusals: each rule has its code and message, and nothing is st
       message: '画像の画素数が多すぎるため変換できません（4,000万画素まで）',
     });
     await nothingStored(user);
+  });
+
+  it('hostile videos are refused at once by ffprobe in the sandbox, with their code, nothing stored', async () => {
+    const user = newUser();
+    const dir = await mkdtemp(join(tmpdir(), 'pagecast-video-rules-'));
+    try {
+      const videos = makeVideoCorpus(dir);
+      const cases: [string, number, string][] = [
+        ['claims-100000.avi', 422, 'VIDEO_DIMENSIONS_TOO_LARGE'],
+        ['truncated.mp4', 422, 'FILE_CORRUPT'],
+        ['hls-url.mp4', 415, 'MEDIA_EXTERNAL_REFERENCE'],
+        ['concat-passwd.mkv', 415, 'MEDIA_EXTERNAL_REFERENCE'],
+      ];
+      for (const [name, status, code] of cases) {
+        const r = await upload(svc, user, { bytes: await readFile(videos[name] as string), name }, { title: name });
+        expect([name, r.status, r.body.code]).toEqual([name, status, code]);
+      }
+      await nothingStored(user);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('missing title or missing file: FILE_REQUIRED', async () => {

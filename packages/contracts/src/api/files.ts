@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { constants, fileKinds, imageFormats } from '../constants';
+import { constants, fileKinds, imageFormats, transcodeReasons, videoFormats } from '../constants';
 import { ListingCopyright } from '../events';
 import { defineRoutes } from '../route-def';
 import {
@@ -19,10 +19,16 @@ export const FileKind = z.enum(fileKinds);
 export type FileKind = z.infer<typeof FileKind>;
 export const ImageFormat = z.enum(imageFormats);
 export type ImageFormat = z.infer<typeof ImageFormat>;
+export const VideoFormat = z.enum(videoFormats);
+export type VideoFormat = z.infer<typeof VideoFormat>;
+export const TranscodeReason = z.enum(transcodeReasons);
+export type TranscodeReason = z.infer<typeof TranscodeReason>;
 
 const documentKinds = ['pdf', 'pptx', 'docx'] as const;
 const imageNames = Object.values(constants.upload.imageExtensions).flat();
 const imageTypes: readonly string[] = Object.values(constants.upload.imageMimeTypes);
+const videoNames = Object.values(constants.upload.videoExtensions).flat();
+const videoTypes: readonly string[] = Object.values(constants.upload.videoMimeTypes);
 
 /**
  * Kind of an upload by its name or its declared type, for the dialog's first check only: the server decides from
@@ -34,21 +40,36 @@ export function uploadKindOf(name: string, mimeType?: string): FileKind | undefi
     if (lower.endsWith(constants.upload.extensions[kind])) return kind;
   }
   if (imageNames.some((ext) => lower.endsWith(ext))) return 'image';
+  if (videoNames.some((ext) => lower.endsWith(ext))) return 'video';
   for (const kind of documentKinds) {
     if (mimeType === constants.upload.mimeTypes[kind]) return kind;
   }
   if (mimeType && imageTypes.includes(mimeType)) return 'image';
+  if (mimeType && videoTypes.includes(mimeType)) return 'video';
   return undefined;
 }
 
-/** The file picker's accept list: every document and photo name the upload takes. */
-export const uploadAccept = [...documentKinds.map((k) => constants.upload.extensions[k]), ...imageNames].join(',');
+/** The file picker's accept list: every document, photo and video name the upload takes. */
+export const uploadAccept = [
+  ...documentKinds.map((k) => constants.upload.extensions[k]),
+  ...imageNames,
+  ...videoNames,
+].join(',');
 
-/** A photo's format and its size as shown (EXIF orientation applied), in pixels. */
+/**
+ * A photo's or a video's format and its size as shown (EXIF orientation or a phone's rotation applied), in pixels.
+ * A video also has its length and codecs (of the source at upload, of the stored file once converted) and, once
+ * converted, whether it was kept or transcoded and why.
+ */
 export const MediaInfo = z.object({
-  format: ImageFormat,
+  format: z.union([ImageFormat, VideoFormat]),
   width: z.number().int().positive(),
   height: z.number().int().positive(),
+  durationMs: z.number().int().nonnegative().optional(),
+  videoCodec: z.string().optional(),
+  audioCodec: z.string().nullable().optional(),
+  processing: z.enum(['kept', 'transcoded']).optional(),
+  transcodeReasons: z.array(TranscodeReason).optional(),
 });
 export type MediaInfo = z.infer<typeof MediaInfo>;
 
@@ -203,8 +224,10 @@ export const FileSummary = z.object({
   title: z.string(),
   filename: z.string(),
   kind: FileKind,
-  /** a photo (kind 'image'): its format and dimensions; null for documents */
+  /** a photo or a video: its format and dimensions (a video's length and codecs); null for documents */
   media: MediaInfo.nullable().optional(),
+  /** a video being transcoded: percent done, live; absent otherwise */
+  transcodePercent: z.number().int().min(0).max(100).nullable().optional(),
   pageCount: z.number().int().nonnegative(),
   /** pages converted so far (equals pageCount once done) */
   pagesReady: z.number().int().nonnegative(),

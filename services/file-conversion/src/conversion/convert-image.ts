@@ -120,7 +120,8 @@ export async function convertImage(
   }
 }
 
-async function drawImage(
+/** Draws a decoded picture (a photo, a video's poster frame) as a page and its thumbnail, from raw pixels. */
+export async function drawImage(
   input: string,
   orient: boolean,
   limits: ConversionLimits,

@@ -1,4 +1,5 @@
 import { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
+import { convertVideo, type VideoResult } from './convert-video.ts';
 import { ConversionError } from './errors.ts';
 import { extractDocxText, joinPageTexts } from './extract-text.ts';
 import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
@@ -28,6 +29,10 @@ export interface ConvertOptions {
   maxBufferedPages?: number;
   /** Office documents: a long-lived LibreOffice (default: one per process) or 'cold', one LibreOffice per file. */
   office?: WarmOffice | 'cold';
+  /** A video's transcode progress, 0..1. */
+  onProgress?: (done: number) => void;
+  /** A video's playable file, before its scratch directory goes: store it (required to convert videos). */
+  onVideo?: (video: VideoResult) => Promise<void>;
 }
 
 export interface ConversionResult {
@@ -41,6 +46,8 @@ export interface ConversionResult {
   networkIsolated?: boolean;
   /** A photo's format and dimensions as shown (kind 'image' only). */
   image?: ImageHeader;
+  /** A video's playable file as stored by onVideo, its source and why it was transcoded (kind 'video' only). */
+  video?: Omit<VideoResult, 'path'>;
   timings: { officeMs: number; renderMs: number; totalMs: number };
 }
 
@@ -88,17 +95,44 @@ export async function convertDocument(
 ): Promise<ConversionResult> {
   const started = performance.now();
   const limits = { ...defaultLimits, ...opts.limits };
+  const sniffed = await sniffFile(input.path);
   const controller = new AbortController();
+  const timeoutMs = sniffed.video ? limits.videoTimeoutMs : limits.fileTimeoutMs;
   const timer = setTimeout(
-    () =>
-      controller.abort(
-        new ConversionError('FILE_CONVERSION_TIMEOUT', `conversion took over ${limits.fileTimeoutMs} ms`),
-      ),
-    limits.fileTimeoutMs,
+    () => controller.abort(new ConversionError('FILE_CONVERSION_TIMEOUT', `conversion took over ${timeoutMs} ms`)),
+    timeoutMs,
   );
   let cleanup: (() => Promise<void>) | undefined;
   try {
-    const sniffed = await sniffFile(input.path);
+    if (sniffed.video) {
+      const onVideo = opts.onVideo;
+      if (!onVideo) throw new Error('convertDocument: a video needs onVideo to store its playable file');
+      const r0 = performance.now();
+      const { pageCount, pages, video } = await convertVideo(
+        input.path,
+        sniffed.video,
+        {
+          pool: opts.pool ?? defaultRenderPool(),
+          limits,
+          encode: opts.encode,
+          signal: controller.signal,
+          tmpDir: opts.tmpDir,
+          isolateNetwork: opts.isolateNetwork,
+          onProgress: opts.onProgress,
+          onVideo,
+        },
+        onPage,
+      );
+      const renderMs = performance.now() - r0;
+      return {
+        kind: 'video',
+        video,
+        pageCount,
+        pages,
+        text: '',
+        timings: { officeMs: 0, renderMs, totalMs: performance.now() - started },
+      };
+    }
     if (sniffed.image) {
       const header = await readImageHeader(input.path, sniffed.image, limits);
       const r0 = performance.now();

@@ -13,6 +13,9 @@ import { type ErrorCode, errorStatus } from '@pagecast/contracts';
  * - FILE_PAGE_TOO_LARGE: a page whose shape cannot be shown on a screen, or has no area;
  * - FILE_IMAGE_TOO_LARGE: an embedded image above the pixel limit (decompression bomb inside a PDF);
  * - IMAGE_TOO_MANY_PIXELS: a photo whose header claims more pixels than the limit, refused before decoding;
+ * - VIDEO_DIMENSIONS_TOO_LARGE: a video claiming more than maxVideoSide on a side, refused before a frame is decoded;
+ * - VIDEO_TOO_LONG: a video longer than maxVideoSeconds;
+ * - MEDIA_EXTERNAL_REFERENCE: a playlist (HLS, ffconcat, SDP) that would have ffmpeg open a URL or another file;
  * - FILE_CONVERSION_TIMEOUT: longer than the time limit (LibreOffice or rendering);
  * - FILE_CONVERSION_FAILED: the converter failed in a way the file caused (LibreOffice exit, crash, out of memory).
  */
@@ -27,6 +30,9 @@ const codes = [
   'FILE_PAGE_TOO_LARGE',
   'FILE_IMAGE_TOO_LARGE',
   'IMAGE_TOO_MANY_PIXELS',
+  'VIDEO_DIMENSIONS_TOO_LARGE',
+  'VIDEO_TOO_LONG',
+  'MEDIA_EXTERNAL_REFERENCE',
   'FILE_CONVERSION_TIMEOUT',
   'FILE_CONVERSION_FAILED',
 ] as const satisfies readonly ErrorCode[];

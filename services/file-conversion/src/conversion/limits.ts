@@ -20,6 +20,14 @@ export interface ConversionLimits {
   fileTimeoutMs: number;
   /** LibreOffice alone. */
   officeTimeoutMs: number;
+  /** A video's width or height as its container claims it; above it the file is refused before any frame is decoded. */
+  maxVideoSide: number;
+  /** A video's length. */
+  maxVideoSeconds: number;
+  /** Whole conversion of one video (probe, remux or transcode, poster): replaces fileTimeoutMs for videos. */
+  videoTimeoutMs: number;
+  /** Address-space limit of ffprobe and ffmpeg (x264's lookahead and threads need more than MuPDF). */
+  maxVideoMemoryMb: number;
 }
 
 export const defaultLimits: ConversionLimits = {
@@ -34,6 +42,10 @@ export const defaultLimits: ConversionLimits = {
   maxImagePixels: 40_000_000,
   fileTimeoutMs: 180_000,
   officeTimeoutMs: 90_000,
+  maxVideoSide: 8192,
+  maxVideoSeconds: 3600,
+  videoTimeoutMs: 900_000,
+  maxVideoMemoryMb: 3072,
 };
 
 /** Encoding settings shared by the pipeline and the bench baselines. */

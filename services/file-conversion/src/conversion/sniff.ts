@@ -2,8 +2,10 @@ import { open } from 'node:fs/promises';
 import { ConversionError } from './errors.ts';
 import { readZipDirectory, readZipEntry, type ZipDirectory } from './zip.ts';
 
-export type DocumentKind = 'pdf' | 'pptx' | 'docx' | 'image';
+export type DocumentKind = 'pdf' | 'pptx' | 'docx' | 'image' | 'video';
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'heic' | 'avif';
+/** A video's container, from its bytes: ISO-BMFF (MP4, QuickTime MOV), EBML (WebM, Matroska) or RIFF AVI. */
+export type VideoContainer = 'mp4' | 'mov' | 'webm' | 'mkv' | 'avi';
 
 export interface SniffResult {
   kind: DocumentKind;
@@ -11,6 +13,8 @@ export interface SniffResult {
   zip?: ZipDirectory;
   /** A photo's format (kind 'image' only). */
   image?: ImageFormat;
+  /** A video's container (kind 'video' only). */
+  video?: VideoContainer;
 }
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -50,6 +54,14 @@ export async function sniffFile(path: string): Promise<SniffResult> {
     }
     const image = imageFormatOf(head);
     if (image) return { kind: 'image', image };
+    const video = videoContainerOf(head);
+    if (video) return { kind: 'video', video };
+    if (isMediaPlaylist(head)) {
+      throw new ConversionError(
+        'MEDIA_EXTERNAL_REFERENCE',
+        'A playlist (HLS or ffconcat) names other files or URLs to open: only a media file itself is accepted',
+      );
+    }
     if (head.subarray(0, 4).equals(ZIP_MAGIC)) isZip = true;
     // The PDF header may follow a little junk (the spec allows it within the first 1024 bytes).
     else if (head.indexOf(PDF_MAGIC) >= 0) {
@@ -65,7 +77,7 @@ export async function sniffFile(path: string): Promise<SniffResult> {
   if (isZip) return sniffOoxml(path);
   throw new ConversionError(
     'FILE_TYPE_UNSUPPORTED',
-    'Only PDF, PowerPoint (.pptx), Word (.docx) and JPEG, PNG, WebP, GIF, HEIC or AVIF images are accepted',
+    'Only PDF, PowerPoint (.pptx), Word (.docx), JPEG, PNG, WebP, GIF, HEIC or AVIF images and MP4, MOV, WebM, MKV or AVI videos are accepted',
   );
 }
 
@@ -94,6 +106,41 @@ export function imageFormatOf(head: Buffer): ImageFormat | undefined {
     if (brands.some((b) => HEIC_BRANDS.has(b))) return 'heic';
   }
   return undefined;
+}
+
+// QuickTime files older than the ftyp box start with one of these atoms.
+const QUICKTIME_ATOMS = new Set(['moov', 'mdat', 'wide', 'free', 'skip', 'pnot']);
+const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
+// EBML DocType element (id 0x4282) with a one-byte size, then 'webm'
+const WEBM_DOCTYPE = Buffer.from([0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d]);
+
+/**
+ * A video's container from its first bytes: an ISO-BMFF ftyp box that is not a HEIF/AVIF still ('qt  ' is MOV,
+ * every other brand MP4: isom, mp42, avc1, M4V, 3gp...), a bare QuickTime atom (MOV), EBML with DocType webm
+ * (WebM) or anything else (Matroska), or RIFF AVI. Call after imageFormatOf.
+ */
+export function videoContainerOf(head: Buffer): VideoContainer | undefined {
+  if (head.length < 12) return undefined;
+  const ascii = head.subarray(0, 12).toString('latin1');
+  const box = ascii.slice(4, 8);
+  if (box === 'ftyp') return ascii.slice(8, 12) === 'qt  ' ? 'mov' : 'mp4';
+  if (QUICKTIME_ATOMS.has(box) && head.readUInt32BE(0) >= 8) return 'mov';
+  if (head.subarray(0, 4).equals(EBML_MAGIC)) return head.subarray(0, 64).includes(WEBM_DOCTYPE) ? 'webm' : 'mkv';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'AVI ') return 'avi';
+  return undefined;
+}
+
+/**
+ * A text playlist ffmpeg would follow to other files or URLs (HLS #EXTM3U, ffconcat, an SDP session): refused by
+ * its own code even though the demuxer is forced and the protocols are whitelisted anyway.
+ */
+function isMediaPlaylist(head: Buffer): boolean {
+  const text = head
+    .subarray(0, 64)
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart();
+  return /^#EXTM3U|^ffconcat\s+version|^v=0\s/i.test(text);
 }
 
 /** A PDF cut short loses its trailer: no %%EOF, no startxref, or an xref offset past the end. */

@@ -10,8 +10,10 @@ export interface FileDoc {
   title: string;
   filename: string;
   kind: FileKind;
-  /** a photo's format and dimensions as shown (read from its header at upload); absent for documents */
+  /** a photo's or video's format and dimensions as shown (read from its header at upload); absent for documents */
   media?: MediaInfo | null;
+  /** a converted video's playable file (object `videos/<fileId>`), kept or transcoded */
+  video?: { mimeType: 'video/mp4' | 'video/webm'; bytes: number; sha256: string } | null;
   sizeBytes: number;
   pageCount: number;
   displayDuration: number;
@@ -22,7 +24,14 @@ export interface FileDoc {
   status: FileStatus;
   /** why a file is disabled: the engine's error code, or CONVERSION_FAILED */
   disabledReason: string | null;
-  conversion: { pagesDone: number; pagesTotal: number; attempts: number; finishedAt: Date | null };
+  conversion: {
+    pagesDone: number;
+    pagesTotal: number;
+    attempts: number;
+    finishedAt: Date | null;
+    /** a video's transcode, 0..100, while it runs */
+    percent?: number | null;
+  };
   /** thumbnail of page 1, once stored */
   thumbKey: string | null;
   createdAt: Date;
@@ -131,7 +140,23 @@ const fileSchema = new Schema<FileDoc>(
     filename: { type: String, required: true },
     kind: { type: String, required: true },
     media: {
-      type: new Schema({ format: String, width: Number, height: Number }, { _id: false }),
+      type: new Schema(
+        {
+          format: String,
+          width: Number,
+          height: Number,
+          durationMs: Number,
+          videoCodec: String,
+          audioCodec: String,
+          processing: String,
+          transcodeReasons: { type: [String], default: undefined },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    video: {
+      type: new Schema({ mimeType: String, bytes: Number, sha256: String }, { _id: false }),
       default: null,
     },
     sizeBytes: { type: Number, required: true },
@@ -148,6 +173,7 @@ const fileSchema = new Schema<FileDoc>(
       pagesTotal: { type: Number, default: 0 },
       attempts: { type: Number, default: 0 },
       finishedAt: { type: Date, default: null },
+      percent: { type: Number, default: null },
     },
     thumbKey: { type: String, default: null },
     createdAt: { type: Date, required: true },

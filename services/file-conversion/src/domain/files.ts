@@ -17,6 +17,8 @@ export function startOfMonth(now: Date): Date {
 /** Object keys in storage. Page images are content-addressed, so one object may serve several files. */
 export const storageKeys = {
   original: (fileId: string) => `originals/${fileId}`,
+  /** a converted video's playable file (kept or transcoded), served with Range */
+  video: (fileId: string) => `videos/${fileId}`,
   page: (hash: string) => `pages/${hash}.webp`,
   /** a preview rendered from a page image (cached: the page is content-addressed, so the preview never changes) */
   preview: (hash: string, size: 'thumb' | 'page') => `previews/${hash}-${size}.webp`,

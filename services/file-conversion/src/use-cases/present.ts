@@ -14,6 +14,7 @@ export function toFileSummary(f: FileDoc): FileSummary {
     filename: f.filename,
     kind: f.kind,
     media: f.media ?? null,
+    ...(f.kind === 'video' && f.status === 'processing' ? { transcodePercent: f.conversion.percent ?? null } : {}),
     pageCount: f.status === 'processing' ? f.conversion.pagesTotal : f.pageCount,
     pagesReady: f.conversion.pagesDone,
     displayDuration: f.displayDuration,

@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { constants, type ErrorCode, isErrorCode, type MediaInfo, type UploadFileFields } from '@pagecast/contracts';
 import { AppError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { guardZip, isConversionError, readImageHeader, sniffFile } from '../conversion/index.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ConversionError,
+  defaultLimits,
+  guardZip,
+  isConversionError,
+  probeVideo,
+  readImageHeader,
+  sniffFile,
+} from '../conversion/index.ts';
 import type { FileDoc } from '../data';
 import { storageKeys } from '../domain';
 
@@ -30,6 +41,37 @@ async function kindOf(path: string): Promise<{ kind: FileDoc['kind']; media: Med
       const { format, width, height } = await readImageHeader(path, sniffed.image);
       return { kind: 'image', media: { format, width, height } };
     }
+    if (sniffed.video) {
+      // ffprobe in the sandbox now, so a hostile or broken video is refused before anything is stored
+      const dir = await mkdtemp(join(tmpdir(), 'pagecast-probe-'));
+      const timeout = new AbortController();
+      const timer = setTimeout(
+        () => timeout.abort(new ConversionError('FILE_CONVERSION_TIMEOUT', 'the video took too long to read')),
+        30_000,
+      );
+      try {
+        const p = await probeVideo(path, sniffed.video, {
+          limits: defaultLimits,
+          isolateNetwork: 'auto',
+          cwd: dir,
+          signal: timeout.signal,
+        });
+        return {
+          kind: 'video',
+          media: {
+            format: sniffed.video,
+            width: p.width,
+            height: p.height,
+            durationMs: p.durationMs,
+            videoCodec: p.videoCodec,
+            audioCodec: p.audioCodec,
+          },
+        };
+      } finally {
+        clearTimeout(timer);
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
     return { kind: sniffed.kind, media: null };
   } catch (err) {
     if (isConversionError(err)) {
@@ -38,6 +80,17 @@ async function kindOf(path: string): Promise<{ kind: FileDoc['kind']; media: Med
     }
     throw err;
   }
+}
+
+/** The stored original's content type, from what the bytes said. */
+function originalType(kind: FileDoc['kind'], media: MediaInfo | null): string {
+  if (kind === 'pdf' || kind === 'pptx' || kind === 'docx') return constants.upload.mimeTypes[kind];
+  const format = media?.format;
+  if (kind === 'image' && format && format in constants.upload.imageMimeTypes)
+    return constants.upload.imageMimeTypes[format as keyof typeof constants.upload.imageMimeTypes];
+  if (kind === 'video' && format && format in constants.upload.videoMimeTypes)
+    return constants.upload.videoMimeTypes[format as keyof typeof constants.upload.videoMimeTypes];
+  return 'application/octet-stream';
 }
 
 /**
@@ -84,11 +137,7 @@ export async function uploadFile(
   const objectKey = storageKeys.original(fileId);
   let stored = false;
   try {
-    const type = media
-      ? constants.upload.imageMimeTypes[media.format]
-      : kind === 'image'
-        ? 'application/octet-stream'
-        : constants.upload.mimeTypes[kind];
+    const type = originalType(kind, media);
     await ctx.data.storage.putFile(objectKey, file.path, type);
     stored = true;
     await ctx.data.files.create(doc);

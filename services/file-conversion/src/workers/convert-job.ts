@@ -60,9 +60,33 @@ export async function convertFile(
     }
     await repo.update(file._id, { 'conversion.attempts': attempt });
     let totalKnown = false;
+    let lastPercent = -1;
+    let lastWrite = 0;
+    let progressWrite: Promise<unknown> = Promise.resolve();
     const result = await convertDocument(
       { path, declaredName: file.filename },
-      { pool: deps.pool ?? defaultRenderPool(), tmpDir: dir },
+      {
+        pool: deps.pool ?? defaultRenderPool(),
+        tmpDir: dir,
+        // a transcode's progress on the file (File management reads it live), at most once a second
+        onProgress: (done) => {
+          const percent = Math.floor(done * 100);
+          const now = performance.now();
+          if (percent === lastPercent || (percent < 100 && now - lastWrite < 1000)) return;
+          lastPercent = percent;
+          lastWrite = now;
+          progressWrite = progressWrite
+            .then(() =>
+              data.models.files.updateOne(
+                { _id: file._id, status: 'processing' },
+                { $set: { 'conversion.percent': percent } },
+              ),
+            )
+            .catch((err: unknown) => logger.warn({ err, fileId: file._id }, 'transcode progress not recorded'));
+        },
+        // the playable video goes to storage before the engine's scratch directory does
+        onVideo: (video) => data.storage.putFile(storageKeys.video(file._id), video.path, video.mimeType),
+      },
       async (page) => {
         if (deps.stopping()) throw new WorkerStoppingError();
         if (page.pageNumber === 1)
@@ -120,7 +144,9 @@ export async function convertFile(
       `${result.kind}, ${result.pageCount} pages, ${result.text.length} characters`,
     );
 
+    await progressWrite;
     const finishedAt = deps.clock.now();
+    const v = result.video;
     const done = await data.models.files
       .findOneAndUpdate(
         { _id: file._id, status: 'processing' },
@@ -135,6 +161,23 @@ export async function convertFile(
             // a photo's size as drawn from its decoded pixels (the upload read it from the header)
             ...(result.image
               ? { media: { format: result.image.format, width: result.image.width, height: result.image.height } }
+              : {}),
+            // a video: what is stored and played (kept or transcoded, and why), its size, length and codecs
+            ...(v
+              ? {
+                  media: {
+                    format: v.source.container,
+                    width: v.output.width,
+                    height: v.output.height,
+                    durationMs: v.output.durationMs,
+                    videoCodec: v.output.videoCodec,
+                    audioCodec: v.output.audioCodec,
+                    processing: v.processing,
+                    transcodeReasons: v.reasons,
+                  },
+                  video: { mimeType: v.mimeType, bytes: v.bytes, sha256: v.sha256 },
+                  'conversion.percent': null,
+                }
               : {}),
           },
         },

@@ -1,0 +1,405 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drawImage } from './convert-image.ts';
+import { ConversionError, isConversionError } from './errors.ts';
+import { type ConversionLimits, defaultEncode, defaultLimits, type EncodeSettings } from './limits.ts';
+import type { RenderPool, RenderSlot } from './pool.ts';
+import type { OnPage, PageSummary } from './render-pdf.ts';
+import { runSandboxed, type SandboxRun } from './sandbox.ts';
+import type { VideoContainer } from './sniff.ts';
+
+/** Why a video was transcoded rather than kept: stored as codes, the member reads them in their language. */
+export type TranscodeReason =
+  | 'container'
+  | 'video-codec'
+  | 'audio-codec'
+  | 'resolution'
+  | 'variable-frame-rate'
+  | 'pixel-format';
+
+/** What ffprobe says of a video, after the limits were checked. */
+export interface VideoProbe {
+  container: VideoContainer;
+  /** As shown: a phone's rotation (display matrix) applied. */
+  width: number;
+  height: number;
+  durationMs: number;
+  videoCodec: string;
+  audioCodec: string | null;
+  pixelFormat: string;
+  /** Frames per second (the stream's base rate). */
+  frameRate: number;
+  /** The base rate and the average agree: a constant frame rate. */
+  constantFrameRate: boolean;
+}
+
+/** The playable video the conversion made (or kept), with its poster drawn as page 1. */
+export interface VideoResult {
+  /** The file to store (in the job's scratch directory until cleanup). */
+  path: string;
+  sha256: string;
+  bytes: number;
+  mimeType: 'video/mp4' | 'video/webm';
+  processing: 'kept' | 'transcoded';
+  reasons: TranscodeReason[];
+  /** The source as probed. */
+  source: VideoProbe;
+  /** The stored video as probed again. */
+  output: VideoProbe;
+}
+
+/** ffmpeg's demuxer per container, always forced: no probing of the format, so no playlist or image2 demuxer. */
+const DEMUXER: Record<VideoContainer, string> = {
+  mp4: 'mov',
+  mov: 'mov',
+  webm: 'matroska',
+  mkv: 'matroska',
+  avi: 'avi',
+};
+
+/**
+ * Options every ffmpeg and ffprobe run gets before its input: only the `file` protocol (a file naming a URL, or a
+ * data reference to another file, cannot be followed), the demuxer the sniffed container names, and no stdin.
+ */
+function inputArgs(container: VideoContainer, path: string): string[] {
+  return ['-protocol_whitelist', 'file', '-f', DEMUXER[container], '-i', `file:${path}`];
+}
+
+export interface VideoRunOptions {
+  limits: ConversionLimits;
+  isolateNetwork: 'auto' | 'off';
+  signal?: AbortSignal;
+  slot?: RenderSlot;
+  cwd: string;
+}
+
+function sandbox(o: VideoRunOptions, extra: Partial<SandboxRun> = {}): SandboxRun {
+  return {
+    cwd: o.cwd,
+    memoryMb: o.limits.maxVideoMemoryMb,
+    cpuSeconds: Math.ceil(o.limits.videoTimeoutMs / 1000) + 1,
+    isolateNetwork: o.isolateNetwork,
+    signal: o.signal,
+    slot: o.slot,
+    ...extra,
+  };
+}
+
+interface ProbeStream {
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  pix_fmt?: string;
+  r_frame_rate?: string;
+  avg_frame_rate?: string;
+  duration?: string;
+  disposition?: { attached_pic?: number };
+  side_data_list?: { rotation?: number }[];
+}
+
+/**
+ * ffprobe in the sandbox, with the input forced to the sniffed demuxer and the file protocol only; then the limits:
+ * a size over maxVideoSide (ffmpeg itself calls a claimed 100,000 x 100,000 "invalid" and reports 0 x 0: its message
+ * is read for the claimed size), a length over maxVideoSeconds, no video stream or no duration (a file cut short).
+ */
+export async function probeVideo(path: string, container: VideoContainer, o: VideoRunOptions): Promise<VideoProbe> {
+  const args = [
+    '-v',
+    'error',
+    ...inputArgs(container, path),
+    '-show_entries',
+    'format=duration:stream=codec_type,codec_name,width,height,pix_fmt,r_frame_rate,avg_frame_rate,duration:stream_disposition=attached_pic:stream_side_data=rotation',
+    '-of',
+    'json',
+  ];
+  const r = await runSandboxed('ffprobe', args, sandbox(o, { captureStdout: 1024 * 1024 }));
+  const claimed = /Picture size (\d+)x(\d+) is invalid/.exec(r.stderr);
+  if (claimed) {
+    throw new ConversionError(
+      'VIDEO_DIMENSIONS_TOO_LARGE',
+      `The video claims ${claimed[1]} x ${claimed[2]} pixels, over ${o.limits.maxVideoSide} on a side`,
+    );
+  }
+  if (r.how !== 'ok') throw failure('The video cannot be read', r);
+  let parsed: { streams?: ProbeStream[]; format?: { duration?: string } };
+  try {
+    parsed = JSON.parse(r.stdout);
+  } catch (err) {
+    throw new ConversionError('FILE_CORRUPT', 'The video cannot be read (no probe result)', { cause: err });
+  }
+  const streams = parsed.streams ?? [];
+  const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  if (!video) throw new ConversionError('FILE_CORRUPT', 'The file holds no video stream');
+  const audio = streams.find((s) => s.codec_type === 'audio');
+  const rawW = video.width ?? 0;
+  const rawH = video.height ?? 0;
+  if (rawW > o.limits.maxVideoSide || rawH > o.limits.maxVideoSide) {
+    throw new ConversionError(
+      'VIDEO_DIMENSIONS_TOO_LARGE',
+      `The video is ${rawW} x ${rawH} pixels, over ${o.limits.maxVideoSide} on a side`,
+    );
+  }
+  if (!(rawW >= 1 && rawH >= 1)) throw new ConversionError('FILE_CORRUPT', 'The video has no size');
+  const seconds = Number(parsed.format?.duration ?? video.duration);
+  if (!(seconds > 0)) throw new ConversionError('FILE_CORRUPT', 'The video has no length (cut short?)');
+  if (seconds > o.limits.maxVideoSeconds) {
+    throw new ConversionError(
+      'VIDEO_TOO_LONG',
+      `The video lasts ${Math.round(seconds)} s, over ${o.limits.maxVideoSeconds} s`,
+    );
+  }
+  const rotation = Math.abs(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0) % 180;
+  const base = rate(video.r_frame_rate);
+  const avg = rate(video.avg_frame_rate);
+  return {
+    container,
+    width: rotation === 90 ? rawH : rawW,
+    height: rotation === 90 ? rawW : rawH,
+    durationMs: Math.round(seconds * 1000),
+    videoCodec: video.codec_name ?? 'unknown',
+    audioCodec: audio?.codec_name ?? null,
+    pixelFormat: video.pix_fmt ?? 'unknown',
+    frameRate: avg || base,
+    // an unknown average (some WebM) is taken as constant; a phone's variable rate shows as base != average
+    constantFrameRate: !avg || !base || Math.abs(base - avg) / base < 0.01,
+  };
+}
+
+function rate(fraction: string | undefined): number {
+  const [n, d] = (fraction ?? '0/0').split('/').map(Number);
+  return n && d ? n / d : 0;
+}
+
+function failure(what: string, r: { how: string; stderr: string }): ConversionError {
+  const detail = r.stderr.trim().split('\n').slice(-2).join('; ');
+  const message = `${what} (${r.how})${detail ? `: ${detail}` : ''}`;
+  // the program said no: the file is broken; killed (its memory or CPU limit) or never started: it failed
+  return new ConversionError(r.how.startsWith('exit code') ? 'FILE_CORRUPT' : 'FILE_CONVERSION_FAILED', message);
+}
+
+/** Long side and short side a display plays well: 1080p, landscape or portrait. */
+const MAX_LONG = 1920;
+const MAX_SHORT = 1080;
+
+/**
+ * Kept as it is (only remuxed) when Chromium plays it well: H.264 with AAC (or silent) in MP4 or MOV, or VP9 with
+ * Opus (or silent) in WebM; 8-bit 4:2:0; at most 1080p; a constant frame rate. Anything else is transcoded, and
+ * these are the reasons.
+ */
+export function transcodeReasons(p: VideoProbe): TranscodeReason[] {
+  const reasons: TranscodeReason[] = [];
+  const mp4 = p.container === 'mp4' || p.container === 'mov';
+  const webm = p.container === 'webm';
+  if (!mp4 && !webm) reasons.push('container');
+  else if (mp4 ? p.videoCodec !== 'h264' : p.videoCodec !== 'vp9') reasons.push('video-codec');
+  if ((mp4 || webm) && p.audioCodec !== null && p.audioCodec !== (mp4 ? 'aac' : 'opus')) reasons.push('audio-codec');
+  if (Math.max(p.width, p.height) > MAX_LONG || Math.min(p.width, p.height) > MAX_SHORT) reasons.push('resolution');
+  if (!p.constantFrameRate) reasons.push('variable-frame-rate');
+  if (p.pixelFormat !== 'yuv420p' && p.pixelFormat !== 'yuvj420p') reasons.push('pixel-format');
+  return reasons;
+}
+
+export interface ConvertVideoOptions {
+  pool: RenderPool;
+  limits?: Partial<ConversionLimits>;
+  encode?: Partial<EncodeSettings>;
+  signal?: AbortSignal;
+  tmpDir?: string;
+  isolateNetwork?: 'auto' | 'off';
+  /** Share of the transcode done, 0..1, as ffmpeg reports it (about twice a second). */
+  onProgress?: (done: number) => void;
+  /** Called with the playable video before its scratch directory goes: store it. */
+  onVideo: (video: VideoResult) => Promise<void>;
+}
+
+/** The H.264 settings of a transcode (also the bench's baseline command). */
+export function transcodeArgs(container: VideoContainer, input: string, output: string): string[] {
+  return [
+    '-nostdin',
+    '-v',
+    'error',
+    ...inputArgs(container, input),
+    '-map',
+    '0:v:0',
+    '-map',
+    '0:a:0?',
+    '-map_metadata',
+    '-1',
+    '-map_chapters',
+    '-1',
+    '-vf',
+    // at most 1080p either way up, never enlarged, even sizes for 4:2:0
+    `scale=w='if(gte(iw,ih),min(${MAX_LONG},iw),min(${MAX_SHORT},iw))':h='if(gte(iw,ih),min(${MAX_SHORT},ih),min(${MAX_LONG},ih))':force_original_aspect_ratio=decrease:force_divisible_by=2`,
+    '-fps_mode',
+    'cfr',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-ac',
+    '2',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-y',
+    `file:${output}`,
+  ];
+}
+
+/**
+ * A video becomes a playable file and a one-page poster: probed in the sandbox (limits refused before any frame is
+ * decoded), then kept (remuxed without re-encoding: the MP4's moov atom moved to the front, metadata such as a
+ * phone's GPS position dropped) or transcoded to H.264/AAC MP4 at most 1080p with its progress reported; the stored
+ * file is probed again, and a frame near its start is drawn as page 1 and its thumbnail (File management's card and
+ * the playlist's picture). Every ffmpeg run holds one slot of the render pool, so videos queue fairly with documents.
+ */
+export async function convertVideo(
+  path: string,
+  container: VideoContainer,
+  opts: ConvertVideoOptions,
+  onPage: OnPage,
+): Promise<{ pageCount: number; pages: PageSummary[]; video: Omit<VideoResult, 'path'> }> {
+  const limits = { ...defaultLimits, ...opts.limits };
+  const enc = { ...defaultEncode, ...opts.encode };
+  const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-video-'));
+  const slot = await opts.pool.acquire();
+  try {
+    const run: VideoRunOptions = {
+      limits,
+      isolateNetwork: opts.isolateNetwork ?? 'auto',
+      signal: opts.signal,
+      slot,
+      cwd: dir,
+    };
+    const source = await probeVideo(path, container, run);
+    const reasons = transcodeReasons(source);
+    const keep = reasons.length === 0;
+    const webm = keep && container === 'webm';
+    const out = join(dir, webm ? 'video.webm' : 'video.mp4');
+    if (keep) {
+      const args = [
+        '-nostdin',
+        '-v',
+        'error',
+        ...inputArgs(container, path),
+        '-map',
+        '0:v:0',
+        '-map',
+        '0:a:0?',
+        '-c',
+        'copy',
+        '-map_metadata',
+        '-1',
+        '-map_chapters',
+        '-1',
+        ...(webm ? ['-f', 'webm'] : ['-movflags', '+faststart', '-f', 'mp4']),
+        '-y',
+        `file:${out}`,
+      ];
+      const r = await runSandboxed('ffmpeg', args, sandbox(run));
+      if (r.how !== 'ok') throw failure('The video cannot be remuxed', r);
+    } else {
+      const totalUs = source.durationMs * 1000;
+      opts.onProgress?.(0);
+      const args = transcodeArgs(container, path, out);
+      args.splice(args.indexOf('-y'), 0, '-progress', 'pipe:1', '-nostats');
+      const r = await runSandboxed(
+        'ffmpeg',
+        args,
+        sandbox(run, {
+          onLine: (line) => {
+            const m = /^out_time_us=(\d+)/.exec(line);
+            if (m && opts.onProgress) opts.onProgress(Math.min(1, Number(m[1]) / totalUs));
+          },
+        }),
+      );
+      if (r.how !== 'ok') throw failure('The video cannot be transcoded', r);
+      opts.onProgress?.(1);
+    }
+    const output = await probeVideo(out, webm ? 'webm' : 'mp4', run);
+    const posterAt = Math.min(1, output.durationMs / 10_000);
+    const poster = join(dir, 'poster.png');
+    const r = await runSandboxed(
+      'ffmpeg',
+      [
+        '-nostdin',
+        '-v',
+        'error',
+        '-ss',
+        posterAt.toFixed(3),
+        ...inputArgs(webm ? 'webm' : 'mp4', out),
+        '-frames:v',
+        '1',
+        '-f',
+        'image2',
+        '-c:v',
+        'png',
+        '-y',
+        `file:${poster}`,
+      ],
+      sandbox(run),
+    );
+    if (r.how !== 'ok') throw failure('The video has no frame to show', r);
+    let page: Awaited<ReturnType<typeof drawImage>>;
+    try {
+      page = await drawImage(poster, false, limits, enc);
+    } catch (err) {
+      if (isConversionError(err)) throw new ConversionError('FILE_CORRUPT', 'The video has no frame to show');
+      throw err;
+    }
+    await onPage(page);
+    const video: VideoResult = {
+      path: out,
+      ...(await hashFile(out)),
+      mimeType: webm ? 'video/webm' : 'video/mp4',
+      processing: keep ? 'kept' : 'transcoded',
+      reasons,
+      source,
+      output,
+    };
+    await opts.onVideo(video);
+    const { path: _stored, ...summary } = video;
+    return {
+      pageCount: 1,
+      pages: [
+        {
+          pageNumber: 1,
+          width: page.width,
+          height: page.height,
+          sha256: page.sha256,
+          text: '',
+          bytes: page.webp.byteLength,
+          thumbnail: {
+            width: page.thumbnail.width,
+            height: page.thumbnail.height,
+            sha256: page.thumbnail.sha256,
+            bytes: page.thumbnail.webp.byteLength,
+          },
+        },
+      ],
+      video: summary,
+    };
+  } finally {
+    opts.pool.release(slot);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return { sha256: hash.digest('hex'), bytes: (await stat(path)).size };
+}

@@ -1,0 +1,241 @@
+// Videos: what Chromium plays well is kept (remuxed: the MP4's moov in front), anything else is transcoded to H.264/AAC
+// MP4 at most 1080p with its progress reported; a poster frame becomes page 1. Hostile and broken files are refused
+// with their code, and a playlist naming a URL never reaches the network.
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeVideoCorpus, videoCorpus } from '../../../../scripts/media-corpus.mjs';
+import {
+  ConversionError,
+  convertDocument,
+  defaultLimits,
+  probeVideo,
+  type RenderedPage,
+  RenderPool,
+  sniffFile,
+  transcodeReasons,
+  type VideoProbe,
+  type VideoResult,
+} from '../../src/conversion/index.ts';
+
+let pool: RenderPool;
+let dir: string;
+let tmp: string; // the engine's scratch space: empty after every conversion and refusal
+let kept: string; // where onVideo copies the playable file, to probe it independently
+let files: Record<string, string>;
+let server: Server;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  pool = new RenderPool({ size: 2 });
+  dir = await mkdtemp(join(tmpdir(), 'pagecast-video-in-'));
+  tmp = await mkdtemp(join(tmpdir(), 'pagecast-video-tmp-'));
+  kept = await mkdtemp(join(tmpdir(), 'pagecast-video-out-'));
+  // the HLS playlist's segment: any request reaching this server is a failure
+  server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    res.end('');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  files = makeVideoCorpus(dir, { segmentUrl: `http://127.0.0.1:${port}/segment.ts` });
+});
+afterAll(async () => {
+  await pool.close();
+  server.close();
+  await Promise.all([dir, tmp, kept].map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function convert(name: string) {
+  const pages: RenderedPage[] = [];
+  const progress: number[] = [];
+  let stored: VideoResult | undefined;
+  const out = join(kept, name);
+  const result = await convertDocument(
+    { path: files[name] as string },
+    {
+      pool,
+      tmpDir: tmp,
+      onProgress: (p) => progress.push(p),
+      onVideo: async (v) => {
+        stored = v;
+        await copyFile(v.path, out);
+      },
+    },
+    (p) => {
+      pages.push(p);
+    },
+  );
+  expect(await readdir(tmp)).toEqual([]);
+  return { result, page: pages[0] as RenderedPage, count: pages.length, progress, stored, out };
+}
+
+/** ffprobe run here, apart from the engine: the stored file's format, streams and sizes. */
+function ffprobe(path: string) {
+  const r = spawnSync(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-show_entries',
+      'format=format_name:stream=codec_type,codec_name,width,height',
+      '-of',
+      'json',
+      path,
+    ],
+    { encoding: 'utf8' },
+  );
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as {
+    format: { format_name: string };
+    streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+  };
+}
+
+/** Top-level ISO-BMFF boxes in order: faststart means moov comes before mdat. */
+async function topBoxes(path: string): Promise<string[]> {
+  const b = await readFile(path);
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= b.length; ) {
+    const size = b.readUInt32BE(at);
+    boxes.push(b.subarray(at + 4, at + 8).toString('latin1'));
+    if (size < 8) break;
+    at += size;
+  }
+  return boxes;
+}
+
+const playable = Object.entries(videoCorpus).filter(([, e]) => ['kept', 'transcoded'].includes(e.expect));
+const refused = Object.entries(videoCorpus).filter(([, e]) => !['kept', 'transcoded'].includes(e.expect));
+
+describe('each video becomes a file Chromium plays well, and a poster', () => {
+  it.each(playable)('%s', async (name, entry) => {
+    const { result, page, count, stored, out, progress } = await convert(name);
+    expect(result.kind).toBe('video');
+    expect(result.video?.processing).toBe(entry.expect);
+    expect(result.video?.reasons).toEqual(entry.reasons ?? []);
+    expect(stored?.sha256).toBe(result.video?.sha256);
+    // the stored file, read by ffprobe outside the engine
+    const probed = ffprobe(out);
+    const video = probed.streams.find((s) => s.codec_type === 'video');
+    expect(video?.codec_name).toBe(entry.codec);
+    expect([video?.width, video?.height]).toEqual([entry.shown?.width, entry.shown?.height]);
+    expect(result.video?.output).toMatchObject(entry.shown as object);
+    if (entry.codec === 'h264') {
+      expect(probed.format.format_name).toContain('mp4');
+      const boxes = await topBoxes(out);
+      expect(boxes.indexOf('moov')).toBeGreaterThanOrEqual(0);
+      expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+      const audio = probed.streams.find((s) => s.codec_type === 'audio');
+      if (audio) expect(audio.codec_name).toBe('aac');
+    } else {
+      expect(probed.format.format_name).toContain('webm');
+    }
+    expect(result.video?.output.durationMs).toBeGreaterThan(300);
+    // progress only for a transcode, rising to the end
+    if (entry.expect === 'transcoded') {
+      expect(progress.at(-1)).toBe(1);
+      expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+    } else expect(progress).toEqual([]);
+    // the poster is page 1, drawn at the page size with a 320-wide thumbnail
+    expect(count).toBe(1);
+    expect(result.pageCount).toBe(1);
+    expect(Math.max(page.width, page.height)).toBe(defaultLimits.maxLongSide);
+    expect((await sharp(page.thumbnail.webp).metadata()).width).toBe(320);
+  });
+
+  it('a kept MP4 is only remuxed: the same H.264 frames, the moov moved to the front', async () => {
+    expect((await topBoxes(files['moov-at-end.mp4'] as string)).slice(-1)).toEqual(['moov']);
+    const { result } = await convert('moov-at-end.mp4');
+    expect(result.video?.source).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', constantFrameRate: true });
+    expect(result.video?.output.durationMs).toBe(result.video?.source.durationMs);
+  });
+});
+
+describe('hostile and broken videos are refused with their code', () => {
+  it.each(refused)('%s', async (name, entry) => {
+    const err = await convertDocument(
+      { path: files[name] as string },
+      { pool, tmpDir: tmp, onVideo: async () => {} },
+      () => {
+        throw new Error('no page may be drawn');
+      },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConversionError);
+    expect((err as ConversionError).code).toBe(entry.expect);
+    expect(await readdir(tmp)).toEqual([]);
+    expect(requests).toEqual([]);
+  });
+
+  it('the claimed 100,000 x 100,000 is named in the message', async () => {
+    const err = await sniffFile(files['claims-100000.avi'] as string).then(() =>
+      probeVideo(files['claims-100000.avi'] as string, 'avi', {
+        limits: defaultLimits,
+        isolateNetwork: 'auto',
+        cwd: tmp,
+      }).catch((e: unknown) => e),
+    );
+    expect((err as ConversionError).message).toContain('100000 x 100000');
+  });
+
+  it('even past the type check and with the network allowed, ffmpeg opens no URL: the demuxer is forced, file: only', async () => {
+    // the playlist handed to ffprobe as if it were an MP4, with no network namespace: the whitelist alone holds
+    const err = await probeVideo(files['hls-url.mp4'] as string, 'mp4', {
+      limits: defaultLimits,
+      isolateNetwork: 'off',
+      cwd: tmp,
+    }).catch((e: unknown) => e);
+    expect((err as ConversionError).code).toBe('FILE_CORRUPT');
+    const concat = await probeVideo(files['concat-passwd.mkv'] as string, 'mkv', {
+      limits: defaultLimits,
+      isolateNetwork: 'off',
+      cwd: tmp,
+    }).catch((e: unknown) => e);
+    expect((concat as ConversionError).code).toBe('FILE_CORRUPT');
+    expect(requests).toEqual([]);
+  });
+
+  it('a video over the length limit is refused before it is converted', async () => {
+    const err = await convertDocument(
+      { path: files['h264-aac.mp4'] as string },
+      { pool, tmpDir: tmp, limits: { maxVideoSeconds: 1 }, onVideo: async () => {} },
+      () => {},
+    ).catch((e: unknown) => e);
+    expect((err as ConversionError).code).toBe('VIDEO_TOO_LONG');
+  });
+});
+
+describe('keep or transcode', () => {
+  const good: VideoProbe = {
+    container: 'mp4',
+    width: 1920,
+    height: 1080,
+    durationMs: 10_000,
+    videoCodec: 'h264',
+    audioCodec: 'aac',
+    pixelFormat: 'yuv420p',
+    frameRate: 30,
+    constantFrameRate: true,
+  };
+  it('keeps H.264/AAC MP4 and MOV, VP9/Opus WebM, silent or not, at most 1080p either way up', () => {
+    expect(transcodeReasons(good)).toEqual([]);
+    expect(transcodeReasons({ ...good, container: 'mov', audioCodec: null })).toEqual([]);
+    expect(transcodeReasons({ ...good, container: 'webm', videoCodec: 'vp9', audioCodec: 'opus' })).toEqual([]);
+    expect(transcodeReasons({ ...good, width: 1080, height: 1920 })).toEqual([]);
+  });
+  it('names every reason to transcode', () => {
+    expect(transcodeReasons({ ...good, container: 'mkv' })).toEqual(['container']);
+    expect(transcodeReasons({ ...good, container: 'webm', videoCodec: 'vp8', audioCodec: 'vorbis' })).toEqual([
+      'video-codec',
+      'audio-codec',
+    ]);
+    expect(transcodeReasons({ ...good, width: 1920, height: 1440 })).toEqual(['resolution']);
+    expect(transcodeReasons({ ...good, constantFrameRate: false })).toEqual(['variable-frame-rate']);
+    expect(transcodeReasons({ ...good, pixelFormat: 'yuv420p10le' })).toEqual(['pixel-format']);
+  });
+});
