@@ -63,6 +63,7 @@ describe('route table', () => {
       'get /api/logout',
       'post /api/payments/webhook',
       'get /media/:key',
+      'get /media/video/:id',
       // screens
       'post /api/screens/pairing',
       'post /api/screens/pairing/:pairingId/poll',
@@ -136,6 +137,7 @@ describe('route table', () => {
         'public post /api/payments/webhook',
         'public get /api/billing/config',
         'optional get /media/:key',
+        'optional get /media/video/:id',
         'public post /api/screens/pairing',
         'public post /api/screens/pairing/:pairingId/poll',
         'device get /api/screens/device/me',

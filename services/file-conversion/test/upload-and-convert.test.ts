@@ -199,6 +199,23 @@ describe('upload and conversion', () => {
       const storage = svc.server.context.data.storage;
       const stored = await storage.getBuffer(`videos/${up.body.id}`);
       expect(stored?.subarray(4, 8).toString('latin1')).toBe('ftyp');
+      // played with Range from storage: 206 with the asked bytes, 416 past the end, 404 for anyone else
+      expect(done.videoUrl).toBe(`/media/video/${up.body.id}`);
+      const url = `${svc.server.url}${done.videoUrl}`;
+      const part = await fetch(url, { headers: { ...identityHeaders(svc, owner), Range: 'bytes=100-199' } });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 100-199/${stored?.length}`);
+      expect(part.headers.get('content-type')).toBe('video/mp4');
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(stored?.subarray(100, 200));
+      const tail = await fetch(url, { headers: { ...identityHeaders(svc, owner), Range: 'bytes=-10' } });
+      expect(Buffer.from(await tail.arrayBuffer())).toEqual(stored?.subarray(-10));
+      const whole = await fetch(url, { headers: identityHeaders(svc, owner) });
+      expect([whole.status, whole.headers.get('accept-ranges')]).toEqual([200, 'bytes']);
+      expect(Buffer.from(await whole.arrayBuffer())).toEqual(stored);
+      const past = await fetch(url, { headers: { ...identityHeaders(svc, owner), Range: 'bytes=99999999-' } });
+      expect([past.status, past.headers.get('content-range')]).toEqual([416, `bytes */${stored?.length}`]);
+      const stranger = await fetch(url, { headers: { ...identityHeaders(svc, newUser()), Range: 'bytes=0-99' } });
+      expect(stranger.status).toBe(404);
       // deleting the file removes the playable video too
       expect((await call(svc, owner, 'DELETE', `/api/files/${up.body.id}`)).status).toBe(200);
       expect(await storage.exists(`videos/${up.body.id}`)).toBe(false);

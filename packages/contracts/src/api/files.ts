@@ -226,6 +226,8 @@ export const FileSummary = z.object({
   kind: FileKind,
   /** a photo or a video: its format and dimensions (a video's length and codecs); null for documents */
   media: MediaInfo.nullable().optional(),
+  /** a converted video: where it plays from (`/media/video/<id>`, Range requests) */
+  videoUrl: z.string().nullable().optional(),
   /** a video being transcoded: percent done, live; absent otherwise */
   transcodePercent: z.number().int().min(0).max(100).nullable().optional(),
   pageCount: z.number().int().nonnegative(),
@@ -328,6 +330,9 @@ export const MediaParams = z.object({
 });
 export type MediaParams = z.infer<typeof MediaParams>;
 export const MediaResponse = z.string().describe('image bytes');
+export const VideoResponse = z.string().describe('video bytes: the whole file (200) or the Range asked for (206)');
+/** Where a converted video is played from (Range requests; the same access rule as its page images). */
+export const videoPath = (fileId: string) => `/media/video/${fileId}`;
 
 export const filesRoutes = defineRoutes([
   {
@@ -489,5 +494,17 @@ export const filesRoutes = defineRoutes([
     params: MediaParams,
     response: MediaResponse,
     responseContentType: 'image/*',
+  },
+  {
+    id: 'getFileVideo',
+    method: 'get',
+    path: '/media/video/:id',
+    service: 'file-conversion',
+    auth: 'optional',
+    summary:
+      "A converted video's playable file (H.264 MP4 or VP9 WebM) with Range (206): for its owner, a licence holder and a display whose screen plays it",
+    params: FileIdParams,
+    response: VideoResponse,
+    responseContentType: 'video/*',
   },
 ]);

@@ -9,6 +9,8 @@ export interface Storage {
   /** The object's bytes as a stream, or undefined when it does not exist. */
   get(key: string): Promise<{ stream: Readable; size: number } | undefined>;
   exists(key: string): Promise<boolean>;
+  /** Bytes start..start+length-1 of the object as a stream (a video's Range), or undefined when it does not exist. */
+  getRange(key: string, start: number, length: number): Promise<Readable | undefined>;
   /** The whole object in memory (small objects: page images), or undefined when it does not exist. */
   getBuffer(key: string): Promise<Buffer | undefined>;
   remove(keys: string[]): Promise<void>;
@@ -47,6 +49,14 @@ export function createStorage(s3: S3): Storage {
         const chunks: Buffer[] = [];
         for await (const chunk of stream) chunks.push(chunk as Buffer);
         return Buffer.concat(chunks);
+      } catch (err) {
+        if (notFound(err)) return undefined;
+        throw err;
+      }
+    },
+    async getRange(key, start, length) {
+      try {
+        return await client.getPartialObject(bucket, key, start, length);
       } catch (err) {
         if (notFound(err)) return undefined;
         throw err;

@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
-import { INTERNAL_MEDIA_ACCESS_PATH, INTERNAL_MEDIA_PATH, MediaParams } from '@pagecast/contracts';
+import { FileIdParams, INTERNAL_MEDIA_ACCESS_PATH, INTERNAL_MEDIA_PATH, MediaParams } from '@pagecast/contracts';
 import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { ServiceContext } from '../context';
 import { imageBytes } from '../use-cases/image-bytes';
 import { mediaAccess } from '../use-cases/media-access';
 import { readImage } from '../use-cases/read-image';
+import { parseRange, readVideo } from '../use-cases/read-video';
 import { callerOf } from './caller';
 
 export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
@@ -48,6 +49,48 @@ export function mediaRouter(ctx: ServiceContext): Router {
     if (!req.device) requireIdentity(req);
     const key = keyOf(req);
     pipeImage(ctx, res, key, await imageBytes(ctx, key));
+  });
+
+  // A converted video, in the byte ranges a player asks for (206), from storage as they are asked: never whole in
+  // memory. Revalidated (no-cache with its ETag), so a deleted file or an ended licence stops it within seconds.
+  router.get('/media/video/:id', async (req, res) => {
+    const caller = callerOf(req);
+    const { id } = parseWith(FileIdParams, req.params);
+    const video = await readVideo(ctx, caller, id);
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('Content-Type', video.mimeType);
+    res.setHeader('Cache-Control', LICENCE_CACHE_CONTROL);
+    res.setHeader('ETag', video.etag);
+    if (req.headers['if-none-match'] === video.etag) {
+      res.status(304).end();
+      return;
+    }
+    // a Range is honoured unless If-Range names another version
+    const ifRange = req.headers['if-range'];
+    const range = ifRange && ifRange !== video.etag ? undefined : parseRange(req.headers.range, video.size);
+    if (range === 'unsatisfiable') {
+      res.setHeader('Content-Range', `bytes */${video.size}`);
+      res.status(416).end();
+      return;
+    }
+    const part = range ?? { start: 0, end: video.size - 1 };
+    if (range) {
+      res.status(206);
+      res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${video.size}`);
+    }
+    res.setHeader('Content-Length', String(part.end - part.start + 1));
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = await video.open(part);
+    if (!stream) throw new AppError('NOT_FOUND');
+    stream.on('error', (err) => {
+      ctx.logger.warn({ err, fileId: id }, 'video stream failed');
+      res.destroy(err);
+    });
+    req.on('close', () => stream.destroy());
+    stream.pipe(res);
   });
 
   router.get('/media/:key', async (req, res) => {

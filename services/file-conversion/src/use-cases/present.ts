@@ -1,5 +1,12 @@
 // How this service's records are answered (the contracts' shapes).
-import type { AccessibleFile, FilePage, FileSummary, Playlist, PlaylistItem } from '@pagecast/contracts';
+import {
+  type AccessibleFile,
+  type FilePage,
+  type FileSummary,
+  type Playlist,
+  type PlaylistItem,
+  videoPath,
+} from '@pagecast/contracts';
 import type { FileDoc, PageDoc, PlaylistRecord } from '../data';
 import type { PlaylistItemRecord } from '../domain/playlists';
 import { mediaPath } from '../domain';
@@ -14,6 +21,7 @@ export function toFileSummary(f: FileDoc): FileSummary {
     filename: f.filename,
     kind: f.kind,
     media: f.media ?? null,
+    ...(f.kind === 'video' ? { videoUrl: f.video && f.status === 'private' ? videoPath(f._id) : null } : {}),
     ...(f.kind === 'video' && f.status === 'processing' ? { transcodePercent: f.conversion.percent ?? null } : {}),
     pageCount: f.status === 'processing' ? f.conversion.pagesTotal : f.pageCount,
     pagesReady: f.conversion.pagesDone,
