@@ -84,6 +84,9 @@ const namesAndUnits = new Set(
     'HEIC',
     'HEIF',
     'AVIF',
+    // video codecs and resolutions ("H.264" is read as the words H and 264; "1080p" as 1080 and p)
+    'H',
+    'p',
     'English',
     'Français',
     'Italiano',

@@ -226,6 +226,8 @@ export const FileSummary = z.object({
   kind: FileKind,
   /** a photo or a video: its format and dimensions (a video's length and codecs); null for documents */
   media: MediaInfo.nullable().optional(),
+  /** the uploaded file's size in bytes */
+  sizeBytes: z.number().int().nonnegative().optional(),
   /** a converted video: where it plays from (`/media/video/<id>`, Range requests) */
   videoUrl: z.string().nullable().optional(),
   /** a video being transcoded: percent done, live; absent otherwise */

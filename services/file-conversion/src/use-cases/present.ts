@@ -21,6 +21,7 @@ export function toFileSummary(f: FileDoc): FileSummary {
     filename: f.filename,
     kind: f.kind,
     media: f.media ?? null,
+    sizeBytes: f.sizeBytes,
     ...(f.kind === 'video' ? { videoUrl: f.video && f.status === 'private' ? videoPath(f._id) : null } : {}),
     ...(f.kind === 'video' && f.status === 'processing' ? { transcodePercent: f.conversion.percent ?? null } : {}),
     pageCount: f.status === 'processing' ? f.conversion.pagesTotal : f.pageCount,

@@ -1,7 +1,7 @@
 import type { FileSummary } from '@pagecast/contracts';
 import { Button, buttonClass, Card, IconPlay } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
-import { canEditPublishSettings, conversionPercent } from '../model/file-rules';
+import { canEditPublishSettings, conversionPercent, formatLength } from '../model/file-rules';
 import { DisplayModeEditor } from './display-mode-editor';
 import { DurationEditor } from './duration-editor';
 import { KindBadge, useKindLabel } from './kind-badge';
@@ -67,13 +67,15 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
               value={conversionPercent(file)}
               label={t('files.upload.stepConvert')}
               detail={
-                file.pageCount
-                  ? t('files.card.convertingOf', {
-                      count: file.pageCount,
-                      done: file.pagesReady,
-                      total: file.pageCount,
-                    })
-                  : t('files.card.converting', { count: file.pagesReady, done: file.pagesReady })
+                file.kind === 'video'
+                  ? t('files.card.transcoding')
+                  : file.pageCount
+                    ? t('files.card.convertingOf', {
+                        count: file.pageCount,
+                        done: file.pagesReady,
+                        total: file.pageCount,
+                      })
+                    : t('files.card.converting', { count: file.pagesReady, done: file.pagesReady })
               }
             />
           </div>
@@ -139,6 +141,44 @@ function FileThumb({ file, playable }: { file: FileSummary; playable: boolean })
   );
 }
 
+/** A video's length, its file size, and whether it plays as uploaded or was converted to H.264, and why. */
+function VideoProperties({ file }: { file: FileSummary }) {
+  const { t, i18n } = useTranslation();
+  const media = file.media;
+  if (!media) return null;
+  const mb = ((file.sizeBytes ?? 0) / (1024 * 1024)).toLocaleString(i18n.language, { maximumFractionDigits: 1 });
+  return (
+    <>
+      {media.durationMs !== undefined ? (
+        <>
+          <dt>{t('files.card.lengthLabel')}</dt>
+          <dd data-testid="file-length">{formatLength(media.durationMs)}</dd>
+        </>
+      ) : null}
+      {file.sizeBytes !== undefined ? (
+        <>
+          <dt>{t('files.card.sizeLabel')}</dt>
+          <dd data-testid="file-size">{t('files.card.size', { mb })}</dd>
+        </>
+      ) : null}
+      {media.processing ? (
+        <>
+          <dt>{t('files.card.processingLabel')}</dt>
+          <dd data-testid="file-processing">
+            {media.processing === 'kept'
+              ? t('files.card.videoKept')
+              : t('files.card.videoTranscoded', {
+                  reasons: new Intl.ListFormat(i18n.language).format(
+                    (media.transcodeReasons ?? []).map((r) => t(`files.videoReasons.${r}`)),
+                  ),
+                })}
+          </dd>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /** What the member may read and change in place: pages, seconds per page, display mode, tags, sales, date. */
 function FileProperties({ file, editing, onEdit }: Pick<FileCardProps, 'file' | 'editing' | 'onEdit'>) {
   const { t, i18n } = useTranslation();
@@ -146,7 +186,7 @@ function FileProperties({ file, editing, onEdit }: Pick<FileCardProps, 'file' | 
   const created = new Date(file.createdAt).toLocaleDateString(i18n.language);
   return (
     <dl className="pf-props">
-      {file.kind === 'image' && file.media ? (
+      {(file.kind === 'image' || file.kind === 'video') && file.media ? (
         <>
           <dt>{t('files.card.dimensionsLabel')}</dt>
           <dd data-testid="file-dimensions">
@@ -155,6 +195,7 @@ function FileProperties({ file, editing, onEdit }: Pick<FileCardProps, 'file' | 
               height: file.media.height.toLocaleString(i18n.language),
             })}
           </dd>
+          {file.kind === 'video' ? <VideoProperties file={file} /> : null}
         </>
       ) : (
         <>

@@ -96,8 +96,23 @@ export function copyrightToSend(info: {
   };
 }
 
-/** Conversion progress of a file in percent, or null when the total is not known yet. */
-export function conversionPercent(file: Pick<FileSummary, 'pageCount' | 'pagesReady'>): number | null {
+/**
+ * Conversion progress of a file in percent, or null when the total is not known yet: a video's transcode as ffmpeg
+ * reports it, a document's pages stored.
+ */
+export function conversionPercent(
+  file: Pick<FileSummary, 'pageCount' | 'pagesReady'> & Partial<Pick<FileSummary, 'transcodePercent'>>,
+): number | null {
+  if (typeof file.transcodePercent === 'number') return file.transcodePercent;
   if (!file.pageCount) return null;
   return Math.min(100, Math.round((file.pagesReady / file.pageCount) * 100));
+}
+
+/** A video's length as the player shows it: m:ss, or h:mm:ss from an hour. */
+export function formatLength(ms: number): string {
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
