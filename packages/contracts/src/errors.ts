@@ -228,7 +228,7 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   FILE_LIMIT_REACHED: '現在のプランで登録できるファイル数の上限に達しました',
   FILE_TOO_LARGE: 'ファイルサイズは10MB以下にしてください',
   FILE_TYPE_UNSUPPORTED:
-    'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）のみアップロード可能です',
+    'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）、動画（MP4、MOV、WebM、MKV、AVI）のみアップロード可能です',
   FILE_REQUIRED: 'ファイルとタイトルは必須です',
   FILE_NOT_READY: 'ファイルの変換が完了していないため、この操作はできません',
   AUTHOR_NAME_REQUIRED: '販売する場合は著作者名が必要です',

@@ -32,7 +32,7 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.titleRequired': 'タイトルを入力してください',
   'validation.titleTooLong': 'タイトルは200文字以下で入力してください',
   'validation.fileTypeUnsupported':
-    'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）のみアップロード可能です',
+    'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）、動画（MP4、MOV、WebM、MKV、AVI）のみアップロード可能です',
   'validation.fileTooLarge': 'ファイルサイズは10MB以下にしてください',
   'validation.authorNameRequired': '販売する場合は著作者名が必要です',
   'validation.copyrightTooLong': '著作権情報が長すぎます',

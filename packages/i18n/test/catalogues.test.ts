@@ -84,7 +84,13 @@ const namesAndUnits = new Set(
     'HEIC',
     'HEIF',
     'AVIF',
-    // video codecs and resolutions ("H.264" is read as the words H and 264; "1080p" as 1080 and p)
+    // video containers, codecs and resolutions ("H.264" is read as the words H and 264; "1080p" as 1080 and p)
+    'MP4',
+    'MP',
+    'MOV',
+    'WebM',
+    'MKV',
+    'AVI',
     'H',
     'p',
     'English',

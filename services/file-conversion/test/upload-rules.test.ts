@@ -59,7 +59,7 @@ describe('upload refusals: each rule has its code and message, and nothing is st
       expect(r.body).toMatchObject({
         code: 'FILE_TYPE_UNSUPPORTED',
         message:
-          'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）のみアップロード可能です',
+          'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）、動画（MP4、MOV、WebM、MKV、AVI）のみアップロード可能です',
       });
     }
     await nothingStored(user);

@@ -13,7 +13,7 @@ const screenshots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const PDF = path.join(corpusDir, 'pdf/vertical.pdf');
 // the spec's message, with the photo formats the upload now also takes
 const TYPE_MESSAGE =
-  'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）のみアップロード可能です';
+  'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）、動画（MP4、MOV、WebM、MKV、AVI）のみアップロード可能です';
 
 let member: Member;
 let session: Session;
