@@ -125,6 +125,10 @@ const benches = [
     run: owned('services/file-conversion/bench/conversion.bench.mjs', 'benchConversion'),
   },
   {
+    name: 'media: video transcoding vs the ffmpeg command alone on the same file (goal ≥ 0.95x)',
+    run: owned('services/file-conversion/bench/media.bench.mjs', 'benchMedia'),
+  },
+  {
     name: 'upload to first playable page (14-page PDF)',
     run: owned('services/file-conversion/bench/first-page.bench.mjs', 'benchFirstPage'),
   },

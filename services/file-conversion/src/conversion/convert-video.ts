@@ -329,29 +329,34 @@ export async function convertVideo(
       if (r.how !== 'ok') throw failure('The video cannot be transcoded', r);
       opts.onProgress?.(1);
     }
-    const output = await probeVideo(out, webm ? 'webm' : 'mp4', run);
-    const posterAt = Math.min(1, output.durationMs / 10_000);
+    // the stored file probed again and its poster taken at once: both only read it (the pool slot covers both)
+    const stored = webm ? 'webm' : 'mp4';
     const poster = join(dir, 'poster.png');
-    const r = await runSandboxed(
-      'ffmpeg',
-      [
-        '-nostdin',
-        '-v',
-        'error',
-        '-ss',
-        posterAt.toFixed(3),
-        ...inputArgs(webm ? 'webm' : 'mp4', out),
-        '-frames:v',
-        '1',
-        '-f',
-        'image2',
-        '-c:v',
-        'png',
-        '-y',
-        `file:${poster}`,
-      ],
-      sandbox(run),
-    );
+    const [output, r] = await Promise.all([
+      probeVideo(out, stored, run),
+      runSandboxed(
+        'ffmpeg',
+        [
+          '-nostdin',
+          '-v',
+          'error',
+          // a second in (a tenth of a short clip): past a fade from black
+          '-ss',
+          Math.min(1, source.durationMs / 10_000).toFixed(3),
+          ...inputArgs(stored, out),
+          '-frames:v',
+          '1',
+          '-f',
+          'image2',
+          '-c:v',
+          'png',
+          '-y',
+          `file:${poster}`,
+        ],
+        // the slot names one process (the probe's); the poster's ends on the file's time limit like every run
+        sandbox(run, { slot: undefined }),
+      ),
+    ]);
     if (r.how !== 'ok') throw failure('The video has no frame to show', r);
     let page: Awaited<ReturnType<typeof drawImage>>;
     try {
