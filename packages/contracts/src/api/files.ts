@@ -361,7 +361,8 @@ export const filesRoutes = defineRoutes([
     path: '/api/files/upload',
     service: 'file-conversion',
     auth: 'session',
-    summary: 'Upload a PDF, PPTX or DOCX (10 MB, tier file limit); conversion runs in the background',
+    summary:
+      'Upload a PDF, PPTX, DOCX, photo or video (10 MB, tier file limit, type from the bytes); conversion runs in the background',
     body: UploadFileFields,
     multipart: true,
     fileField: constants.upload.fileField,
