@@ -184,7 +184,11 @@ export async function convertFile(
         { returnDocument: 'after' },
       )
       .lean<FileDoc>();
-    if (!done) throw new FileGoneError(file._id);
+    if (!done) {
+      // deleted while its video was being stored: the delete could not see that object yet
+      if (v) await data.storage.remove([storageKeys.video(file._id)]);
+      throw new FileGoneError(file._id);
+    }
     await announceFileChange(outbox, done);
     logger.info(
       {
