@@ -287,6 +287,18 @@ describe('routing', () => {
     expect(verifyIdentityHeader(nestedBody.headers['x-pagecast-identity'], SECRET)?.userId).toBe(s.userId);
   });
 
+  it("a video's Range request reaches file-conversion with its Range header and the caller's identity", async () => {
+    const s = await newSession();
+    const id = randomUUID();
+    const res = await fetch(`${gw.url}/media/video/${id}`, {
+      headers: { cookie: cookieHeader(s.token), range: 'bytes=1000-1999', 'if-range': '"abc"' },
+    });
+    const body = await res.json();
+    expect(body).toMatchObject({ service: 'file-conversion', url: `/media/video/${id}` });
+    expect(body.headers).toMatchObject({ range: 'bytes=1000-1999', 'if-range': '"abc"' });
+    expect(verifyIdentityHeader(body.headers['x-pagecast-identity'], SECRET)?.userId).toBe(s.userId);
+  });
+
   it('an unknown /api path is 404 NOT_FOUND', async () => {
     const res = await fetch(`${gw.url}/api/no-such-thing`);
     expect(res.status).toBe(404);
