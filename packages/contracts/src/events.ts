@@ -236,7 +236,8 @@ export const ScreenAlertEvent = z.object({
 export const AlertTakeoverEvent = z.object({
   noticeId: z.string(),
   ownerId: z.string(),
-  action: z.enum(['started', 'ended']),
+  /** `corrected`: a 訂正 (or a later serial) replaced what an earlier report of the event had started */
+  action: z.enum(['started', 'corrected', 'ended']),
   reportId: z.string(),
   alertKind: z.enum(['earthquake', 'tsunami', 'weather']),
   drill: z.boolean(),

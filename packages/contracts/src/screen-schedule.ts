@@ -280,7 +280,11 @@ export function contentOfInputs(inputs: ResolutionInputs): { playlistIds: string
     for (const id of c.playlistIds) playlistIds.add(id);
     for (const id of c.fileIds) fileIds.add(id);
   }
-  for (const t of inputs.takeovers) if (t.show.kind === 'file') fileIds.add(t.show.fileId);
+  for (const t of inputs.takeovers) {
+    if (t.show.kind === 'file') fileIds.add(t.show.fileId);
+    // an alert's rule file, shown under the report's facts
+    else if (t.show.kind === 'alert' && t.show.fileId) fileIds.add(t.show.fileId);
+  }
   return { playlistIds: [...playlistIds], fileIds: [...fileIds] };
 }
 

@@ -69,6 +69,15 @@ describe('alert takeover e-mails', () => {
     expect(await mailsTo(m.email)).toHaveLength(3);
   });
 
+  it('words a 訂正 as a correction, not a second start', async () => {
+    const m = await member('en', 'Ken', 'Sato');
+    await publish(notice(m.id, { action: 'corrected', reportId: 'jma:20240101161010:2:corrected' }));
+    const mail = await waitForMail(m.email, 2);
+    expect(mail.subject).toBe(
+      '[Pagecast] Earthquake (seismic intensity 6 lower): corrected report, updated on your screen',
+    );
+  });
+
   it('words a drill’s end in English', async () => {
     const m = await member('en', 'Ann', 'Lee');
     await publish(

@@ -13,7 +13,7 @@ import { ALERT_REPORT_SUBJECT, alertStream, defaultAlertRules } from '@pagecast/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyAlertReport } from '../src/use-cases/ingest-alert';
 import { eventually, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
-import { member, pairDisplay, startReplica, startService, type TestService } from './helpers';
+import { announcer, eventsHandled, member, pairDisplay, startReplica, startService, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -347,6 +347,111 @@ describe('reports', () => {
       409,
       'TAKEOVER_OVERLAP',
     );
+  });
+});
+
+describe('a rule’s file', () => {
+  it('is checked as a file takeover’s (refused: nothing saved); shown with the report’s facts; deleted: the texts', async () => {
+    const owner = member();
+    const stranger = member();
+    const ann = announcer(svc);
+    const at = now() - 10 * 60_000;
+    const mine = await ann.file(owner.userId, 2, at);
+    const theirs = await ann.file(stranger.userId, 1, at);
+    const bought = await ann.file(stranger.userId, 1, at);
+    await ann.purchase(owner.userId, bought, stranger.userId, at, now() + 24 * 3600_000);
+    const lapsed = await ann.file(stranger.userId, 1, at);
+    await ann.purchase(owner.userId, lapsed, stranger.userId, at, now() - 60_000);
+    const gone = await ann.file(owner.userId, 1, at);
+    await ann.fileDeleted(owner.userId, gone, at + 60_000);
+    await eventsHandled(svc);
+
+    const withFile = (earthquake: string | null, tsunami: string | null = null) => ({
+      ...defaultAlertRules,
+      earthquake: { ...defaultAlertRules.earthquake, fileId: earthquake },
+      tsunami: { ...defaultAlertRules.tsunami, fileId: tsunami },
+    });
+    for (const fileId of [theirs, lapsed, gone]) {
+      const body = await refused(
+        svc,
+        owner,
+        'PUT',
+        '/api/screens/alert-rules',
+        withFile(mine, fileId),
+        404,
+        'FILE_NOT_FOUND',
+      );
+      expect(body.details).toMatchObject({ fileId });
+      expect(await ok(svc, owner, 'GET', '/api/screens/alert-rules')).toEqual(defaultAlertRules);
+    }
+    expect(await ok(svc, owner, 'PUT', '/api/screens/alert-rules', withFile(mine, bought))).toEqual(
+      withFile(mine, bought),
+    );
+
+    // a report shows the file, the facts (and the texts, for the fallback) still carried
+    const noto = await placed(owner, 'Noto shop', WAJIMA);
+    const ctx = svc.server.context;
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`));
+    const [t] = await alertTakeovers(noto.device);
+    expect(t?.show).toMatchObject({
+      kind: 'alert',
+      fileId: mine,
+      intensity: '6-',
+      area: { name: '輪島市' },
+      texts: defaultAlertRules.earthquake.texts,
+    });
+    // the display may read the file's pages (it is in what its manifest names)
+    const m = await manifest(svc, noto.device);
+    expect(JSON.stringify(m)).toContain(mine);
+
+    // the file deleted later: the next report shows the texts
+    await ann.fileDeleted(owner.userId, mine, now());
+    await eventsHandled(svc);
+    await applyAlertReport(ctx, quake(`test-${randomUUID()}`));
+    const shows = (await alertTakeovers(noto.device)).map((x) => x.show);
+    expect(shows).toHaveLength(2);
+    expect(shows.filter((x) => x.fileId === undefined)).toHaveLength(1);
+  });
+});
+
+describe('what the member decided', () => {
+  it('an alert ended by hand is not brought back by a 訂正; a new event still shows; a 訂正 is told as corrected', async () => {
+    const owner = member();
+    const noto = await placed(owner, 'Noto shop', WAJIMA);
+    const ctx = svc.server.context;
+    const eventId = `test-${randomUUID()}`;
+    const before = await streamSeq(svc);
+    // (earlier tests' members have screens in Wajima too: this member's takeover is read from its display)
+    await applyAlertReport(ctx, quake(eventId));
+    const [shown] = await alertTakeovers(noto.device);
+    await ok(svc, owner, 'DELETE', `/api/screens/takeovers/${shown?.id}`);
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+
+    await applyAlertReport(ctx, quake(eventId, { serial: 2, infoType: 'corrected', intensity: '6+' }));
+    expect(await alertTakeovers(noto.device)).toEqual([]);
+
+    // another event shows
+    const otherEvent = `test-${randomUUID()}`;
+    await applyAlertReport(ctx, quake(otherEvent));
+    expect((await alertTakeovers(noto.device)).map((x) => x.show.eventId)).toEqual([otherEvent]);
+
+    // a 訂正 that replaces a running takeover is told as a correction, once
+    const third = `test-${randomUUID()}`;
+    await applyAlertReport(ctx, quake(third));
+    await applyAlertReport(ctx, quake(third, { serial: 2, infoType: 'corrected', intensity: '5+' }));
+    expect((await alertTakeovers(noto.device)).map((x) => x.show.reportId)).toContain(`jma:${third}:2:corrected`);
+    const notices = await eventually(async () => {
+      const mine = (await screensEvents(svc, before)).filter(
+        (e) => e.subject === 'screens.takeover.alerted.v1' && e.data.ownerId === owner.userId,
+      );
+      return mine.length >= 4 ? mine : undefined;
+    });
+    expect(notices.map((e) => [e.data.action, e.data.reportId])).toEqual([
+      ['started', `jma:${eventId}:1:issued`],
+      ['started', `jma:${otherEvent}:1:issued`],
+      ['started', `jma:${third}:1:issued`],
+      ['corrected', `jma:${third}:2:corrected`],
+    ]);
   });
 });
 

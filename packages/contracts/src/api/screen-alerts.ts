@@ -4,6 +4,7 @@
 // matches them against these rules and places.
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
+import { Id } from '../validation';
 
 /**
  * Where a screen (or a group) is: a JMA 市町村等（気象警報等） code (7 digits) and, when it is near the coast, the
@@ -45,6 +46,11 @@ export type AlertTexts = z.infer<typeof AlertTexts>;
 const RuleBase = {
   enabled: z.boolean(),
   texts: AlertTexts,
+  /**
+   * A file of the member's (or licensed) shown full screen instead of the texts, the report's facts in a band over
+   * it; null: the texts. Checked as a file takeover's (FILE_NOT_FOUND); deleted since, the alert shows the texts.
+   */
+  fileId: Id.nullable().default(null),
   minutes: z.number().int().min(1).max(ALERT_MINUTES_MAX),
 };
 export const AlertRules = z.object({
@@ -70,6 +76,7 @@ export const defaultAlertRules: AlertRules = {
     enabled: true,
     minIntensity: '5-',
     minutes: ALERT_MINUTES_DEFAULT,
+    fileId: null,
     texts: {
       ja: {
         title: '地震が発生しました',
@@ -90,6 +97,7 @@ export const defaultAlertRules: AlertRules = {
     enabled: true,
     minGrade: 'warning',
     minutes: ALERT_MINUTES_DEFAULT,
+    fileId: null,
     texts: {
       ja: { title: '津波警報', body: 'ただちに海岸から離れ、高台や避難ビルへ避難してください。' },
       en: { title: 'Tsunami warning', body: 'Leave the coast now and move to high ground or an evacuation building.' },
@@ -100,6 +108,7 @@ export const defaultAlertRules: AlertRules = {
   emergencyWarning: {
     enabled: true,
     minutes: ALERT_MINUTES_DEFAULT,
+    fileId: null,
     texts: {
       ja: { title: '特別警報', body: '命を守る行動をとってください。自治体の避難情報に従ってください。' },
       en: {
@@ -139,6 +148,8 @@ export const TakeoverAlert = z.object({
   hypocentre: z.string().optional(),
   magnitude: z.number().optional(),
   texts: AlertTexts,
+  /** the rule's file, shown full screen under a band of the facts (absent: the texts; also when it was deleted) */
+  fileId: z.string().optional(),
 });
 export type TakeoverAlert = z.infer<typeof TakeoverAlert>;
 
@@ -158,7 +169,8 @@ export const screenAlertRoutes = defineRoutes([
     path: '/api/screens/alert-rules',
     service: 'screens',
     auth: 'session',
-    summary: "Replace the member's disaster alert rules. VALIDATION",
+    summary:
+      "Replace the member's disaster alert rules. VALIDATION; FILE_NOT_FOUND (a rule's file the member may not use)",
     body: AlertRules,
     response: AlertRules,
   },

@@ -17,6 +17,7 @@ interface Texts {
   weather: (names: string) => string;
   started: (what: string, n: number) => string;
   ended: (what: string, n: number) => string;
+  corrected: (what: string, n: number) => string;
   places: string;
   screens: string;
   more: (n: number) => string;
@@ -37,6 +38,7 @@ const texts: Record<Locale, Texts> = {
     weather: (names) => (names ? `特別警報（${names}）` : '特別警報'),
     started: (what, n) => `${what}：${n}台のスクリーンに緊急表示しました`,
     ended: (what, n) => `${what}：${n}台のスクリーンの緊急表示を終了しました`,
+    corrected: (what, n) => `${what}：訂正報により${n}台のスクリーンの緊急表示を更新しました`,
     places: '対象地域',
     screens: 'スクリーン',
     more: (n) => `ほか${n}台`,
@@ -53,6 +55,7 @@ const texts: Record<Locale, Texts> = {
     weather: () => 'Emergency warning',
     started: (what, n) => `${what}: ${n === 1 ? 'your screen shows it' : `${n} of your screens show it`}`,
     ended: (what, n) => `${what}: ended on ${n === 1 ? 'your screen' : `${n} of your screens`}`,
+    corrected: (what, n) => `${what}: corrected report, updated on ${n === 1 ? 'your screen' : `${n} of your screens`}`,
     places: 'Places',
     screens: 'Screens',
     more: (n) => `…and ${n} more`,
@@ -69,6 +72,8 @@ const texts: Record<Locale, Texts> = {
     weather: () => 'Alerte d’urgence',
     started: (what, n) => `${what}\u202f: ${n === 1 ? 'votre écran l’affiche' : `${n} de vos écrans l’affichent`}`,
     ended: (what, n) => `${what}\u202f: terminée sur ${n === 1 ? 'votre écran' : `${n} de vos écrans`}`,
+    corrected: (what, n) =>
+      `${what}\u202f: bulletin rectifié, mis à jour sur ${n === 1 ? 'votre écran' : `${n} de vos écrans`}`,
     places: 'Zones',
     screens: 'Écrans',
     more: (n) => `… et ${n} de plus`,
@@ -85,6 +90,8 @@ const texts: Record<Locale, Texts> = {
     weather: () => 'Allerta di emergenza',
     started: (what, n) => `${what}: ${n === 1 ? 'il tuo schermo la mostra' : `${n} dei tuoi schermi la mostrano`}`,
     ended: (what, n) => `${what}: terminata su ${n === 1 ? 'il tuo schermo' : `${n} dei tuoi schermi`}`,
+    corrected: (what, n) =>
+      `${what}: bollettino rettificato, aggiornata su ${n === 1 ? 'il tuo schermo' : `${n} dei tuoi schermi`}`,
     places: 'Zone',
     screens: 'Schermi',
     more: (n) => `…e altri ${n}`,
@@ -111,7 +118,7 @@ export function alertTakeoverMail(
         ? t.tsunami(notice.tsunamiGrade === 'major-warning')
         : t.weather((notice.warnings ?? []).join('・'));
   const n = notice.screensTotal;
-  const subject = `${t.prefix}${notice.drill ? t.drill : ''}${notice.action === 'started' ? t.started(what, n) : t.ended(what, n)}`;
+  const subject = `${t.prefix}${notice.drill ? t.drill : ''}${t[notice.action](what, n)}`;
   const url = new URL('/screens/fleet', opts.publicUrl).toString();
   const screens = notice.screens.map((s) => s.screenName);
   const more = n > screens.length ? t.more(n - screens.length) : null;

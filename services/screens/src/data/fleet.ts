@@ -202,6 +202,14 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
           .toArray();
         return [...new Set(docs.map((d) => d.ownerId))];
       },
+      /**
+       * A member's alert takeovers of this event that they ended by hand (not on time, not by the feed: `feed`, the
+       * word of use-cases/feed.ts).
+       */
+      endedByHand: async (ownerId: string, eventId: string): Promise<TakeoverDoc[]> =>
+        takeovers
+          .find({ ownerId, 'alert.eventId': eventId, endedAt: { $ne: null }, endedBy: { $nin: [null, 'feed'] } })
+          .toArray(),
       insert: async (doc: TakeoverDoc) => {
         await ensureIndexes();
         await takeovers.insertOne(doc);

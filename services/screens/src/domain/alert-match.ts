@@ -12,7 +12,8 @@ export const isDrill = (report: Pick<AlertReport, 'status'>) => report.status !=
 export const alertKindOf = (report: Pick<AlertReport, 'kind'>): AlertKind | null =>
   report.kind === 'other' ? null : report.kind;
 
-const ruleOf = (rules: AlertRules, kind: AlertKind) =>
+/** The rule of a kind of report. */
+export const ruleOf = (rules: AlertRules, kind: AlertKind) =>
   kind === 'earthquake' ? rules.earthquake : kind === 'tsunami' ? rules.tsunami : rules.emergencyWarning;
 
 /** The emergency warnings (特別警報) issued or continued in this municipality by the report (ja names). */

@@ -69,9 +69,11 @@ export const takeoverWindow = (t: TakeoverRule): TakeoverWindow => ({
   endsAt: t.endsAt ? t.endsAt.getTime() : null,
 });
 
-/** The content a takeover names, as a fleet change announces it (a message names none). */
+/** The content a takeover names, as a fleet change announces it (a message names none; an alert its rule's file). */
 export const contentOfTakeover = (content: TakeoverContent) =>
-  content.kind === 'file' ? { playlistIds: [], fileIds: [content.fileId] } : { playlistIds: [], fileIds: [] };
+  content.kind === 'file' || (content.kind === 'alert' && content.fileId)
+    ? { playlistIds: [], fileIds: [content.fileId as string] }
+    : { playlistIds: [], fileIds: [] };
 
 /**
  * Everything a screen resolves with: its own assignment, its groups' in the owner's order, the takeovers that

@@ -64,4 +64,5 @@ export {
   emergencyWarningsAt,
   factsKey,
   isDrill,
+  ruleOf,
 } from './alert-match';

@@ -55,6 +55,19 @@ export async function checkFile(ctx: ServiceContext, ownerId: string, fileId: st
 }
 
 /**
+ * Whether the member may still show a file now (mayAssign), read once without waiting: a disaster alert's rule file
+ * deleted (or its licence ended) since it was chosen makes the alert fall back to its texts.
+ */
+export async function fileUsable(ctx: ServiceContext, ownerId: string, fileId: string, now: number): Promise<boolean> {
+  const file = (await ctx.data.content.files([fileId], now, false)).get(fileId);
+  const periods =
+    file && file.deletedAt === null && file.ownerId !== ownerId
+      ? ((await ctx.data.content.licences(ownerId, [fileId], now, false)).get(fileId) ?? [])
+      : [];
+  return mayAssign(file, ownerId, periods, now);
+}
+
+/**
  * Every playlist and file of an assignment exists and is the member's (or licensed), and a schedule is valid: the
  * one rule of every call that gives screens content (a screen's own, a group's, a bulk assign). A playlist not known
  * yet is waited for a little (CONTENT_GRACE_MS); one deleted or another member's is refused at once.

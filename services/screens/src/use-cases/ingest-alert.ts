@@ -13,9 +13,9 @@ import {
 import { isDuplicateKeyError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { RunningTakeover, ScreenRecord, TakeoverDoc } from '../data';
-import { alertEndsAt, alertKindOf, alertMatch, factsKey, orderGroups, placeOf, stillRunning } from '../domain';
+import { alertEndsAt, alertKindOf, alertMatch, factsKey, orderGroups, placeOf, ruleOf, stillRunning } from '../domain';
 import { FEED } from './feed';
-import { announceFleetChange } from './fleet-common';
+import { announceFleetChange, fileUsable } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
 
 /** JMA's reports are `<Report>`; CAP 1.2 alerts are `<alert>` (any namespace prefix). */
@@ -120,9 +120,22 @@ async function applyForOwner(
   if (newer && report.infoType !== 'cancelled') {
     return { started: [], ended: [] };
   }
+  // screens whose takeover of this event the member ended by hand: a 訂正 or a later serial does not bring it back
+  // (the member's decision stands; another event still shows)
+  const handEnded = new Set(
+    (await ctx.data.fleet.takeovers.endedByHand(ownerId, report.eventId))
+      .filter((d) => d.content.kind === 'alert' && d.content.alertKind === report.kind)
+      .flatMap((d) => d.screenIds),
+  );
+  // the rule's file, when the member may still show it (deleted or unlicensed since: the texts)
+  const kind = alertKindOf(report);
+  const ruleFile = kind ? (ruleOf(rules, kind).fileId ?? null) : null;
+  const fileId = ruleFile && (await fileUsable(ctx, ownerId, ruleFile, now)) ? ruleFile : null;
   const planned = new Map<string, Planned>();
   for (const { screen, place } of screens) {
-    const match = alertMatch(report, place, rules);
+    if (handEnded.has(screen._id)) continue;
+    const found = alertMatch(report, place, rules);
+    const match = found && fileId ? { ...found, content: { ...found.content, fileId } } : found;
     if (!match) continue;
     const endsAt = alertEndsAt(report, match.minutes, now);
     if (endsAt <= now) continue; // past its validity
@@ -231,7 +244,9 @@ async function tellOwner(
   const data: EventData<'screens.takeover.alerted.v1'> = {
     noticeId,
     ownerId,
-    action: started.length > 0 ? 'started' : 'ended',
+    // a 訂正 (or a later serial replacing what an earlier one started) is told as a correction, not a second start
+    action:
+      started.length > 0 ? (report.infoType === 'corrected' || ended.length > 0 ? 'corrected' : 'started') : 'ended',
     reportId: report.reportId,
     alertKind: first.alertKind,
     drill: first.drill,
