@@ -3,7 +3,7 @@
 // in that order, Japanese as the one top heading; the time on the screen's clock; a 「訓練」 band for a drill only.
 import { defaultAlertRules, type TakeoverAlert } from '@pagecast/contracts';
 import { describe, expect, it } from 'vitest';
-import { AlertScreen } from '../src/features/display/components/alert-screen';
+import { AlertFileScreen, AlertScreen } from '../src/features/display/components/alert-screen';
 import { alertFacts } from '../src/features/display/model/alert-words';
 import { byTestId, render, setupDom } from './dom-harness';
 
@@ -58,5 +58,43 @@ describe('an alert takeover on the display', () => {
     const rain = { ...quake, alertKind: 'weather' as const, intensity: undefined, warnings: ['大雨特別警報'] };
     expect(alertFacts(rain, 'ja')).toBe('輪島市に大雨特別警報');
     expect(alertFacts(rain, 'zh-Hans')).toBe('輪島市特别警报');
+  });
+});
+
+describe('an alert whose rule shows a file', () => {
+  it('shows the file with a band of the facts over it, ja first, the time on the screen’s clock', async () => {
+    await render(
+      <AlertFileScreen alert={{ ...quake, fileId: 'f-1' }} timeZone="Asia/Tokyo">
+        <img alt="" data-testid="the-page" src="data:," />
+      </AlertFileScreen>,
+    );
+    const box = byTestId('display-alert');
+    expect(box?.dataset.file).toBe('f-1');
+    expect(box?.querySelector('[data-testid="the-page"]')).not.toBeNull();
+    const band = byTestId('display-alert-band');
+    expect(band?.getAttribute('role')).toBe('alert');
+    expect([...(band?.querySelectorAll('p') ?? [])].map((p) => p.getAttribute('lang'))).toEqual([
+      'ja',
+      'en',
+      'zh-Hans',
+      'ko',
+    ]);
+    expect(byTestId('display-alert-facts-ja')?.textContent).toBe(' 輪島市で震度6強 · 16:12 発表');
+    expect(byTestId('display-alert-facts-en')?.textContent).toBe(
+      'Seismic intensity 6 upper in Wajima-shi · Issued 16:12',
+    );
+    // the rule's words are not drawn over the member's file
+    expect(band?.textContent).not.toContain('地震が発生しました');
+    expect(byTestId('display-alert-drill')).toBeNull();
+  });
+
+  it('bands a drill with 「訓練」 over the file too', async () => {
+    await render(
+      <AlertFileScreen alert={{ ...quake, fileId: 'f-1', drill: true }} timeZone="Asia/Tokyo">
+        <img alt="" src="data:," />
+      </AlertFileScreen>,
+    );
+    expect(byTestId('display-alert-drill')?.textContent).toContain('「訓練」');
+    expect(byTestId('display-alert')?.dataset.drill).toBe('true');
   });
 });

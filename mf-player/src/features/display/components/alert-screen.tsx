@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { ALERT_LANGUAGES, type TakeoverAlert } from '@pagecast/contracts';
 import { IconAlert } from '@pagecast/ui';
 import { alertFacts, alertTime, drillBanner } from '../model/alert-words';
@@ -47,6 +47,56 @@ export function AlertScreen({ alert, timeZone }: { alert: TakeoverAlert; timeZon
           </section>
         );
       })}
+    </div>
+  );
+}
+
+/**
+ * A disaster alert whose rule shows a file: the file's page full screen, and over its foot a black band with the
+ * report's facts and time (Japanese first and largest, then English, Chinese and Korean), yellow and white on black
+ * as the words screen, so it reads from 5 m whatever the file's colours; a drill's 「訓練」 band above it.
+ */
+export function AlertFileScreen({
+  alert,
+  timeZone,
+  children,
+}: {
+  alert: TakeoverAlert;
+  timeZone: string;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className="pc-alert-file"
+      data-testid="display-alert"
+      data-alert-kind={alert.alertKind}
+      data-drill={alert.drill ? 'true' : 'false'}
+      data-file={alert.fileId}
+    >
+      {children}
+      <div className="pc-alert-band" role="alert" data-testid="display-alert-band">
+        {alert.drill ? (
+          <p className="pc-alert__drill" data-testid="display-alert-drill" lang="ja">
+            {drillBanner()}
+          </p>
+        ) : null}
+        {ALERT_LANGUAGES.map((lang, i) => (
+          <p
+            key={lang}
+            lang={lang}
+            className={`pc-alert-band__facts pc-alert-band__facts--${i === 0 ? 'first' : 'other'}`}
+            data-testid={`display-alert-facts-${lang}`}
+          >
+            {i === 0 ? (
+              <span className="pc-alert__sign" aria-hidden="true">
+                <IconAlert />{' '}
+              </span>
+            ) : null}
+            {alertFacts(alert, lang)}
+            <span className="pc-alert__time"> · {alertTime(alert, lang, timeZone)}</span>
+          </p>
+        ))}
+      </div>
     </div>
   );
 }

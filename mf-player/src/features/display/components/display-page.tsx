@@ -12,7 +12,7 @@ import { useDisplaySession } from '../model/use-display-session';
 import { useDisplayPlayer } from '../model/use-display-player';
 import { useDeviceLink, useHeartbeat, useLiveUpdates, usePlayFlush } from '../model/use-display-links';
 import { usePageImages } from '../model/use-page-image';
-import { AlertScreen } from './alert-screen';
+import { AlertFileScreen, AlertScreen } from './alert-screen';
 import { IdleScreen, TakeoverMessage } from './display-screens';
 import './display.css';
 
@@ -175,7 +175,12 @@ function PairedDisplay({
       data-takeover={takeoverId ?? undefined}
     >
       <Stage layout={stage}>
-        {playing.kind === 'alert' ? (
+        {playing.kind === 'alert' && playing.fileId && slide ? (
+          // the rule's file, the facts banded over it (its pages not readable yet, or ever: the words below)
+          <AlertFileScreen alert={playing} timeZone={screen.timeZone}>
+            <PageImageView slide={slide} images={images} />
+          </AlertFileScreen>
+        ) : playing.kind === 'alert' ? (
           <AlertScreen alert={playing} timeZone={screen.timeZone} />
         ) : playing.kind === 'message' ? (
           // A message takeover: the member's own words (not translated), full-screen, ahead of every schedule.

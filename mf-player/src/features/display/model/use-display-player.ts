@@ -39,6 +39,8 @@ async function kept<T>(key: string, read: () => Promise<T>): Promise<T> {
 async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boolean }> {
   let fileIds: string[] = [];
   if (playing.kind === 'file') fileIds = [playing.fileId];
+  // a disaster alert whose rule shows a file: its pages, under the band of the report's facts
+  else if (playing.kind === 'alert' && playing.fileId) fileIds = [playing.fileId];
   else if (playing.kind === 'playlist') {
     const items = await kept(`pl:${playing.playlistId}`, () => getDisplayPlaylist(playing.playlistId));
     fileIds = [...items]
@@ -130,7 +132,8 @@ export function useDisplayPlayer(
           setSlides(next);
           setStep(0);
         }
-        const hasContent = playing.kind === 'file' || playing.kind === 'playlist';
+        const hasContent =
+          playing.kind === 'file' || playing.kind === 'playlist' || (playing.kind === 'alert' && !!playing.fileId);
         if (hasContent && (missing || next.length === 0)) again();
         else {
           failures.current = 0;
