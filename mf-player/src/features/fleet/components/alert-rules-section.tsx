@@ -24,6 +24,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
+import { accessibleFilesQuery } from '../../../lib/accessible-files';
 import { alertRulesQuery, useSaveAlertRules } from '../api/fleet-api';
 import { SelectField } from './fields';
 
@@ -121,6 +122,7 @@ function RulesForm({ initial }: { initial: AlertRules }) {
               required
             />
           </div>
+          <FileChoice id={`alert-${key}`} fileId={draft[key].fileId} onChange={(fileId) => patch(key, { fileId })} />
           <TextsFields id={`alert-${key}`} texts={draft[key].texts} onChange={(texts) => patch(key, { texts })} />
         </fieldset>
       ))}
@@ -138,6 +140,67 @@ function RulesForm({ initial }: { initial: AlertRules }) {
         {t('alerts.rules.save')}
       </Button>
     </form>
+  );
+}
+
+/**
+ * What a rule shows: its words, or one of the member's files (own or bought, the takeover form's list) with the
+ * report's facts banded over it. The words stay: they are what shows when the file is deleted later, and it says so.
+ */
+function FileChoice({
+  id,
+  fileId,
+  onChange,
+}: {
+  id: string;
+  fileId: string | null;
+  onChange: (fileId: string | null) => void;
+}) {
+  const { t } = useTranslation();
+  const files = useQuery(accessibleFilesQuery);
+  const [kind, setKind] = useState<'texts' | 'file'>(fileId ? 'file' : 'texts');
+  const gone = fileId !== null && files.data !== undefined && !files.data.some((f) => f.id === fileId);
+  return (
+    <div className="pc-stack">
+      <SelectField
+        id={`${id}-shows`}
+        label={t('alerts.rules.show')}
+        value={kind}
+        onChange={(v) => {
+          const next = v === 'file' ? 'file' : 'texts';
+          setKind(next);
+          if (next === 'texts') onChange(null);
+        }}
+        narrow
+      >
+        <option value="texts">{t('alerts.rules.showTexts')}</option>
+        <option value="file">{t('alerts.rules.showFile')}</option>
+      </SelectField>
+      {kind === 'file' ? (
+        <>
+          <SelectField
+            id={`${id}-file`}
+            label={t('alerts.rules.file')}
+            value={fileId ?? ''}
+            onChange={(v) => onChange(v === '' ? null : v)}
+          >
+            <option value="">{t('alerts.rules.chooseFile')}</option>
+            {gone ? <option value={fileId}>{t('alerts.rules.goneFile')}</option> : null}
+            {(files.data ?? []).map((f) => (
+              <option key={f.id} value={f.id}>
+                {f.title}
+              </option>
+            ))}
+          </SelectField>
+          <p className="pc-muted">{t('alerts.rules.fileHelp')}</p>
+          {gone ? (
+            <p className="pc-field-error" role="status" data-testid={`${id}-file-gone`}>
+              {t('alerts.rules.fileGone')}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+    </div>
   );
 }
 
