@@ -2,7 +2,8 @@
 // Miyagi coast); JMA's own sample XML (with event ids of their own) replayed onto the ALERTS stream: the first as the
 // poller publishes (timed), the others with `npm run alerts -- replay`. A 震度6弱 report for Shizuoka takes over only that display within 2 s, its 取消 ends it, a 訓練 report
 // shows nothing on screens without a drill rule, and a 大津波警報 takes over the coastal display. The fleet page's
-// alert settings are there in Japanese with the defaults, and pass axe.
+// alert settings are there in Japanese with the defaults, and pass axe. A rule showing a file: the display shows the
+// file's page with the report's facts in a band over it.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,15 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Api, openPlayerBrowser, type PlayerBrowser, pairDisplay, signedInMember, until } from './player-helpers';
+import {
+  type Api,
+  openPlayerBrowser,
+  type PlayerBrowser,
+  pairDisplay,
+  signedInMember,
+  until,
+  uploadPdf,
+} from './player-helpers';
 import { seriousViolations } from './screens';
 
 const run = promisify(execFile);
@@ -171,5 +180,37 @@ describe('disaster alerts on displays', () => {
     for (const d of displays.slice(0, 2)) expect(await alertOn(d.page)).toBeNull();
     const box = coast.page.getByTestId('display-alert');
     expect(await box.getByTestId('display-alert-facts-ja').textContent()).toContain('大津波警報');
+  });
+
+  it('an earthquake rule showing a file: the Shizuoka display shows its page with the facts banded over it', async () => {
+    const file = await uploadPdf(api, 'vertical.pdf', '避難経路', 10);
+    const rules = await api.json<Record<string, Record<string, unknown>>>('GET', '/api/screens/alert-rules');
+    await api.json('PUT', '/api/screens/alert-rules', {
+      ...rules,
+      earthquake: { ...rules.earthquake, fileId: file.id },
+    });
+    const shizuoka = displays[0] as PlayerBrowser;
+    await replay(report('32-35_01_01_100806_VXSE51.xml', eventId(), { serial: 1 }));
+    const box = shizuoka.page.getByTestId('display-alert');
+    await until(
+      'the Shizuoka display shows the file under the band',
+      async () => (await box.getAttribute('data-file', { timeout: 200 }).catch(() => null)) === file.id,
+      15_000,
+    );
+    await box.locator(`img[data-file="${file.id}"]`).waitFor({ timeout: 15_000 });
+    const band = box.getByTestId('display-alert-band');
+    expect(await band.getByTestId('display-alert-facts-ja').textContent()).toContain('震度6弱');
+    // the band is drawn over the page, at the screen's foot, and large (readable from 5 m)
+    const size = await band
+      .getByTestId('display-alert-facts-ja')
+      .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+    expect(size).toBeGreaterThanOrEqual(24);
+    await shizuoka.page.screenshot({
+      path: path.resolve(
+        import.meta.dirname,
+        process.env.PAGECAST_SCREENSHOTS === 'docs' ? '../../../docs/screenshots' : '../../../.data/screenshots',
+        'disaster-alert-file.png',
+      ),
+    });
   });
 });

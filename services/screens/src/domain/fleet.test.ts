@@ -51,6 +51,13 @@ describe('fleet precedence', () => {
     const message: TakeoverContent = { kind: 'message', title: 'Closed', body: 'Back at 2' };
     expect(contentOfTakeover({ kind: 'file', fileId: 'f1' })).toEqual({ playlistIds: [], fileIds: ['f1'] });
     expect(contentOfTakeover(message)).toEqual({ playlistIds: [], fileIds: [] });
+    // a disaster alert names its rule's file (its displays may read it), none without one
+    const alert = { kind: 'alert', fileId: 'f2' } as unknown as Parameters<typeof contentOfTakeover>[0];
+    expect(contentOfTakeover(alert)).toEqual({ playlistIds: [], fileIds: ['f2'] });
+    expect(contentOfTakeover({ ...alert, fileId: undefined } as typeof alert)).toEqual({
+      playlistIds: [],
+      fileIds: [],
+    });
   });
 
   it("resolves a screen with its own assignment, its known groups in the owner's order, and the takeovers that concern it and run", () => {

@@ -56,13 +56,14 @@ export async function checkFile(ctx: ServiceContext, ownerId: string, fileId: st
 
 /**
  * Whether the member may still show a file now (mayAssign), read once without waiting: a disaster alert's rule file
- * deleted (or its licence ended) since it was chosen makes the alert fall back to its texts.
+ * deleted (or its licence ended) since it was chosen makes the alert fall back to its texts. Read fresh, not from the
+ * cache (a report is rare, and a cached "not heard of" from just before the file arrived would hide it).
  */
 export async function fileUsable(ctx: ServiceContext, ownerId: string, fileId: string, now: number): Promise<boolean> {
-  const file = (await ctx.data.content.files([fileId], now, false)).get(fileId);
+  const file = (await ctx.data.content.files([fileId], now, true)).get(fileId);
   const periods =
     file && file.deletedAt === null && file.ownerId !== ownerId
-      ? ((await ctx.data.content.licences(ownerId, [fileId], now, false)).get(fileId) ?? [])
+      ? ((await ctx.data.content.licences(ownerId, [fileId], now, true)).get(fileId) ?? [])
       : [];
   return mayAssign(file, ownerId, periods, now);
 }

@@ -13,7 +13,17 @@ import {
 import { isDuplicateKeyError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { RunningTakeover, ScreenRecord, TakeoverDoc } from '../data';
-import { alertEndsAt, alertKindOf, alertMatch, factsKey, orderGroups, placeOf, ruleOf, stillRunning } from '../domain';
+import {
+  alertEndsAt,
+  alertKindOf,
+  alertMatch,
+  contentOfTakeover,
+  factsKey,
+  orderGroups,
+  placeOf,
+  ruleOf,
+  stillRunning,
+} from '../domain';
 import { FEED } from './feed';
 import { announceFleetChange, fileUsable } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
@@ -218,7 +228,14 @@ async function applyForOwner(
   }
   for (const r of startedRules) {
     const screenIds = r.target.kind === 'screens' ? r.target.screenIds : [];
-    await announceFleetChange(ctx, { kind: 'takeover-started', ownerId, takeoverId: r.id, screenIds });
+    // the rule's file among what the screens may read (the files service grants it to their displays)
+    await announceFleetChange(ctx, {
+      kind: 'takeover-started',
+      ownerId,
+      takeoverId: r.id,
+      screenIds,
+      content: contentOfTakeover(r.content),
+    });
   }
   await tellOwner(ctx, report, ownerId, toStart, endedDocs);
   return { started: toStart.map((p) => p.id), ended: toEnd.map((t) => t.id) };
