@@ -53,6 +53,16 @@ export const FAILPOINTS = {
     simulates:
       'time moved by the test (POST /internal/test/clock {ms|at}, which sweeps incidents once): alert thresholds',
   },
+  'screens.compaction-after-seal': {
+    service: 'screens',
+    kind: 'crash',
+    simulates: "screens dies after sealing a day's rollups, before deleting its raw play records",
+  },
+  'screens.compaction-after-delete': {
+    service: 'screens',
+    kind: 'crash',
+    simulates: "screens dies after deleting a day's raw play records, before marking the day done",
+  },
   'marketplace.before-transfer': {
     service: 'marketplace',
     kind: 'crash',

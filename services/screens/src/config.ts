@@ -1,3 +1,4 @@
+import { PLAY_MAX_AGE_DAYS } from '@pagecast/contracts';
 import { DEVICE_RPC_PREFIX, deviceRpcPrefix, loadConfig } from '@pagecast/service-kit';
 import { z } from 'zod';
 
@@ -14,6 +15,11 @@ import { z } from 'zod';
  *   ALERTS_POLL_MS        how often the feed is read (default and minimum 60000, as JMA asks)
  *   DEVICE_RPC_SUBJECT_PREFIX  the displays' socket calls relayed by the gateway: `<prefix>.<type>` (default
  *                         rpc.screens.device; tests sharing one NATS use their own)
+ *   PLAYS_STREAM          the JetStream stream play records go through (default PLAYS; tests run their own)
+ *   PLAY_RETENTION_DAYS   how long raw play records are kept before compaction folds them into the rollups (35:
+ *                         a dispute's time; at least PLAY_MAX_AGE_DAYS + 2, so no record of a compacted day can come)
+ *   PLAY_JUDGE            judge the intake stream in this process (default 1; 0: publish only)
+ *   COMPACTION_MS         how often compaction looks for days past retention (default 3600000; 0 = never)
  */
 export const configSchema = {
   PORT: z.coerce.number().int().min(0).max(65535).default(4105),
@@ -34,6 +40,18 @@ export const configSchema = {
     .pipe(z.array(z.url())),
   ALERTS_POLL_MS: z.coerce.number().int().min(60_000).default(60_000),
   DEVICE_RPC_SUBJECT_PREFIX: deviceRpcPrefix.default(DEVICE_RPC_PREFIX),
+  PLAYS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('PLAYS'),
+  PLAY_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(PLAY_MAX_AGE_DAYS + 2)
+    .max(3660)
+    .default(35),
+  PLAY_JUDGE: z.enum(['0', '1']).default('1'),
+  COMPACTION_MS: z.coerce.number().int().min(0).default(3_600_000),
 };
 
 export function loadServiceConfig(env: NodeJS.ProcessEnv = process.env) {

@@ -1,5 +1,6 @@
 import {
   type Clock,
+  createFailpoints,
   type Logger,
   type RunningService,
   runPeriodically,
@@ -9,11 +10,13 @@ import type { Config } from './config';
 import type { ServiceContext } from './context';
 import { createRepositories } from './data';
 import { startConsumers } from './events';
+import { startPlayJudge } from './events/play-judge';
 import { createRouter } from './http';
 import { startAlertPoller } from './use-cases/alert-poller';
 import { serveDeviceSocketCalls } from './events/device-socket';
 import { resumePendingChanges } from './use-cases/bulk-change';
 import { recordHoursInForce } from './use-cases/hours-history';
+import { compactPlays } from './use-cases/compact-plays';
 import { sweepIncidents } from './use-cases/incident-sweep';
 
 export const SERVICE_NAME = 'screens';
@@ -21,6 +24,8 @@ export const SERVICE_NAME = 'screens';
 export const DATABASE_NAME = 'pagecast_screens';
 
 export type Server = RunningService<ServiceContext>;
+/** A compaction holds its lease at most this long (a day's fold and deletion). */
+const COMPACTION_LEASE_MS = 30 * 60_000;
 
 /** Starts the service (main.ts and the component tests, which run it in-process). */
 export async function createServer(
@@ -36,11 +41,33 @@ export async function createServer(
     clock: opts.clock,
     context: async (base): Promise<ServiceContext> => ({
       ...base,
-      data: await createRepositories(base.conn, base.nats, { logger: base.logger }),
+      data: await createRepositories(base.conn, base.nats, { logger: base.logger, playsStream: config.PLAYS_STREAM }),
+      // test only (refused in production): compaction's crash points
+      failpoints: createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger, base.clock),
     }),
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
+      // play records are taken into a stream and judged behind it, by one instance at a time (its lease)
+      await context.data.intake.ensure();
+      if (config.PLAY_JUDGE === '1') {
+        const judge = startPlayJudge(context);
+        onClose(() => judge.stop());
+      }
+      // raw records past retention folded into the rollups, by one instance at a time (its lease, on real time)
+      if (config.COMPACTION_MS > 0) {
+        const compactor = runPeriodically(
+          config.COMPACTION_MS,
+          async () => {
+            await context.data.leases.tryLease('play-compaction', COMPACTION_LEASE_MS, async () => {
+              const done = await compactPlays(context);
+              if (done.days.length > 0) context.logger.info(done, 'play records compacted into rollups');
+            });
+          },
+          { logger: context.logger, name: 'play compaction' },
+        );
+        onClose(() => compactor.stop());
+      }
       // changes to many screens a crash left half-applied are applied and announced again
       await context.data.fleet.ensureIndexes();
       const resumed = await resumePendingChanges(context);

@@ -66,8 +66,9 @@ describe('content judged from memory on every instance (writers running)', () =>
   let a: TestService;
   let b: TestService;
   beforeAll(async () => {
-    a = await startService();
-    b = await startReplica(a);
+    // B judges the play records (whichever instance takes them in): what B holds in memory is what is measured
+    a = await startService({ PLAY_JUDGE: '0' });
+    b = await startReplica(a, { PLAY_JUDGE: '1' });
   });
   afterAll(async () => {
     await b?.close();
@@ -126,7 +127,7 @@ describe('content judged from memory on every instance (writers running)', () =>
 
     // B restarts with an empty memory: it rebuilds the same judgements from what was written
     await b.close();
-    b = await startReplica(a);
+    b = await startReplica(a, { PLAY_JUDGE: '1' });
     expect(
       await sendPlays(b, device, [record(f1, s0 + 90_000), record(f2, s0 + 100_000), record(f3, s0 + 110_000)]),
     ).toEqual({ accepted: 1, duplicates: 0, refused: 2, refusedByReason: { 'not-assigned': 2 } });
@@ -203,8 +204,9 @@ describe('an event heard before the durable consumer wrote its document', () => 
   let a: TestService;
   let b: TestService;
   beforeAll(async () => {
-    a = await startService();
-    b = await startReplica(a);
+    // B judges the play records (whichever instance takes them in): what B holds in memory is what is measured
+    a = await startService({ PLAY_JUDGE: '0' });
+    b = await startReplica(a, { PLAY_JUDGE: '1' });
   });
   afterAll(async () => {
     await b?.close();

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { SCREEN_GROUPS_MAX } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, fleetEvents, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
-import { announcer, eventsHandled, member, pairDisplay, startService, type TestService } from './helpers';
+import { announcer, eventsHandled, member, pairDisplay, startService, postPlays, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -222,9 +222,11 @@ describe('groups', () => {
       startedAt: new Date(startedAt).toISOString(),
       seconds: 5,
     });
-    const sent = await ok(svc, { device: d.device }, 'POST', '/api/screens/device/plays', {
-      plays: [play(Date.now())],
-    });
+    const sent = (
+      await postPlays(svc, d.device, {
+        plays: [play(Date.now())],
+      })
+    ).body;
     expect(sent).toMatchObject({ accepted: 1, refused: 0 });
     await ok(svc, owner, 'PUT', `/api/screens/groups/${g.id}`, { screenIds: [] });
     const left = Date.now();
@@ -239,9 +241,11 @@ describe('groups', () => {
         });
       }
       svc.clock.offsetMs = left + 95_000 - Date.now();
-      const later = await ok(svc, { device: d.device }, 'POST', '/api/screens/device/plays', {
-        plays: [play(left + 88_000)],
-      });
+      const later = (
+        await postPlays(svc, d.device, {
+          plays: [play(left + 88_000)],
+        })
+      ).body;
       expect(later).toMatchObject({ accepted: 0, refusedByReason: { 'not-assigned': 1 } });
     } finally {
       svc.clock.offsetMs = 0;

@@ -37,14 +37,16 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     INCIDENT_SWEEP_MS: '0',
     // the displays' socket calls (NATS request/reply) of this instance only: the test NATS is shared
     DEVICE_RPC_SUBJECT_PREFIX: `${uniqueName('screens-test')}.device`,
+    // play records go through a stream of this test's own (the judge purges what it stored)
+    PLAYS_STREAM: uniqueName('PLAYS').replace(/-/g, '_'),
     ...extra,
   };
   return open(env, 0, { dropDatabase: true });
 }
 
 /** Another instance of the service on the same database and clock (as a second replica would run). */
-export function startReplica(svc: TestService): Promise<TestService> {
-  const env = { ...svc.env, CONSUMER_PREFIX: `${svc.env.CONSUMER_PREFIX}-b` };
+export function startReplica(svc: TestService, extra: Record<string, string> = {}): Promise<TestService> {
+  const env = { ...svc.env, CONSUMER_PREFIX: `${svc.env.CONSUMER_PREFIX}-b`, ...extra };
   return open(env, svc.clock.offsetMs, { dropDatabase: false });
 }
 
@@ -80,7 +82,10 @@ async function open(
       const { jsm } = server.context.nats;
       for (const [stream, name] of Object.entries(consumerNames(server.context.config.CONSUMER_PREFIX)))
         await jsm.consumers.delete(stream, name).catch(() => {});
-      if (dropDatabase) await server.context.conn.dropDatabase().catch(() => {});
+      if (dropDatabase) {
+        await jsm.streams.delete(server.context.config.PLAYS_STREAM).catch(() => {});
+        await server.context.conn.dropDatabase().catch(() => {});
+      }
       await server.close();
     },
   };
@@ -207,9 +212,76 @@ export interface PlayVerdicts {
   refusedByReason: Record<string, number>;
 }
 
-/** Posts a batch of play records as the display; the batch must be answered 200. */
-export async function sendPlays(svc: TestService, device: Device, plays: unknown[]): Promise<PlayVerdicts> {
-  const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', { plays });
+/** Waits until the play judge has judged and stored every record the intake stream took (of any instance). */
+export async function playsJudged(svc: TestService): Promise<void> {
+  const { intake } = svc.server.context.data;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [{ last }, checkpoint] = await Promise.all([intake.bounds(), intake.checkpoint()]);
+    if (last === 0 || (checkpoint ?? 0) >= last) return;
+    if (Date.now() > deadline) throw new Error(`the play judge is at ${checkpoint} of ${last} after 60 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** What is stored of these records: counted ids, and refused ids with their reasons. */
+async function storedVerdicts(svc: TestService, ids: string[]) {
+  const db = svc.server.context.conn;
+  const [counted, refused] = await Promise.all([
+    db
+      .collection('plays')
+      .find({ _id: { $in: ids as never[] } }, { projection: { _id: 1 } })
+      .toArray(),
+    db
+      .collection('play_refusals')
+      .find({ _id: { $in: ids as never[] } }, { projection: { reason: 1 } })
+      .toArray(),
+  ]);
+  return {
+    counted: new Set(counted.map((d) => String(d._id))),
+    refused: new Map(refused.map((d) => [String(d._id), String(d.reason)])),
+  };
+}
+
+/**
+ * Posts a batch of play records as the display. Answered 200, its records are in the intake stream: this waits
+ * until the judge has stored them, and the answer's body then says what the batch's answer said before the stream:
+ * per record, counted now (`accepted`), refused now (`refused`, by reason) or stored before (`duplicates`). Read
+ * from what is stored, so a test proves what the judge did, not what the display was told. Any other answer is
+ * returned as it came.
+ */
+export async function postPlays(svc: TestService, device: Device, body: unknown): Promise<TestAnswer> {
+  const plays = (body as { plays?: unknown } | null)?.plays;
+  const ids = Array.isArray(plays) ? plays.map((p) => String((p as { id?: unknown }).id)) : [];
+  const before = await storedVerdicts(svc, ids);
+  const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', body);
+  if (res.status !== 200) return res;
+  const taken = res.body as unknown as PlayVerdicts;
+  expect(taken.accepted + taken.duplicates).toBe(ids.length);
+  await playsJudged(svc);
+  const after = await storedVerdicts(svc, ids);
+  const verdicts: PlayVerdicts = { accepted: 0, duplicates: 0, refused: 0, refusedByReason: {} };
+  for (const id of new Set(ids)) {
+    if (before.counted.has(id) || before.refused.has(id)) verdicts.duplicates++;
+    else if (after.counted.has(id)) verdicts.accepted++;
+    else if (after.refused.has(id)) {
+      const reason = after.refused.get(id) as string;
+      verdicts.refused++;
+      verdicts.refusedByReason[reason] = (verdicts.refusedByReason[reason] ?? 0) + 1;
+    }
+  }
+  return { ...res, body: verdicts as unknown as TestAnswer['body'] };
+}
+
+/** postPlays of `{ ...extra, plays }`, which must be answered 200; its body. */
+export async function sendPlays(
+  svc: TestService,
+  device: Device,
+  plays: unknown[],
+  /** the rest of the batch (a signed batch's `signed`) */
+  extra: Record<string, unknown> = {},
+): Promise<PlayVerdicts> {
+  const res = await postPlays(svc, device, { ...extra, plays });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as unknown as PlayVerdicts;
 }

@@ -7,7 +7,8 @@
 //: honest displays play and record nothing then, and stop a record at closing.
 // Afterwards: no screen's accepted plays overlap or add up to more time than passed, every accepted record was given,
 // owned or licensed, of an existing page, at its start, and made while the screen was open (by an oracle written here
-// from the rules), and no honest record was refused. PROPERTY_SEED=<n> replays a run; PROPERTY_RUNS=<n> changes how many.
+// from the rules), and no honest record was refused. Batches go through the intake stream as the displays' do: each
+// answered once taken, judged behind it (in the judge's own groups) before the properties are checked. PROPERTY_SEED=<n> replays a run; PROPERTY_RUNS=<n> changes how many.
 import { randomUUID } from 'node:crypto';
 import {
   PLAY_BATCH_MAX,
@@ -18,7 +19,16 @@ import {
 } from '@pagecast/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { countsAsPlay } from '../src/domain';
-import { announcer, call, eventsHandled, member, pairDisplay, startService, type TestService } from './helpers';
+import {
+  announcer,
+  call,
+  eventsHandled,
+  member,
+  pairDisplay,
+  playsJudged,
+  startService,
+  type TestService,
+} from './helpers';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 50);
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -294,6 +304,8 @@ async function oneRun(run: number, rnd: Random, stats: Stats): Promise<string[]>
     timing[action.order] = (timing[action.order] ?? 0) + performance.now() - started;
   }
   svc.clock.offsetMs = 0;
+  // the batches were answered once the intake stream took them; the judge works behind it, in groups of its own
+  await playsJudged(svc);
   return check(run, world, sims, end, stats);
 }
 

@@ -3,6 +3,7 @@
 // already played, and its time is plausible; refusals are counted per record and shown to the owner, never a seller.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgePlays } from '../src/use-cases/judge-plays';
 import {
   announcer,
   assign as assignAs,
@@ -386,21 +387,40 @@ describe('order and instances', () => {
       clockAt(t0 + HOUR);
       const batch = [record(file, t0 + MIN, 60), record(file, t0 + 2 * MIN, 60)];
       expect(await send(device, batch)).toMatchObject({ accepted: 2, refused: 0 });
-      // the insert "failed" after the claim (records gone, the set written): sent again, they count as judged
+      // the batch's messages as the judge read them (a judge that died before its checkpoint reads them again)
+      const { intake } = svc.server.context.data;
+      const { last } = await intake.bounds();
+      const messages = await Promise.all(
+        [last - 1, last].map(async (seq) => {
+          const m = await svc.server.context.nats.jsm.streams.getMessage(intake.stream, { seq });
+          return intake.decode(seq, m?.data as Uint8Array);
+        }),
+      );
+      expect(messages.map((m) => m.play.id)).toEqual(batch.map((r) => r.id));
+      // the judge "died" after the claim (records gone, the set written): judged again, they count as judged, once
       const plays = svc.server.context.conn.collection('plays');
       await plays.deleteMany({ _id: { $in: batch.map((r) => r.id) } as never });
-      expect(await send(device, batch)).toEqual({ accepted: 2, duplicates: 0, refused: 0, refusedByReason: {} });
-      // the set lost them (an older service wrote the records, not the set): a resend is a duplicate and puts them back
+      expect(await judgePlays(svc.server.context, messages, last - 2)).toEqual({
+        counted: 2,
+        refused: 0,
+        duplicates: 0,
+      });
+      const day = tokyoDay(t0 + MIN);
+      const report = await call(svc, owner, 'GET', `/api/screens/plays?from=${day}&to=${day}`);
+      expect((report.body as unknown as Array<{ plays: number }>).reduce((n, r) => n + r.plays, 0)).toBe(2);
+      // sent again by the display inside the stream's duplicate window: dropped there, nothing judged
+      expect(await send(device, batch)).toEqual({ accepted: 0, duplicates: 2, refused: 0, refusedByReason: {} });
+      // the set lost them (an older service wrote the records, not the set): judged again (a resend past the
+      // duplicate window), they are duplicates and put them back
       const { conn } = svc.server.context;
       await conn.collection('screen_play_ledgers').deleteMany({ screenId: device.screenId } as never);
       await conn.collection('screen_play_ledger_heads').deleteMany({ _id: device.screenId } as never);
       const fresh = await startReplica(svc);
       try {
-        expect(await sendPlays(fresh, device, batch)).toEqual({
-          accepted: 0,
-          duplicates: 2,
+        expect(await judgePlays(fresh.server.context, messages, last)).toEqual({
+          counted: 0,
           refused: 0,
-          refusedByReason: {},
+          duplicates: 2,
         });
         expect(await sendPlays(fresh, device, [record(file, t0 + MIN + 30_000, 60)])).toEqual({
           accepted: 0,

@@ -13,7 +13,7 @@ import {
 import { testSeed } from '@pagecast/service-kit/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announcer, call, eventsHandled, from, member, startService, type TestService } from './helpers';
+import { announcer, call, eventsHandled, from, member, sendPlays, startService, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -396,14 +396,24 @@ describe('heartbeats and proof of play', () => {
         ],
       };
       clockAt('2026-11-22T12:00:00Z');
-      const first = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
-      expect(first.body).toEqual({ accepted: 3, duplicates: 0, refused: 0, refusedByReason: {} });
-      const again = await call(svc, { device }, 'POST', '/api/screens/device/plays', batch);
-      expect(again.body).toEqual({ accepted: 0, duplicates: 3, refused: 0, refusedByReason: {} });
-      const more = await call(svc, { device }, 'POST', '/api/screens/device/plays', {
-        plays: [batch.plays[0], play({ startedAt: '2026-11-22T00:00:00.000Z', fileId: fb, page: 1 })],
+      // each answer as the judge stored it (sendPlays reads what the batch's records became)
+      expect(await sendPlays(svc, device, batch.plays)).toEqual({
+        accepted: 3,
+        duplicates: 0,
+        refused: 0,
+        refusedByReason: {},
       });
-      expect(more.body).toEqual({ accepted: 1, duplicates: 1, refused: 0, refusedByReason: {} });
+      expect(await sendPlays(svc, device, batch.plays)).toEqual({
+        accepted: 0,
+        duplicates: 3,
+        refused: 0,
+        refusedByReason: {},
+      });
+      const more = await sendPlays(svc, device, [
+        batch.plays[0],
+        play({ startedAt: '2026-11-22T00:00:00.000Z', fileId: fb, page: 1 }),
+      ]);
+      expect(more).toEqual({ accepted: 1, duplicates: 1, refused: 0, refusedByReason: {} });
       svc.clock.offsetMs = 0;
       const report = await call(svc, owner, 'GET', '/api/screens/plays?from=2026-11-21&to=2026-11-22');
       expect(report.status).toBe(200);
@@ -463,19 +473,13 @@ describe('heartbeats and proof of play', () => {
     });
     const batches = displays.map(() => ({ plays: [play(at(0)), play(at(10))] }));
     // first sends, then resends of half the batches mixed with new batches, all at once
-    const first = await Promise.all(
-      displays.map(({ device }, i) => call(svc, { device }, 'POST', '/api/screens/device/plays', batches[i])),
-    );
+    const first = await Promise.all(displays.map(({ device }, i) => sendPlays(svc, device, batches[i]?.plays ?? [])));
     const none = { refused: 0, refusedByReason: {} };
-    expect(first.map((r) => r.body)).toEqual(displays.map(() => ({ accepted: 2, duplicates: 0, ...none })));
+    expect(first).toEqual(displays.map(() => ({ accepted: 2, duplicates: 0, ...none })));
     const mixed = await Promise.all(
-      displays.map(({ device }, i) =>
-        call(svc, { device }, 'POST', '/api/screens/device/plays', {
-          plays: i % 2 === 0 ? (batches[i]?.plays ?? []) : [play(at(20))],
-        }),
-      ),
+      displays.map(({ device }, i) => sendPlays(svc, device, i % 2 === 0 ? (batches[i]?.plays ?? []) : [play(at(20))])),
     );
-    expect(mixed.map((r) => r.body)).toEqual(
+    expect(mixed).toEqual(
       displays.map((_, i) =>
         i % 2 === 0 ? { accepted: 0, duplicates: 2, ...none } : { accepted: 1, duplicates: 0, ...none },
       ),
@@ -532,10 +536,12 @@ describe('heartbeats and proof of play', () => {
         [buyerScreen.device, unsold, '2026-11-22T11:00:00.000Z'],
         [sellerScreen.device, sold, '2026-11-22T09:00:00.000Z'], // the seller's own screen: in their own report, not here
       ] as const) {
-        const res = await call(svc, { device }, 'POST', '/api/screens/device/plays', {
-          plays: [play({ fileId, startedAt, page: 1 })],
+        expect(await sendPlays(svc, device, [play({ fileId, startedAt, page: 1 })])).toEqual({
+          accepted: 1,
+          duplicates: 0,
+          refused: 0,
+          refusedByReason: {},
         });
-        expect(res.body).toEqual({ accepted: 1, duplicates: 0, refused: 0, refusedByReason: {} });
       }
     } finally {
       svc.clock.offsetMs = 0;
@@ -584,7 +590,7 @@ describe('heartbeats and proof of play', () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect((await call(svc, owner, 'GET', `/api/screens/plays?from=${from}&to=${tomorrow}`)).body).toEqual([]);
     // the good record alone is judged afterwards (its screen plays nothing): the refused batches did not store it
-    expect((await call(svc, { device }, 'POST', '/api/screens/device/plays', { plays: [good] })).body).toEqual({
+    expect(await sendPlays(svc, device, [good])).toEqual({
       accepted: 0,
       duplicates: 0,
       refused: 1,

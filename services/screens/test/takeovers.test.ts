@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { TAKEOVER_BODY_MAX } from '@pagecast/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fleetEvents, manifest, ok, refused, streamSeq } from './fleet-helpers';
-import { announcer, eventsHandled, member, pairDisplay, startService, type TestService } from './helpers';
+import { announcer, eventsHandled, member, pairDisplay, startService, postPlays, type TestService } from './helpers';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -261,20 +261,24 @@ describe('takeovers', () => {
     const during = play(startedAt + 1_000);
     // reported once it has ended: a record may not end ahead of the server's time by more than the display's clock is
     svc.clock.offsetMs = 61_000 + 7_000;
-    const res = await ok(svc, { device: d.device }, 'POST', '/api/screens/device/plays', { plays: [during] });
+    const res = (await postPlays(svc, d.device, { plays: [during] })).body;
     expect(res).toMatchObject({ accepted: 1, refused: 0 });
     const stored = await svc.server.context.conn.collection('plays').findOne({ _id: during.id as never });
     expect(stored?.takeoverId).toBe(t.id);
     // before it started it was never given (the screen plays nothing of its own)
-    const early = await ok(svc, { device: d.device }, 'POST', '/api/screens/device/plays', {
-      plays: [play(startedAt - 61_000)],
-    });
+    const early = (
+      await postPlays(svc, d.device, {
+        plays: [play(startedAt - 61_000)],
+      })
+    ).body;
     expect(early).toMatchObject({ accepted: 0, refusedByReason: { 'not-assigned': 1 } });
     // after its end (and the minute an end takes to reach a display) neither
     svc.clock.offsetMs = 61_000 + 200_000;
-    const late = await ok(svc, { device: d.device }, 'POST', '/api/screens/device/plays', {
-      plays: [play(startedAt + 125_000)],
-    });
+    const late = (
+      await postPlays(svc, d.device, {
+        plays: [play(startedAt + 125_000)],
+      })
+    ).body;
     expect(late).toMatchObject({ accepted: 0, refusedByReason: { 'not-assigned': 1 } });
   });
 });

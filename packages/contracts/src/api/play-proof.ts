@@ -65,6 +65,27 @@ export const PlayProof = z.object({
   /** the service's note: records of the file in the period from screens that sent unsigned batches (none of them
    * is in this file: they are the service's word alone) */
   unsigned: z.object({ records: z.number().int().nonnegative() }),
+  /**
+   * the service's note: days of the period (the screens' local days, one either side of the UTC period) whose raw
+   * records were compacted into rollups after their retention. Their records still show in the signed batches, but
+   * without a verdict; what the service counted of the file then is `plays`/`seconds`, and `rollup` is the seal the
+   * compaction wrote on the day's rollup of the scope (the owner's day, or the file's day): how many records it
+   * folded, their seconds, and a SHA-256 over their sorted ids
+   */
+  compacted: z
+    .array(
+      z.object({
+        day: z.string(),
+        plays: z.number().int().nonnegative(),
+        seconds: z.number().nonnegative(),
+        rollup: z.object({
+          records: z.number().int().nonnegative(),
+          seconds: z.number().nonnegative(),
+          checksum: z.string(),
+        }),
+      }),
+    )
+    .optional(),
 });
 export type PlayProof = z.infer<typeof PlayProof>;
 

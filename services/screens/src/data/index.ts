@@ -11,7 +11,10 @@ import { defineModels } from './models';
 import { createGapRepository } from './gaps';
 import { createIncidentRepository } from './incidents';
 import { createPairingRepository } from './pairings';
+import { createCompactionRepository } from './play-compaction';
+import { createPlayIntake } from './play-intake';
 import { createPlayLedgerRepository } from './play-ledger';
+import { createPlayRollups } from './play-rollups';
 import { createPlayRepository } from './plays';
 import { createRateLimits } from './rate-limits';
 import { createScreenRepository } from './screens';
@@ -22,7 +25,11 @@ import { createStatusRepository } from './statuses';
 /** What the play read models keep: records may be this old (and a few minutes more), no older. */
 const MAX_AGE_MS = PLAY_MAX_AGE_DAYS * 86_400_000 + 2 * PLAY_FUTURE_SLACK_SECONDS * 1000;
 
-export async function createRepositories(conn: mongoose.Connection, nats: Nats, opts: { logger?: Logger } = {}) {
+export async function createRepositories(
+  conn: mongoose.Connection,
+  nats: Nats,
+  opts: { logger?: Logger; playsStream?: string } = {},
+) {
   const models = defineModels(conn);
   // what displays' calls read, in memory on every instance; it hears the screens' events before it loads
   // (a change during the load re-reads what it names), and its load is the start's scan (in batches)
@@ -46,6 +53,12 @@ export async function createRepositories(conn: mongoose.Connection, nats: Nats, 
     screens: createScreenRepository(models, view),
     statuses: await createStatusRepository(nats, opts.logger),
     plays: createPlayRepository(models),
+    /** the play records' way in (a JetStream stream) and the judge's checkpoint */
+    intake: createPlayIntake(conn, nats, { stream: opts.playsStream ?? 'PLAYS' }),
+    /** per-day counts the reports read (written by the judge, sealed by compaction) */
+    rollups: createPlayRollups(conn),
+    /** raw records past retention folded into the rollups, and the days' markers */
+    compaction: createCompactionRepository(conn),
     soldFiles: createSoldFileRepository(models),
     rateLimits: createRateLimits(conn),
     deviceTokens: createDeviceTokens(conn),

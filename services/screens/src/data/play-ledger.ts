@@ -10,6 +10,8 @@ import type { ClaimedPlay, Interval } from '../domain';
 
 export interface ClaimEntry extends ClaimedPlay {
   id: string;
+  /** the record's intake sequence (absent on claims made before the intake stream) */
+  q?: number;
 }
 export interface PlayLedger {
   rev: number;

@@ -50,7 +50,7 @@ export {
   trimPlayed,
   wasGiven,
 } from './play-evidence';
-export { csvField, localDay, type PlayBatchProblem, playBatchProblems, toCsv } from './plays';
+export { csvField, daysBetween, localDay, type PlayBatchProblem, playBatchProblems, toCsv } from './plays';
 export { isOnline, reportedTimeSane } from './status';
 export { assignedContent, nextBoundary, resolvePlaying, scheduleProblems } from '@pagecast/contracts';
 export * from './play-signature';

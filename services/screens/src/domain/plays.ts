@@ -30,6 +30,15 @@ export function localDay(instant: number, timeZone: string): string {
   return f.format(new Date(instant));
 }
 
+/** Every calendar day from `from` to `to` (YYYY-MM-DD, inclusive), in order. */
+export function daysBetween(from: string, to: string): string[] {
+  const days: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
+}
+
 /** A CSV field: quoted when it holds a comma, quote or line break; a leading =+-@ is neutralised (spreadsheets). */
 export function csvField(value: string | number): string {
   let s = String(value);

@@ -14,7 +14,7 @@ import {
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { SignedBatchDoc } from '../data/signed-plays';
-import { recordDigest } from '../domain';
+import { daysBetween, recordDigest } from '../domain';
 
 const DAY_MS = 86_400_000;
 type Owner = { ownerId: string } | { notOwnerId: string };
@@ -122,6 +122,7 @@ async function buildProof(
     new Date(to),
     owner,
   );
+  const compacted = await compactedDays(ctx, q.fileId, dayOf(from - DAY_MS), dayOf(to), owner);
   return {
     format: PROOF_FORMAT,
     version: PROOF_VERSION,
@@ -140,5 +141,31 @@ async function buildProof(
     })),
     records,
     unsigned: { records: counted.filter((id) => !signedIds.has(id)).length },
+    ...(compacted.length > 0 ? { compacted } : {}),
   };
+}
+
+/**
+ * Days whose raw records compaction folded into rollups (their verdicts are gone): what the service counted of the
+ * file then, from the scope's rollup (the owner's day, or the file's day less the seller's own screens), with the
+ * seal that rollup carries.
+ */
+async function compactedDays(ctx: ServiceContext, fileId: string, from: string, to: string, owner: Owner) {
+  const days = daysBetween(from, to);
+  const docs =
+    'ownerId' in owner
+      ? await ctx.data.rollups.ofDays('owner', [owner.ownerId], days)
+      : await ctx.data.rollups.ofDays('file', [fileId], days);
+  return docs.flatMap((d) => {
+    if (!d.sealed) return [];
+    const rows = d.rows.filter((r) => ('ownerId' in owner ? r.b === fileId : r.a !== owner.notOwnerId));
+    return [
+      {
+        day: d.day,
+        plays: rows.reduce((n, r) => n + r.n, 0),
+        seconds: Math.round(rows.reduce((n, r) => n + r.s, 0) * 1000) / 1000,
+        rollup: { records: d.sealed.records, seconds: d.sealed.seconds, checksum: d.sealed.checksum },
+      },
+    ];
+  });
 }

@@ -1,7 +1,7 @@
 import type { PlayReport, PlayReportQuery } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { toCsv } from '../domain';
+import { daysBetween, toCsv } from '../domain';
 
 const MAX_DAYS = 366;
 
@@ -12,7 +12,7 @@ export async function playReport(ctx: ServiceContext, ownerId: string, query: Pl
       issues: [{ path: 'to', message: 'range of 0 to 366 days', key: 'validation.invalid' }],
     });
   }
-  const rows = await ctx.data.plays.countsForOwner(ownerId, query.from, query.to, query.screenId);
+  const rows = await ctx.data.rollups.ownerCounts(ownerId, daysBetween(query.from, query.to), query.screenId);
   const names = new Map<string, string>();
   for (const id of new Set(rows.map((r) => r.screenId))) {
     const screen = await ctx.data.screens.get(id);

@@ -1,6 +1,7 @@
 import type { RefusedPlays, RefusedPlaysQuery } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import { daysBetween } from '../domain';
 
 const MAX_DAYS = 366;
 
@@ -18,7 +19,7 @@ export async function refusedPlays(
       issues: [{ path: 'to', message: 'range of 0 to 366 days', key: 'validation.invalid' }],
     });
   }
-  const rows = await ctx.data.plays.refusedForOwner(ownerId, query.from, query.to, query.screenId);
+  const rows = await ctx.data.rollups.refusedCounts(ownerId, daysBetween(query.from, query.to), query.screenId);
   const names = new Map<string, string>();
   for (const id of new Set(rows.map((r) => r.screenId))) {
     const screen = await ctx.data.screens.get(id);

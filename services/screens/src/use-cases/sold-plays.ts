@@ -1,7 +1,7 @@
 import type { SoldPlays, SoldPlaysQuery } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { countsAsPlay } from '../domain';
+import { daysBetween } from '../domain';
 
 const MAX_DAYS = 366;
 
@@ -21,5 +21,5 @@ export async function soldPlays(ctx: ServiceContext, sellerId: string, query: So
     });
   }
   const files = await ctx.data.soldFiles.filesOf(sellerId);
-  return ctx.data.plays.countsForSold(sellerId, files, query.from, query.to, countsAsPlay);
+  return ctx.data.rollups.soldCounts(sellerId, files, daysBetween(query.from, query.to));
 }

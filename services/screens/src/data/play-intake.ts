@@ -1,0 +1,105 @@
+// The play intake: a display's records go into a JetStream stream (one subject per screen, each record one message
+// whose Nats-Msg-Id is the record's id, so a batch sent again inside the duplicate window is dropped by the stream)
+// and are judged behind it, in stream order, by one instance at a time (events/play-judge.ts). What a display's call
+// costs is the stream's acknowledgement, whatever the size of the database.
+import type { PlayRecord } from '@pagecast/contracts';
+import { ensureStreams, type Nats } from '@pagecast/service-kit';
+import type mongoose from 'mongoose';
+
+/** The stream's duplicate window: a resend inside it is answered `duplicates` and never reaches the judge. */
+export const INTAKE_DUPLICATE_WINDOW_MS = 10 * 60_000;
+/** How long a record waits in the stream at most (a judge down longer than this loses what it had not read). */
+export const INTAKE_MAX_AGE_MS = 7 * 86_400_000;
+
+/** One record as it waits to be judged: what the display sent and what its batch's arrival said. */
+export interface IntakeRecord {
+  screenId: string;
+  /** the record as the display sent it */
+  play: PlayRecord;
+  /** when the batch arrived (ms, the service's clock): the judge's "now" for this record */
+  at: number;
+  /** the signed batch's sentAt (ms), when signed: the display's clock then */
+  signedAt?: number;
+}
+
+export interface IntakeMessage extends IntakeRecord {
+  /** the stream sequence: the judge's order and the rollups' high-water mark */
+  seq: number;
+}
+
+interface CheckpointDoc {
+  _id: string;
+  /** the last stream sequence whose records are judged and stored */
+  seq: number;
+  at: Date;
+}
+
+/** The stream's subjects: `<stream name in lower case>.<screenId>` (tests run a stream of their own). */
+export const intakeSubjectOf = (stream: string, screenId: string) => `${stream.toLowerCase()}.${screenId}`;
+
+export function createPlayIntake(conn: mongoose.Connection, nats: Nats, opts: { stream: string }) {
+  const { stream } = opts;
+  const checkpoints = conn.collection<CheckpointDoc>('play_judge_checkpoints');
+  let ready: Promise<void> | undefined;
+  const ensure = () => {
+    ready ??= ensureStreams(nats.jsm, [
+      {
+        name: stream,
+        subjects: [`${stream.toLowerCase()}.*`],
+        retention: 'limits',
+        duplicateWindowMs: INTAKE_DUPLICATE_WINDOW_MS,
+        maxAgeMs: INTAKE_MAX_AGE_MS,
+      },
+    ]).catch((err) => {
+      ready = undefined;
+      throw err;
+    });
+    return ready;
+  };
+  const codec = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  return {
+    stream,
+    ensure,
+    /**
+     * Publishes each record under its id (all at once; each waits for the stream's acknowledgement). Returns how
+     * many the stream took and how many it dropped as already taken (same id inside the duplicate window).
+     */
+    async publish(records: IntakeRecord[]): Promise<{ taken: number; duplicates: number }> {
+      await ensure();
+      const acks = await Promise.all(
+        records.map((r) =>
+          nats.js.publish(intakeSubjectOf(stream, r.screenId), codec.encode(JSON.stringify(r)), {
+            msgID: r.play.id,
+          }),
+        ),
+      );
+      const duplicates = acks.filter((a) => a.duplicate).length;
+      return { taken: acks.length - duplicates, duplicates };
+    },
+    decode(seq: number, data: Uint8Array): IntakeMessage {
+      return { ...(JSON.parse(decoder.decode(data)) as IntakeRecord), seq };
+    },
+    /** The judge's position: the last sequence judged (null: never judged on this database). */
+    async checkpoint(): Promise<number | null> {
+      const doc = await checkpoints.findOne({ _id: stream });
+      return doc ? doc.seq : null;
+    },
+    /** Written by the one judge holding the lease, after what it names is stored. */
+    async setCheckpoint(seq: number, at: Date): Promise<void> {
+      await checkpoints.updateOne({ _id: stream }, { $set: { seq, at } }, { upsert: true });
+    },
+    /** The stream's first and last sequence (what a judge starting on an empty database starts from). */
+    async bounds(): Promise<{ first: number; last: number }> {
+      await ensure();
+      const info = await nats.jsm.streams.info(stream);
+      return { first: info.state.first_seq, last: info.state.last_seq };
+    },
+    /** Drops what the judge has stored (the stream holds only what waits to be judged). */
+    async purgeThrough(seq: number): Promise<void> {
+      await nats.jsm.streams.purge(stream, { seq: seq + 1 });
+    },
+  };
+}
+export type PlayIntake = ReturnType<typeof createPlayIntake>;

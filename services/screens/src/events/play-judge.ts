@@ -1,0 +1,115 @@
+// The play judge: reads the intake stream in order, from the last checkpoint, one instance at a time (a lease in
+// fleet_leases, on real time), and hands each group of messages to the judging use case. No acknowledgements: the
+// checkpoint is the judge's position, written after what it names is stored, so a judge that dies is followed by
+// another that reads on from there (what it judges twice is stored once and counted once: use-cases/judge-plays.ts).
+import { followStream } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import { judgePlays } from '../use-cases/judge-plays';
+
+/** A judge holds its lease this long at most; a killed judge's successor starts at most this much later. */
+const LEASE_MS = 30_000;
+/** Then it lets go (and normally takes it again at once), leaving a margin for its last group. */
+const SESSION_MS = 20_000;
+/** How often an instance without the lease asks for it. */
+const WAIT_MS = 1_000;
+/** Messages judged together (their records' reads and writes go in shared commands). */
+const GROUP_MAX = 500;
+/**
+ * The stream is purged at most this often, up to the checkpoint of the purge before: a message stays there at
+ * least this long after it was judged (to look at, or to judge again by hand).
+ */
+const PURGE_EVERY_MS = 60_000;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const TIMEOUT = Symbol('timeout');
+/** What the judge reads of a stream message. */
+interface JsMsg {
+  seq: number;
+  data: Uint8Array;
+}
+
+export interface PlayJudge {
+  stop(): Promise<void>;
+}
+
+export function startPlayJudge(ctx: ServiceContext): PlayJudge {
+  const { intake, leases } = ctx.data;
+  const leaseId = `play-judge:${intake.stream}`;
+  let stopped = false;
+  let lastPurge = Date.now();
+  let purgeMark = 0;
+
+  const session = async (live: () => void) => {
+    const lease = await leases.claim(leaseId, { expire: new Date(Date.now() + LEASE_MS), now: new Date() });
+    live();
+    if (!lease) {
+      await pause(WAIT_MS);
+      return;
+    }
+    const until = Date.now() + SESSION_MS;
+    try {
+      const { first, last } = await intake.bounds();
+      const checkpoint = await intake.checkpoint();
+      // a checkpoint past the stream's end: the stream was made anew (its server's storage lost), read it all
+      let storedThrough = checkpoint === null || checkpoint > last ? first - 1 : checkpoint;
+      const consumer = await ctx.nats.js.consumers.get(intake.stream, {
+        deliver_policy: 'by_start_sequence' as never,
+        opt_start_seq: Math.max(1, storedThrough + 1),
+      });
+      const messages = await consumer.consume({ max_messages: 2 * GROUP_MAX });
+      const it = messages[Symbol.asyncIterator]();
+      let next: Promise<IteratorResult<JsMsg>> | null = null;
+      // (the consumer's messages, read as the stream holds them)
+      try {
+        while (!stopped && Date.now() < until) {
+          next ??= it.next();
+          const raced = await Promise.race([next, pause(250).then(() => TIMEOUT)]);
+          if (typeof raced === 'symbol') continue;
+          const head = raced as IteratorResult<JsMsg>;
+          next = null;
+          if (head.done) break;
+          const group: JsMsg[] = [head.value];
+          // what has arrived already goes with it; nothing more is waited for
+          while (group.length < GROUP_MAX) {
+            next = it.next();
+            const more = await Promise.race([next, new Promise((r) => setImmediate(() => r(TIMEOUT)))]);
+            if (more === TIMEOUT) break;
+            next = null;
+            if ((more as IteratorResult<JsMsg>).done) break;
+            group.push((more as IteratorResult<JsMsg>).value);
+          }
+          const fresh = group.filter((m) => m.seq > storedThrough);
+          if (fresh.length === 0) continue;
+          const decoded = fresh.map((m) => intake.decode(m.seq, m.data));
+          await judgePlays(ctx, decoded, storedThrough);
+          storedThrough = Math.max(...decoded.map((m) => m.seq));
+          await intake.setCheckpoint(storedThrough, new Date());
+          if (Date.now() - lastPurge > PURGE_EVERY_MS) {
+            lastPurge = Date.now();
+            if (purgeMark > 0) await intake.purgeThrough(purgeMark).catch(() => undefined);
+            purgeMark = storedThrough;
+          }
+        }
+      } finally {
+        // (closing waits for the pull in flight, which a pending read may hold open: not waited for long)
+        await Promise.race([messages.close().catch(() => undefined), pause(1000)]);
+      }
+    } finally {
+      await leases.release(lease).catch(() => undefined);
+    }
+  };
+
+  const loop = followStream(session, {
+    logger: ctx.logger,
+    name: 'play judge',
+    waitingFor: 'the play intake stream and the database',
+    active: () => !stopped,
+  });
+  return {
+    async stop() {
+      stopped = true;
+      loop.stop();
+      await loop.done;
+    },
+  };
+}
