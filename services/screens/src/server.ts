@@ -90,6 +90,16 @@ export async function createServer(
       );
       // incidents and their alerts: every instance ticks, one at a time sweeps (the sweep's lease)
       await context.data.incidents.ensureIndexes();
+      // incidents unsettled before the sweep kept their ids apart: put there once per deployment, before any sweep
+      const filled = await migrations.claim('unsettled-incidents-v1');
+      if (filled) {
+        try {
+          await context.data.incidents.fillUnsettled();
+        } catch (err) {
+          await migrations.release(filled).catch(() => {});
+          throw err;
+        }
+      }
       if (config.INCIDENT_SWEEP_MS > 0) {
         const sweeper = runPeriodically(config.INCIDENT_SWEEP_MS, () => sweepIncidents(context), {
           logger: context.logger,

@@ -80,6 +80,9 @@ describe('incidents and alerts', () => {
     expect(await sweep()).toMatchObject({ opened: 0 }); // open already: never twice
     const [opened] = await incidentsOf(owner, screenId);
     expect(opened).toMatchObject({ screenId, state: 'offline', startedAt: iso(seen), endedAt: null, alertedAt: null });
+    // the sweep reads the unsettled incidents' ids from a set of their own, not every incident ever opened
+    const unsettledSet = svc.server.context.conn.collection('screen_incidents_unsettled');
+    expect((await unsettledSet.find({ _id: opened?.id } as never).toArray()).length).toBe(1);
 
     setNow(t0 + 11 * MIN + 10_000);
     expect(await sweep()).toMatchObject({ alerts: 1 });
@@ -100,6 +103,8 @@ describe('incidents and alerts', () => {
     expect(await sweep()).toMatchObject({ ended: 1, alerts: 0 });
     setNow(t0 + 13 * MIN + 5000);
     expect(await sweep()).toMatchObject({ alerts: 1 });
+    // told of its end: settled, out of the set
+    expect((await unsettledSet.find({ _id: opened?.id } as never).toArray()).length).toBe(0);
     const alerts = await alertsOf(owner.userId, seq);
     expect(alerts).toHaveLength(2);
     expect(alerts[1]).toMatchObject({
