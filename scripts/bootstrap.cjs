@@ -1,4 +1,4 @@
-// Entry point of `npm start`, `npm test`, `npm run bench` and `npm run load`. Written for any Node >= 18 because on a
+// Entry point of `npm start`, `npm test`, `npm run bench`, `npm run load` and `npm run seed`. Written for any Node >= 18 because on a
 // fresh clone it runs on the system Node: it installs the workspace (which brings Node 24 as the `node` dev
 // dependency) and then hands over to the real script on that Node.
 'use strict';
@@ -9,7 +9,7 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const [cmd, ...args] = process.argv.slice(2);
-const scripts = { start: 'start.mjs', test: 'test.mjs', bench: 'bench.mjs', load: 'load.mjs' };
+const scripts = { start: 'start.mjs', test: 'test.mjs', bench: 'bench.mjs', load: 'load.mjs', seed: 'seed.mjs' };
 if (!scripts[cmd]) {
   console.error(`usage: bootstrap.cjs <${Object.keys(scripts).join('|')}>`);
   process.exit(2);

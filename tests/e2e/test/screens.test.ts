@@ -72,6 +72,19 @@ const queued = (page: Page) =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('pagecast.screen.plays') ?? '[]') as unknown[]).length);
 const totalPlays = async () =>
   (await api.json<{ plays: number }[]>('GET', reportPath())).reduce((n, r) => n + r.plays, 0);
+/**
+ * The report once the records sent so far are judged: the service answers a batch once its records are in the intake
+ * stream and judges them behind it (a few hundred milliseconds), so the total is read until it holds for a second.
+ */
+const settledPlays = async () => {
+  let last = await totalPlays();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await totalPlays();
+    if (now === last) return now;
+    last = now;
+  }
+};
 
 describe('screens', () => {
   let screenId = '';
@@ -190,7 +203,7 @@ describe('screens', () => {
     // everything recorded so far reaches the server first
     await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await until('queue sent', async () => (await queued(page)) === 0);
-    const before = await totalPlays();
+    const before = await settledPlays();
 
     await context.setOffline(true);
     for (let i = 0; i < 8; i++) {
@@ -205,11 +218,11 @@ describe('screens', () => {
     await context.setOffline(false);
     await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await until('offline plays sent', async () => (await queued(page)) === 0);
-    expect(await totalPlays()).toBe(before + pending);
+    expect(await settledPlays()).toBe(before + pending);
     // a second flush sends nothing more and counts nothing twice
     await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await page.waitForTimeout(500);
-    expect(await totalPlays()).toBe(before + pending);
+    expect(await settledPlays()).toBe(before + pending);
     const rows = await api.json<{ fileId: string; screenId: string }[]>('GET', reportPath());
     expect(new Set(rows.map((r) => r.screenId))).toEqual(new Set([screenId]));
     expect(rows.some((r) => r.fileId === fileB)).toBe(true);
@@ -235,7 +248,7 @@ describe('screens', () => {
 
   it('shows its owner the records that were not counted, and why; the counted ones stay as they were', async () => {
     const { page } = display;
-    const before = await totalPlays();
+    const before = await settledPlays();
     // a record of a page the file does not have, sent by the display itself (its batches are signed by its key: one
     // put into its queue goes with the next flush)
     await page.evaluate((fileId) => {
