@@ -342,6 +342,14 @@ try {
   await insert('plays', plays);
   await insert('play_refusals', refusals);
   await drain();
+  // its rollups are made: the service's one-time pass folding the raw records into rollups has nothing to do
+  await db
+    .collection('screen_migrations')
+    .updateOne(
+      { _id: 'play-rollups-v1' },
+      { $setOnInsert: { token: randomUUID(), at: new Date(), expire: null, data: null } },
+      { upsert: true },
+    );
   progress('done', true);
   say(
     `a year of history for ${SCREENS.toLocaleString('en')} screens of ${OWNERS} members: ${raw.toLocaleString('en')} raw ` +

@@ -4,6 +4,7 @@
 // another that reads on from there (what it judges twice is stored once and counted once: use-cases/judge-plays.ts).
 import { followStream } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import { backfillRollups } from '../use-cases/compact-plays';
 import { judgePlays } from '../use-cases/judge-plays';
 
 /** A judge holds its lease this long at most; a killed judge's successor starts at most this much later. */
@@ -19,6 +20,9 @@ const GROUP_MAX = 500;
  * least this long after it was judged (to look at, or to judge again by hand).
  */
 const PURGE_EVERY_MS = 60_000;
+
+/** The one-time pass making rollups of what was stored before them (a claim in screen_migrations). */
+export const ROLLUPS_MIGRATION = 'play-rollups-v1';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TIMEOUT = Symbol('timeout');
@@ -52,6 +56,12 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
       const checkpoint = await intake.checkpoint();
       // a checkpoint past the stream's end: the stream was made anew (its server's storage lost), read it all
       let storedThrough = checkpoint === null || checkpoint > last ? first - 1 : checkpoint;
+      // the records stored before rollups existed, folded into them once (nothing is stored while this runs)
+      if (!(await ctx.data.migrations.get(ROLLUPS_MIGRATION))) {
+        const written = await backfillRollups(ctx, storedThrough);
+        await ctx.data.migrations.claim(ROLLUPS_MIGRATION);
+        if (written > 0) ctx.logger.info({ written }, 'play rollups made from the records stored before them');
+      }
       const consumer = await ctx.nats.js.consumers.get(intake.stream, {
         deliver_policy: 'by_start_sequence' as never,
         opt_start_seq: Math.max(1, storedThrough + 1),

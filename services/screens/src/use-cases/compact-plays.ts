@@ -76,8 +76,10 @@ export async function compactPlays(
   return result;
 }
 
-async function sealDay(ctx: ServiceContext, day: string, raw: RawDayRecord[], now: number) {
-  type Fold = { kind: RollupKind; of: string; rows: Map<string, RollupRow>; ids: string[] };
+type Fold = { kind: RollupKind; of: string; rows: Map<string, RollupRow>; ids: string[] };
+
+/** The rollups of one day's raw records, as the judge would have made them, with the ids each holds. */
+function foldDay(day: string, raw: RawDayRecord[]) {
   const docs = new Map<string, Fold>();
   const add = (kind: RollupKind, of: string, a: string, b: string, n: number, s: number, id: string) => {
     const key = rollupId(kind, of, day);
@@ -103,12 +105,41 @@ async function sealDay(ctx: ServiceContext, day: string, raw: RawDayRecord[], no
     add('owner', r.ownerId, r.screenId, r.fileId, 1, r.seconds, r._id);
     add('file', r.fileId, r.ownerId, '', countsAsPlay(r.seconds, r.pageSeconds) ? 1 : 0, r.seconds, r._id);
   }
+  return { docs, records, refused, seconds };
+}
+
+const rowsOf = (d: Fold) => [...d.rows.values()].sort((x, y) => x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
+
+/**
+ * Once per deployment, by the judge before it reads the stream (so no record is stored meanwhile): the rollups of
+ * every raw record stored before rollups existed, at the judge's checkpoint. Records a previous version stored
+ * during the rollout, after this ran, are in no rollup until their day is compacted (compaction folds the raw truth).
+ */
+export async function backfillRollups(ctx: ServiceContext, storedThrough: number): Promise<number> {
+  const byDay = await ctx.data.compaction.rawBefore('9999-12-31');
+  let written = 0;
+  for (const [day, raw] of byDay) {
+    const { docs } = foldDay(day, raw);
+    const sealed = new Map(
+      (await ctx.data.rollups.read([...docs.keys()])).filter((d) => d.sealed).map((d) => [d._id, d]),
+    );
+    const fresh: RollupDoc[] = [...docs]
+      .filter(([id]) => !sealed.has(id))
+      .map(([id, d]) => ({ _id: id, kind: d.kind, of: d.of, day, seq: storedThrough, rows: rowsOf(d) }));
+    await ctx.data.rollups.seal(fresh);
+    written += fresh.length;
+  }
+  return written;
+}
+
+async function sealDay(ctx: ServiceContext, day: string, raw: RawDayRecord[], now: number) {
+  const { docs, records, refused, seconds } = foldDay(day, raw);
   const existing = new Map((await ctx.data.rollups.read([...docs.keys()])).map((d) => [d._id, d]));
   const at = new Date(now);
   const sealed: RollupDoc[] = [];
   let differing = 0;
   for (const [id, d] of docs) {
-    const rows = [...d.rows.values()].sort((x, y) => x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
+    const rows = rowsOf(d);
     const before = existing.get(id);
     const sum = (list: RollupRow[]) =>
       `${list.reduce((n, r) => n + r.n, 0)}/${round(list.reduce((n, r) => n + r.s, 0))}`;
