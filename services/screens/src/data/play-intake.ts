@@ -78,8 +78,13 @@ export function createPlayIntake(conn: mongoose.Connection, nats: Nats, opts: { 
       const duplicates = acks.filter((a) => a.duplicate).length;
       return { taken: acks.length - duplicates, duplicates };
     },
+    /** A stream message as a record to judge; throws when it is not one. */
     decode(seq: number, data: Uint8Array): IntakeMessage {
-      return { ...(JSON.parse(decoder.decode(data)) as IntakeRecord), seq };
+      const r = JSON.parse(decoder.decode(data)) as IntakeRecord;
+      if (typeof r?.screenId !== 'string' || typeof r.play?.id !== 'string' || typeof r.at !== 'number') {
+        throw new Error('not a play record');
+      }
+      return { ...r, seq };
     },
     /** The judge's position: the last sequence judged (null: never judged on this database). */
     async checkpoint(): Promise<number | null> {

@@ -90,9 +90,17 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
           }
           const fresh = group.filter((m) => m.seq > storedThrough);
           if (fresh.length === 0) continue;
-          const decoded = fresh.map((m) => intake.decode(m.seq, m.data));
+          const decoded = fresh.flatMap((m) => {
+            try {
+              return [intake.decode(m.seq, m.data)];
+            } catch (err) {
+              // not one of ours (a message published by hand): skipped, or it would stop the judge for good
+              ctx.logger.error({ err, seq: m.seq }, 'play intake: a message that is not a record, skipped');
+              return [];
+            }
+          });
           await judgePlays(ctx, decoded, storedThrough);
-          storedThrough = Math.max(...decoded.map((m) => m.seq));
+          storedThrough = Math.max(...fresh.map((m) => m.seq));
           await intake.setCheckpoint(storedThrough, new Date());
           if (Date.now() - lastPurge > PURGE_EVERY_MS) {
             lastPurge = Date.now();
