@@ -262,8 +262,10 @@ export const PlayRefusalReason = z.enum([
 export type PlayRefusalReason = z.infer<typeof PlayRefusalReason>;
 export const playRefusalReasons = PlayRefusalReason.options;
 /**
- * A record the display may forget: accepted, already stored (a resend) or refused for good (never send it again).
- * `refusedByReason` names only the reasons that occurred.
+ * Every record of an answered batch is one the display may forget. `accepted`: taken into the intake stream, to be
+ * judged behind it (counted or refused: the owner's reports say which); `duplicates`: taken already (a resend).
+ * `refused` and `refusedByReason` stay in the shape for older displays and are 0 and empty: the verdicts come after
+ * the answer (services/screens/README.md, "History").
  */
 export const PlayBatchResponse = z.object({
   accepted: z.number().int().nonnegative(),
@@ -459,8 +461,9 @@ export const screensRoutes = defineRoutes([
     service: 'screens',
     auth: 'device',
     summary:
-      'Proof of play: a batch of page-shown records; a record id counts once however often sent; a record the screen ' +
-      'was not given, not licensed for, of no such page or overlapping counted plays is refused (per record). A screen ' +
+      'Proof of play: a batch of page-shown records, taken into a stream and judged behind it; a record id counts ' +
+      'once however often sent; a record the screen was not given, not licensed for, of no such page or overlapping ' +
+      'counted plays is refused (per record, in the refused report). A screen ' +
       'with a key bound takes only signed batches: PLAY_SIGNATURE_INVALID (400) for a missing or bad signature, ' +
       'PLAY_CHAIN_CONFLICT (409, details.head) when another batch holds its place in the chain; nothing is stored.',
     body: PlayBatchRequest,
