@@ -9,6 +9,8 @@ import { judgePlays } from '../use-cases/judge-plays';
 
 /** A judge holds its lease this long at most; a killed judge's successor starts at most this much later. */
 const LEASE_MS = 30_000;
+/** The lease of the one-time pass making rollups of the records stored before them. */
+const BACKFILL_LEASE_MS = 60 * 60_000;
 /** Then it lets go (and normally takes it again at once), leaving a margin for its last group. */
 const SESSION_MS = 20_000;
 /** How often an instance without the lease asks for it. */
@@ -44,7 +46,11 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
   let purgeMark = 0;
 
   const session = async (live: () => void) => {
-    const lease = await leases.claim(leaseId, { expire: new Date(Date.now() + LEASE_MS), now: new Date() });
+    // the records stored before rollups existed are folded into them once, under a lease long enough for a scan of
+    // the raw records (no other judge stores anything meanwhile)
+    const backfill = !(await ctx.data.migrations.get(ROLLUPS_MIGRATION));
+    const leaseMs = backfill ? BACKFILL_LEASE_MS : LEASE_MS;
+    const lease = await leases.claim(leaseId, { expire: new Date(Date.now() + leaseMs), now: new Date() });
     live();
     if (!lease) {
       await pause(WAIT_MS);
@@ -56,11 +62,13 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
       const checkpoint = await intake.checkpoint();
       // a checkpoint past the stream's end: the stream was made anew (its server's storage lost), read it all
       let storedThrough = checkpoint === null || checkpoint > last ? first - 1 : checkpoint;
-      // the records stored before rollups existed, folded into them once (nothing is stored while this runs)
-      if (!(await ctx.data.migrations.get(ROLLUPS_MIGRATION))) {
-        const written = await backfillRollups(ctx, storedThrough);
-        await ctx.data.migrations.claim(ROLLUPS_MIGRATION);
-        if (written > 0) ctx.logger.info({ written }, 'play rollups made from the records stored before them');
+      if (backfill) {
+        if (!(await ctx.data.migrations.get(ROLLUPS_MIGRATION))) {
+          const written = await backfillRollups(ctx, storedThrough);
+          await ctx.data.migrations.claim(ROLLUPS_MIGRATION);
+          if (written > 0) ctx.logger.info({ written }, 'play rollups made from the records stored before them');
+        }
+        return;
       }
       const consumer = await ctx.nats.js.consumers.get(intake.stream, {
         deliver_policy: 'by_start_sequence' as never,
