@@ -3,12 +3,14 @@
 // calls is one a JetStream stream stores (JetStream would store each call and answer it with its acknowledgement).
 import { randomUUID } from 'node:crypto';
 import { streamForSubject } from '@pagecast/contracts';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, errorAnswer, parseWith } from './errors';
 import { DEVICE_RPC_PREFIX, deviceRpcClient, deviceRpcPrefix, deviceRpcSubject, serveDeviceRpc } from './device-rpc';
 import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
 import { createLogger } from './logger';
+import { ensureStreams } from './nats';
 import { testEnv } from './testing';
 import { z } from 'zod';
 
@@ -101,5 +103,21 @@ describe('device calls over NATS', () => {
     expect(deviceRpcPrefix.parse(DEVICE_RPC_PREFIX)).toBe(DEVICE_RPC_PREFIX);
     expect(deviceRpcPrefix.safeParse('screens.device').success).toBe(false);
     expect(deviceRpcPrefix.safeParse('a..b').success).toBe(false);
+  });
+
+  it('on the server, with the platform’s streams in place, no stream stores the calls (the old default was stored)', async () => {
+    // The server's own answer, not only the contracts' list: a stream defined elsewhere (a service's own, such as
+    // screens' PLAYS on plays.*) that captured the calls would answer each request with its acknowledgement first.
+    const jsm = await jetstreamManager(nc);
+    await ensureStreams(jsm);
+    const storing = async (subject: string) => {
+      const names: string[] = [];
+      for await (const name of jsm.streams.names(subject)) names.push(name);
+      return names;
+    };
+    for (const type of ['hello', 'heartbeat', 'plays', 'key', 'manifest']) {
+      expect(await storing(deviceRpcSubject(type))).toEqual([]);
+    }
+    expect(await storing('screens.device.heartbeat')).toEqual(['SCREENS']);
   });
 });
