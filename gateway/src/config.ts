@@ -38,12 +38,13 @@
 //                        for a licence (at most 3 s, never past its end) and for a refusal (2 s)
 //   DEVICE_RPC_SUBJECT_PREFIX  where the displays' socket calls go over NATS: `<prefix>.<type>`, answered by the
 //                    screens service (default rpc.screens.device; docs/device-socket.md)
+//   DEVICE_RPC_BATCH_MS  the calls relayed within this many ms go as one NATS request (default 4; 0: one each)
 //   STRIPE_JS_URL    where the purchase dialog loads Stripe.js (default https://js.stripe.com/endive/stripe.js, the
 //                    release @stripe/stripe-js expects; localstripe's /js.stripe.com/v3/ in tests); the CSP allows
 //                    its origin and nothing else of the card provider
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEVICE_RPC_PREFIX, deviceRpcPrefix, loadConfig } from '@pagecast/service-kit';
+import { DEVICE_RPC_BATCH_MS, DEVICE_RPC_PREFIX, deviceRpcPrefix, loadConfig } from '@pagecast/service-kit';
 import { z } from 'zod';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -78,6 +79,7 @@ export const gatewayConfigShape = {
   MEDIA_ACCESS_ENTRIES: z.coerce.number().int().positive().default(100_000),
   MEDIA_ACCESS_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
   DEVICE_RPC_SUBJECT_PREFIX: deviceRpcPrefix.default(DEVICE_RPC_PREFIX),
+  DEVICE_RPC_BATCH_MS: z.coerce.number().int().min(0).max(100).default(DEVICE_RPC_BATCH_MS),
   STRIPE_JS_URL: z.url({ protocol: /^https?$/ }).default('https://js.stripe.com/endive/stripe.js'),
 };
 

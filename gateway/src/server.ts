@@ -223,7 +223,10 @@ export function createGateway(
     async start(port = config.PORT, internalPort = config.INTERNAL_PORT) {
       nats = await connectNats(config.NATS_URL, logger, 'gateway');
       await ensureStreams(nats.jsm);
-      rpc = deviceRpcClient(nats.nc, { prefix: config.DEVICE_RPC_SUBJECT_PREFIX });
+      rpc = deviceRpcClient(nats.nc, {
+        prefix: config.DEVICE_RPC_SUBJECT_PREFIX,
+        batchMs: config.DEVICE_RPC_BATCH_MS,
+      });
       feeds = startFeeds({
         sockets,
         nats,

@@ -7,7 +7,15 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, errorAnswer, parseWith } from './errors';
-import { DEVICE_RPC_PREFIX, deviceRpcClient, deviceRpcPrefix, deviceRpcSubject, serveDeviceRpc } from './device-rpc';
+import {
+  DEVICE_RPC_PREFIX,
+  deviceRpcClient,
+  deviceRpcPrefix,
+  deviceRpcSubject,
+  joinBatch,
+  serveDeviceRpc,
+  splitBatch,
+} from './device-rpc';
 import { signDeviceIdentityHeader, signIdentityHeader } from './identity';
 import { createLogger } from './logger';
 import { ensureStreams } from './nats';
@@ -88,6 +96,58 @@ describe('device calls over NATS', () => {
     const header = signDeviceIdentityHeader(device, secret);
     expect(JSON.parse(await rpc('nope', header, '{}'))).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     expect(JSON.parse(await rpc('echo', header, '{no'))).toMatchObject({ status: 400, body: { code: 'VALIDATION' } });
+  });
+
+  it('sends calls made within a few ms as one NATS request, each with its own identity and answer', async () => {
+    const rpc = deviceRpcClient(nc, { prefix });
+    const relayed: string[] = [];
+    const watcher = nc.subscribe(`${prefix}.*`, { callback: (_err, msg) => void relayed.push(msg.subject) });
+    await nc.flush();
+    const header = signDeviceIdentityHeader(device, secret);
+    const other = signDeviceIdentityHeader({ ...device, deviceId: 'd2' }, secret);
+    // a frame with a newline and non-ASCII text inside, as a display may send
+    const frames = [
+      { type: 'echo', header, text: JSON.stringify({ type: 'echo', ref: 1, body: { s: 'a\nb', t: 'テスト' } }) },
+      { type: 'echo', header: 'x.y', text: '{"type":"echo","ref":2,"body":{}}' },
+      { type: 'nope', header, text: '{}' },
+      { type: 'echo', header: other, text: '{"type":"echo","ref":3,"body":3}' },
+    ];
+    const answers = (await Promise.all(frames.map((f) => rpc(f.type, f.header, f.text)))).map((t) => JSON.parse(t));
+    await nc.flush();
+    watcher.unsubscribe();
+    expect(relayed).toEqual([`${prefix}.batch`]);
+    expect(answers).toEqual([
+      { status: 200, body: { got: { s: 'a\nb', t: 'テスト' } } },
+      expect.objectContaining({ status: 401 }),
+      expect.objectContaining({ status: 404 }),
+      { status: 200, body: { got: 3 } },
+    ]);
+    expect(seen.at(-1)).toMatchObject({ who: { deviceId: 'd2' }, body: 3 });
+  });
+
+  it('cuts and joins a batch whatever its frames hold', () => {
+    const calls = [
+      { type: 'plays', header: 'a.b', frame: Buffer.from('{"x":"1\n2\n3"}') },
+      { type: 'heartbeat', header: 'c.d', frame: Buffer.from('') },
+      { type: 'key', header: 'e.f', frame: Buffer.from('{"k":"é"}') },
+    ];
+    const back = splitBatch(joinBatch(calls));
+    expect(back?.map((c) => [c.type, c.header, Buffer.from(c.frame).toString()])).toEqual(
+      calls.map((c) => [c.type, c.header, c.frame.toString()]),
+    );
+    expect(splitBatch(Buffer.from('plays\na.b\n99\n{}'))).toBeUndefined();
+  });
+
+  it('without batching (batchMs 0), each call is its own request', async () => {
+    const rpc = deviceRpcClient(nc, { prefix, batchMs: 0 });
+    const relayed: string[] = [];
+    const watcher = nc.subscribe(`${prefix}.*`, { callback: (_err, msg) => void relayed.push(msg.subject) });
+    await nc.flush();
+    const header = signDeviceIdentityHeader(device, secret);
+    await Promise.all([rpc('echo', header, '{"body":1}'), rpc('echo', header, '{"body":2}')]);
+    await nc.flush();
+    watcher.unsubscribe();
+    expect(relayed).toEqual([`${prefix}.echo`, `${prefix}.echo`]);
   });
 
   it('answers 503 when no instance of the service listens', async () => {

@@ -11,7 +11,7 @@ import { headers as natsHeaders, type Msg, type NatsConnection, type Subscriptio
 import type { pino } from 'pino';
 import { z } from 'zod';
 import { AppError, errorAnswer } from './errors';
-import { verifyAnyIdentityHeader } from './identity';
+import { IDENTITY_MAX_AGE_SECONDS, verifyAnyIdentityHeader } from './identity';
 
 /**
  * Subjects of the display's calls: `rpc.screens.device.<type>`. Not under `screens.`: the SCREENS stream stores
@@ -30,6 +30,12 @@ export const deviceRpcPrefix = z
 export const DEVICE_RPC_QUEUE = 'screens';
 /** How long the gateway waits for the service before answering 503 (the display sends again later). */
 export const DEVICE_RPC_TIMEOUT_MS = 10_000;
+/** How long the gateway gathers calls into one NATS request, and at most how many (a few ms: well under the 100 ms a
+ * call may take, and at 10,000 displays, about 1,700 calls a second, several calls each). */
+export const DEVICE_RPC_BATCH_MS = 4;
+export const DEVICE_RPC_BATCH_MAX = 256;
+/** The batch's subject `<prefix>.batch` (no call has that type). */
+export const DEVICE_RPC_BATCH = 'batch';
 
 export const deviceRpcSubject = (type: string) => `${DEVICE_RPC_PREFIX}.${type}`;
 
@@ -65,28 +71,42 @@ export function serveDeviceRpc(
   },
 ): { subscription: Subscription; stop(): Promise<void> } {
   const prefix = opts.prefix ?? DEVICE_RPC_PREFIX;
-  const handle = async (msg: Msg) => {
+  const verified = identityCache(opts.secret);
+  /** One call: its answer's text (`{"status","body"}`), whatever happens. */
+  const answerOf = async (type: string, header: string | undefined, data: Uint8Array): Promise<string> => {
     let answer: { status: number; body: unknown };
     try {
-      const identity = verifyAnyIdentityHeader(msg.headers?.get(IDENTITY_HEADER) || undefined, opts.secret);
-      if (!identity || !('kind' in identity)) throw new AppError('UNAUTHORIZED');
-      const handler = Object.hasOwn(opts.handlers, msg.subject.slice(prefix.length + 1))
-        ? opts.handlers[msg.subject.slice(prefix.length + 1)]
-        : undefined;
+      const identity = verified(header);
+      if (!identity) throw new AppError('UNAUTHORIZED');
+      const handler = Object.hasOwn(opts.handlers, type) ? opts.handlers[type] : undefined;
       if (!handler) throw new AppError('NOT_FOUND');
       let frame: { body?: unknown } | null;
       try {
-        frame = msg.data.length > 0 ? (JSON.parse(msg.string()) as { body?: unknown } | null) : null;
+        frame = data.length > 0 ? (JSON.parse(utf8.decode(data)) as { body?: unknown } | null) : null;
       } catch (cause) {
         throw new AppError('VALIDATION', { issues: [], cause });
       }
       const out = await handler(identity, frame?.body);
       answer = { status: out.status ?? 200, body: out.body };
     } catch (err) {
-      answer = errorAnswer(err, opts.logger, { method: 'NATS', url: msg.subject });
+      answer = errorAnswer(err, opts.logger, { method: 'NATS', url: `${prefix}.${type}` });
+    }
+    return JSON.stringify(answer);
+  };
+  const handle = async (msg: Msg) => {
+    const type = msg.subject.slice(prefix.length + 1);
+    let text: string | Uint8Array;
+    if (type === DEVICE_RPC_BATCH) {
+      // a batch: its calls run at once, their answers go back together in its order
+      const calls = splitBatch(msg.data);
+      text = calls
+        ? joinAnswers(await Promise.all(calls.map((c) => answerOf(c.type, c.header, c.frame))))
+        : JSON.stringify(errorAnswer(new AppError('VALIDATION', { issues: [] }), opts.logger));
+    } else {
+      text = await answerOf(type, msg.headers?.get(IDENTITY_HEADER) || undefined, msg.data);
     }
     // the requester may have given up (its socket closed): nothing to answer then
-    if (msg.reply) msg.respond(JSON.stringify(answer));
+    if (msg.reply) msg.respond(text);
   };
   const subscription = nc.subscribe(`${prefix}.*`, {
     queue: opts.queue ?? DEVICE_RPC_QUEUE,
@@ -105,22 +125,158 @@ export function serveDeviceRpc(
 }
 
 /**
+ * Verified identity headers, remembered: the gateway reuses a display's header for 10 s, so its HMAC, base64 and
+ * schema are checked once per header, not per call; the age limit is checked on every use.
+ */
+function identityCache(secret: string) {
+  const known = new Map<string, DeviceIdentity & { iat: number }>();
+  return (header: string | undefined): DeviceIdentity | undefined => {
+    if (!header) return undefined;
+    const now = Date.now();
+    const hit = known.get(header);
+    if (hit) {
+      if (Math.abs(Math.floor(now / 1000) - hit.iat) <= IDENTITY_MAX_AGE_SECONDS) return hit;
+      known.delete(header);
+      return undefined;
+    }
+    const identity = verifyAnyIdentityHeader(header, secret, now);
+    if (!identity || !('kind' in identity)) return undefined;
+    // bounded: ten thousand displays renew their header every 10 s, an expired one is never asked for again
+    if (known.size >= IDENTITY_CACHE_MAX) known.clear();
+    known.set(header, identity);
+    return identity;
+  };
+}
+const IDENTITY_CACHE_MAX = 50_000;
+
+const utf8 = new TextDecoder();
+const NL = 10;
+
+/**
+ * A batch's text: per call `<type>\n<identity header>\n<frame bytes>\n<frame>`, back to back (the frames are passed
+ * as they came: no escaping, no parse at the gateway).
+ */
+export function joinBatch(calls: ReadonlyArray<{ type: string; header: string; frame: Uint8Array }>): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const c of calls) parts.push(Buffer.from(`${c.type}\n${c.header}\n${c.frame.length}\n`), c.frame);
+  return Buffer.concat(parts);
+}
+
+export function splitBatch(data: Uint8Array): { type: string; header: string; frame: Uint8Array }[] | undefined {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.length);
+  const calls: { type: string; header: string; frame: Uint8Array }[] = [];
+  let at = 0;
+  while (at < buf.length) {
+    const a = buf.indexOf(NL, at);
+    const b = a < 0 ? -1 : buf.indexOf(NL, a + 1);
+    const c = b < 0 ? -1 : buf.indexOf(NL, b + 1);
+    if (c < 0) return undefined;
+    const length = Number(buf.toString('latin1', b + 1, c));
+    if (!Number.isSafeInteger(length) || length < 0 || c + 1 + length > buf.length) return undefined;
+    calls.push({
+      type: buf.toString('latin1', at, a),
+      header: buf.toString('latin1', a + 1, b),
+      frame: buf.subarray(c + 1, c + 1 + length),
+    });
+    at = c + 1 + length;
+  }
+  return calls;
+}
+
+/** The batch's answers, in its order: per answer `<bytes>\n<answer>`. */
+function joinAnswers(answers: string[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const a of answers) {
+    const bytes = Buffer.from(a);
+    parts.push(Buffer.from(`${bytes.length}\n`), bytes);
+  }
+  return Buffer.concat(parts);
+}
+
+function splitAnswers(data: Uint8Array): string[] {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.length);
+  const out: string[] = [];
+  let at = 0;
+  while (at < buf.length) {
+    const nl = buf.indexOf(NL, at);
+    const length = nl < 0 ? Number.NaN : Number(buf.toString('latin1', at, nl));
+    if (!Number.isSafeInteger(length) || nl + 1 + length > buf.length) break;
+    out.push(buf.toString('utf8', nl + 1, nl + 1 + length));
+    at = nl + 1 + length;
+  }
+  return out;
+}
+
+/**
  * The gateway's side: sends a display's frame (its text, as received) with its signed identity header and resolves
  * the service's `{"status","body"}` text; no responder or no answer within the time-out is a 503 (send again later).
  */
-export function deviceRpcClient(nc: NatsConnection, opts: { timeoutMs?: number; prefix?: string } = {}) {
+export function deviceRpcClient(
+  nc: NatsConnection,
+  opts: { timeoutMs?: number; prefix?: string; batchMs?: number } = {},
+) {
   const timeout = opts.timeoutMs ?? DEVICE_RPC_TIMEOUT_MS;
   const prefix = opts.prefix ?? DEVICE_RPC_PREFIX;
-  return async (type: string, identityHeader: string, frame: string | Uint8Array): Promise<string> => {
+  const batchMs = opts.batchMs ?? DEVICE_RPC_BATCH_MS;
+  const failed = (err: unknown) =>
+    err instanceof Error && /max(imum)? payload/i.test(err.message) ? tooLarge : unavailable;
+  const one = async (type: string, identityHeader: string, frame: string | Uint8Array): Promise<string> => {
     const h = natsHeaders();
     h.set(IDENTITY_HEADER, identityHeader);
     try {
       const reply = await nc.request(`${prefix}.${type}`, frame, { timeout, headers: h });
       return reply.string();
     } catch (err) {
-      if (err instanceof Error && /max(imum)? payload/i.test(err.message)) return tooLarge;
-      return unavailable;
+      return failed(err);
     }
+  };
+  if (batchMs <= 0) return one;
+
+  // Calls arriving within batchMs go as one NATS request (and their answers come back as one reply): NATS, nats.js
+  // and the service's dispatch are paid per batch, not per display's frame.
+  interface Pending {
+    type: string;
+    header: string;
+    frame: Uint8Array;
+    resolve: (answer: string) => void;
+  }
+  let queue: Pending[] = [];
+  let bytes = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = () => Math.floor((nc.info?.max_payload ?? 1024 * 1024) * 0.9);
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const calls = queue;
+    queue = [];
+    bytes = 0;
+    if (calls.length === 0) return;
+    if (calls.length === 1) {
+      const c = calls[0] as Pending;
+      return void one(c.type, c.header, c.frame).then(c.resolve);
+    }
+    nc.request(`${prefix}.${DEVICE_RPC_BATCH}`, joinBatch(calls), { timeout }).then(
+      (reply) => {
+        const answers = reply.data.length > 0 && reply.data[0] !== 0x7b ? splitAnswers(reply.data) : [];
+        for (const [i, c] of calls.entries()) c.resolve(answers[i] ?? unavailable);
+      },
+      (err: unknown) => {
+        const answer = failed(err);
+        for (const c of calls) c.resolve(answer);
+      },
+    );
+  };
+  return (type: string, identityHeader: string, frame: string | Uint8Array): Promise<string> => {
+    const data = typeof frame === 'string' ? Buffer.from(frame) : frame;
+    const size = data.length + identityHeader.length + type.length + 16;
+    // a frame too large for a batch goes alone (and is answered 413 by NATS's limit when larger than a message)
+    if (size > limit()) return one(type, identityHeader, data);
+    if (bytes + size > limit() || queue.length >= DEVICE_RPC_BATCH_MAX) flush();
+    return new Promise<string>((resolve) => {
+      queue.push({ type, header: identityHeader, frame: data, resolve });
+      bytes += size;
+      timer ??= setTimeout(flush, batchMs);
+    });
   };
 }
 export type DeviceRpcClient = ReturnType<typeof deviceRpcClient>;

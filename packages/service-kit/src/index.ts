@@ -110,6 +110,9 @@ export {
   startServiceRuntime,
 } from './runtime';
 export {
+  DEVICE_RPC_BATCH,
+  DEVICE_RPC_BATCH_MAX,
+  DEVICE_RPC_BATCH_MS,
   DEVICE_RPC_PREFIX,
   DEVICE_RPC_QUEUE,
   DEVICE_RPC_TIMEOUT_MS,
@@ -119,5 +122,7 @@ export {
   deviceRpcClient,
   deviceRpcPrefix,
   deviceRpcSubject,
+  joinBatch,
   serveDeviceRpc,
+  splitBatch,
 } from './device-rpc';
