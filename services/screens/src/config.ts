@@ -19,6 +19,8 @@ import { z } from 'zod';
  *   PLAY_RETENTION_DAYS   how long raw play records are kept before compaction folds them into the rollups (35:
  *                         a dispute's time; at least PLAY_MAX_AGE_DAYS + 2, so no record of a compacted day can come)
  *   PLAY_JUDGE            judge the intake stream in this process (default 1; 0: publish only)
+ *   PLAY_JUDGE_GATHER_MS  how long the judge gathers records into one group after the first (default 1000; 0: what
+ *                         has arrived only); a record is judged this much later, its group's writes are shared
  *   COMPACTION_MS         how often compaction looks for days past retention (default 3600000; 0 = never)
  */
 export const configSchema = {
@@ -51,6 +53,7 @@ export const configSchema = {
     .max(3660)
     .default(35),
   PLAY_JUDGE: z.enum(['0', '1']).default('1'),
+  PLAY_JUDGE_GATHER_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   COMPACTION_MS: z.coerce.number().int().min(0).default(3_600_000),
 };
 

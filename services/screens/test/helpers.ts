@@ -39,6 +39,8 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     DEVICE_RPC_SUBJECT_PREFIX: `${uniqueName('screens-test')}.device`,
     // play records go through a stream of this test's own (the judge purges what it stored)
     PLAYS_STREAM: uniqueName('PLAYS').replace(/-/g, '_'),
+    // short: the tests wait for the judge after each batch (the gathering still runs)
+    PLAY_JUDGE_GATHER_MS: '50',
     ...extra,
   };
   return open(env, 0, { dropDatabase: true });

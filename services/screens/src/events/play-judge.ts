@@ -40,6 +40,7 @@ export interface PlayJudge {
 
 export function startPlayJudge(ctx: ServiceContext): PlayJudge {
   const { intake, leases } = ctx.data;
+  const gatherMs = ctx.config.PLAY_JUDGE_GATHER_MS;
   const leaseId = `play-judge:${intake.stream}`;
   let stopped = false;
   let lastPurge = Date.now();
@@ -87,10 +88,16 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
           next = null;
           if (head.done) break;
           const group: JsMsg[] = [head.value];
-          // what has arrived already goes with it; nothing more is waited for
+          // what arrives within gatherMs goes with it (or up to GROUP_MAX): a group's reads and writes are per
+          // group, the owner's day rollup (a row per screen and file) is read and rewritten once per group, so at
+          // ten thousand displays a group a second, not one per batch as it comes
+          const gathered =
+            gatherMs > 0
+              ? pause(gatherMs).then(() => TIMEOUT)
+              : new Promise<typeof TIMEOUT>((r) => setImmediate(() => r(TIMEOUT)));
           while (group.length < GROUP_MAX) {
             next = it.next();
-            const more = await Promise.race([next, new Promise((r) => setImmediate(() => r(TIMEOUT)))]);
+            const more = await Promise.race([next, gathered]);
             if (more === TIMEOUT) break;
             next = null;
             if ((more as IteratorResult<JsMsg>).done) break;
