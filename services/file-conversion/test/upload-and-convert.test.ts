@@ -201,6 +201,11 @@ describe('upload and conversion', () => {
       expect(stored?.subarray(4, 8).toString('latin1')).toBe('ftyp');
       // played with Range from storage: 206 with the asked bytes, 416 past the end, 404 for anyone else
       expect(done.videoUrl).toBe(`/media/video/${up.body.id}`);
+      // the players' page read names the video its poster stands for, with its length (played instead of the page)
+      const pages = await call(svc, owner, 'GET', `/api/files/${up.body.id}/pages?signage_mode=true`);
+      expect(pages.body).toEqual([
+        expect.objectContaining({ pageNumber: 1, video: { url: done.videoUrl, durationMs: done.media.durationMs } }),
+      ]);
       const url = `${svc.server.url}${done.videoUrl}`;
       const part = await fetch(url, { headers: { ...identityHeaders(svc, owner), Range: 'bytes=100-199' } });
       expect(part.status).toBe(206);

@@ -270,6 +270,14 @@ export type AccessibleFileList = z.infer<typeof AccessibleFileList>;
 export const PlayerFile = AccessibleFile;
 export type PlayerFile = AccessibleFile;
 
+/** The video a page stands for: where it plays from (Range requests) and its length. */
+export const PageVideo = z.object({
+  /** `/media/video/<fileId>` */
+  url: z.string(),
+  durationMs: z.number().int().nonnegative(),
+});
+export type PageVideo = z.infer<typeof PageVideo>;
+
 export const FilePage = z.object({
   id: z.string(),
   fileId: z.string(),
@@ -281,6 +289,11 @@ export const FilePage = z.object({
   displayDuration: z.number().int(),
   width: z.number().int().nullable().optional(),
   height: z.number().int().nullable().optional(),
+  /**
+   * a converted video's page (its poster, page 1): the video it stands for, which a player plays for its length
+   * instead of showing the page for displayDuration; absent for documents, photos and a video not yet playable
+   */
+  video: PageVideo.nullable().optional(),
   createdAt: IsoDateTime,
 });
 export type FilePage = z.infer<typeof FilePage>;

@@ -60,5 +60,5 @@ export async function deviceFilePages(
   use: 'play' | 'library',
 ): Promise<FilePage[]> {
   const { file } = await decideReadable(ctx, caller, await ctx.data.screenViews.file(fileId), use);
-  return (await ctx.data.files.playerPages(file)).map(toFilePage);
+  return (await ctx.data.files.playerPages(file)).map((p) => toFilePage(p, file));
 }

@@ -12,5 +12,5 @@ export async function filePages(
   use: 'play' | 'library',
 ): Promise<FilePage[]> {
   const { file } = await readableFile(ctx, caller, fileId, use);
-  return (await ctx.data.files.playerPages(file)).map(toFilePage);
+  return (await ctx.data.files.playerPages(file)).map((p) => toFilePage(p, file));
 }

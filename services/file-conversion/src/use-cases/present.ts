@@ -22,7 +22,7 @@ export function toFileSummary(f: FileDoc): FileSummary {
     kind: f.kind,
     media: f.media ?? null,
     sizeBytes: f.sizeBytes,
-    ...(f.kind === 'video' ? { videoUrl: f.video && f.status === 'private' ? videoPath(f._id) : null } : {}),
+    ...(f.kind === 'video' ? { videoUrl: playableVideo(f) ? videoPath(f._id) : null } : {}),
     ...(f.kind === 'video' && f.status === 'processing' ? { transcodePercent: f.conversion.percent ?? null } : {}),
     pageCount: f.status === 'processing' ? f.conversion.pagesTotal : f.pageCount,
     pagesReady: f.conversion.pagesDone,
@@ -47,8 +47,17 @@ export function toAccessibleFile(
   return { ...toFileSummary(f), access, licenceExpiresAt: licenceExpiresAt ? iso(licenceExpiresAt) : null };
 }
 
-export function toFilePage(p: PageDoc): FilePage {
+/** A video whose playable file is stored and whose conversion finished. */
+const playableVideo = (f: FileDoc) => f.kind === 'video' && !!f.video && f.status === 'private';
+
+/** A page as the players read it; `file` (the page's file) names the video a video's poster page stands for. */
+export function toFilePage(p: PageDoc, file?: FileDoc): FilePage {
+  const video =
+    file && playableVideo(file) && p.pageNumber === 1
+      ? { url: videoPath(file._id), durationMs: file.media?.durationMs ?? 0 }
+      : undefined;
   return {
+    ...(video ? { video } : {}),
     id: p._id,
     fileId: p.fileId,
     pageNumber: p.pageNumber,
