@@ -9,11 +9,14 @@ import { shownReportOf } from '../model/shown-report';
 import { type StageLayout, useStageLayout } from '../model/stage';
 import { createWaitingBoard, useWaiting, type WaitingBoard } from '../model/retry';
 import { useDisplaySession } from '../model/use-display-session';
+import type { Slide } from '../model/slides';
 import { useDisplayPlayer } from '../model/use-display-player';
+import { useVideoSlides } from '../model/use-video-slides';
 import { useDeviceLink, useHeartbeat, useLiveUpdates, usePlayFlush } from '../model/use-display-links';
 import { usePageImages } from '../model/use-page-image';
 import { AlertFileScreen, AlertScreen } from './alert-screen';
 import { IdleScreen, TakeoverMessage } from './display-screens';
+import { VideoSlide } from './video-slide';
 import './display.css';
 
 export { DISPLAY_APP_VERSION } from '../model/use-display-links';
@@ -108,7 +111,7 @@ function PairedDisplay({
   // Outside its opening hours (on its own clock, offline too) the display is black and plays nothing.
   const open = useOpenNow(screen.openingHours, screen.timeZone);
   const stage = useStageLayout(screen.rotation);
-  const { playing, because, slide, showing, watched } = useDisplayPlayer(screen, {
+  const { playing, because, slide, showing, next, finished, watched } = useDisplayPlayer(screen, {
     version,
     active: open,
     onPlayed: (r) => log.add(r),
@@ -119,6 +122,7 @@ function PairedDisplay({
     watched.slides.map((s) => s.imagePath),
     board,
   );
+  const videos = useVideoSlides(finished);
 
   // What is on screen, as reported: a page, the takeover's message, or nothing (closed, or nothing to play).
   const takeoverId = because.rule === 'takeover' ? because.takeoverId : null;
@@ -136,7 +140,9 @@ function PairedDisplay({
           page: showing.slide.pageNumber,
           shownAt: showing.at,
           holdSeconds: showing.slide.seconds,
-          image: images.imageOf(showing.slide.imagePath),
+          image: showing.slide.video
+            ? videos.stateOf(showing.slide.video.url)
+            : images.imageOf(showing.slide.imagePath),
         }
       : null,
     since,
@@ -190,8 +196,8 @@ function PairedDisplay({
             startsAt={screen.takeovers?.find((x) => x.id === takeoverId)?.startsAt ?? null}
             timeZone={screen.timeZone}
           />
-        ) : slide ? (
-          <PageImageView slide={slide} images={images} />
+        ) : slide && showing ? (
+          <SlideView showing={showing} next={next} images={images} videos={videos} finished={finished} />
         ) : (
           <IdleScreen name={screen.name} unassigned={playing.kind === 'none'} />
         )}
@@ -199,6 +205,55 @@ function PairedDisplay({
       </Stage>
     </main>
   );
+}
+
+/**
+ * The slide on screen, and the next one when it is a video (mounted hidden, loaded and decoded ahead). One keyed list,
+ * so the prepared <video> (keyed by its showing's step) is the element shown when its turn comes.
+ */
+function SlideView({
+  showing,
+  next,
+  images,
+  videos,
+  finished,
+}: {
+  showing: { slide: Slide; step: number; at: number };
+  next: Slide | undefined;
+  images: ReturnType<typeof usePageImages>;
+  videos: ReturnType<typeof useVideoSlides>;
+  finished: (step: number) => void;
+}) {
+  const { slide, step } = showing;
+  const items: ReactNode[] = [];
+  if (slide.video) {
+    const url = slide.video.url;
+    items.push(
+      <VideoSlide
+        key={`video-${step}`}
+        slide={{ ...slide, video: slide.video }}
+        step={step}
+        active
+        onEnded={finished}
+        onPlaying={() => videos.played(url)}
+        onFailed={() => videos.failed(url, step)}
+      />,
+    );
+  } else items.push(<PageImageView key="page" slide={slide} images={images} />);
+  if (next?.video) {
+    items.push(
+      <VideoSlide
+        key={`video-${step + 1}`}
+        slide={{ ...next, video: next.video }}
+        step={step + 1}
+        active={false}
+        onEnded={finished}
+        onPlaying={() => {}}
+        onFailed={() => {}}
+      />,
+    );
+  }
+  return <>{items}</>;
 }
 
 /** The page on screen: its image, asked again after a failure (model/use-page-image.ts). */

@@ -1,5 +1,5 @@
 // What the display shows, page by page, and the proof-of-play record of each showing.
-import type { FilePage, PlayRecord } from '@pagecast/contracts';
+import type { FilePage, PageVideo, PlayRecord } from '@pagecast/contracts';
 
 export interface Slide {
   fileId: string;
@@ -8,19 +8,40 @@ export interface Slide {
   /** the page's own number (1 = first page): what a play record names */
   pageNumber: number;
   imagePath: string;
+  /** how long it stays: the page's duration, or a video's length rounded up (what the health report's hold names) */
   seconds: number;
+  /** a video's poster page: the video played in its place, until it ends (the poster is its poster) */
+  video?: PageVideo;
 }
 
-/** The slides of one file's pages, in order, each shown for its duration (at least a second). */
+/**
+ * The slides of one file's pages, in order, each shown for its duration (at least a second); a video's page plays the
+ * video for its length instead.
+ */
 export function pageSlides(fileId: string, pages: FilePage[]): Slide[] {
   return pages.map((p, index) => ({
     fileId,
     page: index,
     pageNumber: p.pageNumber,
     imagePath: p.imagePath,
-    seconds: Math.max(1, p.displayDuration),
+    seconds: p.video ? Math.max(1, Math.ceil(p.video.durationMs / 1000)) : Math.max(1, p.displayDuration),
+    ...(p.video ? { video: p.video } : {}),
   }));
 }
+
+/**
+ * A video that has not ended this long after its length is moved past (a stalled stream, a decoder that hangs): its
+ * `ended` event is what moves on, this only keeps the display from stalling.
+ */
+export const VIDEO_STALL_GRACE_MS = 10_000;
+
+/** How long the slide's timer waits: a page's duration, or for a video only the stall guard past its length. */
+export const slideTimerMs = (slide: Slide): number =>
+  slide.video ? slide.video.durationMs + VIDEO_STALL_GRACE_MS : slide.seconds * 1000;
+
+/** The slide shown after step `step` (the one prepared ahead), none when nothing plays. */
+export const slideAfter = (slides: readonly Slide[], step: number): Slide | undefined =>
+  slides.length ? slides[(step + 1) % slides.length] : undefined;
 
 /** The record of a page shown from `shownAt` until `endedAt` (ms); none for a glimpse under half a second. */
 export function playRecordOf(slide: Slide, shownAt: number, endedAt: number, id: string): PlayRecord | null {

@@ -13,12 +13,12 @@ import {
   resolveScreen,
   type Shown,
 } from '@pagecast/contracts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePageTimer } from '../../../lib/use-page-timer';
 import { precacheForOffline } from '../../../sw/register';
 import { getDisplayPages, getDisplayPlaylist } from '../api/get-content';
 import { retryDelay, type WaitingBoard } from './retry';
-import { pageSlides, playRecordOf, type Slide } from './slides';
+import { pageSlides, playRecordOf, type Slide, slideAfter, slideTimerMs } from './slides';
 
 export type { Slide };
 
@@ -60,6 +60,7 @@ async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boo
     }
     slides.push(...pageSlides(fileId, pages));
   }
+  // (a video's file is not kept offline: only its poster)
   void precacheForOffline(slides.map((s) => s.imagePath));
   return { slides, missing };
 }
@@ -168,12 +169,16 @@ export function useDisplayPlayer(
     return close;
   }, [showing]);
 
-  // Advance after the page's duration.
+  // Advance after the page's duration; a video moves on when it ends (`finished`), the timer only guards a stall.
   usePageTimer(
     showing,
-    () => (showing ? showing.slide.seconds * 1000 : null),
+    () => (showing ? slideTimerMs(showing.slide) : null),
     () => setStep((n) => n + 1),
   );
+  /** The showing `ofStep` is over (its video ended, or failed and was reported): the next slide, once. */
+  const finished = useCallback((ofStep: number) => setStep((n) => (n === ofStep ? n + 1 : n)), []);
+  /** the slide after this one, prepared ahead (a video is loaded and decoded before the current one ends) */
+  const next = active ? slideAfter(slides, step) : undefined;
 
-  return { playing, because: resolution.because, slide, showing, watched: { slides } };
+  return { playing, because: resolution.because, slide, showing, next, finished, watched: { slides } };
 }

@@ -1,0 +1,193 @@
+// @vitest-environment jsdom
+// A display plays a video item (components/video-slide.tsx): /screen paired, in jsdom with the real catalogues, on
+// fake timers; the network is an in-test fetch, and the <video> is driven by the test (jsdom plays no media: play and
+// pause are recorded, `ended`, `playing` and `error` are dispatched). The video plays until it ends, not for the
+// page's seconds; the next video is mounted, loaded and decoded before the current one ends and is the element shown;
+// a video that fails is reported broken and skipped.
+import { initI18n } from '@pagecast/i18n';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DisplayPage } from '../src/features/display/components/display-page';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const PLAYLIST = '6a1f0000000000000000aa01';
+const DOC = '6a1f000000000000000000d1';
+const V1 = '6a1f000000000000000000e1';
+const V2 = '6a1f000000000000000000e2';
+const SCREEN = {
+  screenId: 's1',
+  name: 'Front window',
+  timeZone: 'Asia/Tokyo',
+  assignment: { kind: 'playlist', playlistId: PLAYLIST },
+  heartbeatSeconds: 60,
+};
+const page = (fileId: string, seconds: number, videoMs?: number) => ({
+  id: `p-${fileId}`,
+  fileId,
+  pageNumber: 1,
+  imagePath: `/media/page-${fileId}.webp`,
+  thumbPath: `/media/thumb-${fileId}.webp`,
+  displayDuration: seconds,
+  ...(videoMs === undefined ? {} : { video: { url: `/media/video/${fileId}`, durationMs: videoMs } }),
+  createdAt: '2026-12-01T00:00:00.000Z',
+});
+const item = (fileId: string, position: number) => ({
+  id: `i${position}`,
+  playlistId: PLAYLIST,
+  fileId,
+  position,
+  file: { id: fileId },
+});
+
+let i18n: Awaited<ReturnType<typeof initI18n>>;
+let root: Root;
+let host: HTMLDivElement;
+let files: string[];
+let pages: Record<string, ReturnType<typeof page>>;
+let videoStatus: number;
+/** what each heartbeat said the display shows */
+let reports: { kind: string; fileId?: string; loaded?: boolean; error?: string | null }[];
+/** play() and pause() calls, by the element's step */
+let calls: string[];
+
+class FakeEventSource {
+  onerror: (() => void) | null = null;
+  addEventListener() {}
+  close() {}
+}
+
+beforeAll(async () => {
+  i18n = await initI18n({ lng: 'en' });
+});
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  localStorage.clear();
+  localStorage.setItem('pagecast.screen.device', JSON.stringify(SCREEN));
+  vi.useFakeTimers({ now: Date.parse('2026-12-06T09:00:00.000Z') });
+  reports = [];
+  calls = [];
+  videoStatus = 206;
+  vi.stubGlobal('EventSource', FakeEventSource);
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+    calls.push(`play ${this.dataset.step}`);
+    return Promise.resolve();
+  });
+  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (this: HTMLMediaElement) {
+    calls.push(`pause ${this.dataset.step}`);
+  });
+  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
+    const path = new URL(input, 'http://app.test').pathname;
+    if (path === '/api/screens/device/me') return json(SCREEN);
+    if (path === `/api/playlists/${PLAYLIST}/items`) return json(files.map((f, i) => item(f, i)));
+    const pagesOf = /^\/api\/files\/([0-9a-f]+)\/pages$/.exec(path)?.[1];
+    if (pagesOf && pages[pagesOf]) return json([pages[pagesOf]]);
+    if (path === '/api/screens/device/heartbeat') {
+      const body = JSON.parse(String(init?.body)) as { shows?: (typeof reports)[number] };
+      if (body.shows) reports.push(body.shows);
+      return json({});
+    }
+    if (path.startsWith('/media/video/')) return new Response('not a video', { status: videoStatus });
+    if (path.startsWith('/media/')) return new Response('image bytes', { status: 200 });
+    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+  });
+  host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+});
+afterEach(() => {
+  act(() => root.unmount());
+  host.remove();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+async function pass(ms: number) {
+  await act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+  });
+}
+const current = () => host.querySelector<HTMLElement>('.pc-display__page:not(.pc-display__next)') as HTMLElement | null;
+const currentFile = () => current()?.dataset.file;
+const video = (state: 'current' | 'next') => host.querySelector<HTMLVideoElement>(`video[data-state="${state}"]`);
+async function mediaEvent(el: HTMLElement | null, type: string) {
+  await act(async () => {
+    el?.dispatchEvent(new Event(type));
+  });
+  await pass(0);
+}
+
+describe('a video item on the display', () => {
+  it('plays until it ends (not for its seconds), with the next video decoded ahead and shown as the same element', async () => {
+    files = [DOC, V1, V2];
+    pages = { [DOC]: page(DOC, 5), [V1]: page(V1, 5, 30_000), [V2]: page(V2, 5, 20_000) };
+    await act(async () => root.render(<DisplayPage />));
+    await pass(0);
+    expect(currentFile()).toBe(DOC);
+    // the document page is on screen, the first video is already mounted behind it, loading and decoded
+    const first = video('next');
+    expect(first?.dataset.file).toBe(V1);
+    expect(first?.getAttribute('src')).toBe(`/media/video/${V1}`);
+    expect(first?.getAttribute('poster')).toBe(`/media/page-${V1}.webp`);
+    expect(first?.getAttribute('preload')).toBe('auto');
+    expect(first?.muted).toBe(true);
+    expect(first?.hasAttribute('playsinline')).toBe(true);
+    expect(calls).toEqual(['play 1', 'pause 1']);
+    expect(first?.dataset.prepared).toBe('true');
+
+    // the page's 5 s: the prepared element itself comes on screen and plays
+    await pass(5000);
+    expect(currentFile()).toBe(V1);
+    expect(video('current')).toBe(first);
+    // ...and the second video is prepared behind it (steps count from 0, the document page)
+    expect(video('next')?.dataset.file).toBe(V2);
+    expect(calls).toEqual(['play 1', 'pause 1', 'play 1', 'play 2', 'pause 2']);
+    await mediaEvent(first, 'playing');
+
+    // far past the page's 5 s, short of the video's 30 s plus the stall guard: still the video
+    await pass(25_000);
+    expect(currentFile()).toBe(V1);
+    // it ends: the prepared second video is shown at once, as the element that was decoded ahead
+    const second = video('next');
+    await mediaEvent(first, 'ended');
+    expect(currentFile()).toBe(V2);
+    expect(video('current')).toBe(second);
+    expect(first?.isConnected).toBe(false);
+    // its end brings the document page back
+    await mediaEvent(second, 'ended');
+    expect(currentFile()).toBe(DOC);
+  });
+
+  it('moves past a video that never ends once its length and the stall guard have passed', async () => {
+    files = [V1, DOC];
+    pages = { [DOC]: page(DOC, 5), [V1]: page(V1, 5, 4000) };
+    await act(async () => root.render(<DisplayPage />));
+    await pass(0);
+    expect(currentFile()).toBe(V1);
+    await pass(4000 + 9000);
+    expect(currentFile()).toBe(V1);
+    await pass(1000);
+    expect(currentFile()).toBe(DOC);
+  });
+
+  it('reports a video that fails as a broken page, then skips it', async () => {
+    videoStatus = 404;
+    files = [V1, DOC];
+    pages = { [DOC]: page(DOC, 600), [V1]: page(V1, 5, 30_000) };
+    await act(async () => root.render(<DisplayPage />));
+    await pass(0);
+    expect(currentFile()).toBe(V1);
+    await pass(1000);
+    await mediaEvent(video('current'), 'error');
+    // told as a broken page (its address answers 404) before it is skipped, once the report's window allows
+    await pass(2000);
+    expect(currentFile()).toBe(V1);
+    expect(reports.at(-1)).toMatchObject({ kind: 'page', fileId: V1, loaded: false, error: 'not-found' });
+    await pass(250);
+    expect(currentFile()).toBe(DOC);
+  });
+});
