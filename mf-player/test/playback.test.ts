@@ -8,11 +8,13 @@ import {
   nextPlaylistItem,
   nextStep,
   pageDurationMs,
+  pageTimerMs,
   parseIndex,
   playlistItemSearch,
   previousStep,
   type PlayerFileLike,
   type Snapshot,
+  VIDEO_STALL_GRACE_MS,
 } from '../src/features/signage/model/playback';
 
 const file = (over: Partial<PlayerFileLike> = {}): PlayerFileLike => ({
@@ -36,6 +38,17 @@ describe('page durations (autoplay)', () => {
       5000,
     );
     expect(pageDurationMs(undefined, undefined)).toBe(5000);
+  });
+  it("a video's page lasts the video's length (not the file's seconds); its timer only guards a stall past the end", () => {
+    const poster = {
+      pageNumber: 1,
+      imagePath: '/m',
+      displayDuration: 5,
+      video: { url: '/media/video/v', durationMs: 12_300 },
+    };
+    expect(pageDurationMs(poster, file({ displayDuration: 5 }))).toBe(12_300);
+    expect(pageTimerMs(poster, file({ displayDuration: 5 }))).toBe(12_300 + VIDEO_STALL_GRACE_MS);
+    expect(pageTimerMs({ pageNumber: 1, imagePath: '/m' }, file({ displayDuration: 5 }))).toBe(5000);
   });
 });
 

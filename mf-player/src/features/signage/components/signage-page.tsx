@@ -1,6 +1,6 @@
 import { PlayerFrame, Spinner } from '@pagecast/ui';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { classifyLoadError, isLogin, readLatest } from '../model/load-item';
 import { applyAtBoundary, type DisplayMode, effectiveMode, pageDurationMs } from '../model/playback';
@@ -27,7 +27,7 @@ export function SignagePage() {
   const { sources, play, shown, layers, routes, liveState, advance } = useSignagePlayback();
   const { fileId, playlistId, fileQ, pagesQ, itemsQ } = sources;
   const { playing, setPlaying, gone } = play;
-  const { snapshot, pageIndex, imageFailed, appliedAt } = shown;
+  const { snapshot, pageIndex, imageFailed, appliedAt, tick } = shown;
   const [pickedMode, setPickedMode] = useState<DisplayMode | null>(null);
   const qc = useQueryClient();
 
@@ -47,6 +47,7 @@ export function SignagePage() {
   const failure = loginNeeded ? 'login' : firstLoadError ? classifyLoadError(firstLoadError) : null;
   const mode = effectiveMode(pickedMode, showing?.file);
   const pageCount = showing?.pages.length ?? 0;
+  const showingVideo = showing?.pages[pageIndex]?.video ?? null;
   const playableItems = showing?.items?.filter((i) => i.file) ?? [];
   const playlistPosition =
     playlistId && showing?.items
@@ -97,6 +98,15 @@ export function SignagePage() {
           data-testid="player-layer"
           alt=""
         />
+        {showingVideo ? (
+          <PageVideo
+            key={tick}
+            url={showingVideo.url}
+            poster={showing?.pages[pageIndex]?.imagePath}
+            playing={playing}
+            onEnded={() => void advance('next')}
+          />
+        ) : null}
       </div>
       <PlayerOverlay
         gone={gone}
@@ -132,6 +142,46 @@ export function SignagePage() {
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A video's page: the video over its poster (already drawn in the layer below, so no blank frame), muted and inline,
+ * a new element for each showing (keyed by it); paused with the player; its end moves on.
+ */
+function PageVideo({
+  url,
+  poster,
+  playing,
+  onEnded,
+}: {
+  url: string;
+  poster: string | undefined;
+  playing: boolean;
+  onEnded: () => void;
+}) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.muted = true;
+    if (playing) void Promise.resolve(el.play()).catch(() => undefined);
+    else el.pause();
+  }, [playing]);
+  return (
+    <video
+      ref={ref}
+      className="pc-player__video"
+      data-testid="player-video"
+      src={url}
+      poster={poster}
+      muted
+      playsInline
+      preload="auto"
+      onEnded={() => {
+        if (playing) onEnded();
+      }}
+    />
   );
 }
 

@@ -15,6 +15,8 @@ export interface PlayerPageLike {
   pageNumber: number;
   imagePath: string;
   displayDuration?: number | null;
+  /** a video's poster page: the video played in its place (FilePage.video) */
+  video?: { url: string; durationMs: number } | null;
 }
 export interface PlaylistItemLike {
   fileId: string;
@@ -29,12 +31,25 @@ const positive = (n: unknown): n is number => typeof n === 'number' && Number.is
  * else the page's own, else the player's fallback of 5 s.
  */
 export function pageDurationMs(page: PlayerPageLike | undefined, file: PlayerFileLike | undefined): number {
+  // a video's page lasts the video's length
+  if (page?.video) return Math.max(1000, page.video.durationMs);
   const seconds = positive(file?.displayDuration)
     ? file.displayDuration
     : positive(page?.displayDuration)
       ? page.displayDuration
       : constants.playerFallbackDurationSeconds;
   return seconds * 1000;
+}
+
+/**
+ * A video that has not ended this long after its length is moved past (a stalled stream): its `ended` event is what
+ * moves on, the page timer only guards a stall.
+ */
+export const VIDEO_STALL_GRACE_MS = 10_000;
+
+/** How long the page timer waits: the page's duration, or a video's length plus the stall guard. */
+export function pageTimerMs(page: PlayerPageLike | undefined, file: PlayerFileLike | undefined): number {
+  return pageDurationMs(page, file) + (page?.video ? VIDEO_STALL_GRACE_MS : 0);
 }
 
 export type KeyAction = 'stop' | 'previous' | 'next' | 'toggle';

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { PlayerSnapshot } from './load-item';
-import { pageDurationMs } from './playback';
+import { pageTimerMs } from './playback';
 
 /**
  * What is on screen: the snapshot and its page, whether that page's image failed, and `tick`, which counts the
@@ -34,10 +34,10 @@ export function useShownPage() {
     setSnapshot(snap);
   }, []);
 
-  /** How long the page on screen stays, read when its timer starts. */
+  /** How long the page on screen stays, read when its timer starts (a video moves on when it ends, this guards it). */
   const durationMs = useCallback(() => {
     const snap = current.current;
-    return snap ? pageDurationMs(snap.pages[pageRef.current], snap.file) : null;
+    return snap ? pageTimerMs(snap.pages[pageRef.current], snap.file) : null;
   }, []);
 
   return {
