@@ -3,6 +3,7 @@
 // end (its currentTime advances) between the document's pages. The next clip is loaded and decoded ahead, so the
 // swap shows a decoded frame at once: the test measures, with requestVideoFrameCallback and requestAnimationFrame
 // timestamps, the time from each clip's last presented frame to the next item's first painted frame, and prints it.
+// In the member's player (/signage) a clip plays for its length too, then the next item comes.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -180,4 +181,27 @@ describe('video items on a display', () => {
       expect(raw).toBeLessThan(frameMs(v) + 250);
     }
   }, 240_000);
+
+  it("play in the member's player for their length, then the next item comes", async () => {
+    const playlistId = await createPlaylist(api, 'Clips in the player', [clipA, doc.id]);
+    const member = await openPlayerBrowser(api, { serviceWorkers: 'block' });
+    try {
+      const { page } = member;
+      await page.goto(`/signage/${clipA}?playlist=${playlistId}&index=0&autoplay=true`);
+      const clip = page.getByTestId('player-video');
+      await clip.waitFor({ timeout: 20_000 });
+      expect(await clip.getAttribute('src')).toBe(`/media/video/${clipA}`);
+      await until('the clip plays', async () => (await clip.evaluate((v: HTMLVideoElement) => v.currentTime)) > 1);
+      // it ends (about 2 s), then the document's first page: no video any more
+      await until(
+        'the document after the clip',
+        async () =>
+          (await page.getByTestId('remote-mf_player').getAttribute('data-file-id')) === doc.id &&
+          (await page.getByTestId('player-video').count()) === 0,
+        15_000,
+      );
+    } finally {
+      await member.close();
+    }
+  }, 60_000);
 });
