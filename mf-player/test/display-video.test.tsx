@@ -157,9 +157,12 @@ describe('a video item on the display', () => {
     expect(currentFile()).toBe(V2);
     expect(video('current')).toBe(second);
     expect(first?.isConnected).toBe(false);
-    // its end brings the document page back
+    // the document page after it is mounted hidden already, and is the element its end shows
+    const after = host.querySelector('img.pc-display__next');
+    expect(after?.getAttribute('data-file')).toBe(DOC);
     await mediaEvent(second, 'ended');
     expect(currentFile()).toBe(DOC);
+    expect(current()).toBe(after);
   });
 
   it('moves past a video that never ends once its length and the stall guard have passed', async () => {

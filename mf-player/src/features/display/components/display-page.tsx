@@ -240,6 +240,8 @@ function SlideView({
       />,
     );
   } else items.push(<PageImageView key="page" slide={slide} images={images} />);
+  // after a video, the page that follows is mounted hidden too, drawn and decoded, and becomes the element shown
+  if (slide.video && next && !next.video) items.push(<PageImageView key="page" slide={next} images={images} next />);
   if (next?.video) {
     items.push(
       <VideoSlide
@@ -260,14 +262,18 @@ function SlideView({
 function PageImageView({
   slide,
   images,
+  next = false,
 }: {
   slide: { fileId: string; page: number; imagePath: string };
   images: ReturnType<typeof usePageImages>;
+  /** the page after the video on screen: hidden until its turn */
+  next?: boolean;
 }) {
   const { t } = useTranslation();
   return (
     <img
-      className="pc-display__page"
+      className={next ? 'pc-display__page pc-display__next' : 'pc-display__page'}
+      aria-hidden={next ? true : undefined}
       src={images.srcOf(slide.imagePath)}
       alt={t('screens.display.pageAlt', { page: slide.page + 1 })}
       data-file={slide.fileId}
