@@ -15,6 +15,7 @@ COPY packages/ui/package.json packages/ui/
 COPY packages/i18n/package.json packages/i18n/
 COPY packages/router/package.json packages/router/
 COPY packages/verify/package.json packages/verify/
+COPY packages/alerts/package.json packages/alerts/
 COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/
@@ -48,6 +49,7 @@ COPY packages/ui/package.json packages/ui/
 COPY packages/i18n/package.json packages/i18n/
 COPY packages/router/package.json packages/router/
 COPY packages/verify/package.json packages/verify/
+COPY packages/alerts/package.json packages/alerts/
 COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/

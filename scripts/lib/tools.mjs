@@ -253,10 +253,9 @@ export const debian = {
     'fonts-noto-cjk',
     'python3-uno',
     'libheif-examples',
+    // ffprobe and ffmpeg: an uploaded video's probe, remux or transcode and poster (and the media corpus's files)
+    'ffmpeg',
   ],
-  // ffmpeg (with ffprobe): makes the media corpus's GIF and 16-bit PNG (scripts/media-corpus.mjs); the video round's
-  // probe and transcoder.
-  media: ['ffmpeg'],
   browser: ['chromium'],
   // wrk and nginx: the page-image benchmark (gateway/bench/images.bench.mjs) measures both with the same load.
   bench: ['poppler-utils', 'wrk', 'nginx-light'],
@@ -271,7 +270,7 @@ export const debian = {
 /** The lists each entry point installs: npm start (stack), npm test, npm run bench. */
 export const installedBy = {
   start: ['conversion', 'python', 'proxy'],
-  test: ['conversion', 'media', 'browser', 'test', 'python'],
+  test: ['conversion', 'browser', 'test', 'python'],
   bench: ['conversion', 'browser', 'bench'],
 };
 

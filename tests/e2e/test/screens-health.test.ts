@@ -3,6 +3,7 @@
 // clock moves time, and its sweep runs at once) the owner gets an e-mail linking to the screen's health; its network
 // back, it recovers on the page and a recovery e-mail follows.
 import type { FleetHealth } from '@pagecast/contracts';
+import type { WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Api, openPlayerBrowser, type PlayerBrowser, pairDisplay, signedInMember, until } from './player-helpers';
 
@@ -10,6 +11,9 @@ let api: Api;
 let display: PlayerBrowser;
 let owner: PlayerBrowser;
 let screenId = '';
+/** the display's open sockets, and whether its network is cut (new ones then close at once) */
+const sockets = new Set<WebSocketRoute>();
+let networkCut = false;
 const NAME = `Health ${Date.now().toString(36)}`;
 
 /** the state the owner's open Screens page shows for the screen */
@@ -70,6 +74,16 @@ async function lastSeen(): Promise<string | null> {
 beforeAll(async () => {
   api = await signedInMember();
   display = await openPlayerBrowser(null, { serviceWorkers: 'block' });
+  // The display's socket goes through the test, so a cut network cuts it too: a route of HTTP requests leaves an
+  // open WebSocket alone, and Chromium's offline emulation does not close one either.
+  await display.context.routeWebSocket(/\/api\/screens\/device\/socket$/, (ws) => {
+    if (networkCut) {
+      void ws.close();
+      return;
+    }
+    sockets.add(ws);
+    ws.connectToServer();
+  });
   screenId = await pairDisplay(api, display.page, { name: NAME, timeZone: 'Europe/Paris' });
   // its group alerts after 1 minute
   const group = await api.json<{ id: string }>('POST', '/api/screens/groups', {
@@ -108,8 +122,14 @@ describe("a screen's health on the owner's pages, and its e-mails", () => {
       (window as { __healthMark?: number }).__healthMark = 1;
     });
     await display.context.route('**/*', (route) => route.abort());
+    networkCut = true;
+    for (const ws of sockets) await ws.close();
+    sockets.clear();
     // two heartbeats missed (35 s), then the next health read (at most 15 s, or the stream)
-    await until('offline on the page', async () => (await shownState()) === 'offline', 90_000);
+    await until('offline on the page', async () => (await shownState()) === 'offline', 90_000).catch(async (err) => {
+      console.log('[screens-health] shown', await shownState(), 'last seen', await lastSeen(), 'now', new Date());
+      throw err;
+    });
     expect(await owner.page.evaluate(() => (window as { __healthMark?: number }).__healthMark)).toBe(1);
     const reason = await owner.page.getByTestId(`screen-${screenId}`).getByTestId('health-reason').textContent();
     // "offline since <time>", in the page's language (the member's, or the browser's)
@@ -146,6 +166,7 @@ describe("a screen's health on the owner's pages, and its e-mails", () => {
 
   it('its network back, it recovers on the page, and a recovery e-mail follows', async () => {
     await display.context.unroute('**/*');
+    networkCut = false;
     await until('back on the page', async () => (await shownState()) === 'ok', 90_000);
     // the sweep ends the incident; the recovery is told after its grouping window, a minute of clock later,
     // moved in steps shorter than a missed heartbeat (each after a fresh one) so the screen stays online
