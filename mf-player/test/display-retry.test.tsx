@@ -19,6 +19,9 @@ const PAIRING = {
   expiresAt: '2030-01-01T00:00:00.000Z',
 };
 
+/** real time, taken before the fake timers: the signing key is made by WebCrypto on real time */
+const realSetTimeout = globalThis.setTimeout;
+const realWait = (ms: number) => new Promise<void>((r) => realSetTimeout(r, ms));
 let i18n: Awaited<ReturnType<typeof initI18n>>;
 let root: Root;
 let host: HTMLDivElement;
@@ -123,7 +126,8 @@ describe('/screen never gives up', () => {
     for (let i = 0; i < 50 && !polled(); i++) {
       await pass(1000);
       await act(async () => new Promise<void>((r) => queueMicrotask(r)));
-      await new Promise<void>((r) => process.nextTick(r));
+      // a bounded wait in real time (up to 50 × 50 ms), not a tick: on a busy machine the key takes longer than ticks
+      await realWait(50);
     }
     expect(polled()).toBe(true);
     expect(calls.some((c) => c.path === '/api/screens/device/me')).toBe(false);

@@ -73,7 +73,10 @@ export const TOOL_LICENCES = {
       licence: 'LGPL-3.0-or-later AND MIT',
       what: 'heif-convert decodes HEIC photos (libheif with libde265), a separate process per photo',
     },
-    ffmpeg: { licence: 'GPL-2.0-or-later', what: 'probes, remuxes and transcodes uploaded videos and takes their poster (a separate process per run), and makes the media test corpus' },
+    ffmpeg: {
+      licence: 'GPL-2.0-or-later',
+      what: 'probes, remuxes and transcodes uploaded videos and takes their poster (a separate process per run), and makes the media test corpus',
+    },
     chromium: { licence: 'BSD-3-Clause', what: 'browser tests and benchmarks' },
     'poppler-utils': { licence: 'GPL-2.0-or-later', what: 'page counts in tests and benchmarks' },
     wrk: { licence: 'Apache-2.0', what: 'HTTP benchmark' },
