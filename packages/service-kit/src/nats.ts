@@ -240,91 +240,55 @@ export async function ensureConsumer(
  * terminated so they do not loop), handed to `handler`, and acked after it returns; a throw naks with a growing
  * delay. Messages are handled one at a time, in order.
  */
-export async function consume<S extends Subject>(
+export function consume<S extends Subject>(
   js: JetStreamClient,
   opts: ConsumeOptions<S>,
 ): Promise<{ stop(): Promise<void> }> {
-  const { stream, durable, logger } = opts;
-  const ackWaitMs = opts.ackWaitMs ?? 30_000;
-  const retryDelayMs = opts.retryDelayMs ?? 1000;
-  const maxDeliver = opts.maxDeliver ?? 50;
-  const log = logger.child({ stream, durable });
-  const setup = startRetry(log, opts.setupTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
-  const jsm = await untilReady('nats jetstream', () => js.jetstreamManager(), setup, permanentNatsError);
-  const config = {
-    filter_subjects: [...opts.subjects] as string[],
-    ack_wait: nanos(ackWaitMs),
-    max_deliver: maxDeliver,
-  };
-  await ensureConsumer(jsm, stream, durable, config, {
-    logger: log,
-    deliver: opts.deliver,
-    timeoutMs: Math.max(0, setup.timeoutMs - (Date.now() - setup.startedAt)),
-  });
-  const consumer = await untilReady(
-    `nats consumer ${stream}/${durable}`,
-    () => js.consumers.get(stream, durable),
-    setup,
-    permanentNatsError,
-  );
-  const messages = await consumer.consume({ max_messages: 16, expires: PULL_EXPIRES_MS });
-
-  const handle = async (m: JsMsg) => {
+  const subjects = [...opts.subjects] as string[];
+  return consumeDurable(js, opts, subjects, (m, log) => {
     let event: EventEnvelope<S>;
     try {
       const parsed = parseEvent(m.json());
-      if (parsed.type !== m.subject || !(opts.subjects as string[]).includes(parsed.type)) {
+      if (parsed.type !== m.subject || !subjects.includes(parsed.type)) {
         throw new Error(`event type ${parsed.type} does not match subject ${m.subject}`);
       }
       event = parsed as EventEnvelope<S>;
     } catch (err) {
       log.error({ err, subject: m.subject, seq: m.seq }, 'bad message terminated');
       m.term('bad message');
-      return;
+      return undefined;
     }
-    // Long handlers (a conversion) keep the message from being redelivered while they work.
-    const keepAlive = setInterval(() => m.working(), Math.max(1000, ackWaitMs / 2));
-    try {
-      await opts.handler(event);
-      clearInterval(keepAlive);
-      m.ack();
-    } catch (err) {
-      clearInterval(keepAlive);
-      const attempt = m.info.deliveryCount;
-      if (attempt >= maxDeliver) {
-        log.error({ err, eventId: event.id, type: event.type, attempt }, 'handler failed; giving up on the event');
-        m.term('handler failed too often');
-        return;
-      }
-      const delay = Math.min(retryDelayMs * 2 ** (attempt - 1), 60_000);
-      log.warn({ err, eventId: event.id, type: event.type, attempt, delay }, 'handler failed; will retry');
-      m.nak(delay);
-    }
-  };
-
-  const loop = (async () => {
-    for await (const m of messages) await handle(m);
-  })().catch((err) => log.error({ err }, 'consumer loop ended with an error'));
-
-  log.info({ subjects: opts.subjects }, 'consuming');
-  return {
-    async stop() {
-      await messages.close();
-      await loop;
-    },
-  };
+    return { run: () => opts.handler(event), fields: { eventId: event.id, type: event.type } };
+  });
 }
 
 /**
  * A durable pull consumer of raw messages (not event envelopes: the alert feed's XML), with the same acks,
  * redelivery and give-up as `consume`; `handler` gets the bytes and the message's id header.
  */
-export async function consumeRaw(
+export function consumeRaw(
   js: JetStreamClient,
   opts: Omit<ConsumeOptions<never>, 'subjects' | 'handler'> & {
     subjects: string[];
     handler: (data: Uint8Array, meta: { msgId: string | undefined; seq: number }) => Promise<void>;
   },
+): Promise<{ stop(): Promise<void> }> {
+  return consumeDurable(js, opts, opts.subjects, (m) => ({
+    run: () => opts.handler(m.data, { msgId: m.headers?.get('Nats-Msg-Id') || undefined, seq: m.seq }),
+    fields: { seq: m.seq },
+  }));
+}
+
+/**
+ * What `consume` and `consumeRaw` share: the durable made (or bound) once JetStream answers, then each message's
+ * work (undefined: the message was dealt with, e.g. terminated) run with the ack kept alive, acked, or naked with a
+ * growing delay until `maxDeliver`.
+ */
+async function consumeDurable(
+  js: JetStreamClient,
+  opts: Omit<ConsumeOptions<never>, 'subjects' | 'handler'>,
+  subjects: string[],
+  work: (m: JsMsg, log: pino.Logger) => { run(): Promise<void>; fields: Record<string, unknown> } | undefined,
 ): Promise<{ stop(): Promise<void> }> {
   const { stream, durable, logger } = opts;
   const ackWaitMs = opts.ackWaitMs ?? 30_000;
@@ -333,7 +297,7 @@ export async function consumeRaw(
   const log = logger.child({ stream, durable });
   const setup = startRetry(log, opts.setupTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
   const jsm = await untilReady('nats jetstream', () => js.jetstreamManager(), setup, permanentNatsError);
-  const config = { filter_subjects: [...opts.subjects], ack_wait: nanos(ackWaitMs), max_deliver: maxDeliver };
+  const config = { filter_subjects: subjects, ack_wait: nanos(ackWaitMs), max_deliver: maxDeliver };
   await ensureConsumer(jsm, stream, durable, config, {
     logger: log,
     deliver: opts.deliver,
@@ -346,29 +310,35 @@ export async function consumeRaw(
     permanentNatsError,
   );
   const messages = await consumer.consume({ max_messages: 16, expires: PULL_EXPIRES_MS });
+
   const handle = async (m: JsMsg) => {
+    const job = work(m, log);
+    if (!job) return;
+    // Long handlers (a conversion) keep the message from being redelivered while they work.
     const keepAlive = setInterval(() => m.working(), Math.max(1000, ackWaitMs / 2));
     try {
-      await opts.handler(m.data, { msgId: m.headers?.get('Nats-Msg-Id') || undefined, seq: m.seq });
+      await job.run();
       clearInterval(keepAlive);
       m.ack();
     } catch (err) {
       clearInterval(keepAlive);
       const attempt = m.info.deliveryCount;
       if (attempt >= maxDeliver) {
-        log.error({ err, seq: m.seq, attempt }, 'handler failed; giving up on the message');
+        log.error({ err, ...job.fields, attempt }, 'handler failed; giving up on the message');
         m.term('handler failed too often');
         return;
       }
       const delay = Math.min(retryDelayMs * 2 ** (attempt - 1), 60_000);
-      log.warn({ err, seq: m.seq, attempt, delay }, 'handler failed; will retry');
+      log.warn({ err, ...job.fields, attempt, delay }, 'handler failed; will retry');
       m.nak(delay);
     }
   };
+
   const loop = (async () => {
     for await (const m of messages) await handle(m);
   })().catch((err) => log.error({ err }, 'consumer loop ended with an error'));
-  log.info({ subjects: opts.subjects }, 'consuming');
+
+  log.info({ subjects }, 'consuming');
   return {
     async stop() {
       await messages.close();
