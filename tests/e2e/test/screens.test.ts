@@ -250,19 +250,18 @@ describe('screens', () => {
     const { page } = display;
     const before = await settledPlays();
     // a record of a page the file does not have, sent by the display itself (its batches are signed by its key: one
-    // put into its queue goes with the next flush)
-    await page.evaluate((fileId) => {
-      const queue = JSON.parse(localStorage.getItem('pagecast.screen.plays') ?? '[]') as unknown[];
-      queue.push({
-        id: crypto.randomUUID(),
-        fileId,
-        page: 99,
-        startedAt: new Date(Date.now() - 20_000).toISOString(),
-        seconds: 5,
-      });
-      localStorage.setItem('pagecast.screen.plays', JSON.stringify(queue));
-      window.dispatchEvent(new Event('online'));
-    }, fileA);
+    // put into its queue goes with the next flush). It starts 10 s before the day part, when the default playlist was
+    // given to the screen: timed from the display's clock instead, a busy run that ticked it further past the boundary
+    // made the record of a file no longer given (refused as not assigned before its page was looked at).
+    await page.evaluate(
+      ({ fileId, startedAt }) => {
+        const queue = JSON.parse(localStorage.getItem('pagecast.screen.plays') ?? '[]') as unknown[];
+        queue.push({ id: crypto.randomUUID(), fileId, page: 99, startedAt, seconds: 5 });
+        localStorage.setItem('pagecast.screen.plays', JSON.stringify(queue));
+        window.dispatchEvent(new Event('online'));
+      },
+      { fileId: fileA, startedAt: new Date(BOUNDARY - 10_000).toISOString() },
+    );
     await until('the record sent', async () => (await queued(page)) === 0);
     const m = member.page;
     await m.goto('/screens');
@@ -278,6 +277,8 @@ describe('screens', () => {
         ).length > 0,
     );
     expect(await refused.getByTestId('refused-total').textContent()).toBe('1件の記録がカウントされませんでした');
+    // the reason first, so a failure names the one given
+    expect(await refused.locator('tr[data-reason]').getAttribute('data-reason')).toBe('no-such-page');
     expect(await refused.getByRole('cell', { name: '存在しないページ' }).count()).toBe(1);
     expect(await refused.getByRole('cell', { name: 'Shop window' }).count()).toBe(1);
     expect(await totalPlays()).toBe(before);
