@@ -210,7 +210,13 @@ export function createOutbox(conn: mongoose.Connection, js: JetStreamClient, log
         // Same id, still unsent: keep the first entry and send it.
         if (!isDuplicateKeyError(err)) throw err;
         const existing = await model.findById(entry._id).lean<OutboxEntry>();
-        if (!existing) throw err;
+        if (!existing) {
+          // sent and moved to outbox_sent between our insert and this read (two settlers of one purchase): the same
+          // event, already on its way; failing here would answer a change that stands as a conflict
+          const done = await sent.findById(entry._id).lean<OutboxEntry>();
+          if (done) return envelopeOf(sameSubject(done)) as EventEnvelope<S>;
+          throw err;
+        }
         stored = sameSubject(existing);
       }
       try {

@@ -136,6 +136,18 @@ describe('outbox (real FerretDB + JetStream)', () => {
     expect((await storedById()).get(id)).toHaveLength(1);
   });
 
+  it('two add() of one id at once (two settlers of one purchase) both answer the one event, however they interleave', async () => {
+    // one of each pair may find the other's entry moved to outbox_sent between its refused insert and its read
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    const payloads = ids.map(() => data());
+    const results = await Promise.allSettled(
+      ids.flatMap((id, i) => [outbox.add(subject, payloads[i], { id }), outbox.add(subject, payloads[i], { id })]),
+    );
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
+    const stored = await storedById();
+    for (const id of ids) expect(stored.get(id)).toHaveLength(1);
+  });
+
   it('when NATS is unreachable, add() keeps the entry unsent and the relay (start) publishes it later', async () => {
     const dead = await connectNats(env.NATS_URL, logger, 'kit-outbox-dead');
     await dead.nc.close();
