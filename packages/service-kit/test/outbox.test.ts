@@ -138,10 +138,10 @@ describe('outbox (real FerretDB + JetStream)', () => {
 
   it('two add() of one id at once (two settlers of one purchase) both answer the one event, however they interleave', async () => {
     // one of each pair may find the other's entry moved to outbox_sent between its refused insert and its read
-    const ids = Array.from({ length: 40 }, () => randomUUID());
-    const payloads = ids.map(() => data());
+    const events = Array.from({ length: 40 }, () => ({ id: randomUUID(), payload: data() }));
+    const ids = events.map((e) => e.id);
     const results = await Promise.allSettled(
-      ids.flatMap((id, i) => [outbox.add(subject, payloads[i], { id }), outbox.add(subject, payloads[i], { id })]),
+      events.flatMap(({ id, payload }) => [outbox.add(subject, payload, { id }), outbox.add(subject, payload, { id })]),
     );
     expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
     const stored = await storedById();

@@ -17,7 +17,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A new repository on the service's connection, and the filters it sent to `users` since it was made. */
+/**
+ * A new repository on the service's connection, and the filters sent to `users` since it was made: by any code on that
+ * connection (the service's own consumers and jobs too), so each test reads only the filters naming its members.
+ */
 function freshRepository() {
   const { conn } = h.server.context;
   const filters: Array<Record<string, unknown>> = [];
@@ -38,7 +41,9 @@ const verifiedInput = (email: string) => ({
   locale: null,
 });
 
-const byAddress = (filters: Array<Record<string, unknown>>) => filters.filter((f) => 'email' in f);
+/** The lookups of this address (the service may look up others meanwhile). */
+const byAddress = (filters: Array<Record<string, unknown>>, email: string) =>
+  filters.filter((f) => 'email' in f && JSON.stringify(f.email).includes(email));
 
 describe('finding a member by address', () => {
   it('reads a registered member by id, with no filter on the address, from a repository that never saw them', async () => {
@@ -48,7 +53,7 @@ describe('finding a member by address', () => {
       const found = await users.findForLogin(member.email.toUpperCase());
       expect(found?.email).toBe(member.email);
       expect(filters.length).toBeGreaterThan(0);
-      expect(byAddress(filters)).toEqual([]);
+      expect(byAddress(filters, member.email)).toEqual([]);
       // And the login itself, through the service.
       expect((await login(h, member.email, member.password)).res.status).toBe(200);
     } finally {
@@ -68,7 +73,7 @@ describe('finding a member by address', () => {
     try {
       // As for an unknown address: no scan of `users` (an unknown address would wait for it, and so tell itself apart).
       expect(await first.users.findForLogin(email)).toBeNull();
-      expect(byAddress(first.filters)).toEqual([]);
+      expect(byAddress(first.filters, email)).toEqual([]);
       // The repair since a moment after the member's creation leaves it; the one that covers it writes its hint.
       expect(await seed.repairEmailHints(new Date(Date.now() + 60_000))).toBe(0);
       expect(await seed.hintModel.findById(email).lean()).toBeNull();
@@ -77,7 +82,7 @@ describe('finding a member by address', () => {
 
       const second = freshRepository();
       expect((await second.users.findForLogin(email))?._id).toBe(created._id);
-      expect(byAddress(second.filters)).toEqual([]);
+      expect(byAddress(second.filters, email)).toEqual([]);
     } finally {
       conn.set('debug', false);
     }
@@ -149,7 +154,7 @@ describe('finding a member by address', () => {
     const { users, filters } = freshRepository();
     try {
       expect((await users.findForLogin(a.email))?._id).toBe(idA);
-      expect(byAddress(filters)).toEqual([{ email: a.email }]);
+      expect(byAddress(filters, a.email)).toEqual([{ email: a.email }]);
       expect((await seed.hintModel.findById(a.email).lean())?.userId).toBe(idA);
     } finally {
       conn.set('debug', false);
@@ -179,7 +184,8 @@ describe('finding a member by address', () => {
       const found = await Promise.all(created.map((u) => users.findForLogin(u.email)));
       expect(found.map((u) => u?._id)).toEqual(created.map((u) => u._id));
       // One read of the six members (after one read of their six hints, not watched here).
-      expect(filters).toEqual([{ _id: { $in: created.map((u) => u._id) } }]);
+      const theirs = filters.filter((f) => created.some((u) => JSON.stringify(f).includes(u._id)));
+      expect(theirs).toEqual([{ _id: { $in: created.map((u) => u._id) } }]);
     } finally {
       conn.set('debug', false);
     }
