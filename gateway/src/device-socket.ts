@@ -23,6 +23,7 @@ import {
   subjects,
 } from '@pagecast/contracts';
 import type { DeviceRpcClient } from '@pagecast/service-kit';
+import { LRUCache } from 'lru-cache';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { readCookie } from './cookies';
 import type { DeviceIdentity, DeviceVerifier } from './device';
@@ -69,6 +70,8 @@ export interface DeviceSocketOptions {
   /** the HTTP device limit, the same per display: calls per window */
   windowMs: number;
   maxCalls: number;
+  /** the caller's address as the HTTP path reads it (TRUST_PROXY); the peer's address when absent */
+  clientAddress?: (req: IncomingMessage) => string;
   /** tests shorten these */
   pingMs?: number;
   silentMs?: number;
@@ -97,19 +100,26 @@ const originOf = (url: string): string | undefined => {
 };
 
 /** An HTTP answer to a refused upgrade (no socket): the same JSON body as the HTTP path's. */
-function refuseUpgrade(socket: Duplex, status: number, text: string, code: string) {
+function refuseUpgrade(socket: Duplex, status: number, text: string, code: string, retryAfterSeconds?: number) {
   const body = JSON.stringify({
     code,
     message: code === 'UNAUTHORIZED' ? 'Unauthorized' : errorMessagesJa[code as 'FORBIDDEN'],
+    ...(retryAfterSeconds !== undefined ? { details: { retryAfterSeconds } } : {}),
   });
+  const retry = retryAfterSeconds !== undefined ? `Retry-After: ${retryAfterSeconds}\r\n` : '';
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n` +
-      `Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `${retry}Connection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
 
+/** Addresses whose refused upgrades are counted at once (the least recently seen is forgotten first). */
+const REFUSALS_KEPT = 50_000;
+
 export function createDeviceSockets(opts: DeviceSocketOptions) {
   const { logger } = opts;
+  // refused upgrades per address in the current window (its start and count); a window ends with its entry's TTL
+  const refusals = new LRUCache<string, { start: number; n: number }>({ max: REFUSALS_KEPT, ttl: opts.windowMs });
   const pingMs = opts.pingMs ?? DEVICE_SOCKET_PING_SECONDS * 1000;
   const silentMs = opts.silentMs ?? DEVICE_SOCKET_SILENT_SECONDS * 1000;
   const settleMs = opts.settleMs ?? 50;
@@ -380,6 +390,15 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       const path = (req.url ?? '').split('?')[0];
       if (path !== DEVICE_SOCKET_PATH) return false;
       socket.on('error', () => socket.destroy());
+      // an address whose upgrades keep failing (no credential, a revoked or forged one) is refused before any
+      // verifying, for the rest of its window: the same per-address limit the HTTP path puts on invalid device calls
+      const address = opts.clientAddress?.(req) ?? req.socket.remoteAddress ?? '';
+      const refused = refusals.get(address);
+      if (refused && refused.n >= opts.maxCalls) {
+        const left = Math.max(1, Math.ceil((refused.start + opts.windowMs - Date.now()) / 1000));
+        refuseUpgrade(socket, 429, 'Too Many Requests', 'RATE_LIMITED', left);
+        return true;
+      }
       // another site's page must not open a display's socket with the display's cookie (cross-site WebSocket
       // hijacking): the browser's Origin must be ours (the Host it addressed, by either scheme, or PUBLIC_URL's)
       const own = new Set<string>();
@@ -396,7 +415,12 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
         (outcome) => {
           if (outcome.kind === 'unavailable')
             return refuseUpgrade(socket, 503, 'Service Unavailable', 'SERVICE_UNAVAILABLE');
-          if (outcome.kind !== 'valid') return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
+          if (outcome.kind !== 'valid') {
+            const counted = refusals.get(address) ?? { start: Date.now(), n: 0 };
+            counted.n++;
+            refusals.set(address, counted, { noUpdateTTL: counted.n > 1 });
+            return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
+          }
           const device = outcome.device;
           wss.handleUpgrade(req, socket, head, (ws) => open(ws, device));
         },

@@ -11,6 +11,7 @@ import {
 } from '@pagecast/service-kit';
 import type { RequestListener } from 'node:http';
 import express from 'express';
+import proxyaddr from 'proxy-addr';
 import { Gauge, Histogram } from 'prom-client';
 import { mountApi, serviceTargets } from './api-routes';
 import type { GatewayConfig } from './config';
@@ -121,6 +122,8 @@ export function createGateway(
     publicUrl: config.PUBLIC_URL,
     windowMs: config.RATE_LIMIT_WINDOW_MS,
     maxCalls: config.RATE_LIMIT_API_MAX,
+    // the address express gives the HTTP path (its TRUST_PROXY rule), read when a display asks to upgrade
+    clientAddress: (req) => proxyaddr(req, app.get('trust proxy fn')),
     onCall: (type, status, seconds) => socketCalls.observe({ type, status: String(status) }, seconds),
   });
   const proxy = createServiceProxy({

@@ -185,6 +185,35 @@ describe("the display's socket at the gateway", () => {
     expect((await plain.json()).code).toBe('MALFORMED_REQUEST');
   });
 
+  it('refuses an address whose upgrades keep failing, before verifying, for the rest of its window (429)', async () => {
+    const [{ url }] = gateways as [Started];
+    // two addresses behind the trusted proxy (loopback, TRUST_PROXY's default), as the HTTP path reads them
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    for (let i = 0; i < 20; i++) expect(await refusal(url, 'pc_device=forged', from('203.0.113.7'))).toBe(401);
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}${DEVICE_SOCKET_PATH}`, {
+      headers: { cookie: 'pc_device=forged', ...from('203.0.113.7') },
+    });
+    const refused = await new Promise<{ status?: number; retryAfter?: string; body: string }>((resolve) =>
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => {
+          body += String(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode, retryAfter: res.headers['retry-after'], body }));
+      }),
+    );
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+    const body = JSON.parse(refused.body) as { code: string; details: { retryAfterSeconds: number } };
+    expect(body.code).toBe('RATE_LIMITED');
+    expect(body.details.retryAfterSeconds).toBeGreaterThan(0);
+    expect(body.details.retryAfterSeconds).toBeLessThanOrEqual(60);
+    // a valid display at that address waits too; one at another address is let in
+    const { cookie } = await newDevice();
+    expect(await refusal(url, cookie, from('203.0.113.7'))).toBe(429);
+    expect(await refusal(url, cookie, from('203.0.113.8'))).toBe(101);
+  });
+
   it('answers hello with the version, relays calls with the verified identity and answers by ref', async () => {
     const [{ url }] = gateways as [Started];
     const { device, cookie } = await newDevice();
