@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { remoteConfigs } from '@pagecast/federation';
-import type { Configuration } from '@rspack/core';
+import { type Configuration, rspack } from '@rspack/core';
 
 const [remote, ...lean] = remoteConfigs({
   name: 'mf_player',
@@ -28,6 +28,8 @@ const serviceWorker: Configuration = {
     iife: true,
   },
   resolve: { extensions: ['.ts', '.js'] },
+  // the cap on what a display keeps, in MiB (src/sw/keep.ts; empty: its default)
+  plugins: [new rspack.DefinePlugin({ __PLAYER_CACHE_MB__: JSON.stringify(process.env.PLAYER_CACHE_MB ?? '') })],
   module: {
     rules: [
       {

@@ -1,7 +1,17 @@
 // Registers the player's service worker (sw.ts, built to <remote>/sw.js) for the /signage/ pages, and asks it to
 // keep the images of what is being played. The script lives under /remotes/player/, so the gateway answers it
 // with `Service-Worker-Allowed: /` (gateway/src/static.ts) to let it control /signage/.
-import { appFilesToKeep, PRECACHE_APP_MESSAGE, PRECACHE_MESSAGE, SCREEN_SCOPE, SW_SCOPE } from './strategy';
+import type { KeepItem } from './keeper';
+import {
+  appFilesToKeep,
+  KEEP_MESSAGE,
+  PRECACHE_APP_MESSAGE,
+  PRECACHE_MESSAGE,
+  SCREEN_SCOPE,
+  SW_SCOPE,
+} from './strategy';
+
+export type { KeepItem };
 
 declare const __webpack_public_path__: string | undefined;
 
@@ -69,4 +79,17 @@ export async function precacheApp(): Promise<void> {
     page: window.location.href,
     urls,
   });
+}
+
+/**
+ * A paired display names the media its screen may play (page images, videos) for the worker to keep whole under its
+ * cap (keeper.ts): `replace` when this is all of the screen's content (the rest is then no longer assigned, and
+ * dropped first when room is needed), else these are added (what plays now).
+ */
+export async function keepForOffline(items: readonly KeepItem[], replace: boolean): Promise<void> {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+  const registration = await registerPlayerServiceWorker();
+  if (!registration) return;
+  const ready = await navigator.serviceWorker.ready;
+  (navigator.serviceWorker.controller ?? ready.active)?.postMessage({ type: KEEP_MESSAGE, items: [...items], replace });
 }

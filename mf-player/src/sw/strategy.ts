@@ -5,11 +5,21 @@ export const SW_SCOPE = '/signage/';
 export const SCREEN_SCOPE = '/screen';
 export const PRECACHE_MESSAGE = 'pagecast-player-precache';
 export const PRECACHE_APP_MESSAGE = 'pagecast-player-precache-app';
-export const CACHE_NAMES = { media: 'pagecast-media-v1', data: 'pagecast-player-data-v1', app: 'pagecast-app-v1' };
+/** The display names what its screen may play (page images and videos): kept whole, under the cap (keep.ts). */
+export const KEEP_MESSAGE = 'pagecast-player-keep';
+export const CACHE_NAMES = {
+  media: 'pagecast-media-v1',
+  data: 'pagecast-player-data-v1',
+  app: 'pagecast-app-v1',
+  /** what is kept in `media`: sizes, when assigned (keep.ts's index) */
+  index: 'pagecast-media-index-v1',
+};
 
 export type Strategy =
   /** immutable page images (content-hash keys): the cache first, the network once */
   | 'media-cache-first'
+  /** a video: the kept whole copy answers the player's byte ranges; the network (ranges and all) until it is kept */
+  | 'video-range'
   /** what is being played (file, pages, playlist): the network, the last good answer when it is out */
   | 'data-network-first'
   /** the app itself (player pages, shell and remote code): the network, the cache when it is out */
@@ -32,6 +42,7 @@ export function strategyFor(
   const url = new URL(request.url);
   if (url.origin !== origin) return 'pass';
   const path = url.pathname;
+  if (path.startsWith('/media/video/')) return 'video-range';
   if (path.startsWith('/media/')) return 'media-cache-first';
   if (path === '/api/events' || path === '/api/files/accessible') return 'pass';
   if (PLAYER_DATA.some((re) => re.test(path))) {
@@ -76,4 +87,15 @@ export function appFilesToKeep(urls: readonly string[], origin: string): string[
       out.add(url.href);
   }
   return [...out];
+}
+
+/**
+ * The key of kept media: its address without the query (a page image is immutable, and the display's try-again
+ * query `?try=N` only beats the browser's memory of a failure; a video is one per file).
+ */
+export function keptKey(url: string, origin: string): string {
+  const key = new URL(url, origin);
+  key.search = '';
+  key.hash = '';
+  return key.href;
 }

@@ -15,8 +15,9 @@ import {
 } from '@pagecast/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePageTimer } from '../../../lib/use-page-timer';
-import { precacheForOffline } from '../../../sw/register';
+import { keepForOffline, registerPlayerServiceWorker } from '../../../sw/register';
 import { getDisplayPages, getDisplayPlaylist } from '../api/get-content';
+import { assignedMedia, KEEP_EVERY_MS, mediaOfSlides } from './keep-offline';
 import { retryDelay, type WaitingBoard } from './retry';
 import { pageSlides, playRecordOf, type Slide, slideAfter, slideTimerMs } from './slides';
 
@@ -60,8 +61,8 @@ async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boo
     }
     slides.push(...pageSlides(fileId, pages));
   }
-  // (a video's file is not kept offline: only its poster)
-  void precacheForOffline(slides.map((s) => s.imagePath));
+  // what plays now, kept at once (its videos whole, in the background); all that is assigned follows (below)
+  void keepForOffline(mediaOfSlides(slides), false);
   return { slides, missing };
 }
 
@@ -150,6 +151,28 @@ export function useDisplayPlayer(
     };
   }, [playingKey, opts.version, retry, active, board]);
   useEffect(() => () => board.done('content'), [board]);
+
+  // Everything the screen may play, kept for a network cut (keep-offline.ts): at each change of the manifest or of
+  // the content, and every KEEP_EVERY_MS. Closed, nothing is fetched.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version forces a new round
+  useEffect(() => {
+    if (!active) return;
+    let stale = false;
+    const round = async () => {
+      // no worker (blocked, an insecure origin): nothing to keep, nothing read
+      if (!(await registerPlayerServiceWorker())) return;
+      const { items, complete } = await assignedMedia(inputs, { playlist: getDisplayPlaylist, pages: getDisplayPages });
+      if (!stale) await keepForOffline(items, complete);
+    };
+    // a round that fails (the worker went away) changes nothing: the next one tries again
+    const again = () => void round().catch(() => undefined);
+    again();
+    const timer = setInterval(again, KEEP_EVERY_MS);
+    return () => {
+      stale = true;
+      clearInterval(timer);
+    };
+  }, [inputs, opts.version, active]);
 
   const slide = active && slides.length ? slides[step % slides.length] : undefined;
 
