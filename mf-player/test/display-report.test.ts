@@ -19,6 +19,7 @@ import {
   type ReporterClock,
   settled,
   shownReportOf,
+  withVideoSecond,
 } from '../src/features/display/model/shown-report';
 import { stageLayout } from '../src/features/display/model/stage';
 
@@ -61,6 +62,28 @@ describe('what the display reports it shows', () => {
     expect(failed).toMatchObject({ loaded: false, error: 'forbidden' });
     expect(settled(failed)).toBe(true);
     for (const r of [loading, drawn, failed]) expect(ShownReportSchema.safeParse(r).success).toBe(true);
+  });
+
+  it("a video's page names its second when sent (its advance alone is no change), and where it stopped when frozen", () => {
+    const playing = shownReportOf(
+      picture({ page: { ...pageAt(T0), image: { loaded: true, error: null }, video: { frozenAt: undefined } } }),
+    );
+    const later = shownReportOf(picture({ page: { ...pageAt(T0), image: { loaded: true, error: null }, video: {} } }));
+    // what the reporter compares stays the same while the video plays on
+    expect(JSON.stringify(playing)).toBe(JSON.stringify(later));
+    expect(withVideoSecond(playing, 7.345)).toMatchObject({ video: { second: 7.3 } });
+    expect(withVideoSecond(playing, null)).toBe(playing);
+    const frozen = shownReportOf(
+      picture({ page: { ...pageAt(T0), image: { loaded: true, error: null }, video: { frozenAt: 4.26 } } }),
+    );
+    expect(frozen).toMatchObject({ video: { second: 4.3, frozen: true } });
+    // sent while frozen: where it stopped, not a later time
+    expect(withVideoSecond(frozen, 9)).toBe(frozen);
+    // a page (not a video) names no second
+    const doc = shownReportOf(picture({ page: pageAt(T0, { loaded: true, error: null }) }));
+    expect(withVideoSecond(doc, 3)).toBe(doc);
+    for (const r of [withVideoSecond(playing, 7.345), frozen])
+      expect(ShownReportSchema.safeParse(r).success).toBe(true);
   });
 
   it('a message by its takeover, nothing as blank, and closed as blank whatever would play', () => {

@@ -54,6 +54,36 @@ describe('a video file on the display', () => {
     expect(doc?.video).toBeUndefined();
     expect(slideTimerMs(doc as NonNullable<typeof doc>)).toBe(8000);
   });
+  it("plays a video item's loops in a row: its length and stall guard times its loops; a page ignores loops", () => {
+    const [slide] = pageSlides('v', [poster], 3);
+    expect(slide).toMatchObject({ seconds: 37, loops: 3 });
+    expect(slideTimerMs(slide as NonNullable<typeof slide>)).toBe(3 * 12_300 + VIDEO_STALL_GRACE_MS);
+    expect(pageSlides('v', [poster], 1)[0]?.loops).toBeUndefined();
+    const [doc] = pageSlides('f', [page(1)], 3);
+    expect([doc?.loops, doc?.seconds]).toEqual([undefined, 8]);
+  });
+  it("a video's play record names the second it reached, to a hundredth and within its length", () => {
+    const [slide] = pageSlides('v', [poster], 2);
+    const shown = Date.parse('2026-11-20T10:00:00.000Z');
+    const record = playRecordOf(
+      slide as NonNullable<typeof slide>,
+      shown,
+      shown + 24_700,
+      crypto.randomUUID(),
+      12.2999,
+    );
+    expect(record).toMatchObject({ fileId: 'v', page: 1, seconds: 24.7, reachedSecond: 12.3 });
+    expect(PlayRecord.safeParse(record).success).toBe(true);
+    // a browser's time a hair past the length it was given, or not told at all
+    const s = slide as NonNullable<typeof slide>;
+    expect(playRecordOf(s, shown, shown + 13_000, 'r', 12.34)?.reachedSecond).toBe(12.3);
+    expect(playRecordOf(s, shown, shown + 1000, 'r', null)).not.toHaveProperty('reachedSecond');
+    // a page's record names none
+    const [doc] = pageSlides('f', [page(1)]);
+    expect(playRecordOf(doc as NonNullable<typeof doc>, shown, shown + 8000, 'r', 4)).not.toHaveProperty(
+      'reachedSecond',
+    );
+  });
   it('names the slide after each step, around the loop (the one prepared ahead)', () => {
     const slides = [...pageSlides('f', [page(1)]), ...pageSlides('v', [poster]), ...pageSlides('g', [page(3)])];
     expect(slideAfter(slides, 0)?.fileId).toBe('v');

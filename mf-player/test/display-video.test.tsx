@@ -3,7 +3,9 @@
 // fake timers; the network is an in-test fetch, and the <video> is driven by the test (jsdom plays no media: play and
 // pause are recorded, `ended`, `playing` and `error` are dispatched). The video plays until it ends, not for the
 // page's seconds; the next video is mounted, loaded and decoded before the current one ends and is the element shown;
-// a video that fails is reported broken and skipped.
+// a video that fails is reported broken and skipped. The element's time is the test's too (jsdom's stays 0): it
+// advances as the test plays it (playFor), so a video whose time stops is seen frozen, reported, and skipped; an item
+// set to loop plays again from 0 when it ends, then the next; its play record names the second it reached.
 import { initI18n } from '@pagecast/i18n';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
@@ -40,8 +42,14 @@ const item = (fileId: string, position: number) => ({
   playlistId: PLAYLIST,
   fileId,
   position,
+  ...(loops[fileId] ? { loops: loops[fileId] } : {}),
   file: { id: fileId },
 });
+/** each video item's loops, by file id */
+let loops: Record<string, number>;
+/** each element's time (seconds): jsdom plays nothing, the test moves it */
+const times = new WeakMap<HTMLMediaElement, number>();
+const timeDescriptor = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'currentTime');
 
 let i18n: Awaited<ReturnType<typeof initI18n>>;
 let root: Root;
@@ -50,7 +58,13 @@ let files: string[];
 let pages: Record<string, ReturnType<typeof page>>;
 let videoStatus: number;
 /** what each heartbeat said the display shows */
-let reports: { kind: string; fileId?: string; loaded?: boolean; error?: string | null }[];
+let reports: {
+  kind: string;
+  fileId?: string;
+  loaded?: boolean;
+  error?: string | null;
+  video?: { second: number; frozen?: boolean };
+}[];
 /** play() and pause() calls, by the element's step */
 let calls: string[];
 
@@ -70,6 +84,16 @@ beforeEach(async () => {
   vi.useFakeTimers({ now: Date.parse('2026-12-06T09:00:00.000Z') });
   reports = [];
   calls = [];
+  loops = {};
+  Object.defineProperty(HTMLMediaElement.prototype, 'currentTime', {
+    configurable: true,
+    get(this: HTMLMediaElement) {
+      return times.get(this) ?? 0;
+    },
+    set(this: HTMLMediaElement, v: number) {
+      times.set(this, v);
+    },
+  });
   videoStatus = 206;
   vi.stubGlobal('EventSource', FakeEventSource);
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
@@ -103,6 +127,7 @@ afterEach(() => {
   host.remove();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
+  if (timeDescriptor) Object.defineProperty(HTMLMediaElement.prototype, 'currentTime', timeDescriptor);
   vi.useRealTimers();
 });
 
@@ -120,6 +145,20 @@ async function mediaEvent(el: HTMLElement | null, type: string) {
   });
   await pass(0);
 }
+/** The video plays `ms` on: its time advances with the clock, a `timeupdate` every quarter second. */
+async function playFor(el: HTMLVideoElement | null, ms: number) {
+  for (let done = 0; done < ms; done += 250) {
+    if (el) el.currentTime += 0.25;
+    await mediaEvent(el, 'timeupdate');
+    await pass(250);
+  }
+}
+const playLog = () =>
+  JSON.parse(localStorage.getItem('pagecast.screen.plays') ?? '[]') as {
+    fileId: string;
+    seconds: number;
+    reachedSecond?: number;
+  }[];
 
 describe('a video item on the display', () => {
   it('plays until it ends (not for its seconds), with the next video decoded ahead and shown as the same element', async () => {
@@ -149,7 +188,7 @@ describe('a video item on the display', () => {
     await mediaEvent(first, 'playing');
 
     // far past the page's 5 s, short of the video's 30 s plus the stall guard: still the video
-    await pass(25_000);
+    await playFor(first, 25_000);
     expect(currentFile()).toBe(V1);
     // it ends: the prepared second video is shown at once, as the element that was decoded ahead
     const second = video('next');
@@ -192,5 +231,57 @@ describe('a video item on the display', () => {
     expect(reports.at(-1)).toMatchObject({ kind: 'page', fileId: V1, loaded: false, error: 'not-found' });
     await pass(250);
     expect(currentFile()).toBe(DOC);
+  });
+
+  it('plays an item set to loop that many times from its start, then the next; its record names the second reached', async () => {
+    files = [V1, DOC];
+    loops = { [V1]: 2 };
+    pages = { [DOC]: page(DOC, 600), [V1]: page(V1, 5, 4000) };
+    await act(async () => root.render(<DisplayPage />));
+    await pass(0);
+    const clip = video('current');
+    expect(clip?.dataset.loops).toBe('2');
+    await mediaEvent(clip, 'playing');
+    await playFor(clip, 4000);
+    calls.length = 0;
+    // its first end: the same element again from 0, played (no other element, so no black frame between)
+    await mediaEvent(clip, 'ended');
+    expect(currentFile()).toBe(V1);
+    expect(video('current')).toBe(clip);
+    expect(clip?.currentTime).toBe(0);
+    expect(calls).toEqual(['play 0']);
+    await playFor(clip, 4000);
+    // its second end: the next item
+    await mediaEvent(clip, 'ended');
+    expect(currentFile()).toBe(DOC);
+    const [record] = playLog();
+    expect(record).toMatchObject({ fileId: V1, reachedSecond: 4 });
+    expect(record?.seconds).toBeCloseTo(8, 0);
+  });
+
+  it('reports a video whose time stops as frozen at its second, then skips it', async () => {
+    files = [V1, DOC];
+    pages = { [DOC]: page(DOC, 600), [V1]: page(V1, 5, 30_000) };
+    await act(async () => root.render(<DisplayPage />));
+    await pass(0);
+    const clip = video('current');
+    await mediaEvent(clip, 'playing');
+    await playFor(clip, 3000);
+    // its time stops: not yet frozen within 4 s
+    await pass(4000);
+    expect(reports.some((r) => r.video?.frozen)).toBe(false);
+    await pass(2000);
+    expect(reports.at(-1)).toMatchObject({
+      kind: 'page',
+      fileId: V1,
+      loaded: true,
+      error: null,
+      video: { second: 3, frozen: true },
+    });
+    expect(currentFile()).toBe(V1);
+    // skipped once the report's window allowed it to be told
+    await pass(2500);
+    expect(currentFile()).toBe(DOC);
+    expect(playLog()[0]).toMatchObject({ fileId: V1, reachedSecond: 3 });
   });
 });

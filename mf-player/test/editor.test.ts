@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   firstPlayable,
+  loopsOfChosen,
   moveFile,
   removeFile,
   toggleFile,
@@ -30,5 +31,13 @@ describe('playlist editor', () => {
     expect(firstPlayable([])).toBeNull();
     expect(validPlaylistName('  Lobby ')).toBe('Lobby');
     expect(validPlaylistName('   ')).toBeNull();
+  });
+  it("sends each chosen video's loops, not a page's, not a removed file's, not once", () => {
+    const isVideo = (id: string) => id.startsWith('v');
+    expect(loopsOfChosen(['v1', 'p', 'v2', 'v3'], { v1: 3, p: 2, v2: 1, gone: 4, v3: 99 }, isVideo)).toEqual({
+      v1: 3,
+      v3: 99,
+    });
+    expect(loopsOfChosen([], { v1: 3 }, isVideo)).toEqual({});
   });
 });

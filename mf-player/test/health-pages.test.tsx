@@ -162,6 +162,49 @@ describe('a screen’s health, in words', () => {
     expect(reason()).toBe('La même page depuis 6 min ; sa page demande 10 s');
   });
 
+  it('a video: frozen at its second, broken as a video, and what it shows named by its second, in each language', async () => {
+    const video = (extra: object) => ({ ...page('f-menu', 1, NOW - MIN), ...extra });
+    const frozen = health({
+      state: 'frozen',
+      since: iso(NOW - MIN),
+      shows: video({ video: { second: 75.4, frozen: true } }),
+    });
+    await render(<HealthSummary health={frozen} now={NOW} titles={titles} />);
+    expect(byTestId('health-state')?.textContent).toBe('Frozen');
+    expect(reason()).toBe('The video “Menu” stopped at 1:15');
+    const words: Record<string, string> = {
+      ja: '動画「Menu」が1:15で止まりました',
+      fr: 'La vidéo «\u202fMenu\u202f» s’est arrêtée à 1:15',
+      it: 'Il video «Menu» si è fermato a 1:15',
+    };
+    for (const [lng, text] of Object.entries(words)) {
+      await act(async () => {
+        await i18n().changeLanguage(lng);
+      });
+      expect(reason()).toBe(text);
+    }
+    await act(async () => {
+      await i18n().changeLanguage('en');
+    });
+    const failed = { error: 'decode-failed' as const, fileId: 'f-menu', page: 1, at: iso(NOW - MIN) };
+    const broken = health({
+      state: 'broken',
+      since: iso(NOW - MIN),
+      shows: video({ loaded: false, error: 'decode-failed', video: { second: 0 } }),
+      lastImageError: failed,
+    });
+    await render(<HealthSummary health={broken} now={NOW} titles={titles} />);
+    expect(reason()).toBe('The video “Menu” did not play (damaged video)');
+    const wrong = health({
+      state: 'wrong',
+      since: iso(NOW - 2 * MIN),
+      shows: video({ video: { second: 7 } }),
+      expected: { kind: 'file', fileId: 'f-prices' },
+    });
+    await render(<HealthSummary health={wrong} now={NOW} titles={titles} />);
+    expect(reason()).toBe('For 2 min: shows the video “Menu” at 0:07, should show “Prices”');
+  });
+
   it('wrong content: for how long, what it shows and what it should, by title', async () => {
     const wrong = health({ state: 'wrong', since: iso(NOW - 2 * MIN), shows: page('f-prices', 1, NOW - 3 * MIN) });
     await render(<HealthSummary health={wrong} now={NOW} titles={titles} />);

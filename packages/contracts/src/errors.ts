@@ -56,6 +56,8 @@ export const ErrorCode = {
   PLAYLIST_NOT_FOUND: 'PLAYLIST_NOT_FOUND',
   PLAYLIST_ITEM_EXISTS: 'PLAYLIST_ITEM_EXISTS',
   PLAYLIST_POSITION_TAKEN: 'PLAYLIST_POSITION_TAKEN',
+  // loops asked for an item that is not a video (a page or a photo shows for its seconds)
+  PLAYLIST_LOOPS_NOT_VIDEO: 'PLAYLIST_LOOPS_NOT_VIDEO',
   // marketplace
   LISTING_NOT_FOUND: 'LISTING_NOT_FOUND',
   FREE_TIER_CANNOT_PURCHASE: 'FREE_TIER_CANNOT_PURCHASE',
@@ -158,6 +160,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   PLAYLIST_NOT_FOUND: 404,
   PLAYLIST_ITEM_EXISTS: 409,
   PLAYLIST_POSITION_TAKEN: 409,
+  PLAYLIST_LOOPS_NOT_VIDEO: 422,
   LISTING_NOT_FOUND: 404,
   FREE_TIER_CANNOT_PURCHASE: 403,
   CANNOT_BUY_OWN_FILE: 409,
@@ -251,6 +254,7 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   PLAYLIST_NOT_FOUND: 'プレイリストが見つかりません',
   PLAYLIST_ITEM_EXISTS: 'このファイルは既にプレイリストに含まれています',
   PLAYLIST_POSITION_TAKEN: 'この位置には既にファイルがあります',
+  PLAYLIST_LOOPS_NOT_VIDEO: '繰り返し回数を指定できるのは、このプレイリストの動画だけです',
   LISTING_NOT_FOUND: 'このコンテンツは販売されていません',
   FREE_TIER_CANNOT_PURCHASE: '無料会員はコンテンツを購入できません',
   CANNOT_BUY_OWN_FILE: '自分のコンテンツは購入できません',

@@ -57,6 +57,8 @@ export const FileUpdatedEvent = z.object({
   isPublished: z.boolean(),
   publishPrice: z.number().int().nullable(),
   updatedAt: IsoDateTime,
+  /** a converted video's length (what the screens service judges a play record's reached second by); absent otherwise */
+  videoDurationMs: z.number().int().nonnegative().optional(),
 });
 /** The rights a seller states for a listing, shown to buyers (card, preview, purchase, bought files). */
 export const ListingCopyright = z.object({

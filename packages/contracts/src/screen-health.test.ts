@@ -206,6 +206,20 @@ describe('healthOf', () => {
     expect(state({ shows: ahead })).toMatchObject({ state: 'broken', since: now - 10_000 });
   });
 
+  it('is frozen when the display tells its video stopped, from when the server heard of the picture', () => {
+    const stopped = page('v', { shownAt: iso(now - 8000), holdSeconds: 30, video: { second: 4.2, frozen: true } });
+    expect(state({ shows: stopped, shownSeenAt: now - 7000 })).toEqual({
+      state: 'frozen',
+      since: now - 7000,
+      reason: { state: 'frozen', fileId: 'v', second: 4.2 },
+    });
+    // a playing video's page within its time is ok; a failed one is broken first
+    expect(state({ shows: page('v', { shownAt: iso(now - 8000), holdSeconds: 30, video: { second: 7 } }) }).state).toBe(
+      'ok',
+    );
+    expect(state({ shows: { ...stopped, error: 'decode-failed', loaded: false } as ShownReport }).state).toBe('broken');
+  });
+
   it('is frozen once its picture outstays its page by more than 30 s', () => {
     const shownAt = now - 40_000;
     expect(state({ shows: page('f', { shownAt: iso(shownAt), holdSeconds: 10 }) }).state).toBe('ok'); // 40 = 10 + 30

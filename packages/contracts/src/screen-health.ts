@@ -107,6 +107,8 @@ export type HealthReason =
   | { state: 'closed' }
   | { state: 'broken'; error: ImageError; fileId: string; page: number }
   | { state: 'frozen'; shownSeconds: number; holdSeconds: number }
+  /** a video's time stopped advancing at `second` (the display tells it: VIDEO_FROZEN_SECONDS) */
+  | { state: 'frozen'; fileId: string; second: number }
   | { state: 'wrong'; wrongSeconds: number };
 
 export interface HealthVerdict {
@@ -118,8 +120,8 @@ export interface HealthVerdict {
 
 /**
  * A screen's state at `now`: closed (outside its hours: quiet, so a closed screen is never offline, broken, frozen or
- * wrong), offline (two heartbeats missed), broken (its image failed), frozen (its picture outstayed its page
- * by more than the slack), wrong (for longer than a minute), else ok. The server judges closed by the hours it
+ * wrong), offline (two heartbeats missed), broken (its image or video failed), frozen (its picture outstayed its page
+ * by more than the slack, or its video stopped advancing), wrong (for longer than a minute), else ok. The server judges closed by the hours it
  * holds, not by what the display says, so a display cannot silence its own alerts by claiming it is closed.
  */
 export function healthOf(inputs: HealthInputs, now: number): HealthVerdict {
@@ -142,6 +144,14 @@ export function healthOf(inputs: HealthInputs, now: number): HealthVerdict {
       };
     }
     const seenAt = inputs.shownSeenAt ?? shownAt;
+    if (shows.video?.frozen) {
+      // the display saw its video stop: frozen from when the server heard of it (as broken, the server's clock)
+      return {
+        state: 'frozen',
+        since: inputs.shownSeenAt ?? Math.min(shownAt, lastSeenAt),
+        reason: { state: 'frozen', fileId: shows.fileId, second: shows.video.second },
+      };
+    }
     const frozenAt = seenAt + (shows.holdSeconds + HEALTH_FROZEN_SLACK_SECONDS) * 1000;
     if (now > frozenAt) {
       return {

@@ -21,7 +21,9 @@ import {
 } from './api/files';
 import { MarketplaceQuery } from './api/marketplace';
 import { ScheduleDowngradeRequest, UpgradeMembershipRequest } from './api/membership';
-import { AddPlaylistItemRequest, CreatePlaylistRequest } from './api/playlists';
+import { AddPlaylistItemRequest, CreatePlaylistRequest, PlaylistItem, SavePlaylistItemsRequest } from './api/playlists';
+import { PlayRecord } from './api/screens';
+import { ShownReport } from './api/screen-health';
 import { CreatePaymentIntentRequest } from './api/points';
 import { ChangePasswordRequest, SetPasswordForm, UpdateProfileRequest } from './api/user';
 import { MembershipTier, normalizeTags, Tags, validationMessageJa, validationMessagesJa } from './validation';
@@ -287,6 +289,59 @@ describe('playlists, marketplace, billing', () => {
     expect(issues(AddPlaylistItemRequest, { fileId: 'f', position: 0.5 })).toEqual({
       position: 'validation.positionInvalid',
     });
+  });
+
+  it("a video item's loops are a whole number from 1 to 99, by file id in a save", () => {
+    const F = '6a1f000000000000000000e1';
+    expect(AddPlaylistItemRequest.parse({ fileId: F, position: 0, loops: 99 }).loops).toBe(99);
+    for (const loops of [0, 100, 1.5, '2', null]) {
+      expect(issues(AddPlaylistItemRequest, { fileId: F, position: 0, loops })).toEqual({
+        loops: 'validation.playlistLoopsInvalid',
+      });
+      expect(issues(SavePlaylistItemsRequest, { fileIds: [F], loops: { [F]: loops } })).toEqual({
+        [`loops.${F}`]: 'validation.playlistLoopsInvalid',
+      });
+    }
+    expect(SavePlaylistItemsRequest.parse({ fileIds: [F], loops: { [F]: 3 } }).loops).toEqual({ [F]: 3 });
+    expect(SavePlaylistItemsRequest.parse({ fileIds: [F] }).loops).toBeUndefined();
+    // an empty file id is refused as a key
+    expect(SavePlaylistItemsRequest.safeParse({ fileIds: [F], loops: { '': 2 } }).success).toBe(false);
+    // an item from an older server (no loops) reads as once
+    const item = { id: 'i', playlistId: 'p', fileId: F, position: 0, createdAt: '2026-12-06T00:00:00.000Z' };
+    expect(PlaylistItem.parse(item).loops).toBeUndefined();
+    expect(PlaylistItem.safeParse({ ...item, loops: 100 }).success).toBe(false);
+  });
+
+  it("a video's play record names the second it reached (0 or more); a page's names none", () => {
+    const record = {
+      id: '0b7c6a34-3d8e-4b0f-9d55-8a3e2b1f4c11',
+      fileId: '6a1f000000000000000000e1',
+      page: 1,
+      startedAt: '2026-12-06T00:00:00.000Z',
+      seconds: 20.1,
+    };
+    expect(PlayRecord.parse(record).reachedSecond).toBeUndefined();
+    expect(PlayRecord.parse({ ...record, reachedSecond: 10.04 }).reachedSecond).toBe(10.04);
+    expect(PlayRecord.parse({ ...record, reachedSecond: 0 }).reachedSecond).toBe(0);
+    for (const reachedSecond of [-0.1, '3', Number.POSITIVE_INFINITY]) {
+      expect(issues(PlayRecord, { ...record, reachedSecond })).toEqual({
+        reachedSecond: 'validation.reachedSecondInvalid',
+      });
+    }
+    // what is shown: a video's page names its second, and frozen when it stopped
+    const shows = {
+      kind: 'page',
+      fileId: record.fileId,
+      page: 1,
+      shownAt: record.startedAt,
+      holdSeconds: 10,
+      loaded: true,
+      error: null,
+    };
+    expect(ShownReport.parse({ ...shows, video: { second: 4.2, frozen: true } })).toMatchObject({
+      video: { second: 4.2, frozen: true },
+    });
+    expect(ShownReport.safeParse({ ...shows, video: { second: -1 } }).success).toBe(false);
   });
 
   it('marketplace query: page from 1, 24 per page at most, repeated tags normalised', () => {

@@ -68,6 +68,8 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.descriptionTooLong': '説明は500文字以下で入力してください',
   'validation.playlistFilesRequired': 'ファイルを1つ以上選択してください',
   'validation.positionInvalid': '位置は0以上の整数で指定してください',
+  'validation.playlistLoopsInvalid': '繰り返し回数は1〜99の整数で指定してください',
+  'validation.reachedSecondInvalid': '動画の再生位置（秒）は0以上で指定してください',
   'validation.searchTooLong': '検索語は100文字以下で入力してください',
   'validation.pageInvalid': 'ページは1以上の整数で指定してください',
   'validation.limitRange': '表示件数は1〜24の間で指定してください',

@@ -9,6 +9,8 @@ export interface SignedRecordFields {
   page: number;
   startedAt: string;
   seconds: number;
+  /** a video's record: the second it reached (left out of the text when absent) */
+  reachedSecond?: number;
 }
 export interface SignedBatchFields {
   key: string;

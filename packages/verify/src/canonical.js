@@ -38,10 +38,19 @@ export function canonicalJson(value) {
 
 /**
  * The signed fields of a play record, and nothing else (a record that gains a field later is still signed the same).
- * @param {{ id: string, fileId: string, page: number, startedAt: string, seconds: number }} r
+ * A video's record also signs the second it reached; absent, it is left out, so a page's record (and every record
+ * made before videos) reads the same text as before.
+ * @param {{ id: string, fileId: string, page: number, startedAt: string, seconds: number, reachedSecond?: number }} r
  */
 export const recordText = (r) =>
-  canonicalJson({ id: r.id, fileId: r.fileId, page: r.page, startedAt: r.startedAt, seconds: r.seconds });
+  canonicalJson({
+    id: r.id,
+    fileId: r.fileId,
+    page: r.page,
+    startedAt: r.startedAt,
+    seconds: r.seconds,
+    reachedSecond: r.reachedSecond,
+  });
 
 /**
  * The bytes a display signs for one batch (as UTF-8): its key, its place in the key's chain (sequence number from 1

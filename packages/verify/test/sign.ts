@@ -19,7 +19,14 @@ export function makeKey(alg: 'Ed25519' | 'ES256' = 'Ed25519'): TestKey {
   return { id: sha(thumbprintText(jwk)), alg, jwk, privateKey: pair.privateKey };
 }
 
-export type Rec = { id: string; fileId: string; page: number; startedAt: string; seconds: number };
+export type Rec = {
+  id: string;
+  fileId: string;
+  page: number;
+  startedAt: string;
+  seconds: number;
+  reachedSecond?: number;
+};
 export const rec = (fileId: string, startedAt: string, seconds = 10, page = 1): Rec => ({
   id: randomUUID(),
   fileId,

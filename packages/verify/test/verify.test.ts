@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/canonical.js';
+import { canonicalJson, recordText } from '../src/canonical.js';
 import { verifyProof } from '../src/verify.js';
 import { chain, makeKey, proofOf, rec } from './sign';
 
@@ -55,6 +55,25 @@ describe('a proof verifies', () => {
       complete: true,
       summary: { keys: 2, records: 2 },
     });
+  });
+});
+
+describe("a video's record", () => {
+  const video = { ...rec(FILE, '2026-01-02T00:03:00.000Z', 20.1), reachedSecond: 10.04 };
+  it('signs the second it reached; a record without one reads as before', () => {
+    expect(recordText(video)).toContain('"reachedSecond":10.04');
+    const { reachedSecond: _, ...page } = video;
+    expect(recordText(page)).toBe(
+      canonicalJson({ id: page.id, fileId: FILE, page: 1, startedAt: page.startedAt, seconds: 20.1 }),
+    );
+  });
+  it('verifies as signed, and not once its reached second is changed', () => {
+    const key = makeKey();
+    const proof = proofOf(FILE, [{ key }], chain(key, [[video]]));
+    expect(verifyProof(proof)).toMatchObject({ ok: true });
+    const moved = clone(proof);
+    (moved.records[0] as { record: { reachedSecond: number } }).record.reachedSecond = 3;
+    expect(codes(verifyProof(moved))).toEqual(['record-altered']);
   });
 });
 

@@ -1,5 +1,8 @@
 // Playlist calls against the real service (FerretDB, NATS, MinIO): validation, ownership, the atomic save, file
 // deletion and the events they announce.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Playlist, PlaylistItemList, PlaylistList } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,6 +276,74 @@ describe('atomic save (PUT /api/playlists/:id/items)', () => {
     const final = PlaylistItemList.parse((await call(svc, owner, 'GET', `/api/playlists/${id}/items`)).body);
     expect(events.at(-1)?.fileIds).toEqual(fileIdsOf(final));
   });
+});
+
+describe('loops of a video item', () => {
+  it('a video plays a set number of times; loops on a page file, out of range or of a file not saved change nothing', async () => {
+    // the seller's (the owner holds as many files as a free plan allows): a one-second H.264 clip, kept as it is
+    // (no transcode), playable at once
+    const dir = mkdtempSync(join(tmpdir(), 'pagecast-loops-'));
+    let clip: string;
+    try {
+      const file = join(dir, 'clip.mp4');
+      execFileSync('ffmpeg', [
+        ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=1'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file],
+      ]);
+      const up = await upload(svc, seller, await fileBytes(file), { title: 'Clip' });
+      expect(up.status).toBe(200);
+      clip = up.body.id as string;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await waitConverted(svc, seller, clip)).kind).toBe('video');
+    const id = await createPlaylist(seller, 'Loops');
+    const items = async () =>
+      PlaylistItemList.parse((await call(svc, seller, 'GET', `/api/playlists/${id}/items`)).body);
+
+    let r = await call(svc, seller, 'PUT', `/api/playlists/${id}/items`, { fileIds: [d, clip], loops: { [clip]: 3 } });
+    expect(r.status).toBe(200);
+    expect((await items()).map((i) => [i.fileId, i.loops ?? 1])).toEqual([
+      [d, 1],
+      [clip, 3],
+    ]);
+    const version = await storedVersion(id);
+
+    // refused, nothing saved: loops on a document, on a file not in the list, out of range or not a whole number
+    for (const [loops, status, code] of [
+      [{ [d]: 2 }, 422, 'PLAYLIST_LOOPS_NOT_VIDEO'],
+      [{ [e]: 2 }, 422, 'PLAYLIST_LOOPS_NOT_VIDEO'],
+      [{ [clip]: 0 }, 400, 'VALIDATION'],
+      [{ [clip]: 100 }, 400, 'VALIDATION'],
+      [{ [clip]: 1.5 }, 400, 'VALIDATION'],
+    ] as const) {
+      r = await call(svc, seller, 'PUT', `/api/playlists/${id}/items`, { fileIds: [clip, d], loops });
+      expect(r.status, JSON.stringify(loops)).toBe(status);
+      expect(r.body.code).toBe(code);
+      if (code === 'VALIDATION') expect(r.body.issues[0]).toMatchObject({ key: 'validation.playlistLoopsInvalid' });
+    }
+    expect(await storedVersion(id)).toBe(version);
+    expect((await items()).map((i) => [i.fileId, i.loops ?? 1])).toEqual([
+      [d, 1],
+      [clip, 3],
+    ]);
+
+    // a save without loops (an older editor) keeps them; with loops, a video not named plays once
+    r = await call(svc, seller, 'PUT', `/api/playlists/${id}/items`, { fileIds: [clip, d] });
+    expect((await items()).find((i) => i.fileId === clip)?.loops).toBe(3);
+    r = await call(svc, seller, 'PUT', `/api/playlists/${id}/items`, { fileIds: [clip, d], loops: {} });
+    expect((await items()).find((i) => i.fileId === clip)?.loops).toBeUndefined();
+
+    // adding one item: a video with its loops; a document with loops is refused and not added
+    const other = await createPlaylist(seller, 'Loops, added');
+    r = await call(svc, seller, 'POST', `/api/playlists/${other}/items`, { fileId: d, position: 0, loops: 2 });
+    expect([r.status, r.body.code]).toEqual([422, 'PLAYLIST_LOOPS_NOT_VIDEO']);
+    r = await call(svc, seller, 'POST', `/api/playlists/${other}/items`, { fileId: clip, position: 0, loops: 2 });
+    expect(r.status).toBe(200);
+    expect(r.body.loops).toBe(2);
+    const added = PlaylistItemList.parse((await call(svc, seller, 'GET', `/api/playlists/${other}/items`)).body);
+    expect(added.map((i) => [i.fileId, i.loops])).toEqual([[clip, 2]]);
+  }, 120_000);
 });
 
 describe('deleting', () => {

@@ -156,12 +156,19 @@ export function announcer(svc: TestService) {
   };
   return {
     /** A converted file of `ownerId` with `pageCount` pages; returns its id. */
-    async file(ownerId: string, pageCount: number, at: number, fileId = `file-${randomUUID()}`): Promise<string> {
+    async file(
+      ownerId: string,
+      pageCount: number,
+      at: number,
+      fileId = `file-${randomUUID()}`,
+      /** a converted video of this length (ms): its poster is its one page */
+      videoMs?: number,
+    ): Promise<string> {
       await publish(subjects.fileUploaded, {
         fileId,
         ownerId,
         title: 'Deck',
-        kind: 'pdf',
+        kind: videoMs === undefined ? 'pdf' : 'video',
         sizeBytes: 1000,
         uploadedAt: iso(at),
       });
@@ -177,6 +184,7 @@ export function announcer(svc: TestService) {
         isPublished: false,
         publishPrice: null,
         updatedAt: iso(at),
+        ...(videoMs === undefined ? {} : { videoDurationMs: videoMs }),
       });
       return fileId;
     },

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 const b64 = (bytes: ArrayBuffer) => Buffer.from(bytes).toString('base64url');
 const sha = async (text: string) => b64(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-type Rec = { id: string; fileId: string; page: number; startedAt: string; seconds: number };
+type Rec = { id: string; fileId: string; page: number; startedAt: string; seconds: number; reachedSecond?: number };
 
 /** What the display does (features/display/model/play-signer.ts), with the platform's WebCrypto. */
 async function makeSigner(alg: 'Ed25519' | 'ES256' = 'Ed25519') {
@@ -196,6 +196,30 @@ describe('signed proof of play', () => {
     const refused = runVerify(altered);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain('FAIL [record-altered]');
+  });
+
+  it("a video's records name the second reached: signed and shown in the proof; one past the video's end is refused", async () => {
+    const owner = member();
+    // a 12.5 s video, as file conversion announces it once converted
+    const video = await facts.file(owner.userId, 1, Date.now() - 3_600_000, undefined, 12_500);
+    const { signer, device } = await signingScreen(owner, [video]);
+    const twice = { ...rec(video, 25.1), reachedSecond: 12.5 };
+    const past = { ...rec(video, 5), reachedSecond: 13.6 };
+    const res = await send(device, await signer.next([twice, past]));
+    expect(res.body, JSON.stringify(res.body)).toMatchObject({ accepted: 1, refused: 1 });
+    const proof = await proofOf(owner, video);
+    expect(proof.records.map((r) => [r.record.reachedSecond, r.verdict])).toEqual([
+      [12.5, { counted: 25.1 }],
+      [13.6, { refused: 'past-video-end' }],
+    ]);
+    expect(verifyProof(proof)).toMatchObject({ ok: true, complete: true });
+    // the reached second is signed: changed, the record no longer verifies
+    const moved = structuredClone(proof);
+    (moved.records[0] as { record: { reachedSecond: number } }).record.reachedSecond = 3;
+    expect(verifyProof(moved).failures.map((f) => f.code)).toEqual(['record-altered']);
+    // the owner's report counts the one and lists the other refused with its reason
+    const refused = await call(svc, owner, 'GET', `/api/screens/plays/refused?from=${period.from}&to=${period.to}`);
+    expect(JSON.stringify(refused.body)).toContain('past-video-end');
   });
 
   it('a screen with a key takes only batches its key signed, as signed; a refused batch stores nothing', async () => {

@@ -31,12 +31,22 @@ export type PlaylistList = z.infer<typeof PlaylistList>;
 export const PlaylistIdParams = z.object({ id: Id });
 export const PlaylistItemParams = z.object({ id: Id, fileId: Id });
 
+/** How many times a video item plays before the next item: 1 (the default) to PLAYLIST_LOOPS_MAX. */
+export const PLAYLIST_LOOPS_MAX = 99;
+export const PlaylistLoops = z
+  .number({ error: 'validation.playlistLoopsInvalid' })
+  .int('validation.playlistLoopsInvalid')
+  .min(1, 'validation.playlistLoopsInvalid')
+  .max(PLAYLIST_LOOPS_MAX, 'validation.playlistLoopsInvalid');
+
 export const AddPlaylistItemRequest = z.object({
   fileId: Id,
   position: z
     .number({ error: 'validation.positionInvalid' })
     .int('validation.positionInvalid')
     .min(0, 'validation.positionInvalid'),
+  /** a video only (another kind answers PLAYLIST_LOOPS_NOT_VIDEO); absent = 1 */
+  loops: PlaylistLoops.optional(),
 });
 export type AddPlaylistItemRequest = z.infer<typeof AddPlaylistItemRequest>;
 
@@ -45,6 +55,8 @@ export const PlaylistItem = z.object({
   playlistId: z.string(),
   fileId: z.string(),
   position: z.number().int().nonnegative(),
+  /** times a video item plays in a row before the next item (absent from older servers: 1) */
+  loops: z.number().int().min(1).max(PLAYLIST_LOOPS_MAX).optional(),
   createdAt: IsoDateTime,
   /** the file, when the caller may still play it (null: deleted or licence expired) */
   file: AccessibleFile.nullable().optional(),
@@ -62,6 +74,11 @@ export const SavePlaylistItemsRequest = z.object({
     .array(Id, { error: 'validation.playlistFilesRequired' })
     .min(1, 'validation.playlistFilesRequired')
     .max(500, 'validation.invalid'),
+  /**
+   * loops of the video items by file id (a file not named plays once); a file that is not a video, or one not in
+   * `fileIds`, answers PLAYLIST_LOOPS_NOT_VIDEO and nothing is saved
+   */
+  loops: z.record(Id, PlaylistLoops).optional(),
 });
 export type SavePlaylistItemsRequest = z.infer<typeof SavePlaylistItemsRequest>;
 

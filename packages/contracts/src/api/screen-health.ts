@@ -49,6 +49,8 @@ export const HEALTH_FROZEN_SLACK_SECONDS = 30;
 export const HEALTH_WRONG_AFTER_SECONDS = 60;
 /** Incidents that open within this window of the first unsent one go in one e-mail (a site losing its network). */
 export const ALERT_GROUP_WINDOW_SECONDS = 60;
+/** A playing video whose time has not advanced this long is frozen (the display reports it, then moves on). */
+export const VIDEO_FROZEN_SECONDS = 5;
 /** A display sends a report when its picture changes, at most this often (the last change wins). */
 export const SHOWN_REPORT_MIN_SECONDS = 2;
 /** Screens one alert e-mail lists by name (the rest are counted). */
@@ -72,6 +74,16 @@ export const ShownReport = z.discriminatedUnion('kind', [
     holdSeconds: z.number().positive().max(HOLD_SECONDS_MAX),
     loaded: z.boolean(),
     error: ImageError.nullable(),
+    /**
+     * a video's page: the second of the video on screen (when the report was sent), and `frozen` when its time stopped
+     * advancing while it should play (VIDEO_FROZEN_SECONDS); absent for pages and from older displays
+     */
+    video: z
+      .object({
+        second: z.number().min(0).max(HOLD_SECONDS_MAX),
+        frozen: z.boolean().optional(),
+      })
+      .optional(),
   }),
   /** a takeover without a file: a typed message, or a disaster alert */
   z.object({ kind: z.literal('message'), takeoverId: Id, shownAt: IsoDateTime }),

@@ -20,6 +20,11 @@ export const PLAY_BATCH_MAX = 500;
 export const PLAY_FUTURE_SLACK_SECONDS = 300;
 /** A page shown longer than a day is a stuck display, not proof of play. */
 export const PLAY_MAX_SECONDS = 86_400;
+/**
+ * How far past a video's length (as file conversion measured it) a play record's reached second may lie: a browser's
+ * last frame time and the container's stated length differ by a frame or two.
+ */
+export const PLAY_REACHED_SLACK_SECONDS = 1;
 /** Records older than this are refused (the device keeps at most this much offline). */
 export const PLAY_MAX_AGE_DAYS = 31;
 /**
@@ -232,6 +237,16 @@ export const PlayRecord = z.object({
   page: z.number().int().nonnegative().max(10_000),
   startedAt: IsoDateTime,
   seconds: z.number().positive().max(PLAY_MAX_SECONDS),
+  /**
+   * a video's showing: the second of the video it reached when it ended (after its last loop: its length when it
+   * played to its end); absent for pages and from older displays. The screens service refuses a record whose second
+   * lies past the video's length (PLAY_REACHED_SLACK_SECONDS allowed) as `past-video-end`.
+   */
+  reachedSecond: z
+    .number({ error: 'validation.reachedSecondInvalid' })
+    .min(0, 'validation.reachedSecondInvalid')
+    .max(PLAY_MAX_SECONDS, 'validation.reachedSecondInvalid')
+    .optional(),
 });
 export type PlayRecord = z.infer<typeof PlayRecord>;
 export const PlayBatchRequest = z.object({
@@ -248,7 +263,8 @@ export type PlayBatchRequest = z.infer<typeof PlayBatchRequest>;
  * owner sees them, a seller never): it starts before the screen was paired or ends in the future; its file was not
  * in what the screen was given then; the screen's owner neither owned the file nor held a licence for it then; the
  * page does not exist; it overlaps a play the screen already counted; it was made while the screen was closed by the
- * opening hours in force then (the display plays and records nothing outside them).
+ * opening hours in force then (the display plays and records nothing outside them); it names a second of its video
+ * past the video's length.
  */
 export const PlayRefusalReason = z.enum([
   'before-pairing',
@@ -258,6 +274,7 @@ export const PlayRefusalReason = z.enum([
   'no-such-page',
   'overlap',
   'closed',
+  'past-video-end',
 ]);
 export type PlayRefusalReason = z.infer<typeof PlayRefusalReason>;
 export const playRefusalReasons = PlayRefusalReason.options;

@@ -5,6 +5,8 @@ export interface PlaylistItemRecord {
   fileId: string;
   position: number;
   createdAt: Date;
+  /** a video item played this many times in a row (2..PLAYLIST_LOOPS_MAX); absent = once */
+  loops?: number;
 }
 
 export interface PlaylistRecord {
@@ -48,13 +50,37 @@ export function firstRepeat(ids: readonly string[]): string | undefined {
 
 /**
  * The items of a save: the files in order at positions 0..n-1. A file that was already in the playlist keeps its
- * createdAt (it was added then, only moved now).
+ * createdAt (it was added then, only moved now). `loops`: each video item's loops (a file not named plays once);
+ * absent, every kept item keeps its loops (an editor that does not know loops erases none).
  */
 export function itemsFromFileIds(
   fileIds: readonly string[],
   previous: readonly PlaylistItemRecord[],
   now: Date,
+  loops?: Readonly<Record<string, number>>,
 ): PlaylistItemRecord[] {
-  const since = new Map(previous.map((i) => [i.fileId, i.createdAt]));
-  return fileIds.map((fileId, position) => ({ fileId, position, createdAt: since.get(fileId) ?? now }));
+  const before = new Map(previous.map((i) => [i.fileId, i]));
+  return fileIds.map((fileId, position) => {
+    const times = loops ? loops[fileId] : before.get(fileId)?.loops;
+    return {
+      fileId,
+      position,
+      createdAt: before.get(fileId)?.createdAt ?? now,
+      ...(times !== undefined && times > 1 ? { loops: times } : {}),
+    };
+  });
+}
+
+/**
+ * The first file whose loops may not be set: one that is not a video (a page or a photo shows for its seconds), or one
+ * not among the saved files. `kindOf` answers a saved file's kind.
+ */
+export function loopsRefused(
+  loops: Readonly<Record<string, number>> | undefined,
+  fileIds: readonly string[],
+  kindOf: (fileId: string) => string | undefined,
+): string | undefined {
+  if (!loops) return undefined;
+  const saved = new Set(fileIds);
+  return Object.keys(loops).find((fileId) => !saved.has(fileId) || kindOf(fileId) !== 'video');
 }

@@ -17,6 +17,10 @@ export function fileUpdatedData(f: FileDoc): EventData<'files.file.updated.v1'> 
     isPublished: f.isPublished,
     publishPrice: f.publishPrice,
     updatedAt: iso(f.updatedAt),
+    // a playable video's length: the screens service judges a play record's reached second by it
+    ...(f.kind === 'video' && f.video && f.media?.durationMs !== undefined
+      ? { videoDurationMs: f.media.durationMs }
+      : {}),
   };
 }
 

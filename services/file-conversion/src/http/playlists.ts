@@ -53,8 +53,8 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   router.put('/api/playlists/:id/items', async (req, res) => {
     const { userId } = requireIdentity(req);
     const { id } = parseWith(PlaylistIdParams, req.params);
-    const { fileIds } = parseWith(SavePlaylistItemsRequest, req.body);
-    res.json(await savePlaylistItems(ctx, userId, id, fileIds));
+    const { fileIds, loops } = parseWith(SavePlaylistItemsRequest, req.body);
+    res.json(await savePlaylistItems(ctx, userId, id, fileIds, loops));
   });
 
   router.delete('/api/playlists/:id/items/:fileId', async (req, res) => {

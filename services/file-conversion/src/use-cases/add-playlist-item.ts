@@ -7,7 +7,8 @@ import { toPlaylistItem } from './present';
 
 /**
  * The member adds a file they may play to their playlist at a free position (under the playlist's lock, from one
- * snapshot); the saved playlist is announced.
+ * snapshot), a video with its loops if given (another kind with loops: PLAYLIST_LOOPS_NOT_VIDEO, nothing added); the
+ * saved playlist is announced.
  */
 export async function addPlaylistItem(
   ctx: ServiceContext,
@@ -17,13 +18,23 @@ export async function addPlaylistItem(
 ): Promise<PlaylistItem> {
   let added: PlayableFile | undefined;
   const now = ctx.clock.now();
+  const item = {
+    fileId: input.fileId,
+    position: input.position,
+    createdAt: now,
+    ...(input.loops !== undefined && input.loops > 1 ? { loops: input.loops } : {}),
+  };
   const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
     const conflict = placementConflict(p.items, input.fileId, input.position);
     if (conflict) throw new AppError(conflict);
     added = (await requirePlayable(ctx, userId, [input.fileId])).get(input.fileId);
-    return [...p.items, { fileId: input.fileId, position: input.position, createdAt: now }];
+    // loops are a video's: a page or a photo shows for its seconds
+    if (input.loops !== undefined && added?.file.kind !== 'video') {
+      throw new AppError('PLAYLIST_LOOPS_NOT_VIDEO', { details: { fileId: input.fileId } });
+    }
+    return [...p.items, item];
   });
   if (!result || !added) throw new AppError('PLAYLIST_NOT_FOUND');
   await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);
-  return toPlaylistItem(playlistId, { fileId: input.fileId, position: input.position, createdAt: now }, added);
+  return toPlaylistItem(playlistId, item, added);
 }

@@ -93,6 +93,8 @@ export function toPlaylistItem(
     playlistId,
     fileId: i.fileId,
     position: i.position,
+    // absent = once (as older servers answered)
+    ...(i.loops !== undefined && i.loops > 1 ? { loops: i.loops } : {}),
     createdAt: iso(i.createdAt),
     file: playable ? toAccessibleFile(playable.file, playable.access, playable.licenceExpiresAt) : null,
   };

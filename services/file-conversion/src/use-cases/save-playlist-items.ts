@@ -1,25 +1,30 @@
 import type { PlaylistItem } from '@pagecast/contracts';
 import { AppError } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { firstRepeat, itemsFromFileIds } from '../domain/playlists';
+import { firstRepeat, itemsFromFileIds, loopsRefused } from '../domain/playlists';
 import { requirePlayable } from './playable-files';
 import { presentItems } from './playlist-items';
 
 /**
  * The editor's save: the chosen files, each once and each playable by the member, in order replace the playlist's
- * items in one update (not delete-all-then-add); the saved playlist is announced.
+ * items in one update (not delete-all-then-add); the saved playlist is announced. `loops` sets the video items'
+ * loops (a file that is not a video, or not saved, answers PLAYLIST_LOOPS_NOT_VIDEO and nothing changes); absent,
+ * kept items keep theirs.
  */
 export async function savePlaylistItems(
   ctx: ServiceContext,
   userId: string,
   playlistId: string,
   fileIds: string[],
+  loops?: Record<string, number>,
 ): Promise<PlaylistItem[]> {
   const repeat = firstRepeat(fileIds);
   if (repeat !== undefined) throw new AppError('PLAYLIST_ITEM_EXISTS', { details: { fileId: repeat } });
   const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
-    await requirePlayable(ctx, userId, fileIds);
-    return itemsFromFileIds(fileIds, p.items, ctx.clock.now());
+    const playable = await requirePlayable(ctx, userId, fileIds);
+    const refused = loopsRefused(loops, fileIds, (id) => playable.get(id)?.file.kind);
+    if (refused !== undefined) throw new AppError('PLAYLIST_LOOPS_NOT_VIDEO', { details: { fileId: refused } });
+    return itemsFromFileIds(fileIds, p.items, ctx.clock.now(), loops);
   });
   if (!result) throw new AppError('PLAYLIST_NOT_FOUND');
   await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);

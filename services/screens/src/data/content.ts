@@ -16,6 +16,8 @@ export interface FileFactsDoc {
   deletedAt?: Date | null;
   /** how long the display shows each page (its display duration, at least 1 s); absent on older documents */
   pageSeconds?: number;
+  /** a playable video's length (seconds): a play record's reached second is judged by it; absent otherwise */
+  videoSeconds?: number;
 }
 export interface PlaylistVersionEntry {
   /** the event that announced it: a redelivery adds nothing */
@@ -76,17 +78,21 @@ export interface FileChange {
   deletedAt?: Date;
   /** a page's duration, from a file's snapshot (the newest wins) */
   pageSeconds?: number;
+  /** a video's length in seconds, from a file's snapshot (the newest wins) */
+  videoSeconds?: number;
 }
 /** A file's facts after a change (the database's `fileUpdate` is the same rule as one update). */
 export function withFileChange(fileId: string, doc: FileFactsDoc | null, change: FileChange): FileFactsDoc {
   const deletedAt = change.deletedAt ?? doc?.deletedAt ?? null;
   const pageSeconds = change.pageSeconds ?? doc?.pageSeconds;
+  const videoSeconds = change.videoSeconds ?? doc?.videoSeconds;
   return {
     _id: fileId,
     ownerId: change.ownerId,
     pageCount: Math.max(doc?.pageCount ?? 0, change.pageCount),
     ...(deletedAt ? { deletedAt } : {}),
     ...(pageSeconds !== undefined ? { pageSeconds } : {}),
+    ...(videoSeconds !== undefined ? { videoSeconds } : {}),
   };
 }
 function fileUpdate(change: FileChange): mongoose.mongo.UpdateFilter<FileFactsDoc> {
@@ -95,6 +101,7 @@ function fileUpdate(change: FileChange): mongoose.mongo.UpdateFilter<FileFactsDo
       ownerId: change.ownerId,
       ...(change.deletedAt ? { deletedAt: change.deletedAt } : {}),
       ...(change.pageSeconds !== undefined ? { pageSeconds: change.pageSeconds } : {}),
+      ...(change.videoSeconds !== undefined ? { videoSeconds: change.videoSeconds } : {}),
     },
     $max: { pageCount: change.pageCount },
   };
@@ -171,6 +178,8 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
   const written = new LRUCache<string, number>({ max: 10_000 });
   /** page durations this process wrote (a change of duration alone is written too) */
   const writtenSeconds = new LRUCache<string, number>({ max: 10_000 });
+  /** the video lengths this instance wrote, as writtenSeconds */
+  const writtenVideo = new LRUCache<string, number>({ max: 10_000 });
 
   return {
     /** An event heard on a followed stream (every instance): memory only; the durable consumer writes the database. */
@@ -188,16 +197,29 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
 
     /**
      * A file's owner and page count (a count only grows: events of one file may arrive out of order), and its pages'
-     * duration when the event says it (a file's snapshot).
+     * duration when the event says it (a file's snapshot), and a video's length.
      */
-    async fileSeen(fileId: string, ownerId: string, pageCount: number, pageSeconds?: number): Promise<void> {
+    async fileSeen(
+      fileId: string,
+      ownerId: string,
+      pageCount: number,
+      pageSeconds?: number,
+      videoSeconds?: number,
+    ): Promise<void> {
       const sameSeconds = pageSeconds === undefined || writtenSeconds.get(fileId) === pageSeconds;
-      if ((written.get(fileId) ?? -1) >= pageCount && sameSeconds) return;
-      const change = { ownerId, pageCount, ...(pageSeconds !== undefined ? { pageSeconds } : {}) };
+      const sameVideo = videoSeconds === undefined || writtenVideo.get(fileId) === videoSeconds;
+      if ((written.get(fileId) ?? -1) >= pageCount && sameSeconds && sameVideo) return;
+      const change = {
+        ownerId,
+        pageCount,
+        ...(pageSeconds !== undefined ? { pageSeconds } : {}),
+        ...(videoSeconds !== undefined ? { videoSeconds } : {}),
+      };
       await files.updateOne({ _id: fileId }, fileUpdate(change), { upsert: true });
       hearFile(fileId, change);
       written.set(fileId, Math.max(written.get(fileId) ?? 0, pageCount));
       if (pageSeconds !== undefined) writtenSeconds.set(fileId, pageSeconds);
+      if (videoSeconds !== undefined) writtenVideo.set(fileId, videoSeconds);
     },
     async fileDeleted(fileId: string, ownerId: string, at: Date): Promise<void> {
       const change = { ownerId, pageCount: 0, deletedAt: at };
@@ -271,6 +293,7 @@ export function createContentRepository(conn: mongoose.Connection, opts: { maxAg
             pageCount: d.pageCount ?? 0,
             deletedAt: d.deletedAt ? d.deletedAt.getTime() : null,
             ...(d.pageSeconds !== undefined ? { pageSeconds: d.pageSeconds } : {}),
+            ...(d.videoSeconds !== undefined ? { videoSeconds: d.videoSeconds } : {}),
           },
         ]),
       );

@@ -64,6 +64,8 @@ interface PlayFacts {
   /** the screen's local calendar day of startedAt (YYYY-MM-DD): the report's day */
   day: string;
   receivedAt: Date;
+  /** a video's record: the second of the video it reached (absent for pages and older records) */
+  reachedSecond?: number;
 }
 
 /** One page shown that counts. */
@@ -141,6 +143,7 @@ const playFacts = {
   day: { type: String, required: true },
   seconds: { type: Number, required: true },
   receivedAt: { type: Date, required: true },
+  reachedSecond: { type: Number },
 };
 
 const playSchema = new mongoose.Schema<PlayRecordDoc>(

@@ -27,7 +27,7 @@ export interface SignedBatchDoc {
   hash: string;
   sentAt: string;
   signature: string;
-  /** the records as sent and signed (their five fields) */
+  /** the records as sent and signed (their five fields, and a video's reached second) */
   records: PlayRecord[];
   screenId: string;
   ownerId: string;

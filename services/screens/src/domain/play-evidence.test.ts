@@ -12,6 +12,7 @@ import {
   overlapMs,
   type PlayCandidate,
   type PlayEvidence,
+  reachedPastEnd,
   trimPlayed,
   wasGiven,
 } from './play-evidence';
@@ -91,6 +92,29 @@ describe('judging play records', () => {
     ]);
     const unknown = evidence({ assignments: [{ at: at(0), assignment: { kind: 'file', fileId: 'f-new' } }] });
     expect(reasons([rec({ fileId: 'f-new' })], unknown)).toEqual(['not-licensed']);
+  });
+
+  it("refuses a video's record whose reached second lies past the video's length (a second of slack)", () => {
+    const video: FileFacts = { ...mine, pageCount: 1, videoSeconds: 12.5 };
+    const ev = evidence({ files: new Map([['f-mine', video]]) });
+    const records = [
+      rec({ reachedSecond: 12.5, seconds: 25 }),
+      rec({ reachedSecond: 13.5, start: at(11) }),
+      rec({ reachedSecond: 13.51, start: at(12) }),
+      rec({ reachedSecond: 0, start: at(13) }),
+      rec({ start: at(14) }),
+    ];
+    expect(reasons(records, ev)).toEqual(['ok', 'ok', 'past-video-end', 'ok', 'ok']);
+    // refused records add nothing to the screen's played time
+    expect(judgePlays(records, ev).played).toEqual([
+      { s: at(10), e: at(10) + 25_000 },
+      { s: at(11), e: at(11) + 10_000 },
+      { s: at(13), e: at(13) + 10_000 },
+      { s: at(14), e: at(14) + 10_000 },
+    ]);
+    // its length not known (not a video, or its conversion not heard of): the reached second is not judged
+    expect(reasons([rec({ reachedSecond: 5000 })], evidence())).toEqual(['ok']);
+    expect(reachedPastEnd(undefined, video)).toBe(false);
   });
 
   it('refuses records starting before the pairing (past the slack) or ending in the future (past the slack)', () => {

@@ -13,6 +13,7 @@ import {
   PLAY_MAX_AGE_DAYS,
   PLAY_OVERLAP_TOLERANCE_SECONDS,
   PLAY_PROPAGATION_SECONDS,
+  PLAY_REACHED_SLACK_SECONDS,
   type PlayRefusalReason,
   SCREEN_OFFLINE_AFTER_SECONDS,
   type ScreenAssignment,
@@ -59,6 +60,8 @@ export interface FileFacts {
   deletedAt: number | null;
   /** how long the display shows each of its pages (absent: not known, from an older read model document) */
   pageSeconds?: number;
+  /** a playable video's length in seconds (absent: not a video, or not known yet) */
+  videoSeconds?: number;
 }
 /** The display was out of contact from `from` (its last contact) until `to` (it came back). */
 export interface OfflineGap {
@@ -102,6 +105,8 @@ export interface PlayCandidate {
   /** ms since 1970 */
   start: number;
   seconds: number;
+  /** a video's record: the second of the video it reached */
+  reachedSecond?: number;
 }
 
 export type PlayVerdict =
@@ -135,7 +140,20 @@ export const READ_MODEL_REASONS: ReadonlySet<PlayRefusalReason> = new Set([
   'not-assigned',
   'not-licensed',
   'no-such-page',
+  'past-video-end',
 ]);
+
+/**
+ * Whether a record names a second of its video past the video's length (PLAY_REACHED_SLACK_SECONDS allowed: a
+ * browser's last frame and the container's stated length differ by a frame or two). Refused rather than clamped: the
+ * display clamps its own record to the length it was given, so a second past it was not made by a display playing
+ * this file, and the signed record cannot be changed without breaking its proof. A record without a reached second,
+ * or of a file whose length is not known (not a video, or its conversion not heard of yet), is not judged by it.
+ */
+export function reachedPastEnd(reachedSecond: number | undefined, facts: FileFacts | undefined): boolean {
+  if (reachedSecond === undefined || facts?.videoSeconds === undefined) return false;
+  return reachedSecond > facts.videoSeconds + PLAY_REACHED_SLACK_SECONDS;
+}
 
 function lastAtOrBefore<T>(list: T[], time: number, at: (item: T) => number): T | undefined {
   let lo = 0;
@@ -443,6 +461,7 @@ export function judgePlays(
     else if (!mayCountPlay(ev.files.get(r.fileId), ev.ownerId, ev.licences.get(r.fileId) ?? [], s))
       refuse('not-licensed');
     else if (r.page < 1 || r.page > (ev.files.get(r.fileId)?.pageCount ?? 0)) refuse('no-such-page');
+    else if (reachedPastEnd(r.reachedSecond, ev.files.get(r.fileId))) refuse('past-video-end');
     else {
       const overlap = overlapMs(played, s, e);
       if (overlap > Math.min(TOLERANCE_MS, (e - s) / 2)) refuse('overlap');

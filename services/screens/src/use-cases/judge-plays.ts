@@ -132,7 +132,14 @@ async function judgeBatch(
   const stored = await ctx.data.plays.storedOf(plays.map((p) => p.id));
   const candidates: PlayCandidate[] = plays
     .filter((p) => !stored.counted.has(p.id) && !stored.refused.has(p.id))
-    .map((p) => ({ id: p.id, fileId: p.fileId, page: p.page, start: Date.parse(p.startedAt), seconds: p.seconds }));
+    .map((p) => ({
+      id: p.id,
+      fileId: p.fileId,
+      page: p.page,
+      start: Date.parse(p.startedAt),
+      seconds: p.seconds,
+      ...(p.reachedSecond !== undefined ? { reachedSecond: p.reachedSecond } : {}),
+    }));
   // counted before (a resend): their intervals go into the set again, which changes nothing if they are there
   const resent = [...stored.counted.values()].filter((d) => d.screenId === screenId);
 
@@ -199,6 +206,8 @@ async function judgeBatch(
       startedAt: new Date(start),
       day: day(start),
       receivedAt,
+      // a video's: the second it reached, as the display signed it
+      ...(p.reachedSecond !== undefined ? { reachedSecond: p.reachedSecond } : {}),
     };
     if (v.accepted) {
       counted.push({

@@ -33,7 +33,13 @@ function changeOf(event: ContentEvent): ContentChange {
     case subjects.fileUpdated: {
       const d = event.data;
       // the display shows each page for the file's duration, at least a second (mf-player slides.ts)
-      const change = { ownerId: d.ownerId, pageCount: d.pageCount, pageSeconds: Math.max(1, d.displayDuration) };
+      const change = {
+        ownerId: d.ownerId,
+        pageCount: d.pageCount,
+        pageSeconds: Math.max(1, d.displayDuration),
+        // a playable video's length: what a play record's reached second is judged by
+        ...(d.videoDurationMs !== undefined ? { videoSeconds: d.videoDurationMs / 1000 } : {}),
+      };
       return { kind: 'file', fileId: d.fileId, change };
     }
     case subjects.pageReady: {
@@ -65,7 +71,7 @@ export async function recordContent(ctx: ServiceContext, event: ContentEvent): P
   const c = changeOf(event);
   if (c.kind === 'playlist') return content.playlistVersion(c.playlistId, c.entry, ctx.clock.ms(), c.facts);
   if (c.change.deletedAt) return content.fileDeleted(c.fileId, c.change.ownerId, c.change.deletedAt);
-  return content.fileSeen(c.fileId, c.change.ownerId, c.change.pageCount, c.change.pageSeconds);
+  return content.fileSeen(c.fileId, c.change.ownerId, c.change.pageCount, c.change.pageSeconds, c.change.videoSeconds);
 }
 
 /** A content event heard by this instance (every instance follows the stream): applied to its memory only. */

@@ -130,6 +130,8 @@ export async function storeSignedBatch(
       page: p.page,
       startedAt: p.startedAt,
       seconds: p.seconds,
+      // signed too (recordText): the proof must show it as sent
+      ...(p.reachedSecond !== undefined ? { reachedSecond: p.reachedSecond } : {}),
     })),
     screenId: screen._id,
     ownerId: screen.ownerId,

@@ -1,11 +1,11 @@
 import type { DeviceScreen, ShownReport } from '@pagecast/contracts';
 import qrcode from 'qrcode-generator';
-import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type CSSProperties, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useOfflineApp } from '../../../lib/use-offline-app';
 import { useOpenNow } from '../model/opening-hours';
 import { createPlayLog } from '../model/play-log';
-import { shownReportOf } from '../model/shown-report';
+import { shownReportOf, withVideoSecond } from '../model/shown-report';
 import { type StageLayout, useStageLayout } from '../model/stage';
 import { createWaitingBoard, useWaiting, type WaitingBoard } from '../model/retry';
 import { useDisplaySession } from '../model/use-display-session';
@@ -111,11 +111,14 @@ function PairedDisplay({
   // Outside its opening hours (on its own clock, offline too) the display is black and plays nothing.
   const open = useOpenNow(screen.openingHours, screen.timeZone);
   const stage = useStageLayout(screen.rotation);
+  // the second each showing's video reached (kept by the videos' model, made after the player that needs it)
+  const reachedOf = useRef<(step: number) => number | null>(() => null);
   const { playing, because, slide, showing, next, finished, watched } = useDisplayPlayer(screen, {
     version,
     active: open,
     onPlayed: (r) => log.add(r),
     board,
+    reachedOf: (step) => reachedOf.current(step),
   });
   const images = usePageImages(
     slide?.imagePath ?? null,
@@ -123,6 +126,7 @@ function PairedDisplay({
     board,
   );
   const videos = useVideoSlides(finished);
+  reachedOf.current = videos.reachedOf;
 
   // What is on screen, as reported: a page, the takeover's message, or nothing (closed, or nothing to play).
   const takeoverId = because.rule === 'takeover' ? because.takeoverId : null;
@@ -143,10 +147,12 @@ function PairedDisplay({
           image: showing.slide.video
             ? videos.stateOf(showing.slide.video.url)
             : images.imageOf(showing.slide.imagePath),
+          video: showing.slide.video ? { frozenAt: videos.frozenAt(showing.slide.video.url, showing.step) } : null,
         }
       : null,
     since,
   });
+  const showingStep = showing?.step ?? null;
   useHeartbeat({
     shows,
     closed: !open,
@@ -155,6 +161,7 @@ function PairedDisplay({
     unpaired,
     board,
     link,
+    stamp: (report) => withVideoSecond(report, showingStep === null ? null : videos.reachedOf(showingStep)),
   });
   usePlayFlush(log, screen.screenId, unpaired, board, link);
   useLiveUpdates({ screen, fileIds: watched.slides.map((s) => s.fileId), refresh, reload, board, link });
@@ -237,6 +244,8 @@ function SlideView({
         onEnded={finished}
         onPlaying={() => videos.played(url)}
         onFailed={() => videos.failed(url, step)}
+        onTime={(second) => videos.timeAt(step, second)}
+        onFrozen={(second) => videos.frozen(url, step, second)}
       />,
     );
   } else items.push(<PageImageView key="page" slide={slide} images={images} />);

@@ -2,9 +2,41 @@
 // poster, played until it ends. The slide after the current one, when it is a video, is mounted beforehand, hidden,
 // loaded (preload="auto") and decoded (played muted a moment, then paused back at its start), so when the current
 // slide ends the same element is shown in the same commit: no black frame between items.
+// An item set to loop plays again from its start when it ends (the last frame stays on screen while it seeks back:
+// no black frame), as many times as its loops say, before the next slide. While it plays, its time is told to the
+// display (the play record and the report name the second reached); a video whose time stops advancing for
+// VIDEO_FROZEN_SECONDS once it played is told frozen.
+import { VIDEO_FROZEN_SECONDS } from '@pagecast/contracts';
 import { useTranslation } from '@pagecast/i18n';
 import { useEffect, useRef } from 'react';
 import type { Slide } from '../model/slides';
+
+/** How often a playing video's time is looked at for the frozen check. */
+export const VIDEO_WATCH_MS = 1000;
+
+/**
+ * Watches a playing video's time: `frozen(second)` once when it has not advanced for VIDEO_FROZEN_SECONDS (a
+ * decoder or a stream that hung) while the video is neither ended nor paused by the display. Returns its stop.
+ */
+export function watchVideoTime(el: HTMLVideoElement, frozen: (second: number) => void): () => void {
+  let last = el.currentTime;
+  let still = 0;
+  let told = false;
+  const timer = setInterval(() => {
+    if (told) return;
+    if (el.ended || el.currentTime !== last) {
+      last = el.currentTime;
+      still = 0;
+      return;
+    }
+    still += VIDEO_WATCH_MS;
+    if (still >= VIDEO_FROZEN_SECONDS * 1000) {
+      told = true;
+      frozen(el.currentTime);
+    }
+  }, VIDEO_WATCH_MS);
+  return () => clearInterval(timer);
+}
 
 type VideoSlideOf = Slide & { video: NonNullable<Slide['video']> };
 
@@ -34,6 +66,8 @@ export function VideoSlide({
   onEnded,
   onPlaying,
   onFailed,
+  onTime,
+  onFrozen,
 }: {
   slide: VideoSlideOf;
   /** the showing this element is for (the current one, or the next) */
@@ -43,6 +77,10 @@ export function VideoSlide({
   onEnded: (step: number) => void;
   onPlaying: () => void;
   onFailed: () => void;
+  /** on screen: the video's time, as it advances (seconds) */
+  onTime?: (second: number) => void;
+  /** on screen: its time stopped advancing (watchVideoTime) */
+  onFrozen?: (second: number) => void;
 }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLVideoElement>(null);
@@ -50,6 +88,18 @@ export function VideoSlide({
   activeRef.current = active;
   const failedRef = useRef(onFailed);
   failedRef.current = onFailed;
+  const frozenRef = useRef(onFrozen);
+  frozenRef.current = onFrozen;
+  /** loops played to their end so far in this showing */
+  const laps = useRef(0);
+  const stopWatch = useRef<(() => void) | null>(null);
+  useEffect(
+    () => () => {
+      stopWatch.current?.();
+      stopWatch.current = null;
+    },
+    [],
+  );
 
   useEffect(() => {
     const el = ref.current;
@@ -80,12 +130,31 @@ export function VideoSlide({
       data-file={slide.fileId}
       data-page={slide.page}
       data-step={step}
+      data-loops={slide.loops ?? 1}
       data-state={active ? 'current' : 'next'}
-      onPlaying={() => {
-        if (activeRef.current) onPlaying();
+      onPlaying={(e) => {
+        if (!activeRef.current) return;
+        onPlaying();
+        // once it plays, a time that stops advancing is frozen
+        if (!stopWatch.current) {
+          stopWatch.current = watchVideoTime(e.currentTarget, (second) => frozenRef.current?.(second));
+        }
       }}
-      onEnded={() => {
-        if (activeRef.current) onEnded(step);
+      onTimeUpdate={(e) => {
+        if (activeRef.current) onTime?.(e.currentTarget.currentTime);
+      }}
+      onEnded={(e) => {
+        if (!activeRef.current) return;
+        const el = e.currentTarget;
+        onTime?.(el.currentTime);
+        laps.current += 1;
+        if (laps.current < (slide.loops ?? 1)) {
+          // again from its start: the ended element keeps its last frame on screen while it seeks back
+          el.currentTime = 0;
+          Promise.resolve(el.play()).catch(() => {});
+          return;
+        }
+        onEnded(step);
       }}
       onError={() => {
         if (activeRef.current) failedRef.current();

@@ -25,6 +25,11 @@ export interface PictureNow {
     shownAt: number;
     holdSeconds: number;
     image: { loaded: boolean; error: ImageError | null } | null;
+    /**
+     * a video's page: when its time stopped advancing, the second it stopped at (told frozen); the second it plays at
+     * is stamped when a report is sent (withVideoSecond), so its advance alone is no change to tell
+     */
+    video?: { frozenAt?: number } | null;
   } | null;
   /** when the message or the blank picture appeared */
   since: number;
@@ -45,9 +50,26 @@ export function shownReportOf(now: PictureNow): ShownReport {
       holdSeconds: now.page.holdSeconds,
       loaded: image?.loaded ?? false,
       error: image?.error ?? null,
+      ...(now.page.video
+        ? {
+            video:
+              now.page.video.frozenAt !== undefined
+                ? { second: secondOf(now.page.video.frozenAt), frozen: true }
+                : { second: 0 },
+          }
+        : {}),
     };
   }
   return { kind: 'blank', shownAt: at(now.since) };
+}
+
+/** A video's second as reported: to a tenth, never negative. */
+const secondOf = (second: number) => Math.round(Math.max(0, second) * 10) / 10;
+
+/** The report as sent: a playing video's page names the second it is at now (a frozen one keeps where it stopped). */
+export function withVideoSecond(shows: ShownReport, second: number | null): ShownReport {
+  if (shows.kind !== 'page' || !shows.video || shows.video.frozen || second === null) return shows;
+  return { ...shows, video: { second: secondOf(second) } };
 }
 
 /** A change worth telling at once: a page once its image has drawn or failed (not while it loads), else any. */

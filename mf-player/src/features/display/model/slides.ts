@@ -12,21 +12,27 @@ export interface Slide {
   seconds: number;
   /** a video's poster page: the video played in its place, until it ends (the poster is its poster) */
   video?: PageVideo;
+  /** a video's item: how many times it plays in a row before the next slide (absent: once) */
+  loops?: number;
 }
 
 /**
  * The slides of one file's pages, in order, each shown for its duration (at least a second); a video's page plays the
- * video for its length instead.
+ * video for its length instead, `loops` times in a row (its playlist item's loops).
  */
-export function pageSlides(fileId: string, pages: FilePage[]): Slide[] {
-  return pages.map((p, index) => ({
-    fileId,
-    page: index,
-    pageNumber: p.pageNumber,
-    imagePath: p.imagePath,
-    seconds: p.video ? Math.max(1, Math.ceil(p.video.durationMs / 1000)) : Math.max(1, p.displayDuration),
-    ...(p.video ? { video: p.video } : {}),
-  }));
+export function pageSlides(fileId: string, pages: FilePage[], loops = 1): Slide[] {
+  return pages.map((p, index) => {
+    const times = p.video ? Math.max(1, Math.floor(loops)) : 1;
+    return {
+      fileId,
+      page: index,
+      pageNumber: p.pageNumber,
+      imagePath: p.imagePath,
+      seconds: p.video ? Math.max(1, Math.ceil((p.video.durationMs * times) / 1000)) : Math.max(1, p.displayDuration),
+      ...(p.video ? { video: p.video } : {}),
+      ...(times > 1 ? { loops: times } : {}),
+    };
+  });
 }
 
 /**
@@ -37,21 +43,35 @@ export const VIDEO_STALL_GRACE_MS = 10_000;
 
 /** How long the slide's timer waits: a page's duration, or for a video only the stall guard past its length. */
 export const slideTimerMs = (slide: Slide): number =>
-  slide.video ? slide.video.durationMs + VIDEO_STALL_GRACE_MS : slide.seconds * 1000;
+  slide.video ? slide.video.durationMs * (slide.loops ?? 1) + VIDEO_STALL_GRACE_MS : slide.seconds * 1000;
 
 /** The slide shown after step `step` (the one prepared ahead), none when nothing plays. */
 export const slideAfter = (slides: readonly Slide[], step: number): Slide | undefined =>
   slides.length ? slides[(step + 1) % slides.length] : undefined;
 
-/** The record of a page shown from `shownAt` until `endedAt` (ms); none for a glimpse under half a second. */
-export function playRecordOf(slide: Slide, shownAt: number, endedAt: number, id: string): PlayRecord | null {
+/**
+ * The record of a page shown from `shownAt` until `endedAt` (ms); none for a glimpse under half a second. A video's
+ * names the second of the video it reached (`reached`: its time when it left the screen, after its last loop), to a
+ * hundredth, no further than its length.
+ */
+export function playRecordOf(
+  slide: Slide,
+  shownAt: number,
+  endedAt: number,
+  id: string,
+  reached?: number | null,
+): PlayRecord | null {
   const seconds = (endedAt - shownAt) / 1000;
   if (seconds < 0.5) return null;
+  const length = slide.video ? slide.video.durationMs / 1000 : 0;
   return {
     id,
     fileId: slide.fileId,
     page: slide.pageNumber,
     startedAt: new Date(shownAt).toISOString(),
     seconds: Math.round(seconds * 10) / 10,
+    ...(slide.video && reached != null && Number.isFinite(reached)
+      ? { reachedSecond: Math.round(Math.min(Math.max(0, reached), length) * 100) / 100 }
+      : {}),
   };
 }

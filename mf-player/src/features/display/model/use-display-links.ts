@@ -93,8 +93,12 @@ export function useHeartbeat(opts: {
   unpaired: () => void;
   board: WaitingBoard;
   link: DeviceLink;
+  /** fills in what changes without a render (a video's current second) when a report is sent */
+  stamp?: (shows: ShownReport) => ShownReport;
 }) {
   const { unpaired, board, heartbeatSeconds, link } = opts;
+  const stamp = useRef(opts.stamp);
+  stamp.current = opts.stamp;
   // over the socket while it is live, else POST /api/screens/device/heartbeat
   const send = useMemo(() => viaLink(link, 'heartbeat', sendHeartbeat), [link]);
   const showsRef = useRef(opts.shows);
@@ -115,7 +119,7 @@ export function useHeartbeat(opts: {
         closed: closedRef.current,
         // its clock: the server measures how far ahead it is, which bounds how far ahead its play records may end
         sentAt: new Date().toISOString(),
-        ...(refusedReport.current === key ? {} : { shows: report }),
+        ...(refusedReport.current === key ? {} : { shows: stamp.current ? stamp.current(report) : report }),
       };
       return beatWithReport(send, body)
         .then(({ reportRefused }) => {

@@ -39,15 +39,16 @@ async function kept<T>(key: string, read: () => Promise<T>): Promise<T> {
 /** The slides of what plays; `missing`: a file whose pages could not be read (and none were kept), tried again. */
 async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boolean }> {
   let fileIds: string[] = [];
+  /** a playlist's video items: how many times each plays in a row */
+  const loops = new Map<string, number>();
   if (playing.kind === 'file') fileIds = [playing.fileId];
   // a disaster alert whose rule shows a file: its pages, under the band of the report's facts
   else if (playing.kind === 'alert' && playing.fileId) fileIds = [playing.fileId];
   else if (playing.kind === 'playlist') {
     const items = await kept(`pl:${playing.playlistId}`, () => getDisplayPlaylist(playing.playlistId));
-    fileIds = [...items]
-      .sort((a, b) => a.position - b.position)
-      .filter((i) => i.file !== null)
-      .map((i) => i.fileId);
+    const playable = [...items].sort((a, b) => a.position - b.position).filter((i) => i.file !== null);
+    fileIds = playable.map((i) => i.fileId);
+    for (const i of playable) if (i.loops && i.loops > 1) loops.set(i.fileId, i.loops);
   }
   const slides: Slide[] = [];
   let missing = false;
@@ -59,7 +60,7 @@ async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boo
       missing = true; // gone or unreadable: the rest still plays, and it is asked for again
       continue;
     }
-    slides.push(...pageSlides(fileId, pages));
+    slides.push(...pageSlides(fileId, pages, loops.get(fileId)));
   }
   // what plays now, kept at once (its videos whole, in the background); all that is assigned follows (below)
   void keepForOffline(mediaOfSlides(slides), false);
@@ -72,7 +73,14 @@ const RECHECK_MS = 5000;
 
 export function useDisplayPlayer(
   screen: DeviceScreen,
-  opts: { version: number; active: boolean; onPlayed: (record: PlayRecord) => void; board: WaitingBoard },
+  opts: {
+    version: number;
+    active: boolean;
+    onPlayed: (record: PlayRecord) => void;
+    board: WaitingBoard;
+    /** the second a showing's video reached (its play record names it), null when not known */
+    reachedOf?: (step: number) => number | null;
+  },
 ) {
   const inputs = useMemo(() => deviceInputs(screen), [screen]);
   const [resolution, setResolution] = useState<Resolution>(() => resolveScreen(inputs, Date.now()));
@@ -81,9 +89,11 @@ export function useDisplayPlayer(
   const slidesRef = useRef<Slide[]>([]);
   /** pages shown so far: the slide is step % slides.length, and every step is a new showing (one-page loops too) */
   const [step, setStep] = useState(0);
-  const shownAt = useRef<{ slide: Slide; at: number } | null>(null);
+  const shownAt = useRef<{ slide: Slide; step: number; at: number } | null>(null);
   const onPlayed = useRef(opts.onPlayed);
   onPlayed.current = opts.onPlayed;
+  const reachedOf = useRef(opts.reachedOf);
+  reachedOf.current = opts.reachedOf;
 
   // The clock: resolve now, then again at the next change point (a takeover's end, a day-part boundary) or after
   // RECHECK_MS, whichever is first; a change of what plays switches at once.
@@ -184,11 +194,12 @@ export function useDisplayPlayer(
     const close = () => {
       const shown = shownAt.current;
       if (!shown) return;
-      const record = playRecordOf(shown.slide, shown.at, Date.now(), crypto.randomUUID());
+      const reached = shown.slide.video ? (reachedOf.current?.(shown.step) ?? null) : null;
+      const record = playRecordOf(shown.slide, shown.at, Date.now(), crypto.randomUUID(), reached);
       if (record) onPlayed.current(record);
       shownAt.current = null;
     };
-    if (showing) shownAt.current = { slide: showing.slide, at: showing.at };
+    if (showing) shownAt.current = { slide: showing.slide, step: showing.step, at: showing.at };
     return close;
   }, [showing]);
 

@@ -10,16 +10,21 @@ export function atomicSaveMissing(error: unknown): boolean {
 }
 
 /**
- * Saves the editor's choice: PUT /api/playlists/:id/items { fileIds } replaces the items in one atomic update.
+ * Saves the editor's choice: PUT /api/playlists/:id/items { fileIds, loops } replaces the items in one atomic update.
  * Without that call, the spec's way (point 4): delete every old item, then add the chosen ones in order.
  */
 export async function savePlaylistItems(input: {
   playlistId: string;
   fileIds: string[];
   previousFileIds: string[];
+  /** each video's loops (a file not named plays once) */
+  loops?: Record<string, number>;
 }): Promise<void> {
   try {
-    await apiRequest('PUT', playlistItemsPath(input.playlistId), { fileIds: input.fileIds });
+    await apiRequest('PUT', playlistItemsPath(input.playlistId), {
+      fileIds: input.fileIds,
+      ...(input.loops ? { loops: input.loops } : {}),
+    });
     return;
   } catch (error) {
     if (!atomicSaveMissing(error)) throw error;
@@ -28,7 +33,12 @@ export async function savePlaylistItems(input: {
     await apiRequest('DELETE', `${playlistItemsPath(input.playlistId)}/${encodeURIComponent(fileId)}`);
   }
   for (const [position, fileId] of input.fileIds.entries()) {
-    await apiRequest('POST', playlistItemsPath(input.playlistId), { fileId, position });
+    const loops = input.loops?.[fileId];
+    await apiRequest('POST', playlistItemsPath(input.playlistId), {
+      fileId,
+      position,
+      ...(loops !== undefined ? { loops } : {}),
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Playlist } from '@pagecast/contracts';
+import { PLAYLIST_LOOPS_MAX, type Playlist } from '@pagecast/contracts';
 import {
   Button,
   Card,
@@ -20,9 +20,12 @@ import { useTranslation } from '@pagecast/i18n';
 import { playlistItemsQuery } from '../../../lib/playlist-items';
 import { accessibleFilesQuery } from '../api/list-accessible-files';
 import { useSavePlaylistItems } from '../api/save-playlist-items';
-import { moveFile, removeFile, toggleFile } from '../model/editor';
+import { loopsOfChosen, moveFile, removeFile, toggleFile } from '../model/editor';
 
-/** The editor: a checkbox list of files and the chosen ones in order (up, down, remove); save or cancel. */
+/**
+ * The editor: a checkbox list of files and the chosen ones in order (up, down, remove; a video's times in a row);
+ * save or cancel.
+ */
 export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onClose: () => void }) {
   const { t } = useTranslation();
   const sessionExpired = useSessionExpired();
@@ -30,9 +33,14 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
   const items = useQuery({ ...playlistItemsQuery(playlist.id), staleTime: 0 });
   const save = useSavePlaylistItems();
   const [order, setOrder] = useState<string[] | null>(null);
+  /** a video's loops, by file id (absent: once) */
+  const [loops, setLoops] = useState<Record<string, number>>({});
 
   useEffect(() => {
-    if (items.data && order === null) setOrder(items.data.map((i) => i.fileId));
+    if (items.data && order === null) {
+      setOrder(items.data.map((i) => i.fileId));
+      setLoops(Object.fromEntries(items.data.filter((i) => i.loops).map((i) => [i.fileId, i.loops as number])));
+    }
   }, [items.data, order]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per failure
@@ -45,6 +53,9 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
     });
   }, [items.error]);
 
+  const isVideo = (fileId: string) =>
+    (files.data?.find((f) => f.id === fileId)?.kind ?? items.data?.find((i) => i.fileId === fileId)?.file?.kind) ===
+    'video';
   const titleOf = (fileId: string) =>
     files.data?.find((f) => f.id === fileId)?.title ??
     items.data?.find((i) => i.fileId === fileId)?.file?.title ??
@@ -60,7 +71,12 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
       return;
     }
     save.mutate(
-      { playlistId: playlist.id, fileIds: order, previousFileIds: items.data?.map((i) => i.fileId) ?? [] },
+      {
+        playlistId: playlist.id,
+        fileIds: order,
+        previousFileIds: items.data?.map((i) => i.fileId) ?? [],
+        loops: loopsOfChosen(order, loops, isVideo),
+      },
       {
         onSuccess: () => {
           toast({ title: t('playlist.toast.updated') });
@@ -104,7 +120,14 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
                 </label>
               ))}
             </fieldset>
-            <ChosenOrder chosen={chosen} titleOf={titleOf} onChange={setOrder} />
+            <ChosenOrder
+              chosen={chosen}
+              titleOf={titleOf}
+              onChange={setOrder}
+              isVideo={isVideo}
+              loops={loops}
+              onLoops={(fileId, times) => setLoops((now) => ({ ...now, [fileId]: times }))}
+            />
           </div>
         )}
       </CardContent>
@@ -125,10 +148,16 @@ function ChosenOrder({
   chosen,
   titleOf,
   onChange,
+  isVideo,
+  loops,
+  onLoops,
 }: {
   chosen: string[];
   titleOf: (fileId: string) => string;
   onChange: (order: string[]) => void;
+  isVideo: (fileId: string) => boolean;
+  loops: Record<string, number>;
+  onLoops: (fileId: string, times: number) => void;
 }) {
   const { t } = useTranslation();
   return (
@@ -140,6 +169,23 @@ function ChosenOrder({
           <li key={fileId} data-testid="playlist-order-item" data-file-id={fileId}>
             <div className="pc-row">
               <span style={{ flex: 1 }}>{titleOf(fileId)}</span>
+              {isVideo(fileId) ? (
+                <label className="pc-row" title={t('playlist.loopsTimes', { count: loops[fileId] ?? 1 })}>
+                  <span className="pc-muted">{t('playlist.loops')}</span>
+                  <input
+                    type="number"
+                    className="pc-input"
+                    style={{ width: 64 }}
+                    min={1}
+                    max={PLAYLIST_LOOPS_MAX}
+                    step={1}
+                    value={loops[fileId] ?? 1}
+                    data-testid="playlist-loops"
+                    aria-label={`${t('playlist.loops')}: ${titleOf(fileId)}`}
+                    onChange={(e) => onLoops(fileId, e.currentTarget.valueAsNumber)}
+                  />
+                </label>
+              ) : null}
               <Button
                 size="sm"
                 variant="ghost"

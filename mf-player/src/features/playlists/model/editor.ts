@@ -33,3 +33,20 @@ export function validPlaylistName(name: string): string | null {
   const trimmed = name.trim();
   return trimmed ? trimmed : null;
 }
+
+/**
+ * The loops a save sends: each chosen video's (a file not named plays once; values outside 1..PLAYLIST_LOOPS_MAX are
+ * the server's to refuse). Only videos: the server refuses loops on another kind.
+ */
+export function loopsOfChosen(
+  order: readonly string[],
+  loops: Readonly<Record<string, number>>,
+  isVideo: (fileId: string) => boolean,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const fileId of order) {
+    const times = loops[fileId];
+    if (isVideo(fileId) && times !== undefined && times !== 1) out[fileId] = times;
+  }
+  return out;
+}

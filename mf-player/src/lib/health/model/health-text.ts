@@ -14,12 +14,25 @@ export function formatDuration(t: TFunction, seconds: number): string {
   return t('screens.health.duration.days', { count: Math.floor(s / 86_400) });
 }
 
+/** A video's second as a clock reads it, in any language: 7 → "0:07", 75.4 → "1:15", 3700 → "1:01:40". */
+export function videoTime(second: number): string {
+  const s = Math.max(0, Math.floor(second));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const [h, m] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60)];
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
 const fileTitle = (t: TFunction, titles: Titles, fileId: string) =>
   titles.file(fileId) ?? t('screens.board.unknownFile');
 
 /** What a display reports it shows, in words ("“Menu”, page 2", "a black screen"). */
 export function describeShows(t: TFunction, shows: ShownReport | null, titles: Titles): string {
   if (!shows) return t('screens.health.shows.none');
+  if (shows.kind === 'page' && shows.video)
+    return t('screens.health.shows.video', {
+      title: fileTitle(t, titles, shows.fileId),
+      time: videoTime(shows.video.second),
+    });
   if (shows.kind === 'page')
     return t('screens.health.shows.page', { title: fileTitle(t, titles, shows.fileId), page: shows.page });
   if (shows.kind === 'message') return messageText(t, titles, shows.takeoverId);
@@ -79,6 +92,12 @@ export function healthReason(
           ? { fileId: shows.fileId, page: shows.page, error: shows.error }
           : health.lastImageError;
       if (!failed) return t('screens.health.state.broken');
+      // a video's page (the report says it is one): the video did not play
+      if (shows?.kind === 'page' && shows.video && shows.error)
+        return t('screens.health.reason.brokenVideo', {
+          title: fileTitle(t, titles, shows.fileId),
+          error: t(`screens.health.videoError.${shows.error}`),
+        });
       return t('screens.health.reason.broken', {
         page: failed.page,
         title: fileTitle(t, titles, failed.fileId),
@@ -88,6 +107,11 @@ export function healthReason(
     case 'frozen': {
       const shows = health.shows;
       if (shows?.kind !== 'page') return t('screens.health.state.frozen');
+      if (shows.video?.frozen)
+        return t('screens.health.reason.frozenVideo', {
+          title: fileTitle(t, titles, shows.fileId),
+          time: videoTime(shows.video.second),
+        });
       return t('screens.health.reason.frozen', {
         shown: formatDuration(t, (now - Date.parse(shows.shownAt)) / 1000),
         hold: formatDuration(t, shows.holdSeconds),
