@@ -3,6 +3,8 @@
 // end (its currentTime advances) between the document's pages. The next clip is loaded and decoded ahead, so the
 // swap shows a decoded frame at once: the test measures, with requestVideoFrameCallback and requestAnimationFrame
 // timestamps, the time from each clip's last presented frame to the next item's first painted frame, and prints it.
+// Clip A is set to play twice: its time goes back to its start once and the next item comes after about twice its
+// length; its play record (in the owner's signed proof) names the second it reached.
 // In the member's player (/signage) a clip plays for its length too, then the next item comes.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,8 @@ let doc: UploadedFile;
 let clipA: string;
 let clipB: string;
 let display: PlayerBrowser | undefined;
+/** the screen the display of the first test is paired to */
+let screenId: string;
 
 /** Uploads a video (the upload's file field, as File management sends it) and waits until it is playable. */
 async function uploadVideo(file: string, title: string): Promise<string> {
@@ -68,7 +72,17 @@ interface Timeline {
   /** per showing (data-step) of a video: the first and last frame it presented while on screen, and the frame rate */
   videos: Record<
     string,
-    { file: string; first: number; last: number; frames: number; mediaFirst: number; mediaLast: number }
+    {
+      file: string;
+      first: number;
+      last: number;
+      frames: number;
+      mediaFirst: number;
+      mediaLast: number;
+      /** times its media time went back (a loop from its start), and the earliest time after the first */
+      wraps: number;
+      afterWrap: number | null;
+    }
   >;
   /** each change of the element on screen, at the animation frame that first painted it */
   swaps: { at: number; step: string; file: string; tag: string; ready: boolean }[];
@@ -105,7 +119,13 @@ function installTimeline() {
             frames: 0,
             mediaFirst: meta.mediaTime,
             mediaLast: meta.mediaTime,
+            wraps: 0,
+            afterWrap: null,
           };
+          if (meta.mediaTime < v.mediaLast - 0.5) {
+            v.wraps += 1;
+            v.afterWrap = meta.mediaTime;
+          }
           v.last = now;
           v.mediaLast = meta.mediaTime;
           v.frames += 1;
@@ -125,10 +145,15 @@ describe('video items on a display', () => {
   it('play to their end between document pages, the next one decoded ahead and painted within a frame', async () => {
     display = await openPlayerBrowser(null, { serviceWorkers: 'block', locale: 'en-US' });
     const { page } = display;
-    const screenId = await pairDisplay(api, page, { name: 'Video wall', timeZone: 'Asia/Tokyo' });
+    screenId = await pairDisplay(api, page, { name: 'Video wall', timeZone: 'Asia/Tokyo' });
     await page.getByTestId('display-idle').waitFor({ timeout: 20_000 });
     await page.evaluate(installTimeline);
-    const playlistId = await createPlaylist(api, 'Clips', [doc.id, clipA, clipB]);
+    const playlistId = await createPlaylist(api, 'Clips', []);
+    // clip A plays twice in a row
+    await api.json('PUT', `/api/playlists/${playlistId}/items`, {
+      fileIds: [doc.id, clipA, clipB],
+      loops: { [clipA]: 2 },
+    });
     await api.json('PUT', `/api/screens/${screenId}`, { assignment: { kind: 'playlist', playlistId } });
 
     const timeline = () => page.evaluate(() => (window as unknown as { timeline: Timeline }).timeline);
@@ -161,6 +186,15 @@ describe('video items on a display', () => {
       expect((v?.mediaLast ?? 0) - (v?.mediaFirst ?? 0)).toBeGreaterThan(1.5);
     }
     expect(t.currentTimes[toA.step]).toBeGreaterThan(1.5);
+    // clip A twice: its time went back to its start once, and clip B came after about twice its length
+    const lengthS =
+      (await api.json<{ media: { durationMs: number } }>('GET', `/api/files/${clipA}`)).media.durationMs / 1000;
+    expect([played[0]?.wraps, played[1]?.wraps]).toEqual([1, 0]);
+    expect(played[0]?.afterWrap ?? 99).toBeLessThan(0.2);
+    const shownA = (toB.at - toA.at) / 1000;
+    console.log(`[display-video] clip A (${lengthS} s, 2 loops) on screen ${shownA.toFixed(2)} s`);
+    expect(shownA).toBeGreaterThan(2 * lengthS - 0.3);
+    expect(shownA).toBeLessThan(2 * lengthS + 1.5);
 
     // the gap: from a clip's last presented frame to the next item's first painted frame, less the last frame's own
     // time on screen (one frame period of the clip), which any player shows
@@ -180,7 +214,60 @@ describe('video items on a display', () => {
       // generous for a shared 2-core machine: a stalled swap (a video loaded only when its turn came) takes far longer
       expect(raw).toBeLessThan(frameMs(v) + 250);
     }
+
+    // its play record, signed and sent by the display, names the second it reached (its end) and both loops' time
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const proofPath = `/api/screens/plays/proof?fileId=${clipA}&from=${day(Date.now() - 86_400_000)}&to=${day(Date.now() + 86_400_000)}`;
+    let record: { seconds: number; reachedSecond?: number } | undefined;
+    await until(
+      "clip A's play record",
+      async () => {
+        const proof = await api.json<{ records: { record: { seconds: number; reachedSecond?: number } }[] }>(
+          'GET',
+          proofPath,
+        );
+        record = proof.records[0]?.record;
+        return record !== undefined;
+      },
+      40_000,
+      1000,
+    );
+    console.log(`[display-video] clip A's record: ${JSON.stringify(record)}`);
+    expect(record?.reachedSecond).toBeGreaterThan(lengthS - 0.3);
+    expect(record?.reachedSecond).toBeLessThanOrEqual(lengthS);
+    expect(record?.seconds).toBeGreaterThan(2 * lengthS - 0.5);
   }, 240_000);
+
+  it('a video that does not decode is reported broken to the fleet view, then skipped', async () => {
+    const page = (display as PlayerBrowser).page;
+    // clip B's bytes turn into something no decoder takes (as a damaged file would be)
+    await page.route(`**/media/video/${clipB}`, (route) =>
+      route.fulfill({ status: 200, contentType: 'video/mp4', body: Buffer.from('not a video at all. '.repeat(200)) }),
+    );
+    const playlistId = await createPlaylist(api, 'Broken clip', [clipB, doc.id]);
+    await api.json('PUT', `/api/screens/${screenId}`, { assignment: { kind: 'playlist', playlistId } });
+    type Health = { items: { screenId: string; state: string; shows: Record<string, unknown> | null }[] };
+    let seen: Health['items'][number] | undefined;
+    await until(
+      'clip B reported broken',
+      async () => {
+        seen = (await api.json<Health>('GET', '/api/screens/health')).items.find((h) => h.screenId === screenId);
+        return seen?.state === 'broken';
+      },
+      40_000,
+      500,
+    );
+    expect(seen?.shows).toMatchObject({ kind: 'page', fileId: clipB, loaded: false, error: 'decode-failed' });
+    expect(seen?.shows?.video).toBeDefined();
+    // then skipped: the document's page comes
+    await until(
+      'the document after the broken clip',
+      async () =>
+        (await page.locator('.pc-display__page:not(.pc-display__next)').first().getAttribute('data-file')) === doc.id,
+      20_000,
+    );
+    await page.unroute(`**/media/video/${clipB}`);
+  }, 90_000);
 
   it("play in the member's player for their length, then the next item comes", async () => {
     const playlistId = await createPlaylist(api, 'Clips in the player', [clipA, doc.id]);
