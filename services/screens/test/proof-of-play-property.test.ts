@@ -78,7 +78,8 @@ interface Version {
   fileIds: string[];
 }
 interface World {
-  files: Map<string, { ownerId: string; pageCount: number }>;
+  /** videoSeconds: a video's length (its poster is its one page) */
+  files: Map<string, { ownerId: string; pageCount: number; videoSeconds?: number }>;
   playlists: Map<string, Version[]>;
   /** `${buyerId}:${fileId}` → periods */
   licences: Map<string, Array<{ from: number; to: number }>>;
@@ -89,6 +90,8 @@ interface Sent {
   page: number;
   start: number;
   seconds: number;
+  /** a video's record: the second it says it reached */
+  reachedSecond?: number;
   honest: boolean;
   sentAt: number;
 }
@@ -170,6 +173,7 @@ const plays = (device: Device, records: Array<{ id: string } & Omit<Sent, 'hones
       page: r.page,
       startedAt: new Date(r.start).toISOString(),
       seconds: r.seconds,
+      ...(r.reachedSecond !== undefined ? { reachedSecond: r.reachedSecond } : {}),
     })),
   });
 
@@ -187,13 +191,15 @@ async function oneRun(run: number, rnd: Random, stats: Stats): Promise<string[]>
 
   // the world, announced up front with its times (the read models keep them by time)
   clockAt(t0 - 2 * 3_600_000);
-  const newFile = async (ownerId: string) => {
-    const pageCount = rnd.int(1, 4);
-    const id = await facts.file(ownerId, pageCount, t0 - 3_600_000);
-    world.files.set(id, { ownerId, pageCount });
+  const newFile = async (ownerId: string, videoSeconds?: number) => {
+    const pageCount = videoSeconds === undefined ? rnd.int(1, 4) : 1;
+    const videoMs = videoSeconds === undefined ? undefined : videoSeconds * SEC;
+    const id = await facts.file(ownerId, pageCount, t0 - 3_600_000, undefined, videoMs);
+    world.files.set(id, { ownerId, pageCount, ...(videoSeconds !== undefined ? { videoSeconds } : {}) });
     return id;
   };
-  const own = [await newFile(owner.userId), await newFile(owner.userId), await newFile(owner.userId)];
+  // the third is a video as long as a page shows (10 s): a record may say how far it reached
+  const own = [await newFile(owner.userId), await newFile(owner.userId), await newFile(owner.userId, 10)];
   const bought = [await newFile(seller.userId), await newFile(seller.userId)];
   const forged = await newFile(stranger.userId);
   for (const fileId of bought) {
@@ -447,7 +453,7 @@ function planDishonest(
       at,
       order: 3,
       run: async () => {
-        const batch: Array<{ id: string; fileId: string; page: number; start: number; seconds: number }> = [];
+        const batch: Array<{ id: string } & Omit<Sent, 'honest' | 'sentAt'>> = [];
         const inWindow = () => at - FLUSH + rnd.int(0, FLUSH - 30 * SEC);
         const anyFile = () => rnd.pick([...files.own, ...files.bought]);
         for (let n = rnd.int(5, 25); n > 0; n--) {
@@ -463,6 +469,7 @@ function planDishonest(
             'crumbs',
             'chain',
             'ahead',
+            'reached',
           ] as const);
           const id = randomUUID();
           const { closed } = sim;
@@ -507,6 +514,12 @@ function planDishonest(
             }
           } else if (kind === 'ahead') {
             batch.push({ id, fileId: anyFile(), page: 1, start: at + rnd.int(10, 80) * SEC, seconds: 5 });
+          } else if (kind === 'reached') {
+            // a video's record claiming a second past its end (a page's record claiming one is refused as no video)
+            const video = [...files.own, ...files.bought].find((f) => world.files.get(f)?.videoSeconds !== undefined);
+            const fileId = video ?? anyFile();
+            const reachedSecond = (world.files.get(fileId)?.videoSeconds ?? 10) + rnd.int(2, 300);
+            batch.push({ id, fileId, page: 1, start: inWindow(), seconds: 10, reachedSecond });
           } else if (kind === 'past') {
             batch.push({ id, fileId: anyFile(), page: 1, start: sim.pairedAt - rnd.int(6, 600) * MIN, seconds: 10 });
           } else batch.push({ id, fileId: anyFile(), page: 1, start: inWindow() - 30 * MIN, seconds: 3600 });
@@ -568,6 +581,9 @@ async function check(run: number, world: World, sims: Sim[], end: number, stats:
       if (!ownedOrLicensed(world, sim.ownerId, r.fileId, r.start))
         problems.push(`${what} was neither owned nor licensed`);
       if (r.page < 1 || r.page > (world.files.get(r.fileId)?.pageCount ?? 0)) problems.push(`${what}: no such page`);
+      const videoSeconds = world.files.get(r.fileId)?.videoSeconds;
+      if (r.reachedSecond !== undefined && videoSeconds !== undefined && r.reachedSecond > videoSeconds + 1)
+        problems.push(`${what}: reached past the video's end`);
       // ends by the batch's sending on the display's clock (these displays' heartbeats carry none: 0 ahead), plus the
       // 5 s margin and a second for the service's clock running on
       if (r.start < sim.pairedAt - 5 * MIN || r.start + r.seconds * SEC > r.sentAt + 6 * SEC)
