@@ -299,6 +299,20 @@ describe('routing', () => {
     expect(verifyIdentityHeader(body.headers['x-pagecast-identity'], SECRET)?.userId).toBe(s.userId);
   });
 
+  it("a video on sale's preview clip needs a member's session; with one, its Range request reaches file-conversion", async () => {
+    const id = randomUUID();
+    const path = `/media/video/${id}/preview`;
+    const anonymous = await fetch(`${gw.url}${path}`, { headers: { range: 'bytes=0-99' } });
+    expect(anonymous.status).toBe(401);
+    expect(lastSeen(files, path)).toBeUndefined();
+    const s = await newSession();
+    const res = await fetch(`${gw.url}${path}`, { headers: { cookie: cookieHeader(s.token), range: 'bytes=0-99' } });
+    const body = await res.json();
+    expect(body).toMatchObject({ service: 'file-conversion', url: path });
+    expect(body.headers).toMatchObject({ range: 'bytes=0-99' });
+    expect(verifyIdentityHeader(body.headers['x-pagecast-identity'], SECRET)?.userId).toBe(s.userId);
+  });
+
   it('an unknown /api path is 404 NOT_FOUND', async () => {
     const res = await fetch(`${gw.url}/api/no-such-thing`);
     expect(res.status).toBe(404);

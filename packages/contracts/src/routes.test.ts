@@ -64,6 +64,8 @@ describe('route table', () => {
       'post /api/payments/webhook',
       'get /media/:key',
       'get /media/video/:id',
+      // a video on sale's watermarked preview clip
+      'get /media/video/:id/preview',
       // screens
       'post /api/screens/pairing',
       'post /api/screens/pairing/:pairingId/poll',

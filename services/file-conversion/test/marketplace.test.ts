@@ -1,6 +1,9 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { makeVideoCorpus } from '../../../scripts/media-corpus.mjs';
 import {
   call,
   corpus,
@@ -143,6 +146,87 @@ describe('a photo on sale', () => {
     expect(red / (data.length / 3)).toBeGreaterThan(0.02);
     const pages = (await call(svc, seller, 'GET', `/api/files/${up.body.id}/pages`)).body;
     expect((await image(stranger, pages[0].imagePath)).status).toBe(404);
+  });
+});
+
+describe('a video on sale', () => {
+  it('shows a member without a licence its watermarked clip, never the video; a licence opens the video', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagecast-video-sale-'));
+    try {
+      const videos = makeVideoCorpus(dir);
+      const up = await upload(
+        svc,
+        seller,
+        { bytes: await readFile(videos['h264-aac.mp4'] as string), name: 'shop.mp4' },
+        { title: 'Shop video' },
+      );
+      expect(up.body.kind).toBe('video');
+      const id = up.body.id as string;
+      const done = await waitConverted(svc, seller, id);
+      const clipPath = `/media/video/${id}/preview`;
+      const videoBuyer = newUser();
+      const get = (userId: string | undefined, path: string, range?: string) =>
+        fetch(`${svc.server.url}${path}`, {
+          headers: { ...(userId ? identityHeaders(svc, userId) : {}), ...(range ? { Range: range } : {}) },
+        });
+      // not on sale yet: no clip (previews exist only while on sale)
+      expect((await get(videoBuyer, clipPath, 'bytes=0-99')).status).toBe(404);
+      const pub = await call(svc, seller, 'PUT', `/api/files/${id}/publish`, {
+        isPublished: true,
+        publishPrice: 3000,
+        copyrightInfo: { authorName: 'Seller' },
+      });
+      expect(pub.status).toBe(200);
+
+      const preview = await call(svc, videoBuyer, 'GET', `/api/files/${id}/preview`);
+      expect(preview.status).toBe(200);
+      expect(preview.body.video).toEqual({
+        url: clipPath,
+        posterUrl: `/api/files/${id}/preview/1?size=page`,
+        durationMs: done.media.durationMs,
+        width: done.media.width,
+        height: done.media.height,
+      });
+      // the full video stays refused to a member without a licence, whatever they ask
+      expect((await get(videoBuyer, done.videoUrl, 'bytes=0-99')).status).toBe(404);
+      expect((await get(videoBuyer, done.videoUrl)).status).toBe(404);
+      // the clip plays with Range, like the video
+      const storage = svc.server.context.data.storage;
+      const clip = await storage.getBuffer(`videos/${id}-preview`);
+      const video = await storage.getBuffer(`videos/${id}`);
+      expect(clip?.length).toBeGreaterThan(0);
+      expect(clip?.equals(video as Buffer)).toBe(false);
+      const part = await get(videoBuyer, clipPath, 'bytes=0-99');
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-type')).toBe('video/mp4');
+      expect(part.headers.get('content-range')).toBe(`bytes 0-99/${clip?.length}`);
+      expect(Buffer.from(await part.arrayBuffer())).toEqual(clip?.subarray(0, 100));
+      const whole = await get(videoBuyer, clipPath);
+      expect([whole.status, whole.headers.get('accept-ranges')]).toEqual([200, 'bytes']);
+      expect(Buffer.from(await whole.arrayBuffer())).toEqual(clip);
+      expect((await get(videoBuyer, clipPath, `bytes=${clip?.length}-`)).status).toBe(416);
+      expect((await get(undefined, clipPath)).status).toBe(401);
+
+      // bought: the video itself plays for the buyer
+      await publishEvent(svc, 'marketplace.purchase.completed.v1', {
+        purchaseId: crypto.randomUUID(),
+        buyerId: videoBuyer,
+        fileId: id,
+        sellerId: seller,
+        price: 3000,
+        sellerNet: 2000,
+        expiresAt: new Date(Date.now() + 30 * 86400_000).toISOString(),
+      });
+      await waitFor('licence', async () => (await get(videoBuyer, done.videoUrl, 'bytes=0-99')).status === 206);
+      const bought = await get(videoBuyer, done.videoUrl, 'bytes=0-99');
+      expect(Buffer.from(await bought.arrayBuffer())).toEqual(video?.subarray(0, 100));
+
+      // off sale: the clip closes with the previews
+      await call(svc, seller, 'PUT', `/api/files/${id}/publish`, { isPublished: false });
+      expect((await get(stranger, clipPath, 'bytes=0-99')).status).toBe(404);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -332,11 +332,26 @@ export function previewImagePath(fileId: string, page: number, size: 'thumb' | '
   return `/api/files/${encodeURIComponent(fileId)}/preview/${page}?size=${size}`;
 }
 
+/** A video on sale's preview clip: its first seconds, small, silent, with the watermark burned in. */
+export const PreviewVideo = z.object({
+  /** `/media/video/<fileId>/preview` (Range requests) */
+  url: z.string(),
+  /** the poster page's watermarked preview image */
+  posterUrl: z.string(),
+  /** the clip's length (at most 10 s) */
+  durationMs: z.number().int().nonnegative(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type PreviewVideo = z.infer<typeof PreviewVideo>;
+
 /** GET /api/files/:id/preview: every page of a file on sale, at low resolution with a watermark. */
 export const FilePreview = z.object({
   fileId: z.string(),
   pageCount: z.number().int().nonnegative(),
   pages: z.array(z.object({ pageNumber: z.number().int().positive(), url: z.string(), thumbUrl: z.string() })),
+  /** a video: its watermarked preview clip (the video itself is sent only with a licence); absent otherwise */
+  video: PreviewVideo.nullable().optional(),
 });
 export type FilePreview = z.infer<typeof FilePreview>;
 
@@ -348,6 +363,8 @@ export const MediaResponse = z.string().describe('image bytes');
 export const VideoResponse = z.string().describe('video bytes: the whole file (200) or the Range asked for (206)');
 /** Where a converted video is played from (Range requests; the same access rule as its page images). */
 export const videoPath = (fileId: string) => `/media/video/${fileId}`;
+/** Where a video on sale's watermarked preview clip is played from (any member, while the file is on sale). */
+export const videoPreviewPath = (fileId: string) => `/media/video/${fileId}/preview`;
 
 export const filesRoutes = defineRoutes([
   {
@@ -522,5 +539,17 @@ export const filesRoutes = defineRoutes([
     params: FileIdParams,
     response: VideoResponse,
     responseContentType: 'video/*',
+  },
+  {
+    id: 'getFileVideoPreview',
+    method: 'get',
+    path: '/media/video/:id/preview',
+    service: 'file-conversion',
+    auth: 'session',
+    summary:
+      "A video on sale's preview clip with Range (206): its first 10 s at most 360p, silent, watermarked, for any member while the file is on sale (404 otherwise); the video itself needs a licence",
+    params: FileIdParams,
+    response: VideoResponse,
+    responseContentType: 'video/mp4',
   },
 ]);

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { drawImage } from './convert-image.ts';
 import { ConversionError, isConversionError } from './errors.ts';
 import { type ConversionLimits, defaultEncode, defaultLimits, type EncodeSettings } from './limits.ts';
@@ -10,6 +11,7 @@ import type { RenderPool, RenderSlot } from './pool.ts';
 import type { OnPage, PageSummary } from './render-pdf.ts';
 import { runSandboxed, type SandboxRun } from './sandbox.ts';
 import type { VideoContainer } from './sniff.ts';
+import { watermarkSvg } from './watermark.ts';
 
 /** Why a video was transcoded rather than kept: stored as codes, the member reads them in their language. */
 export type TranscodeReason =
@@ -49,7 +51,30 @@ export interface VideoResult {
   source: VideoProbe;
   /** The stored video as probed again. */
   output: VideoProbe;
+  /** The watermarked preview clip, when asked for (ConvertVideoOptions.previewClip). */
+  preview?: PreviewClip;
 }
+
+/** What the conversion says of the video and its clip once stored (their scratch paths gone). */
+export type StoredVideo = Omit<VideoResult, 'path' | 'preview'> & { preview?: Omit<PreviewClip, 'path'> };
+
+/** A short, small, watermarked clip of the video: what the marketplace shows before a licence is bought. */
+export interface PreviewClip {
+  /** The clip (in the job's scratch directory until cleanup). */
+  path: string;
+  sha256: string;
+  bytes: number;
+  mimeType: 'video/mp4';
+  width: number;
+  height: number;
+  durationMs: number;
+}
+
+/**
+ * The preview clip's bounds: the first 10 s, at most 360p either way up (640 x 360 or 360 x 640), a low bitrate
+ * (x264 capped at 400 kbit/s), silent: enough to judge the video, not a copy worth keeping.
+ */
+export const previewClipSettings = { seconds: 10, longSide: 640, shortSide: 360, maxrateKbps: 400 } as const;
 
 /** ffmpeg's demuxer per container, always forced: no probing of the format, so no playlist or image2 demuxer. */
 const DEMUXER: Record<VideoContainer, string> = {
@@ -214,6 +239,8 @@ export interface ConvertVideoOptions {
   onProgress?: (done: number) => void;
   /** Called with the playable video before its scratch directory goes: store it. */
   onVideo: (video: VideoResult) => Promise<void>;
+  /** Also make the watermarked preview clip (VideoResult.preview), in the same pool slot and sandbox. */
+  previewClip?: boolean;
 }
 
 /** The H.264 settings of a transcode (also the bench's baseline command). */
@@ -271,7 +298,7 @@ export async function convertVideo(
   container: VideoContainer,
   opts: ConvertVideoOptions,
   onPage: OnPage,
-): Promise<{ pageCount: number; pages: PageSummary[]; video: Omit<VideoResult, 'path'> }> {
+): Promise<{ pageCount: number; pages: PageSummary[]; video: StoredVideo }> {
   const limits = { ...defaultLimits, ...opts.limits };
   const enc = { ...defaultEncode, ...opts.encode };
   const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-video-'));
@@ -366,6 +393,7 @@ export async function convertVideo(
       throw err;
     }
     await onPage(page);
+    const preview = opts.previewClip ? await makePreviewClip(out, stored, output, run) : undefined;
     const video: VideoResult = {
       path: out,
       ...(await hashFile(out)),
@@ -374,9 +402,11 @@ export async function convertVideo(
       reasons,
       source,
       output,
+      ...(preview ? { preview } : {}),
     };
     await opts.onVideo(video);
-    const { path: _stored, ...summary } = video;
+    const { path: _stored, preview: clip, ...rest } = video;
+    const summary = clip ? { ...rest, preview: omitPath(clip) } : rest;
     return {
       pageCount: 1,
       pages: [
@@ -401,6 +431,84 @@ export async function convertVideo(
     opts.pool.release(slot);
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function omitPath({ path: _path, ...rest }: PreviewClip): Omit<PreviewClip, 'path'> {
+  return rest;
+}
+
+/** The clip's size: the video's shape within 640 x 360 (or 360 x 640), never enlarged, even sides for 4:2:0. */
+export function previewClipSize(width: number, height: number): { width: number; height: number } {
+  const { longSide, shortSide } = previewClipSettings;
+  const scale = Math.min(1, longSide / Math.max(width, height), shortSide / Math.min(width, height));
+  const even = (n: number) => Math.max(2, 2 * Math.floor((n * scale) / 2));
+  return { width: even(width), height: even(height) };
+}
+
+/**
+ * The preview clip of a stored video: its first seconds scaled down, the preview mark (the same picture as the page
+ * previews', made by sharp as a transparent PNG of the clip's size) laid over every frame by ffmpeg's overlay, x264
+ * at a capped bitrate, no audio, faststart MP4. Run in the sandbox like the transcode, holding the job's pool slot.
+ */
+async function makePreviewClip(
+  video: string,
+  container: VideoContainer,
+  probe: VideoProbe,
+  run: VideoRunOptions,
+): Promise<PreviewClip> {
+  const { width, height } = previewClipSize(probe.width, probe.height);
+  const mark = join(run.cwd, 'mark.png');
+  await sharp(watermarkSvg(width, height)).resize(width, height).png().toFile(mark);
+  const out = join(run.cwd, 'preview.mp4');
+  const { seconds, maxrateKbps } = previewClipSettings;
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    ...inputArgs(container, video),
+    // our own PNG, read by the PNG demuxer alone (never image2's file patterns)
+    '-f',
+    'png_pipe',
+    '-i',
+    `file:${mark}`,
+    '-filter_complex',
+    `[0:v:0]scale=${width}:${height},setsar=1[v];[v][1:v]overlay=0:0,format=yuv420p[out]`,
+    '-map',
+    '[out]',
+    '-t',
+    String(seconds),
+    '-an',
+    '-map_metadata',
+    '-1',
+    '-map_chapters',
+    '-1',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '30',
+    '-maxrate',
+    `${maxrateKbps}k`,
+    '-bufsize',
+    `${maxrateKbps * 2}k`,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-y',
+    `file:${out}`,
+  ];
+  const r = await runSandboxed('ffmpeg', args, sandbox(run));
+  if (r.how !== 'ok') throw failure('The preview clip cannot be made', r);
+  return {
+    path: out,
+    ...(await hashFile(out)),
+    mimeType: 'video/mp4',
+    width,
+    height,
+    durationMs: Math.min(probe.durationMs, seconds * 1000),
+  };
 }
 
 async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {

@@ -10,7 +10,11 @@ export {
 export { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
 export {
   convertVideo,
+  type PreviewClip,
+  previewClipSettings,
+  previewClipSize,
   probeVideo,
+  type StoredVideo,
   type TranscodeReason,
   transcodeArgs,
   transcodeReasons,

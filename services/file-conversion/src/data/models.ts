@@ -4,6 +4,16 @@ import mongoose from 'mongoose';
 const { Schema } = mongoose;
 const opts = { versionKey: false as const, minimize: false };
 
+/** A video's preview clip as stored: what the marketplace plays before a licence is bought. */
+export interface VideoPreviewDoc {
+  mimeType: 'video/mp4';
+  bytes: number;
+  sha256: string;
+  width: number;
+  height: number;
+  durationMs: number;
+}
+
 export interface FileDoc {
   _id: string;
   userId: string;
@@ -12,8 +22,16 @@ export interface FileDoc {
   kind: FileKind;
   /** a photo's or video's format and dimensions as shown (read from its header at upload); absent for documents */
   media?: MediaInfo | null;
-  /** a converted video's playable file (object `videos/<fileId>`), kept or transcoded */
-  video?: { mimeType: 'video/mp4' | 'video/webm'; bytes: number; sha256: string } | null;
+  /**
+   * a converted video's playable file (object `videos/<fileId>`), kept or transcoded, and its watermarked preview
+   * clip (object `videos/<fileId>-preview`; absent for a video converted before clips were made)
+   */
+  video?: {
+    mimeType: 'video/mp4' | 'video/webm';
+    bytes: number;
+    sha256: string;
+    preview?: VideoPreviewDoc | null;
+  } | null;
   sizeBytes: number;
   pageCount: number;
   displayDuration: number;
@@ -156,7 +174,21 @@ const fileSchema = new Schema<FileDoc>(
       default: null,
     },
     video: {
-      type: new Schema({ mimeType: String, bytes: Number, sha256: String }, { _id: false }),
+      type: new Schema(
+        {
+          mimeType: String,
+          bytes: Number,
+          sha256: String,
+          preview: {
+            type: new Schema(
+              { mimeType: String, bytes: Number, sha256: String, width: Number, height: Number, durationMs: Number },
+              { _id: false },
+            ),
+            default: null,
+          },
+        },
+        { _id: false },
+      ),
       default: null,
     },
     sizeBytes: { type: Number, required: true },

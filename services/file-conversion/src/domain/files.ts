@@ -19,6 +19,8 @@ export const storageKeys = {
   original: (fileId: string) => `originals/${fileId}`,
   /** a converted video's playable file (kept or transcoded), served with Range */
   video: (fileId: string) => `videos/${fileId}`,
+  /** its watermarked preview clip, the only video a member without a licence is sent */
+  videoPreview: (fileId: string) => `videos/${fileId}-preview`,
   page: (hash: string) => `pages/${hash}.webp`,
   /** a preview rendered from a page image (cached: the page is content-addressed, so the preview never changes) */
   preview: (hash: string, size: 'thumb' | 'page') => `previews/${hash}-${size}.webp`,

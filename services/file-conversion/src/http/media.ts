@@ -6,7 +6,7 @@ import type { ServiceContext } from '../context';
 import { imageBytes } from '../use-cases/image-bytes';
 import { mediaAccess } from '../use-cases/media-access';
 import { readImage } from '../use-cases/read-image';
-import { parseRange, readVideo } from '../use-cases/read-video';
+import { parseRange, readVideo, readVideoPreview, type ServedVideo } from '../use-cases/read-video';
 import { callerOf } from './caller';
 
 export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
@@ -21,6 +21,47 @@ function pipeImage(ctx: ServiceContext, res: Response, key: string, object: { st
     res.destroy(err);
   });
   object.stream.pipe(res);
+}
+
+/**
+ * Sends a stored video as a player asks for it: one byte range (206, 416 past the end) or the whole, with its ETag
+ * (304 on If-None-Match, a Range honoured unless If-Range names another version), streamed from storage as it is
+ * read, never whole in memory.
+ */
+async function sendVideo(ctx: ServiceContext, req: Request, res: Response, fileId: string, video: ServedVideo) {
+  res.setHeader('Accept-Ranges', 'bytes');
+  res.setHeader('Content-Type', video.mimeType);
+  res.setHeader('Cache-Control', video.cacheControl);
+  res.setHeader('ETag', video.etag);
+  if (req.headers['if-none-match'] === video.etag) {
+    res.status(304).end();
+    return;
+  }
+  const ifRange = req.headers['if-range'];
+  const range = ifRange && ifRange !== video.etag ? undefined : parseRange(req.headers.range, video.size);
+  if (range === 'unsatisfiable') {
+    res.setHeader('Content-Range', `bytes */${video.size}`);
+    res.status(416).end();
+    return;
+  }
+  const part = range ?? { start: 0, end: video.size - 1 };
+  if (range) {
+    res.status(206);
+    res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${video.size}`);
+  }
+  res.setHeader('Content-Length', String(part.end - part.start + 1));
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = await video.open(part);
+  if (!stream) throw new AppError('NOT_FOUND');
+  stream.on('error', (err) => {
+    ctx.logger.warn({ err, fileId }, 'video stream failed');
+    res.destroy(err);
+  });
+  req.on('close', () => stream.destroy());
+  stream.pipe(res);
 }
 
 const keyOf = (req: Request) => parseWith(MediaParams, req.params).key;
@@ -54,43 +95,16 @@ export function mediaRouter(ctx: ServiceContext): Router {
   // A converted video, in the byte ranges a player asks for (206), from storage as they are asked: never whole in
   // memory. Revalidated (no-cache with its ETag), so a deleted file or an ended licence stops it within seconds.
   router.get('/media/video/:id', async (req, res) => {
-    const caller = callerOf(req);
     const { id } = parseWith(FileIdParams, req.params);
-    const video = await readVideo(ctx, caller, id);
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Content-Type', video.mimeType);
-    res.setHeader('Cache-Control', LICENCE_CACHE_CONTROL);
-    res.setHeader('ETag', video.etag);
-    if (req.headers['if-none-match'] === video.etag) {
-      res.status(304).end();
-      return;
-    }
-    // a Range is honoured unless If-Range names another version
-    const ifRange = req.headers['if-range'];
-    const range = ifRange && ifRange !== video.etag ? undefined : parseRange(req.headers.range, video.size);
-    if (range === 'unsatisfiable') {
-      res.setHeader('Content-Range', `bytes */${video.size}`);
-      res.status(416).end();
-      return;
-    }
-    const part = range ?? { start: 0, end: video.size - 1 };
-    if (range) {
-      res.status(206);
-      res.setHeader('Content-Range', `bytes ${part.start}-${part.end}/${video.size}`);
-    }
-    res.setHeader('Content-Length', String(part.end - part.start + 1));
-    if (req.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    const stream = await video.open(part);
-    if (!stream) throw new AppError('NOT_FOUND');
-    stream.on('error', (err) => {
-      ctx.logger.warn({ err, fileId: id }, 'video stream failed');
-      res.destroy(err);
-    });
-    req.on('close', () => stream.destroy());
-    stream.pipe(res);
+    await sendVideo(ctx, req, res, id, await readVideo(ctx, callerOf(req), id));
+  });
+
+  // The watermarked preview clip of a video on sale, for any member, with Range like the video: what the
+  // marketplace plays before a licence is bought (the video itself stays refused until then).
+  router.get('/media/video/:id/preview', async (req, res) => {
+    const { userId } = requireIdentity(req);
+    const { id } = parseWith(FileIdParams, req.params);
+    await sendVideo(ctx, req, res, id, await readVideoPreview(ctx, userId, id));
   });
 
   router.get('/media/:key', async (req, res) => {

@@ -18,7 +18,11 @@ export async function deleteFile(ctx: ServiceContext, userId: string, fileId: st
   await repo.deletePlaylistItemsOf(file._id, ctx.outbox);
   const keys = await repo.deletePages(file._id);
   await removeUnusedObjects(ctx.data, keys);
-  await ctx.data.storage.remove([storageKeys.original(file._id), storageKeys.video(file._id)]);
+  await ctx.data.storage.remove([
+    storageKeys.original(file._id),
+    storageKeys.video(file._id),
+    storageKeys.videoPreview(file._id),
+  ]);
   await repo.deleteCopyright(file._id);
   await ctx.data.owners.releaseSlot(file._id);
   ctx.data.imageFiles.forget(keys);

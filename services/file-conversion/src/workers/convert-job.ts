@@ -85,7 +85,14 @@ export async function convertFile(
             .catch((err: unknown) => logger.warn({ err, fileId: file._id }, 'transcode progress not recorded'));
         },
         // the playable video goes to storage before the engine's scratch directory does
-        onVideo: (video) => data.storage.putFile(storageKeys.video(file._id), video.path, video.mimeType),
+        // and its preview clip, made at conversion so that a video can be put on sale at once
+        previewClip: true,
+        onVideo: async (video) => {
+          await data.storage.putFile(storageKeys.video(file._id), video.path, video.mimeType);
+          if (video.preview) {
+            await data.storage.putFile(storageKeys.videoPreview(file._id), video.preview.path, video.preview.mimeType);
+          }
+        },
       },
       async (page) => {
         if (deps.stopping()) throw new WorkerStoppingError();
@@ -175,7 +182,7 @@ export async function convertFile(
                     processing: v.processing,
                     transcodeReasons: v.reasons,
                   },
-                  video: { mimeType: v.mimeType, bytes: v.bytes, sha256: v.sha256 },
+                  video: { mimeType: v.mimeType, bytes: v.bytes, sha256: v.sha256, preview: v.preview ?? null },
                   'conversion.percent': null,
                 }
               : {}),
@@ -186,7 +193,7 @@ export async function convertFile(
       .lean<FileDoc>();
     if (!done) {
       // deleted while its video was being stored: the delete could not see that object yet
-      if (v) await data.storage.remove([storageKeys.video(file._id)]);
+      if (v) await data.storage.remove([storageKeys.video(file._id), storageKeys.videoPreview(file._id)]);
       throw new FileGoneError(file._id);
     }
     await announceFileChange(outbox, done);

@@ -14,6 +14,9 @@ import {
   ConversionError,
   convertDocument,
   defaultLimits,
+  type PreviewClip,
+  previewClipSettings,
+  previewClipSize,
   probeVideo,
   type RenderedPage,
   RenderPool,
@@ -120,6 +123,8 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
     expect(result.video?.processing).toBe(entry.expect);
     expect(result.video?.reasons).toEqual(entry.reasons ?? []);
     expect(stored?.sha256).toBe(result.video?.sha256);
+    // the preview clip is made only when asked for (the worker asks; the bench does not)
+    expect(stored?.preview).toBeUndefined();
     // the stored file, read by ffprobe outside the engine
     const probed = ffprobe(out);
     const video = probed.streams.find((s) => s.codec_type === 'video');
@@ -154,6 +159,126 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
     const { result } = await convert('moov-at-end.mp4');
     expect(result.video?.source).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', constantFrameRate: true });
     expect(result.video?.output.durationMs).toBe(result.video?.source.durationMs);
+  });
+});
+
+describe("the marketplace's preview clip", () => {
+  /** ffprobe outside the engine: the clip's container, streams, size and length. */
+  function probeClip(path: string) {
+    const r = spawnSync(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=format_name,duration:stream=codec_type,codec_name,width,height',
+        '-of',
+        'json',
+        path,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as {
+      format: { format_name: string; duration: string };
+      streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
+    };
+  }
+
+  /** The share of clearly red pixels in the clip's frame at 1 s: the mark's PREVIEW (the sources are white). */
+  async function redShare(path: string): Promise<number> {
+    const png = join(kept, `frame-${Math.random().toString(36).slice(2)}.png`);
+    const r = spawnSync('ffmpeg', ['-v', 'error', '-ss', '1', '-i', path, '-frames:v', '1', '-y', png]);
+    expect(r.status, String(r.stderr)).toBe(0);
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    let red = 0;
+    for (let i = 0; i + 2 < data.length; i += 3) {
+      if ((data[i] ?? 0) > 150 && (data[i + 1] ?? 255) < 130 && (data[i + 2] ?? 255) < 130) red++;
+    }
+    return red / (info.width * info.height);
+  }
+
+  async function convertWithClip(path: string) {
+    let clip: PreviewClip | undefined;
+    const out = join(kept, `clip-${Math.random().toString(36).slice(2)}.mp4`);
+    const result = await convertDocument(
+      { path },
+      {
+        pool,
+        tmpDir: tmp,
+        previewClip: true,
+        onVideo: async (v) => {
+          clip = v.preview;
+          if (v.preview) await copyFile(v.preview.path, out);
+        },
+      },
+      () => {},
+    );
+    expect(await readdir(tmp)).toEqual([]);
+    return { result, clip, out };
+  }
+
+  it('is the first 10 s at most 360p, silent, H.264 with faststart, the watermark burned in', async () => {
+    // a white 12 s 720p H.264/AAC source (kept as it is): any red in the clip is the mark
+    const source = join(dir, 'white-720p.mp4');
+    const made = spawnSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=white:s=1280x720:r=25:d=12',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=12',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      '-y',
+      source,
+    ]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    const { result, clip, out } = await convertWithClip(source);
+    expect(result.video?.processing).toBe('kept');
+    expect(result.video?.preview).toMatchObject({ width: 640, height: 360, durationMs: 10_000, mimeType: 'video/mp4' });
+    expect(clip?.sha256).toBe(result.video?.preview?.sha256);
+    const probed = probeClip(out);
+    expect(probed.format.format_name).toContain('mp4');
+    expect(probed.streams.map((s) => s.codec_type)).toEqual(['video']);
+    expect(probed.streams[0]).toMatchObject({ codec_name: 'h264', width: 640, height: 360 });
+    const seconds = Number(probed.format.duration);
+    expect(seconds).toBeLessThanOrEqual(previewClipSettings.seconds + 0.05);
+    expect(seconds).toBeGreaterThan(previewClipSettings.seconds - 0.5);
+    const boxes = await topBoxes(out);
+    expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+    // low bitrate: well under the cap's 10 s worth (400 kbit/s, 500 KB) plus the container
+    expect(clip?.bytes).toBeLessThan(600_000);
+    expect(await redShare(out)).toBeGreaterThan(0.02);
+    expect(await redShare(source)).toBe(0);
+  });
+
+  it('keeps a short, small video its own length and size', async () => {
+    const { result, out } = await convertWithClip(files['h264-aac.mp4'] as string);
+    const { durationMs, width, height } = (result.video as { output: VideoProbe }).output;
+    expect(result.video?.preview).toMatchObject({ width, height, durationMs });
+    expect(probeClip(out).streams[0]).toMatchObject({ width, height });
+  });
+
+  it('fits either way up within 640 x 360, never enlarged, even sides', () => {
+    expect(previewClipSize(1920, 1080)).toEqual({ width: 640, height: 360 });
+    expect(previewClipSize(1080, 1920)).toEqual({ width: 360, height: 640 });
+    expect(previewClipSize(1440, 1080)).toEqual({ width: 480, height: 360 });
+    expect(previewClipSize(320, 240)).toEqual({ width: 320, height: 240 });
+    expect(previewClipSize(3840, 1000)).toEqual({ width: 640, height: 166 });
   });
 });
 
