@@ -79,6 +79,21 @@ beforeEach(() => {
     const preview = url.pathname.match(/^\/api\/files\/(.+)\/preview$/);
     if (preview) {
       const id = preview[1];
+      if (id === 'v1') {
+        // a video on sale: its poster page and its watermarked clip
+        return json({
+          fileId: id,
+          pageCount: 1,
+          pages: [{ pageNumber: 1, url: `/api/files/${id}/preview/1?size=page`, thumbUrl: 'x' }],
+          video: {
+            url: `/media/video/${id}/preview`,
+            posterUrl: `/api/files/${id}/preview/1?size=page`,
+            durationMs: 10_000,
+            width: 640,
+            height: 360,
+          },
+        });
+      }
       return json({
         fileId: id,
         pageCount: 2,
@@ -349,6 +364,22 @@ describe('marketplace screen', () => {
     ]);
     await click(byTestId('market-preview-buy'));
     expect(byTestId('market-confirm')).not.toBeNull();
+  });
+
+  it("plays a video's watermarked clip, muted with controls and its poster, instead of the page images", async () => {
+    market = () => json(page([listing(1, { id: 'v1', pageCount: 1, previewUrl: '/api/files/v1/preview' })]));
+    await render();
+    await click(byTestId('market-preview-open'));
+    await settle();
+    const video = byTestId('market-preview-video') as HTMLVideoElement;
+    expect(video.getAttribute('src')).toBe('/media/video/v1/preview');
+    expect(video.getAttribute('poster')).toBe('/api/files/v1/preview/1?size=page');
+    expect([video.muted, video.controls, video.autoplay]).toEqual([true, true, true]);
+    expect(video.getAttribute('aria-label')).toBe('「資料 1」のプレビュー動画（透かし入り）');
+    expect(document.querySelector('[role="dialog"]')?.textContent).toContain(
+      '動画の最初の10秒を、低解像度・音声なし・透かし入りで再生します。',
+    );
+    expect(allByTestId('market-preview-page')).toEqual([]);
   });
 
   it('tells the buyer whose a listing is (card, preview, purchase dialog); a bought one’s preview asks for no purchase', async () => {

@@ -4,7 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { filePreviewQuery } from '../api/get-file-preview';
 
-/** Before buying: every page at low resolution with the server's watermark (never the full-size images). */
+/**
+ * Before buying: every page at low resolution with the server's watermark (never the full-size images); a video's
+ * preview clip instead (its first seconds, small, silent, the watermark burned in), muted, with controls and its
+ * watermarked poster. The video itself is sent only with a licence.
+ */
 export function PreviewDialog({
   listing,
   canBuy,
@@ -56,7 +60,28 @@ export function PreviewDialog({
           </p>
         ) : null}
         {preview.data && preview.data.pages.length === 0 ? <p>{t('marketplace.preview.empty')}</p> : null}
-        {preview.data?.pages.length ? (
+        {preview.data?.video ? (
+          <figure className="pm-preview-video">
+            <video
+              src={preview.data.video.url}
+              poster={preview.data.video.posterUrl}
+              width={preview.data.video.width}
+              height={preview.data.video.height}
+              muted
+              autoPlay
+              playsInline
+              controls
+              preload="metadata"
+              aria-label={t('marketplace.preview.videoLabel', { title: listing.title })}
+              data-testid="market-preview-video"
+            >
+              {t('marketplace.preview.videoUnsupported')}
+            </video>
+            <figcaption>
+              {t('marketplace.preview.videoNote', { count: Math.round(preview.data.video.durationMs / 1000) })}
+            </figcaption>
+          </figure>
+        ) : preview.data?.pages.length ? (
           <ul className="pm-preview">
             {preview.data.pages.map((p) => (
               <li key={p.pageNumber}>
