@@ -178,7 +178,11 @@ describe('a video on sale', () => {
       });
       expect(pub.status).toBe(200);
 
-      const preview = await call(svc, videoBuyer, 'GET', `/api/files/${id}/preview`);
+      // the clip is made by the conversion job right after the video became playable
+      const preview = await waitFor('preview clip', async () => {
+        const p = await call(svc, videoBuyer, 'GET', `/api/files/${id}/preview`);
+        return p.body.video ? p : undefined;
+      });
       expect(preview.status).toBe(200);
       expect(preview.body.video).toEqual({
         url: clipPath,

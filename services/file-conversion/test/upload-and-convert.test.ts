@@ -221,8 +221,8 @@ describe('upload and conversion', () => {
       expect([past.status, past.headers.get('content-range')]).toEqual([416, `bytes */${stored?.length}`]);
       const stranger = await fetch(url, { headers: { ...identityHeaders(svc, newUser()), Range: 'bytes=0-99' } });
       expect(stranger.status).toBe(404);
-      // the marketplace's preview clip is made by the same job, stored beside the video
-      expect(await storage.exists(`videos/${up.body.id}-preview`)).toBe(true);
+      // the marketplace's preview clip is made by the same job once the video plays, stored beside it
+      await waitFor('preview clip', () => storage.exists(`videos/${up.body.id}-preview`));
       // deleting the file removes the playable video and its clip too
       expect((await call(svc, owner, 'DELETE', `/api/files/${up.body.id}`)).status).toBe(200);
       expect(await storage.exists(`videos/${up.body.id}`)).toBe(false);

@@ -51,12 +51,7 @@ export interface VideoResult {
   source: VideoProbe;
   /** The stored video as probed again. */
   output: VideoProbe;
-  /** The watermarked preview clip, when asked for (ConvertVideoOptions.previewClip). */
-  preview?: PreviewClip;
 }
-
-/** What the conversion says of the video and its clip once stored (their scratch paths gone). */
-export type StoredVideo = Omit<VideoResult, 'path' | 'preview'> & { preview?: Omit<PreviewClip, 'path'> };
 
 /** A short, small, watermarked clip of the video: what the marketplace shows before a licence is bought. */
 export interface PreviewClip {
@@ -239,8 +234,6 @@ export interface ConvertVideoOptions {
   onProgress?: (done: number) => void;
   /** Called with the playable video before its scratch directory goes: store it. */
   onVideo: (video: VideoResult) => Promise<void>;
-  /** Also make the watermarked preview clip (VideoResult.preview), in the same pool slot and sandbox. */
-  previewClip?: boolean;
 }
 
 /** The H.264 settings of a transcode (also the bench's baseline command). */
@@ -298,7 +291,7 @@ export async function convertVideo(
   container: VideoContainer,
   opts: ConvertVideoOptions,
   onPage: OnPage,
-): Promise<{ pageCount: number; pages: PageSummary[]; video: StoredVideo }> {
+): Promise<{ pageCount: number; pages: PageSummary[]; video: Omit<VideoResult, 'path'> }> {
   const limits = { ...defaultLimits, ...opts.limits };
   const enc = { ...defaultEncode, ...opts.encode };
   const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-video-'));
@@ -393,7 +386,6 @@ export async function convertVideo(
       throw err;
     }
     await onPage(page);
-    const preview = opts.previewClip ? await makePreviewClip(out, stored, output, run) : undefined;
     const video: VideoResult = {
       path: out,
       ...(await hashFile(out)),
@@ -402,11 +394,9 @@ export async function convertVideo(
       reasons,
       source,
       output,
-      ...(preview ? { preview } : {}),
     };
     await opts.onVideo(video);
-    const { path: _stored, preview: clip, ...rest } = video;
-    const summary = clip ? { ...rest, preview: omitPath(clip) } : rest;
+    const { path: _stored, ...summary } = video;
     return {
       pageCount: 1,
       pages: [
@@ -433,10 +423,6 @@ export async function convertVideo(
   }
 }
 
-function omitPath({ path: _path, ...rest }: PreviewClip): Omit<PreviewClip, 'path'> {
-  return rest;
-}
-
 /** The clip's size: the video's shape within 640 x 360 (or 360 x 640), never enlarged, even sides for 4:2:0. */
 export function previewClipSize(width: number, height: number): { width: number; height: number } {
   const { longSide, shortSide } = previewClipSettings;
@@ -445,17 +431,49 @@ export function previewClipSize(width: number, height: number): { width: number;
   return { width: even(width), height: even(height) };
 }
 
+export interface PreviewClipOptions {
+  pool: RenderPool;
+  limits?: Partial<ConversionLimits>;
+  signal?: AbortSignal;
+  tmpDir?: string;
+  isolateNetwork?: 'auto' | 'off';
+  /** Called with the clip before its scratch directory goes: store it. */
+  onClip: (clip: PreviewClip) => Promise<void>;
+}
+
 /**
- * The preview clip of a stored video: its first seconds scaled down, the preview mark (the same picture as the page
- * previews', made by sharp as a transparent PNG of the clip's size) laid over every frame by ffmpeg's overlay, x264
- * at a capped bitrate, no audio, faststart MP4. Run in the sandbox like the transcode, holding the job's pool slot.
+ * The preview clip of a video (its source, as probed by convertVideo): the first seconds scaled down, the preview mark
+ * (the page previews' own picture, made by sharp as a transparent PNG of the clip's size) laid over every frame by
+ * ffmpeg's overlay, so ffmpeg needs no font; x264 at a capped bitrate, no audio, faststart MP4. Run in the sandbox
+ * like the transcode (file protocol only, the sniffed demuxer forced), holding a slot of the same render pool.
  */
-async function makePreviewClip(
-  video: string,
-  container: VideoContainer,
+export async function makePreviewClip(
+  path: string,
   probe: VideoProbe,
-  run: VideoRunOptions,
-): Promise<PreviewClip> {
+  opts: PreviewClipOptions,
+): Promise<Omit<PreviewClip, 'path'>> {
+  const limits = { ...defaultLimits, ...opts.limits };
+  const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-clip-'));
+  const slot = await opts.pool.acquire();
+  try {
+    const run: VideoRunOptions = {
+      limits,
+      isolateNetwork: opts.isolateNetwork ?? 'auto',
+      signal: opts.signal,
+      slot,
+      cwd: dir,
+    };
+    const clip = await encodePreviewClip(path, probe, run);
+    await opts.onClip(clip);
+    const { path: _clip, ...summary } = clip;
+    return summary;
+  } finally {
+    opts.pool.release(slot);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function encodePreviewClip(video: string, probe: VideoProbe, run: VideoRunOptions): Promise<PreviewClip> {
   const { width, height } = previewClipSize(probe.width, probe.height);
   const mark = join(run.cwd, 'mark.png');
   await sharp(watermarkSvg(width, height)).resize(width, height).png().toFile(mark);
@@ -465,7 +483,7 @@ async function makePreviewClip(
     '-nostdin',
     '-v',
     'error',
-    ...inputArgs(container, video),
+    ...inputArgs(probe.container, video),
     // our own PNG, read by the PNG demuxer alone (never image2's file patterns)
     '-f',
     'png_pipe',

@@ -1,5 +1,5 @@
 import { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
-import { convertVideo, type StoredVideo, type VideoResult } from './convert-video.ts';
+import { convertVideo, type VideoResult } from './convert-video.ts';
 import { ConversionError } from './errors.ts';
 import { extractDocxText, joinPageTexts } from './extract-text.ts';
 import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
@@ -33,8 +33,6 @@ export interface ConvertOptions {
   onProgress?: (done: number) => void;
   /** A video's playable file, before its scratch directory goes: store it (required to convert videos). */
   onVideo?: (video: VideoResult) => Promise<void>;
-  /** A video's watermarked preview clip is made too (VideoResult.preview): the marketplace's preview. */
-  previewClip?: boolean;
 }
 
 export interface ConversionResult {
@@ -49,7 +47,7 @@ export interface ConversionResult {
   /** A photo's format and dimensions as shown (kind 'image' only). */
   image?: ImageHeader;
   /** A video's playable file as stored by onVideo, its source and why it was transcoded (kind 'video' only). */
-  video?: StoredVideo;
+  video?: Omit<VideoResult, 'path'>;
   timings: { officeMs: number; renderMs: number; totalMs: number };
 }
 
@@ -122,7 +120,6 @@ export async function convertDocument(
           isolateNetwork: opts.isolateNetwork,
           onProgress: opts.onProgress,
           onVideo,
-          previewClip: opts.previewClip,
         },
         onPage,
       );

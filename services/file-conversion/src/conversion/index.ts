@@ -10,11 +10,12 @@ export {
 export { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
 export {
   convertVideo,
+  makePreviewClip,
   type PreviewClip,
+  type PreviewClipOptions,
   previewClipSettings,
   previewClipSize,
   probeVideo,
-  type StoredVideo,
   type TranscodeReason,
   transcodeArgs,
   transcodeReasons,

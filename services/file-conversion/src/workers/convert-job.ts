@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventData } from '@pagecast/contracts';
 import type { Clock, Logger, Outbox } from '@pagecast/service-kit';
-import { convertDocument, defaultRenderPool, type RenderPool } from '../conversion/index.ts';
+import {
+  convertDocument,
+  defaultLimits,
+  defaultRenderPool,
+  makePreviewClip,
+  type RenderPool,
+  type VideoProbe,
+} from '../conversion/index.ts';
 import type { FileDoc, Repositories } from '../data';
 import { analyseCopyright, storageKeys } from '../domain';
 import { announceFileChange } from '../events/publish';
@@ -85,14 +92,7 @@ export async function convertFile(
             .catch((err: unknown) => logger.warn({ err, fileId: file._id }, 'transcode progress not recorded'));
         },
         // the playable video goes to storage before the engine's scratch directory does
-        // and its preview clip, made at conversion so that a video can be put on sale at once
-        previewClip: true,
-        onVideo: async (video) => {
-          await data.storage.putFile(storageKeys.video(file._id), video.path, video.mimeType);
-          if (video.preview) {
-            await data.storage.putFile(storageKeys.videoPreview(file._id), video.preview.path, video.preview.mimeType);
-          }
-        },
+        onVideo: (video) => data.storage.putFile(storageKeys.video(file._id), video.path, video.mimeType),
       },
       async (page) => {
         if (deps.stopping()) throw new WorkerStoppingError();
@@ -182,7 +182,7 @@ export async function convertFile(
                     processing: v.processing,
                     transcodeReasons: v.reasons,
                   },
-                  video: { mimeType: v.mimeType, bytes: v.bytes, sha256: v.sha256, preview: v.preview ?? null },
+                  video: { mimeType: v.mimeType, bytes: v.bytes, sha256: v.sha256, preview: null },
                   'conversion.percent': null,
                 }
               : {}),
@@ -197,6 +197,8 @@ export async function convertFile(
       throw new FileGoneError(file._id);
     }
     await announceFileChange(outbox, done);
+    // the marketplace's preview clip, once the video already plays (it never delays the first play)
+    if (v) await makeClip(deps, done, path, v.source);
     logger.info(
       {
         fileId: file._id,
@@ -210,6 +212,32 @@ export async function convertFile(
     return done;
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A converted video's watermarked preview clip (conversion's makePreviewClip: same sandbox, same render pool), made
+ * from the original still on this machine and stored beside the video. Made for every video at conversion, so a
+ * video can be put on sale at once: publishing is a call answered by the API, which converts nothing. A clip that
+ * fails leaves the video playable and its listing shows the watermarked poster instead; it is logged, not retried.
+ */
+async function makeClip(deps: JobDeps, file: FileDoc, original: string, source: VideoProbe): Promise<void> {
+  const { data, logger } = deps;
+  const key = storageKeys.videoPreview(file._id);
+  try {
+    const clip = await makePreviewClip(original, source, {
+      pool: deps.pool ?? defaultRenderPool(),
+      signal: AbortSignal.timeout(defaultLimits.videoTimeoutMs),
+      onClip: (c) => data.storage.putFile(key, c.path, c.mimeType),
+    });
+    const stored = await data.models.files.updateOne(
+      { _id: file._id, status: 'private' },
+      { $set: { 'video.preview': clip } },
+    );
+    // deleted while the clip was made: the delete could not see that object yet
+    if (stored.matchedCount === 0) await data.storage.remove([key]);
+  } catch (err) {
+    logger.warn({ err, fileId: file._id }, 'video preview clip not made');
   }
 }
 

@@ -14,6 +14,7 @@ import {
   ConversionError,
   convertDocument,
   defaultLimits,
+  makePreviewClip,
   type PreviewClip,
   previewClipSettings,
   previewClipSize,
@@ -22,6 +23,7 @@ import {
   RenderPool,
   sniffFile,
   transcodeReasons,
+  type VideoContainer,
   type VideoProbe,
   type VideoResult,
 } from '../../src/conversion/index.ts';
@@ -123,8 +125,6 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
     expect(result.video?.processing).toBe(entry.expect);
     expect(result.video?.reasons).toEqual(entry.reasons ?? []);
     expect(stored?.sha256).toBe(result.video?.sha256);
-    // the preview clip is made only when asked for (the worker asks; the bench does not)
-    expect(stored?.preview).toBeUndefined();
     // the stored file, read by ffprobe outside the engine
     const probed = ffprobe(out);
     const video = probed.streams.find((s) => s.codec_type === 'video');
@@ -198,24 +198,26 @@ describe("the marketplace's preview clip", () => {
     return red / (info.width * info.height);
   }
 
-  async function convertWithClip(path: string) {
-    let clip: PreviewClip | undefined;
+  /** The clip of a video as the worker makes it: from the original, after the conversion probed it. */
+  async function clipOf(path: string) {
+    const source = await probeVideo(path, (await sniffFile(path)).video as VideoContainer, {
+      limits: defaultLimits,
+      isolateNetwork: 'auto',
+      cwd: tmp,
+    });
     const out = join(kept, `clip-${Math.random().toString(36).slice(2)}.mp4`);
-    const result = await convertDocument(
-      { path },
-      {
-        pool,
-        tmpDir: tmp,
-        previewClip: true,
-        onVideo: async (v) => {
-          clip = v.preview;
-          if (v.preview) await copyFile(v.preview.path, out);
-        },
+    let stored: PreviewClip | undefined;
+    const clip = await makePreviewClip(path, source, {
+      pool,
+      tmpDir: tmp,
+      onClip: async (c) => {
+        stored = c;
+        await copyFile(c.path, out);
       },
-      () => {},
-    );
+    });
     expect(await readdir(tmp)).toEqual([]);
-    return { result, clip, out };
+    expect(stored?.sha256).toBe(clip.sha256);
+    return { source, clip, out };
   }
 
   it('is the first 10 s at most 360p, silent, H.264 with faststart, the watermark burned in', async () => {
@@ -247,10 +249,8 @@ describe("the marketplace's preview clip", () => {
       source,
     ]);
     expect(made.status, String(made.stderr)).toBe(0);
-    const { result, clip, out } = await convertWithClip(source);
-    expect(result.video?.processing).toBe('kept');
-    expect(result.video?.preview).toMatchObject({ width: 640, height: 360, durationMs: 10_000, mimeType: 'video/mp4' });
-    expect(clip?.sha256).toBe(result.video?.preview?.sha256);
+    const { clip, out } = await clipOf(source);
+    expect(clip).toMatchObject({ width: 640, height: 360, durationMs: 10_000, mimeType: 'video/mp4' });
     const probed = probeClip(out);
     expect(probed.format.format_name).toContain('mp4');
     expect(probed.streams.map((s) => s.codec_type)).toEqual(['video']);
@@ -261,15 +261,15 @@ describe("the marketplace's preview clip", () => {
     const boxes = await topBoxes(out);
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
     // low bitrate: well under the cap's 10 s worth (400 kbit/s, 500 KB) plus the container
-    expect(clip?.bytes).toBeLessThan(600_000);
+    expect(clip.bytes).toBeLessThan(600_000);
     expect(await redShare(out)).toBeGreaterThan(0.02);
     expect(await redShare(source)).toBe(0);
   });
 
   it('keeps a short, small video its own length and size', async () => {
-    const { result, out } = await convertWithClip(files['h264-aac.mp4'] as string);
-    const { durationMs, width, height } = (result.video as { output: VideoProbe }).output;
-    expect(result.video?.preview).toMatchObject({ width, height, durationMs });
+    const { source, clip, out } = await clipOf(files['h264-aac.mp4'] as string);
+    const { durationMs, width, height } = source;
+    expect(clip).toMatchObject({ width, height, durationMs });
     expect(probeClip(out).streams[0]).toMatchObject({ width, height });
   });
 
