@@ -350,6 +350,55 @@ describe('routing', () => {
     expect(body.sha256).toBe(createHash('sha256').update(payload).digest('hex'));
   });
 
+  it("the resumable upload's tus calls pass with their methods, headers and bytes, and a stranger's site is refused", async () => {
+    const s = await newSession();
+    const tus = { cookie: cookieHeader(s.token), 'tus-resumable': '1.0.0' };
+    const created = await fetch(`${gw.url}/api/files/uploads`, {
+      method: 'POST',
+      headers: { ...tus, 'upload-length': '2048', 'upload-metadata': 'filename YS5tcDQ=' },
+    });
+    expect(created.status).toBe(200);
+    const chunk = randomBytes(2048);
+    const patch = await fetch(`${gw.url}/api/files/uploads/7c4a8d09-ca37-4b2b-9c4e-1b2f3a4d5e6f`, {
+      method: 'PATCH',
+      headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: chunk,
+    });
+    expect(patch.status).toBe(200);
+    const seen = await patch.json();
+    expect(seen).toMatchObject({ method: 'PATCH', bytes: 2048 });
+    expect(seen.sha256).toBe(createHash('sha256').update(chunk).digest('hex'));
+    expect(seen.headers).toMatchObject({ 'upload-offset': '0', 'tus-resumable': '1.0.0' });
+    expect(verifyIdentityHeader(seen.headers['x-pagecast-identity'], SECRET)?.userId).toBe(s.userId);
+    const head = await fetch(`${gw.url}/api/files/uploads/7c4a8d09-ca37-4b2b-9c4e-1b2f3a4d5e6f`, {
+      method: 'HEAD',
+      headers: tus,
+    });
+    expect(head.status).toBe(200);
+    expect(files.seen.at(-1)).toMatchObject({
+      method: 'HEAD',
+      url: '/api/files/uploads/7c4a8d09-ca37-4b2b-9c4e-1b2f3a4d5e6f',
+    });
+    // a PATCH from another site's page changes nothing
+    const before = files.seen.length;
+    const cross = await fetch(`${gw.url}/api/files/uploads/7c4a8d09-ca37-4b2b-9c4e-1b2f3a4d5e6f`, {
+      method: 'PATCH',
+      headers: {
+        ...tus,
+        'sec-fetch-site': 'cross-site',
+        'upload-offset': '0',
+        'content-type': 'application/offset+octet-stream',
+      },
+      body: chunk,
+    });
+    expect([cross.status, (await cross.json()).code]).toEqual([403, 'CROSS_SITE_REQUEST']);
+    expect(files.seen.length).toBe(before);
+    // without a session: 401, never reaching the service
+    const anon = await fetch(`${gw.url}/api/files/uploads`, { method: 'POST', headers: { 'tus-resumable': '1.0.0' } });
+    expect(anon.status).toBe(401);
+    expect(files.seen.length).toBe(before);
+  });
+
   it('an upstream that is down answers 503 JSON at once, not after the proxy timeout', async () => {
     const port = await new Promise<number>((resolve) => {
       const srv = net.createServer().listen(0, '127.0.0.1', () => {

@@ -99,7 +99,12 @@ export const constants = {
     minimumPoints: 10000,
   },
   upload: {
+    /** documents (PDF, PPTX, DOCX): the spec's limit, on either upload path */
     maxBytes: 10 * 1024 * 1024,
+    /** photos and videos, through the resumable (tus) upload only: 2 GiB */
+    maxMediaBytes: 2 * 1024 * 1024 * 1024,
+    /** where the resumable (tus 1.0) upload is created; each upload is `<path>/<uploadId>` */
+    resumablePath: '/api/files/uploads',
     kinds: fileKinds,
     mimeTypes: {
       pdf: 'application/pdf',

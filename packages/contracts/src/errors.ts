@@ -29,6 +29,8 @@ export const ErrorCode = {
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   FILE_LIMIT_REACHED: 'FILE_LIMIT_REACHED',
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
+  // a photo or video over the resumable upload's limit (2 GiB); documents keep FILE_TOO_LARGE's 10 MB
+  MEDIA_TOO_LARGE: 'MEDIA_TOO_LARGE',
   FILE_TYPE_UNSUPPORTED: 'FILE_TYPE_UNSUPPORTED',
   FILE_REQUIRED: 'FILE_REQUIRED',
   FILE_NOT_READY: 'FILE_NOT_READY',
@@ -138,6 +140,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   FILE_NOT_FOUND: 404,
   FILE_LIMIT_REACHED: 403,
   FILE_TOO_LARGE: 413,
+  MEDIA_TOO_LARGE: 413,
   FILE_TYPE_UNSUPPORTED: 415,
   FILE_REQUIRED: 400,
   FILE_NOT_READY: 409,
@@ -230,6 +233,7 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   FILE_NOT_FOUND: 'このファイルは削除されたか、アクセス権限がありません。',
   FILE_LIMIT_REACHED: '現在のプランで登録できるファイル数の上限に達しました',
   FILE_TOO_LARGE: 'ファイルサイズは10MB以下にしてください',
+  MEDIA_TOO_LARGE: '写真と動画は2GB以下にしてください',
   FILE_TYPE_UNSUPPORTED:
     'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）、動画（MP4、MOV、WebM、MKV、AVI）のみアップロード可能です',
   FILE_REQUIRED: 'ファイルとタイトルは必須です',

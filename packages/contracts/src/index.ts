@@ -9,6 +9,7 @@ export * from './api/membership';
 export * from './api/play-proof';
 export * from './api/play-signature';
 export * from './api/playlists';
+export * from './api/resumable-upload';
 export * from './api/points';
 export * from './api/screen-alerts';
 export * from './api/screen-fleet';

@@ -20,7 +20,7 @@ export function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): JsonSchema[] {
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header'): JsonSchema[] {
   if (!schema) return [];
   const json = jsonSchemaOf(schema, 'input');
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
@@ -42,6 +42,9 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): J
 }
 
 function requestBodyOf(route: RouteDef): JsonSchema | undefined {
+  if (route.rawBody) {
+    return { required: true, content: { [route.rawBody]: { schema: { type: 'string', format: 'binary' } } } };
+  }
   if (!route.body) return undefined;
   const schema = jsonSchemaOf(route.body, 'input');
   if (!route.multipart) {
@@ -66,23 +69,40 @@ function requestBodyOf(route: RouteDef): JsonSchema | undefined {
 
 function operationOf(route: RouteDef): JsonSchema {
   const status = String(route.successStatus ?? 200);
+  const headers = route.responseHeaders
+    ? Object.fromEntries(
+        Object.entries(route.responseHeaders).map(([name, description]) => [
+          name,
+          { description, schema: { type: 'string' } },
+        ]),
+      )
+    : undefined;
   const success: JsonSchema =
-    status === '302'
-      ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
-      : status === '101'
-        ? { description: 'Switching Protocols (WebSocket): JSON text frames, see x-pagecast-socket' }
-        : {
-            description: 'OK',
-            content: {
-              [route.responseContentType ?? 'application/json']: {
-                schema: route.responseContentType
-                  ? { type: 'string', format: 'binary' }
-                  : jsonSchemaOf(route.response, 'output'),
+    status === '201' || status === '204'
+      ? { description: status === '201' ? 'Created' : 'No Content', ...(headers ? { headers } : {}) }
+      : status === '302'
+        ? { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } }
+        : status === '101'
+          ? { description: 'Switching Protocols (WebSocket): JSON text frames, see x-pagecast-socket' }
+          : {
+              description: 'OK',
+              content: {
+                [route.responseContentType ?? 'application/json']: {
+                  schema: route.responseContentType
+                    ? { type: 'string', format: 'binary' }
+                    : jsonSchemaOf(route.response, 'output'),
+                },
               },
-            },
-          };
+            };
   const errorResponse = { $ref: '#/components/responses/Error' };
   const responses: JsonSchema = { [status]: success, '4XX': errorResponse, '5XX': errorResponse };
+  if (route.alsoAnswers) {
+    responses[String(route.alsoAnswers.status)] = {
+      description: route.alsoAnswers.description,
+      ...(headers ? { headers } : {}),
+      content: { 'application/json': { schema: jsonSchemaOf(route.alsoAnswers.response, 'output') } },
+    };
+  }
   // The gateway refuses a state-changing call made by a page of another site (gateway/src/same-origin.ts); a
   // navigation (302) is sent to / instead, as its summary says.
   const crossSite = refusesCrossSite(route.method, route) ? 'refused' : 'allowed';
@@ -98,7 +118,11 @@ function operationOf(route: RouteDef): JsonSchema {
     operationId: route.id,
     summary: route.summary,
     tags: [route.service],
-    parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
+    parameters: [
+      ...parametersOf(route.params, 'path'),
+      ...parametersOf(route.query, 'query'),
+      ...parametersOf(route.headers, 'header'),
+    ],
     responses,
     'x-pagecast-auth': route.auth,
     'x-pagecast-cross-site': crossSite,

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ServiceName } from './services';
 
-export type HttpMethod = 'get' | 'post' | 'put' | 'delete';
+/** 'patch' and 'head': the resumable upload's tus 1.0 calls (HEAD is otherwise answered by a GET route) */
+export type HttpMethod = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head';
 /** 'device': only a paired display's own credential (never a member session) */
 export type RouteAuth = 'public' | 'session' | 'optional' | 'device';
 
@@ -22,6 +23,14 @@ export interface RouteDef {
   multipart?: boolean;
   /** multipart field holding the uploaded file */
   fileField?: string;
+  /** request headers the call reads (the resumable upload's Upload-Length, Upload-Offset, ...), as header params */
+  headers?: z.ZodType;
+  /** the body is raw bytes of this content type (a tus PATCH), not JSON */
+  rawBody?: string;
+  /** headers of the success answer: name → what it holds */
+  responseHeaders?: Record<string, string>;
+  /** a second success answer besides successStatus (the PATCH that completes a resumable upload: 200 FileSummary) */
+  alsoAnswers?: { status: number; description: string; response: z.ZodType };
   response: z.ZodType;
   /** success status when not 200 (302 for the navigations /api/login and /api/logout) */
   successStatus?: number;

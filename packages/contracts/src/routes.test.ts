@@ -66,6 +66,11 @@ describe('route table', () => {
       'get /media/video/:id',
       // a video on sale's watermarked preview clip
       'get /media/video/:id/preview',
+      // the resumable (tus) upload of photos and videos
+      'post /api/files/uploads',
+      'head /api/files/uploads/:uploadId',
+      'patch /api/files/uploads/:uploadId',
+      'delete /api/files/uploads/:uploadId',
       // screens
       'post /api/screens/pairing',
       'post /api/screens/pairing/:pairingId/poll',
@@ -174,6 +179,11 @@ describe('findRoute', () => {
   it('prefers a literal segment to a parameter', () => {
     expect(findRoute('get', '/api/files/accessible')?.id).toBe('listAccessibleFiles');
     expect(findRoute('post', '/api/files/upload')?.id).toBe('uploadFile');
+    // HEAD is a GET unless the path takes HEAD itself (the resumable upload's offset)
+    expect(findRoute('HEAD', '/api/files/abc')?.id).toBe('getFile');
+    expect(findRoute('HEAD', '/api/files/uploads/abc')?.id).toBe('resumableUploadOffset');
+    expect(findRoute('PATCH', '/api/files/uploads/abc')?.id).toBe('appendResumableUpload');
+    expect(findRoute('POST', '/api/files/uploads')?.id).toBe('createResumableUpload');
   });
 
   it('ignores the query string and a trailing slash, and treats HEAD as GET', () => {

@@ -3,6 +3,7 @@ import { contactRoutes } from './api/contact';
 import { dashboardRoutes } from './api/dashboard';
 import { deviceSocketRoutes } from './api/device-socket';
 import { filesRoutes } from './api/files';
+import { resumableUploadRoutes } from './api/resumable-upload';
 import { marketplaceRoutes } from './api/marketplace';
 import { membershipRoutes } from './api/membership';
 import { playProofRoutes } from './api/play-proof';
@@ -26,6 +27,7 @@ export const apiRoutes: RouteDef[] = [
   ...userRoutes,
   ...contactRoutes,
   ...filesRoutes,
+  ...resumableUploadRoutes,
   ...playlistsRoutes,
   ...dashboardRoutes,
   ...marketplaceRoutes,
@@ -72,11 +74,14 @@ export function matchRoute(
   method: string,
   path: string,
 ): { route: RouteDef; params: Record<string, string> } | undefined {
-  let m = method.toLowerCase();
-  if (m === 'head') m = 'get';
+  const m = method.toLowerCase();
+  // HEAD is answered by the path's GET unless a route takes HEAD itself (the resumable upload's offset)
+  const accepts = (r: RouteDef) => r.method === m || (m === 'head' && r.method === 'get');
   const actual = segments(path);
-  for (const { route, parts } of table()) {
-    if (route.method !== m || parts.length !== actual.length) continue;
+  const candidates = table();
+  const ordered = m === 'head' ? [...candidates.filter((c) => c.route.method === 'head'), ...candidates] : candidates;
+  for (const { route, parts } of ordered) {
+    if (!accepts(route) || parts.length !== actual.length) continue;
     const params: Record<string, string> = {};
     let ok = true;
     for (let i = 0; i < parts.length; i++) {

@@ -249,7 +249,7 @@ describe('files', () => {
     });
   });
 
-  it('the upload form checks the file type and the 10 MB size', () => {
+  it('the upload form checks the file type, the 10 MB size of documents and the 2 GiB of media', () => {
     const file = (name: string, size: number) => ({ name, size, type: '' });
     const base = { title: 't' };
     expect(UploadForm.safeParse({ ...base, file: file('a.pdf', 10 * 1024 * 1024) }).success).toBe(true);
@@ -258,6 +258,12 @@ describe('files', () => {
       file: 'validation.fileTooLarge',
     });
     expect(issues(UploadForm, { ...base, file: file('a.exe', 1) })).toEqual({ file: 'validation.fileTypeUnsupported' });
+    // photos and videos go through the resumable upload: up to 2 GiB, not 10 MB
+    expect(UploadForm.safeParse({ ...base, file: file('clip.mp4', 2 * 1024 ** 3) }).success).toBe(true);
+    expect(UploadForm.safeParse({ ...base, file: file('photo.jpg', 50 * 1024 * 1024) }).success).toBe(true);
+    expect(issues(UploadForm, { ...base, file: file('clip.mov', 2 * 1024 ** 3 + 1) })).toEqual({
+      file: 'validation.mediaTooLarge',
+    });
     // photos, by name or (a name without a known ending) by the browser's type; TIFF is not taken
     for (const name of ['a.jpg', 'b.JPEG', 'c.png', 'd.webp', 'e.gif', 'IMG_0001.HEIC', 'f.heif', 'g.avif']) {
       expect(uploadKindOf(name), name).toBe('image');

@@ -34,6 +34,7 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.fileTypeUnsupported':
     'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）、動画（MP4、MOV、WebM、MKV、AVI）のみアップロード可能です',
   'validation.fileTooLarge': 'ファイルサイズは10MB以下にしてください',
+  'validation.mediaTooLarge': '写真と動画は2GB以下にしてください',
   'validation.authorNameRequired': '販売する場合は著作者名が必要です',
   'validation.copyrightTooLong': '著作権情報が長すぎます',
   'validation.pricePlanRequired': '公開する場合は価格プランを選択してください',

@@ -105,6 +105,7 @@ const namesAndUnits = new Set(
     'UTC',
     'ESC',
     'MB',
+    'GB',
     'KB',
     'pt',
     'HH',

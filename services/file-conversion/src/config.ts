@@ -24,6 +24,12 @@ export const configSchema = {
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/)
     .optional(),
+  /** An unfinished resumable upload is removed (its parts too) this long after it began: 24 h. */
+  RESUMABLE_UPLOAD_EXPIRY_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(24 * 60 * 60 * 1000),
   /** Prefix of the read models' durable consumer names (tests use their own). */
   CONSUMER_PREFIX: z.string().min(1).default('file-conversion'),
   /** Where a new read-model durable starts: the whole history ('all') or from now ('new', tests). */
@@ -45,6 +51,7 @@ const settingKeys = [
   'CONVERSION_QUEUE',
   'CONSUMER_PREFIX',
   'EVENTS_DELIVER',
+  'RESUMABLE_UPLOAD_EXPIRY_MS',
 ] as const;
 /** The conversion and read-model settings of the config (tests override them per instance). */
 export type ServiceSettings = Pick<Config, (typeof settingKeys)[number]>;

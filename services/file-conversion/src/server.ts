@@ -1,9 +1,10 @@
-import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
+import { type Logger, type RunningService, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
 import { type Config, type ServiceSettings, settingsOf } from './config';
 import { closeDefaultOffices } from './conversion';
-import { createRepositories, ensureIndexes } from './data';
+import { createRepositories, ensureIndexes, ResumableStore } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
+import { expireResumableUploads } from './use-cases/resumable-upload';
 import { LocalOriginals, startConversionWorkers } from './workers';
 
 import type { ServiceContext } from './context';
@@ -34,7 +35,14 @@ export async function createServer(
     databaseName: DATABASE_NAME,
     s3: true,
     context: async (base, onClose): Promise<ServiceContext> => {
-      const data = createRepositories(base.conn, base.s3, base.clock);
+      const resumable = new ResumableStore({
+        endpoint: config.S3_ENDPOINT,
+        accessKey: config.S3_ACCESS_KEY,
+        secretKey: config.S3_SECRET_KEY,
+        bucket: base.s3.bucket,
+        expiryMs: settings.RESUMABLE_UPLOAD_EXPIRY_MS,
+      });
+      const data = createRepositories(base.conn, base.s3, base.clock, resumable);
       await ensureIndexes(data);
       const localOriginals = workers ? new LocalOriginals() : undefined;
       if (localOriginals) onClose(async () => localOriginals.clear());
@@ -44,6 +52,12 @@ export async function createServer(
       if (api) {
         const consumers = await startConsumers(context);
         onClose(() => Promise.all(consumers.map((c) => c.stop())));
+        // unfinished resumable uploads past their expiry: every instance may sweep, removing twice is harmless
+        const sweep = runPeriodically(15 * 60 * 1000, () => expireResumableUploads(context), {
+          logger: context.logger,
+          name: 'resumable upload expiry',
+        });
+        onClose(() => sweep.stop());
       }
       if (workers) {
         const running = await startConversionWorkers(context);

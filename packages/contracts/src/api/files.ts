@@ -49,6 +49,11 @@ export function uploadKindOf(name: string, mimeType?: string): FileKind | undefi
   return undefined;
 }
 
+/** Photos and videos may be up to 2 GiB and go through the resumable upload; documents keep the 10 MB limit. */
+export function isMediaKind(kind: FileKind | undefined): kind is 'image' | 'video' {
+  return kind === 'image' || kind === 'video';
+}
+
 /** The file picker's accept list: every document, photo and video name the upload takes. */
 export const uploadAccept = [
   ...documentKinds.map((k) => constants.upload.extensions[k]),
@@ -169,7 +174,10 @@ export const UploadForm = z
   .object({
     file: z
       .custom<UploadableFile>(isUploadableFile, { error: 'validation.fileAndTitleRequired' })
-      .refine((f) => f.size <= constants.upload.maxBytes, 'validation.fileTooLarge')
+      .refine((f) => isMediaKind(uploadKindOf(f.name, f.type)) || f.size <= constants.upload.maxBytes, {
+        error: 'validation.fileTooLarge',
+      })
+      .refine((f) => f.size <= constants.upload.maxMediaBytes, 'validation.mediaTooLarge')
       .refine((f) => uploadKindOf(f.name, f.type) !== undefined, 'validation.fileTypeUnsupported'),
     title: z
       .string({ error: 'validation.fileAndTitleRequired' })

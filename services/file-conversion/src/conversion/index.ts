@@ -33,6 +33,7 @@ export {
   type DocumentKind,
   type ImageFormat,
   imageFormatOf,
+  isMediaFile,
   type SniffResult,
   sniffFile,
   type VideoContainer,

@@ -32,6 +32,19 @@ const WORD_TYPES = ['application/vnd.openxmlformats-officedocument.wordprocessin
 /** Entries read while sniffing; the guard later applies the real limit. */
 const SNIFF_MAX_ENTRIES = 100_000;
 
+/** Whether the file's first bytes say photo or video (the kinds allowed past 10 MB), without reading more. */
+export async function isMediaFile(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const start = head.subarray(0, bytesRead);
+    return imageFormatOf(start) !== undefined || videoContainerOf(start) !== undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
 /**
  * Decides the document type from its bytes. Never looks at the name: a PNG named .pdf, a .doc renamed .docx or a
  * macro-enabled package renamed .pptx are refused with their own codes.

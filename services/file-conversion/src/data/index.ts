@@ -5,6 +5,7 @@ import { createImageFiles, type ImageFiles } from './image-files';
 import { createModels, type Models } from './models';
 import { createOwners, type Owners } from './owners';
 import { createPlaylistsRepo, type PlaylistsRepo } from './playlists';
+import type { ResumableStore } from './resumable-uploads';
 import { createScreenContent, type ScreenContent } from './screen-content';
 import { createScreenViews, type ScreenViews } from './screen-views';
 import { createStorage, type Storage } from './storage';
@@ -15,6 +16,7 @@ export type { ImageFile } from './image-files';
 export type { PlaylistRecord } from './playlists';
 export type { Owners } from './owners';
 export type { Storage } from './storage';
+export { RESUMABLE_PREFIX, ResumableStore, resumableKey, uploadIdOfKey } from './resumable-uploads';
 export { renderPreview } from './previews';
 
 /** Mongoose models and repositories and object storage; nothing else touches the driver. */
@@ -26,6 +28,8 @@ export interface Repositories {
   imageFiles: ImageFiles;
   playlists: PlaylistsRepo;
   storage: Storage;
+  /** unfinished resumable (tus) uploads, on the same bucket under tus/ */
+  resumable: ResumableStore;
   /** what paired screens may read (screens' events) */
   screenContent: ScreenContent;
   /** what each paired screen plays, and the playlists and files displays read, in memory (events keep it current) */
@@ -33,7 +37,12 @@ export interface Repositories {
 }
 
 /** Creates the models on this service's connection; records are stamped with `clock` (the runtime context's). */
-export function createRepositories(conn: mongoose.Connection, s3: S3, clock: Clock): Repositories {
+export function createRepositories(
+  conn: mongoose.Connection,
+  s3: S3,
+  clock: Clock,
+  resumable: ResumableStore,
+): Repositories {
   const models = createModels(conn);
   const files = createFilesRepo(models, clock);
   const playlists = createPlaylistsRepo(conn, clock);
@@ -45,6 +54,7 @@ export function createRepositories(conn: mongoose.Connection, s3: S3, clock: Clo
     imageFiles: createImageFiles(files),
     playlists,
     storage: createStorage(s3),
+    resumable,
     screenContent,
     screenViews: createScreenViews(conn, screenContent, models),
   };

@@ -61,6 +61,13 @@ export function createOwners(models: Models, clock: Clock) {
       return { ok: false, limit };
     },
 
+    /** Whether a slot is free now, without taking it: a resumable upload is refused before its bytes are sent. */
+    async hasFreeSlot(userId: string): Promise<{ ok: boolean; limit: number }> {
+      const owner = await ensure(userId);
+      const limit = fileLimitFor(owner.membershipTier);
+      return { ok: (await fileSlots.countDocuments({ userId })) < limit, limit };
+    },
+
     async releaseSlot(fileId: string): Promise<void> {
       await fileSlots.deleteMany({ fileId });
     },

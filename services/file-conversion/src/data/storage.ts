@@ -1,10 +1,13 @@
 import type { Readable } from 'node:stream';
 import type { S3 } from '@pagecast/service-kit';
+import { CopyDestinationOptions, CopySourceOptions } from 'minio';
 
 /** Object storage of originals and page images; nothing else talks to the S3 client. */
 export interface Storage {
   putFile(key: string, path: string, contentType: string): Promise<void>;
   putBuffer(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** A copy made by the storage itself (no bytes through this process): a finished resumable upload's object. */
+  copy(fromKey: string, toKey: string, contentType: string): Promise<void>;
   downloadTo(key: string, path: string): Promise<void>;
   /** The object's bytes as a stream, or undefined when it does not exist. */
   get(key: string): Promise<{ stream: Readable; size: number } | undefined>;
@@ -29,6 +32,17 @@ export function createStorage(s3: S3): Storage {
     },
     async putBuffer(key, body, contentType) {
       await client.putObject(bucket, key, body, body.length, { 'Content-Type': contentType });
+    },
+    async copy(fromKey, toKey, contentType) {
+      await client.copyObject(
+        new CopySourceOptions({ Bucket: bucket, Object: fromKey }),
+        new CopyDestinationOptions({
+          Bucket: bucket,
+          Object: toKey,
+          MetadataDirective: 'REPLACE',
+          Headers: { 'Content-Type': contentType },
+        }),
+      );
     },
     async downloadTo(key, path) {
       await client.fGetObject(bucket, key, path);

@@ -98,11 +98,11 @@ function receive(req: Request, dir: string, temps: string[]): Promise<Received> 
   });
 }
 
-function validationError(issues: ReturnType<typeof zodIssues>, cause?: unknown): AppError {
+export function validationError(issues: ReturnType<typeof zodIssues>, cause?: unknown): AppError {
   return new AppError('VALIDATION', { message: issues[0]?.message, issues, cause });
 }
 
-function fileAndTitleRequired(path: string): AppError {
+export function fileAndTitleRequired(path: string): AppError {
   const key = 'validation.fileAndTitleRequired';
   return new AppError('FILE_REQUIRED', { issues: [{ path, key, message: validationMessagesJa[key] ?? key }] });
 }

@@ -10,6 +10,7 @@ import {
   defaultLimits,
   guardZip,
   isConversionError,
+  isMediaFile,
   probeVideo,
   readImageHeader,
   sniffFile,
@@ -22,6 +23,11 @@ export interface ReceivedFile {
   path: string;
   filename: string;
   size: number;
+  /**
+   * The same bytes already in the bucket under this key (a finished resumable upload): the original is copied there
+   * by the storage rather than sent again.
+   */
+  storedKey?: string;
 }
 
 /** A job's message id from the file and attempt: the same job published twice is stored once. */
@@ -30,11 +36,16 @@ export function jobId(fileId: string, attempt: number): string {
 }
 
 /**
- * The type from the bytes (the name and the browser's type are never trusted), the ZIP bounds of an Office file,
+ * The type from the bytes (the name and the browser's type are never trusted), the size it may have (a document
+ * 10 MB, a photo or video 2 GiB), the ZIP bounds of an Office file,
  * and a photo's header: its format and size, refused at once when it claims too many pixels or too long a shape.
  */
-async function kindOf(path: string): Promise<{ kind: FileDoc['kind']; media: MediaInfo | null }> {
+async function kindOf(path: string, size: number): Promise<{ kind: FileDoc['kind']; media: MediaInfo | null }> {
   try {
+    // Past 10 MB (the resumable path takes up to 2 GiB) only a photo or a video goes on, refused before anything
+    // else reads its structure: a document keeps the spec's limit whatever its name said.
+    if (size > constants.upload.maxMediaBytes) throw new AppError('MEDIA_TOO_LARGE');
+    if (size > constants.upload.maxBytes && !(await isMediaFile(path))) throw new AppError('FILE_TOO_LARGE');
     const sniffed = await sniffFile(path);
     if (sniffed.zip) guardZip(sniffed.zip);
     if (sniffed.image) {
@@ -106,7 +117,7 @@ export async function uploadFile(
   /** Called once the local originals keep the temp file (the conversion reads it there): the caller leaves it. */
   onTempKept: () => void,
 ): Promise<FileDoc> {
-  const { kind, media } = await kindOf(file.path);
+  const { kind, media } = await kindOf(file.path, file.size);
 
   const fileId = randomUUID();
   const slot = await ctx.data.owners.reserveSlot(userId, fileId);
@@ -138,7 +149,8 @@ export async function uploadFile(
   let stored = false;
   try {
     const type = originalType(kind, media);
-    await ctx.data.storage.putFile(objectKey, file.path, type);
+    if (file.storedKey) await ctx.data.storage.copy(file.storedKey, objectKey, type);
+    else await ctx.data.storage.putFile(objectKey, file.path, type);
     stored = true;
     await ctx.data.files.create(doc);
     if (input.copyrightInfo) {

@@ -3,6 +3,7 @@ import {
   Button,
   describeError,
   Dialog,
+  HttpError,
   Field,
   FieldError,
   fieldAria,
@@ -15,8 +16,10 @@ import { useCallback, useEffect, useId, useRef } from 'react';
 import { type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from '@pagecast/i18n';
 import { fileQuery } from '../api/get-file';
+import { usesResumableUpload } from '../api/upload-resumable';
 import { type ConversionOutcome, conversionOutcome } from '../model/file-rules';
 import { checkFile, emptyUploadForm, readUploadForm, type UploadValues } from '../model/upload-form';
+import { timeLeftWords } from '../model/time-left';
 import { useUpload } from '../model/use-upload';
 import { ConversionStatus } from './conversion-status';
 import { CopyrightFields } from './copyright-fields';
@@ -30,11 +33,15 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const sessionExpired = useSessionExpired();
 
   const form = useForm<UploadValues>({ defaultValues: emptyUploadForm() });
-  const { phase, percent, uploaded, start, abort, reset } = useUpload({
+  const { phase, percent, secondsLeft, reconnecting, uploaded, start, abort, reset } = useUpload({
     onUploaded: () => toast({ title: t('files.toasts.uploaded') }),
     onFailed: (err) => {
       if (sessionExpired(err)) return;
-      const message = describeError(err, t, t('files.toasts.uploadFailed'));
+      const described = describeError(err, t, t('files.toasts.uploadFailed'));
+      // a resumable upload that lost its connection for good keeps what was sent: picking the file again goes on
+      const file = form.getValues('file');
+      const resumable = file && usesResumableUpload(file) && !(err instanceof HttpError);
+      const message = resumable ? `${described} ${t('files.upload.resumeHint')}` : described;
       form.setError('root', { message });
       toast({
         title: t('files.toasts.uploadFailed'),
@@ -131,7 +138,14 @@ export function UploadDialog({ open, onOpenChange }: { open: boolean; onOpenChan
             <ConversionStatus fileId={uploaded.id} onDone={onConverted} />
           </>
         ) : (
-          <UploadFields form={form} busy={busy} percent={percent} onPick={pick} />
+          <UploadFields
+            form={form}
+            busy={busy}
+            percent={percent}
+            secondsLeft={secondsLeft}
+            reconnecting={reconnecting}
+            onPick={pick}
+          />
         )}
       </div>
     </Dialog>
@@ -196,11 +210,17 @@ function UploadFields({
   form,
   busy,
   percent,
+  secondsLeft,
+  reconnecting,
   onPick,
 }: {
   form: UseFormReturn<UploadValues>;
   busy: boolean;
   percent: number;
+  /** time left at the measured rate, null while not known */
+  secondsLeft: number | null;
+  /** the connection dropped and the upload is being tried again */
+  reconnecting: boolean;
   onPick: (file: File | undefined) => void;
 }) {
   const { t } = useTranslation();
@@ -259,13 +279,22 @@ function UploadFields({
       ) : null}
 
       {busy ? (
-        <ProgressBar
-          value={percent}
-          label={t('files.upload.stepSend')}
-          detail={t('files.upload.sentPercent', { percent })}
-          testId="upload-progress"
-          detailTestId="upload-percent"
-        />
+        <>
+          <ProgressBar
+            value={percent}
+            label={t('files.upload.stepSend')}
+            detail={t('files.upload.sentPercent', { percent })}
+            testId="upload-progress"
+            detailTestId="upload-percent"
+          />
+          <p className="pc-muted pf-small" aria-live="polite" data-testid="upload-time-left">
+            {reconnecting
+              ? t('files.upload.reconnecting')
+              : secondsLeft !== null
+                ? (({ key, count }) => t(`files.upload.${key}`, { count }))(timeLeftWords(secondsLeft))
+                : null}
+          </p>
+        </>
       ) : null}
       <FieldError>{errors.root?.message}</FieldError>
     </fieldset>

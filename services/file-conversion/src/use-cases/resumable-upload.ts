@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { constants, isMediaKind, type UploadFileFields, uploadKindOf } from '@pagecast/contracts';
+import { AppError } from '@pagecast/service-kit';
+import type { ServiceContext } from '../context';
+import type { FileDoc } from '../data';
+import { uploadFile } from './upload-file';
+
+export interface ResumableUploadInput {
+  /** the key of the upload in the bucket (finished: the whole object) */
+  key: string;
+  filename: string;
+  size: number;
+  fields: UploadFileFields;
+}
+
+/**
+ * The rules a resumable upload meets before any byte is stored: its size (2 GiB; a document, by its name, 10 MB) and
+ * a free slot of the member's plan. The bytes decide again once they are all there (finishResumableUpload).
+ */
+export async function startResumableUpload(
+  ctx: ServiceContext,
+  userId: string,
+  input: Pick<ResumableUploadInput, 'filename' | 'size'>,
+): Promise<void> {
+  if (input.size > constants.upload.maxMediaBytes) throw new AppError('MEDIA_TOO_LARGE');
+  if (!isMediaKind(uploadKindOf(input.filename)) && input.size > constants.upload.maxBytes) {
+    throw new AppError('FILE_TOO_LARGE');
+  }
+  const slot = await ctx.data.owners.hasFreeSlot(userId);
+  if (!slot.ok) throw new AppError('FILE_LIMIT_REACHED', { details: { limit: slot.limit } });
+}
+
+/**
+ * A finished resumable upload becomes a file through the multipart path's own use case: the object is read to a
+ * temp file (the type is decided from the bytes, a video probed, and the conversion reads it there when this process
+ * converts), the original is copied within the bucket, and the upload's object is removed whatever the outcome, so a
+ * refusal leaves nothing stored.
+ */
+export async function finishResumableUpload(
+  ctx: ServiceContext,
+  userId: string,
+  input: ResumableUploadInput,
+): Promise<FileDoc> {
+  const dir = join(tmpdir(), 'pagecast-uploads');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, randomUUID());
+  let kept = false;
+  try {
+    await ctx.data.storage.downloadTo(input.key, path);
+    return await uploadFile(
+      ctx,
+      userId,
+      input.fields,
+      { path, filename: input.filename, size: input.size, storedKey: input.key },
+      () => {
+        kept = true;
+      },
+    );
+  } finally {
+    if (!kept) await rm(path, { force: true });
+    await ctx.data.resumable.discard(input.key).catch((err: unknown) => {
+      // the expiry sweep removes what is left
+      ctx.logger.warn({ err, key: input.key }, 'finished upload not removed');
+    });
+  }
+}
+
+/** The sweep of unfinished uploads older than the expiry: their parts and records go. */
+export function expireResumableUploads(ctx: ServiceContext): Promise<number> {
+  return ctx.data.resumable.deleteExpired();
+}
