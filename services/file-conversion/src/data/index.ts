@@ -6,6 +6,7 @@ import { createModels, type Models } from './models';
 import { createOwners, type Owners } from './owners';
 import { createPlaylistsRepo, type PlaylistsRepo } from './playlists';
 import type { ResumableStore } from './resumable-uploads';
+import { createUploadLocks, type UploadLocks } from './upload-locks';
 import { createScreenContent, type ScreenContent } from './screen-content';
 import { createScreenViews, type ScreenViews } from './screen-views';
 import { createStorage, type Storage } from './storage';
@@ -30,6 +31,8 @@ export interface Repositories {
   storage: Storage;
   /** unfinished resumable (tus) uploads, on the same bucket under tus/ */
   resumable: ResumableStore;
+  /** one tus call per upload at a time, across instances */
+  uploadLocks: UploadLocks;
   /** what paired screens may read (screens' events) */
   screenContent: ScreenContent;
   /** what each paired screen plays, and the playlists and files displays read, in memory (events keep it current) */
@@ -55,6 +58,7 @@ export function createRepositories(
     playlists,
     storage: createStorage(s3),
     resumable,
+    uploadLocks: createUploadLocks(conn),
     screenContent,
     screenViews: createScreenViews(conn, screenContent, models),
   };

@@ -79,6 +79,7 @@ export function resumableUploadRouter(ctx: ServiceContext): Router {
   const tus = new Server({
     path: base,
     datastore: ctx.data.resumable,
+    locker: ctx.data.uploadLocks.locker,
     // the Location is the gateway's path as well as ours: relative, no host to rewrite
     relativeLocation: true,
     // same origin only (the gateway's); no CORS answer for other sites

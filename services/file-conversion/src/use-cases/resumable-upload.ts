@@ -68,7 +68,9 @@ export async function finishResumableUpload(
   }
 }
 
-/** The sweep of unfinished uploads older than the expiry: their parts and records go. */
-export function expireResumableUploads(ctx: ServiceContext): Promise<number> {
-  return ctx.data.resumable.deleteExpired();
+/** The sweep of unfinished uploads older than the expiry (their parts and records go) and of ended upload locks. */
+export async function expireResumableUploads(ctx: ServiceContext): Promise<number> {
+  const removed = await ctx.data.resumable.deleteExpired();
+  await ctx.data.uploadLocks.sweep();
+  return removed;
 }
