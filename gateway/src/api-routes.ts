@@ -109,6 +109,6 @@ export function mountApi(
     }
     // Account clears the cookie on logout; the gateway does too, so a logout always logs out.
     if (path === '/api/logout') res.setHeader('Set-Cookie', [clearCookie]);
-    return proxy(service, req, res);
+    return proxy(service, req, res, route);
   });
 }

@@ -8,6 +8,9 @@ import type { Logger } from './log';
 export type ServiceTargets = Record<ServiceName, string>;
 
 /** How long the gateway keeps an idle connection to a service: well under the services' keep-alive time-out. */
+/** How long the gateway waits for the answer of the call that completes a resumable upload (at least). */
+export const RESUMABLE_FINISH_TIMEOUT_MS = 5 * 60_000;
+
 export const IDLE_UPSTREAM_MS = Math.min(30_000, KEEP_ALIVE_TIMEOUT_MS / 2);
 
 /** Set-Cookie values from the gateway (refresh, clear) survive the upstream's headers unless it sets the same cookie. */
@@ -64,13 +67,13 @@ export function createServiceProxy(opts: {
   // default agent kept them until 1 s before the services' 5 s, and a request sent on one as the service closed it
   // failed with ECONNRESET, a 502 for the member (seen in CI on GET /api/points/history).
   const agent = new http.Agent({ keepAlive: true, timeout: IDLE_UPSTREAM_MS });
-  const make = (service: ServiceName) =>
+  const make = (service: ServiceName, timeoutMs = opts.timeoutMs) =>
     createProxyMiddleware<IncomingMessage, ServerResponse>({
       target: opts.targets[service],
       changeOrigin: false,
       // the forwarding headers are written by stateClientAddress; xfwd would append to the client's
       xfwd: false,
-      proxyTimeout: opts.timeoutMs,
+      proxyTimeout: timeoutMs,
       agent,
       on: {
         proxyRes(proxyRes, _req, res) {
@@ -101,10 +104,14 @@ export function createServiceProxy(opts: {
     });
   const proxies = {} as Record<ServiceName, ReturnType<typeof make>>;
   for (const service of Object.keys(opts.targets) as ServiceName[]) proxies[service] = make(service);
+  // The PATCH that completes a resumable upload answers once the file exists: the service reads the whole object
+  // back (up to 2 GiB) first, longer than the usual silence allowed. A 502 there would make the client start over.
+  const patient = make('file-conversion', Math.max(opts.timeoutMs, RESUMABLE_FINISH_TIMEOUT_MS));
 
-  return (service: ServiceName, req: Request, res: ServerResponse): Promise<void> => {
+  return (service: ServiceName, req: Request, res: ServerResponse, route?: { id: string }): Promise<void> => {
     stateClientAddress(req, opts.internalSecret);
-    return proxies[service](req, res, (err?: unknown) => {
+    const proxy = route?.id === 'appendResumableUpload' ? patient : proxies[service];
+    return proxy(req, res, (err?: unknown) => {
       // http-proxy-middleware also reports errors here after the error event has answered.
       if (err && !res.headersSent) unavailable(res, 502);
     });

@@ -4,12 +4,15 @@ import net from 'node:net';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import { verifyIdentityHeader } from '@pagecast/service-kit';
+import express from 'express';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/server';
 import { catalogueHints, localPlayerManifest, playerHints, REMOTES_HINT } from '../src/static';
 import {
+  closeServer,
   cookieHeader,
+  listen,
   type Seen,
   createKeys,
   type Keys,
@@ -432,6 +435,36 @@ describe('routing', () => {
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();
+    }
+  });
+});
+
+describe('the call that completes a resumable upload', () => {
+  it('may take longer than the proxy timeout to answer (the service reads the whole upload back); others may not', async () => {
+    // answers after 1.5 s, whatever the call
+    const slow = express();
+    slow.use((req, res) => {
+      req.resume();
+      setTimeout(() => res.json({ ok: true }), 1500);
+    });
+    const { server, url: slowUrl } = await listen(slow);
+    try {
+      const url = await anotherGateway({ FILES_URL: slowUrl, PROXY_TIMEOUT_MS: '500' });
+      const s = await newSession();
+      const headers = { cookie: cookieHeader(s.token), 'tus-resumable': '1.0.0' };
+      const last = await fetch(`${url}/api/files/uploads/7c4a8d09-ca37-4b2b-9c4e-1b2f3a4d5e6f`, {
+        method: 'PATCH',
+        headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+        body: randomBytes(1000),
+      });
+      expect(last.status).toBe(200);
+      const other = await fetch(`${url}/api/files/uploads/7c4a8d09-ca37-4b2b-9c4e-1b2f3a4d5e6f`, {
+        method: 'HEAD',
+        headers,
+      });
+      expect(other.status).toBe(502);
+    } finally {
+      await closeServer(server);
     }
   });
 });
