@@ -46,13 +46,15 @@ function send(via: Via, route: RouteDef, path: string, init: { headers?: Record<
   });
 }
 
-async function expectMalformed(res: Response, what: string) {
+async function expectMalformed(res: Response, what: string, method = 'get') {
   const text = await res.text();
   expect(res.status, `${what}: ${text}`).toBe(400);
+  expect(res.headers.get('cache-control'), what).toBe('no-store');
+  // an answer to HEAD has no body (the resumable upload's offset is a HEAD route)
+  if (method === 'head') return;
   const parsed = ErrorBody.strict().safeParse(JSON.parse(text));
   expect(parsed.success, `${what}: body outside the published error schema: ${text}`).toBe(true);
   expect(parsed.data?.code, what).toBe('MALFORMED_REQUEST');
-  expect(res.headers.get('cache-control'), what).toBe('no-store');
 }
 
 describe('every route of the contracts: bad input is 400 MALFORMED_REQUEST, through the gateway and directly', () => {
@@ -80,14 +82,14 @@ describe('every route of the contracts: bad input is 400 MALFORMED_REQUEST, thro
         if (route.auth !== 'public' && !res.headers.get('content-type')?.startsWith('image/')) {
           expect(res.headers.get('cache-control'), `${via} ${route.method} ${path}`).toBe('no-store');
         }
-        if (res.status >= 400 && res.headers.get('content-type')?.includes('json')) {
+        if (res.status >= 400 && route.method !== 'head' && res.headers.get('content-type')?.includes('json')) {
           expect(ErrorBody.strict().safeParse(JSON.parse(text)).success, `${via} ${path}: ${text}`).toBe(true);
         }
       }
       for (const param of params) {
         for (const bad of brokenEscapes) {
           const path = pathWith(route, { [param]: bad });
-          await expectMalformed(await send(via, route, path, {}), `${via} ${route.method} ${path}`);
+          await expectMalformed(await send(via, route, path, {}), `${via} ${route.method} ${path}`, route.method);
         }
       }
       if (!takesBody) continue;

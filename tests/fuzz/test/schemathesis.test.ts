@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ServiceName } from '@pagecast/contracts';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
@@ -31,7 +32,12 @@ interface Report {
 function schemathesis(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     // cwd: schemathesis keeps a .schemathesis/ folder (replay data) where it runs; not in the checkout
-    const child = spawn(target.schemathesis, args, { cwd: reports, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(target.schemathesis, args, {
+      cwd: reports,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // the resumable upload's raw body type (application/offset+octet-stream) serialized as octet-stream
+      env: { ...process.env, SCHEMATHESIS_HOOKS: fileURLToPath(new URL('../schemathesis-hooks.py', import.meta.url)) },
+    });
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;

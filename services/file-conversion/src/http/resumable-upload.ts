@@ -92,7 +92,8 @@ export function resumableUploadRouter(ctx: ServiceContext): Router {
     },
     async onUploadCreate(req, upload) {
       const userId = callerOf(req);
-      if (upload.size === undefined) throw new AppError('MALFORMED_REQUEST', { message: 'Upload-Length required' });
+      // no deferred length: the size rules hold before any byte is stored
+      if (upload.size === undefined) throw new AppError('MALFORMED_REQUEST');
       if (upload.size === 0) throw fileAndTitleRequired(constants.upload.fileField);
       const { filename } = fieldsOf(upload.metadata);
       await startResumableUpload(ctx, userId, { filename, size: upload.size });
@@ -130,8 +131,9 @@ export function resumableUploadRouter(ctx: ServiceContext): Router {
     // the bytes are stored as they come: an encoded body would be stored encoded
     const encoding = req.headers['content-encoding'];
     if (encoding && encoding !== 'identity') throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+    // Upload-Length is required (no deferred length)
     if (req.method === 'POST' && !/^\d+$/.test(String(req.headers['upload-length'] ?? ''))) {
-      throw new AppError('MALFORMED_REQUEST', { message: 'Upload-Length required (no deferred length)' });
+      throw new AppError('MALFORMED_REQUEST');
     }
     const request = new NodeRequest({ req, res }) as unknown as TusRequest;
     callers.set(request, userId);
