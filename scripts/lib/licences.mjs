@@ -48,6 +48,8 @@ export const NPM_LICENCE_BY_HAND = {
   'busboy@1.6.0': 'MIT',
   'streamsearch@1.1.0': 'MIT',
   'parse-cache-control@1.0.1': 'BSD-3-Clause',
+  // tus-js-client's; its Readme says MIT (no licence field in its package.json)
+  'combine-errors@3.0.3': 'MIT',
 };
 
 /** Programs the scripts build from the Go module proxy, PyPI or Debian (scripts/lib/tools.mjs), with their licences. */
