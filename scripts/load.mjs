@@ -73,7 +73,11 @@ try {
   const k6Bin = await ensureGoTool('k6');
   let baseUrl = process.env.BASE_URL;
   if (!baseUrl) {
-    say('starting the stack (test profile, gateway on 18090; logs in .data/test/logs) ...');
+    // LOAD_PROFILE=dev: the dev profile's servers (its localstripe) and ports, so a run takes no test port and needs
+    // no e2e lock; the stack still gets its own NATS, FerretDB, MinIO and maildev, and NODE_ENV=test
+    const profile = process.env.LOAD_PROFILE === 'dev' ? 'dev' : 'test';
+    const port = profile === 'dev' ? Number(process.env.LOAD_PORT || 18190) : 18090;
+    say(`starting the stack (${profile} profile, gateway on ${port}; logs in .data/${profile}/logs) ...`);
     // screens: the setup pairs many displays from one address, which the default limits would refuse
     const env =
       scenario === 'screens'
@@ -92,8 +96,10 @@ try {
       database = await loadDatabase({ say, cpus: cores?.stack });
       sideServers = await loadSideServers({ say, cpus: cores?.stack });
     }
-    stack = await startStack({ profile: 'test', port: 18090, quiet: true, env, cpus: cores?.stack ?? null });
-    baseUrl = `http://127.0.0.1:18090`;
+    if (profile === 'dev') env.NODE_ENV = process.env.NODE_ENV || 'test';
+    const isolate = profile === 'dev' ? true : undefined;
+    stack = await startStack({ profile, port, quiet: true, env, isolate, cpus: cores?.stack ?? null });
+    baseUrl = `http://127.0.0.1:${port}`;
   }
   if (scenario === 'screens' && !database && process.env.FRESH_DB === '1')
     throw new Error('FRESH_DB=1 with BASE_URL: the load makes a fresh database only for the stack it starts');
