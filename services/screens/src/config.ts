@@ -21,6 +21,8 @@ import { z } from 'zod';
  *   PLAY_JUDGE            judge the intake stream in this process (default 1; 0: publish only)
  *   PLAY_JUDGE_GATHER_MS  how long the judge gathers records into one group after the first (default 1000; 0: what
  *                         has arrived only); a record is judged this much later, its group's writes are shared
+ *   PLAY_ROLLUP_FLUSH_MS  how often the judge writes the day rollups it holds while records keep coming (default
+ *                         10000; at once when the stream is quiet); its checkpoint moves with each write
  *   COMPACTION_MS         how often compaction looks for days past retention (default 3600000; 0 = never)
  */
 export const configSchema = {
@@ -54,6 +56,7 @@ export const configSchema = {
     .default(35),
   PLAY_JUDGE: z.enum(['0', '1']).default('1'),
   PLAY_JUDGE_GATHER_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  PLAY_ROLLUP_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
   COMPACTION_MS: z.coerce.number().int().min(0).default(3_600_000),
 };
 

@@ -434,6 +434,59 @@ describe('order and instances', () => {
     });
   });
 
+  it('a judge that died with its rollups unwritten: the next one adds its stored records to them once', async () => {
+    const owner = member();
+    const t0 = Date.now() - 2 * HOUR;
+    await onClock(svc, t0, async () => {
+      const { file, device } = await givenFile(owner, 1, t0);
+      clockAt(t0 + HOUR);
+      const batch = [record(file, t0 + MIN, 60), record(file, t0 + 2 * MIN, 60)];
+      expect(await send(device, batch)).toMatchObject({ accepted: 2, refused: 0 });
+      const { intake } = svc.server.context.data;
+      const { last } = await intake.bounds();
+      const messages = await Promise.all(
+        [last - 1, last].map(async (seq) => {
+          const m = await svc.server.context.nats.jsm.streams.getMessage(intake.stream, { seq });
+          return intake.decode(seq, m?.data as Uint8Array);
+        }),
+      );
+      expect(messages.map((m) => m.play.id)).toEqual(batch.map((r) => r.id));
+      const day = tokyoDay(t0 + MIN);
+      const total = async (via: TestService) =>
+        (
+          (await call(via, owner, 'GET', `/api/screens/plays?from=${day}&to=${day}`)).body as unknown as Array<{
+            plays: number;
+          }>
+        ).reduce((n, r) => n + r.plays, 0);
+      expect(await total(svc)).toBe(2);
+      // the judge "died" after storing the records and before writing the rollups: they hold nothing of them
+      const rollups = svc.server.context.conn.collection('play_rollups');
+      await rollups.deleteMany({ _id: { $in: [`owner:${owner.userId}:${day}`, `file:${file}:${day}`] } } as never);
+      expect(await total(svc)).toBe(0);
+      // (an instance that judges only here: no judge of its own discards what it holds meanwhile)
+      const next = await startReplica(svc, { PLAY_JUDGE: '0' });
+      try {
+        const ctx = next.server.context;
+        // judged again from the checkpoint before: stored, so nothing new, but the rollups get them (seen at once
+        // by the judge's instance, by the others once written)
+        expect(await judgePlays(ctx, messages, last - 2)).toEqual({ counted: 0, refused: 0, duplicates: 2 });
+        expect(await total(next)).toBe(2);
+        await ctx.data.rollups.flush();
+        expect(await total(svc)).toBe(2);
+        // judged a third time, and a resend past the duplicate window (a later sequence): nothing added
+        expect(await judgePlays(ctx, messages, last - 2)).toMatchObject({ counted: 0, duplicates: 2 });
+        const resend = messages.map((m, i) => ({ ...m, seq: last + 1000 + i }));
+        expect(await judgePlays(ctx, resend, last)).toMatchObject({ counted: 0, duplicates: 2 });
+        await ctx.data.rollups.flush();
+        ctx.data.rollups.discard();
+        expect(await total(next)).toBe(2);
+        expect(await total(svc)).toBe(2);
+      } finally {
+        await next.close();
+      }
+    });
+  });
+
   it('a batch judged on what another instance has since overtaken is judged again (compare-and-set)', async () => {
     const owner = member();
     const t0 = Date.now() - 2 * HOUR;

@@ -66,6 +66,12 @@ interface PlayFacts {
   receivedAt: Date;
   /** a video's record: the second of the video it reached (absent for pages and older records) */
   reachedSecond?: number;
+  /**
+   * the intake sequence it was judged at (absent on records stored before the rollups were flushed on an interval):
+   * a judge that finds it stored again adds it to a rollup whose sequence is below it (its predecessor died before
+   * flushing that rollup)
+   */
+  seq?: number;
 }
 
 /** One page shown that counts. */
@@ -144,6 +150,7 @@ const playFacts = {
   seconds: { type: Number, required: true },
   receivedAt: { type: Date, required: true },
   reachedSecond: { type: Number },
+  seq: { type: Number },
 };
 
 const playSchema = new mongoose.Schema<PlayRecordDoc>(

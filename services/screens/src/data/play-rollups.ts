@@ -4,6 +4,13 @@
 // sequence is higher, so a judge that died after writing some rollups and is followed by another (which judges the
 // same messages again from the last checkpoint) adds nothing twice. A document is replaced whole by its one writer:
 // no update operator is relied on (FerretDB's updates read then write).
+//
+// The judge holds the documents it touches in memory for its session and writes them every PLAY_ROLLUP_FLUSH_MS
+// (`flush`), not every group: an owner's day is a row per screen and file (a thousand rows for a thousand screens),
+// and rewriting it each second was the judge's largest cost. The judge's checkpoint moves only with a flush, so a
+// judge that dies with rollups unwritten is followed by one that judges those messages again; it finds their records
+// stored and adds them from the stored records (each keeps its intake sequence), above each rollup's sequence only.
+// This instance's reads see what it holds unwritten; another instance's see it after the flush.
 import type { PlayRefusalReason } from '@pagecast/contracts';
 import type mongoose from 'mongoose';
 import type { PlayCountRow, RefusedCountRow, SoldCountRow } from './plays';
@@ -63,20 +70,36 @@ const CHUNK = 1000;
 
 export function createPlayRollups(conn: mongoose.Connection) {
   const col = conn.collection<RollupDoc>('play_rollups');
+  /**
+   * The judge's documents this session: each as it stands with what it added (`doc`), and the sequence the database
+   * holds (`stored`: the compare-and-set of its write; null: not in the database yet).
+   */
+  const held = new Map<string, { doc: RollupDoc; stored: number | null; dirty: boolean }>();
 
-  const read = async (ids: string[]): Promise<RollupDoc[]> => {
+  const readStored = async (ids: string[]): Promise<RollupDoc[]> => {
     const out: RollupDoc[] = [];
     for (let i = 0; i < ids.length; i += CHUNK) {
       out.push(...(await col.find({ _id: { $in: ids.slice(i, i + CHUNK) } }).toArray()));
     }
     return out;
   };
+  /** The documents as this instance knows them: its unwritten ones over the database's. */
+  const read = async (ids: string[]): Promise<RollupDoc[]> => {
+    const mine = ids.flatMap((id) => {
+      const h = held.get(id);
+      return h?.dirty ? [structuredClone(h.doc)] : [];
+    });
+    if (mine.length === 0) return readStored(ids);
+    const skip = new Set(mine.map((d) => d._id));
+    return [...(await readStored(ids.filter((id) => !skip.has(id)))), ...mine];
+  };
 
   return {
     read,
     /**
      * Adds each delta whose sequence is above its document's `seq`, and moves the touched documents' `seq` to
-     * `throughSeq` (every message up to it is judged). Returns how many deltas were added.
+     * `throughSeq` (every message up to it is judged), in memory: `flush` writes them. Returns how many deltas were
+     * added.
      */
     async apply(deltas: RollupDelta[], throughSeq: number): Promise<number> {
       if (deltas.length === 0) return 0;
@@ -87,40 +110,67 @@ export function createPlayRollups(conn: mongoose.Connection) {
         list.push(d);
         byId.set(id, list);
       }
-      const existing = new Map((await read([...byId.keys()])).map((d) => [d._id, d]));
-      const ops: Array<Parameters<typeof col.bulkWrite>[0][number]> = [];
+      const missing = [...byId.keys()].filter((id) => !held.has(id));
+      for (const doc of await readStored(missing)) held.set(doc._id, { doc, stored: doc.seq, dirty: false });
       let added = 0;
       for (const [id, list] of byId) {
-        const before = existing.get(id);
-        const held = before?.seq ?? 0;
-        const fresh = list.filter((d) => d.seq > held);
-        if (fresh.length === 0) continue;
         const first = list[0] as RollupDelta;
-        const rows = new Map((before?.rows ?? []).map((r) => [rowKey(r.a, r.b), { ...r }]));
+        const h = held.get(id) ?? {
+          doc: { _id: id, kind: first.kind, of: first.of, day: first.day, seq: 0, rows: [] },
+          stored: null,
+          dirty: false,
+        };
+        held.set(id, h);
+        const fresh = list.filter((d) => d.seq > h.doc.seq);
+        if (fresh.length === 0) continue;
+        const rows = new Map(h.doc.rows.map((r) => [rowKey(r.a, r.b), r]));
         for (const d of fresh) {
-          const row = rows.get(rowKey(d.a, d.b)) ?? { a: d.a, b: d.b, n: 0, s: 0 };
+          let row = rows.get(rowKey(d.a, d.b));
+          if (!row) {
+            row = { a: d.a, b: d.b, n: 0, s: 0 };
+            rows.set(rowKey(d.a, d.b), row);
+            h.doc.rows.push(row);
+          }
           row.n += d.n;
           row.s = Math.round((row.s + d.s) * 1000) / 1000;
-          rows.set(rowKey(d.a, d.b), row);
           added++;
         }
-        const doc: RollupDoc = {
-          _id: id,
-          kind: first.kind,
-          of: first.of,
-          day: first.day,
-          seq: Math.max(throughSeq, held),
-          rows: [...rows.values()],
-          ...(before?.sealed ? { sealed: before.sealed } : {}),
-        };
-        ops.push(
-          before
-            ? { replaceOne: { filter: { _id: id, seq: held }, replacement: doc } }
-            : { replaceOne: { filter: { _id: id }, replacement: doc, upsert: true } },
-        );
+        h.doc.seq = Math.max(throughSeq, h.doc.seq);
+        h.dirty = true;
       }
-      if (ops.length > 0) await col.bulkWrite(ops, { ordered: false });
       return added;
+    },
+    /** Whether documents wait to be written. */
+    pending: () => [...held.values()].some((h) => h.dirty),
+    /**
+     * Writes the documents changed since the last flush (one command). A document changed in the database meanwhile
+     * (another judge after a lost lease) is left as it is there and the flush fails: the judge forgets what it holds
+     * and judges again from its checkpoint, which adds to each rollup only what it lacks.
+     */
+    async flush(): Promise<void> {
+      const dirty = [...held.values()].filter((h) => h.dirty);
+      if (dirty.length === 0) return;
+      const snapshot = dirty.map((h) => ({ h, doc: structuredClone(h.doc) }));
+      const written = await col.bulkWrite(
+        snapshot.map(({ h, doc }) =>
+          h.stored !== null
+            ? { replaceOne: { filter: { _id: doc._id, seq: h.stored }, replacement: doc } }
+            : { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } },
+        ),
+        { ordered: false },
+      );
+      if (written.matchedCount + written.upsertedCount < snapshot.length) {
+        held.clear();
+        throw new Error('play rollups changed by another writer since they were read');
+      }
+      for (const { h, doc } of snapshot) {
+        h.stored = doc.seq;
+        if (h.doc.seq === doc.seq) h.dirty = false;
+      }
+    },
+    /** Forgets what this instance holds, written or not (a new session reads the database again). */
+    discard(): void {
+      held.clear();
     },
     /** The documents of `kind` for `of` over these days (missing days: nothing played). */
     async ofDays(kind: RollupKind, ofIds: string[], days: string[]): Promise<RollupDoc[]> {
@@ -183,6 +233,7 @@ export function createPlayRollups(conn: mongoose.Connection) {
     /** Compaction: the day's rollups as the raw records say, sealed with what proves it (one writer: the compactor). */
     async seal(docs: RollupDoc[]): Promise<void> {
       if (docs.length === 0) return;
+      for (const doc of docs) held.delete(doc._id);
       await col.bulkWrite(
         docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
         { ordered: false },

@@ -91,14 +91,16 @@ export function createPlayRepository(models: Models) {
       }
     },
     /** The records of these ids already stored: counted (with their document) or refused. */
-    async storedOf(ids: string[]): Promise<{ counted: Map<string, PlayRecordDoc>; refused: Set<string> }> {
+    async storedOf(
+      ids: string[],
+    ): Promise<{ counted: Map<string, PlayRecordDoc>; refused: Map<string, PlayRefusalDoc> }> {
       const [counted, refused] = await Promise.all([
         Promise.all(ids.map((id) => storedPlays.load(id))),
         Promise.all(ids.map((id) => storedRefusals.load(id))),
       ]);
       return {
         counted: new Map(counted.filter((d): d is PlayRecordDoc => d !== undefined).map((d) => [d._id, d])),
-        refused: new Set(refused.filter((d): d is PlayRefusalDoc => d !== undefined).map((d) => d._id)),
+        refused: new Map(refused.filter((d): d is PlayRefusalDoc => d !== undefined).map((d) => [d._id, d])),
       };
     },
     /** Stores refused records once each; returns how many were already there (a resend racing this one). */

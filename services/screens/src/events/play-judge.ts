@@ -41,6 +41,10 @@ export interface PlayJudge {
 export function startPlayJudge(ctx: ServiceContext): PlayJudge {
   const { intake, leases } = ctx.data;
   const gatherMs = ctx.config.PLAY_JUDGE_GATHER_MS;
+  const flushMs = ctx.config.PLAY_ROLLUP_FLUSH_MS;
+  /** the stream quiet this long: what is judged is written (the loop also looks at the clock this often) */
+  const quietMs = Math.min(250, Math.max(gatherMs, 10));
+  const { rollups } = ctx.data;
   const leaseId = `play-judge:${intake.stream}`;
   let stopped = false;
   let lastPurge = Date.now();
@@ -58,11 +62,23 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
       return;
     }
     const until = Date.now() + SESSION_MS;
+    // what another judge wrote since this one last held the lease is read again
+    rollups.discard();
     try {
       const { first, last } = await intake.bounds();
       const checkpoint = await intake.checkpoint();
       // a checkpoint past the stream's end: the stream was made anew (its server's storage lost), read it all
       let storedThrough = checkpoint === null || checkpoint > last ? first - 1 : checkpoint;
+      // the checkpoint moves with the rollups' flush: up to it, records and rollups are written
+      let flushedThrough = storedThrough;
+      let lastFlush = Date.now();
+      const flush = async () => {
+        if (storedThrough === flushedThrough) return;
+        await rollups.flush();
+        await intake.setCheckpoint(storedThrough, new Date());
+        flushedThrough = storedThrough;
+        lastFlush = Date.now();
+      };
       if (backfill) {
         if (!(await ctx.data.migrations.get(ROLLUPS_MIGRATION))) {
           const written = await backfillRollups(ctx, storedThrough);
@@ -82,8 +98,12 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
       try {
         while (!stopped && Date.now() < until) {
           next ??= it.next();
-          const raced = await Promise.race([next, pause(250).then(() => TIMEOUT)]);
-          if (typeof raced === 'symbol') continue;
+          const raced = await Promise.race([next, pause(quietMs).then(() => TIMEOUT)]);
+          if (typeof raced === 'symbol') {
+            // nothing more for now: what is judged is written at once
+            await flush();
+            continue;
+          }
           const head = raced as IteratorResult<JsMsg>;
           next = null;
           if (head.done) break;
@@ -116,18 +136,21 @@ export function startPlayJudge(ctx: ServiceContext): PlayJudge {
           });
           await judgePlays(ctx, decoded, storedThrough);
           storedThrough = Math.max(...fresh.map((m) => m.seq));
-          await intake.setCheckpoint(storedThrough, new Date());
+          if (Date.now() - lastFlush >= flushMs) await flush();
           if (Date.now() - lastPurge > PURGE_EVERY_MS) {
             lastPurge = Date.now();
             if (purgeMark > 0) await intake.purgeThrough(purgeMark).catch(() => undefined);
-            purgeMark = storedThrough;
+            purgeMark = flushedThrough;
           }
         }
+        await flush();
       } finally {
         // (closing waits for the pull in flight, which a pending read may hold open: not waited for long)
         await Promise.race([messages.close().catch(() => undefined), pause(1000)]);
       }
     } finally {
+      // unwritten rollups (a failed write) are forgotten: the next session judges again from the checkpoint
+      rollups.discard();
       await leases.release(lease).catch(() => undefined);
     }
   };

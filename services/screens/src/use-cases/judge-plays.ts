@@ -59,7 +59,9 @@ export async function judgePlays(
 
   const counted: PlayRecordDoc[] = [];
   const refused: PlayRefusalDoc[] = [];
-  const deltas: RollupDelta[] = [];
+  // records found stored whose rollups may be unwritten (a judge died between storing them and its flush)
+  const storedCounted: PlayRecordDoc[] = [];
+  const storedRefused: PlayRefusalDoc[] = [];
   await Promise.all(
     [...byScreen].map(async ([screenId, list]) => {
       const screen = await ctx.data.screens.get(screenId);
@@ -79,30 +81,23 @@ export async function judgePlays(
           const judged = await judgeBatch(ctx, screen, batch, first.at, storedThrough, first.signedAt);
           counted.push(...judged.counted);
           refused.push(...judged.refused);
+          storedCounted.push(...judged.stored.counted);
+          storedRefused.push(...judged.stored.refused);
           result.duplicates += judged.duplicates;
         }
       });
     }),
   );
   const seqOf = new Map(unique.map((m) => [m.play.id, m.seq]));
-  for (const d of counted) {
-    const seq = seqOf.get(d._id) as number;
-    deltas.push({ kind: 'owner', of: d.ownerId, day: d.day, a: d.screenId, b: d.fileId, n: 1, s: d.seconds, seq });
-    deltas.push({
-      kind: 'file',
-      of: d.fileId,
-      day: d.day,
-      a: d.ownerId,
-      b: '',
-      n: countsAsPlay(d.seconds, d.pageSeconds) ? 1 : 0,
-      s: d.seconds,
-      seq,
-    });
-  }
-  for (const d of refused) {
-    const seq = seqOf.get(d._id) as number;
-    deltas.push({ kind: 'refused', of: d.ownerId, day: d.day, a: d.screenId, b: d.reason, n: 1, s: d.seconds, seq });
-  }
+  const deltas = [
+    ...deltasOf(counted, refused, (id) => seqOf.get(id) as number),
+    // at the sequence they were judged at: a rollup that holds it already adds nothing
+    ...deltasOf(
+      storedCounted.filter((d) => d.seq !== undefined && d.seq > storedThrough),
+      storedRefused.filter((d) => d.seq !== undefined && d.seq > storedThrough),
+      (_id, d) => d.seq as number,
+    ),
+  ];
   const through = Math.max(...messages.map((m) => m.seq));
   await ctx.data.rollups.apply(deltas, through);
   const [inserted, refusals] = await Promise.all([
@@ -123,15 +118,20 @@ async function judgeBatch(
   now: number,
   storedThrough: number,
   signedAt?: number,
-): Promise<{ counted: PlayRecordDoc[]; refused: PlayRefusalDoc[]; duplicates: number }> {
+): Promise<{
+  counted: PlayRecordDoc[];
+  refused: PlayRefusalDoc[];
+  stored: { counted: PlayRecordDoc[]; refused: PlayRefusalDoc[] };
+  duplicates: number;
+}> {
   const plays: PlayRecord[] = messages.map((m) => m.play);
   const seqOf = new Map(messages.map((m) => [m.play.id, m.seq]));
   const screenId = screen._id;
   let ledger = await ctx.data.ledger.get(screenId);
 
-  const stored = await ctx.data.plays.storedOf(plays.map((p) => p.id));
+  const storedAlready = await ctx.data.plays.storedOf(plays.map((p) => p.id));
   const candidates: PlayCandidate[] = plays
-    .filter((p) => !stored.counted.has(p.id) && !stored.refused.has(p.id))
+    .filter((p) => !storedAlready.counted.has(p.id) && !storedAlready.refused.has(p.id))
     .map((p) => ({
       id: p.id,
       fileId: p.fileId,
@@ -141,7 +141,7 @@ async function judgeBatch(
       ...(p.reachedSecond !== undefined ? { reachedSecond: p.reachedSecond } : {}),
     }));
   // counted before (a resend): their intervals go into the set again, which changes nothing if they are there
-  const resent = [...stored.counted.values()].filter((d) => d.screenId === screenId);
+  const resent = [...storedAlready.counted.values()].filter((d) => d.screenId === screenId);
 
   let evidence =
     candidates.length > 0 ? await gatherEvidence(ctx, screen, candidates, now, false, signedAt) : undefined;
@@ -208,6 +208,7 @@ async function judgeBatch(
       receivedAt,
       // a video's: the second it reached, as the display signed it
       ...(p.reachedSecond !== undefined ? { reachedSecond: p.reachedSecond } : {}),
+      seq: seqOf.get(p.id),
     };
     if (v.accepted) {
       counted.push({
@@ -219,7 +220,39 @@ async function judgeBatch(
       });
     } else refused.push({ ...base, seconds: p.seconds, reason: v.reason });
   }
-  return { counted, refused, duplicates: plays.length - candidates.length };
+  const stored = {
+    counted: [...storedAlready.counted.values()].filter((d) => d.screenId === screenId),
+    refused: [...storedAlready.refused.values()].filter((d) => d.screenId === screenId),
+  };
+  return { counted, refused, stored, duplicates: plays.length - candidates.length };
+}
+
+/** Each record's contribution to its rollups, at its intake sequence. */
+function deltasOf(
+  counted: PlayRecordDoc[],
+  refused: PlayRefusalDoc[],
+  seqOf: (id: string, doc: PlayRecordDoc | PlayRefusalDoc) => number,
+): RollupDelta[] {
+  const deltas: RollupDelta[] = [];
+  for (const d of counted) {
+    const seq = seqOf(d._id, d);
+    deltas.push({ kind: 'owner', of: d.ownerId, day: d.day, a: d.screenId, b: d.fileId, n: 1, s: d.seconds, seq });
+    deltas.push({
+      kind: 'file',
+      of: d.fileId,
+      day: d.day,
+      a: d.ownerId,
+      b: '',
+      n: countsAsPlay(d.seconds, d.pageSeconds) ? 1 : 0,
+      s: d.seconds,
+      seq,
+    });
+  }
+  for (const d of refused) {
+    const seq = seqOf(d._id, d);
+    deltas.push({ kind: 'refused', of: d.ownerId, day: d.day, a: d.screenId, b: d.reason, n: 1, s: d.seconds, seq });
+  }
+  return deltas;
 }
 
 const endOf = (d: PlayRecordDoc) => d.startedAt.getTime() + (d.claimedSeconds ?? d.seconds) * 1000;
