@@ -379,6 +379,11 @@ describe('marketplace screen', () => {
     expect(document.querySelector('[role="dialog"]')?.textContent).toContain(
       '動画の最初の10秒を、低解像度・音声なし・透かし入りで再生します。',
     );
+    // the subtitle speaks of a sample clip and the full video, not of sample images and every page
+    expect(document.querySelector('[role="dialog"]')?.textContent).toContain(
+      '透かし入りの短いサンプル動画です（低解像度・音声なし）。購入すると動画全体を高画質で再生できます。',
+    );
+    expect(document.querySelector('[role="dialog"]')?.textContent).not.toContain('サンプル画像');
     expect(allByTestId('market-preview-page')).toEqual([]);
   });
 

@@ -30,12 +30,19 @@ export function PreviewDialog({
       }}
       title={t('marketplace.preview.title', { title: listing.title })}
       // bought or one's own: nothing to buy, so the note does not ask for it
+      // a video's preview is a clip, not sample images of every page: its own sentences
       description={t(
-        listing.purchased
-          ? 'marketplace.preview.noteBought'
-          : listing.isOwn
-            ? 'marketplace.preview.noteOwn'
-            : 'marketplace.preview.note',
+        preview.data?.video
+          ? listing.purchased
+            ? 'marketplace.preview.videoBought'
+            : listing.isOwn
+              ? 'marketplace.preview.videoOwn'
+              : 'marketplace.preview.videoSale'
+          : listing.purchased
+            ? 'marketplace.preview.noteBought'
+            : listing.isOwn
+              ? 'marketplace.preview.noteOwn'
+              : 'marketplace.preview.note',
       )}
       size="lg"
       footer={
