@@ -31,6 +31,7 @@ const titles = titlesOf(
   [
     { id: 'f-menu', title: 'Menu' },
     { id: 'f-prices', title: 'Prices' },
+    { id: 'f-clip', title: 'Clip B', kind: 'video' },
   ],
   [{ id: 'pl-lunch', name: 'Lunch' }],
   [{ id: 'tk1', content: { kind: 'message', title: 'Evacuate', body: 'Use the stairs' } }],
@@ -131,10 +132,29 @@ describe('a screen’s health, in words', () => {
         titles={titles}
       />,
     );
-    expect(byTestId('health-state')?.textContent).toBe('Broken image');
+    // a word that fits a page and a video alike
+    expect(byTestId('health-state')?.textContent).toBe('Playback error');
     expect(reason()).toBe('Page 3 of “Menu” did not draw (image not found)');
     const time = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'medium' }).format(at);
     expect(byTestId('health-last-error')?.textContent).toBe(`${time}: page 3 of “Menu” (image not found)`);
+    expect(byTestId('health-last-error')?.parentElement?.textContent).toBe(
+      `Last playback error: ${time}: page 3 of “Menu” (image not found)`,
+    );
+    // French: a narrow no-break space before the label's colon (the translation's, not the code's)
+    await act(async () => {
+      await i18n().changeLanguage('fr');
+    });
+    expect(
+      byTestId('health-last-error')?.parentElement?.textContent?.startsWith('Dernière erreur de lecture\u202f: '),
+    ).toBe(true);
+    expect(byTestId('health-state')?.textContent).toBe('Erreur de lecture');
+    await act(async () => {
+      await i18n().changeLanguage('ja');
+    });
+    expect(byTestId('health-state')?.textContent).toBe('再生エラー');
+    await act(async () => {
+      await i18n().changeLanguage('en');
+    });
   });
 
   it('frozen: how long the page has shown and what its page asks; the thumbnail turned as the screen hangs', async () => {
@@ -195,6 +215,31 @@ describe('a screen’s health, in words', () => {
     });
     await render(<HealthSummary health={broken} now={NOW} titles={titles} />);
     expect(reason()).toBe('The video “Menu” did not play (damaged video)');
+    const at = new Intl.DateTimeFormat('en', { dateStyle: 'short', timeStyle: 'medium' }).format(NOW - MIN);
+    // the last error line speaks of the video, not of its page 1 as a damaged image
+    expect(byTestId('health-last-error')?.textContent).toBe(`${at}: the video “Menu” (damaged video)`);
+    // a video known by its kind (the files list), though the display now shows something else
+    const earlier = { error: 'decode-failed' as const, fileId: 'f-clip', page: 1, at: iso(NOW - MIN) };
+    await render(
+      <HealthSummary
+        health={health({
+          state: 'broken',
+          since: iso(NOW - MIN),
+          shows: page('f-menu', 2, NOW - MIN),
+          lastImageError: earlier,
+        })}
+        now={NOW}
+        titles={titles}
+      />,
+    );
+    expect(byTestId('health-last-error')?.textContent).toBe(`${at}: the video “Clip B” (damaged video)`);
+    await act(async () => {
+      await i18n().changeLanguage('ja');
+    });
+    expect(byTestId('health-last-error')?.textContent).toContain('動画「Clip B」（動画が壊れています）');
+    await act(async () => {
+      await i18n().changeLanguage('en');
+    });
     const wrong = health({
       state: 'wrong',
       since: iso(NOW - 2 * MIN),

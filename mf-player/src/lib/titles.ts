@@ -14,18 +14,22 @@ export interface Titles {
   playlist(id: string | null | undefined): string | null;
   /** a running takeover's message title (null: a file takeover, one ended since, or not read yet) */
   takeover(id: string | null | undefined): string | null;
+  /** the file is a video (its kind from the accessible files; false when unknown) */
+  isVideo?(id: string | null | undefined): boolean;
 }
 
 export function titlesOf(
-  files: ReadonlyArray<{ id: string; title: string }>,
+  files: ReadonlyArray<{ id: string; title: string; kind?: string }>,
   playlists: ReadonlyArray<{ id: string; name: string }>,
   takeovers: ReadonlyArray<Pick<Takeover, 'id' | 'content'>> = [],
 ): Titles {
   const fileTitles = new Map(files.map((f) => [f.id, f.title]));
+  const videos = new Set(files.filter((f) => f.kind === 'video').map((f) => f.id));
   const playlistNames = new Map(playlists.map((p) => [p.id, p.name]));
   return {
     file: (id) => (id ? (fileTitles.get(id) ?? null) : null),
     playlist: (id) => (id ? (playlistNames.get(id) ?? null) : null),
+    isVideo: (id) => (id ? videos.has(id) : false),
     takeover: (id) => {
       const content = takeovers.find((x) => x.id === id)?.content;
       return content?.kind === 'message' ? content.title : null;

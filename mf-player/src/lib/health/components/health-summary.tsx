@@ -42,6 +42,11 @@ export function HealthSummary({
       ? describeShows(t, shows, titles)
       : null;
   const lastError = health.lastImageError;
+  // the last error was a video's (its kind from the files, or the report naming that file's video): video words
+  const lastErrorVideo =
+    !!lastError &&
+    (titles.isVideo?.(lastError.fileId) ||
+      (shows?.kind === 'page' && !!shows.video && shows.fileId === lastError.fileId));
   return (
     <div className="ph-health" data-testid="screen-health" data-state={health.state}>
       <ShownThumbnail shows={health.state === 'offline' ? null : shows} rotation={health.rotation} titles={titles} />
@@ -66,16 +71,23 @@ export function HealthSummary({
           </p>
         ) : null}
         <p className="pl-small">
-          <span className="pc-muted">{t('screens.health.lastImageError')}: </span>
+          {/* the colon is the translation's (French puts a narrow no-break space before it) */}
+          <span className="pc-muted">{t('screens.health.lastErrorLabel')} </span>
           <span data-testid="health-last-error">
-            {lastError
-              ? t('screens.health.lastImageErrorValue', {
+            {lastError && lastErrorVideo
+              ? t('screens.health.lastVideoErrorValue', {
                   time: time(lastError.at),
-                  page: lastError.page,
                   title: titles.file(lastError.fileId) ?? t('screens.board.unknownFile'),
-                  error: t(`screens.health.imageError.${lastError.error}`),
+                  error: t(`screens.health.videoError.${lastError.error}`),
                 })
-              : t('screens.health.noImageError')}
+              : lastError
+                ? t('screens.health.lastImageErrorValue', {
+                    time: time(lastError.at),
+                    page: lastError.page,
+                    title: titles.file(lastError.fileId) ?? t('screens.board.unknownFile'),
+                    error: t(`screens.health.imageError.${lastError.error}`),
+                  })
+                : t('screens.health.noImageError')}
           </span>
         </p>
         <details
