@@ -121,6 +121,8 @@ describe('a video on its card', () => {
       expect(text('file-size')).toBe(size);
       expect(text('file-processing')).toBe(why);
       expect(text('file-pages')).toBeNull();
+      // a video plays for its length: no "seconds per page" display time
+      expect(text('file-duration')).toBeNull();
       expect(host.querySelector('.pf-card__kind')?.textContent).toBe(thumbWord);
     },
   );

@@ -173,6 +173,37 @@ async function waitUntil(done: () => boolean, timeoutMs = 5000) {
 
 const dialogText = () => byTestId('upload-dialog')?.closest('[role="dialog"]')?.textContent ?? '';
 
+describe('upload dialog, before sending', () => {
+  it('asks seconds per page for a document, not for a video (it plays for its length)', async () => {
+    await act(async () => {
+      root.render(
+        <QueryClientProvider client={queryClient}>
+          <MemoryRouter initialEntries={['/files']}>
+            <Harness />
+          </MemoryRouter>
+        </QueryClientProvider>,
+      );
+    });
+    await settle();
+    const input = byTestId<HTMLInputElement>('upload-input');
+    const pick = async (file: File) =>
+      act(async () => {
+        Object.defineProperty(input, 'files', { value: [file], configurable: true });
+        input?.dispatchEvent(new Event('change', { bubbles: true }));
+      });
+    const durationField = () => document.querySelector('input[id$="-duration"]');
+    await pick(new File(['%PDF-1.7 test'], 'deck.pdf', { type: 'application/pdf' }));
+    expect(durationField()).not.toBeNull();
+    expect(dialogText()).toContain('Display time (seconds per page)');
+    await pick(new File(['....ftypisom'], 'clip.mp4', { type: 'video/mp4' }));
+    expect(durationField()).toBeNull();
+    expect(dialogText()).not.toContain('seconds per page');
+    expect(byTestId('upload-video-duration')?.textContent).toBe(
+      'A video plays for its length: there is no display time to set.',
+    );
+  });
+});
+
 describe('upload dialog, after the bytes are sent', () => {
   it('says the conversion continues while it does, then "Close" and the page count once it is done', async () => {
     await uploadDeck();

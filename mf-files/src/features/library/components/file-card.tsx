@@ -206,25 +206,30 @@ function FileProperties({ file, editing, onEdit }: Pick<FileCardProps, 'file' | 
         </>
       )}
 
-      <dt>{t('files.card.durationLabel')}</dt>
-      <dd>
-        {editing.has('duration') ? (
-          <DurationEditor file={file} onClose={() => onEdit('duration', false)} />
-        ) : (
-          <button
-            type="button"
-            className="pf-editable"
-            onClick={() => onEdit('duration', true)}
-            data-testid="file-duration"
-            title={t('files.card.edit')}
-          >
-            {/* a photo is one image: its seconds, not seconds per page */}
-            {t(file.kind === 'image' ? 'files.card.durationPhoto' : 'files.card.duration', {
-              seconds: file.displayDuration,
-            })}
-          </button>
-        )}
-      </dd>
+      {/* a video plays for its length (shown above), not seconds per page */}
+      {file.kind === 'video' ? null : (
+        <>
+          <dt>{t('files.card.durationLabel')}</dt>
+          <dd>
+            {editing.has('duration') ? (
+              <DurationEditor file={file} onClose={() => onEdit('duration', false)} />
+            ) : (
+              <button
+                type="button"
+                className="pf-editable"
+                onClick={() => onEdit('duration', true)}
+                data-testid="file-duration"
+                title={t('files.card.edit')}
+              >
+                {/* a photo is one image: its seconds, not seconds per page */}
+                {t(file.kind === 'image' ? 'files.card.durationPhoto' : 'files.card.duration', {
+                  seconds: file.displayDuration,
+                })}
+              </button>
+            )}
+          </dd>
+        </>
+      )}
 
       <dt>{t('files.card.modeLabel')}</dt>
       <dd>

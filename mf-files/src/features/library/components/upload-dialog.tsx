@@ -1,4 +1,4 @@
-import { constants, defaultTitleFromFilename } from '@pagecast/contracts';
+import { constants, defaultTitleFromFilename, uploadKindOf } from '@pagecast/contracts';
 import {
   Button,
   describeError,
@@ -242,20 +242,27 @@ function UploadFields({
         />
       </Field>
 
-      <Field
-        id={`${ids}-duration`}
-        label={t('files.upload.durationLabel')}
-        error={errors.displayDuration?.message}
-        hint={t('files.upload.durationHint')}
-      >
-        <Input
-          type="number"
-          min={constants.upload.minDisplayDuration}
-          max={constants.upload.maxDisplayDuration}
-          {...fieldAria(`${ids}-duration`, errors.displayDuration?.message, true)}
-          {...form.register('displayDuration')}
-        />
-      </Field>
+      {/* a video plays for its length: seconds per page do not apply to it */}
+      {file && uploadKindOf(file.name, file.type) === 'video' ? (
+        <p className="pc-muted" data-testid="upload-video-duration">
+          {t('files.upload.videoDuration')}
+        </p>
+      ) : (
+        <Field
+          id={`${ids}-duration`}
+          label={t('files.upload.durationLabel')}
+          error={errors.displayDuration?.message}
+          hint={t('files.upload.durationHint')}
+        >
+          <Input
+            type="number"
+            min={constants.upload.minDisplayDuration}
+            max={constants.upload.maxDisplayDuration}
+            {...fieldAria(`${ids}-duration`, errors.displayDuration?.message, true)}
+            {...form.register('displayDuration')}
+          />
+        </Field>
+      )}
 
       <label className="pf-toggle">
         <input type="checkbox" {...form.register('isPublished')} data-testid="upload-sell" />
