@@ -2,6 +2,7 @@ import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitl
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../api/list-accessible-files';
+import { fileExtent } from '../model/file-extent';
 
 /** Tab 'files': what can go in a playlist, with pages, seconds per page, the price when published, and play. */
 export function AccessibleFilesTab() {
@@ -18,8 +19,10 @@ export function AccessibleFilesTab() {
           <CardHeader>
             <CardTitle>{file.title}</CardTitle>
             <CardDescription>
-              {t('playlist.pages', { count: file.pageCount })} ·{' '}
-              {t('playlist.secondsPerPage', { seconds: file.displayDuration })}
+              {/* a video: its length (it plays for its length), no seconds per page */}
+              {file.kind === 'video'
+                ? fileExtent(t, file)
+                : `${fileExtent(t, file)} · ${t('playlist.secondsPerPage', { seconds: file.displayDuration })}`}
             </CardDescription>
           </CardHeader>
           <CardContent className="pc-row">

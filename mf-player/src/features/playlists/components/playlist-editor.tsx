@@ -20,6 +20,7 @@ import { useTranslation } from '@pagecast/i18n';
 import { playlistItemsQuery } from '../../../lib/playlist-items';
 import { accessibleFilesQuery } from '../api/list-accessible-files';
 import { useSavePlaylistItems } from '../api/save-playlist-items';
+import { fileExtent } from '../model/file-extent';
 import { loopsOfChosen, moveFile, removeFile, toggleFile } from '../model/editor';
 
 /**
@@ -116,7 +117,7 @@ export function PlaylistEditor({ playlist, onClose }: { playlist: Playlist; onCl
                     onChange={() => setOrder(toggleFile(chosen, file.id))}
                   />
                   <span>{file.title}</span>
-                  <span className="pc-muted">{t('playlist.pages', { count: file.pageCount })}</span>
+                  <span className="pc-muted">{fileExtent(t, file)}</span>
                 </label>
               ))}
             </fieldset>
