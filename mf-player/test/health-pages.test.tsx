@@ -233,6 +233,7 @@ describe('a screen’s health, in words', () => {
       />,
     );
     expect(byTestId('health-last-error')?.textContent).toBe(`${at}: the video “Clip B” (damaged video)`);
+    expect(reason()).toBe('The video “Clip B” did not play (damaged video)');
     await act(async () => {
       await i18n().changeLanguage('ja');
     });

@@ -98,6 +98,12 @@ export function healthReason(
           title: fileTitle(t, titles, shows.fileId),
           error: t(`screens.health.videoError.${shows.error}`),
         });
+      // the failed file is a video (its kind from the files), though the report names no video now
+      if (titles.isVideo?.(failed.fileId))
+        return t('screens.health.reason.brokenVideo', {
+          title: fileTitle(t, titles, failed.fileId),
+          error: t(`screens.health.videoError.${failed.error}`),
+        });
       return t('screens.health.reason.broken', {
         page: failed.page,
         title: fileTitle(t, titles, failed.fileId),
