@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { name: 'alerts', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  // the replay test starts `npm run alerts` (a second or two alone, more beside a whole test run)
+  test: { name: 'alerts', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
 });

@@ -72,11 +72,12 @@ describe('register, verify, log in', () => {
     expect(Object.keys(first.body).sort()).toEqual(['isFirstLogin']);
     const firstSession = sessionFrom(first);
     const me = await call(h, 'GET', '/api/auth/user', { identity: firstSession.identity });
+    // points and plan are billing's figures, overlaid from its events (members.test.ts): the billing instances of
+    // other test files read every registration on the shared stream and may move their clocks past a trial's end, so
+    // they are not this journey's to assert (its registration event carries them, above)
     expect(CurrentUser.parse(me.body)).toMatchObject({
       email: email.toLowerCase(),
       firstName: 'Marie',
-      points: 300,
-      membershipTier: 'trial',
       authProvider: 'local',
       emailVerified: true,
       hasSeenWelcome: false,
