@@ -63,6 +63,8 @@ describe('fleet pages', () => {
     await m.getByTestId('fleet-link').click();
     await m.waitForURL('**/screens/fleet');
     await screenReady(m);
+    // the page's own heading, once its module has replaced the screens page's
+    await m.getByRole('heading', { level: 1, name: 'フリート管理' }).waitFor();
     expect(await m.getByRole('heading', { level: 1 }).textContent()).toBe('フリート管理');
 
     // a group, then its screen
