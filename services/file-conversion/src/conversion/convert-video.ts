@@ -292,18 +292,10 @@ export async function convertVideo(
   opts: ConvertVideoOptions,
   onPage: OnPage,
 ): Promise<{ pageCount: number; pages: PageSummary[]; video: Omit<VideoResult, 'path'> }> {
-  const limits = { ...defaultLimits, ...opts.limits };
   const enc = { ...defaultEncode, ...opts.encode };
-  const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-video-'));
-  const slot = await opts.pool.acquire();
-  try {
-    const run: VideoRunOptions = {
-      limits,
-      isolateNetwork: opts.isolateNetwork ?? 'auto',
-      signal: opts.signal,
-      slot,
-      cwd: dir,
-    };
+  return inVideoRun('pagecast-video-', opts, async (run) => {
+    const { limits } = run;
+    const dir = run.cwd;
     const source = await probeVideo(path, container, run);
     const reasons = transcodeReasons(source);
     const keep = reasons.length === 0;
@@ -417,10 +409,7 @@ export async function convertVideo(
       ],
       video: summary,
     };
-  } finally {
-    opts.pool.release(slot);
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The clip's size: the video's shape within 640 x 360 (or 360 x 640), never enlarged, even sides for 4:2:0. */
@@ -452,21 +441,30 @@ export async function makePreviewClip(
   probe: VideoProbe,
   opts: PreviewClipOptions,
 ): Promise<Omit<PreviewClip, 'path'>> {
-  const limits = { ...defaultLimits, ...opts.limits };
-  const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'pagecast-clip-'));
-  const slot = await opts.pool.acquire();
-  try {
-    const run: VideoRunOptions = {
-      limits,
-      isolateNetwork: opts.isolateNetwork ?? 'auto',
-      signal: opts.signal,
-      slot,
-      cwd: dir,
-    };
+  return inVideoRun('pagecast-clip-', opts, async (run) => {
     const clip = await encodePreviewClip(path, probe, run);
     await opts.onClip(clip);
     const { path: _clip, ...summary } = clip;
     return summary;
+  });
+}
+
+/** One sandboxed ffmpeg job: its scratch directory and a slot of the render pool, both given back however it ends. */
+async function inVideoRun<T>(
+  prefix: string,
+  opts: Pick<PreviewClipOptions, 'pool' | 'limits' | 'signal' | 'tmpDir' | 'isolateNetwork'>,
+  work: (run: VideoRunOptions) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(opts.tmpDir ?? tmpdir(), prefix));
+  const slot = await opts.pool.acquire();
+  try {
+    return await work({
+      limits: { ...defaultLimits, ...opts.limits },
+      isolateNetwork: opts.isolateNetwork ?? 'auto',
+      signal: opts.signal,
+      slot,
+      cwd: dir,
+    });
   } finally {
     opts.pool.release(slot);
     await rm(dir, { recursive: true, force: true });
