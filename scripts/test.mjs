@@ -25,11 +25,14 @@ let stopping = false;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** the whole-tree checks (type-check, lint), also in totals: the summary names them apart from the tests */
 const checks = { passed: 0, failed: 0 };
+/** each failed test, named again at the end: a log read from its tail (as CI shows it) must say what failed */
+const failures = [];
 
 async function finish(code) {
   if (stopping) return;
   stopping = true;
   await infra?.stop().catch((e) => say(`stopping servers failed: ${e.message}`));
+  for (const f of failures) say(`FAILED ${f}`);
   say(
     `checks (type-check, lint): ${checks.passed} passed, ${checks.failed} failed; tests: ` +
       `${totals.passed - checks.passed} passed, ${totals.failed - checks.failed} failed` +
@@ -72,6 +75,7 @@ function runLane(name, cmd, args, env, logFile) {
 function countReport(report, code, label) {
   if (!existsSync(report)) {
     say(`${label}: vitest wrote no report (exit ${code})`);
+    failures.push(`${label}: vitest wrote no report (exit ${code})`);
     totals.failed += 1;
     return null;
   }
@@ -84,9 +88,23 @@ function countReport(report, code, label) {
   const broken = (r.testResults ?? []).filter(
     (f) => f.status === 'failed' && f.assertionResults.every((a) => a.status !== 'failed'),
   );
-  for (const f of broken) say(`${label}: suite failed to run: ${f.name}: ${(f.message || '').split('\n')[0]}`);
+  for (const f of broken) {
+    say(`${label}: suite failed to run: ${f.name}: ${(f.message || '').split('\n')[0]}`);
+    failures.push(`${label}: ${relative(root, f.name)}: suite failed to run: ${(f.message || '').split('\n')[0]}`);
+  }
+  for (const f of r.testResults ?? []) {
+    for (const a of f.assertionResults ?? []) {
+      if (a.status !== 'failed') continue;
+      // the first lines of the message: enough to tell a time-out from a wrong value
+      const why = (a.failureMessages ?? []).join('\n').split('\n').slice(0, 3).join(' | ').slice(0, 400);
+      failures.push(`${label}: ${relative(root, f.name)} > ${a.fullName ?? a.title}: ${why}`);
+    }
+  }
   totals.failed += broken.length;
-  if (code !== 0 && totals.failed === before) totals.failed += 1;
+  if (code !== 0 && totals.failed === before) {
+    totals.failed += 1;
+    failures.push(`${label}: vitest exited ${code} with no failed test in its report`);
+  }
   return r;
 }
 
@@ -108,6 +126,7 @@ async function check(label, cmd, args, env) {
   say(`${label} ...`);
   const code = await run(cmd, args, env);
   say(`${label}: ${code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (code !== 0) failures.push(`${label} (exit ${code})`);
   totals[code === 0 ? 'passed' : 'failed'] += 1;
   checks[code === 0 ? 'passed' : 'failed'] += 1;
 }
@@ -185,6 +204,7 @@ try {
   await finish(totals.failed === 0 && totals.passed > 0 ? 0 : 1);
 } catch (e) {
   say(`could not run the tests: ${e.message}`);
+  failures.push(`could not run the tests: ${e.message}`);
   totals.failed += 1;
   await finish(1);
 }
