@@ -11,7 +11,27 @@ export const SESSION_TOKEN_TTL_SECONDS = 900;
 /** Services refuse an identity header whose `iat` is older than this. */
 export const IDENTITY_MAX_AGE_SECONDS = 60;
 
-export const Identity = z.object({ userId: z.string(), sessionId: z.string(), iat: z.number().int() });
+/**
+ * A workspace member's role (in a workspace's order of power). A workspace's id is its owner's user id: every member
+ * owns the workspace of their own account, and may be invited into others.
+ */
+export const WORKSPACE_ROLES = ['owner', 'admin', 'editor', 'publisher', 'broadcaster', 'viewer'] as const;
+export const WorkspaceRole = z.enum(WORKSPACE_ROLES);
+export type WorkspaceRole = z.infer<typeof WorkspaceRole>;
+/** The request header naming the workspace a call acts in (absent: the caller's own workspace, as its owner). */
+export const WORKSPACE_HEADER = 'x-pagecast-workspace';
+
+/**
+ * The member identity the gateway signs for services. `workspaceId` and `role` name the workspace the call acts in
+ * and the caller's role there, as the gateway found it; absent (an older gateway), the caller's own workspace as owner.
+ */
+export const Identity = z.object({
+  userId: z.string(),
+  sessionId: z.string(),
+  iat: z.number().int(),
+  workspaceId: z.string().optional(),
+  role: WorkspaceRole.optional(),
+});
 export type Identity = z.infer<typeof Identity>;
 
 export const SessionClaims = z.object({ sub: z.string(), sid: z.string(), iat: z.number(), exp: z.number() });

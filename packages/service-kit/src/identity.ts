@@ -1,11 +1,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { CLIENT_ADDRESS_HEADER, DeviceIdentity, IDENTITY_HEADER, Identity } from '@pagecast/contracts';
+import {
+  CLIENT_ADDRESS_HEADER,
+  DeviceIdentity,
+  IDENTITY_HEADER,
+  Identity,
+  type WorkspaceRole,
+} from '@pagecast/contracts';
 import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { AppError } from './errors';
 
 type IdentityValue = z.infer<typeof Identity>;
 type DeviceIdentityValue = z.infer<typeof DeviceIdentity>;
+type WorkspaceRoleValue = z.infer<typeof WorkspaceRole>;
 
 declare global {
   namespace Express {
@@ -32,11 +39,19 @@ function mac(payload: string, secret: string): Buffer {
 
 /** `<base64url(JSON {userId, sessionId, iat})>.<base64url(HMAC-SHA256(secret, first part))>`; `now` in ms. */
 export function signIdentityHeader(
-  identity: { userId: string; sessionId: string },
+  identity: { userId: string; sessionId: string; workspaceId?: string; role?: WorkspaceRoleValue },
   secret: string,
   now: number = Date.now(),
 ): string {
-  const json = JSON.stringify({ userId: identity.userId, sessionId: identity.sessionId, iat: Math.floor(now / 1000) });
+  const json = JSON.stringify({
+    userId: identity.userId,
+    sessionId: identity.sessionId,
+    iat: Math.floor(now / 1000),
+    // only when another workspace than the caller's own is named: the header stays as it was for the common case
+    ...(identity.workspaceId && identity.workspaceId !== identity.userId
+      ? { workspaceId: identity.workspaceId, role: identity.role }
+      : {}),
+  });
   const payload = Buffer.from(json).toString('base64url');
   return `${payload}.${mac(payload, secret).toString('base64url')}`;
 }
