@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fileKinds, pointTransactionTypes } from './constants';
 import { DisplayMode, FileStatus, IsoDateTime, MembershipTier } from './validation';
 import { IncidentState } from './api/screen-health';
+import { WorkspaceRole } from './identity';
 
 // The subjects are in subjects.ts, free of zod: a page that only names a subject must not download zod with it.
 import { allSubjects, type Subject, subjects } from './subjects';
@@ -35,6 +36,31 @@ export const UserMigratedEvent = z.object({
   migratedAt: IsoDateTime.optional(),
 });
 export const SessionRevokedEvent = z.object({ sessionId: z.string(), userId: z.string(), revokedAt: IsoDateTime });
+/** A person joined a workspace (accepted an invitation): `addedBy` is who invited them. */
+export const WorkspaceMemberAddedEvent = z.object({
+  workspaceId: z.string(),
+  userId: z.string(),
+  role: WorkspaceRole,
+  addedBy: z.string(),
+  invitationId: z.string().optional(),
+  addedAt: IsoDateTime,
+});
+export const WorkspaceMemberChangedEvent = z.object({
+  workspaceId: z.string(),
+  userId: z.string(),
+  role: WorkspaceRole,
+  previousRole: WorkspaceRole,
+  changedBy: z.string(),
+  changedAt: IsoDateTime,
+});
+/** A member was removed, or left (`removedBy` is then the member themself). */
+export const WorkspaceMemberRemovedEvent = z.object({
+  workspaceId: z.string(),
+  userId: z.string(),
+  role: WorkspaceRole,
+  removedBy: z.string(),
+  removedAt: IsoDateTime,
+});
 
 export const FileUploadedEvent = z.object({
   fileId: z.string(),
@@ -261,6 +287,9 @@ export const eventDataSchemas = {
   [subjects.userUpdated]: UserUpdatedEvent,
   [subjects.userMigrated]: UserMigratedEvent,
   [subjects.sessionRevoked]: SessionRevokedEvent,
+  [subjects.memberAdded]: WorkspaceMemberAddedEvent,
+  [subjects.memberChanged]: WorkspaceMemberChangedEvent,
+  [subjects.memberRemoved]: WorkspaceMemberRemovedEvent,
   [subjects.fileUploaded]: FileUploadedEvent,
   [subjects.fileUpdated]: FileUpdatedEvent,
   [subjects.filePublished]: FilePublishedEvent,

@@ -19,6 +19,7 @@ export * from './api/screens';
 export * from './api/transfers';
 export * from './api/user';
 export * from './api/wall-time';
+export * from './api/workspaces';
 export * from './constants';
 export * from './errors';
 export * from './events';

@@ -114,6 +114,16 @@ describe('route table', () => {
       'get /api/screens/:id/incidents',
       // fleets at scale
       'post /api/screens/bulk-pairing',
+      // workspaces: memberships and invitations
+      'get /api/workspaces',
+      'get /api/workspaces/:id/members',
+      'patch /api/workspaces/:id/members/:userId',
+      'delete /api/workspaces/:id/members/:userId',
+      'post /api/workspaces/:id/invitations',
+      'get /api/workspaces/:id/invitations',
+      'delete /api/workspaces/:id/invitations/:invitationId',
+      'get /api/invitations/:token',
+      'post /api/invitations/:token/accept',
     ];
     expect(apiRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());
   });
@@ -152,6 +162,7 @@ describe('route table', () => {
         'device post /api/screens/device/key',
         'device post /api/screens/device/plays',
         'device get /api/screens/device/socket',
+        'public get /api/invitations/:token',
       ].sort(),
     );
   });

@@ -15,6 +15,7 @@ import { screenHealthRoutes } from './api/screen-health';
 import { screenScaleRoutes } from './api/screen-scale';
 import { screensRoutes } from './api/screens';
 import { userRoutes } from './api/user';
+import { workspaceRoutes } from './api/workspaces';
 import type { RouteDef } from './route-def';
 import type { ServiceName } from './services';
 
@@ -25,6 +26,7 @@ import type { ServiceName } from './services';
 export const apiRoutes: RouteDef[] = [
   ...accountRoutes,
   ...userRoutes,
+  ...workspaceRoutes,
   ...contactRoutes,
   ...filesRoutes,
   ...resumableUploadRoutes,

@@ -13,6 +13,8 @@ export const servicePrefixes: ReadonlyArray<{ prefix: string; service: ServiceNa
   { prefix: '/api/contact', service: 'account' },
   { prefix: '/api/login', service: 'account' },
   { prefix: '/api/logout', service: 'account' },
+  { prefix: '/api/workspaces', service: 'account' },
+  { prefix: '/api/invitations/', service: 'account' },
   { prefix: '/api/files', service: 'file-conversion' },
   { prefix: '/api/playlists', service: 'file-conversion' },
   { prefix: '/api/dashboard/', service: 'file-conversion' },

@@ -80,6 +80,7 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.paymentIntentRequired': '決済IDが必要です',
   'validation.paymentIdInvalid': '決済IDが正しくありません',
   'validation.placeInvalid': '地域の指定が正しくありません',
+  'validation.roleInvalid': '役割は管理者、編集者、承認者、緊急放送担当、閲覧者のいずれかを選択してください',
 };
 
 /** Japanese text of a message key; anything that is not a known key gets the generic text. */
