@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { RuntimeContext } from '@pagecast/service-kit';
 import type { Config } from './config';
-import type { Mailer, Repositories } from './data';
+import type { Mailer, MembershipMirror, Repositories } from './data';
 import type { Background } from './use-cases/background';
 import type { SessionTokens } from './data/session-tokens';
 
@@ -9,6 +9,8 @@ import type { SessionTokens } from './data/session-tokens';
 export interface ServiceContext extends RuntimeContext<Config> {
   data: Repositories;
   mailer: Mailer;
+  /** the gateways' copy of the memberships (NATS key-value, data/membership-mirror.ts) */
+  memberships: MembershipMirror;
   /** session JWT signing and the JWKS */
   tokens: SessionTokens;
   /** work after the answer (mail delivery); awaited on close */

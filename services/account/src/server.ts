@@ -1,11 +1,11 @@
 import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import { createMailer, createRepositories, loadKnownBrowserKey, startSweeper } from './data';
+import { createMailer, createMembershipMirror, createRepositories, loadKnownBrowserKey, startSweeper } from './data';
 import { closePasswordHashing, SWEEP_INTERVAL_MS } from './domain';
 import { startConsumers } from './events';
 import { createSessionTokens } from './data/session-tokens';
 import { createRouter } from './http';
-import { createBackground } from './use-cases';
+import { createBackground, ensureWorkspaces, reconcileMemberships } from './use-cases';
 
 import type { ServiceContext } from './context';
 
@@ -39,7 +39,16 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
       const knownBrowserKey = await loadKnownBrowserKey(data.claims);
       const sweeper = startSweeper(data, base.logger, SWEEP_INTERVAL_MS);
       onClose(() => sweeper.stop());
-      return { ...base, data, mailer, tokens, background, knownBrowserKey };
+      // Every member owns a workspace: those from before workspaces get theirs now (idempotent, see own-workspace.ts).
+      const migration = await ensureWorkspaces(data);
+      if (migration.workspacesCreated || migration.ownersCreated) base.logger.info(migration, 'workspaces migrated');
+      const memberships = await createMembershipMirror(base.nats);
+      // the gateways' copy of the memberships, put back where a write was lost (the database is the truth)
+      background.run('membership reconciliation', async () => {
+        const written = await reconcileMemberships(data, memberships);
+        if (written) base.logger.info({ written }, "memberships republished to the gateways' bucket");
+      });
+      return { ...base, data, mailer, tokens, background, knownBrowserKey, memberships };
     },
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);

@@ -204,6 +204,7 @@ describe('how guesses are slowed', () => {
         data: { ...ctx.data, rateLimits: createRateLimitRepository(conn) },
         outbox: ctx.outbox,
         mailer: ctx.mailer,
+        memberships: ctx.memberships,
         tokens: ctx.tokens,
         background: ctx.background,
         knownBrowserKey: ctx.knownBrowserKey,

@@ -20,6 +20,7 @@ import { createRepositories } from '../data';
 import { chooseLocale, SESSION_LIFETIME_MS } from '../domain';
 import { createSessionTokens } from '../data/session-tokens';
 import { DATABASE_NAME } from '../server';
+import { createOwnWorkspace } from '../use-cases/own-workspace';
 
 const Args = z.object({ email: Email, firstName: FirstName, lastName: LastName, session: z.boolean() });
 
@@ -71,6 +72,8 @@ export async function createLegacyUser(argv: string[], env: NodeJS.ProcessEnv = 
       if (isDuplicateKeyError(err)) throw new Error(`an account with ${args.email} exists already`);
       throw err;
     }
+    // Every account owns a workspace, this one too.
+    await createOwnWorkspace(data, user, user.createdAt);
     // Billing opens the member's ledger from this event, as for any registration.
     const outbox = createOutbox(conn, nats.js, logger);
     await outbox.add(

@@ -5,6 +5,7 @@ import { createRateLimitRepository, type RateLimitRepository } from './rate-limi
 import { createSessionRepository, type SessionRepository } from './sessions';
 import { createSigningKeyRepository, type SigningKeyRepository } from './signing-keys';
 import { createUserRepository, type UserRepository } from './users';
+import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces';
 
 export * from './contact-messages';
 export * from './known-browser-key';
@@ -13,6 +14,8 @@ export * from './rate-limits';
 export * from './sessions';
 export * from './signing-keys';
 export * from './users';
+export * from './workspaces';
+export * from './membership-mirror';
 
 /** Mongoose models and repositories; nothing else touches the driver. */
 export interface Repositories {
@@ -21,6 +24,7 @@ export interface Repositories {
   keys: SigningKeyRepository;
   rateLimits: RateLimitRepository;
   contactMessages: ContactMessageRepository;
+  workspaces: WorkspaceRepository;
   claims: Claims;
   /** Builds the indexes (the unique e-mail index must exist before the first registration). */
   init(): Promise<void>;
@@ -32,6 +36,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
   const keys = createSigningKeyRepository(conn);
   const rateLimits = createRateLimitRepository(conn);
   const contactMessages = createContactMessageRepository(conn);
+  const workspaces = createWorkspaceRepository(conn);
   // one-time facts (first login, a migration, the use of a token): the kit's insert-once claims
   const claims = createClaims(conn);
   return {
@@ -40,6 +45,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
     keys,
     rateLimits,
     contactMessages,
+    workspaces,
     claims,
     async init() {
       for (const m of [
@@ -49,6 +55,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
         keys.model,
         rateLimits.model,
         contactMessages.model,
+        ...workspaces.models,
         claims.model,
       ]) {
         await m.createCollection().catch(() => undefined);

@@ -291,6 +291,28 @@ export function createUserRepository(conn: mongoose.Connection) {
       await flush();
       return written;
     },
+    /** Every member's id, address, name and language, a thousand at a time (the workspace migration reads these). */
+    async *pages(): AsyncGenerator<
+      Array<Pick<UserRecord, '_id' | 'email' | 'firstName' | 'lastName' | 'locale' | 'createdAt'>>
+    > {
+      const cursor = model.collection.find({} as never, {
+        projection: { _id: 1, email: 1, firstName: 1, lastName: 1, locale: 1, createdAt: 1 },
+        batchSize: 1000,
+      });
+      let page: Array<Pick<UserRecord, '_id' | 'email' | 'firstName' | 'lastName' | 'locale' | 'createdAt'>> = [];
+      for await (const u of cursor as AsyncIterable<UserRecord>) {
+        page.push(u);
+        if (page.length >= 1000) {
+          yield page;
+          page = [];
+        }
+      }
+      if (page.length > 0) yield page;
+    },
+    /** Members by id, as stored (no billing figures): names and addresses for lists. */
+    async findMany(ids: string[]): Promise<Map<string, UserRecord>> {
+      return readByIds<UserRecord>(model.collection)(ids);
+    },
     /** Sets a new verification token, replacing any earlier one, on an unverified local account. */
     async replaceVerificationToken(id: string, hash: string, expires: Date): Promise<UserRecord | null> {
       return overlay(

@@ -10,3 +10,5 @@ export * from './rules';
 export * from './tokens';
 export * from './user';
 export * from './alert-takeover-mail';
+export * from './invitation-mail';
+export * from './workspace';

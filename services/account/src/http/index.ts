@@ -7,7 +7,7 @@ export * from './cookies';
 
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {
-  const { config, logger, data, outbox, mailer, tokens, background, knownBrowserKey, clock } = context;
+  const { config, logger, data, outbox, mailer, tokens, background, knownBrowserKey, clock, memberships } = context;
   const deps: AccountDeps = {
     publicUrl: config.PUBLIC_URL,
     loginFailuresPerAddress: config.LOGIN_FAILURES_PER_ADDRESS,
@@ -16,6 +16,7 @@ export function createRouter(context: ServiceContext): Router {
     data,
     outbox,
     mailer,
+    memberships,
     tokens,
     background,
     clock,

@@ -34,6 +34,7 @@ import { sendContactMessage } from '../use-cases/send-contact-message';
 import { updateProfile } from '../use-cases/update-profile';
 import { verifyEmail } from '../use-cases/verify-email';
 import { clearSessionCookie, cookieValue, knownBrowserCookie, sessionCookie } from './cookies';
+import { mountWorkspaceRoutes } from './workspace-routes';
 
 export interface RouteDeps {
   /** what the use cases get */
@@ -170,6 +171,9 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
     const input = parseWith(ContactRequest, req.body);
     res.json(await sendContactMessage(deps, input, req.identity?.userId ?? null));
   });
+
+  // --- workspaces, members and invitations (workspace-routes.ts)
+  mountWorkspaceRoutes(router, { deps, session, localeOf: (req) => localeOf(req) });
 
   // --- for the gateway
   router.get('/.well-known/jwks.json', async (_req, res) => {

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Clock, Logger, Outbox } from '@pagecast/service-kit';
-import type { Mailer, Repositories } from '../data';
+import type { Mailer, MembershipMirror, Repositories } from '../data';
 import type { SessionTokens } from '../data/session-tokens';
 import type { Background } from './background';
 
@@ -15,6 +15,8 @@ export interface AccountDeps {
   data: Repositories;
   outbox: Outbox;
   mailer: Mailer;
+  /** the gateways' copy of the memberships (NATS key-value) */
+  memberships: MembershipMirror;
   tokens: SessionTokens;
   background: Background;
   /** the service's clock (the runtime context's): token expiries, verification and sign-up times */

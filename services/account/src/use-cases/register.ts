@@ -11,6 +11,7 @@ import {
   verificationMail,
 } from '../domain';
 import type { AccountDeps } from './deps';
+import { createOwnWorkspace } from './own-workspace';
 
 /**
  * A new local account, or, when the address already has one (in any case: addresses are stored lower-cased), the
@@ -52,6 +53,11 @@ export async function register(
   // The member is stored (the insert above). A lost hint is written by the sweeper's repair pass; the event goes
   // through the outbox, whose relay publishes it should its publication fail.
   background.run('address hint', () => data.users.rememberEmail(user.email, user._id));
+  // Every account owns a workspace. After the answer, like the rest: a lost one is made by the next start's migration
+  // or by the member's first list of workspaces.
+  background.run('own workspace', async () => {
+    await createOwnWorkspace(data, user, user.createdAt);
+  });
   background.run('user registered event', () => announce(deps, user, input, ownLocale));
   background.run('verification mail', () => sendVerification(deps, user, ownLocale, token));
   return { email: user.email, requiresVerification: true };
