@@ -7,6 +7,7 @@ import {
   IDENTITY_HEADER,
   type ServiceName,
   serviceForPath,
+  WORKSPACE_HEADER,
 } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import compression from 'compression';
@@ -16,6 +17,7 @@ import { createDeviceHeaders } from './device-headers';
 import { docsPage, documentedServices } from './docs';
 import { type EventsHub, watchKey } from './events';
 import { requireSession, sendError, sendUnauthorized, sessionOf } from './identify';
+import { type MembershipStore, resolveWorkspace, type WorkspaceResolution } from './memberships';
 import type { createServiceProxy } from './proxy';
 import type { SessionIdentity } from './session';
 
@@ -44,9 +46,22 @@ export function mountApi(
     deviceHeader?: ReturnType<typeof createDeviceHeaders>;
     /** the manifest version the displays' sockets know for a screen (device-socket.ts) */
     manifestVersion?: (screenId: string) => string | undefined;
+    /** the workspace memberships, watched from account's bucket (memberships.ts); none: every call acts as owner */
+    memberships?: MembershipStore;
   },
 ) {
   const { events, proxy, clearCookie } = deps;
+  /** The workspace a member's request acts in (memberships.ts); undefined: refused, answered NOT_A_MEMBER. */
+  const workspaceOf = (req: express.Request, res: express.Response, identity: SessionIdentity, query?: unknown) => {
+    const resolved: WorkspaceResolution = deps.memberships
+      ? resolveWorkspace(deps.memberships, identity.userId, req.headers, query)
+      : {};
+    if (resolved === 'not-a-member') {
+      sendError(res, 403, 'NOT_A_MEMBER');
+      return undefined;
+    }
+    return resolved;
+  };
   const deviceHeader = deps.deviceHeader ?? createDeviceHeaders(deps.internalSecret);
   app.get('/api/docs', compression(), (_req, res) => {
     res.type('html').set('Cache-Control', 'no-cache').send(docsPage());
@@ -80,9 +95,17 @@ export function mountApi(
       const client = { userId: `screen:${device.screenId}`, sessionId: `device:${device.deviceId}` };
       return events.handler(req, res, client, [watchKey.screen(device.screenId)]);
     }
-    // A Screens page (`screens=mine`) also hears its member's screens report: online, now playing, last seen.
-    const own = req.query.screens === 'mine' && identity ? [watchKey.owner(identity.userId)] : [];
-    requireSession(req, res, () => events.handler(req, res, identity as SessionIdentity, own));
+    requireSession(req, res, () => {
+      const member = identity as SessionIdentity;
+      // the workspace the page acts in: the header, or `workspace=` (an EventSource cannot set headers)
+      const acting = workspaceOf(req, res, member, req.query.workspace);
+      if (!acting) return;
+      const workspaceId = acting.workspaceId ?? member.userId;
+      // A Screens page (`screens=mine`) also hears its workspace's screens report: online, now playing, last seen.
+      const own = req.query.screens === 'mine' ? [watchKey.owner(workspaceId)] : [];
+      const client = acting.workspaceId ? { ...member, workspaceId: acting.workspaceId } : member;
+      events.handler(req, res, client, own);
+    });
   });
 
   // Everything else under /api and /media goes to the service that owns it, per the contracts' route table.
@@ -103,10 +126,18 @@ export function mountApi(
     if (auth === 'device' && !locals.device) {
       return locals.deviceUnavailable ? sendError(res, 503, 'SERVICE_UNAVAILABLE') : sendUnauthorized(res);
     }
-    if (locals.identity) req.headers[IDENTITY_HEADER] = signIdentityHeader(locals.identity, deps.internalSecret);
-    else if (locals.device) {
+    if (locals.identity) {
+      // the workspace the call acts in, and the caller's role there (absent: their own, as owner); signing out is
+      // never refused, even from a page still naming a workspace the person was removed from
+      const acting: Exclude<WorkspaceResolution, 'not-a-member'> | undefined =
+        route?.id === 'logout' ? {} : workspaceOf(req, res, locals.identity);
+      if (!acting) return;
+      req.headers[IDENTITY_HEADER] = signIdentityHeader({ ...locals.identity, ...acting }, deps.internalSecret);
+    } else if (locals.device) {
       req.headers[IDENTITY_HEADER] = deviceHeader(locals.device);
     }
+    // services read the workspace from the signed identity only
+    delete req.headers[WORKSPACE_HEADER];
     // Account clears the cookie on logout; the gateway does too, so a logout always logs out.
     if (path === '/api/logout') res.setHeader('Set-Cookie', [clearCookie]);
     return proxy(service, req, res, route);

@@ -84,7 +84,7 @@ export function createEventsHub(heartbeatMs: number, limits: Partial<LiveLimits>
   const handler = (
     req: express.Request,
     res: express.Response,
-    identity: { userId: string; sessionId: string },
+    identity: { userId: string; sessionId: string; workspaceId?: string },
     /** keys the gateway adds itself (a display's own screen), not asked for in the query */
     ownKeys: string[] = [],
   ) => {

@@ -7,6 +7,7 @@ import type { EventsHub } from './events';
 import { type LiveFeed, startLiveFeed } from './live';
 import type { Logger } from './log';
 import type { MediaServer } from './media';
+import { type MembershipFeed, type MembershipStore, startMembershipFeed } from './memberships';
 import { type RevocationFeed, type RevocationStore, startRevocationFeed } from './revocations';
 import { type StatusFeed, startStatusFeed } from './screen-status-feed';
 
@@ -15,6 +16,7 @@ export interface Feeds {
   deviceFeed: RevocationFeed;
   live: LiveFeed;
   statusFeed: StatusFeed;
+  memberships: MembershipFeed;
   /**
    * Resolves true when the recent revocations are known and the live feed is in place, false after 10 s (a bounded
    * wait: a slow NATS must not block forever).
@@ -29,6 +31,8 @@ export function startFeeds(opts: {
   deviceRevocations: RevocationStore;
   events: EventsHub;
   media: MediaServer;
+  /** the workspace memberships (memberships.ts): a removal ends the person's streams acting in that workspace */
+  memberships: MembershipStore;
   /** the displays' sockets: closed at their revocation, told of their screens' changes */
   sockets?: Pick<DeviceSockets, 'revoke' | 'onEvent'>;
   logger: Logger;
@@ -70,8 +74,15 @@ export function startFeeds(opts: {
   // Screens' status reports to their owners' Screens pages (screen-status-feed.ts); not awaited: the screens
   // service makes its bucket, and a gateway may start first.
   const statusFeed = startStatusFeed({ js: nats.js, hub: events, logger, lingerMs: opts.statusLingerMs });
+  // Workspace memberships from account's bucket: a removed person's live streams in that workspace end at once.
+  const memberships = startMembershipFeed({
+    nats,
+    store: opts.memberships,
+    logger,
+    onRemoved: (workspaceId, userId) => events.end((c) => c.userId === userId && c.workspaceId === workspaceId),
+  });
   const caughtUp = Promise.race([
-    Promise.all([feed.caughtUp, deviceFeed.caughtUp, live.ready]).then(() => true),
+    Promise.all([feed.caughtUp, deviceFeed.caughtUp, live.ready, memberships.ready]).then(() => true),
     new Promise<boolean>((r) => setTimeout(() => r(false), 10_000).unref()),
   ]);
   return {
@@ -79,12 +90,14 @@ export function startFeeds(opts: {
     deviceFeed,
     live,
     statusFeed,
+    memberships,
     caughtUp,
     async stop() {
       await feed.stop();
       await deviceFeed.stop();
       await live.stop();
       await statusFeed.stop();
+      await memberships.stop();
     },
   };
 }

@@ -26,7 +26,7 @@ export const sessionOf = (res: express.Response): SessionLocals => res.locals as
 export function sendError(
   res: express.Response,
   status: number,
-  code: 'NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'DEVICE_NOT_ALLOWED',
+  code: 'NOT_FOUND' | 'SERVICE_UNAVAILABLE' | 'DEVICE_NOT_ALLOWED' | 'NOT_A_MEMBER',
 ) {
   res.status(status).set('Cache-Control', 'no-store').json({ code, message: errorMessagesJa[code] });
 }

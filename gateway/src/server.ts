@@ -24,6 +24,7 @@ import { callerIdentifier, dropClientIdentity, identifyCallers, sessionOf } from
 import { liveLimitsFromEnv } from './live';
 import type { Logger } from './log';
 import type { MediaServer } from './media';
+import { MembershipStore } from './memberships';
 import { pageImages } from './page-images';
 import type { StatusFeed } from './screen-status-feed';
 import { createServiceProxy } from './proxy';
@@ -56,6 +57,8 @@ export interface Gateway {
   readonly statusFeed: StatusFeed | undefined;
   /** the paired displays' sockets (device-socket.ts) */
   sockets: DeviceSockets;
+  /** workspace memberships watched from account's bucket (memberships.ts) */
+  memberships: MembershipStore;
 }
 
 /** The internal listener: probes and metrics only, never the public's to read. */
@@ -100,6 +103,7 @@ export function createGateway(
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const remotes = resolveRemotes(config.REMOTES);
   const revocations = new RevocationStore(SESSION_TOKEN_TTL_SECONDS * 1000);
+  const memberships = new MembershipStore();
   const verifier = createSessionVerifier({
     jwksUrl: config.JWKS_URL,
     accountUrl: config.ACCOUNT_URL,
@@ -201,6 +205,7 @@ export function createGateway(
     clearCookie,
     deviceHeader,
     manifestVersion: (screenId) => sockets.versionOf(screenId),
+    memberships,
   });
 
   // Front end: the remotes' builds, their manifest URLs, and the shell with its SPA fallback.
@@ -220,6 +225,7 @@ export function createGateway(
     events,
     media,
     sockets,
+    memberships,
     get statusFeed() {
       return feeds?.statusFeed;
     },
@@ -237,13 +243,14 @@ export function createGateway(
         deviceRevocations,
         events,
         media,
+        memberships,
         logger,
         statusLingerMs: opts.statusLingerMs,
       });
       // Serve nothing before the recent revocations are known and the live feed is in place (bounded wait: a slow
       // NATS must not block forever).
       const caughtUp = await feeds.caughtUp;
-      if (!caughtUp) logger.warn('revocation backlog or live feed not ready within 10 s; continuing');
+      if (!caughtUp) logger.warn('revocation backlog, memberships or live feed not ready within 10 s; continuing');
       internal = await listenInternal(probes, internalPort, config.INTERNAL_HOST);
       server = await listenPublic(handler, port, config, sockets);
       const actual = server.port;

@@ -17,7 +17,7 @@ function openEventStream(req: express.Request, res: express.Response) {
 /** A stream's writer: a stream whose unsent bytes pass maxBufferedBytes is closed (a stalled client). */
 export function newStream(
   res: express.Response,
-  identity: { userId: string; sessionId: string },
+  identity: { userId: string; sessionId: string; workspaceId?: string },
   keys: string[],
   maxBufferedBytes: number,
   remove: (s: Stream) => void,
@@ -25,6 +25,7 @@ export function newStream(
   const stream: Stream = {
     userId: identity.userId,
     sessionId: identity.sessionId,
+    ...(identity.workspaceId ? { workspaceId: identity.workspaceId } : {}),
     res,
     keys,
     write(chunk: string) {

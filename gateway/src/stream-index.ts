@@ -5,6 +5,8 @@ import type express from 'express';
 export interface EventClient {
   userId: string;
   sessionId: string;
+  /** the workspace the stream acts in when it is not the member's own (memberships.ts) */
+  workspaceId?: string;
   send(event: string, data: unknown): void;
 }
 

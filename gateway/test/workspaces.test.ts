@@ -1,0 +1,208 @@
+// The workspace a call acts in, against the real NATS: memberships written into account's key-value bucket (as
+// account writes them) reach every gateway; a member's call is signed with their role there, a stranger is refused
+// NOT_A_MEMBER before anything is proxied, and a removal refuses the next call and ends the open live streams.
+import { randomUUID } from 'node:crypto';
+import { WORKSPACE_HEADER, WORKSPACE_MEMBERS_BUCKET } from '@pagecast/contracts';
+import {
+  connectNats,
+  createLogger,
+  type KV,
+  type Nats,
+  openKeyValue,
+  verifyIdentityHeader,
+} from '@pagecast/service-kit';
+import { testEnv } from '@pagecast/service-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../src/server';
+import {
+  cookieHeader,
+  createKeys,
+  type Keys,
+  startEchoService,
+  startFakeAccount,
+  startGateway,
+  waitFor,
+} from './support';
+
+const SECRET = testEnv().INTERNAL_SECRET;
+let keys: Keys;
+let account: Awaited<ReturnType<typeof startFakeAccount>>;
+let files: Awaited<ReturnType<typeof startEchoService>>;
+let nats: Nats;
+let kv: KV;
+const gateways: Array<{ gateway: Gateway; url: string }> = [];
+
+beforeAll(async () => {
+  keys = await createKeys();
+  account = await startFakeAccount(keys);
+  files = await startEchoService('file-conversion');
+  nats = await connectNats(testEnv().NATS_URL, createLogger('test', 'silent'), 'gateway-workspaces-test');
+  kv = await openKeyValue(nats, WORKSPACE_MEMBERS_BUCKET, { ttlMs: 0 });
+  for (let i = 0; i < 2; i++) {
+    gateways.push(
+      await startGateway({
+        ACCOUNT_URL: account.url,
+        FILES_URL: files.url,
+        MARKETPLACE_URL: files.url,
+        BILLING_URL: files.url,
+        SCREENS_URL: files.url,
+        SSE_HEARTBEAT_MS: '300',
+      }),
+    );
+  }
+});
+
+afterAll(async () => {
+  await Promise.all(gateways.map((g) => g.gateway.close()));
+  await nats?.nc.close();
+  await Promise.all([account?.close(), files?.close()]);
+});
+
+const person = async () => {
+  const userId = `u-${randomUUID()}`;
+  const sessionId = `s-${randomUUID()}`;
+  return { userId, sessionId, token: await keys.sign({ sub: userId, sid: sessionId }) };
+};
+type Person = Awaited<ReturnType<typeof person>>;
+
+/** As account writes a membership: key `<workspaceId>.<userId>`, value {role, v}. */
+const putMember = (workspaceId: string, userId: string, role: string) =>
+  kv.put(`${workspaceId}.${userId}`, JSON.stringify({ role, v: 1 }));
+
+/** A call to GET /api/files through a gateway, naming a workspace (or not); what file-conversion received. */
+async function listFiles(base: string, who: Person, workspaceId?: string) {
+  const url = `/api/files?probe=${randomUUID()}`;
+  const res = await fetch(`${base}${url}`, {
+    headers: { cookie: cookieHeader(who.token), ...(workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {}) },
+  });
+  const body = (await res.json()) as { code?: string };
+  const seen = files.seen.find((s) => s.url === url);
+  return {
+    status: res.status,
+    body,
+    seen,
+    identity: seen ? verifyIdentityHeader(seen.headers['x-pagecast-identity'] as string, SECRET) : null,
+  };
+}
+
+/** An open live stream; `ended` turns true when the gateway closes it. */
+async function openStream(base: string, who: Person, query = '') {
+  const ctrl = new AbortController();
+  const res = await fetch(`${base}/api/events${query ? `?${query}` : ''}`, {
+    headers: { cookie: cookieHeader(who.token) },
+    signal: ctrl.signal,
+  });
+  const state = { ended: false, text: '' };
+  if (res.status === 200 && res.body) {
+    const reader = res.body.getReader();
+    void (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          state.text += new TextDecoder().decode(value);
+        }
+      } catch {
+        // aborted by the test
+      }
+      state.ended = true;
+    })();
+  }
+  return { res, state, close: () => ctrl.abort() };
+}
+
+describe('the workspace a call acts in', () => {
+  it("a member's call is signed with the workspace and their role there, on every gateway", async () => {
+    const owner = await person();
+    const member = await person();
+    await putMember(owner.userId, member.userId, 'editor');
+    for (const { url } of gateways) {
+      const call = await waitFor(async () => {
+        const c = await listFiles(url, member, owner.userId);
+        return c.status === 200 ? c : undefined;
+      });
+      expect(call.identity).toMatchObject({
+        userId: member.userId,
+        sessionId: member.sessionId,
+        workspaceId: owner.userId,
+        role: 'editor',
+      });
+      // the raw header is not passed on: services read the signed identity only
+      expect(call.seen?.headers[WORKSPACE_HEADER]).toBeUndefined();
+    }
+  });
+
+  it('no header, or the caller’s own id: their own workspace, signed without workspace or role', async () => {
+    const me = await person();
+    const [gw] = gateways;
+    for (const named of [undefined, me.userId]) {
+      const call = await listFiles(gw?.url ?? '', me, named);
+      expect(call.status).toBe(200);
+      expect(call.identity?.userId).toBe(me.userId);
+      expect(call.identity).not.toHaveProperty('workspaceId');
+      expect(call.identity).not.toHaveProperty('role');
+    }
+  });
+
+  it('a stranger naming a workspace is refused NOT_A_MEMBER and nothing reaches the service', async () => {
+    const owner = await person();
+    const stranger = await person();
+    const [gw] = gateways;
+    const call = await listFiles(gw?.url ?? '', stranger, owner.userId);
+    expect(call.status).toBe(403);
+    expect(call.body.code).toBe('NOT_A_MEMBER');
+    expect(call.seen).toBeUndefined();
+    const stream = await openStream(gw?.url ?? '', stranger, `workspace=${owner.userId}`);
+    expect(stream.res.status).toBe(403);
+    expect(((await stream.res.json()) as { code: string }).code).toBe('NOT_A_MEMBER');
+  });
+
+  it('after a removal the next call is refused within 2 s on every gateway, and the open stream in that workspace ends', async () => {
+    const owner = await person();
+    const member = await person();
+    await putMember(owner.userId, member.userId, 'viewer');
+    for (const { url } of gateways) {
+      await waitFor(async () => ((await listFiles(url, member, owner.userId)).status === 200 ? true : undefined));
+    }
+    const [gw] = gateways;
+    const inWorkspace = await openStream(gw?.url ?? '', member, `workspace=${owner.userId}`);
+    const own = await openStream(gw?.url ?? '', member);
+    expect(inWorkspace.res.status).toBe(200);
+    expect(own.res.status).toBe(200);
+    await waitFor(async () => (inWorkspace.state.text.includes('event: ready') ? true : undefined));
+
+    const removedAt = Date.now();
+    await kv.delete(`${owner.userId}.${member.userId}`);
+    for (const { url } of gateways) {
+      await waitFor(async () => ((await listFiles(url, member, owner.userId)).status === 403 ? true : undefined), 2000);
+    }
+    await waitFor(async () => (inWorkspace.state.ended ? true : undefined), 2000);
+    const refusedWithinMs = Date.now() - removedAt;
+    expect(refusedWithinMs).toBeLessThan(2000);
+    // the person's own workspace is untouched: their other stream stays open, their own calls pass
+    await new Promise((r) => setTimeout(r, 400));
+    expect(own.state.ended).toBe(false);
+    expect((await listFiles(gw?.url ?? '', member)).status).toBe(200);
+    const refused = await listFiles(gw?.url ?? '', member, owner.userId);
+    expect(refused.body.code).toBe('NOT_A_MEMBER');
+    own.close();
+  });
+
+  it('a gateway started after the memberships were written knows them (the bucket read from its start)', async () => {
+    const owner = await person();
+    const member = await person();
+    await putMember(owner.userId, member.userId, 'publisher');
+    const late = await startGateway({
+      ACCOUNT_URL: account.url,
+      FILES_URL: files.url,
+      MARKETPLACE_URL: files.url,
+      BILLING_URL: files.url,
+      SCREENS_URL: files.url,
+    });
+    gateways.push(late);
+    // no wait: the gateway serves once the bucket's values at its start are in memory
+    const call = await listFiles(late.url, member, owner.userId);
+    expect(call.status).toBe(200);
+    expect(call.identity).toMatchObject({ workspaceId: owner.userId, role: 'publisher' });
+  });
+});
