@@ -188,6 +188,21 @@ describe('the workspace a call acts in', () => {
     own.close();
   });
 
+  it('signing out is never refused, even from a page still naming a workspace one was removed from', async () => {
+    const owner = await person();
+    const removed = await person();
+    const [gw] = gateways;
+    const res = await fetch(`${gw?.url}/api/logout`, {
+      headers: { cookie: cookieHeader(removed.token), [WORKSPACE_HEADER]: owner.userId },
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(302);
+    const seen = account.seen.filter((s) => s.url === '/api/logout').at(-1);
+    expect(verifyIdentityHeader(seen?.headers['x-pagecast-identity'] as string, SECRET)).toMatchObject({
+      userId: removed.userId,
+    });
+  });
+
   it('a gateway started after the memberships were written knows them (the bucket read from its start)', async () => {
     const owner = await person();
     const member = await person();
