@@ -188,6 +188,40 @@ describe('the workspace a call acts in', () => {
     own.close();
   });
 
+  it("a Screens page acting in a workspace hears that workspace's screens, and not the member's own page", async () => {
+    const owner = await person();
+    const member = await person();
+    await putMember(owner.userId, member.userId, 'viewer');
+    const [gw] = gateways;
+    await waitFor(async () =>
+      (await listFiles(gw?.url ?? '', member, owner.userId)).status === 200 ? true : undefined,
+    );
+    const inWorkspace = await openStream(gw?.url ?? '', member, `screens=mine&workspace=${owner.userId}`);
+    const own = await openStream(gw?.url ?? '', member, 'screens=mine');
+    expect([inWorkspace.res.status, own.res.status]).toEqual([200, 200]);
+    await waitFor(async () => (inWorkspace.state.text.includes('event: ready') ? true : undefined));
+    // the bucket as the screens service opens it (services/screens/src/data/statuses.ts): a report of the owner's screen
+    const statuses = await openKeyValue(nats, 'screen_status', { ttlMs: 86_400_000 });
+    const screenId = randomUUID();
+    const status = JSON.stringify({
+      screenId,
+      ownerId: owner.userId,
+      lastSeenAt: new Date().toISOString(),
+      nowPlaying: null,
+      appVersion: 'test',
+      screenSize: { width: 1920, height: 1080 },
+    });
+    // reported until heard: the status feed starts following once a Screens page is open
+    await waitFor(async () => {
+      await statuses.put(screenId, status);
+      await new Promise((r) => setTimeout(r, 100));
+      return inWorkspace.state.text.includes(screenId) ? true : undefined;
+    });
+    expect(own.state.text).not.toContain(screenId);
+    inWorkspace.close();
+    own.close();
+  });
+
   it('signing out is never refused, even from a page still naming a workspace one was removed from', async () => {
     const owner = await person();
     const removed = await person();
