@@ -16,6 +16,7 @@ COPY packages/i18n/package.json packages/i18n/
 COPY packages/router/package.json packages/router/
 COPY packages/verify/package.json packages/verify/
 COPY packages/alerts/package.json packages/alerts/
+COPY packages/policy/package.json packages/policy/
 COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/
@@ -50,6 +51,7 @@ COPY packages/i18n/package.json packages/i18n/
 COPY packages/router/package.json packages/router/
 COPY packages/verify/package.json packages/verify/
 COPY packages/alerts/package.json packages/alerts/
+COPY packages/policy/package.json packages/policy/
 COPY services/account/package.json services/account/
 COPY services/file-conversion/package.json services/file-conversion/
 COPY services/marketplace/package.json services/marketplace/

@@ -183,4 +183,16 @@ describe('buildOpenApiDocument', () => {
     expect(byReason.propertyNames.enum).toEqual([...playRefusalReasons]);
     expect(byReason.propertyNames.enum).toContain('closed');
   });
+
+  it('names each member route’s action as x-pagecast-action, and none on public and device routes', () => {
+    for (const service of ServiceName.options) {
+      const doc = buildOpenApiDocument(service) as Doc;
+      for (const route of routesFor(service)) {
+        const op = doc.paths[toOpenApiPath(route.path)]?.[route.method] as Record<string, unknown>;
+        const member = route.auth === 'session' || route.auth === 'optional';
+        expect(op['x-pagecast-action'], route.id).toBe(member ? route.action : undefined);
+        if (member) expect(op['x-pagecast-action'], route.id).toMatch(/^[a-z-]+(\.[a-z-]+)?$/);
+      }
+    }
+  });
 });

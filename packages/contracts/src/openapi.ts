@@ -126,6 +126,8 @@ function operationOf(route: RouteDef): JsonSchema {
     responses,
     'x-pagecast-auth': route.auth,
     'x-pagecast-cross-site': crossSite,
+    // what the call does in the workspace it names (packages/policy): a role without it gets 403 FORBIDDEN_ROLE
+    ...(route.action ? { 'x-pagecast-action': route.action } : {}),
   };
   const body = requestBodyOf(route);
   if (body) operation.requestBody = body;

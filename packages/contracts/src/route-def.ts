@@ -15,6 +15,13 @@ export interface RouteDef {
   service: ServiceName;
   /** 'session': the gateway refuses anonymous calls; 'optional': identity passed when there is one */
   auth: RouteAuth;
+  /**
+   * What the call does, as @pagecast/policy names it (`files.write`, `billing.spend`, `personal`...): the gateway
+   * refuses a role that lacks it before proxying, and the service asks again. Every 'session' and 'optional' route has
+   * one (packages/policy's test); 'public' and 'device' routes have none (no member acts there). A string here, not
+   * policy's type: policy reads contracts' roles, so contracts cannot import it back.
+   */
+  action?: string;
   summary: string;
   params?: z.ZodType;
   query?: z.ZodType;

@@ -79,6 +79,7 @@ export const accountRoutes = defineRoutes([
     path: '/api/auth/user',
     service: 'account',
     auth: 'optional',
+    action: 'personal',
     summary: 'The signed-in user; 401 UNAUTHORIZED when anonymous',
     response: CurrentUser,
   },
@@ -157,6 +158,7 @@ export const accountRoutes = defineRoutes([
     path: '/api/auth/migrate-account',
     service: 'account',
     auth: 'session',
+    action: 'personal',
     summary: 'Turn an old external-login account into a local one (100-point bonus)',
     body: MigrateAccountRequest,
     response: MigrateAccountResponse,
@@ -167,6 +169,7 @@ export const accountRoutes = defineRoutes([
     path: '/api/auth/mark-welcome-seen',
     service: 'account',
     auth: 'session',
+    action: 'personal',
     summary: 'Record that the welcome page was shown',
     body: EmptyBody,
     response: OkResponse,
@@ -187,6 +190,7 @@ export const accountRoutes = defineRoutes([
     path: '/api/logout',
     service: 'account',
     auth: 'optional',
+    action: 'personal',
     summary:
       'Navigation: end the session, clear the cookie and redirect to /. From another site (Sec-Fetch-Site, else ' +
       'Origin or Referer): only the redirect to /, the session stays',

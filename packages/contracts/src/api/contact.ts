@@ -32,6 +32,7 @@ export const contactRoutes = defineRoutes([
     path: '/api/contact',
     service: 'account',
     auth: 'optional',
+    action: 'personal',
     summary: 'Send a contact message (logged in or not)',
     body: ContactRequest,
     response: OkResponse,

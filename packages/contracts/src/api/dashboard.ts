@@ -22,6 +22,7 @@ export const dashboardRoutes = defineRoutes([
     path: '/api/dashboard/stats',
     service: 'file-conversion',
     auth: 'session',
+    action: 'files.read',
     summary: 'Tier, points, file count and limit, monthly earnings and spending, recent files',
     response: DashboardStats,
   },

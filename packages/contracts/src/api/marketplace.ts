@@ -117,6 +117,7 @@ export const marketplaceRoutes = defineRoutes([
     path: '/api/marketplace',
     service: 'marketplace',
     auth: 'session',
+    action: 'marketplace.read',
     summary: 'Published files: title search, tag filter (all tags), 24 per page',
     query: MarketplaceQuery,
     response: MarketplacePage,
@@ -127,6 +128,7 @@ export const marketplaceRoutes = defineRoutes([
     path: '/api/marketplace/purchase/:id',
     service: 'marketplace',
     auth: 'session',
+    action: 'billing.spend',
     summary:
       'Buy a published file with points (30-day licence) at the price the buyer confirmed; 409 PRICE_CHANGED ' +
       'with details.price when the price is now another (nothing charged)',

@@ -96,6 +96,7 @@ export const playProofRoutes = defineRoutes([
     path: '/api/screens/plays/proof',
     service: 'screens',
     auth: 'session',
+    action: 'plays.read',
     summary:
       "Proof of play of one file over whole UTC days (at most 92) on the member's screens: the displays' signed " +
       'batches, their keys, the records; check it offline with `npx pagecast-verify proof.json`. VALIDATION for a ' +
@@ -109,6 +110,7 @@ export const playProofRoutes = defineRoutes([
     path: '/api/screens/plays/sold/proof',
     service: 'screens',
     auth: 'session',
+    action: 'sales.read',
     summary:
       "Proof of play of a file the member sold, on buyers' screens, over whole UTC days: as the owner's, but naming " +
       'no screen and no member (displays by their public key only). FILE_NOT_FOUND when the member sold no such file.',

@@ -140,6 +140,7 @@ export const pointsRoutes = defineRoutes([
     path: '/api/points/summary',
     service: 'billing',
     auth: 'session',
+    action: 'billing.read',
     summary: 'Balance and the three monthly sums (since the 1st, Asia/Tokyo)',
     response: PointsSummary,
   },
@@ -149,6 +150,7 @@ export const pointsRoutes = defineRoutes([
     path: '/api/points/confirm-payment',
     service: 'billing',
     auth: 'session',
+    action: 'personal',
     summary:
       "Confirm the member's payment intent with a payment method on the server, then credit it once. A card the " +
       'provider refuses: 402 PAYMENT_FAILED with details { cardCode, declineCode } (the provider’s codes)',
@@ -161,6 +163,7 @@ export const pointsRoutes = defineRoutes([
     path: '/api/create-payment-intent',
     service: 'billing',
     auth: 'session',
+    action: 'personal',
     summary: 'Start a card payment for a point package (1 point = 1 yen)',
     body: CreatePaymentIntentRequest,
     response: CreatePaymentIntentResponse,
@@ -171,6 +174,7 @@ export const pointsRoutes = defineRoutes([
     path: '/api/points/purchase',
     service: 'billing',
     auth: 'session',
+    action: 'personal',
     summary: 'Credit the points of a succeeded payment intent (idempotent per intent)',
     body: PointsPurchaseRequest,
     response: PointsPurchaseResponse,
@@ -181,6 +185,7 @@ export const pointsRoutes = defineRoutes([
     path: '/api/points/history',
     service: 'billing',
     auth: 'session',
+    action: 'billing.read',
     summary:
       "The caller's ledger, newest first: each row's reason as a code with parameters (reason), and in Japanese " +
       '(description, the spec field)',

@@ -46,7 +46,12 @@ export const AppendResumableUploadHeaders = z.object({
   'content-type': z.literal('application/offset+octet-stream'),
 });
 
-const common = { service: 'file-conversion', auth: 'session', params: ResumableUploadParams } as const;
+const common = {
+  service: 'file-conversion',
+  auth: 'session',
+  action: 'files.write',
+  params: ResumableUploadParams,
+} as const;
 
 export const resumableUploadRoutes = defineRoutes([
   {
@@ -55,6 +60,7 @@ export const resumableUploadRoutes = defineRoutes([
     path: constants.upload.resumablePath,
     service: 'file-conversion',
     auth: 'session',
+    action: 'files.write',
     summary:
       'Start a resumable (tus 1.0) upload of a photo or video up to 2 GiB: size, fields and the tier file limit are ' +
       'checked before any byte is stored (MEDIA_TOO_LARGE, FILE_REQUIRED, VALIDATION, FILE_LIMIT_REACHED); an upload ' +

@@ -160,6 +160,7 @@ export const screenAlertRoutes = defineRoutes([
     path: '/api/screens/alert-rules',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary: "The member's disaster alert rules (the defaults until saved)",
     response: AlertRules,
   },
@@ -169,6 +170,7 @@ export const screenAlertRoutes = defineRoutes([
     path: '/api/screens/alert-rules',
     service: 'screens',
     auth: 'session',
+    action: 'screens.manage',
     summary:
       "Replace the member's disaster alert rules. VALIDATION; FILE_NOT_FOUND (a rule's file the member may not use)",
     body: AlertRules,

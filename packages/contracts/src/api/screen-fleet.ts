@@ -226,6 +226,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/groups',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary: "The member's groups of screens, highest precedence first",
     response: ScreenGroupList,
   },
@@ -235,6 +236,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/groups',
     service: 'screens',
     auth: 'session',
+    action: 'groups.write',
     summary: `Create a group (name, members, assignment). SCREEN_GROUP_LIMIT, SCREEN_GROUP_NAME_TAKEN.${refusals}`,
     body: CreateGroupRequest,
     response: ScreenGroup,
@@ -246,6 +248,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/groups/order',
     service: 'screens',
     auth: 'session',
+    action: 'groups.write',
     summary: `Set the groups' precedence (every group of the member once, highest first).${refusals}`,
     body: GroupOrderRequest,
     response: ScreenGroupList,
@@ -256,6 +259,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/groups/:groupId',
     service: 'screens',
     auth: 'session',
+    action: 'groups.write',
     summary: `Rename a group, replace its members or its assignment. SCREEN_GROUP_NAME_TAKEN.${refusals}`,
     params: GroupIdParams,
     body: UpdateGroupRequest,
@@ -267,6 +271,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/groups/:groupId',
     service: 'screens',
     auth: 'session',
+    action: 'groups.write',
     summary: 'Delete a group (its screens stay paired). SCREEN_GROUP_NOT_FOUND',
     params: GroupIdParams,
     response: OkResponse,
@@ -277,6 +282,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/groups/:groupId/agenda',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary:
       'The next 7 days of each screen of a group: what plays when and why (from = start, default now, at most 366 ' +
       'days away: AGENDA_FROM_OUT_OF_RANGE)',
@@ -290,6 +296,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/bulk',
     service: 'screens',
     auth: 'session',
+    action: 'screens.assign',
     summary:
       'One change (assign, add to or remove from a group, time zone, unpair) to many screens, all or nothing: ' +
       `every screen and the change are checked before anything is written; one event for the change.${refusals}`,
@@ -302,6 +309,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeovers',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary: "The member's running and scheduled takeovers",
     response: TakeoverList,
   },
@@ -311,6 +319,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeovers',
     service: 'screens',
     auth: 'session',
+    action: 'takeovers.start',
     summary:
       'Take over all screens or chosen groups with a file or a typed message, for some minutes or until ended (or ' +
       `from a template). TAKEOVER_OVERLAP when one already runs on any of those screens; TAKEOVER_TEMPLATE_NOT_FOUND.${refusals}`,
@@ -324,6 +333,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeovers/:takeoverId',
     service: 'screens',
     auth: 'session',
+    action: 'takeovers.end',
     summary: 'End a takeover now (logged). TAKEOVER_NOT_FOUND (not yours, or already over)',
     params: TakeoverIdParams,
     response: Takeover,
@@ -334,6 +344,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeovers/log',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary: "Every start and end of the member's takeovers, newest first: who, when, which screens, what",
     response: TakeoverLog,
   },
@@ -343,6 +354,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeover-templates',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary: "The member's saved takeovers",
     response: TakeoverTemplateList,
   },
@@ -352,6 +364,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeover-templates',
     service: 'screens',
     auth: 'session',
+    action: 'takeover-templates.write',
     summary: `Save a takeover (name, content, minutes). TAKEOVER_TEMPLATE_LIMIT when there are too many.${refusals}`,
     body: TakeoverTemplateRequest,
     response: TakeoverTemplate,
@@ -363,6 +376,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeover-templates/:templateId',
     service: 'screens',
     auth: 'session',
+    action: 'takeover-templates.write',
     summary: `Change a saved takeover. TAKEOVER_TEMPLATE_NOT_FOUND.${refusals}`,
     params: TemplateIdParams,
     body: TakeoverTemplateRequest,
@@ -374,6 +388,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/takeover-templates/:templateId',
     service: 'screens',
     auth: 'session',
+    action: 'takeover-templates.write',
     summary: 'Delete a saved takeover. TAKEOVER_TEMPLATE_NOT_FOUND',
     params: TemplateIdParams,
     response: OkResponse,
@@ -384,6 +399,7 @@ export const screenFleetRoutes = defineRoutes([
     path: '/api/screens/:id/agenda',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary:
       'The next 7 days of a screen: what plays from when to when and why (takeover, screen, group), gaps, and licence ' +
       'ends of bought content (from = start, default now, at most 366 days away). SCREEN_NOT_FOUND, ' +

@@ -189,6 +189,7 @@ export const screenHealthRoutes = defineRoutes([
     path: '/api/screens/health',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary:
       "The member's screens' health: counts per state and one page of screens (filter by state, group, name), " +
       'computed on the server from what each display reports',
@@ -201,6 +202,7 @@ export const screenHealthRoutes = defineRoutes([
     path: '/api/screens/:id/incidents',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary: "A screen's incident log, newest first (at most 100)",
     params: ScreenIdParams,
     response: ScreenIncidentList,

@@ -40,6 +40,7 @@ export const screenScaleRoutes = defineRoutes([
     path: '/api/screens/bulk-pairing',
     service: 'screens',
     auth: 'session',
+    action: 'screens.manage',
     summary:
       'The member claims up to 100 pairing codes at once (each counts against the pairing-attempt limit; RATE_LIMITED refuses the whole call)',
     body: BulkPairingRequest,

@@ -378,6 +378,7 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens',
     service: 'screens',
     auth: 'session',
+    action: 'screens.manage',
     summary: 'The member pairs a display by its code, with a name and a time zone',
     body: PairScreenRequest,
     response: Screen,
@@ -389,6 +390,7 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens',
     service: 'screens',
     auth: 'session',
+    action: 'screens.read',
     summary: "The member's screens with their status",
     response: ScreenList,
   },
@@ -398,6 +400,7 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/:id',
     service: 'screens',
     auth: 'session',
+    action: 'screens.assign',
     summary:
       'Rename a screen, change its time zone or what it plays. Refusals: SCHEDULE_INVALID (400, overlapping or empty ' +
       'day parts), PLAYLIST_NOT_FOUND / FILE_NOT_FOUND (404, with details.playlistId / details.fileId: content that ' +
@@ -413,6 +416,7 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/:id',
     service: 'screens',
     auth: 'session',
+    action: 'screens.manage',
     summary: 'Unpair a screen: its device credential stops working within seconds',
     params: ScreenIdParams,
     response: OkResponse,
@@ -423,6 +427,7 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/plays',
     service: 'screens',
     auth: 'session',
+    action: 'plays.read',
     summary: "Plays per day, screen and file of the member's screens (format=csv for a download)",
     query: PlayReportQuery,
     response: PlayReport,
@@ -433,6 +438,7 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/plays/refused',
     service: 'screens',
     auth: 'session',
+    action: 'plays.read',
     summary: "Play records of the member's screens that were not counted, per day, screen and reason",
     query: RefusedPlaysQuery,
     response: RefusedPlays,
@@ -443,6 +449,7 @@ export const screensRoutes = defineRoutes([
     path: '/api/screens/plays/sold',
     service: 'screens',
     auth: 'session',
+    action: 'sales.read',
     summary:
       "Plays (records lasting at least 80 % of their page's duration, at least 1 s) and seconds per day of the files " +
       "the member sold, on buyers' screens: counts only, never screen or member",
