@@ -10,6 +10,7 @@ import {
   type EventEnvelope,
   IDENTITY_HEADER,
   type Subject,
+  type WorkspaceRole,
 } from '@pagecast/contracts';
 import { seededRandom } from './failpoints';
 import { signClientAddressHeader, signDeviceIdentityHeader, signIdentityHeader } from './identity';
@@ -160,9 +161,12 @@ export function registration(
 // biome-ignore lint/suspicious/noExplicitAny: test answers are read loosely, field by field
 export type Json = any;
 
-/** Who a component test calls as: a member (signed as the gateway signs), a paired display, or nobody. */
+/**
+ * Who a component test calls as: a member (signed as the gateway signs; with `workspaceId` and `role`, acting in that
+ * workspace with that role, as the gateway says once it has found the membership), a paired display, or nobody.
+ */
 export type TestCaller =
-  | { userId: string; sessionId?: string }
+  | { userId: string; sessionId?: string; workspaceId?: string; role?: WorkspaceRole }
   | { device: { deviceId: string; screenId: string; ownerId: string } }
   | null
   | undefined;
@@ -196,7 +200,12 @@ export async function callService(
   const h: Record<string, string> = { ...headers };
   if (who && 'userId' in who) {
     h[IDENTITY_HEADER] = signIdentityHeader(
-      { userId: who.userId, sessionId: who.sessionId ?? `s-${who.userId}` },
+      {
+        userId: who.userId,
+        sessionId: who.sessionId ?? `s-${who.userId}`,
+        workspaceId: who.workspaceId,
+        role: who.role,
+      },
       secret,
     );
   } else if (who) h[IDENTITY_HEADER] = signDeviceIdentityHeader(who.device, secret);
