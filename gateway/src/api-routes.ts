@@ -19,6 +19,7 @@ import { type EventsHub, watchKey } from './events';
 import { requireSession, sendError, sendUnauthorized, sessionOf } from './identify';
 import { type MembershipStore, resolveWorkspace, type WorkspaceResolution } from './memberships';
 import type { createServiceProxy } from './proxy';
+import { refuseRole } from './role-check';
 import type { SessionIdentity } from './session';
 
 const DEVICE_MANIFEST_PATH = '/api/screens/device/me';
@@ -132,7 +133,10 @@ export function mountApi(
       const acting: Exclude<WorkspaceResolution, 'not-a-member'> | undefined =
         route?.id === 'logout' ? {} : workspaceOf(req, res, locals.identity);
       if (!acting) return;
-      req.headers[IDENTITY_HEADER] = signIdentityHeader({ ...locals.identity, ...acting }, deps.internalSecret);
+      const identity = { ...locals.identity, ...acting };
+      // a role without the route's action there: refused before anything reaches the service
+      if (refuseRole(route, identity, res)) return;
+      req.headers[IDENTITY_HEADER] = signIdentityHeader(identity, deps.internalSecret);
     } else if (locals.device) {
       req.headers[IDENTITY_HEADER] = deviceHeader(locals.device);
     }
