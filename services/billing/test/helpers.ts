@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type EventData, serviceIdentity } from '@pagecast/contracts';
+import { type EventData, serviceIdentity, type WorkspaceRole } from '@pagecast/contracts';
 import {
   callService,
   type Json,
@@ -58,10 +58,13 @@ export async function destroyBilling(svc: TestService): Promise<void> {
   await svc.close();
 }
 
-/** A call as the gateway would pass it: signed identity of `userId` (none when undefined). */
+/**
+ * A call as the gateway would pass it: signed identity of `who` (none when undefined): a member's id (acting in
+ * their own workspace), or a member acting in `workspaceId` with `role`.
+ */
 export async function call(
   svc: TestService,
-  userId: string | undefined,
+  who: string | { userId: string; workspaceId: string; role: WorkspaceRole } | undefined,
   method: string,
   path: string,
   body?: unknown,
@@ -70,7 +73,7 @@ export async function call(
   return callService(
     svc.server.url,
     svc.env.INTERNAL_SECRET ?? '',
-    userId ? { userId } : null,
+    typeof who === 'string' ? { userId: who } : (who ?? null),
     method,
     path,
     body,

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import type { WorkspaceRole } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import { callService, publishEvent, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
@@ -75,21 +76,29 @@ export async function destroyService(svc: TestService): Promise<void> {
   await svc.close();
 }
 
-export function identityHeaders(svc: TestService, userId: string): Record<string, string> {
+/** A member: their user id alone (acting in their own workspace), or acting in `workspaceId` with `role`. */
+export type Member = string | { userId: string; workspaceId: string; role: WorkspaceRole };
+const asCaller = (who: Member) => (typeof who === 'string' ? { userId: who } : who);
+
+export function identityHeaders(svc: TestService, who: Member): Record<string, string> {
+  const caller = asCaller(who);
   return {
-    'x-pagecast-identity': signIdentityHeader({ userId, sessionId: `s-${userId}` }, svc.env.INTERNAL_SECRET ?? ''),
+    'x-pagecast-identity': signIdentityHeader(
+      { ...caller, sessionId: `s-${caller.userId}` },
+      svc.env.INTERNAL_SECRET ?? '',
+    ),
   };
 }
 
-/** A call as the gateway would pass it: signed identity of `userId` (none when undefined). */
+/** A call as the gateway would pass it: signed identity of `who` (none when undefined). */
 export async function call(
   svc: TestService,
-  userId: string | undefined,
+  who: Member | undefined,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Json; headers: Headers }> {
-  return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', userId ? { userId } : null, method, path, body);
+  return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', who ? asCaller(who) : null, method, path, body);
 }
 
 export async function fileBytes(path: string): Promise<{ bytes: Buffer; name: string }> {
@@ -99,7 +108,7 @@ export async function fileBytes(path: string): Promise<{ bytes: Buffer; name: st
 /** POST /api/files/upload as the browser sends it: multipart, the file in the field `pdf`. */
 export async function upload(
   svc: TestService,
-  userId: string,
+  userId: Member,
   file: { bytes: Buffer; name: string } | undefined,
   fields: Record<string, string | string[]> = {},
 ) {

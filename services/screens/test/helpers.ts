@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createEvent, type EventData, type Subject, subjects } from '@pagecast/contracts';
+import { createEvent, type EventData, type Subject, subjects, type WorkspaceRole } from '@pagecast/contracts';
 import {
   callService,
   clientAddressHeaders,
@@ -93,7 +93,11 @@ async function open(
   };
 }
 
-export type Caller = { userId: string } | { device: { deviceId: string; screenId: string; ownerId: string } } | null;
+/** A member (with `workspaceId` and `role`: acting in that workspace with that role), a paired display, or nobody. */
+export type Caller =
+  | { userId: string; workspaceId?: string; role?: WorkspaceRole }
+  | { device: { deviceId: string; screenId: string; ownerId: string } }
+  | null;
 
 export const member = (userId = `u-${randomUUID()}`) => ({ userId });
 

@@ -1,4 +1,5 @@
 import type { InvitableRole, WorkspaceRole } from '@pagecast/contracts';
+import { can } from '@pagecast/policy';
 import type { Locale } from './locale';
 import { fullName, type PersonName } from './names';
 
@@ -40,9 +41,8 @@ export interface InvitationRecord {
 /** The membership's unique key: inserting it is the one atomic step that makes someone a member. */
 export const memberKey = (workspaceId: string, userId: string) => `${workspaceId}:${userId}`;
 
-/** The roles that manage people (invite, change roles, remove). */
-const MANAGERS: ReadonlySet<WorkspaceRole> = new Set(['owner', 'admin']);
-export const managesMembers = (role: WorkspaceRole) => MANAGERS.has(role);
+/** Whether a role manages people (invite, change roles, remove): the policy's workspace.members. */
+export const managesMembers = (role: WorkspaceRole) => can(role, 'workspace.members');
 
 /**
  * A new workspace's name: its owner's full name (in the order of the owner's language), else their address. A name,

@@ -2,7 +2,6 @@ import {
   ChangePasswordRequest,
   ContactRequest,
   EmptyBody,
-  type Identity,
   LocalLoginRequest,
   MigrateAccountRequest,
   RegisterRequest,
@@ -13,7 +12,8 @@ import {
   UpdateProfileRequest,
   VerifyEmailRequest,
 } from '@pagecast/contracts';
-import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
+import type { Action } from '@pagecast/policy';
+import { AppError, type Actor, parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import { chooseLocale, KNOWN_BROWSER_COOKIE } from '../domain';
 import type { SessionTokens } from '../data/session-tokens';
@@ -54,11 +54,14 @@ const localeOf = (req: Request, page?: string) => (account: string | null) =>
 export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router {
   const router = Router();
 
-  /** The caller's identity, and its session must still be in the store. */
-  const session = async (req: Request): Promise<Identity> => {
-    const identity = requireIdentity(req);
-    if (!(await isSessionAlive(deps, identity.userId, identity.sessionId))) throw new AppError('UNAUTHORIZED');
-    return identity;
+  /**
+   * The caller, allowed `action` (their route's), and their session must still be in the store. The account's own
+   * calls are `personal` (profile, password, sessions: `userId` is the person's, whichever workspace they act in).
+   */
+  const session = async (req: Request, action: Action): Promise<Actor> => {
+    const actor = requireActor(req, action);
+    if (!(await isSessionAlive(deps, actor.userId, actor.sessionId))) throw new AppError('UNAUTHORIZED');
+    return actor;
   };
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
   const knownBrowserOf = (req: Request) => cookieValue(req.get('cookie'), KNOWN_BROWSER_COOKIE);
@@ -137,31 +140,31 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
 
   // --- signed-in calls
   router.get('/api/auth/user', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'personal');
     noStore(res);
     res.json(await getCurrentUser(deps, userId));
   });
 
   router.post('/api/auth/mark-welcome-seen', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'personal');
     parseWith(EmptyBody, req.body);
     res.json(await markWelcomeSeen(deps, userId));
   });
 
   router.post('/api/auth/migrate-account', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'personal');
     const input = parseWith(MigrateAccountRequest, req.body);
     res.json(await migrateAccount(deps, userId, input));
   });
 
   router.put('/api/user/profile', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'personal');
     const input = parseWith(UpdateProfileRequest, req.body);
     res.json(await updateProfile(deps, userId, input));
   });
 
   router.put('/api/user/password', async (req, res) => {
-    const { userId, sessionId } = await session(req);
+    const { userId, sessionId } = await session(req, 'personal');
     const input = parseWith(ChangePasswordRequest, req.body);
     res.json(await changePassword(deps, userId, sessionId, input));
   });
@@ -182,7 +185,8 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
   });
 
   router.post('/internal/sessions/refresh', async (req, res) => {
-    const identity = requireIdentity(req);
+    // the gateway refreshes the caller's own session: the person's, whatever workspace they act in
+    const identity = requireActor(req, 'personal');
     const { sid } = parseWith(SessionRefreshRequest, req.body);
     if (identity.sessionId !== sid) throw new AppError('UNAUTHORIZED');
     const answer = await refreshSession(deps, identity.userId, sid);

@@ -1,16 +1,17 @@
 // Workspaces, their members and invitations. The workspace is the one the path names; each use case checks the
-// caller's membership row there itself (the identity header's workspace and role are not what these calls decide by).
+// caller's membership row there itself (the identity header's workspace and role are not what these calls decide by,
+// beyond the route's action, which the gateway and `session` ask of the role the call acts with, as for every route).
 import {
   CreateInvitationRequest,
   EmptyBody,
-  type Identity,
   InvitationTokenParams,
   UpdateWorkspaceMemberRequest,
   WorkspaceIdParams,
   WorkspaceInvitationParams,
   WorkspaceMemberParams,
 } from '@pagecast/contracts';
-import { parseWith } from '@pagecast/service-kit';
+import type { Action } from '@pagecast/policy';
+import { type Actor, parseWith } from '@pagecast/service-kit';
 import type { Request, Response, Router } from 'express';
 import type { Locale } from '../domain';
 import type { AccountDeps } from '../use-cases/deps';
@@ -28,8 +29,8 @@ export function mountWorkspaceRoutes(
   router: Router,
   opts: {
     deps: AccountDeps;
-    /** the caller's identity, its session still alive */
-    session: (req: Request) => Promise<Identity>;
+    /** the caller, allowed the route's action, its session still alive */
+    session: (req: Request, action: Action) => Promise<Actor>;
     /** the language of a mail this request triggers, given the account's stored one */
     localeOf: (req: Request) => (stored: string | null) => Locale;
   },
@@ -38,20 +39,20 @@ export function mountWorkspaceRoutes(
   const noStore = (res: Response) => res.set('Cache-Control', 'no-store');
 
   router.get('/api/workspaces', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'personal');
     noStore(res);
     res.json(await listWorkspaces(deps, userId));
   });
 
   router.get('/api/workspaces/:id/members', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'workspace.read');
     const { id } = parseWith(WorkspaceIdParams, req.params);
     noStore(res);
     res.json(await listWorkspaceMembers(deps, id, userId));
   });
 
   router.patch('/api/workspaces/:id/members/:userId', async (req, res) => {
-    const caller = await session(req);
+    const caller = await session(req, 'workspace.members');
     const params = parseWith(WorkspaceMemberParams, req.params);
     const { role } = parseWith(UpdateWorkspaceMemberRequest, req.body);
     res.json(
@@ -65,7 +66,7 @@ export function mountWorkspaceRoutes(
   });
 
   router.delete('/api/workspaces/:id/members/:userId', async (req, res) => {
-    const caller = await session(req);
+    const caller = await session(req, 'personal');
     const params = parseWith(WorkspaceMemberParams, req.params);
     res.json(
       await removeWorkspaceMember(deps, { workspaceId: params.id, userId: params.userId, callerId: caller.userId }),
@@ -73,21 +74,21 @@ export function mountWorkspaceRoutes(
   });
 
   router.post('/api/workspaces/:id/invitations', async (req, res) => {
-    const caller = await session(req);
+    const caller = await session(req, 'workspace.members');
     const { id } = parseWith(WorkspaceIdParams, req.params);
     const input = parseWith(CreateInvitationRequest, req.body);
     res.json(await inviteToWorkspace(deps, { ...input, workspaceId: id, callerId: caller.userId }, localeOf(req)));
   });
 
   router.get('/api/workspaces/:id/invitations', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'workspace.members');
     const { id } = parseWith(WorkspaceIdParams, req.params);
     noStore(res);
     res.json(await listWorkspaceInvitations(deps, id, userId));
   });
 
   router.delete('/api/workspaces/:id/invitations/:invitationId', async (req, res) => {
-    const caller = await session(req);
+    const caller = await session(req, 'workspace.members');
     const params = parseWith(WorkspaceInvitationParams, req.params);
     res.json(
       await revokeWorkspaceInvitation(deps, {
@@ -105,7 +106,7 @@ export function mountWorkspaceRoutes(
   });
 
   router.post('/api/invitations/:token/accept', async (req, res) => {
-    const { userId } = await session(req);
+    const { userId } = await session(req, 'personal');
     const { token } = parseWith(InvitationTokenParams, req.params);
     parseWith(EmptyBody, req.body);
     res.json(await acceptInvitation(deps, token, userId));

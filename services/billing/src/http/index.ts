@@ -9,7 +9,7 @@ import {
   TransferRequest,
   UpgradeMembershipRequest,
 } from '@pagecast/contracts';
-import { AppError, parseWith, requireIdentity, testClockRouter } from '@pagecast/service-kit';
+import { AppError, parseWith, requireActor, requireIdentity, testClockRouter } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
@@ -23,14 +23,21 @@ import { scheduleDowngrade } from '../use-cases/schedule-downgrade';
 import { lookupTransfer, transferPoints } from '../use-cases/transfer-points';
 import { upgradeMembership } from '../use-cases/upgrade-membership';
 
-/** A member's call: the gateway's identity of a member (a service identity is no member). */
-function member(req: Request): string {
-  const { userId } = requireIdentity(req);
-  if (userId.startsWith(SERVICE_IDENTITY_PREFIX)) throw new AppError('FORBIDDEN');
-  return userId;
+/**
+ * A member's call (a service identity is no member), allowed `action`, and whose ledger it concerns: the workspace's
+ * (its owner's: the owner pays for purchases and plans, and their plan is the workspace's) or, for `personal`, the
+ * caller's own (points bought by card go to the buyer's own ledger).
+ */
+function member(req: Request, action: 'personal' | 'billing.read' | 'billing.spend'): string {
+  const actor = requireActor(req, action);
+  if (actor.userId.startsWith(SERVICE_IDENTITY_PREFIX)) throw new AppError('FORBIDDEN');
+  return action === 'personal' ? actor.userId : actor.workspaceId;
 }
 
-/** An internal call: only another service's identity (signed with INTERNAL_SECRET; the gateway never routes /internal). */
+/**
+ * An internal call: only another service's identity (signed with INTERNAL_SECRET; the gateway never routes /internal).
+ * A service acts in no workspace and has no role: the identity alone decides, no policy action.
+ */
 function service(req: Request): string {
   const { userId } = requireIdentity(req);
   if (!userId.startsWith(SERVICE_IDENTITY_PREFIX)) throw new AppError('FORBIDDEN');
@@ -57,26 +64,26 @@ export function createRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/api/points/history', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'billing.read');
     noStore(res).json(await getPointsHistory(ctx, memberId));
   });
   router.get('/api/points/summary', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'billing.read');
     noStore(res).json(await getPointsSummary(ctx, memberId));
   });
 
   router.post('/api/create-payment-intent', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'personal');
     const body = parseWith(CreatePaymentIntentRequest, req.body);
     noStore(res).json(await createPaymentIntent(ctx, memberId, body.amount));
   });
   router.post('/api/points/purchase', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'personal');
     const body = parseWith(PointsPurchaseRequest, req.body);
     noStore(res).json(await recordPurchase(ctx, memberId, body));
   });
   router.post('/api/points/confirm-payment', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'personal');
     const body = parseWith(ConfirmPaymentRequest, req.body);
     noStore(res).json(await confirmPayment(ctx, memberId, body));
   });
@@ -87,21 +94,21 @@ export function createRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/api/membership/status', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'billing.read');
     noStore(res).json(await getMembership(ctx, memberId));
   });
   router.post('/api/membership/upgrade', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'billing.spend');
     const body = parseWith(UpgradeMembershipRequest, req.body);
     noStore(res).json(await upgradeMembership(ctx, memberId, body.membershipTier, body.expectedCost));
   });
   router.post('/api/membership/schedule-downgrade', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'billing.spend');
     const body = parseWith(ScheduleDowngradeRequest, req.body);
     noStore(res).json(await scheduleDowngrade(ctx, memberId, body.targetTier));
   });
   router.delete('/api/membership/cancel-downgrade', async (req, res) => {
-    const memberId = member(req);
+    const memberId = member(req, 'billing.spend');
     noStore(res).json(await cancelDowngrade(ctx, memberId));
   });
 

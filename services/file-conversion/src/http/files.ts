@@ -6,7 +6,7 @@ import {
   UpdateDurationRequest,
   UpdateFileRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { ServiceContext } from '../context';
 import { dashboardStats } from '../use-cases/dashboard-stats';
@@ -23,12 +23,15 @@ import { updateFile } from '../use-cases/update-file';
 import { callerOf } from './caller';
 import { handleUpload } from './upload';
 
-/** The member and the file id of a call about their own file. */
-const own = (req: Request) => ({ userId: requireIdentity(req).userId, id: parseWith(FileIdParams, req.params).id });
+/** The workspace (its owner's id) and the file id of a call about one of the workspace's files. */
+const own = (req: Request, action: 'files.read' | 'files.write' | 'marketplace.sell' | 'sales.read') => ({
+  userId: requireActor(req, action).workspaceId,
+  id: parseWith(FileIdParams, req.params).id,
+});
 
 /** A file read for the player (signage_mode=true also lets a licence holder in) or for its own page. */
 const read = (req: Request) => {
-  const caller = callerOf(req);
+  const caller = callerOf(req, 'files.read');
   const { id } = parseWith(FileIdParams, req.params);
   const { signage_mode } = parseWith(SignageQuery, req.query);
   return { caller, id, use: signage_mode === 'true' ? ('play' as const) : ('library' as const) };
@@ -38,48 +41,48 @@ export function filesRouter(ctx: ServiceContext): Router {
   const router = Router();
 
   router.get('/api/files', async (req, res) => {
-    res.json(await listFiles(ctx, requireIdentity(req).userId));
+    res.json(await listFiles(ctx, requireActor(req, 'files.read').workspaceId));
   });
 
   router.get('/api/files/accessible', async (req, res) => {
-    res.json(await listAccessibleFiles(ctx, requireIdentity(req).userId));
+    res.json(await listAccessibleFiles(ctx, requireActor(req, 'files.read').workspaceId));
   });
 
   router.post('/api/files/upload', (req, res) => handleUpload(ctx, req, res));
 
   router.get('/api/files/:id/copyright', async (req, res) => {
-    const { userId, id } = own(req);
+    const { userId, id } = own(req, 'files.read');
     res.json(await fileCopyright(ctx, userId, id));
   });
 
   router.put('/api/files/:id/publish', async (req, res) => {
-    const { userId, id } = own(req);
+    const { userId, id } = own(req, 'marketplace.sell');
     res.json(await publishFile(ctx, userId, id, parseWith(PublishSettingsRequest, req.body)));
   });
 
   router.get('/api/files/:id/purchasers', async (req, res) => {
-    const { userId, id } = own(req);
+    const { userId, id } = own(req, 'sales.read');
     res.json(await filePurchasers(ctx, userId, id));
   });
 
   router.delete('/api/files/:id', async (req, res) => {
-    const { userId, id } = own(req);
+    const { userId, id } = own(req, 'files.write');
     await deleteFile(ctx, userId, id);
     res.json({ ok: true });
   });
 
   router.put('/api/files/:id/duration', async (req, res) => {
-    const { userId, id } = own(req);
+    const { userId, id } = own(req, 'files.write');
     res.json(await updateFile(ctx, userId, id, parseWith(UpdateDurationRequest, req.body)));
   });
 
   router.put('/api/files/:id/display-mode', async (req, res) => {
-    const { userId, id } = own(req);
+    const { userId, id } = own(req, 'files.write');
     res.json(await updateFile(ctx, userId, id, parseWith(UpdateDisplayModeRequest, req.body)));
   });
 
   router.put('/api/files/:id', async (req, res) => {
-    const { userId, id } = own(req);
+    const { userId, id } = own(req, 'files.write');
     res.json(await updateFile(ctx, userId, id, parseWith(UpdateFileRequest, req.body ?? {})));
   });
 
@@ -97,7 +100,7 @@ export function filesRouter(ctx: ServiceContext): Router {
   });
 
   router.get('/api/dashboard/stats', async (req, res) => {
-    res.json(await dashboardStats(ctx, requireIdentity(req).userId));
+    res.json(await dashboardStats(ctx, requireActor(req, 'files.read').workspaceId));
   });
 
   return router;

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { FileIdParams, INTERNAL_MEDIA_ACCESS_PATH, INTERNAL_MEDIA_PATH, MediaParams } from '@pagecast/contracts';
-import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
+import { AppError, parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { ServiceContext } from '../context';
 import { imageBytes } from '../use-cases/image-bytes';
@@ -79,7 +79,7 @@ export function mediaRouter(ctx: ServiceContext): Router {
   // The gateway's check before it serves an image from its own memory: the decision and how long it may be kept, no
   // bytes (internal: the gateway never routes /internal). A refusal is an answer, kept briefly by the gateway.
   router.get(`${INTERNAL_MEDIA_ACCESS_PATH}/:key`, async (req, res) => {
-    const caller = callerOf(req);
+    const caller = callerOf(req, 'files.read');
     const answer = await mediaAccess(ctx, caller, String(req.params.key));
     res.setHeader('Cache-Control', 'no-store');
     res.json(answer);
@@ -87,7 +87,7 @@ export function mediaRouter(ctx: ServiceContext): Router {
 
   // The bytes for the gateway, which has decided (above): one read per image for all its callers.
   router.get(`${INTERNAL_MEDIA_PATH}/:key`, async (req, res) => {
-    if (!req.device) requireIdentity(req);
+    if (!req.device) requireActor(req, 'files.read');
     const key = keyOf(req);
     pipeImage(ctx, res, key, await imageBytes(ctx, key));
   });
@@ -96,19 +96,19 @@ export function mediaRouter(ctx: ServiceContext): Router {
   // memory. Revalidated (no-cache with its ETag), so a deleted file or an ended licence stops it within seconds.
   router.get('/media/video/:id', async (req, res) => {
     const { id } = parseWith(FileIdParams, req.params);
-    await sendVideo(ctx, req, res, id, await readVideo(ctx, callerOf(req), id));
+    await sendVideo(ctx, req, res, id, await readVideo(ctx, callerOf(req, 'files.read'), id));
   });
 
   // The watermarked preview clip of a video on sale, for any member, with Range like the video: what the
   // marketplace plays before a licence is bought (the video itself stays refused until then).
   router.get('/media/video/:id/preview', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const { workspaceId } = requireActor(req, 'marketplace.read');
     const { id } = parseWith(FileIdParams, req.params);
-    await sendVideo(ctx, req, res, id, await readVideoPreview(ctx, userId, id));
+    await sendVideo(ctx, req, res, id, await readVideoPreview(ctx, workspaceId, id));
   });
 
   router.get('/media/:key', async (req, res) => {
-    const caller = callerOf(req);
+    const caller = callerOf(req, 'files.read');
     const key = keyOf(req);
     const image = await readImage(ctx, caller, key);
     const etag = `"${key}"`;

@@ -8,7 +8,7 @@ import {
   PlaylistItemParams,
   SavePlaylistItemsRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { addPlaylistItem } from '../use-cases/add-playlist-item';
@@ -25,17 +25,17 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   const router = Router();
 
   router.get('/api/playlists', async (req, res) => {
-    res.json(await listPlaylists(ctx, requireIdentity(req).userId));
+    res.json(await listPlaylists(ctx, requireActor(req, 'playlists.read').workspaceId));
   });
 
   router.post('/api/playlists', async (req, res) => {
-    const { userId } = requireIdentity(req);
-    res.json(await createPlaylist(ctx, userId, parseWith(CreatePlaylistRequest, req.body)));
+    const { workspaceId } = requireActor(req, 'playlists.write');
+    res.json(await createPlaylist(ctx, workspaceId, parseWith(CreatePlaylistRequest, req.body)));
   });
 
   // a paired display reads the playlists its screen plays, as their owner
   router.get('/api/playlists/:id/items', async (req, res) => {
-    const caller = callerOf(req);
+    const caller = callerOf(req, 'playlists.read');
     const { id } = parseWith(PlaylistIdParams, req.params);
     // a display's read comes from memory (use-cases/device-reads.ts): the same answer, without the database
     res.json(
@@ -44,30 +44,30 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   });
 
   router.post('/api/playlists/:id/items', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const { workspaceId } = requireActor(req, 'playlists.write');
     const { id } = parseWith(PlaylistIdParams, req.params);
-    res.json(await addPlaylistItem(ctx, userId, id, parseWith(AddPlaylistItemRequest, req.body)));
+    res.json(await addPlaylistItem(ctx, workspaceId, id, parseWith(AddPlaylistItemRequest, req.body)));
   });
 
   // The editor's save: the chosen files in order replace the items in one update (not delete-all-then-add).
   router.put('/api/playlists/:id/items', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const { workspaceId } = requireActor(req, 'playlists.write');
     const { id } = parseWith(PlaylistIdParams, req.params);
     const { fileIds, loops } = parseWith(SavePlaylistItemsRequest, req.body);
-    res.json(await savePlaylistItems(ctx, userId, id, fileIds, loops));
+    res.json(await savePlaylistItems(ctx, workspaceId, id, fileIds, loops));
   });
 
   router.delete('/api/playlists/:id/items/:fileId', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const { workspaceId } = requireActor(req, 'playlists.write');
     const { id, fileId } = parseWith(PlaylistItemParams, req.params);
-    await removePlaylistItem(ctx, userId, id, fileId);
+    await removePlaylistItem(ctx, workspaceId, id, fileId);
     res.json({ ok: true });
   });
 
   router.delete('/api/playlists/:id', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const { workspaceId } = requireActor(req, 'playlists.write');
     const { id } = parseWith(PlaylistIdParams, req.params);
-    await deletePlaylist(ctx, userId, id);
+    await deletePlaylist(ctx, workspaceId, id);
     res.json({ ok: true });
   });
 

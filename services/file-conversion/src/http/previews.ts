@@ -1,5 +1,5 @@
 import { FileIdParams, PreviewImageParams, PreviewImageQuery } from '@pagecast/contracts';
-import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { filePreview } from '../use-cases/file-preview';
@@ -13,16 +13,16 @@ export function previewsRouter(ctx: ServiceContext): Router {
   const router = Router();
 
   router.get('/api/files/:id/preview', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const { workspaceId } = requireActor(req, 'marketplace.read');
     const { id } = parseWith(FileIdParams, req.params);
-    res.json(await filePreview(ctx, userId, id));
+    res.json(await filePreview(ctx, workspaceId, id));
   });
 
   router.get('/api/files/:id/preview/:page', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    const { workspaceId } = requireActor(req, 'marketplace.read');
     const { id, page } = parseWith(PreviewImageParams, req.params);
     const { size } = parseWith(PreviewImageQuery, req.query);
-    const { bytes, keepMs } = await previewImage(ctx, userId, id, page, size);
+    const { bytes, keepMs } = await previewImage(ctx, workspaceId, id, page, size);
     res.setHeader('Content-Type', 'image/webp');
     res.setHeader('Cache-Control', `private, max-age=${Math.floor(keepMs / 1000)}`);
     res.end(bytes);

@@ -9,7 +9,7 @@ import {
   ResumableUploadParams,
   UploadFileFields,
 } from '@pagecast/contracts';
-import { AppError, requireIdentity, zodIssues } from '@pagecast/service-kit';
+import { AppError, requireActor, zodIssues } from '@pagecast/service-kit';
 import { Server, type ServerOptions } from '@tus/server';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { NodeRequest, sendNodeResponse } from 'srvx/node';
@@ -127,7 +127,8 @@ export function resumableUploadRouter(ctx: ServiceContext): Router {
   });
 
   const handle = async (req: Request, res: Response, next: NextFunction) => {
-    const { userId } = requireIdentity(req);
+    // the upload is the workspace's (its owner's id): the file lands there, under the owner's plan's limits
+    const { workspaceId: userId } = requireActor(req, 'files.write');
     // the bytes are stored as they come: an encoded body would be stored encoded
     const encoding = req.headers['content-encoding'];
     if (encoding && encoding !== 'identity') throw new AppError('UNSUPPORTED_MEDIA_TYPE');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, type FileSummary, UploadFileFields, validationMessagesJa } from '@pagecast/contracts';
-import { AppError, decodedBody, requireIdentity, zodIssues } from '@pagecast/service-kit';
+import { AppError, decodedBody, requireActor, zodIssues } from '@pagecast/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import type { ServiceContext } from '../context';
@@ -113,7 +113,8 @@ export function fileAndTitleRequired(path: string): AppError {
  * unless the local originals keep it.
  */
 export async function handleUpload(ctx: ServiceContext, req: Request, res: Response): Promise<void> {
-  const { userId } = requireIdentity(req);
+  // the file is the workspace's (its owner's id), counted against the owner's plan's limits
+  const { workspaceId: userId } = requireActor(req, 'files.write');
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > constants.upload.maxBytes + FIELD_ALLOWANCE) {
     req.resume();

@@ -1,5 +1,5 @@
 import { MarketplaceQuery, PurchaseParams, PurchaseRequest } from '@pagecast/contracts';
-import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { purchaseFile } from '../use-cases/purchase-file';
@@ -9,17 +9,19 @@ export function marketplaceRouter(ctx: ServiceContext): Router {
   const router = Router();
 
   router.get('/api/marketplace', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    // what the workspace already holds or sells is marked as such
+    const { workspaceId } = requireActor(req, 'marketplace.read');
     const query = parseWith(MarketplaceQuery, req.query);
-    res.json(await searchListings(ctx, userId, query));
+    res.json(await searchListings(ctx, workspaceId, query));
   });
 
   router.post('/api/marketplace/purchase/:id', async (req, res) => {
-    const { userId } = requireIdentity(req);
+    // the workspace buys: its owner pays from their points and holds the licence
+    const { workspaceId } = requireActor(req, 'billing.spend');
     const { id } = parseWith(PurchaseParams, req.params);
     // an old client that sends no price is refused (VALIDATION): buying at whatever the price is now is the fault
     const { expectedPrice } = parseWith(PurchaseRequest, req.body ?? {});
-    res.json(await purchaseFile(ctx, { buyerId: userId, fileId: id, expectedPrice }));
+    res.json(await purchaseFile(ctx, { buyerId: workspaceId, fileId: id, expectedPrice }));
   });
 
   return router;

@@ -11,7 +11,7 @@ import {
   TemplateIdParams,
   UpdateGroupRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { authorize, parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { groupAgenda } from '../use-cases/agenda';
@@ -32,67 +32,70 @@ import { noStore } from './no-store';
 export function fleetRouter(ctx: ServiceContext): Router {
   const router = Router();
   router.get('/api/screens/groups', async (req, res) => {
-    noStore(res).json(await listGroups(ctx, requireIdentity(req).userId));
+    noStore(res).json(await listGroups(ctx, requireActor(req, 'screens.read').workspaceId));
   });
   router.post('/api/screens/groups', async (req, res) => {
-    const me = requireIdentity(req);
-    res.status(201).json(await createGroup(ctx, me.userId, parseWith(CreateGroupRequest, req.body)));
+    const me = requireActor(req, 'groups.write');
+    res.status(201).json(await createGroup(ctx, me.workspaceId, parseWith(CreateGroupRequest, req.body)));
   });
   router.put('/api/screens/groups/order', async (req, res) => {
-    const me = requireIdentity(req);
-    res.json(await setGroupOrder(ctx, me.userId, parseWith(GroupOrderRequest, req.body)));
+    const me = requireActor(req, 'groups.write');
+    res.json(await setGroupOrder(ctx, me.workspaceId, parseWith(GroupOrderRequest, req.body)));
   });
   router.put('/api/screens/groups/:groupId', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'groups.write');
     const { groupId } = parseWith(GroupIdParams, req.params);
-    res.json(await updateGroup(ctx, me.userId, groupId, parseWith(UpdateGroupRequest, req.body)));
+    res.json(await updateGroup(ctx, me.workspaceId, groupId, parseWith(UpdateGroupRequest, req.body)));
   });
   router.delete('/api/screens/groups/:groupId', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'groups.write');
     const { groupId } = parseWith(GroupIdParams, req.params);
-    await deleteGroup(ctx, me.userId, groupId);
+    await deleteGroup(ctx, me.workspaceId, groupId);
     res.json({ ok: true });
   });
   router.get('/api/screens/groups/:groupId/agenda', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'screens.read');
     const { groupId } = parseWith(GroupIdParams, req.params);
-    noStore(res).json(await groupAgenda(ctx, me.userId, groupId, parseWith(AgendaQuery, req.query)));
+    noStore(res).json(await groupAgenda(ctx, me.workspaceId, groupId, parseWith(AgendaQuery, req.query)));
   });
   router.post('/api/screens/bulk', async (req, res) => {
-    const me = requireIdentity(req);
-    res.json(await bulkChange(ctx, me.userId, parseWith(BulkChangeRequest, req.body)));
+    const me = requireActor(req, 'screens.assign');
+    res.json(await bulkChange(ctx, me.workspaceId, parseWith(BulkChangeRequest, req.body)));
   });
   router.get('/api/screens/takeovers', async (req, res) => {
-    noStore(res).json(await listTakeovers(ctx, requireIdentity(req).userId));
+    noStore(res).json(await listTakeovers(ctx, requireActor(req, 'screens.read').workspaceId));
   });
   router.post('/api/screens/takeovers', async (req, res) => {
-    const me = requireIdentity(req);
-    res.status(201).json(await startTakeover(ctx, me.userId, parseWith(StartTakeoverRequest, req.body)));
+    const me = requireActor(req, 'takeovers.start');
+    const input = parseWith(StartTakeoverRequest, req.body);
+    // from a saved template any broadcaster may; content typed on the spot needs the right to compose one
+    if (!('templateId' in input)) authorize(me, 'takeovers.compose');
+    res.status(201).json(await startTakeover(ctx, me.workspaceId, me.userId, input));
   });
   router.get('/api/screens/takeovers/log', async (req, res) => {
-    noStore(res).json(await takeoverLog(ctx, requireIdentity(req).userId));
+    noStore(res).json(await takeoverLog(ctx, requireActor(req, 'screens.read').workspaceId));
   });
   router.delete('/api/screens/takeovers/:takeoverId', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'takeovers.end');
     const { takeoverId } = parseWith(TakeoverIdParams, req.params);
-    res.json(await endTakeover(ctx, me.userId, takeoverId));
+    res.json(await endTakeover(ctx, me.workspaceId, me.userId, takeoverId));
   });
   router.get('/api/screens/takeover-templates', async (req, res) => {
-    noStore(res).json(await listTemplates(ctx, requireIdentity(req).userId));
+    noStore(res).json(await listTemplates(ctx, requireActor(req, 'screens.read').workspaceId));
   });
   router.post('/api/screens/takeover-templates', async (req, res) => {
-    const me = requireIdentity(req);
-    res.status(201).json(await createTemplate(ctx, me.userId, parseWith(TakeoverTemplateRequest, req.body)));
+    const me = requireActor(req, 'takeover-templates.write');
+    res.status(201).json(await createTemplate(ctx, me.workspaceId, parseWith(TakeoverTemplateRequest, req.body)));
   });
   router.put('/api/screens/takeover-templates/:templateId', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'takeover-templates.write');
     const { templateId } = parseWith(TemplateIdParams, req.params);
-    res.json(await updateTemplate(ctx, me.userId, templateId, parseWith(TakeoverTemplateRequest, req.body)));
+    res.json(await updateTemplate(ctx, me.workspaceId, templateId, parseWith(TakeoverTemplateRequest, req.body)));
   });
   router.delete('/api/screens/takeover-templates/:templateId', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'takeover-templates.write');
     const { templateId } = parseWith(TemplateIdParams, req.params);
-    await deleteTemplate(ctx, me.userId, templateId);
+    await deleteTemplate(ctx, me.workspaceId, templateId);
     res.json({ ok: true });
   });
   return router;

@@ -7,7 +7,7 @@ import {
   PairScreenRequest,
   PollPairingRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { ServiceContext } from '../context';
 import { bulkPairScreens } from '../use-cases/bulk-pairing';
@@ -42,13 +42,13 @@ export function pairingRouter(ctx: ServiceContext): Router {
   });
 
   router.post('/api/screens', async (req, res) => {
-    const me = requireIdentity(req);
-    res.status(201).json(await pairScreen(ctx, me.userId, parseWith(PairScreenRequest, req.body)));
+    const me = requireActor(req, 'screens.manage');
+    res.status(201).json(await pairScreen(ctx, me.workspaceId, parseWith(PairScreenRequest, req.body)));
   });
   // many codes claimed in one call (the displays still collect their tokens by polling)
   router.post('/api/screens/bulk-pairing', async (req, res) => {
-    const me = requireIdentity(req);
-    noStore(res).json(await bulkPairScreens(ctx, me.userId, parseWith(BulkPairingRequest, req.body)));
+    const me = requireActor(req, 'screens.manage');
+    noStore(res).json(await bulkPairScreens(ctx, me.workspaceId, parseWith(BulkPairingRequest, req.body)));
   });
   return router;
 }

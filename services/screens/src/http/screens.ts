@@ -6,7 +6,7 @@ import {
   ScreenIdParams,
   UpdateScreenRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireIdentity } from '@pagecast/service-kit';
+import { parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { screenAgenda } from '../use-cases/agenda';
@@ -20,33 +20,33 @@ import { noStore } from './no-store';
 export function screensRouter(ctx: ServiceContext): Router {
   const router = Router();
   router.get('/api/screens', async (req, res) => {
-    const me = requireIdentity(req);
-    noStore(res).json(await listScreens(ctx, me.userId));
+    const me = requireActor(req, 'screens.read');
+    noStore(res).json(await listScreens(ctx, me.workspaceId));
   });
   // the member's screens' health (counts and one page)
   router.get('/api/screens/health', async (req, res) => {
-    const me = requireIdentity(req);
-    noStore(res).json(await fleetHealth(ctx, me.userId, parseWith(FleetHealthQuery, req.query)));
+    const me = requireActor(req, 'screens.read');
+    noStore(res).json(await fleetHealth(ctx, me.workspaceId, parseWith(FleetHealthQuery, req.query)));
   });
   router.get('/api/screens/:id/agenda', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'screens.read');
     const { id } = parseWith(ScreenAgendaParams, req.params);
-    noStore(res).json(await screenAgenda(ctx, me.userId, id, parseWith(AgendaQuery, req.query)));
+    noStore(res).json(await screenAgenda(ctx, me.workspaceId, id, parseWith(AgendaQuery, req.query)));
   });
   router.get('/api/screens/:id/incidents', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'screens.read');
     const { id } = parseWith(ScreenIdParams, req.params);
-    noStore(res).json(await screenIncidents(ctx, me.userId, id));
+    noStore(res).json(await screenIncidents(ctx, me.workspaceId, id));
   });
   router.put('/api/screens/:id', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'screens.assign');
     const { id } = parseWith(ScreenIdParams, req.params);
-    res.json(await updateScreen(ctx, me.userId, id, parseWith(UpdateScreenRequest, req.body)));
+    res.json(await updateScreen(ctx, me.workspaceId, id, parseWith(UpdateScreenRequest, req.body)));
   });
   router.delete('/api/screens/:id', async (req, res) => {
-    const me = requireIdentity(req);
+    const me = requireActor(req, 'screens.manage');
     const { id } = parseWith(ScreenIdParams, req.params);
-    await revokeScreen(ctx, me.userId, id);
+    await revokeScreen(ctx, me.workspaceId, id);
     res.json({ ok: true });
   });
   return router;

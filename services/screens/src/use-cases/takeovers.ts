@@ -67,9 +67,11 @@ export async function takeoverPeriods(
   );
 }
 
+/** Starts a takeover on the screens of `ownerId`'s workspace; `by`: the member who starts it (logged). */
 export async function startTakeover(
   ctx: ServiceContext,
   ownerId: string,
+  by: string,
   input: StartTakeoverRequest,
 ): Promise<Takeover> {
   return serialByOwner(ctx, ownerId, async () => {
@@ -104,7 +106,7 @@ export async function startTakeover(
       target,
       content,
       startedAt: startsAt,
-      startedBy: ownerId,
+      startedBy: by,
       endsAt,
       endedAt: null,
       endedBy: null,
@@ -120,7 +122,7 @@ export async function startTakeover(
       takeoverId: doc._id,
       action: 'start',
       at: startsAt,
-      by: ownerId,
+      by,
       screenIds: doc.screenIds,
       content,
     });
@@ -139,7 +141,13 @@ export async function startTakeover(
   });
 }
 
-export async function endTakeover(ctx: ServiceContext, ownerId: string, takeoverId: string): Promise<Takeover> {
+/** Ends a running takeover of `ownerId`'s workspace; `by`: the member who ends it (logged). */
+export async function endTakeover(
+  ctx: ServiceContext,
+  ownerId: string,
+  by: string,
+  takeoverId: string,
+): Promise<Takeover> {
   return serialByOwner(ctx, ownerId, async () => {
     const now = ctx.clock.ms();
     const fleet = await ctx.data.fleet.fleets.get(ownerId);
@@ -153,19 +161,19 @@ export async function endTakeover(ctx: ServiceContext, ownerId: string, takeover
       ...fleet,
       running: fleet.running.filter((t) => t.id !== takeoverId && stillRunning(t, now)),
     });
-    await ctx.data.fleet.takeovers.end(takeoverId, ownerId, endedAt, ownerId);
+    await ctx.data.fleet.takeovers.end(takeoverId, ownerId, endedAt, by);
     await ctx.data.fleet.log.add({
       _id: `${takeoverId}#end`,
       ownerId,
       takeoverId,
       action: 'end',
       at: endedAt,
-      by: ownerId,
+      by,
       screenIds: doc.screenIds,
       content: doc.content,
     });
     await announceFleetChange(ctx, { kind: 'takeover-ended', ownerId, takeoverId, screenIds: doc.screenIds });
-    return present({ ...doc, endedAt, endedBy: ownerId });
+    return present({ ...doc, endedAt, endedBy: by });
   });
 }
 
