@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventData } from '@pagecast/contracts';
+import type { EventData, WorkspaceRole } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import { callService, type Json, publishEvent, testEnv, uniqueName, waitFor } from '@pagecast/service-kit/testing';
 import { loadServiceConfig } from '../src/config';
@@ -52,15 +52,19 @@ export function identityHeaders(svc: TestService, userId: string): Record<string
   };
 }
 
-/** A call as the gateway would pass it: signed identity of `userId` (none when undefined). */
+/**
+ * A call as the gateway would pass it: signed identity of `who` (none when undefined): a member's id (acting in their
+ * own workspace), or a member acting in `workspaceId` with `role`.
+ */
 export async function call(
   svc: TestService,
-  userId: string | undefined,
+  who: string | { userId: string; workspaceId: string; role: WorkspaceRole } | undefined,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: Json }> {
-  return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', userId ? { userId } : null, method, path, body);
+  const caller = typeof who === 'string' ? { userId: who } : (who ?? null);
+  return callService(svc.server.url, svc.env.INTERNAL_SECRET ?? '', caller, method, path, body);
 }
 
 export const newId = () => randomUUID();
