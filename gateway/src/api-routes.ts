@@ -17,7 +17,14 @@ import { createDeviceHeaders } from './device-headers';
 import { docsPage, documentedServices } from './docs';
 import { type EventsHub, watchKey } from './events';
 import { requireSession, sendError, sendUnauthorized, sessionOf } from './identify';
-import { type MembershipStore, resolveWorkspace, type WorkspaceResolution } from './memberships';
+import { readCookie, serializeCookie } from './cookies';
+import {
+  MEDIA_WORKSPACE_COOKIE,
+  type MembershipStore,
+  mediaWorkspace,
+  resolveWorkspace,
+  type WorkspaceResolution,
+} from './memberships';
 import type { createServiceProxy } from './proxy';
 import { refuseRole } from './role-check';
 import type { SessionIdentity } from './session';
@@ -47,6 +54,8 @@ export function mountApi(
     deviceHeader?: ReturnType<typeof createDeviceHeaders>;
     /** the manifest version the displays' sockets know for a screen (device-socket.ts) */
     manifestVersion?: (screenId: string) => string | undefined;
+    /** cookies the gateway sets carry Secure (PUBLIC_URL is https) */
+    secureCookies?: boolean;
     /** the workspace memberships, watched from account's bucket (memberships.ts); none: every call acts as owner */
     memberships?: MembershipStore;
   },
@@ -64,6 +73,17 @@ export function mountApi(
     return resolved;
   };
   const deviceHeader = deps.deviceHeader ?? createDeviceHeaders(deps.internalSecret);
+  /** Sets (or clears, back in the person's own) the media workspace cookie when it differs from this call's. */
+  const rememberMediaWorkspace = (req: express.Request, res: express.Response, workspaceId: string | undefined) => {
+    if (!deps.memberships || (readCookie(req.headers, MEDIA_WORKSPACE_COOKIE) ?? '') === (workspaceId ?? '')) return;
+    res.append(
+      'Set-Cookie',
+      serializeCookie(MEDIA_WORKSPACE_COOKIE, workspaceId ?? '', {
+        secure: deps.secureCookies ?? false,
+        maxAge: workspaceId ? undefined : 0,
+      }),
+    );
+  };
   app.get('/api/docs', compression(), (_req, res) => {
     res.type('html').set('Cache-Control', 'no-cache').send(docsPage());
   });
@@ -130,9 +150,16 @@ export function mountApi(
     if (locals.identity) {
       // the workspace the call acts in, and the caller's role there (absent: their own, as owner); signing out is
       // never refused, even from a page still naming a workspace the person was removed from
-      const acting: Exclude<WorkspaceResolution, 'not-a-member'> | undefined =
-        route?.id === 'logout' ? {} : workspaceOf(req, res, locals.identity);
+      const acting: Exclude<WorkspaceResolution, 'not-a-member'> | undefined = isMedia
+        ? deps.memberships
+          ? mediaWorkspace(deps.memberships, locals.identity.userId, req.headers)
+          : {}
+        : route?.id === 'logout'
+          ? {}
+          : workspaceOf(req, res, locals.identity);
       if (!acting) return;
+      // the page's images and videos follow the workspace its calls name (they cannot carry the header)
+      if (!isMedia && route?.id !== 'logout') rememberMediaWorkspace(req, res, acting.workspaceId);
       const identity = { ...locals.identity, ...acting };
       // a role without the route's action there: refused before anything reaches the service
       if (refuseRole(route, identity, res)) return;

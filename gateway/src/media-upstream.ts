@@ -1,11 +1,17 @@
 // The page-image path's two calls to file-conversion (media.ts): the access decision and the image's bytes, each
 // coalesced (callers missing at once share one call) and counted.
-import { IDENTITY_HEADER, internalMediaAccessPath, internalMediaPath, MediaAccessAnswer } from '@pagecast/contracts';
+import {
+  IDENTITY_HEADER,
+  type WorkspaceRole,
+  internalMediaAccessPath,
+  internalMediaPath,
+  MediaAccessAnswer,
+} from '@pagecast/contracts';
 import { signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
 import type { AccessCache, AccessEntry, ByteCache } from './media-caches';
 
 export type MediaCaller =
-  | { kind: 'member'; userId: string; sessionId: string }
+  | { kind: 'member'; userId: string; sessionId: string; workspaceId?: string; role?: WorkspaceRole }
   | { kind: 'device'; deviceId: string; screenId: string; ownerId: string };
 
 export class UpstreamError extends Error {

@@ -103,7 +103,8 @@ export function createMediaServer(opts: MediaOptions): MediaServer {
       return;
     }
     const key = `${hash}.webp`;
-    const cacheKey = `${caller.kind === 'member' ? `u:${caller.userId}` : `d:${caller.deviceId}`}\u0000${hash}`;
+    // a member's decision is theirs in one workspace: another workspace's may differ
+    const cacheKey = `${caller.kind === 'member' ? `u:${caller.userId}:${caller.workspaceId ?? ''}` : `d:${caller.deviceId}`}\u0000${hash}`;
     const decision = access.get(cacheKey) ?? (await check(caller, cacheKey, key, requestId));
     if (!decision.access) {
       sendJson(res, 404, 'NOT_FOUND', cookies, requestId);

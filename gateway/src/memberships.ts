@@ -2,6 +2,7 @@
 // role there comes from account's key-value bucket of memberships (WORKSPACE_MEMBERS_BUCKET), which every gateway
 // watches into memory: its values at start, then each put and delete. A delete is a removal: the person's open live
 // streams acting in that workspace end at once (server.ts wires onRemoved), and their next call is refused.
+import { readCookie } from './cookies';
 import {
   WORKSPACE_HEADER,
   WORKSPACE_MEMBERS_BUCKET,
@@ -55,6 +56,25 @@ export function resolveWorkspace(
   if (!workspaceId || workspaceId === userId) return {};
   const role = store.role(workspaceId, userId);
   return role ? { workspaceId, role } : 'not-a-member';
+}
+
+/**
+ * The workspace a page last acted in, for what it loads without headers: an <img> or <video> cannot name a workspace,
+ * so /media reads this cookie (HttpOnly: set by the gateway as /api calls name their workspace, never by a script).
+ */
+export const MEDIA_WORKSPACE_COOKIE = 'pc_ws';
+
+/**
+ * The workspace a /media request acts in: the header if any, else the cookie the page's last /api call left; never
+ * refused (a stale cookie, after a removal, only means the person's own images, and others' answer 404 as ever).
+ */
+export function mediaWorkspace(
+  store: MembershipStore,
+  userId: string,
+  headers: IncomingHttpHeaders,
+): { workspaceId?: string; role?: WorkspaceRole } {
+  const resolved = resolveWorkspace(store, userId, headers, readCookie(headers, MEDIA_WORKSPACE_COOKIE));
+  return resolved === 'not-a-member' ? {} : resolved;
 }
 
 export interface MembershipFeed {

@@ -1,5 +1,6 @@
 // Page images (media.ts), wired to the gateway: callers identified exactly as for /api, the security headers every
 // answer carries, and the request metrics (server.ts).
+import { type MembershipStore, mediaWorkspace } from './memberships';
 import type { createHttpApp } from '@pagecast/service-kit';
 import type express from 'express';
 import type { GatewayConfig } from './config';
@@ -38,6 +39,8 @@ export function pageImages(
     security: express.RequestHandler;
     registry: ReturnType<typeof createHttpApp>['registry'];
     logger: Logger;
+    /** the workspace memberships (memberships.ts): an image is decided in the workspace the page acts in */
+    memberships: MembershipStore;
   },
 ) {
   const { identify, security, registry, logger } = deps;
@@ -56,8 +59,13 @@ export function pageImages(
     securityHeaders: headersSetBy(security),
     async resolveCaller(req): Promise<CallerOutcome> {
       const who = await identify(req);
+      // an <img> names no workspace: the one the page's calls last named (memberships.ts, mediaWorkspace)
       const caller = who.identity
-        ? { kind: 'member' as const, ...who.identity }
+        ? {
+            kind: 'member' as const,
+            ...who.identity,
+            ...mediaWorkspace(deps.memberships, who.identity.userId, req.headers),
+          }
         : who.device
           ? { kind: 'device' as const, ...who.device }
           : undefined;

@@ -206,6 +206,7 @@ export function createGateway(
     deviceHeader,
     manifestVersion: (screenId) => sockets.versionOf(screenId),
     memberships,
+    secureCookies: https,
   });
 
   // Front end: the remotes' builds, their manifest URLs, and the shell with its SPA fallback.
@@ -213,7 +214,7 @@ export function createGateway(
   finish();
 
   // Page images: answered by the gateway itself, before express (media.ts says why and how).
-  const media = pageImages(config, { identify, security, registry, logger });
+  const media = pageImages(config, { identify, security, registry, logger, memberships });
   const handler: RequestListener = (req, res) => {
     if (!media.handle(req, res)) app(req, res);
   };

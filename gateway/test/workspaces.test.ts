@@ -132,6 +132,48 @@ describe('the workspace a call acts in', () => {
     }
   });
 
+  it("a page's images and videos follow the workspace its calls name: a cookie the gateway sets and clears, never a refusal", async () => {
+    const owner = await person();
+    const member = await person();
+    await putMember(owner.userId, member.userId, 'viewer');
+    const { url } = gateways[0] as { url: string };
+    const call = (path: string, cookie: string, workspaceId?: string) =>
+      fetch(`${url}${path}`, {
+        headers: { cookie, ...(workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {}) },
+      });
+    const mediaIdentity = async (cookie: string) => {
+      const path = `/media/video/${randomUUID()}`;
+      await (await call(path, cookie)).text();
+      const seen = files.seen.find((s) => s.url === path);
+      return seen ? verifyIdentityHeader(seen.headers['x-pagecast-identity'] as string, SECRET) : null;
+    };
+    // a call naming the workspace leaves the cookie (HttpOnly: no script sets it)
+    const named = await waitFor(async () => {
+      const res = await call('/api/files', cookieHeader(member.token), owner.userId);
+      return res.status === 200 ? res : undefined;
+    });
+    const set = named.headers.getSetCookie().find((c) => c.startsWith('pc_ws='));
+    expect(set).toContain(`pc_ws=${owner.userId}`);
+    expect(set).toContain('HttpOnly');
+    const withCookie = `${cookieHeader(member.token)}; pc_ws=${owner.userId}`;
+    // a video (an element that sends no header) is then asked in that workspace, with the member's role there
+    expect(await mediaIdentity(withCookie)).toMatchObject({
+      userId: member.userId,
+      workspaceId: owner.userId,
+      role: 'viewer',
+    });
+    // the same call again sets nothing; a call in the person's own workspace clears it
+    const again = await call('/api/files', withCookie, owner.userId);
+    expect(again.headers.getSetCookie().some((c) => c.startsWith('pc_ws='))).toBe(false);
+    const own = await call('/api/files', withCookie);
+    expect(own.headers.getSetCookie().find((c) => c.startsWith('pc_ws='))).toContain('Max-Age=0');
+    // a cookie naming a workspace the person is not in is no refusal: their own images, as ever
+    const stranger = await person();
+    const strangers = await mediaIdentity(`${cookieHeader(stranger.token)}; pc_ws=${owner.userId}`);
+    expect(strangers).toMatchObject({ userId: stranger.userId });
+    expect(strangers?.workspaceId).toBeUndefined();
+  });
+
   it('no header, or the caller’s own id: their own workspace, signed without workspace or role', async () => {
     const me = await person();
     const [gw] = gateways;
