@@ -17,6 +17,8 @@ const listing = (i: number, extra: Partial<MarketplaceListing> = {}): Marketplac
   id: `f${i}`,
   title: `資料 ${i}`,
   publishPrice: 3000,
+  kind: 'pdf',
+  videoSeconds: null,
   pageCount: 4,
   displayDuration: 30,
   updatedAt: '2026-11-01T00:00:00.000Z',
@@ -367,7 +369,12 @@ describe('marketplace screen', () => {
   });
 
   it("plays a video's watermarked clip, muted with controls and its poster, instead of the page images", async () => {
-    market = () => json(page([listing(1, { id: 'v1', pageCount: 1, previewUrl: '/api/files/v1/preview' })]));
+    market = () =>
+      json(
+        page([
+          listing(1, { id: 'v1', kind: 'video', videoSeconds: 10, pageCount: 1, previewUrl: '/api/files/v1/preview' }),
+        ]),
+      );
     await render();
     await click(byTestId('market-preview-open'));
     await settle();

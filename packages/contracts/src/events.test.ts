@@ -50,6 +50,35 @@ describe('parseEvent', () => {
   });
 });
 
+describe('a listing announced to the marketplace', () => {
+  const listing = {
+    fileId: 'f1',
+    ownerId: 'u1',
+    title: 'Shop video',
+    publishPrice: 3000,
+    pageCount: 1,
+    displayDuration: 30,
+    tags: [],
+    updatedAt: '2026-11-22T05:00:00.000Z',
+  };
+  const envelope = (data: object) => ({ ...good, type: subjects.filePublished, data });
+
+  it('carries the kind and a video’s length', () => {
+    const event = parseEvent(envelope({ ...listing, kind: 'video', videoDurationMs: 65_400 }));
+    expect(event.data).toMatchObject({ kind: 'video', videoDurationMs: 65_400 });
+  });
+
+  it('still parses an event made before the kind was carried', () => {
+    const event = parseEvent(envelope(listing));
+    expect(event.data).toEqual(listing);
+  });
+
+  it('refuses a kind that is not a file kind, and a negative length', () => {
+    expect(() => parseEvent(envelope({ ...listing, kind: 'audio' }))).toThrow();
+    expect(() => parseEvent(envelope({ ...listing, kind: 'video', videoDurationMs: -1 }))).toThrow();
+  });
+});
+
 describe('subjects and streams', () => {
   it('name subjects <service>.<entity>.<event>.v1', () => {
     for (const subject of allSubjects) expect(subject).toMatch(/^[a-z]+\.[a-z]+\.[a-z]+\.v1$/);

@@ -85,6 +85,8 @@ export const FileUpdatedEvent = z.object({
   updatedAt: IsoDateTime,
   /** a converted video's length (what the screens service judges a play record's reached second by); absent otherwise */
   videoDurationMs: z.number().int().nonnegative().optional(),
+  /** the file's kind; absent from events made before it was carried (a reader keeps what it knew, else a document) */
+  kind: z.enum(fileKinds).optional(),
 });
 /** The rights a seller states for a listing, shown to buyers (card, preview, purchase, bought files). */
 export const ListingCopyright = z.object({
@@ -105,6 +107,13 @@ export const FilePublishedEvent = z.object({
   updatedAt: IsoDateTime,
   /** what the seller stated when publishing; absent from events made before it was carried (the listing keeps its own) */
   copyright: ListingCopyright.optional(),
+  /**
+   * the file's kind; absent from events made before it was carried: the listing keeps the kind it was told, and one
+   * never told is a document (every file on sale then was one)
+   */
+  kind: z.enum(fileKinds).optional(),
+  /** a video's length, as in files.file.updated.v1; absent for other kinds and from older events */
+  videoDurationMs: z.number().int().nonnegative().optional(),
 });
 export const FileUnpublishedEvent = z.object({ fileId: z.string(), ownerId: z.string(), updatedAt: IsoDateTime });
 export const FileDeletedEvent = z.object({ fileId: z.string(), ownerId: z.string(), deletedAt: IsoDateTime });

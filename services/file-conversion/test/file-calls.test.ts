@@ -141,7 +141,13 @@ describe('file calls', () => {
     expect(pub.status).toBe(200);
     expect(pub.body).toMatchObject({ isPublished: true, publishPrice: 5000, status: 'private' });
     const listing = await waitFor('listing', async () => (await announced('files.file.published.v1', fileId))[0]);
-    expect(listing).toMatchObject({ ownerId: owner, publishPrice: 5000, pageCount: 3, title: '新しい題名' });
+    expect(listing).toMatchObject({
+      ownerId: owner,
+      publishPrice: 5000,
+      pageCount: 3,
+      title: '新しい題名',
+      kind: 'pdf',
+    });
     // the buyer is told who holds the rights
     expect(listing.copyright).toEqual({ authorName: '山田太郎', companyName: '山田商店', copyrightText: null });
 

@@ -118,6 +118,34 @@ describe('the listing read model follows file-conversion', () => {
   });
 });
 
+describe('what kind of file a listing sells', () => {
+  const listed = async (fileId: string) => {
+    const r = await call(svc, member, 'GET', `/api/marketplace?tags=${run}`);
+    return (r.body.files as Json[]).find((f) => f.id === fileId);
+  };
+
+  it('answers a video as a video with its length in seconds, and a photo as a photo', async () => {
+    const video = listingEvent({ tags: [run], pageCount: 1, kind: 'video', videoDurationMs: 65_400 });
+    const photo = listingEvent({ tags: [run], pageCount: 1, kind: 'image', displayDuration: 10 });
+    await publishListings(svc, [video, photo]);
+    expect(await listed(video.fileId)).toMatchObject({ kind: 'video', videoSeconds: 65, pageCount: 1 });
+    expect(await listed(photo.fileId)).toMatchObject({ kind: 'image', videoSeconds: null, displayDuration: 10 });
+  });
+
+  it('keeps a listing announced before kinds were carried: a document, then the kind an event tells', async () => {
+    const old = listingEvent({ tags: [run] });
+    await publishListings(svc, [old]);
+    expect(await listed(old.fileId)).toMatchObject({ kind: 'pdf', videoSeconds: null, pageCount: 3 });
+
+    // a later snapshot names the kind; one more without it (an older producer) leaves the kind told last
+    await publishEvent(svc, 'files.file.updated.v1', snapshot(old, { kind: 'video', videoDurationMs: 9_600 }));
+    await waitForRead(svc, 'kind told', async () => (await stored(old.fileId))?.kind === 'video');
+    await publishEvent(svc, 'files.file.updated.v1', snapshot(old, { title: '題名だけ変更' }));
+    await waitForRead(svc, 'title change', async () => (await stored(old.fileId))?.title === '題名だけ変更');
+    expect(await listed(old.fileId)).toMatchObject({ kind: 'video', videoSeconds: 10, title: '題名だけ変更' });
+  });
+});
+
 describe('a service starting with an empty database', () => {
   it('rebuilds the listings from the stream', async () => {
     const tag = `${run}-rebuild`;

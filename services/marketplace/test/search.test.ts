@@ -91,6 +91,9 @@ describe('the response', () => {
       id: ids.tower,
       title: '東京タワーの夜景',
       publishPrice: 3000,
+      // announced without a kind (an older event): a document
+      kind: 'pdf',
+      videoSeconds: null,
       pageCount: 3,
       displayDuration: 30,
       updatedAt: expect.any(String),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { constants } from '../constants';
 import { ListingCopyright } from '../events';
 import { defineRoutes } from '../route-def';
+import { FileKind } from './files';
 import { Id, IsoDateTime, normalizeTags } from '../validation';
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
@@ -54,6 +55,14 @@ export const MarketplaceListing = z.object({
   id: z.string(),
   title: z.string(),
   publishPrice: z.number().int(),
+  /**
+   * what is sold: a document (pages), a photo (one image shown for displayDuration seconds) or a video (plays for
+   * videoSeconds). A listing announced before kinds were carried, and never since, answers 'pdf': every file on sale
+   * then was a document, and the documents' kinds are shown alike.
+   */
+  kind: FileKind,
+  /** a video's length in whole seconds (rounded); null for other kinds, and for a video announced without it */
+  videoSeconds: z.number().int().nonnegative().nullable(),
   pageCount: z.number().int().nonnegative(),
   displayDuration: z.number().int(),
   updatedAt: IsoDateTime,

@@ -18,15 +18,20 @@ export function fileUpdatedData(f: FileDoc): EventData<'files.file.updated.v1'> 
     publishPrice: f.publishPrice,
     updatedAt: iso(f.updatedAt),
     // a playable video's length: the screens service judges a play record's reached second by it
-    ...(f.kind === 'video' && f.video && f.media?.durationMs !== undefined
-      ? { videoDurationMs: f.media.durationMs }
-      : {}),
+    ...videoLength(f),
+    ...(f.kind ? { kind: f.kind } : {}),
   };
 }
 
-/** Listing data for the marketplace; only for a converted, published file with a price. */
+/** A converted video's length, for the events that carry it; nothing for other kinds or a video not yet playable. */
+function videoLength(f: FileDoc): { videoDurationMs?: number } {
+  return f.kind === 'video' && f.video && f.media?.durationMs !== undefined
+    ? { videoDurationMs: f.media.durationMs }
+    : {};
+}
+
 /**
- * The listing of a file on sale; `copyright` when the caller has it at hand (publishing), else the marketplace keeps
+ * The listing of a file on sale (converted, published, priced; else undefined); `copyright` when the caller has it at hand (publishing), else the marketplace keeps
  * what it was told last.
  */
 export function filePublishedData(
@@ -43,6 +48,9 @@ export function filePublishedData(
     displayDuration: f.displayDuration,
     tags: f.tags,
     updatedAt: iso(f.updatedAt),
+    // the marketplace card shows a video's length and a photo as one image, not pages and seconds per page
+    ...(f.kind ? { kind: f.kind } : {}),
+    ...videoLength(f),
     ...(copyright?.authorName
       ? {
           copyright: {

@@ -21,6 +21,8 @@ export type ListingRow = Pick<
   | 'tags'
   | 'updatedAt'
   | 'copyright'
+  | 'kind'
+  | 'videoSeconds'
 >;
 
 const newestFirst = (a: ListingRow, b: ListingRow) =>

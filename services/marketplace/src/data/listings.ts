@@ -36,6 +36,10 @@ export function createListings(models: Models, index: ListingIndex) {
           version: f.updatedAt,
           // an event without them (a change of title, tags, duration) leaves the stated rights as they were
           copyright: f.copyright ?? stored?.copyright ?? null,
+          // likewise the kind: an event made before it was carried leaves the kind (and a video's length) told last
+          ...(f.kind
+            ? { kind: f.kind, videoSeconds: f.videoSeconds ?? null }
+            : { kind: stored?.kind ?? null, videoSeconds: stored?.videoSeconds ?? null }),
         };
         await listings.replaceOne({ _id: f.fileId }, doc, { upsert: true });
         await index.changed(f.fileId, doc);

@@ -1,6 +1,6 @@
 import type mongoose from 'mongoose';
 import { Schema } from 'mongoose';
-import type { ListingCopyright } from '@pagecast/contracts';
+import type { FileKind, ListingCopyright } from '@pagecast/contracts';
 
 const opts = { versionKey: false as const, minimize: false };
 
@@ -24,6 +24,10 @@ export interface ListingDoc {
   version: Date;
   /** author, company and notice the seller stated (null: never told) */
   copyright?: ListingCopyright | null;
+  /** the file's kind (null or absent: never told, announced before kinds were carried; shown as a document) */
+  kind?: FileKind | null;
+  /** a video's length in whole seconds (null: not a video, or never told) */
+  videoSeconds?: number | null;
 }
 
 /** Tier of each member (account and billing events): free members cannot buy. */
@@ -94,6 +98,8 @@ const listingSchema = new Schema<ListingDoc>(
       ),
       default: null,
     },
+    kind: { type: String, default: null },
+    videoSeconds: { type: Number, default: null },
   },
   { ...opts, collection: 'listings' },
 );

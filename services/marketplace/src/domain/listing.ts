@@ -1,4 +1,4 @@
-import type { ListingCopyright } from '@pagecast/contracts';
+import type { FileKind, ListingCopyright } from '@pagecast/contracts';
 
 /** What file-conversion's events say about a file, reduced to what the listing needs. */
 export interface ListingFacts {
@@ -13,6 +13,9 @@ export interface ListingFacts {
   updatedAt: Date;
   /** the rights the seller stated, when the event carries them (a listing keeps the last it was told) */
   copyright?: ListingCopyright;
+  /** the file's kind and, for a video, its length in whole seconds, when the event carries the kind */
+  kind?: FileKind;
+  videoSeconds?: number | null;
 }
 
 export type ListingChange =
@@ -33,6 +36,8 @@ export function changeFromSnapshot(s: {
   publishPrice: number | null;
   updatedAt: string;
   copyright?: ListingCopyright;
+  kind?: FileKind;
+  videoDurationMs?: number;
 }): ListingChange {
   const at = new Date(s.updatedAt);
   if (!s.isPublished || s.status !== 'private' || s.publishPrice == null || s.pageCount < 1) {
@@ -50,8 +55,26 @@ export function changeFromSnapshot(s: {
       tags: s.tags.map((t) => t.toLowerCase()),
       updatedAt: at,
       ...(s.copyright ? { copyright: s.copyright } : {}),
+      ...(s.kind ? { kind: s.kind, videoSeconds: s.kind === 'video' ? videoSeconds(s.videoDurationMs) : null } : {}),
     },
   };
+}
+
+/** A video's length in whole seconds as the card shows it (m:ss), or null when the event did not carry it. */
+export function videoSeconds(durationMs: number | undefined): number | null {
+  return durationMs === undefined ? null : Math.round(durationMs / 1000);
+}
+
+/**
+ * The kind a listing shows: the last kind an event told, else a document (a listing announced before kinds were
+ * carried: every file on sale then was a document); a video's length only with a video.
+ */
+export function shownKind(stored: { kind?: FileKind | null; videoSeconds?: number | null }): {
+  kind: FileKind;
+  videoSeconds: number | null;
+} {
+  const kind = stored.kind ?? 'pdf';
+  return { kind, videoSeconds: kind === 'video' ? (stored.videoSeconds ?? null) : null };
 }
 
 /**

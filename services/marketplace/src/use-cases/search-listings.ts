@@ -5,6 +5,7 @@ import {
   previewImagePath,
 } from '@pagecast/contracts';
 import type { ServiceContext } from '../context';
+import { shownKind } from '../domain/listing';
 import { foldTitle, pagination } from '../domain/search';
 
 /** A page of listings, newest first, with the caller's own files and active licences marked. */
@@ -30,6 +31,7 @@ export async function searchListings(
     id: r._id,
     title: r.title,
     publishPrice: r.publishPrice,
+    ...shownKind(r),
     pageCount: r.pageCount,
     displayDuration: r.displayDuration,
     updatedAt: r.updatedAt.toISOString(),
