@@ -2,7 +2,7 @@ import type { MarketplaceListing } from '@pagecast/contracts';
 import { Badge, BUY_POINTS_PATH, Button, buttonClass, Card, CopyrightDetails } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
-import { LICENCE_DAYS, type PurchaseState } from '../model/marketplace-rules';
+import { formatLength, LICENCE_DAYS, type PurchaseState } from '../model/marketplace-rules';
 
 const buttonLabel: Record<PurchaseState, string> = {
   own: 'marketplace.card.own',
@@ -14,7 +14,10 @@ const buttonLabel: Record<PurchaseState, string> = {
 
 const playUrl = (id: string) => `/signage/${encodeURIComponent(id)}?autoplay=true`;
 
-/** One listing: first-page thumbnail (opens the preview), price, title, pages, seconds per page, the 30-day period, date, buy button. */
+/**
+ * One listing: first-page thumbnail (opens the preview), price, title, what it holds (a document's pages and seconds
+ * per page; a photo's seconds; a video's length), the 30-day period, date, buy button.
+ */
 export function ListingCard({
   listing,
   state,
@@ -53,6 +56,11 @@ export function ListingCard({
           <span className="pm-price" data-testid="market-price">
             {t('marketplace.card.price', { price: listing.publishPrice.toLocaleString(i18n.language) })}
           </span>
+          {listing.kind === 'video' || listing.kind === 'image' ? (
+            <Badge variant="secondary" data-testid="market-kind" data-kind={listing.kind}>
+              {t(listing.kind === 'video' ? 'marketplace.card.kindVideo' : 'marketplace.card.kindImage')}
+            </Badge>
+          ) : null}
           {listing.isOwn ? (
             <Badge variant="secondary" data-testid="market-own">
               {t('marketplace.card.ownBadge')}
@@ -69,12 +77,7 @@ export function ListingCard({
         </h2>
         <CopyrightDetails copyright={listing.copyright} compact />
         <dl className="pm-props">
-          <dt>{t('marketplace.card.pagesLabel')}</dt>
-          <dd data-testid="market-pages">
-            {t('marketplace.card.pages', { count: listing.pageCount, n: listing.pageCount })}
-          </dd>
-          <dt>{t('marketplace.card.durationLabel')}</dt>
-          <dd>{t('marketplace.card.duration', { seconds: listing.displayDuration })}</dd>
+          <Extent listing={listing} />
           <dt>{t('marketplace.card.periodLabel')}</dt>
           <dd>{t('marketplace.card.period', { count: LICENCE_DAYS, days: LICENCE_DAYS })}</dd>
           <dt>{t('marketplace.card.publishedLabel')}</dt>
@@ -122,5 +125,40 @@ export function ListingCard({
         ) : null}
       </div>
     </Card>
+  );
+}
+
+/** How much the file holds: a video plays for its length, a photo is one image shown for its seconds, a document has pages. */
+function Extent({ listing }: { listing: MarketplaceListing }) {
+  const { t } = useTranslation();
+  if (listing.kind === 'video') {
+    // a video announced without its length (never expected once converted) shows no length rather than a wrong one
+    if (listing.videoSeconds === null) return null;
+    return (
+      <>
+        <dt>{t('marketplace.card.lengthLabel')}</dt>
+        <dd data-testid="market-length">
+          <time dateTime={`PT${listing.videoSeconds}S`}>{formatLength(listing.videoSeconds)}</time>
+        </dd>
+      </>
+    );
+  }
+  if (listing.kind === 'image') {
+    return (
+      <>
+        <dt>{t('marketplace.card.durationLabel')}</dt>
+        <dd data-testid="market-duration">{t('marketplace.card.photoDuration', { count: listing.displayDuration })}</dd>
+      </>
+    );
+  }
+  return (
+    <>
+      <dt>{t('marketplace.card.pagesLabel')}</dt>
+      <dd data-testid="market-pages">
+        {t('marketplace.card.pages', { count: listing.pageCount, n: listing.pageCount })}
+      </dd>
+      <dt>{t('marketplace.card.durationLabel')}</dt>
+      <dd data-testid="market-duration">{t('marketplace.card.duration', { seconds: listing.displayDuration })}</dd>
+    </>
   );
 }

@@ -91,3 +91,11 @@ export function fetchFailure(error: unknown): { status: number; text: string } {
   }
   return { status: 0, text: error instanceof Error ? error.message : String(error) };
 }
+
+/** A video's length as File management and the player show it: m:ss, or h:mm:ss from an hour. */
+export function formatLength(totalSeconds: number): string {
+  const h = Math.floor(totalSeconds / 3600);
+  const m = Math.floor((totalSeconds % 3600) / 60);
+  const s = String(totalSeconds % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
