@@ -5,7 +5,7 @@ import { createRepositories, ensureIndexes, ResumableStore } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
 import { expireResumableUploads } from './use-cases/resumable-upload';
-import { LocalOriginals, startConversionWorkers } from './workers';
+import { backfillPreviewClips, clipBackfill, LocalOriginals, startConversionWorkers } from './workers';
 
 import type { ServiceContext } from './context';
 
@@ -61,7 +61,14 @@ export async function createServer(
       }
       if (workers) {
         const running = await startConversionWorkers(context);
+        // videos with no preview clip (converted before clips, or the clip failed): a few at a time, bounded per file
+        const clips = runPeriodically(clipBackfill.everyMs, () => backfillPreviewClips(context), {
+          logger: context.logger,
+          name: 'preview clip backfill',
+          runAtStart: true,
+        });
         onClose(async () => {
+          await clips.stop();
           await running.stop();
           await closeDefaultOffices();
         });

@@ -449,6 +449,23 @@ export async function makePreviewClip(
   });
 }
 
+/**
+ * The preview clip of a video known only by its container (a stored video whose clip was never made): probed first in
+ * the same run, with the same limits, then encoded as makePreviewClip does.
+ */
+export async function makePreviewClipOf(
+  path: string,
+  container: VideoContainer,
+  opts: PreviewClipOptions,
+): Promise<Omit<PreviewClip, 'path'>> {
+  return inVideoRun('pagecast-clip-', opts, async (run) => {
+    const clip = await encodePreviewClip(path, await probeVideo(path, container, run), run);
+    await opts.onClip(clip);
+    const { path: _clip, ...summary } = clip;
+    return summary;
+  });
+}
+
 /** One sandboxed ffmpeg job: its scratch directory and a slot of the render pool, both given back however it ends. */
 async function inVideoRun<T>(
   prefix: string,

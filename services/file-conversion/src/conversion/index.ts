@@ -11,6 +11,7 @@ export { convertImage, type ImageHeader, readImageHeader } from './convert-image
 export {
   convertVideo,
   makePreviewClip,
+  makePreviewClipOf,
   type PreviewClip,
   type PreviewClipOptions,
   previewClipSettings,

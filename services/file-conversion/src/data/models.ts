@@ -31,6 +31,9 @@ export interface FileDoc {
     bytes: number;
     sha256: string;
     preview?: VideoPreviewDoc | null;
+    /** clips the backfill tried to make for a video without one (it stops at its bound), and when it last began one */
+    clipAttempts?: number;
+    clipTriedAt?: Date | null;
   } | null;
   sizeBytes: number;
   pageCount: number;
@@ -186,6 +189,8 @@ const fileSchema = new Schema<FileDoc>(
             ),
             default: null,
           },
+          clipAttempts: { type: Number, default: undefined },
+          clipTriedAt: { type: Date, default: undefined },
         },
         { _id: false },
       ),

@@ -219,7 +219,8 @@ export async function convertFile(
  * A converted video's watermarked preview clip (conversion's makePreviewClip: same sandbox, same render pool), made
  * from the original still on this machine and stored beside the video. Made for every video at conversion, so a
  * video can be put on sale at once: publishing is a call answered by the API, which converts nothing. A clip that
- * fails leaves the video playable and its listing shows the watermarked poster instead; it is logged, not retried.
+ * fails leaves the video playable and its listing shows the watermarked poster until the backfill makes one
+ * (clip-backfill.ts).
  */
 async function makeClip(deps: JobDeps, file: FileDoc, original: string, source: VideoProbe): Promise<void> {
   const { data, logger } = deps;

@@ -17,6 +17,7 @@ import { convertFile, disableFile, FileGoneError, removeUnusedObjects, WorkerSto
 import type { LocalOriginals } from './local-originals';
 import type { ServiceSettings } from '../config';
 
+export { backfillPreviewClips, clipBackfill, type ClipBackfillOptions } from './clip-backfill';
 export { LocalOriginals } from './local-originals';
 
 export const CONVERSION_STREAM = 'CONVERSION';
