@@ -3,6 +3,7 @@ import { fileKinds, pointTransactionTypes } from './constants';
 import { DisplayMode, FileStatus, IsoDateTime, MembershipTier } from './validation';
 import { IncidentState } from './api/screen-health';
 import { WorkspaceRole } from './identity';
+import { AuditEntry } from './api/audit';
 
 // The subjects are in subjects.ts, free of zod: a page that only names a subject must not download zod with it.
 import { allSubjects, type Subject, subjects } from './subjects';
@@ -318,6 +319,11 @@ export const eventDataSchemas = {
   [subjects.fleetChanged]: FleetChangedEvent,
   [subjects.screenAlert]: ScreenAlertEvent,
   [subjects.alertTakeover]: AlertTakeoverEvent,
+  [subjects.auditFiles]: AuditEntry,
+  [subjects.auditScreens]: AuditEntry,
+  [subjects.auditAccount]: AuditEntry,
+  [subjects.auditBilling]: AuditEntry,
+  [subjects.auditMarketplace]: AuditEntry,
 } as const satisfies { [S in Subject]: z.ZodType };
 
 export type EventData<S extends Subject> = z.infer<(typeof eventDataSchemas)[S]>;
@@ -421,6 +427,14 @@ export const streams: ReadonlyArray<StreamDef> = [
   {
     name: 'SCREENS',
     subjects: ['screens.>'],
+    retention: 'limits',
+    duplicateWindowMs: DUPLICATE_WINDOW_MS,
+    maxAgeMs: STREAM_MAX_AGE_MS,
+  },
+  // Audit entries on their way to the account service's chained log (the log, not the stream, is what is kept).
+  {
+    name: 'AUDIT',
+    subjects: ['audit.>'],
     retention: 'limits',
     duplicateWindowMs: DUPLICATE_WINDOW_MS,
     maxAgeMs: STREAM_MAX_AGE_MS,

@@ -124,6 +124,9 @@ describe('route table', () => {
       'delete /api/workspaces/:id/invitations/:invitationId',
       'get /api/invitations/:token',
       'post /api/invitations/:token/accept',
+      // the audit log
+      'get /api/workspaces/:id/audit',
+      'get /api/workspaces/:id/audit.csv',
     ];
     expect(apiRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());
   });

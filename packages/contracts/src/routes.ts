@@ -1,4 +1,5 @@
 import { accountRoutes } from './api/auth';
+import { auditRoutes } from './api/audit';
 import { contactRoutes } from './api/contact';
 import { dashboardRoutes } from './api/dashboard';
 import { deviceSocketRoutes } from './api/device-socket';
@@ -42,6 +43,7 @@ export const apiRoutes: RouteDef[] = [
   ...screenAlertRoutes,
   ...screenHealthRoutes,
   ...screenScaleRoutes,
+  ...auditRoutes,
 ];
 
 export function routesFor(service: ServiceName): RouteDef[] {

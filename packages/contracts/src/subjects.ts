@@ -30,6 +30,12 @@ export const subjects = {
   fleetChanged: 'screens.fleet.changed.v1',
   screenAlert: 'screens.alert.raised.v1',
   alertTakeover: 'screens.takeover.alerted.v1',
+  // Audit entries, one subject per publishing service (`audit.<service>.…`) on the AUDIT stream; account chains them.
+  auditFiles: 'audit.files.entry.v1',
+  auditScreens: 'audit.screens.entry.v1',
+  auditAccount: 'audit.account.entry.v1',
+  auditBilling: 'audit.billing.entry.v1',
+  auditMarketplace: 'audit.marketplace.entry.v1',
 } as const;
 export type Subject = (typeof subjects)[keyof typeof subjects];
 export const allSubjects = Object.values(subjects) as Subject[];

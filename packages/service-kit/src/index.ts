@@ -79,6 +79,26 @@ export {
   RELAY_AGE_MS,
   RELAY_INTERVAL_MS,
 } from './outbox';
+export {
+  auditDiff,
+  type ChainBreak,
+  type ChainedEntry,
+  type ChainVerdict,
+  canonicalJson,
+  chainedContent,
+  chainHash,
+  GENESIS_HASH,
+  nextLink,
+  verifyChain,
+} from './audit-chain';
+export {
+  type AuditActor,
+  type AuditedChange,
+  type AuditService,
+  auditActor,
+  auditSnapshot,
+  publishAudit,
+} from './audit';
 export { type ClaimRecord, type Claims, createClaims, type LeaseOptions } from './claims';
 export { type BatchLoader, type ByIdCollection, createBatchLoader, readByIds } from './batch-loader';
 export { LRUCache } from 'lru-cache';

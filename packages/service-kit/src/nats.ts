@@ -192,6 +192,11 @@ export interface ConsumeOptions<S extends Subject> {
   ackWaitMs?: number;
   /** How long the consumer's creation is tried again when JetStream does not answer (start-retry.ts). */
   setupTimeoutMs?: number;
+  /**
+   * Messages handed out and not yet acked, over all processes bound to the durable (JetStream's max_ack_pending).
+   * 1: strictly one after the other in stream order, whatever the replicas (the audit log's chain). Unset: the server's.
+   */
+  maxAckPending?: number;
 }
 
 /**
@@ -297,7 +302,12 @@ async function consumeDurable(
   const log = logger.child({ stream, durable });
   const setup = startRetry(log, opts.setupTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
   const jsm = await untilReady('nats jetstream', () => js.jetstreamManager(), setup, permanentNatsError);
-  const config = { filter_subjects: subjects, ack_wait: nanos(ackWaitMs), max_deliver: maxDeliver };
+  const config = {
+    filter_subjects: subjects,
+    ack_wait: nanos(ackWaitMs),
+    max_deliver: maxDeliver,
+    ...(opts.maxAckPending ? { max_ack_pending: opts.maxAckPending } : {}),
+  };
   await ensureConsumer(jsm, stream, durable, config, {
     logger: log,
     deliver: opts.deliver,
