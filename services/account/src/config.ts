@@ -14,6 +14,8 @@ export const configSchema = {
    * nobody in it, and replaying every earlier run's events only delays theirs).
    */
   BILLING_EVENTS_FROM: z.enum(['all', 'new']).default('all'),
+  /** Where a NEW durable consumer of the audit entries starts (as BILLING_EVENTS_FROM: `new` in component tests). */
+  AUDIT_EVENTS_FROM: z.enum(['all', 'new']).default('all'),
 };
 
 /** Throws a ConfigError naming every missing or bad variable. */

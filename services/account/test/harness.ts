@@ -27,6 +27,7 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
     ...env,
     PORT: '0',
     BILLING_EVENTS_FROM: 'new',
+    AUDIT_EVENTS_FROM: 'new',
     LOG_LEVEL: 'silent',
     MONGO_DB: uniqueName(prefix),
     PUBLIC_URL,
@@ -46,6 +47,7 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
       await nats.jsm.consumers
         .delete('SCREENS', `${durableName(server.context.dbName)}-screen-alerts`)
         .catch(() => undefined);
+      await nats.jsm.consumers.delete('AUDIT', `${durableName(server.context.dbName)}-audit`).catch(() => undefined);
       await server.close();
       await nats.nc.drain();
     },

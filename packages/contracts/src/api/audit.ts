@@ -74,8 +74,12 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
-/** One changed value: where (the keys from the top), what it was and what it became (undefined: absent). */
-export const AuditChange = z.object({ path: z.array(z.string()), before: z.unknown(), after: z.unknown() });
+/** One changed value: where (the keys from the top), what it was and what it became (absent: the member was not there). */
+export const AuditChange = z.object({
+  path: z.array(z.string()),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+});
 export type AuditChange = z.infer<typeof AuditChange>;
 
 /** A stored entry: its place in the workspace's chain and the difference of before and after. */

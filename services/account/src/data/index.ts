@@ -1,4 +1,5 @@
 import { type Claims, createClaims } from '@pagecast/service-kit';
+import { type AuditLogRepository, createAuditLogRepository } from './audit-log';
 import type mongoose from 'mongoose';
 import { type ContactMessageRepository, createContactMessageRepository } from './contact-messages';
 import { createRateLimitRepository, type RateLimitRepository } from './rate-limits';
@@ -7,6 +8,7 @@ import { createSigningKeyRepository, type SigningKeyRepository } from './signing
 import { createUserRepository, type UserRepository } from './users';
 import { createWorkspaceRepository, type WorkspaceRepository } from './workspaces';
 
+export * from './audit-log';
 export * from './contact-messages';
 export * from './known-browser-key';
 export * from './mailer';
@@ -26,6 +28,8 @@ export interface Repositories {
   contactMessages: ContactMessageRepository;
   workspaces: WorkspaceRepository;
   claims: Claims;
+  /** the audit log: appended and read, never changed */
+  auditLog: AuditLogRepository;
   /** Builds the indexes (the unique e-mail index must exist before the first registration). */
   init(): Promise<void>;
 }
@@ -39,6 +43,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
   const workspaces = createWorkspaceRepository(conn);
   // one-time facts (first login, a migration, the use of a token): the kit's insert-once claims
   const claims = createClaims(conn);
+  const auditLog = createAuditLogRepository(conn);
   return {
     users,
     sessions,
@@ -47,6 +52,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
     contactMessages,
     workspaces,
     claims,
+    auditLog,
     async init() {
       for (const m of [
         users.model,
@@ -57,6 +63,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
         contactMessages.model,
         ...workspaces.models,
         claims.model,
+        auditLog.model,
       ]) {
         await m.createCollection().catch(() => undefined);
         await m.createIndexes();

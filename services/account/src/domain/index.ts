@@ -12,3 +12,4 @@ export * from './user';
 export * from './alert-takeover-mail';
 export * from './invitation-mail';
 export * from './workspace';
+export * from './audit';

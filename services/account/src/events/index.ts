@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../context';
 import { consumeAlertTakeovers } from './alert-takeovers';
+import { consumeAuditEntries } from './audit-log';
 import { consumeBillingEvents } from './billing-consumers';
 import { consumeScreenAlerts } from './screen-alerts';
 
@@ -39,5 +40,12 @@ export async function startConsumers(context: ServiceContext): Promise<RunningCo
     publicUrl: context.config.PUBLIC_URL,
     logger: context.logger,
   });
-  return [billing, screenAlerts, alertTakeovers];
+  const audit = await consumeAuditEntries({
+    js: context.nats.js,
+    durable: `${durableName(context.dbName)}-audit`,
+    auditLog: context.data.auditLog,
+    logger: context.logger,
+    deliver: context.config.AUDIT_EVENTS_FROM,
+  });
+  return [billing, screenAlerts, alertTakeovers, audit];
 }

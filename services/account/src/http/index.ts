@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { ServiceContext } from '../context';
 import type { AccountDeps } from '../use-cases/deps';
+import { createAuditRoutes } from './audit';
 import { createRoutes } from './routes';
 
 export * from './cookies';
@@ -21,5 +22,7 @@ export function createRouter(context: ServiceContext): Router {
     background,
     clock,
   };
-  return createRoutes({ deps, tokens, secureCookies: config.PUBLIC_URL.startsWith('https:') });
+  const router = createRoutes({ deps, tokens, secureCookies: config.PUBLIC_URL.startsWith('https:') });
+  router.use(createAuditRoutes(deps));
+  return router;
 }

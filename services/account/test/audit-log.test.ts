@@ -1,0 +1,202 @@
+// The audit log against the real account service (FerretDB, NATS): entries published on the AUDIT stream are chained
+// per workspace, a redelivered entry is kept once, the owner and admins read and export them, others are refused,
+// and the verify command names a row broken by hand.
+import { randomUUID } from 'node:crypto';
+import { type AuditEntry, AuditPage, IDENTITY_HEADER, subjects } from '@pagecast/contracts';
+import { GENESIS_HASH, signIdentityHeader } from '@pagecast/service-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditVerify } from '../src/cli/audit-verify';
+import { call, env, type Harness, login, type Session, startHarness, verifiedMember } from './harness';
+
+let h: Harness;
+let owner: Session;
+let admin: Session;
+let viewer: Session;
+
+const asMember = (s: Session, workspaceId: string, role: 'admin' | 'viewer') => ({
+  [IDENTITY_HEADER]: signIdentityHeader(
+    { userId: s.userId, sessionId: s.sessionId, workspaceId, role },
+    env.INTERNAL_SECRET,
+  ),
+});
+
+function entry(workspaceId: string, over: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    id: randomUUID(),
+    workspaceId,
+    actorUserId: workspaceId,
+    address: '203.0.113.7',
+    action: 'file.updated',
+    object: { type: 'file', id: 'f1' },
+    before: { title: 'Menu, winter', tags: [] },
+    after: { title: 'Menu "spring"', tags: ['food'] },
+    at: new Date().toISOString(),
+    ...over,
+  };
+}
+
+/** Publishes as a service's outbox does; `msgID` other than the entry's id stands for a redelivery past the window. */
+async function publish(e: AuditEntry, subject: string = subjects.auditFiles, msgID = e.id): Promise<void> {
+  const envelope = { id: e.id, type: subject, occurredAt: e.at, data: e };
+  await h.nats.js.publish(subject, JSON.stringify(envelope), { msgID });
+}
+
+async function rowsOf(workspaceId: string, count: number) {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const rows = await h.server.context.conn
+      .collection<{ _id: string; seq: number; prevHash: string; hash: string }>('audit_log')
+      .find({ workspaceId })
+      .sort({ seq: 1 })
+      .toArray();
+    if (rows.length >= count) return rows;
+    if (Date.now() > until) throw new Error(`${rows.length} of ${count} audit rows of ${workspaceId}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  h = await startHarness('audit');
+  const [o, a, v] = await Promise.all([
+    verifiedMember(h, 'audit-owner'),
+    verifiedMember(h, 'audit-admin'),
+    verifiedMember(h, 'audit-viewer'),
+  ]);
+  owner = (await login(h, o.email, o.password)).session;
+  admin = (await login(h, a.email, a.password)).session;
+  viewer = (await login(h, v.email, v.password)).session;
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('chaining', () => {
+  it('chains each workspace apart, seq 1, 2, ..., each row naming the hash before it', async () => {
+    const ws = owner.userId;
+    const other = randomUUID();
+    const first = entry(ws);
+    await publish(first);
+    await publish(entry(other), subjects.auditScreens);
+    await publish(entry(ws, { action: 'playlist.created', object: { type: 'playlist', id: 'p1' }, before: null }));
+    const rows = await rowsOf(ws, 2);
+    expect(rows.map((r) => r.seq)).toEqual([1, 2]);
+    expect(rows[0]?._id).toBe(first.id);
+    expect(rows[0]?.prevHash).toBe(GENESIS_HASH);
+    expect(rows[1]?.prevHash).toBe(rows[0]?.hash);
+    expect((await rowsOf(other, 1)).map((r) => r.seq)).toEqual([1]);
+  });
+
+  it('keeps a redelivered entry once', async () => {
+    const ws = randomUUID();
+    const e = entry(ws);
+    await publish(e);
+    await publish(e, subjects.auditFiles, randomUUID()); // the same entry, past JetStream's de-duplication
+    await publish(entry(ws));
+    const rows = await rowsOf(ws, 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await rowsOf(ws, 2)).length).toBe(2);
+    expect(rows.filter((r) => r._id === e.id)).toHaveLength(1);
+  });
+});
+
+describe('reading', () => {
+  let ws: string;
+  beforeAll(async () => {
+    ws = owner.userId;
+    await publish(
+      entry(ws, {
+        actorUserId: admin.userId,
+        action: 'screen.updated',
+        object: { type: 'screen', id: 's1' },
+        before: { name: 'Lobby', rotation: 0 },
+        after: { name: 'Lobby', rotation: 90 },
+      }),
+      subjects.auditScreens,
+    );
+    await rowsOf(ws, 3);
+  });
+
+  it('gives the owner the log newest first, with the difference, in pages', async () => {
+    const first = await call(h, 'GET', `/api/workspaces/${ws}/audit?limit=2`, { identity: owner.identity });
+    expect(first.status).toBe(200);
+    const page = AuditPage.parse(first.body);
+    expect(page.entries.map((e) => e.seq)).toEqual([3, 2]);
+    expect(page.entries[0]?.diff).toEqual([{ path: ['rotation'], before: 0, after: 90 }]);
+    expect(page.nextCursor).toBe('2');
+    const next = AuditPage.parse(
+      (await call(h, 'GET', `/api/workspaces/${ws}/audit?limit=2&cursor=2`, { identity: owner.identity })).body,
+    );
+    expect(next.entries.map((e) => e.seq)).toEqual([1]);
+    expect(next.nextCursor).toBeNull();
+  });
+
+  it('filters by actor, action and object type', async () => {
+    const byActor = AuditPage.parse(
+      (await call(h, 'GET', `/api/workspaces/${ws}/audit?actor=${admin.userId}`, { identity: owner.identity })).body,
+    );
+    expect(byActor.entries.map((e) => e.action)).toEqual(['screen.updated']);
+    const byType = AuditPage.parse(
+      (await call(h, 'GET', `/api/workspaces/${ws}/audit?objectType=file`, { identity: owner.identity })).body,
+    );
+    expect(byType.entries.map((e) => e.seq)).toEqual([1]);
+    const future = new Date(Date.now() + 3600_000).toISOString();
+    const none = await call(h, 'GET', `/api/workspaces/${ws}/audit?from=${encodeURIComponent(future)}`, {
+      identity: owner.identity,
+    });
+    expect(AuditPage.parse(none.body).entries).toEqual([]);
+    const bad = await call(h, 'GET', `/api/workspaces/${ws}/audit?action=file.renamed`, { identity: owner.identity });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION');
+  });
+
+  it('lets an admin of the workspace read, and refuses a viewer and a stranger', async () => {
+    const asAdmin = await call(h, 'GET', `/api/workspaces/${ws}/audit`, { headers: asMember(admin, ws, 'admin') });
+    expect(asAdmin.status).toBe(200);
+    const asViewer = await call(h, 'GET', `/api/workspaces/${ws}/audit`, { headers: asMember(viewer, ws, 'viewer') });
+    expect([asViewer.status, asViewer.body.code]).toEqual([403, 'FORBIDDEN_ROLE']);
+    const stranger = await call(h, 'GET', `/api/workspaces/${ws}/audit.csv`, { identity: viewer.identity });
+    expect([stranger.status, stranger.body.code]).toEqual([403, 'NOT_A_MEMBER']);
+    const anonymous = await call(h, 'GET', `/api/workspaces/${ws}/audit`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('exports a filter as RFC 4180 CSV: a header row, before, after and the difference as JSON', async () => {
+    const res = await fetch(`${h.url}/api/workspaces/${ws}/audit.csv?objectType=file`, {
+      headers: { [IDENTITY_HEADER]: signIdentityHeader(owner.identity, env.INTERNAL_SECRET) },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const text = await res.text();
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe('seq,at,actorUserId,address,action,objectType,objectId,before,after,diff,hash');
+    expect(lines).toHaveLength(3); // header, the one file entry, and the empty string after the last CRLF
+    expect(lines[2]).toBe('');
+    // the JSON cells are quoted, their quotes doubled
+    expect(lines[1]).toContain('"{""tags"":[],""title"":""Menu, winter""}"');
+    expect(lines[1]).toContain('""after"":""Menu \\""spring\\""""');
+    expect(lines[1]?.startsWith('1,')).toBe(true);
+  });
+});
+
+describe('npm run audit:verify', () => {
+  it('says OK for chains that hold, and names the first row broken by hand (exit 1)', async () => {
+    const ws = randomUUID();
+    for (let i = 0; i < 3; i++) await publish(entry(ws, { object: { type: 'file', id: `f${i}` } }));
+    await rowsOf(ws, 3);
+    const out: string[] = [];
+    const verifyEnv = { MONGO_URL: env.MONGO_URL, MONGO_DB: h.server.context.dbName };
+    expect(await auditVerify(['--workspace', ws], verifyEnv, (l) => out.push(l))).toBe(0);
+    expect(out[0]).toMatch(new RegExp(`^${ws}\\t3 entries\\tOK\\thead [0-9a-f]{64}$`));
+
+    // by hand, past every route: nothing in the product can do this
+    await h.server.context.conn
+      .collection('audit_log')
+      .updateOne({ workspaceId: ws, seq: 2 }, { $set: { 'after.title': 'forged' } });
+    out.length = 0;
+    expect(await auditVerify([], verifyEnv, (l) => out.push(l))).toBe(1);
+    const line = out.find((l) => l.startsWith(ws));
+    expect(line).toMatch(/BROKEN at seq 2 \(position 2, entry [0-9a-f-]{36}\): hash/);
+    expect(out.at(-1)).toMatch(/workspace\(s\), 1 broken$/);
+  });
+});
