@@ -204,7 +204,7 @@ describe('what a display may read, on every instance', () => {
         return ctx.outbox.add(...args);
       }) as typeof ctx.outbox.add,
     };
-    const deleting = deleteFile({ ...ctx, outbox }, owner, f3);
+    const deleting = deleteFile({ ...ctx, outbox }, owner, f3, { userId: owner, address: '203.0.113.9' });
     await waitFor('the deletion reached its first event', async () => held);
     try {
       expect((await pages(a, d, f3)).status).toBe(404);

@@ -177,9 +177,9 @@ export function createPlaylistsRepo(conn: mongoose.Connection, clock: Clock) {
         return updated ? { playlist: updated, changed: true } : null;
       });
     },
-    /** True when the caller's playlist was there and is now gone (items with it). */
-    async deleteOwned(id: string, userId: string): Promise<boolean> {
-      return withLock(conn, id, async () => (await playlists.deleteOne({ _id: id, userId })).deletedCount === 1);
+    /** The caller's playlist as it was, now gone (items with it); null when it was not there. */
+    async deleteOwned(id: string, userId: string): Promise<PlaylistRecord | null> {
+      return withLock(conn, id, async () => playlists.findOneAndDelete({ _id: id, userId }));
     },
     announceSaved: (p: PlaylistRecord, outbox?: Outbox) => announceSaved(conn, p, outbox),
   };

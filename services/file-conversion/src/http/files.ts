@@ -6,7 +6,7 @@ import {
   UpdateDurationRequest,
   UpdateFileRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireActor } from '@pagecast/service-kit';
+import { auditActor, parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { ServiceContext } from '../context';
 import { dashboardStats } from '../use-cases/dashboard-stats';
@@ -57,7 +57,7 @@ export function filesRouter(ctx: ServiceContext): Router {
 
   router.put('/api/files/:id/publish', async (req, res) => {
     const { userId, id } = own(req, 'marketplace.sell');
-    res.json(await publishFile(ctx, userId, id, parseWith(PublishSettingsRequest, req.body)));
+    res.json(await publishFile(ctx, userId, id, parseWith(PublishSettingsRequest, req.body), auditActor(req)));
   });
 
   router.get('/api/files/:id/purchasers', async (req, res) => {
@@ -67,23 +67,23 @@ export function filesRouter(ctx: ServiceContext): Router {
 
   router.delete('/api/files/:id', async (req, res) => {
     const { userId, id } = own(req, 'files.write');
-    await deleteFile(ctx, userId, id);
+    await deleteFile(ctx, userId, id, auditActor(req));
     res.json({ ok: true });
   });
 
   router.put('/api/files/:id/duration', async (req, res) => {
     const { userId, id } = own(req, 'files.write');
-    res.json(await updateFile(ctx, userId, id, parseWith(UpdateDurationRequest, req.body)));
+    res.json(await updateFile(ctx, userId, id, parseWith(UpdateDurationRequest, req.body), auditActor(req)));
   });
 
   router.put('/api/files/:id/display-mode', async (req, res) => {
     const { userId, id } = own(req, 'files.write');
-    res.json(await updateFile(ctx, userId, id, parseWith(UpdateDisplayModeRequest, req.body)));
+    res.json(await updateFile(ctx, userId, id, parseWith(UpdateDisplayModeRequest, req.body), auditActor(req)));
   });
 
   router.put('/api/files/:id', async (req, res) => {
     const { userId, id } = own(req, 'files.write');
-    res.json(await updateFile(ctx, userId, id, parseWith(UpdateFileRequest, req.body ?? {})));
+    res.json(await updateFile(ctx, userId, id, parseWith(UpdateFileRequest, req.body ?? {}), auditActor(req)));
   });
 
   router.get('/api/files/:id', async (req, res) => {

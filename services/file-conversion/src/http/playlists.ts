@@ -8,7 +8,7 @@ import {
   PlaylistItemParams,
   SavePlaylistItemsRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireActor } from '@pagecast/service-kit';
+import { auditActor, parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { addPlaylistItem } from '../use-cases/add-playlist-item';
@@ -30,7 +30,7 @@ export function playlistsRouter(ctx: ServiceContext): Router {
 
   router.post('/api/playlists', async (req, res) => {
     const { workspaceId } = requireActor(req, 'playlists.write');
-    res.json(await createPlaylist(ctx, workspaceId, parseWith(CreatePlaylistRequest, req.body)));
+    res.json(await createPlaylist(ctx, workspaceId, parseWith(CreatePlaylistRequest, req.body), auditActor(req)));
   });
 
   // a paired display reads the playlists its screen plays, as their owner
@@ -54,7 +54,7 @@ export function playlistsRouter(ctx: ServiceContext): Router {
     const { workspaceId } = requireActor(req, 'playlists.write');
     const { id } = parseWith(PlaylistIdParams, req.params);
     const { fileIds, loops } = parseWith(SavePlaylistItemsRequest, req.body);
-    res.json(await savePlaylistItems(ctx, workspaceId, id, fileIds, loops));
+    res.json(await savePlaylistItems(ctx, workspaceId, id, fileIds, loops, auditActor(req)));
   });
 
   router.delete('/api/playlists/:id/items/:fileId', async (req, res) => {
@@ -67,7 +67,7 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   router.delete('/api/playlists/:id', async (req, res) => {
     const { workspaceId } = requireActor(req, 'playlists.write');
     const { id } = parseWith(PlaylistIdParams, req.params);
-    await deletePlaylist(ctx, workspaceId, id);
+    await deletePlaylist(ctx, workspaceId, id, auditActor(req));
     res.json({ ok: true });
   });
 

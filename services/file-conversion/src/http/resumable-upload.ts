@@ -9,7 +9,7 @@ import {
   ResumableUploadParams,
   UploadFileFields,
 } from '@pagecast/contracts';
-import { AppError, requireActor, zodIssues } from '@pagecast/service-kit';
+import { AppError, type AuditActor, auditActor, requireActor, zodIssues } from '@pagecast/service-kit';
 import { Server, type ServerOptions } from '@tus/server';
 import { type NextFunction, type Request, type Response, Router } from 'express';
 import { NodeRequest, sendNodeResponse } from 'srvx/node';
@@ -70,6 +70,7 @@ export function resumableUploadRouter(ctx: ServiceContext): Router {
   const base = constants.upload.resumablePath;
   const callers = new WeakMap<TusRequest, string>();
   const refusals = new WeakMap<TusRequest, TusError>();
+  const actors = new WeakMap<TusRequest, AuditActor>();
   const callerOf = (req: TusRequest): string => {
     const userId = callers.get(req);
     if (!userId) throw new AppError('UNAUTHORIZED');
@@ -106,12 +107,17 @@ export function resumableUploadRouter(ctx: ServiceContext): Router {
     async onUploadFinish(req, upload) {
       const userId = callerOf(req);
       const { filename, fields } = fieldsOf(upload.metadata);
-      const doc = await finishResumableUpload(ctx, userId, {
-        key: upload.id,
-        filename,
-        size: upload.size ?? upload.offset,
-        fields,
-      });
+      const doc = await finishResumableUpload(
+        ctx,
+        userId,
+        {
+          key: upload.id,
+          filename,
+          size: upload.size ?? upload.offset,
+          fields,
+        },
+        actors.get(req) ?? { userId, address: 'unknown' },
+      );
       const body: FileSummary = toFileSummary(doc);
       // tus says 204; tus clients take any 2xx, and the dialog reads the file from this answer
       return {
@@ -138,6 +144,7 @@ export function resumableUploadRouter(ctx: ServiceContext): Router {
     }
     const request = new NodeRequest({ req, res }) as unknown as TusRequest;
     callers.set(request, userId);
+    actors.set(request, auditActor(req));
     const answer = await tus.handleWeb(request);
     const refused = refusals.get(request);
     if (refused) {

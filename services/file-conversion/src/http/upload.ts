@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, type FileSummary, UploadFileFields, validationMessagesJa } from '@pagecast/contracts';
-import { AppError, decodedBody, requireActor, zodIssues } from '@pagecast/service-kit';
+import { AppError, auditActor, decodedBody, requireActor, zodIssues } from '@pagecast/service-kit';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import type { ServiceContext } from '../context';
@@ -139,9 +139,16 @@ export async function handleUpload(ctx: ServiceContext, req: Request, res: Respo
 
     const parsed = UploadFileFields.safeParse(fields);
     if (!parsed.success) throw validationError(zodIssues(parsed.error), parsed.error);
-    const doc = await uploadFile(ctx, userId, parsed.data, file, () => {
-      keep = file.path;
-    });
+    const doc = await uploadFile(
+      ctx,
+      userId,
+      parsed.data,
+      file,
+      () => {
+        keep = file.path;
+      },
+      auditActor(req),
+    );
     const body: FileSummary = toFileSummary(doc);
     res.json(body);
   } finally {

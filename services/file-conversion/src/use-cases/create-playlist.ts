@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatePlaylistRequest, Playlist } from '@pagecast/contracts';
+import type { AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { PlaylistRecord } from '../data';
+import { auditPlaylistChange } from '../events/audit';
 import { toPlaylist } from './present';
 
 /** The member creates an empty playlist; it is announced (files.playlist.saved.v1). */
@@ -9,6 +11,7 @@ export async function createPlaylist(
   ctx: ServiceContext,
   userId: string,
   input: CreatePlaylistRequest,
+  actor: AuditActor,
 ): Promise<Playlist> {
   const now = ctx.clock.now();
   const p: PlaylistRecord = {
@@ -22,6 +25,7 @@ export async function createPlaylist(
     updatedAt: now,
   };
   await ctx.data.playlists.create(p);
+  await auditPlaylistChange(ctx, actor, 'playlist.created', userId, p._id, null, p);
   await ctx.data.playlists.announceSaved(p, ctx.outbox);
   return toPlaylist(p);
 }

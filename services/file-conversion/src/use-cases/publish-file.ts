@@ -1,7 +1,8 @@
 import type { FileSummary, PublishSettingsRequest } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { canPublish } from '../domain';
+import { auditFileChange } from '../events/audit';
 import { filePublishedData, fileUpdatedData } from '../events/publish';
 import { ownFile } from './readable-file';
 import { toFileSummary } from './present';
@@ -16,6 +17,7 @@ export async function publishFile(
   userId: string,
   fileId: string,
   input: PublishSettingsRequest,
+  actor: AuditActor,
 ): Promise<FileSummary> {
   const file = await ownFile(ctx, userId, fileId);
   const repo = ctx.data.files;
@@ -34,6 +36,8 @@ export async function publishFile(
     publishPrice: input.isPublished ? (input.publishPrice ?? null) : (input.publishPrice ?? file.publishPrice),
   });
   if (!updated) throw new AppError('FILE_NOT_FOUND');
+  const action = updated.isPublished ? 'file.published' : 'file.unpublished';
+  await auditFileChange(ctx, actor, action, updated.userId, updated._id, file, updated);
   await ctx.outbox.add('files.file.updated.v1', fileUpdatedData(updated));
   const listing = filePublishedData(updated, copyright ?? undefined);
   if (listing) await ctx.outbox.add('files.file.published.v1', listing);

@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, isMediaKind, type UploadFileFields, uploadKindOf } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { FileDoc } from '../data';
 import { uploadFile } from './upload-file';
@@ -43,6 +43,7 @@ export async function finishResumableUpload(
   ctx: ServiceContext,
   userId: string,
   input: ResumableUploadInput,
+  actor: AuditActor,
 ): Promise<FileDoc> {
   const dir = join(tmpdir(), 'pagecast-uploads');
   await mkdir(dir, { recursive: true });
@@ -58,6 +59,7 @@ export async function finishResumableUpload(
       () => {
         kept = true;
       },
+      actor,
     );
   } finally {
     if (!kept) await rm(path, { force: true });

@@ -1,7 +1,8 @@
 import type { PlaylistItem } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { firstRepeat, itemsFromFileIds, loopsRefused } from '../domain/playlists';
+import { firstRepeat, itemsFromFileIds, loopsRefused, type PlaylistRecord } from '../domain/playlists';
+import { auditPlaylistChange } from '../events/audit';
 import { requirePlayable } from './playable-files';
 import { presentItems } from './playlist-items';
 
@@ -16,17 +17,23 @@ export async function savePlaylistItems(
   userId: string,
   playlistId: string,
   fileIds: string[],
-  loops?: Record<string, number>,
+  loops: Record<string, number> | undefined,
+  actor: AuditActor,
 ): Promise<PlaylistItem[]> {
   const repeat = firstRepeat(fileIds);
   if (repeat !== undefined) throw new AppError('PLAYLIST_ITEM_EXISTS', { details: { fileId: repeat } });
+  let before: PlaylistRecord | undefined;
   const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
+    before = p;
     const playable = await requirePlayable(ctx, userId, fileIds);
     const refused = loopsRefused(loops, fileIds, (id) => playable.get(id)?.file.kind);
     if (refused !== undefined) throw new AppError('PLAYLIST_LOOPS_NOT_VIDEO', { details: { fileId: refused } });
     return itemsFromFileIds(fileIds, p.items, ctx.clock.now(), loops);
   });
   if (!result) throw new AppError('PLAYLIST_NOT_FOUND');
+  if (result.changed && before) {
+    await auditPlaylistChange(ctx, actor, 'playlist.items-saved', userId, playlistId, before, result.playlist);
+  }
   await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);
   return presentItems(ctx, result.playlist);
 }

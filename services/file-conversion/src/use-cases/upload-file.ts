@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { constants, type ErrorCode, isErrorCode, type MediaInfo, type UploadFileFields } from '@pagecast/contracts';
-import { AppError, nameUuid } from '@pagecast/service-kit';
+import { AppError, type AuditActor, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import {
 } from '../conversion/index.ts';
 import type { FileDoc } from '../data';
 import { storageKeys } from '../domain';
+import { auditFileChange } from '../events/audit';
 
 /** The uploaded file as the route received it: streamed to a temp file, never whole in memory. */
 export interface ReceivedFile {
@@ -116,6 +117,7 @@ export async function uploadFile(
   file: ReceivedFile,
   /** Called once the local originals keep the temp file (the conversion reads it there): the caller leaves it. */
   onTempKept: () => void,
+  actor: AuditActor,
 ): Promise<FileDoc> {
   const { kind, media } = await kindOf(file.path, file.size);
 
@@ -177,6 +179,7 @@ export async function uploadFile(
     { fileId, ownerId: userId, objectKey, kind, attempt: 1 },
     { id: jobId(fileId, 1), subjectSuffix: ctx.settings.CONVERSION_QUEUE },
   );
+  await auditFileChange(ctx, actor, 'file.created', userId, fileId, null, doc);
   await ctx.outbox.add('files.file.uploaded.v1', {
     fileId,
     ownerId: userId,
