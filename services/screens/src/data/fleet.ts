@@ -89,6 +89,9 @@ export interface ChangeDoc {
   change: Record<string, unknown>;
   at: Date;
   doneAt: Date | null;
+  /** who asked for it, from where (its audit entry, published again with the same id when the change is resumed);
+   * absent on changes recorded before the audit log */
+  actor?: { userId: string; address: string };
 }
 
 /** What this repository asks of the device view (device-view.ts; named here, which it imports). */

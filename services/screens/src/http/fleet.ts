@@ -11,7 +11,7 @@ import {
   TemplateIdParams,
   UpdateGroupRequest,
 } from '@pagecast/contracts';
-import { authorize, parseWith, requireActor } from '@pagecast/service-kit';
+import { auditActor, authorize, parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { groupAgenda } from '../use-cases/agenda';
@@ -36,7 +36,9 @@ export function fleetRouter(ctx: ServiceContext): Router {
   });
   router.post('/api/screens/groups', async (req, res) => {
     const me = requireActor(req, 'groups.write');
-    res.status(201).json(await createGroup(ctx, me.workspaceId, parseWith(CreateGroupRequest, req.body)));
+    res
+      .status(201)
+      .json(await createGroup(ctx, me.workspaceId, parseWith(CreateGroupRequest, req.body), auditActor(req)));
   });
   router.put('/api/screens/groups/order', async (req, res) => {
     const me = requireActor(req, 'groups.write');
@@ -45,12 +47,12 @@ export function fleetRouter(ctx: ServiceContext): Router {
   router.put('/api/screens/groups/:groupId', async (req, res) => {
     const me = requireActor(req, 'groups.write');
     const { groupId } = parseWith(GroupIdParams, req.params);
-    res.json(await updateGroup(ctx, me.workspaceId, groupId, parseWith(UpdateGroupRequest, req.body)));
+    res.json(await updateGroup(ctx, me.workspaceId, groupId, parseWith(UpdateGroupRequest, req.body), auditActor(req)));
   });
   router.delete('/api/screens/groups/:groupId', async (req, res) => {
     const me = requireActor(req, 'groups.write');
     const { groupId } = parseWith(GroupIdParams, req.params);
-    await deleteGroup(ctx, me.workspaceId, groupId);
+    await deleteGroup(ctx, me.workspaceId, groupId, auditActor(req));
     res.json({ ok: true });
   });
   router.get('/api/screens/groups/:groupId/agenda', async (req, res) => {
@@ -60,7 +62,7 @@ export function fleetRouter(ctx: ServiceContext): Router {
   });
   router.post('/api/screens/bulk', async (req, res) => {
     const me = requireActor(req, 'screens.assign');
-    res.json(await bulkChange(ctx, me.workspaceId, parseWith(BulkChangeRequest, req.body)));
+    res.json(await bulkChange(ctx, me.workspaceId, parseWith(BulkChangeRequest, req.body), auditActor(req)));
   });
   router.get('/api/screens/takeovers', async (req, res) => {
     noStore(res).json(await listTakeovers(ctx, requireActor(req, 'screens.read').workspaceId));
@@ -70,7 +72,7 @@ export function fleetRouter(ctx: ServiceContext): Router {
     const input = parseWith(StartTakeoverRequest, req.body);
     // from a saved template any broadcaster may; content typed on the spot needs the right to compose one
     if (!('templateId' in input)) authorize(me, 'takeovers.compose');
-    res.status(201).json(await startTakeover(ctx, me.workspaceId, me.userId, input));
+    res.status(201).json(await startTakeover(ctx, me.workspaceId, me.userId, input, auditActor(req)));
   });
   router.get('/api/screens/takeovers/log', async (req, res) => {
     noStore(res).json(await takeoverLog(ctx, requireActor(req, 'screens.read').workspaceId));
@@ -78,7 +80,7 @@ export function fleetRouter(ctx: ServiceContext): Router {
   router.delete('/api/screens/takeovers/:takeoverId', async (req, res) => {
     const me = requireActor(req, 'takeovers.end');
     const { takeoverId } = parseWith(TakeoverIdParams, req.params);
-    res.json(await endTakeover(ctx, me.workspaceId, me.userId, takeoverId));
+    res.json(await endTakeover(ctx, me.workspaceId, me.userId, takeoverId, auditActor(req)));
   });
   router.get('/api/screens/takeover-templates', async (req, res) => {
     noStore(res).json(await listTemplates(ctx, requireActor(req, 'screens.read').workspaceId));

@@ -6,7 +6,7 @@ import {
   ScreenIdParams,
   UpdateScreenRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireActor } from '@pagecast/service-kit';
+import { auditActor, parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { screenAgenda } from '../use-cases/agenda';
@@ -41,7 +41,7 @@ export function screensRouter(ctx: ServiceContext): Router {
   router.put('/api/screens/:id', async (req, res) => {
     const me = requireActor(req, 'screens.assign');
     const { id } = parseWith(ScreenIdParams, req.params);
-    res.json(await updateScreen(ctx, me.workspaceId, id, parseWith(UpdateScreenRequest, req.body)));
+    res.json(await updateScreen(ctx, me.workspaceId, id, parseWith(UpdateScreenRequest, req.body), auditActor(req)));
   });
   router.delete('/api/screens/:id', async (req, res) => {
     const me = requireActor(req, 'screens.manage');

@@ -10,8 +10,9 @@ import { assignedContent, type BulkChange, type BulkChangeRequest, type BulkChan
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import type { ChangeDoc } from '../data/fleet';
-import { nameUuid } from '@pagecast/service-kit';
+import { type AuditActor, nameUuid } from '@pagecast/service-kit';
 import { isOnline } from '../domain';
+import { auditScreensChange } from '../events/audit';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
 import { givenWith } from '../domain';
@@ -58,6 +59,7 @@ export async function bulkChange(
   ctx: ServiceContext,
   ownerId: string,
   input: BulkChangeRequest,
+  actor: AuditActor,
 ): Promise<BulkChangeResult> {
   return serialByOwner(ctx, ownerId, async () => {
     const screens = await selectScreens(ctx, ownerId, input.selection);
@@ -70,6 +72,7 @@ export async function bulkChange(
       change: input.change as Record<string, unknown>,
       at: new Date(ctx.clock.ms()),
       doneAt: null,
+      actor,
     };
     if (screens.length === 0) return { changeId: doc._id, screenIds: [] };
     await ctx.data.fleet.changes.insert(doc);
@@ -86,10 +89,14 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
   const screens = (await ctx.data.screens.byIds(doc.screenIds)).filter((s) => s.ownerId === ownerId);
   const active = screens.filter((s) => !s.revokedAt);
   let content = { playlistIds: [] as string[], fileIds: [] as string[] };
+  // the audit entry: each screen's changed value before and after (read before the writes)
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
   switch (change.kind) {
     case 'assign': {
       const target = JSON.stringify(change.assignment);
       const todo = active.filter((s) => JSON.stringify(s.assignment) !== target);
+      for (const s of todo) [before[s._id], after[s._id]] = [s.assignment, change.assignment];
       const groupIds = [...new Set(todo.flatMap((s) => s.groupIds ?? []))];
       const { byId, order } = await groupsInOrder(ctx, ownerId, groupIds);
       await recordScreenInputs(
@@ -109,6 +116,7 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
       const todo = active.filter((s) => (s.groupIds ?? []).includes(change.groupId) !== adding);
       const next = (s: ScreenRecord) =>
         adding ? [...(s.groupIds ?? []), change.groupId] : (s.groupIds ?? []).filter((g) => g !== change.groupId);
+      for (const s of todo) [before[s._id], after[s._id]] = [s.groupIds ?? [], next(s)];
       const groupIds = [...new Set([change.groupId, ...todo.flatMap((s) => s.groupIds ?? [])])];
       const { byId, order } = await groupsInOrder(ctx, ownerId, groupIds);
       await recordScreenInputs(
@@ -127,6 +135,8 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
     case 'set-time-zone': {
       // a screen with hours (its own or a group's) is closed at other instants in another zone: its history entry
       // holds the hours in the new zone; the others take the one updateMany
+      for (const s of active.filter((a) => a.timeZone !== change.timeZone))
+        [before[s._id], after[s._id]] = [s.timeZone, change.timeZone];
       const groupIds = [...new Set(active.flatMap((s) => s.groupIds ?? []))];
       const { byId, order } = await groupsInOrder(ctx, ownerId, groupIds);
       const withHours = active.flatMap((screen) => {
@@ -152,6 +162,7 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
     }
     case 'unpair': {
       const revokedAt = new Date(ctx.clock.ms());
+      for (const s of active) [before[s._id], after[s._id]] = [null, revokedAt.toISOString()];
       await ctx.data.screens.updateMany(
         active.map((s) => s._id),
         { $set: { revokedAt } },
@@ -167,6 +178,17 @@ export async function applyChange(ctx: ServiceContext, doc: ChangeDoc): Promise<
       }
       break;
     }
+  }
+  if (doc.actor) {
+    // keyed by the change's id: applied again after a crash, it is the same entry (stored and chained once)
+    await auditScreensChange(ctx, doc.actor, {
+      workspaceId: ownerId,
+      action: 'bulk-change.applied',
+      object: { type: 'bulk-change', id: doc._id },
+      before: { kind: change.kind, screens: before },
+      after: { kind: change.kind, screens: after },
+      key: doc._id,
+    });
   }
   await announceFleetChange(ctx, { changeId: doc._id, kind: change.kind, ownerId, screenIds: doc.screenIds, content });
   await ctx.data.fleet.changes.done(doc._id, new Date(ctx.clock.ms()));

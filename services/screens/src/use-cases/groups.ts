@@ -11,10 +11,11 @@ import {
   type ScreenGroup,
   type UpdateGroupRequest,
 } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord } from '../data';
 import { orderGroups } from '../domain';
+import { auditScreensChange, groupAuditSnapshot } from '../events/audit';
 import { checkPlace } from './alert-place';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
@@ -98,6 +99,7 @@ export async function createGroup(
   ctx: ServiceContext,
   ownerId: string,
   input: CreateGroupRequest,
+  actor: AuditActor,
 ): Promise<ScreenGroup> {
   return serialByOwner(ctx, ownerId, async () => {
     if ((await ctx.data.fleet.groups.countOf(ownerId)) >= SCREEN_GROUPS_MAX) {
@@ -126,6 +128,16 @@ export async function createGroup(
       ownerId,
       members.map((screen) => ({ screen, groupIds: [...(screen.groupIds ?? []), group._id] })),
     );
+    await auditScreensChange(ctx, actor, {
+      workspaceId: ownerId,
+      action: 'group.created',
+      object: { type: 'group', id: group._id },
+      before: null,
+      after: groupAuditSnapshot(
+        group,
+        members.map((s) => s._id),
+      ),
+    });
     await announceFleetChange(ctx, {
       kind: 'group-created',
       ownerId,
@@ -143,6 +155,7 @@ export async function updateGroup(
   ownerId: string,
   groupId: string,
   input: UpdateGroupRequest,
+  actor: AuditActor,
 ): Promise<ScreenGroup> {
   return serialByOwner(ctx, ownerId, async () => {
     const group = await ownedGroup(ctx, ownerId, groupId);
@@ -185,6 +198,14 @@ export async function updateGroup(
       for (const s of current) if (!next.has(s._id)) next.set(s._id, { screen: s, groupIds: s.groupIds ?? [] });
     }
     await rewriteMembers(ctx, ownerId, [...next.values()]);
+    const currentIds = current.map((s) => s._id);
+    await auditScreensChange(ctx, actor, {
+      workspaceId: ownerId,
+      action: 'group.updated',
+      object: { type: 'group', id: groupId },
+      before: groupAuditSnapshot(group, currentIds),
+      after: groupAuditSnapshot({ ...group, ...fields }, members ? members.map((s) => s._id) : currentIds),
+    });
     const told = new Set(next.keys());
     if (told.size > 0) {
       await announceFleetChange(ctx, {
@@ -200,9 +221,14 @@ export async function updateGroup(
   });
 }
 
-export async function deleteGroup(ctx: ServiceContext, ownerId: string, groupId: string): Promise<void> {
+export async function deleteGroup(
+  ctx: ServiceContext,
+  ownerId: string,
+  groupId: string,
+  actor: AuditActor,
+): Promise<void> {
   return serialByOwner(ctx, ownerId, async () => {
-    await ownedGroup(ctx, ownerId, groupId);
+    const group = await ownedGroup(ctx, ownerId, groupId);
     const members = (await ctx.data.screens.listActive(ownerId)).filter((s) => s.groupIds?.includes(groupId));
     // the screens first (they stop naming it), then the group: a crash between leaves an empty group
     await rewriteMembers(
@@ -213,6 +239,16 @@ export async function deleteGroup(ctx: ServiceContext, ownerId: string, groupId:
     await ctx.data.fleet.groups.remove(groupId);
     const fleet = await ctx.data.fleet.fleets.get(ownerId);
     await ctx.data.fleet.fleets.set({ ...fleet, order: fleet.order.filter((id) => id !== groupId) });
+    await auditScreensChange(ctx, actor, {
+      workspaceId: ownerId,
+      action: 'group.deleted',
+      object: { type: 'group', id: groupId },
+      before: groupAuditSnapshot(
+        group,
+        members.map((s) => s._id),
+      ),
+      after: null,
+    });
     await announceFleetChange(ctx, { kind: 'group-deleted', ownerId, groupId, screenIds: members.map((s) => s._id) });
   });
 }

@@ -11,10 +11,11 @@ import {
   type TakeoverTemplate,
   type TakeoverTemplateRequest,
 } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { RunningTakeover, ScreenRecord, TakeoverDoc, TemplateDoc } from '../data';
 import { concerns, contentOfTakeover, stillRunning, type TakeoverPeriod } from '../domain';
+import { auditScreensChange, takeoverAuditSnapshot } from '../events/audit';
 import { announceFleetChange, checkFile } from './fleet-common';
 import { FEED } from './feed';
 import { serialByOwner } from './fleet-lease';
@@ -73,6 +74,7 @@ export async function startTakeover(
   ownerId: string,
   by: string,
   input: StartTakeoverRequest,
+  actor: AuditActor,
 ): Promise<Takeover> {
   return serialByOwner(ctx, ownerId, async () => {
     const now = ctx.clock.ms();
@@ -130,6 +132,13 @@ export async function startTakeover(
       ...fleet,
       running: [...running, { id: doc._id, target, content, startsAt, endsAt }],
     });
+    await auditScreensChange(ctx, actor, {
+      workspaceId: ownerId,
+      action: 'takeover.started',
+      object: { type: 'takeover', id: doc._id },
+      before: null,
+      after: takeoverAuditSnapshot(doc),
+    });
     await announceFleetChange(ctx, {
       kind: 'takeover-started',
       ownerId,
@@ -147,6 +156,7 @@ export async function endTakeover(
   ownerId: string,
   by: string,
   takeoverId: string,
+  actor: AuditActor,
 ): Promise<Takeover> {
   return serialByOwner(ctx, ownerId, async () => {
     const now = ctx.clock.ms();
@@ -171,6 +181,13 @@ export async function endTakeover(
       by,
       screenIds: doc.screenIds,
       content: doc.content,
+    });
+    await auditScreensChange(ctx, actor, {
+      workspaceId: ownerId,
+      action: 'takeover.ended',
+      object: { type: 'takeover', id: takeoverId },
+      before: takeoverAuditSnapshot(doc),
+      after: takeoverAuditSnapshot({ ...doc, endedAt, endedBy: by }),
     });
     await announceFleetChange(ctx, { kind: 'takeover-ended', ownerId, takeoverId, screenIds: doc.screenIds });
     return present({ ...doc, endedAt, endedBy: by });

@@ -1,8 +1,9 @@
 import { contentOfInputs, type Screen, type ScreenAssignment, type UpdateScreenRequest } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import { inputsOf } from '../domain';
+import { auditScreensChange, screenAuditSnapshot } from '../events/audit';
 import { checkPlace } from './alert-place';
 import { checkAssignment } from './fleet-common';
 import { givenWith, type HoursInForce, sameHours } from '../domain';
@@ -11,13 +12,14 @@ import { presentScreen } from './present-screen';
 
 /**
  * Renames a screen, changes its zone, what it plays, its rotation or its opening hours; the display follows through
- * screens.screen.changed.v1.
+ * screens.screen.changed.v1; the change is recorded in the audit log.
  */
 export async function updateScreen(
   ctx: ServiceContext,
   ownerId: string,
   screenId: string,
   input: UpdateScreenRequest,
+  actor: AuditActor,
 ): Promise<Screen> {
   const screen = await ownedScreen(ctx, ownerId, screenId);
   const changesAssignment =
@@ -52,6 +54,13 @@ export async function updateScreen(
   await ctx.data.screens.set(screenId, fields);
   // what its device may read: its own assignment's content, its groups' and its takeovers'
   const updated = { ...screen, ...fields };
+  await auditScreensChange(ctx, actor, {
+    workspaceId: ownerId,
+    action: 'screen.updated',
+    object: { type: 'screen', id: screenId },
+    before: screenAuditSnapshot(screen),
+    after: screenAuditSnapshot(updated),
+  });
   const inputs = inputsOf(updated, fleet, groupsById, ctx.clock.ms());
   await ctx.outbox.add('screens.screen.changed.v1', {
     screenId,
