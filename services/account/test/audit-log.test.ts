@@ -3,7 +3,7 @@
 // and the verify command names a row broken by hand.
 import { randomUUID } from 'node:crypto';
 import { type AuditEntry, AuditPage, IDENTITY_HEADER, subjects } from '@pagecast/contracts';
-import { GENESIS_HASH, signIdentityHeader } from '@pagecast/service-kit';
+import { createOutbox, GENESIS_HASH, publishAudit, signIdentityHeader } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditVerify } from '../src/cli/audit-verify';
 import { call, env, type Harness, login, type Session, startHarness, verifiedMember } from './harness';
@@ -97,6 +97,29 @@ describe('chaining', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect((await rowsOf(ws, 2)).length).toBe(2);
     expect(rows.filter((r) => r._id === e.id)).toHaveLength(1);
+  });
+
+  it("a service's change published through its outbox, then again by a rerun of the step, is chained once", async () => {
+    const ws = randomUUID();
+    // a service's outbox (its own collection in this test's database), as file-conversion and screens publish
+    const outbox = createOutbox(h.server.context.conn, h.nats.js, h.server.context.logger);
+    const change = {
+      workspaceId: ws,
+      actor: { userId: ws, address: '192.0.2.1' },
+      action: 'playlist.items-saved' as const,
+      object: { type: 'playlist' as const, id: 'p9' },
+      before: { items: [], version: 1 },
+      after: { items: [{ fileId: 'f1' }], version: 2 },
+    };
+    const first = await publishAudit(outbox, 'files', change, new Date());
+    const rerun = await publishAudit(outbox, 'files', change, new Date(Date.now() + 1000));
+    expect(rerun.id).toBe(first.id);
+    await publish(entry(ws)); // a later entry: once it is chained, the earlier one has been handled
+    const rows = await rowsOf(ws, 2);
+    expect(rows.map((r) => [r.seq, r._id])).toEqual([
+      [1, first.id],
+      [2, expect.any(String)],
+    ]);
   });
 });
 
