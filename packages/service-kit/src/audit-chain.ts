@@ -86,45 +86,62 @@ export type ChainVerdict =
     };
 
 /**
- * Checks one workspace's rows in the order stored (by seq): seq 1, 2, ... without gaps, one workspace, each prevHash
- * the previous row's hash, each hash recomputed. An edit of any hashed field, a removed or inserted row and a swap
- * all break a link; the first is named. Removing the newest rows leaves a shorter chain that holds: `expected`
- * (a length and head hash noted earlier, e.g. from a previous run) catches that too.
+ * Checks one workspace's rows in the order stored (by seq), one at a time, so a long log is never held whole: seq 1,
+ * 2, ... without gaps, one workspace, each prevHash the previous row's hash, each hash recomputed. An edit of any
+ * hashed field, a removed or inserted row and a swap all break a link; the first is named. Removing the newest rows
+ * leaves a shorter chain that holds: `expected` (a length and head hash noted earlier, e.g. from a previous run)
+ * catches that too.
  */
+export function chainVerifier(expected?: { length: number; head: string }) {
+  let prev = GENESIS_HASH;
+  let length = 0;
+  let workspaceId: string | undefined;
+  let last: { seq: number | null; id: string | null } | undefined;
+  let broken: Extract<ChainVerdict, { ok: false }>['broken'] | undefined;
+  const check = (row: ChainedEntry & { prevHash: string; hash: string }): ChainBreak | null => {
+    if (row.seq !== length) return 'seq';
+    if (row.workspaceId !== workspaceId) return 'workspace';
+    if (row.prevHash !== prev) return 'prev-hash';
+    try {
+      if (row.hash !== chainHash(prev, row)) return 'hash';
+    } catch {
+      return 'hash';
+    }
+    return null;
+  };
+  return {
+    /** The next row; after the first broken link the rest are only counted. */
+    push(row: ChainedEntry & { prevHash: string; hash: string }): void {
+      length++;
+      workspaceId ??= row.workspaceId;
+      last = { seq: typeof row.seq === 'number' ? row.seq : null, id: row.id ?? null };
+      if (broken) return;
+      const reason = check(row);
+      if (reason) broken = { position: length, ...last, reason };
+      else prev = row.hash;
+    },
+    verdict(): ChainVerdict {
+      if (broken) return { ok: false, length, broken };
+      if (expected && (length < expected.length || (length === expected.length && prev !== expected.head))) {
+        return {
+          ok: false,
+          length,
+          broken: { position: length, seq: last?.seq ?? null, id: last?.id ?? null, reason: 'truncated' },
+        };
+      }
+      return { ok: true, length, head: prev };
+    },
+  };
+}
+
+/** chainVerifier over rows at hand. */
 export function verifyChain(
   rows: ReadonlyArray<ChainedEntry & { prevHash: string; hash: string }>,
   expected?: { length: number; head: string },
 ): ChainVerdict {
-  let prev = GENESIS_HASH;
-  const workspaceId = rows[0]?.workspaceId;
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as ChainedEntry & { prevHash: string; hash: string };
-    const fail = (reason: ChainBreak): ChainVerdict => ({
-      ok: false,
-      length: rows.length,
-      broken: { position: i + 1, seq: typeof row.seq === 'number' ? row.seq : null, id: row.id ?? null, reason },
-    });
-    if (row.seq !== i + 1) return fail('seq');
-    if (row.workspaceId !== workspaceId) return fail('workspace');
-    if (row.prevHash !== prev) return fail('prev-hash');
-    let hash: string;
-    try {
-      hash = chainHash(prev, row);
-    } catch {
-      return fail('hash');
-    }
-    if (row.hash !== hash) return fail('hash');
-    prev = row.hash;
-  }
-  if (expected && (rows.length < expected.length || (rows.length === expected.length && prev !== expected.head))) {
-    const last = rows[rows.length - 1];
-    return {
-      ok: false,
-      length: rows.length,
-      broken: { position: rows.length, seq: last?.seq ?? null, id: last?.id ?? null, reason: 'truncated' },
-    };
-  }
-  return { ok: true, length: rows.length, head: prev };
+  const verifier = chainVerifier(expected);
+  for (const row of rows) verifier.push(row);
+  return verifier.verdict();
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

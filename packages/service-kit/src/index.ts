@@ -87,6 +87,7 @@ export {
   canonicalJson,
   chainedContent,
   chainHash,
+  chainVerifier,
   GENESIS_HASH,
   nextLink,
   verifyChain,

@@ -3,9 +3,9 @@
 //   npm run audit:verify [-- --workspace <id>]      (MONGO_URL, MONGO_DB or MONGO_DB_PREFIX as for the service)
 // Noting the head hashes it prints, and comparing them later, also shows when the newest entries were removed.
 import { parseArgs } from 'node:util';
-import { baseConfigSchema, connectMongo, createLogger, databaseNameOf, verifyChain } from '@pagecast/service-kit';
+import { baseConfigSchema, chainVerifier, connectMongo, createLogger, databaseNameOf } from '@pagecast/service-kit';
 import { z } from 'zod';
-import { type AuditRow, chainedRow, createAuditLogRepository } from '../data/audit-log';
+import { chainedRow, createAuditLogRepository } from '../data/audit-log';
 import { DATABASE_NAME } from '../server';
 
 const Env = z.object({
@@ -29,9 +29,10 @@ export async function auditVerify(
     const workspaces = values.workspace ? [values.workspace] : await log.workspaces();
     let broken = 0;
     for (const workspaceId of workspaces) {
-      const rows: AuditRow[] = [];
-      for await (const row of log.chain(workspaceId)) rows.push(row);
-      const verdict = verifyChain(rows.map(chainedRow));
+      // row by row: a workspace's log of 400 days is never held whole
+      const verifier = chainVerifier();
+      for await (const row of log.chain(workspaceId)) verifier.push(chainedRow(row));
+      const verdict = verifier.verdict();
       if (verdict.ok) {
         print(`${workspaceId}\t${verdict.length} entries\tOK\thead ${verdict.head}`);
       } else {
