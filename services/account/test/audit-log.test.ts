@@ -3,9 +3,10 @@
 // and the verify command names a row broken by hand.
 import { randomUUID } from 'node:crypto';
 import { type AuditEntry, AuditPage, IDENTITY_HEADER, subjects } from '@pagecast/contracts';
-import { createOutbox, GENESIS_HASH, publishAudit, signIdentityHeader } from '@pagecast/service-kit';
+import { createOutbox, GENESIS_HASH, publishAudit, signIdentityHeader, verifyChain } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditVerify } from '../src/cli/audit-verify';
+import { chainedRow, createAuditLogRepository } from '../src/data';
 import { call, env, type Harness, login, type Session, startHarness, verifiedMember } from './harness';
 
 let h: Harness;
@@ -97,6 +98,21 @@ describe('chaining', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect((await rowsOf(ws, 2)).length).toBe(2);
     expect(rows.filter((r) => r._id === e.id)).toHaveLength(1);
+  });
+
+  it('two writers (replicas) each remembering a head of their own still make one chain', async () => {
+    const ws = randomUUID();
+    const a = createAuditLogRepository(h.server.context.conn);
+    const b = createAuditLogRepository(h.server.context.conn);
+    expect(await a.append(entry(ws))).toBe('recorded');
+    expect(await b.append(entry(ws))).toBe('recorded');
+    const third = entry(ws);
+    expect(await a.append(third)).toBe('recorded'); // a's head (seq 1) is stale: its insert at 2 is refused, read again
+    expect(await b.append(third)).toBe('duplicate');
+    const rows: Parameters<typeof chainedRow>[0][] = [];
+    for await (const row of a.chain(ws)) rows.push(row);
+    expect(rows.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(verifyChain(rows.map(chainedRow))).toMatchObject({ ok: true, length: 3 });
   });
 
   it("a service's change published through its outbox, then again by a rerun of the step, is chained once", async () => {

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '@pagecast/contracts';
-import { type ChainedEntry, isDuplicateKeyError, nextLink } from '@pagecast/service-kit';
+import { type ChainedEntry, isDuplicateKeyError, LRUCache, nextLink } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 
 /** A stored row: the entry (its id as `_id`), its seq in the workspace's chain, the previous row's hash and its own. */
@@ -57,6 +57,8 @@ export interface AuditFilter {
 }
 
 const HEAD_RACE_ATTEMPTS = 20;
+/** Workspaces whose chain head this process remembers (one entry each: seq and hash). */
+const HEADS_KEPT = 10_000;
 
 /**
  * The audit log: appended to, read, never changed. There is deliberately no update or delete here, nor anywhere
@@ -64,6 +66,7 @@ const HEAD_RACE_ATTEMPTS = 20;
  */
 export function createAuditLogRepository(conn: mongoose.Connection) {
   const model = (conn.models.AuditRow as AuditModel | undefined) ?? defineModel(conn);
+  const heads = new LRUCache<string, { seq: number; hash: string }>({ max: HEADS_KEPT });
 
   const query = (f: AuditFilter): mongoose.QueryFilter<AuditRow> => {
     const q: Record<string, unknown> = { workspaceId: f.workspaceId };
@@ -86,22 +89,32 @@ export function createAuditLogRepository(conn: mongoose.Connection) {
     /**
      * Chains an entry onto its workspace's log: seq and prevHash from the newest row, inserted under the unique
      * (workspaceId, seq). An entry already recorded (a redelivery: same id) is not written again; a place taken by
-     * another writer meanwhile is read again and the entry goes after it.
+     * another writer meanwhile is read again and the entry goes after it. The head is remembered between entries
+     * (measured: exists + head read + insert took 2 + 6 + 3 ms on FerretDB, and the consumer handles one entry at a
+     * time); a stale one only costs a refused insert and a read.
      */
     async append(entry: AuditEntry): Promise<'recorded' | 'duplicate'> {
       for (let attempt = 0; attempt < HEAD_RACE_ATTEMPTS; attempt++) {
-        if (await model.exists({ _id: entry.id })) return 'duplicate';
-        const head = await model
-          .findOne({ workspaceId: entry.workspaceId }, { seq: 1, hash: 1 })
-          .sort({ seq: -1 })
-          .lean<{ seq: number; hash: string }>();
-        const { id, ...link } = nextLink(head ?? null, entry);
+        // the head this process chained last, else read: one insert per entry while this process is the writer
+        const head =
+          heads.get(entry.workspaceId) ??
+          (await model
+            .findOne({ workspaceId: entry.workspaceId }, { seq: 1, hash: 1 })
+            .sort({ seq: -1 })
+            .lean<{ seq: number; hash: string }>()) ??
+          null;
+        const { id, ...link } = nextLink(head, entry);
         try {
           // the driver's insert, not a mongoose document: nothing in the snapshots is cast or dropped
           await model.collection.insertOne({ _id: id, ...link, recordedAt: new Date() } as never);
+          heads.set(entry.workspaceId, { seq: link.seq, hash: link.hash });
           return 'recorded';
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
+          // the entry itself (a redelivery), or its place taken (another replica wrote, or the head remembered is
+          // stale): read the head again
+          heads.delete(entry.workspaceId);
+          if (await model.exists({ _id: entry.id })) return 'duplicate';
         }
       }
       throw new Error(`audit log of ${entry.workspaceId}: the chain's head kept moving`);
