@@ -27,9 +27,10 @@ describe('audit entries of the fleet', () => {
     const owner = member();
     const stranger = member();
     const { screenId } = await pairDisplay(svc, owner, 'Lobby');
+    const updates = async () => (await entriesAbout(screenId)).filter((e) => e.action === 'screen.updated');
     const renamed = await as(owner, 'PUT', `/api/screens/${screenId}`, { name: 'Hall', rotation: 90 });
     expect(renamed.status).toBe(200);
-    let entries = await entriesAbout(screenId);
+    let entries = await updates();
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
       workspaceId: owner.userId,
@@ -47,11 +48,11 @@ describe('audit entries of the fleet', () => {
       assignment: { kind: 'file', fileId: 'no-such-file' },
     });
     expect(unknownFile.status).toBeGreaterThanOrEqual(400);
-    expect(await entriesAbout(screenId)).toHaveLength(1);
+    expect(await updates()).toHaveLength(1);
 
     const cleared = await as(owner, 'PUT', `/api/screens/${screenId}`, { assignment: { kind: 'none' } });
     expect(cleared.status).toBe(200);
-    entries = await entriesAbout(screenId);
+    entries = await updates();
     expect(entries).toHaveLength(2);
     expect(new Set(entries.map((e) => e.id)).size).toBe(2);
   });
@@ -123,5 +124,43 @@ describe('audit entries of the fleet', () => {
     const before = entries[0]?.before as { screens: Record<string, string> };
     expect(Object.keys(before.screens).sort()).toEqual([a.screenId, b.screenId].sort());
     expect(Object.values(before.screens)).not.toContain('Europe/Rome');
+  });
+
+  it('pairing and unpairing a screen, and a takeover template created, changed and deleted, each make one entry', async () => {
+    const owner = member();
+    const { screenId } = await pairDisplay(svc, owner, 'Kiosk');
+    expect((await as(owner, 'DELETE', `/api/screens/${screenId}`)).status).toBe(200);
+    const screen = await entriesAbout(screenId);
+    expect(screen.map((e) => e.action).sort()).toEqual(['screen.paired', 'screen.revoked']);
+    expect(screen.find((e) => e.action === 'screen.paired')).toMatchObject({ before: null, after: { name: 'Kiosk' } });
+    expect(screen.find((e) => e.action === 'screen.revoked')).toMatchObject({ before: { name: 'Kiosk' }, after: null });
+
+    const message = { kind: 'message', title: '休館', body: '' };
+    const created = await as(owner, 'POST', '/api/screens/takeover-templates', {
+      name: 'Closed',
+      content: message,
+      minutes: 60,
+    });
+    expect(created.status).toBe(201);
+    const templateId = (created.body as { id: string }).id;
+    const changed = await as(owner, 'PUT', `/api/screens/takeover-templates/${templateId}`, {
+      name: 'Closed today',
+      content: message,
+      minutes: 120,
+    });
+    expect(changed.status).toBe(200);
+    const foreign = await as(member(), 'DELETE', `/api/screens/takeover-templates/${templateId}`);
+    expect(foreign.status).toBe(404);
+    expect((await as(owner, 'DELETE', `/api/screens/takeover-templates/${templateId}`)).status).toBe(200);
+    const template = await entriesAbout(templateId);
+    expect(template.map((e) => e.action).sort()).toEqual([
+      'takeover-template.created',
+      'takeover-template.deleted',
+      'takeover-template.updated',
+    ]);
+    expect(template.find((e) => e.action === 'takeover-template.updated')).toMatchObject({
+      before: { name: 'Closed', minutes: 60 },
+      after: { name: 'Closed today', minutes: 120 },
+    });
   });
 });

@@ -87,17 +87,27 @@ export function fleetRouter(ctx: ServiceContext): Router {
   });
   router.post('/api/screens/takeover-templates', async (req, res) => {
     const me = requireActor(req, 'takeover-templates.write');
-    res.status(201).json(await createTemplate(ctx, me.workspaceId, parseWith(TakeoverTemplateRequest, req.body)));
+    res
+      .status(201)
+      .json(await createTemplate(ctx, me.workspaceId, parseWith(TakeoverTemplateRequest, req.body), auditActor(req)));
   });
   router.put('/api/screens/takeover-templates/:templateId', async (req, res) => {
     const me = requireActor(req, 'takeover-templates.write');
     const { templateId } = parseWith(TemplateIdParams, req.params);
-    res.json(await updateTemplate(ctx, me.workspaceId, templateId, parseWith(TakeoverTemplateRequest, req.body)));
+    res.json(
+      await updateTemplate(
+        ctx,
+        me.workspaceId,
+        templateId,
+        parseWith(TakeoverTemplateRequest, req.body),
+        auditActor(req),
+      ),
+    );
   });
   router.delete('/api/screens/takeover-templates/:templateId', async (req, res) => {
     const me = requireActor(req, 'takeover-templates.write');
     const { templateId } = parseWith(TemplateIdParams, req.params);
-    await deleteTemplate(ctx, me.workspaceId, templateId);
+    await deleteTemplate(ctx, me.workspaceId, templateId, auditActor(req));
     res.json({ ok: true });
   });
   return router;

@@ -7,7 +7,7 @@ import {
   PairScreenRequest,
   PollPairingRequest,
 } from '@pagecast/contracts';
-import { parseWith, requireActor } from '@pagecast/service-kit';
+import { auditActor, parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { ServiceContext } from '../context';
 import { bulkPairScreens } from '../use-cases/bulk-pairing';
@@ -43,7 +43,9 @@ export function pairingRouter(ctx: ServiceContext): Router {
 
   router.post('/api/screens', async (req, res) => {
     const me = requireActor(req, 'screens.manage');
-    res.status(201).json(await pairScreen(ctx, me.workspaceId, parseWith(PairScreenRequest, req.body)));
+    res
+      .status(201)
+      .json(await pairScreen(ctx, me.workspaceId, parseWith(PairScreenRequest, req.body), auditActor(req)));
   });
   // many codes claimed in one call (the displays still collect their tokens by polling)
   router.post('/api/screens/bulk-pairing', async (req, res) => {

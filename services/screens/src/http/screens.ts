@@ -46,7 +46,7 @@ export function screensRouter(ctx: ServiceContext): Router {
   router.delete('/api/screens/:id', async (req, res) => {
     const me = requireActor(req, 'screens.manage');
     const { id } = parseWith(ScreenIdParams, req.params);
-    await revokeScreen(ctx, me.workspaceId, id);
+    await revokeScreen(ctx, me.workspaceId, id, auditActor(req));
     res.json({ ok: true });
   });
   return router;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type PairScreenRequest, SCREEN_DEFAULT_TIME_ZONE, type Screen } from '@pagecast/contracts';
-import { AppError, isDuplicateKeyError, nameUuid } from '@pagecast/service-kit';
+import { AppError, type AuditActor, isDuplicateKeyError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import { auditScreensChange, screenAuditSnapshot } from '../events/audit';
 import type { PairingClaimRecord } from '../data';
 import { presentScreen } from './present-screen';
 
@@ -46,7 +47,12 @@ export async function announcePairing(ctx: ServiceContext, claims: PairingClaimR
  * The member types the code shown on the display. Wrong, expired and already used codes all answer
  * PAIRING_CODE_INVALID (no hint which); attempts are rate-limited per member, right or wrong.
  */
-export async function pairScreen(ctx: ServiceContext, ownerId: string, input: PairScreenRequest): Promise<Screen> {
+export async function pairScreen(
+  ctx: ServiceContext,
+  ownerId: string,
+  input: PairScreenRequest,
+  actor: AuditActor,
+): Promise<Screen> {
   const now = ctx.clock.ms();
   if (!(await ctx.data.rateLimits.allow(`pair:${ownerId}`, ctx.config.PAIR_ATTEMPT_RATE_MAX, 60_000, now))) {
     throw new AppError('RATE_LIMITED');
@@ -68,5 +74,14 @@ export async function pairScreen(ctx: ServiceContext, ownerId: string, input: Pa
   await announcePairing(ctx, [claim]);
   const screen = await ctx.data.screens.get(claim.screenId);
   if (!screen) throw new AppError('INTERNAL');
+  // keyed by the claim (one per code): the screen exists from here whatever happens next
+  await auditScreensChange(ctx, actor, {
+    workspaceId: ownerId,
+    action: 'screen.paired',
+    object: { type: 'screen', id: screen._id },
+    before: null,
+    after: screenAuditSnapshot(screen),
+    key: claim._id,
+  });
   return presentScreen(screen, null, now);
 }

@@ -256,6 +256,7 @@ export async function createTemplate(
   ctx: ServiceContext,
   ownerId: string,
   input: TakeoverTemplateRequest,
+  actor: AuditActor,
 ): Promise<TakeoverTemplate> {
   return serialByOwner(ctx, ownerId, async () => {
     if ((await ctx.data.fleet.templates.countOf(ownerId)) >= TAKEOVER_TEMPLATES_MAX) {
@@ -264,6 +265,13 @@ export async function createTemplate(
     await checkContent(ctx, ownerId, input.content);
     const doc: TemplateDoc = { _id: randomUUID(), ownerId, ...input };
     await ctx.data.fleet.templates.insert(doc);
+    await auditScreensChange(ctx, actor, {
+      workspaceId: ownerId,
+      action: 'takeover-template.created',
+      object: { type: 'takeover-template', id: doc._id },
+      before: null,
+      after: presentTemplate(doc),
+    });
     return presentTemplate(doc);
   });
 }
@@ -273,14 +281,35 @@ export async function updateTemplate(
   ownerId: string,
   templateId: string,
   input: TakeoverTemplateRequest,
+  actor: AuditActor,
 ): Promise<TakeoverTemplate> {
-  await ownedTemplate(ctx, ownerId, templateId);
+  const before = await ownedTemplate(ctx, ownerId, templateId);
   await checkContent(ctx, ownerId, input.content);
   await ctx.data.fleet.templates.set(templateId, input);
-  return presentTemplate({ _id: templateId, ownerId, ...input });
+  const after = presentTemplate({ _id: templateId, ownerId, ...input });
+  await auditScreensChange(ctx, actor, {
+    workspaceId: ownerId,
+    action: 'takeover-template.updated',
+    object: { type: 'takeover-template', id: templateId },
+    before: presentTemplate(before),
+    after,
+  });
+  return after;
 }
 
-export async function deleteTemplate(ctx: ServiceContext, ownerId: string, templateId: string): Promise<void> {
-  await ownedTemplate(ctx, ownerId, templateId);
+export async function deleteTemplate(
+  ctx: ServiceContext,
+  ownerId: string,
+  templateId: string,
+  actor: AuditActor,
+): Promise<void> {
+  const before = await ownedTemplate(ctx, ownerId, templateId);
   await ctx.data.fleet.templates.remove(templateId);
+  await auditScreensChange(ctx, actor, {
+    workspaceId: ownerId,
+    action: 'takeover-template.deleted',
+    object: { type: 'takeover-template', id: templateId },
+    before: presentTemplate(before),
+    after: null,
+  });
 }
