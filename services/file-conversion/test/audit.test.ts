@@ -94,7 +94,7 @@ describe('file changes', () => {
 });
 
 describe('playlist changes', () => {
-  it('create, save items and delete each make one entry with before and after; a refused save none', async () => {
+  it('create, save items, remove and add an item, and delete each make one entry with before and after; a refused save none', async () => {
     const created = await callFrom(owner, 'POST', '/api/playlists', { name: 'Lobby' });
     expect(created.status).toBe(200);
     const playlistId = (created.body as { id: string }).id;
@@ -102,11 +102,17 @@ describe('playlist changes', () => {
     expect(saved.status).toBe(200);
     const refused = await callFrom(stranger, 'PUT', `/api/playlists/${playlistId}/items`, { fileIds: [fileId] });
     expect(refused.status).toBe(404);
+    const removed = await callFrom(owner, 'DELETE', `/api/playlists/${playlistId}/items/${fileId}`);
+    expect(removed.status).toBe(200);
+    const absent = await callFrom(owner, 'DELETE', `/api/playlists/${playlistId}/items/${fileId}`);
+    expect(absent.status).toBe(200); // nothing to remove: no change, no entry
+    const added = await callFrom(owner, 'POST', `/api/playlists/${playlistId}/items`, { fileId, position: 0 });
+    expect(added.status).toBe(200);
     const deleted = await callFrom(owner, 'DELETE', `/api/playlists/${playlistId}`);
     expect(deleted.status).toBe(200);
 
     const entries = await entriesAbout(playlistId);
-    expect(entries).toHaveLength(3);
+    expect(entries).toHaveLength(5);
     expect(one(entries, 'playlist.created')).toMatchObject({
       before: null,
       after: { name: 'Lobby', items: [], version: 1 },
@@ -120,7 +126,15 @@ describe('playlist changes', () => {
       before: { name: 'Lobby', items: [{ fileId }] },
       after: null,
     });
-    expect(new Set(entries.map((e) => e.id)).size).toBe(3);
+    expect(one(entries, 'playlist.item-removed')).toMatchObject({
+      before: { items: [{ fileId }], version: 2 },
+      after: { items: [], version: 3 },
+    });
+    expect(one(entries, 'playlist.item-added')).toMatchObject({
+      before: { items: [] },
+      after: { items: [{ fileId }] },
+    });
+    expect(new Set(entries.map((e) => e.id)).size).toBe(5);
   });
 
   it('a file deleted is recorded with what it was and nothing after', async () => {

@@ -16,6 +16,8 @@ export const AuditAction = z.enum([
   'playlist.created',
   'playlist.deleted',
   'playlist.items-saved',
+  'playlist.item-added',
+  'playlist.item-removed',
   'screen.paired',
   'screen.updated',
   'screen.revoked',

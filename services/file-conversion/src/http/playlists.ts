@@ -46,7 +46,7 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   router.post('/api/playlists/:id/items', async (req, res) => {
     const { workspaceId } = requireActor(req, 'playlists.write');
     const { id } = parseWith(PlaylistIdParams, req.params);
-    res.json(await addPlaylistItem(ctx, workspaceId, id, parseWith(AddPlaylistItemRequest, req.body)));
+    res.json(await addPlaylistItem(ctx, workspaceId, id, parseWith(AddPlaylistItemRequest, req.body), auditActor(req)));
   });
 
   // The editor's save: the chosen files in order replace the items in one update (not delete-all-then-add).
@@ -60,7 +60,7 @@ export function playlistsRouter(ctx: ServiceContext): Router {
   router.delete('/api/playlists/:id/items/:fileId', async (req, res) => {
     const { workspaceId } = requireActor(req, 'playlists.write');
     const { id, fileId } = parseWith(PlaylistItemParams, req.params);
-    await removePlaylistItem(ctx, workspaceId, id, fileId);
+    await removePlaylistItem(ctx, workspaceId, id, fileId, auditActor(req));
     res.json({ ok: true });
   });
 

@@ -1,7 +1,8 @@
 import type { AddPlaylistItemRequest, PlaylistItem } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import { placementConflict } from '../domain/playlists';
+import { type PlaylistRecord, placementConflict } from '../domain/playlists';
+import { auditPlaylistChange } from '../events/audit';
 import { type PlayableFile, requirePlayable } from './playable-files';
 import { toPlaylistItem } from './present';
 
@@ -15,7 +16,9 @@ export async function addPlaylistItem(
   userId: string,
   playlistId: string,
   input: AddPlaylistItemRequest,
+  actor: AuditActor,
 ): Promise<PlaylistItem> {
+  let before: PlaylistRecord | undefined;
   let added: PlayableFile | undefined;
   const now = ctx.clock.now();
   const item = {
@@ -25,6 +28,7 @@ export async function addPlaylistItem(
     ...(input.loops !== undefined && input.loops > 1 ? { loops: input.loops } : {}),
   };
   const result = await ctx.data.playlists.change(playlistId, userId, async (p) => {
+    before = p;
     const conflict = placementConflict(p.items, input.fileId, input.position);
     if (conflict) throw new AppError(conflict);
     added = (await requirePlayable(ctx, userId, [input.fileId])).get(input.fileId);
@@ -35,6 +39,7 @@ export async function addPlaylistItem(
     return [...p.items, item];
   });
   if (!result || !added) throw new AppError('PLAYLIST_NOT_FOUND');
+  if (before) await auditPlaylistChange(ctx, actor, 'playlist.item-added', userId, playlistId, before, result.playlist);
   await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);
   return toPlaylistItem(playlistId, item, added);
 }

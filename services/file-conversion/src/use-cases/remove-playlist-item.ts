@@ -1,5 +1,7 @@
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import type { PlaylistRecord } from '../domain/playlists';
+import { auditPlaylistChange } from '../events/audit';
 
 /**
  * The member takes a file out of their playlist. Removing a file that is not there changes nothing: no new version,
@@ -10,10 +12,16 @@ export async function removePlaylistItem(
   userId: string,
   playlistId: string,
   fileId: string,
+  actor: AuditActor,
 ): Promise<void> {
-  const result = await ctx.data.playlists.change(playlistId, userId, (p) =>
-    p.items.some((i) => i.fileId === fileId) ? p.items.filter((i) => i.fileId !== fileId) : undefined,
-  );
+  let before: PlaylistRecord | undefined;
+  const result = await ctx.data.playlists.change(playlistId, userId, (p) => {
+    before = p;
+    return p.items.some((i) => i.fileId === fileId) ? p.items.filter((i) => i.fileId !== fileId) : undefined;
+  });
   if (!result) throw new AppError('PLAYLIST_NOT_FOUND');
-  if (result.changed) await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);
+  if (!result.changed) return;
+  if (before)
+    await auditPlaylistChange(ctx, actor, 'playlist.item-removed', userId, playlistId, before, result.playlist);
+  await ctx.data.playlists.announceSaved(result.playlist, ctx.outbox);
 }
