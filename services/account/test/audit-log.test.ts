@@ -13,6 +13,7 @@ let h: Harness;
 let owner: Session;
 let admin: Session;
 let viewer: Session;
+let outsider: Session;
 
 const asMember = (s: Session, workspaceId: string, role: 'admin' | 'viewer') => ({
   [IDENTITY_HEADER]: signIdentityHeader(
@@ -58,14 +59,16 @@ async function rowsOf(workspaceId: string, count: number) {
 
 beforeAll(async () => {
   h = await startHarness('audit');
-  const [o, a, v] = await Promise.all([
+  const [o, a, v, x] = await Promise.all([
     verifiedMember(h, 'audit-owner'),
     verifiedMember(h, 'audit-admin'),
     verifiedMember(h, 'audit-viewer'),
+    verifiedMember(h, 'audit-stranger'),
   ]);
   owner = (await login(h, o.email, o.password)).session;
   admin = (await login(h, a.email, a.password)).session;
   viewer = (await login(h, v.email, v.password)).session;
+  outsider = (await login(h, x.email, x.password)).session;
 });
 
 afterAll(async () => {
@@ -189,12 +192,20 @@ describe('reading', () => {
     expect(bad.body.code).toBe('VALIDATION');
   });
 
-  it('lets an admin of the workspace read, and refuses a viewer and a stranger', async () => {
+  it('lets an admin of the workspace read by their stored role, and refuses a viewer and a stranger', async () => {
+    const { workspaces } = h.server.context.data;
+    const added = { workspaceId: ws, addedAt: new Date(), addedBy: ws };
+    // what accepting an invitation stores (test/workspaces.test.ts covers the invitation itself)
+    await workspaces.addMember({ ...added, userId: admin.userId, role: 'admin' });
+    await workspaces.addMember({ ...added, userId: viewer.userId, role: 'viewer' });
     const asAdmin = await call(h, 'GET', `/api/workspaces/${ws}/audit`, { headers: asMember(admin, ws, 'admin') });
     expect(asAdmin.status).toBe(200);
-    const asViewer = await call(h, 'GET', `/api/workspaces/${ws}/audit`, { headers: asMember(viewer, ws, 'viewer') });
+    const csv = await call(h, 'GET', `/api/workspaces/${ws}/audit.csv`, { identity: admin.identity });
+    expect(csv.status).toBe(200);
+    // a viewer is refused even when a header claims more: the stored role decides
+    const asViewer = await call(h, 'GET', `/api/workspaces/${ws}/audit`, { headers: asMember(viewer, ws, 'admin') });
     expect([asViewer.status, asViewer.body.code]).toEqual([403, 'FORBIDDEN_ROLE']);
-    const stranger = await call(h, 'GET', `/api/workspaces/${ws}/audit.csv`, { identity: viewer.identity });
+    const stranger = await call(h, 'GET', `/api/workspaces/${ws}/audit.csv`, { identity: outsider.identity });
     expect([stranger.status, stranger.body.code]).toEqual([403, 'NOT_A_MEMBER']);
     const anonymous = await call(h, 'GET', `/api/workspaces/${ws}/audit`);
     expect(anonymous.status).toBe(401);

@@ -1,18 +1,14 @@
-import { AUDIT_CSV_COLUMNS, type AuditChange, type AuditRecord, type Identity } from '@pagecast/contracts';
+import { AUDIT_CSV_COLUMNS, type AuditChange, type AuditRecord, type WorkspaceRole } from '@pagecast/contracts';
 import { canonicalJson } from '@pagecast/service-kit';
 
 /**
- * Who may read a workspace's audit log: its owner (the caller's own workspace: a workspace's id is its owner's user
- * id) and its admins (the role the gateway signed for the call in that workspace). The one place this is decided
- * for the audit routes, so it can become the policy module's `audit.read` in one edit. Answers the refusal's code.
+ * Who may read a workspace's audit log, by the caller's role there (null: not a member): its owner and its admins.
+ * The one place this is decided for the audit routes, so it can become the policy module's `audit.read` in one edit.
+ * Answers the refusal's code.
  */
-export function auditReadRefusal(
-  identity: Pick<Identity, 'userId' | 'workspaceId' | 'role'>,
-  workspaceId: string,
-): 'NOT_A_MEMBER' | 'FORBIDDEN_ROLE' | null {
-  if (identity.userId === workspaceId) return null;
-  if (identity.workspaceId !== workspaceId || !identity.role) return 'NOT_A_MEMBER';
-  return identity.role === 'owner' || identity.role === 'admin' ? null : 'FORBIDDEN_ROLE';
+export function auditReadRefusal(role: WorkspaceRole | null): 'NOT_A_MEMBER' | 'FORBIDDEN_ROLE' | null {
+  if (role === null) return 'NOT_A_MEMBER';
+  return role === 'owner' || role === 'admin' ? null : 'FORBIDDEN_ROLE';
 }
 
 /** An RFC 4180 field: quoted when it holds a comma, quote or line break; a leading =+-@ is neutralised (spreadsheets). */

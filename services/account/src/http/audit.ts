@@ -27,7 +27,7 @@ export function createAuditRoutes(deps: AccountDeps): Router {
     const identity = await session(req);
     const { id } = parseWith(AuditParams, req.params);
     const query = parseWith(CsvQuery, req.query);
-    const lines = exportAuditCsv(deps.data, identity, id, query);
+    const lines = await exportAuditCsv(deps.data, identity, id, query);
     res
       .status(200)
       .type('text/csv; charset=utf-8')

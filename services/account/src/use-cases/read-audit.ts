@@ -3,9 +3,17 @@ import { AppError, auditDiff } from '@pagecast/service-kit';
 import { type AuditFilter, type AuditRow, chainedRow, type Repositories } from '../data';
 import { auditCsvHeader, auditCsvLine, auditReadRefusal } from '../domain';
 
-/** Refuses (403, nothing read) a caller who may not read this workspace's log. */
-function mayRead(identity: Identity, workspaceId: string): void {
-  const refusal = auditReadRefusal(identity, workspaceId);
+type Data = Pick<Repositories, 'auditLog' | 'workspaces'>;
+
+/**
+ * Refuses (403, nothing read) a caller who may not read this workspace's log, by their stored membership (whatever
+ * the gateway signed). The owner is known by the id alone: a workspace's id is its owner's user id, and an account
+ * whose workspace the migration has not made yet is still its owner.
+ */
+async function mayRead(data: Data, identity: Identity, workspaceId: string): Promise<void> {
+  if (identity.userId === workspaceId) return;
+  const row = await data.workspaces.member(workspaceId, identity.userId);
+  const refusal = auditReadRefusal(row?.role ?? null);
   if (refusal) throw new AppError(refusal);
 }
 
@@ -40,12 +48,12 @@ export function toAuditRecord(row: AuditRow): AuditRecord {
 
 /** One page of the workspace's log, newest first; the cursor is the last row's seq. */
 export async function readAudit(
-  data: Pick<Repositories, 'auditLog'>,
+  data: Data,
   identity: Identity,
   workspaceId: string,
   q: AuditQuery,
 ): Promise<AuditPage> {
-  mayRead(identity, workspaceId);
+  await mayRead(data, identity, workspaceId);
   const rows = await data.auditLog.page(
     { ...filterOf(workspaceId, q), beforeSeq: q.cursor === undefined ? undefined : Number(q.cursor) },
     q.limit + 1,
@@ -57,15 +65,15 @@ export async function readAudit(
 
 /**
  * The workspace's log as CSV lines (header first), newest first, with the same filters: yielded as read, so a long
- * log is never held whole. The refusal comes before the first line.
+ * log is never held whole. The refusal comes before the first line (awaited before any line is sent).
  */
-export function exportAuditCsv(
-  data: Pick<Repositories, 'auditLog'>,
+export async function exportAuditCsv(
+  data: Data,
   identity: Identity,
   workspaceId: string,
   q: Omit<AuditQuery, 'cursor' | 'limit'>,
-): AsyncIterable<string> {
-  mayRead(identity, workspaceId);
+): Promise<AsyncIterable<string>> {
+  await mayRead(data, identity, workspaceId);
   const rows = data.auditLog.stream(filterOf(workspaceId, q));
   return (async function* () {
     yield auditCsvHeader();
