@@ -7,7 +7,7 @@ import { createOutbox, GENESIS_HASH, publishAudit, signIdentityHeader, verifyCha
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditVerify } from '../src/cli/audit-verify';
 import { chainedRow, createAuditLogRepository } from '../src/data';
-import { call, env, type Harness, login, type Session, startHarness, verifiedMember } from './harness';
+import { call, env, from, type Harness, login, type Session, startHarness, verifiedMember } from './harness';
 
 let h: Harness;
 let owner: Session;
@@ -226,6 +226,56 @@ describe('reading', () => {
     expect(lines[1]).toContain('"{""tags"":[],""title"":""Menu, winter""}"');
     expect(lines[1]).toContain('""after"":""Menu \\""spring\\""""');
     expect(lines[1]?.startsWith('1,')).toBe(true);
+  });
+});
+
+describe("account's own changes", () => {
+  it('a role change makes exactly one chained entry with the role before and after; a refused one none', async () => {
+    const ws = owner.userId;
+    const { workspaces } = h.server.context.data;
+    const [m] = await Promise.all([verifiedMember(h, 'audit-member')]);
+    const member = (await login(h, m.email, m.password)).session;
+    await workspaces.addMember({
+      workspaceId: ws,
+      userId: member.userId,
+      role: 'viewer',
+      addedAt: new Date(),
+      addedBy: ws,
+    });
+    const about = () =>
+      h.server.context.conn
+        .collection<{ seq: number; action: string; before: unknown; after: unknown; address: string }>('audit_log')
+        .find({ workspaceId: ws, 'object.id': member.userId })
+        .toArray();
+
+    // refused: the member may not change roles (a viewer), nothing is written or recorded
+    const refused = await call(h, 'PATCH', `/api/workspaces/${ws}/members/${member.userId}`, {
+      identity: member.identity,
+      body: { role: 'admin' },
+      headers: from('198.51.100.77'),
+    });
+    expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN_ROLE']);
+
+    const changed = await call(h, 'PATCH', `/api/workspaces/${ws}/members/${member.userId}`, {
+      identity: owner.identity,
+      body: { role: 'editor' },
+      headers: from('198.51.100.78'),
+    });
+    expect(changed.status).toBe(200);
+    const until = Date.now() + 10_000;
+    while ((await about()).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const rows = await about();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      action: 'member.updated',
+      address: '198.51.100.78',
+      before: { role: 'viewer' },
+      after: { role: 'editor' },
+    });
+    const out: string[] = [];
+    const verifyEnv = { MONGO_URL: env.MONGO_URL, MONGO_DB: h.server.context.dbName };
+    expect(await auditVerify(['--workspace', ws], verifyEnv, (l) => out.push(l))).toBe(0);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   WorkspaceMemberParams,
 } from '@pagecast/contracts';
 import type { Action } from '@pagecast/policy';
-import { type Actor, parseWith } from '@pagecast/service-kit';
+import { type Actor, auditActor, parseWith } from '@pagecast/service-kit';
 import type { Request, Response, Router } from 'express';
 import type { Locale } from '../domain';
 import type { AccountDeps } from '../use-cases/deps';
@@ -56,12 +56,16 @@ export function mountWorkspaceRoutes(
     const params = parseWith(WorkspaceMemberParams, req.params);
     const { role } = parseWith(UpdateWorkspaceMemberRequest, req.body);
     res.json(
-      await updateWorkspaceMember(deps, {
-        workspaceId: params.id,
-        userId: params.userId,
-        callerId: caller.userId,
-        role,
-      }),
+      await updateWorkspaceMember(
+        deps,
+        {
+          workspaceId: params.id,
+          userId: params.userId,
+          callerId: caller.userId,
+          role,
+        },
+        auditActor(req),
+      ),
     );
   });
 
@@ -69,7 +73,11 @@ export function mountWorkspaceRoutes(
     const caller = await session(req, 'personal');
     const params = parseWith(WorkspaceMemberParams, req.params);
     res.json(
-      await removeWorkspaceMember(deps, { workspaceId: params.id, userId: params.userId, callerId: caller.userId }),
+      await removeWorkspaceMember(
+        deps,
+        { workspaceId: params.id, userId: params.userId, callerId: caller.userId },
+        auditActor(req),
+      ),
     );
   });
 
@@ -109,6 +117,6 @@ export function mountWorkspaceRoutes(
     const { userId } = await session(req, 'personal');
     const { token } = parseWith(InvitationTokenParams, req.params);
     parseWith(EmptyBody, req.body);
-    res.json(await acceptInvitation(deps, token, userId));
+    res.json(await acceptInvitation(deps, token, userId, auditActor(req)));
   });
 }

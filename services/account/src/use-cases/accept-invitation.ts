@@ -1,5 +1,6 @@
 import { type AcceptInvitationResponse, subjects } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
+import { auditMemberChange } from './audit-members';
 import type { AccountDeps } from './deps';
 import { openInvitation } from './get-invitation';
 import { mustFindUser } from './shared';
@@ -14,6 +15,7 @@ export async function acceptInvitation(
   deps: AccountDeps,
   token: string,
   userId: string,
+  actor: AuditActor,
 ): Promise<AcceptInvitationResponse> {
   const { workspaces } = deps.data;
   const inv = await openInvitation(deps, token);
@@ -22,13 +24,8 @@ export async function acceptInvitation(
   const workspace = await workspaces.find(inv.workspaceId);
   if (!workspace) throw new AppError('INVITATION_NOT_FOUND');
   const now = deps.clock.now();
-  const added = await workspaces.addMember({
-    workspaceId: inv.workspaceId,
-    userId,
-    role: inv.role,
-    addedAt: now,
-    addedBy: inv.invitedBy,
-  });
+  const member = { workspaceId: inv.workspaceId, userId, role: inv.role, addedAt: now, addedBy: inv.invitedBy };
+  const added = await workspaces.addMember(member);
   if (!added) {
     // a member already; their copy in the gateways' bucket is written again in case an earlier write was lost
     const row = await workspaces.member(inv.workspaceId, userId);
@@ -37,6 +34,7 @@ export async function acceptInvitation(
   }
   await deps.memberships.put(inv.workspaceId, userId, inv.role);
   await workspaces.markAccepted(inv._id, userId, now);
+  await auditMemberChange(deps, actor, 'member.added', null, { _id: `${inv.workspaceId}:${userId}`, ...member });
   await deps.outbox.add(subjects.memberAdded, {
     workspaceId: inv.workspaceId,
     userId,

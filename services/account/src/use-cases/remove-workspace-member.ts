@@ -1,5 +1,6 @@
 import { subjects } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
+import { auditMemberChange } from './audit-members';
 import type { AccountDeps } from './deps';
 import { requireManager, requireMember } from './workspace-access';
 
@@ -11,6 +12,7 @@ import { requireManager, requireMember } from './workspace-access';
 export async function removeWorkspaceMember(
   deps: AccountDeps,
   input: { workspaceId: string; userId: string; callerId: string },
+  actor: AuditActor,
 ): Promise<{ ok: true }> {
   const { workspaces } = deps.data;
   const self = input.userId === input.callerId;
@@ -22,6 +24,7 @@ export async function removeWorkspaceMember(
   await deps.memberships.remove(input.workspaceId, input.userId);
   const removed = await workspaces.removeMember(input.workspaceId, input.userId);
   if (!removed) throw new AppError('NOT_FOUND'); // another call removed it first, and told
+  await auditMemberChange(deps, actor, 'member.removed', removed, null);
   await deps.outbox.add(subjects.memberRemoved, {
     workspaceId: input.workspaceId,
     userId: input.userId,

@@ -1,5 +1,6 @@
 import { subjects, type UpdateWorkspaceMemberRequest, type WorkspaceMember } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
+import { auditMemberChange } from './audit-members';
 import type { AccountDeps } from './deps';
 import { toWorkspaceMember } from './list-workspace-members';
 import { requireManager } from './workspace-access';
@@ -11,6 +12,7 @@ import { requireManager } from './workspace-access';
 export async function updateWorkspaceMember(
   deps: AccountDeps,
   input: { workspaceId: string; userId: string; callerId: string } & UpdateWorkspaceMemberRequest,
+  actor: AuditActor,
 ): Promise<WorkspaceMember> {
   const { workspaces, users } = deps.data;
   await requireManager(deps, input.workspaceId, input.callerId);
@@ -22,6 +24,7 @@ export async function updateWorkspaceMember(
   const after = await workspaces.setRole(input.workspaceId, input.userId, input.role);
   if (!after) throw new AppError('NOT_FOUND'); // removed meanwhile
   await deps.memberships.put(input.workspaceId, input.userId, input.role);
+  await auditMemberChange(deps, actor, 'member.updated', before, after);
   await deps.outbox.add(subjects.memberChanged, {
     workspaceId: input.workspaceId,
     userId: input.userId,
