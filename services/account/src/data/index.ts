@@ -64,6 +64,7 @@ export function createRepositories(conn: mongoose.Connection): Repositories {
         ...workspaces.models,
         claims.model,
         auditLog.model,
+        auditLog.ids,
       ]) {
         await m.createCollection().catch(() => undefined);
         await m.createIndexes();
