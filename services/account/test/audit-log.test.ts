@@ -117,6 +117,8 @@ describe('chaining', () => {
     for await (const row of a.chain(ws)) rows.push(row);
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 3]);
     expect(verifyChain(rows.map(chainedRow))).toMatchObject({ ok: true, length: 3 });
+    // b last wrote seq 2; its reads still see a's newer row
+    expect((await b.page({ workspaceId: ws }, 10)).map((r) => r.seq)).toEqual([3, 2, 1]);
   });
 
   it('an entry whose row was written but whose id record was not (a crash between) is not chained twice', async () => {

@@ -98,16 +98,21 @@ export function createAuditLogRepository(conn: mongoose.Connection) {
   const rowAt = (workspaceId: string, seq: number) =>
     model.findById(auditRowId(workspaceId, seq), { seq: 1, hash: 1, id: 1 }).lean<Head>();
 
-  /** The newest row: seqs doubled until one is missing, then halved between (lookups by `_id` only). */
-  const findHead = async (workspaceId: string): Promise<Head | null> => {
-    let low = await rowAt(workspaceId, 1);
+  /**
+   * The newest row: from `known` (a row that exists; else seq 1) the step doubled until a seq is missing, then halved
+   * between (lookups by `_id` only). A head remembered but overtaken (another replica wrote) costs a few lookups more.
+   */
+  const findHead = async (workspaceId: string, known?: Head): Promise<Head | null> => {
+    let low = known ?? (await rowAt(workspaceId, 1));
     if (!low) return null;
-    let high = 2;
+    let step = 1;
+    let high = low.seq + step;
     for (;;) {
       const row = await rowAt(workspaceId, high);
       if (!row) break;
       low = row;
-      high *= 2;
+      step *= 2;
+      high = low.seq + step;
     }
     // low exists, high does not
     let lo = low.seq;
@@ -133,7 +138,8 @@ export function createAuditLogRepository(conn: mongoose.Connection) {
 
   /** The workspace's rows matching `f`, newest first, read `_id: {$in}` a batch at a time down from the cursor. */
   async function* newestFirst(f: AuditFilter, firstBatch = READ_BATCH): AsyncGenerator<AuditRow> {
-    const head = heads.get(f.workspaceId) ?? (await findHead(f.workspaceId));
+    // a reader may run where another replica writes: the head remembered is only where the search starts
+    const head = await findHead(f.workspaceId, heads.get(f.workspaceId));
     if (!head) return;
     let next = Math.min(head.seq, (f.beforeSeq ?? Number.POSITIVE_INFINITY) - 1);
     const keep = matches(f);
