@@ -101,6 +101,9 @@ const expected: Record<string, readonly WorkspaceRole[]> = {
   createWorkspaceInvitation: managers,
   listWorkspaceInvitations: managers,
   revokeWorkspaceInvitation: managers,
+  // the audit log: the workspace's owner and admins only
+  workspaceAudit: managers,
+  workspaceAuditCsv: managers,
 
   // the fleet, money and selling: owner and admin
   pairScreen: managers,

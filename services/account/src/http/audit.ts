@@ -1,5 +1,5 @@
 import { AuditParams, AuditQuery } from '@pagecast/contracts';
-import { AppError, parseWith, requireIdentity } from '@pagecast/service-kit';
+import { AppError, parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import type { AccountDeps } from '../use-cases/deps';
 import { isSessionAlive } from '../use-cases/is-session-alive';
@@ -10,10 +10,14 @@ const CsvQuery = AuditQuery.omit({ cursor: true, limit: true });
 /** The audit log's read routes (GET only: the log has no route that changes it). */
 export function createAuditRoutes(deps: AccountDeps): Router {
   const router = Router();
+  /**
+   * The caller, allowed 'audit.read' in the workspace the call acts in, its session alive. The workspace the path
+   * names is then checked against the caller's stored membership (use-cases/read-audit.ts).
+   */
   const session = async (req: Request) => {
-    const identity = requireIdentity(req);
-    if (!(await isSessionAlive(deps, identity.userId, identity.sessionId))) throw new AppError('UNAUTHORIZED');
-    return identity;
+    const actor = requireActor(req, 'audit.read');
+    if (!(await isSessionAlive(deps, actor.userId, actor.sessionId))) throw new AppError('UNAUTHORIZED');
+    return actor;
   };
 
   router.get('/api/workspaces/:id/audit', async (req, res) => {

@@ -1,4 +1,4 @@
-import type { AuditPage, AuditQuery, AuditRecord, Identity } from '@pagecast/contracts';
+import type { AuditPage, AuditQuery, AuditRecord } from '@pagecast/contracts';
 import { AppError, auditDiff } from '@pagecast/service-kit';
 import { type AuditFilter, type AuditRow, chainedRow, type Repositories } from '../data';
 import { auditCsvHeader, auditCsvLine, auditReadRefusal } from '../domain';
@@ -10,9 +10,9 @@ type Data = Pick<Repositories, 'auditLog' | 'workspaces'>;
  * the gateway signed). The owner is known by the id alone: a workspace's id is its owner's user id, and an account
  * whose workspace the migration has not made yet is still its owner.
  */
-async function mayRead(data: Data, identity: Identity, workspaceId: string): Promise<void> {
-  if (identity.userId === workspaceId) return;
-  const row = await data.workspaces.member(workspaceId, identity.userId);
+async function mayRead(data: Data, caller: { userId: string }, workspaceId: string): Promise<void> {
+  if (caller.userId === workspaceId) return;
+  const row = await data.workspaces.member(workspaceId, caller.userId);
   const refusal = auditReadRefusal(row?.role ?? null);
   if (refusal) throw new AppError(refusal);
 }
@@ -49,11 +49,11 @@ export function toAuditRecord(row: AuditRow): AuditRecord {
 /** One page of the workspace's log, newest first; the cursor is the last row's seq. */
 export async function readAudit(
   data: Data,
-  identity: Identity,
+  caller: { userId: string },
   workspaceId: string,
   q: AuditQuery,
 ): Promise<AuditPage> {
-  await mayRead(data, identity, workspaceId);
+  await mayRead(data, caller, workspaceId);
   const rows = await data.auditLog.page(
     { ...filterOf(workspaceId, q), beforeSeq: q.cursor === undefined ? undefined : Number(q.cursor) },
     q.limit + 1,
@@ -69,11 +69,11 @@ export async function readAudit(
  */
 export async function exportAuditCsv(
   data: Data,
-  identity: Identity,
+  caller: { userId: string },
   workspaceId: string,
   q: Omit<AuditQuery, 'cursor' | 'limit'>,
 ): Promise<AsyncIterable<string>> {
-  await mayRead(data, identity, workspaceId);
+  await mayRead(data, caller, workspaceId);
   const rows = data.auditLog.stream(filterOf(workspaceId, q));
   return (async function* () {
     yield auditCsvHeader();
