@@ -1,6 +1,7 @@
 // Reads JSON with If-None-Match: an unchanged resource answers 304 and the same object is returned, so react-query
 // sees no change and a player refetching at every page change costs the server a comparison, not a body.
 import { noteServerRead, throwIfResNotOk } from '@pagecast/ui';
+import { workspaceHeadersOf } from './events-since';
 
 // A Map kept newest-last, not lru-cache: that class would add 5.2 KB (brotli) to the player's first screen for these
 // four lines (measured with the production build).
@@ -8,14 +9,17 @@ const known = new Map<string, { etag: string; data: unknown }>();
 const MAX_KNOWN = 200;
 
 export async function fetchJsonWithEtag<T>(url: string, signal?: AbortSignal): Promise<T> {
-  const previous = known.get(url);
+  const headers = workspaceHeadersOf();
+  // an answer is the workspace's the call named: another workspace's copy is not the same resource
+  const key = `${Object.values(headers).join('')} ${url}`;
+  const previous = known.get(key);
   const res = await fetch(url, {
     credentials: 'include',
     signal,
     // A conditional request must reach the server (or the service worker), not the HTTP cache. The browser would
     // add 'Cache-Control: no-cache' to it, and a server honouring that never answers 304: max-age=0 says
     // "revalidate" without it.
-    headers: previous ? { 'If-None-Match': previous.etag, 'Cache-Control': 'max-age=0' } : {},
+    headers: previous ? { ...headers, 'If-None-Match': previous.etag, 'Cache-Control': 'max-age=0' } : headers,
     cache: 'no-store',
   });
   // a host whose @pagecast/ui predates it has no noteServerRead: the live stream then sends no `since`
@@ -25,8 +29,8 @@ export async function fetchJsonWithEtag<T>(url: string, signal?: AbortSignal): P
   const data = (await res.json()) as T;
   const etag = res.headers.get('ETag');
   if (etag) {
-    known.delete(url);
-    known.set(url, { etag, data });
+    known.delete(key);
+    known.set(key, { etag, data });
     if (known.size > MAX_KNOWN) known.delete(known.keys().next().value as string);
   } else known.delete(url);
   return data;

@@ -1,5 +1,13 @@
-// `since` for GET /api/events (docs/platform.md, "Live streams"), from @pagecast/ui. A host whose @pagecast/ui
-// predates it provides no withReadSince: the stream then goes without, and the gateway resyncs as it used to.
-import { withReadSince } from '@pagecast/ui';
+// `since` for GET /api/events (docs/platform.md, "Live streams"), and the workspace the page acts in, from
+// @pagecast/ui. A host whose @pagecast/ui predates them provides neither: the stream then goes without (the
+// gateway resyncs as it used to; the person's own workspace).
+import { withReadSince, withWorkspace, workspaceHeaders } from '@pagecast/ui';
 
-export const liveUrl = (url: string): string => (typeof withReadSince === 'function' ? withReadSince(url) : url);
+const inWorkspace = (url: string): string => (typeof withWorkspace === 'function' ? withWorkspace(url) : url);
+
+export const liveUrl = (url: string): string =>
+  inWorkspace(typeof withReadSince === 'function' ? withReadSince(url) : url);
+
+/** The headers naming the workspace the page acts in (none for the person's own, or from an older host). */
+export const workspaceHeadersOf = (): Record<string, string> =>
+  typeof workspaceHeaders === 'function' ? workspaceHeaders() : {};

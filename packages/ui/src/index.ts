@@ -88,3 +88,14 @@ export {
   toast,
 } from './toast/toast-store';
 export { Toaster, useToast } from './toast/toaster';
+export {
+  apiFetch,
+  currentWorkspace,
+  onWorkspaceRefused,
+  setCurrentWorkspace,
+  subscribeWorkspace,
+  useCurrentWorkspace,
+  WORKSPACE_PARAM,
+  withWorkspace,
+  workspaceHeaders,
+} from './session/workspace';

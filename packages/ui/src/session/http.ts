@@ -1,6 +1,7 @@
 // The client's calls (spec points 7 and 8): credentials always sent, JSON bodies, and any non-OK answer becomes
 // an error whose text is '<status>: <body or status text>'.
 import type { QueryFunction } from '@tanstack/react-query';
+import { apiFetch } from './workspace';
 
 /** The one error type of the client; its message is exactly '<status>: <body or statusText>'. */
 export class HttpError extends Error {
@@ -51,7 +52,7 @@ export function isUnauthorizedError(error: unknown): boolean {
 
 /** A call with a JSON body (or none); throws HttpError on a non-OK answer. */
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
-  const res = await fetch(url, {
+  const res = await apiFetch(url, {
     method,
     headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
     body: data === undefined ? undefined : JSON.stringify(data),
@@ -92,7 +93,7 @@ export function withReadSince(url: string, since: number | undefined = firstRead
 /** The default read: a GET to the path made of the query key's segments. */
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey, signal }) => {
-    const res = await fetch(queryKey.join('/'), { credentials: 'include', signal });
+    const res = await apiFetch(queryKey.join('/'), { credentials: 'include', signal });
     noteServerRead(res);
     if (options.on401 === 'returnNull' && res.status === 401) return null;
     await throwIfResNotOk(res);

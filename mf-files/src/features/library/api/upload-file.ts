@@ -1,7 +1,7 @@
 // POST /api/files/upload (multipart, the file in field `pdf`) through XMLHttpRequest: fetch cannot report the
 // bytes sent, and the dialog shows a real progress bar.
 import { constants, type CopyrightInfo, type FileSummary, type PublishPrice } from '@pagecast/contracts';
-import { HttpError } from '@pagecast/ui';
+import { HttpError, workspaceHeaders } from '@pagecast/ui';
 
 export interface UploadFileInput {
   file: File;
@@ -39,6 +39,9 @@ export function uploadFile(
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/files/upload');
     xhr.withCredentials = true;
+    // the workspace the page acts in (a host whose @pagecast/ui predates it: the person's own)
+    const named = typeof workspaceHeaders === 'function' ? workspaceHeaders() : {};
+    for (const [name, value] of Object.entries(named)) xhr.setRequestHeader(name, value);
     xhr.responseType = 'text';
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress({ sent: e.loaded, total: e.total });

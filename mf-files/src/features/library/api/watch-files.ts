@@ -1,7 +1,7 @@
 // The gateway's live stream (GET /api/events?file=<id>…): a page converted or a file changed arrives as an event
 // with ids only, and the caller reads again. Polling (the queries' refetchInterval) stays as the fallback.
 import { subjects } from '@pagecast/contracts';
-import { withReadSince } from '@pagecast/ui';
+import { withReadSince, withWorkspace } from '@pagecast/ui';
 import { useEffect, useRef } from 'react';
 
 const WATCHED = [subjects.pageReady, subjects.fileUpdated, subjects.fileDeleted, 'resync'];
@@ -20,7 +20,9 @@ export function useWatchFiles(ids: readonly string[], onChange: (fileId: string 
       .join('&');
     // since: the page's first read (a host whose @pagecast/ui predates it has none: the stream goes without)
     const url = `/api/events?${query}`;
-    const source = new EventSource(typeof withReadSince === 'function' ? withReadSince(url) : url, {
+    const since = typeof withReadSince === 'function' ? withReadSince(url) : url;
+    // the workspace the page acts in (a host whose @pagecast/ui predates it: the person's own)
+    const source = new EventSource(typeof withWorkspace === 'function' ? withWorkspace(since) : since, {
       withCredentials: true,
     });
     const handle = (e: MessageEvent<string>) => {

@@ -1,5 +1,5 @@
 import type { MarketplacePage } from '@pagecast/contracts';
-import { throwIfResNotOk } from '@pagecast/ui';
+import { throwIfResNotOk, workspaceHeaders } from '@pagecast/ui';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { type MarketplaceSearch, searchParams } from '../model/marketplace-rules';
 
@@ -13,6 +13,8 @@ export const marketplaceQuery = (search: MarketplaceSearch) =>
       const res = await fetch(`/api/marketplace?${searchParams(search).toString()}`, {
         credentials: 'include',
         signal,
+        // the workspace the page acts in (a host whose @pagecast/ui predates it: the person's own)
+        headers: typeof workspaceHeaders === 'function' ? workspaceHeaders() : {},
       });
       await throwIfResNotOk(res);
       return (await res.json()) as MarketplacePage;

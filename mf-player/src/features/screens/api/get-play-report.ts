@@ -1,6 +1,7 @@
 import type { PlayReport } from '@pagecast/contracts';
 import { throwIfResNotOk } from '@pagecast/ui';
 import { queryOptions } from '@tanstack/react-query';
+import { workspaceHeadersOf } from '../../../lib/events-since';
 
 export const playReportPath = (from: string, to: string, format: 'json' | 'csv' = 'json') =>
   `/api/screens/plays?from=${from}&to=${to}${format === 'csv' ? '&format=csv' : ''}`;
@@ -10,7 +11,11 @@ export const playReportQuery = (from: string, to: string) =>
   queryOptions<PlayReport>({
     queryKey: [playReportPath(from, to)],
     queryFn: async ({ signal }) => {
-      const res = await fetch(playReportPath(from, to), { credentials: 'include', signal });
+      const res = await fetch(playReportPath(from, to), {
+        credentials: 'include',
+        signal,
+        headers: workspaceHeadersOf(),
+      });
       await throwIfResNotOk(res);
       return (await res.json()) as PlayReport;
     },

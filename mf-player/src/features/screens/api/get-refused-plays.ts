@@ -1,6 +1,7 @@
 import type { RefusedPlays } from '@pagecast/contracts';
 import { throwIfResNotOk } from '@pagecast/ui';
 import { queryOptions } from '@tanstack/react-query';
+import { workspaceHeadersOf } from '../../../lib/events-since';
 
 export const refusedPlaysPath = (from: string, to: string) => `/api/screens/plays/refused?from=${from}&to=${to}`;
 
@@ -9,7 +10,11 @@ export const refusedPlaysQuery = (from: string, to: string) =>
   queryOptions<RefusedPlays>({
     queryKey: [refusedPlaysPath(from, to)],
     queryFn: async ({ signal }) => {
-      const res = await fetch(refusedPlaysPath(from, to), { credentials: 'include', signal });
+      const res = await fetch(refusedPlaysPath(from, to), {
+        credentials: 'include',
+        signal,
+        headers: workspaceHeadersOf(),
+      });
       await throwIfResNotOk(res);
       return (await res.json()) as RefusedPlays;
     },

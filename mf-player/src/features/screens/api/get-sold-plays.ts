@@ -1,6 +1,7 @@
 import type { SoldPlays } from '@pagecast/contracts';
 import { throwIfResNotOk } from '@pagecast/ui';
 import { queryOptions } from '@tanstack/react-query';
+import { workspaceHeadersOf } from '../../../lib/events-since';
 
 export const soldPlaysPath = (from: string, to: string) => `/api/screens/plays/sold?from=${from}&to=${to}`;
 
@@ -9,7 +10,11 @@ export const soldPlaysQuery = (from: string, to: string) =>
   queryOptions<SoldPlays>({
     queryKey: [soldPlaysPath(from, to)],
     queryFn: async ({ signal }) => {
-      const res = await fetch(soldPlaysPath(from, to), { credentials: 'include', signal });
+      const res = await fetch(soldPlaysPath(from, to), {
+        credentials: 'include',
+        signal,
+        headers: workspaceHeadersOf(),
+      });
       await throwIfResNotOk(res);
       return (await res.json()) as SoldPlays;
     },

@@ -1,6 +1,7 @@
 import type { ScreenList } from '@pagecast/contracts';
 import { throwIfResNotOk } from '@pagecast/ui';
 import { queryOptions } from '@tanstack/react-query';
+import { workspaceHeadersOf } from '../../../lib/events-since';
 
 export const screensKey = ['/api/screens'] as const;
 
@@ -9,7 +10,7 @@ export const screensQuery = () =>
   queryOptions<ScreenList>({
     queryKey: screensKey,
     queryFn: async ({ signal }) => {
-      const res = await fetch('/api/screens', { credentials: 'include', signal });
+      const res = await fetch('/api/screens', { credentials: 'include', signal, headers: workspaceHeadersOf() });
       await throwIfResNotOk(res);
       return (await res.json()) as ScreenList;
     },

@@ -12,6 +12,7 @@ import {
 } from '@pagecast/contracts';
 import { throwIfResNotOk } from '@pagecast/ui';
 import { infiniteQueryOptions, type Query, queryOptions } from '@tanstack/react-query';
+import { workspaceHeadersOf } from '../../events-since';
 
 /** GET /api/screens/groups (the fleet page reads the same key): the group filter's choices. */
 export const groupsQuery = queryOptions<ScreenGroupList>({ queryKey: ['/api/screens/groups'] });
@@ -36,7 +37,7 @@ export function fleetHealthPath(filter: HealthFilter, cursor?: string | null, li
 }
 
 async function getJson<T>(path: string, signal: AbortSignal): Promise<T> {
-  const res = await fetch(path, { credentials: 'include', signal });
+  const res = await fetch(path, { credentials: 'include', signal, headers: workspaceHeadersOf() });
   await throwIfResNotOk(res);
   return (await res.json()) as T;
 }
