@@ -3,6 +3,8 @@ import { Outlet } from '@pagecast/router';
 import type { MouseEvent } from 'react';
 import { Brand } from '../components/brand';
 import { Header } from '../features/header/components/header';
+import { WorkspaceKeeper } from '../features/workspace/components/workspace-keeper';
+import { WorkspaceSwitcher } from '../features/workspace/components/workspace-switcher';
 
 const MAIN_ID = 'main-content';
 
@@ -28,7 +30,8 @@ export function AppFrame() {
   return (
     <>
       <SkipLink />
-      <Header />
+      <WorkspaceKeeper />
+      <Header workspaceSwitcher={<WorkspaceSwitcher />} />
       <main id={MAIN_ID} tabIndex={-1}>
         <Outlet />
       </main>

@@ -14,6 +14,8 @@ export const pageLoaders = {
   settings: () => import('../features/settings/components/settings-page'),
   migrateAccount: () => import('../features/migrate-account/components/migrate-account-page'),
   contact: () => import('../features/contact/components/contact-page'),
+  members: () => import('../features/workspace/components/members-page'),
+  invitation: () => import('../features/workspace/components/invitation-page'),
 };
 
 const pageOfPath: Record<string, keyof typeof pageLoaders> = {
@@ -29,10 +31,12 @@ const pageOfPath: Record<string, keyof typeof pageLoaders> = {
   '/settings': 'settings',
   '/migrate-account': 'migrateAccount',
   '/contact': 'contact',
+  '/workspace/members': 'members',
 };
 
 /** Starts loading the chunk of the page at `pathname`, if it is one of those above. */
 export function preloadPage(pathname: string): void {
-  const page = pageOfPath[pathname.replace(/\/+$/, '') || '/'];
+  const path = pathname.replace(/\/+$/, '') || '/';
+  const page = path.startsWith('/invitations/') ? 'invitation' : pageOfPath[path];
   if (page) pageLoaders[page]().catch(() => {}); // React.lazy loads it again and shows the failure
 }

@@ -23,6 +23,8 @@ const LegalPage = lazy(() => pageLoaders.legal().then((m) => ({ default: m.Legal
 const WelcomePage = lazy(() => pageLoaders.welcome().then((m) => ({ default: m.WelcomePage })));
 const SettingsPage = lazy(() => pageLoaders.settings().then((m) => ({ default: m.SettingsPage })));
 const MigrateAccountPage = lazy(() => pageLoaders.migrateAccount().then((m) => ({ default: m.MigrateAccountPage })));
+const MembersPage = lazy(() => pageLoaders.members().then((m) => ({ default: m.MembersPage })));
+const InvitationPage = lazy(() => pageLoaders.invitation().then((m) => ({ default: m.InvitationPage })));
 const ContactPage = lazy(() => pageLoaders.contact().then((m) => ({ default: m.ContactPage })));
 
 function PageLoading() {
@@ -58,6 +60,8 @@ function signedInRoutes() {
       <Route path="/welcome" element={lazyPage(<WelcomePage />)} />
       <Route path="/migrate-account" element={lazyPage(<MigrateAccountPage />)} />
       <Route path="/contact" element={lazyPage(<ContactPage />)} />
+      <Route path="/workspace/members" element={lazyPage(<MembersPage />)} />
+      <Route path="/invitations/:token" element={lazyPage(<InvitationPage />)} />
       <Route path="/login" element={lazyPage(<LoginPage />)} />
       <Route path="/verify-email" element={lazyPage(<VerifyEmailPage />)} />
       <Route path="/terms" element={lazyPage(<LegalPage kind="terms" />)} />
@@ -80,6 +84,7 @@ function signedOutRoutes() {
         <Route path="/contact" element={lazyPage(<ContactPage />)} />
         <Route path="/terms" element={lazyPage(<LegalPage kind="terms" />)} />
         <Route path="/privacy" element={lazyPage(<LegalPage kind="privacy" />)} />
+        <Route path="/invitations/:token" element={lazyPage(<InvitationPage />)} />
         {/* Pages of the signed-in table that send a visitor to /login themselves (remembered path, toast, 500 ms);
             the remotes are still loaded so that they do it in their own route component. */}
         <Route path="/files" element={files} />

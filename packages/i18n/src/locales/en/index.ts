@@ -17,6 +17,7 @@ import settings from './settings.json';
 import screens from './screens.json';
 import fleet from './fleet.json';
 import alerts from './alerts.json';
+import workspace from './workspace.json';
 
 export default {
   common,
@@ -37,4 +38,5 @@ export default {
   screens,
   fleet,
   alerts,
+  workspace,
 };

@@ -2,7 +2,7 @@ import { LanguageSwitcher, useTranslation } from '@pagecast/i18n';
 import { IconClose, IconMenu, pointsSummaryQuery, useAuth } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { Link, NavLink, useLocation } from '@pagecast/router';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { Brand } from '../../../components/brand';
 import { UserMenu } from './user-menu';
 
@@ -19,9 +19,10 @@ const navItems = [
 
 /**
  * Header of signed-in pages (spec point 2): brand, navigation, points balance, user menu. On a phone the navigation
- * folds behind a menu button, so the header stays one row with the balance in it.
+ * folds behind a menu button, so the header stays one row with the balance in it. `workspaceSwitcher`: the app's
+ * choice of workspace, shown before the balance (a feature of its own, so the frame hands it in).
  */
-export function Header() {
+export function Header({ workspaceSwitcher }: { workspaceSwitcher?: ReactNode } = {}) {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();
   const summary = useQuery({ ...pointsSummaryQuery, enabled: Boolean(user) });
@@ -54,6 +55,7 @@ export function Header() {
           <LanguageSwitcher />
           {user ? (
             <>
+              {workspaceSwitcher}
               <Link
                 to="/points"
                 className="pc-points-pill"

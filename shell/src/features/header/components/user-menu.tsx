@@ -66,6 +66,15 @@ export function UserMenu({ user }: { user: SessionUser }) {
           <Link role="menuitem" className="pc-menu__item" to="/settings" onClick={close}>
             {t('nav.settings')}
           </Link>
+          <Link
+            role="menuitem"
+            className="pc-menu__item"
+            to="/workspace/members"
+            onClick={close}
+            data-testid="menu-members"
+          >
+            {t('nav.members')}
+          </Link>
           <button type="button" role="menuitem" className="pc-menu__item pc-menu__item--danger" onClick={logout}>
             {t('nav.logout')}
           </button>

@@ -1,0 +1,65 @@
+import { useTranslation } from '@pagecast/i18n';
+import { useLocation, useNavigate } from '@pagecast/router';
+import {
+  currentWorkspace,
+  onWorkspaceRefused,
+  setCurrentWorkspace,
+  toast,
+  useCurrentWorkspace,
+  WORKSPACE_PARAM,
+} from '@pagecast/ui';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { workspacesQueryKey } from '../api/workspaces';
+import { resetWorkspaceReads, searchWithWorkspace } from '../model/switch-workspace';
+
+/**
+ * Keeps the address and the calls naming the same workspace, in the signed-in frame: a page opened from a link
+ * without `?w=` gets it back (links inside the app do not carry it), an address naming another workspace (a
+ * shared link, the back button) switches to it, and a call refused NOT_A_MEMBER (the person was removed, or the
+ * link is not theirs) returns to the person's own workspace with a word why.
+ */
+export function WorkspaceKeeper() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const workspace = useCurrentWorkspace();
+  const here = useRef(location);
+  here.current = location;
+  const lastInAddress = useRef<string | null>(new URLSearchParams(location.search).get(WORKSPACE_PARAM));
+
+  useEffect(() => {
+    const inAddress = new URLSearchParams(location.search).get(WORKSPACE_PARAM) || null;
+    const previous = lastInAddress.current;
+    lastInAddress.current = inAddress;
+    if (inAddress && inAddress !== previous && inAddress !== workspace) {
+      setCurrentWorkspace(inAddress);
+      void resetWorkspaceReads(client);
+    } else if (!inAddress && workspace) {
+      navigate(
+        { pathname: location.pathname, search: searchWithWorkspace(location.search, workspace), hash: location.hash },
+        { replace: true },
+      );
+    }
+  }, [location.pathname, location.search, location.hash, workspace, client, navigate]);
+
+  useEffect(
+    () =>
+      onWorkspaceRefused((refused) => {
+        if (currentWorkspace() !== refused) return; // another call already brought the person back
+        setCurrentWorkspace(undefined);
+        const { pathname, search } = here.current;
+        navigate({ pathname, search: searchWithWorkspace(search, undefined) }, { replace: true });
+        void resetWorkspaceReads(client);
+        void client.invalidateQueries({ queryKey: workspacesQueryKey });
+        toast({
+          title: t('workspace.refused.title'),
+          description: t('workspace.refused.description'),
+          variant: 'destructive',
+        });
+      }),
+    [client, navigate, t],
+  );
+  return null;
+}

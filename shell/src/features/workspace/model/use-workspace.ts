@@ -1,0 +1,32 @@
+import type { WorkspaceRole, WorkspaceSummary } from '@pagecast/contracts';
+import { useAuth, useCurrentWorkspace } from '@pagecast/ui';
+import { useQuery } from '@tanstack/react-query';
+import { workspacesQuery } from '../api/workspaces';
+
+export interface ActiveWorkspace {
+  /** the workspace's id: the chosen one, else the person's own (their user id) */
+  id: string;
+  /** its name, once the list has come */
+  name: string | undefined;
+  /** the person's role there (their own workspace: owner; another, until the list has come: undefined) */
+  role: WorkspaceRole | undefined;
+  own: boolean;
+  /** the person's workspaces (empty until read) */
+  workspaces: WorkspaceSummary[];
+}
+
+/** The workspace the page acts in, and the person's role there. */
+export function useActiveWorkspace(): ActiveWorkspace | undefined {
+  const { user } = useAuth();
+  const chosen = useCurrentWorkspace();
+  const list = useQuery({ ...workspacesQuery, enabled: Boolean(user) });
+  if (!user) return undefined;
+  const id = chosen ?? user.id;
+  const workspaces = list.data?.workspaces ?? [];
+  const found = workspaces.find((w) => w.id === id);
+  const own = id === user.id;
+  return { id, name: found?.name, role: found?.role ?? (own ? 'owner' : undefined), own, workspaces };
+}
+
+/** Whether a role manages people and invitations (the server decides; this only hides what it would refuse). */
+export const managesPeople = (role: WorkspaceRole | undefined): boolean => role === 'owner' || role === 'admin';
