@@ -16,6 +16,12 @@ export interface Call {
   body: unknown;
 }
 
+/** A request as sent: the call with its search part and headers (names in lower case). */
+export interface Sent extends Call {
+  search: string;
+  headers: Record<string, string>;
+}
+
 export const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -30,10 +36,12 @@ export async function settle(times = 6) {
  */
 export function pageHost(serve: (call: Call) => Response | Promise<Response>) {
   const calls: Call[] = [];
+  const sent: Sent[] = [];
   let root: Root;
   let host: HTMLDivElement;
   beforeEach(() => {
     calls.length = 0;
+    sent.length = 0;
     vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
       const url = new URL(input, 'http://app.test');
       const call = {
@@ -42,6 +50,7 @@ export function pageHost(serve: (call: Call) => Response | Promise<Response>) {
         body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
       };
       calls.push(call);
+      sent.push({ ...call, search: url.search, headers: Object.fromEntries(new Headers(init?.headers).entries()) });
       return serve(call);
     });
     host = document.createElement('div');
@@ -56,6 +65,7 @@ export function pageHost(serve: (call: Call) => Response | Promise<Response>) {
   });
   return {
     calls,
+    sent,
     /** Renders `page` at `url` with the app's providers and waits for it to settle. */
     async render(page: ReactNode, url: string) {
       await act(async () => {

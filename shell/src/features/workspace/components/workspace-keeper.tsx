@@ -27,7 +27,8 @@ export function WorkspaceKeeper() {
   const workspace = useCurrentWorkspace();
   const here = useRef(location);
   here.current = location;
-  const lastInAddress = useRef<string | null>(new URLSearchParams(location.search).get(WORKSPACE_PARAM));
+  // none at first: an address naming a workspace the calls do not name yet switches to it
+  const lastInAddress = useRef<string | null>(null);
 
   useEffect(() => {
     const inAddress = new URLSearchParams(location.search).get(WORKSPACE_PARAM) || null;
