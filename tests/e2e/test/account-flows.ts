@@ -49,6 +49,21 @@ export async function mailedLink(
   throw new Error(`no ${page} e-mail for ${email}`);
 }
 
+/** The path of the newest invitation link (/invitations/<token>) mailed to `email`. */
+export async function mailedInvitation(email: string): Promise<string> {
+  const pattern = /https?:\/\/[^\s/]+(\/invitations\/[\w-]+)/;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const link = (await mailsTo(email))
+      .map((m) => m.text?.match(pattern)?.[1])
+      .filter(Boolean)
+      .at(-1);
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`no invitation e-mail for ${email}`);
+}
+
 /** The texts of the field errors shown in the page, in order. */
 export async function fieldErrors(page: Page): Promise<string[]> {
   return page.locator('.pc-field-error').allTextContents();

@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, openBrowser, type Session } from './browser';
+import { mailedInvitation, uniqueEmail } from './account-flows';
 import { collectMemberContent, leaks, readableText, verificationLink } from './language-rules';
 import { type Api, signedInMember, type UploadedFile, uploadPdf } from './player-helpers';
 import {
@@ -46,6 +47,7 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
   let api: Api;
   let deck: UploadedFile; // vertical.pdf, 3 pages: the player's route and the files screen's cards
   let bought: UploadedFile; // another seller's listing, bought by the member
+  let invitationToken: string; // a pending invitation to the member's workspace (the invitation page)
   /** member content the pages may show (this member's and every listing's), longest first */
   let memberContent: string[] = [];
   const counts = { screens: 0, axe: 0, layout: 0, keyboard: 0, dialogs: 0, languageChecks: 0 };
@@ -79,7 +81,18 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
       await session.close();
     }
     await api.json('POST', `/api/marketplace/purchase/${bought.id}`, { expectedPrice: 3000 });
-    memberContent = await collectMemberContent(api, [deck.title, bought.title, ...named]);
+    // the member's workspace is named after them (a Latin name); the invitee's address has no account
+    const own = await api.json<{ workspaces: Array<{ id: string; name: string }> }>('GET', '/api/workspaces');
+    const invitee = uniqueEmail('invitee');
+    await api.json('POST', `/api/workspaces/${own.workspaces[0]?.id}/invitations`, { email: invitee, role: 'editor' });
+    invitationToken = (await mailedInvitation(invitee)).split('/').at(-1) ?? '';
+    memberContent = await collectMemberContent(api, [
+      deck.title,
+      bought.title,
+      ...named,
+      invitee,
+      own.workspaces[0]?.name ?? '',
+    ]);
   }, 300_000);
 
   afterAll(() => {
@@ -233,7 +246,11 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
       it(`${lang}: ${axeLanguages.includes(lang) ? 'axe, ' : ''}layout at ${widths.join(', ')} px${lang === 'ja' ? ', Tab' : ''}, every word in ${lang}`, async () => {
         const track = steps();
         await setLanguage(session.page, lang);
-        const routes = [...table.signedOut, '/reset-password?token=not-a-real-token', await verificationLink(lang)];
+        const routes = [
+          ...table.signedOut.map((r) => concrete(r, { token: invitationToken })),
+          '/reset-password?token=not-a-real-token',
+          await verificationLink(lang),
+        ];
         const problems = await track.within(290_000, () => checkScreens(session.page, 'visitor', lang, routes, track));
         expect(problems).toEqual([]);
       }, 300_000);
@@ -247,7 +264,9 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
       session = await openBrowser({ locale: 'ja-JP' });
       await session.page.goto('/');
       await signIn(session);
-      routes = [...table.signedIn, ...table.always].map((r) => concrete(r, { fileId: deck.id }));
+      routes = [...table.signedIn, ...table.always].map((r) =>
+        concrete(r, { fileId: deck.id, token: invitationToken }),
+      );
       // File management's second tab: the member's bought content; the player of the bought file
       routes.splice(routes.indexOf('/files') + 1, 0, '/files?view=purchased', `/signage/${bought.id}`);
     });
