@@ -81,6 +81,8 @@ describe('the workspace switcher', () => {
     const select = byTestId<HTMLSelectElement>('workspace-switcher');
     expect([...(select?.options ?? [])].map((o) => o.textContent)).toEqual(['佐藤 花子（所有者）', '渋谷店（編集者）']);
     expect(select?.value).toBe('u1');
+    // the same choice heads the folded menu of a phone
+    expect(byTestId<HTMLSelectElement>('workspace-switcher-menu')?.options.length).toBe(2);
     expect(filesReads().at(-1)?.headers['x-pagecast-workspace']).toBeUndefined();
 
     await choose(select, 'w2');
@@ -105,6 +107,7 @@ describe('the workspace switcher', () => {
     workspaces = [own];
     await render(app, '/files');
     expect(byTestId('workspace-switcher')).toBeNull();
+    expect(byTestId('workspace-switcher-menu')).toBeNull();
     expect(byTestId('app-header')).not.toBeNull();
   });
 

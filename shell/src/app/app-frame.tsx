@@ -31,7 +31,7 @@ export function AppFrame() {
     <>
       <SkipLink />
       <WorkspaceKeeper />
-      <Header workspaceSwitcher={<WorkspaceSwitcher />} />
+      <Header workspaceSwitcher={(place) => <WorkspaceSwitcher place={place} />} />
       <main id={MAIN_ID} tabIndex={-1}>
         <Outlet />
       </main>

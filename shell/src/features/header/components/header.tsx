@@ -20,9 +20,10 @@ const navItems = [
 /**
  * Header of signed-in pages (spec point 2): brand, navigation, points balance, user menu. On a phone the navigation
  * folds behind a menu button, so the header stays one row with the balance in it. `workspaceSwitcher`: the app's
- * choice of workspace, shown before the balance (a feature of its own, so the frame hands it in).
+ * choice of workspace (a feature of its own, so the frame hands it in), before the balance on a wide screen and at
+ * the top of the folded menu on a phone, where the row has no room for it.
  */
-export function Header({ workspaceSwitcher }: { workspaceSwitcher?: ReactNode } = {}) {
+export function Header({ workspaceSwitcher }: { workspaceSwitcher?: (place: 'bar' | 'menu') => ReactNode } = {}) {
   const { t, i18n } = useTranslation();
   const { user } = useAuth();
   const summary = useQuery({ ...pointsSummaryQuery, enabled: Boolean(user) });
@@ -45,6 +46,7 @@ export function Header({ workspaceSwitcher }: { workspaceSwitcher?: ReactNode } 
           data-open={menuOpen}
           data-testid="main-nav"
         >
+          {user ? workspaceSwitcher?.('menu') : null}
           {navItems.map((item) => (
             <NavLink key={item.to} to={item.to} end={item.end} className="pc-nav__link">
               {t(item.key)}
@@ -55,7 +57,7 @@ export function Header({ workspaceSwitcher }: { workspaceSwitcher?: ReactNode } 
           <LanguageSwitcher />
           {user ? (
             <>
-              {workspaceSwitcher}
+              {workspaceSwitcher?.('bar')}
               <Link
                 to="/points"
                 className="pc-points-pill"
