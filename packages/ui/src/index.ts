@@ -99,3 +99,4 @@ export {
   withWorkspace,
   workspaceHeaders,
 } from './session/workspace';
+export { useWorkspaceCan, useWorkspaceRole, workspacesQuery, workspacesQueryKey } from './session/workspace-role';

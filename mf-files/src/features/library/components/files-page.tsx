@@ -8,6 +8,7 @@ import {
   Spinner,
   useRequireLogin,
   useSessionExpired,
+  useWorkspaceCan,
   dashboardStatsQueryKey,
   purchasedFilesQuery,
 } from '@pagecast/ui';
@@ -29,7 +30,12 @@ type View = 'uploaded' | 'purchased';
 const views: readonly View[] = ['uploaded', 'purchased'];
 const noEditing: Editing = { duration: null, mode: null, tags: null };
 
-function EmptyState({ onUpload }: { onUpload: () => void }) {
+// Whether the role in the workspace the page acts in may upload (a viewer sees no upload button; the server refuses
+// anyway). Chosen once: a host whose @pagecast/ui predates workspaces acts in the person's own, where they may.
+const useMayUpload: () => boolean =
+  typeof useWorkspaceCan === 'function' ? () => useWorkspaceCan('files.write') : () => true;
+
+function EmptyState({ onUpload }: { onUpload?: (() => void) | undefined }) {
   const { t } = useTranslation();
   return (
     <Card className="pf-empty" data-testid="files-empty">
@@ -38,9 +44,11 @@ function EmptyState({ onUpload }: { onUpload: () => void }) {
       </div>
       <h2>{t('files.empty.title')}</h2>
       <p className="pc-muted">{t('files.empty.description')}</p>
-      <Button onClick={onUpload} data-testid="files-empty-upload">
-        {t('files.empty.action')}
-      </Button>
+      {onUpload ? (
+        <Button onClick={onUpload} data-testid="files-empty-upload">
+          {t('files.empty.action')}
+        </Button>
+      ) : null}
     </Card>
   );
 }
@@ -51,6 +59,7 @@ function Library() {
   const sessionExpired = useSessionExpired();
   const [params, setParams] = useSearchParams();
   const files = useQuery(filesQuery);
+  const mayUpload = useMayUpload();
   const purchased = useQuery(purchasedFilesQuery);
   // /files?view=purchased (the dashboard's link) opens the bought content; the tab stays in the address
   const view: View = params.get('view') === 'purchased' ? 'purchased' : 'uploaded';
@@ -68,11 +77,11 @@ function Library() {
   // /files?upload=1 (the dashboard's quick action) opens the upload modal once.
   useEffect(() => {
     if (params.get('upload') !== '1') return;
-    setUploadOpen(true);
+    if (mayUpload) setUploadOpen(true);
     const next = new URLSearchParams(params);
     next.delete('upload');
     setParams(next, { replace: true });
-  }, [params, setParams]);
+  }, [params, setParams, mayUpload]);
 
   const handled = useRef<unknown>(null);
   useEffect(() => {
@@ -109,7 +118,7 @@ function Library() {
         </div>
       </Card>
     );
-  else if (!files.data?.length) content = <EmptyState onUpload={openUpload} />;
+  else if (!files.data?.length) content = <EmptyState onUpload={mayUpload ? openUpload : undefined} />;
   else
     content = (
       <div className="pf-grid" data-testid="files-grid">
@@ -135,9 +144,11 @@ function Library() {
           <h1 className="pc-page__title">{t('files.title')}</h1>
           <p className="pc-page__subtitle pc-muted">{t('files.subtitle')}</p>
         </div>
-        <Button onClick={openUpload} data-testid="files-upload">
-          {t('files.uploadButton')}
-        </Button>
+        {mayUpload ? (
+          <Button onClick={openUpload} data-testid="files-upload">
+            {t('files.uploadButton')}
+          </Button>
+        ) : null}
       </div>
       <LibraryTabs
         view={view}

@@ -7,17 +7,15 @@ import type {
   InvitationOffer,
   WorkspaceInvitation,
   WorkspaceInvitationList,
-  WorkspaceList,
   WorkspaceMember,
   WorkspaceMemberList,
 } from '@pagecast/contracts';
 import { apiRequest } from '@pagecast/ui';
+import { workspacesQueryKey } from '@pagecast/ui';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
-export const workspacesQueryKey = ['/api/workspaces'] as const;
-
-/** The person's workspaces, their own first, with their role in each. */
-export const workspacesQuery = queryOptions<WorkspaceList>({ queryKey: workspacesQueryKey });
+// the person's workspaces with their role in each: @pagecast/ui's, which pages of the remotes read too
+export { workspacesQuery, workspacesQueryKey } from '@pagecast/ui';
 
 const membersPath = (id: string) => `/api/workspaces/${encodeURIComponent(id)}/members`;
 const invitationsPath = (id: string) => `/api/workspaces/${encodeURIComponent(id)}/invitations`;

@@ -22,6 +22,7 @@ import {
   toast,
   useAuth,
   useSessionExpired,
+  useWorkspaceCan,
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -36,7 +37,7 @@ import {
 import './workspace.css';
 import { formatMoment, personName, roleWord } from '../model/people';
 import { useSwitchWorkspace } from '../model/switch-workspace';
-import { managesPeople, useActiveWorkspace } from '../model/use-workspace';
+import { useActiveWorkspace } from '../model/use-workspace';
 
 const INVITABLE: InvitableRole[] = WORKSPACE_ROLES.filter((r): r is InvitableRole => r !== 'owner');
 
@@ -48,8 +49,9 @@ const INVITABLE: InvitableRole[] = WORKSPACE_ROLES.filter((r): r is InvitableRol
 export function MembersPage() {
   const { t } = useTranslation();
   const active = useActiveWorkspace();
+  // the policy's table (owner and admins manage people); the server decides, this only leaves out controls
+  const manager = useWorkspaceCan('workspace.members');
   if (!active) return null;
-  const manager = managesPeople(active.role);
   return (
     <div className="pc-container pc-page" data-testid="members-page">
       <div className="pc-stack" style={{ maxWidth: 860, margin: '0 auto' }}>

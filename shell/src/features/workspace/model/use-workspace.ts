@@ -27,6 +27,3 @@ export function useActiveWorkspace(): ActiveWorkspace | undefined {
   const own = id === user.id;
   return { id, name: found?.name, role: found?.role ?? (own ? 'owner' : undefined), own, workspaces };
 }
-
-/** Whether a role manages people and invitations (the server decides; this only hides what it would refuse). */
-export const managesPeople = (role: WorkspaceRole | undefined): boolean => role === 'owner' || role === 'admin';
