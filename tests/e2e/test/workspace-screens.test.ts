@@ -108,6 +108,16 @@ describe('team screens', () => {
     await screenReady(page);
     expect(await page.getByTestId('workspace-switcher').inputValue()).toBe(ownerWorkspace);
     await expect.poll(() => named.filter((n) => n === ownerWorkspace).length).toBeGreaterThan(0);
+    // on a phone the choice heads the folded menu
+    await page.setViewportSize({ width: 390, height: 800 });
+    await afterPaint(page);
+    expect(await page.getByTestId('workspace-switcher').isVisible()).toBe(false);
+    await page.getByTestId('nav-toggle').click();
+    const inMenu = page.getByTestId('workspace-switcher-menu');
+    await inMenu.waitFor();
+    expect(await inMenu.inputValue()).toBe(ownerWorkspace);
+    expect(await layoutProblems(page, { edgeMargin: 8 })).toEqual([]);
+    await page.screenshot({ path: path.join(screensDir, 'workspace-ja-switcher-menu-390.png') });
   }, 120_000);
 
   for (const lang of ['ja', 'en', 'fr'] as Language[]) {
