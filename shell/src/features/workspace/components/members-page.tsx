@@ -1,5 +1,6 @@
 import {
   CreateInvitationRequest,
+  INVITATION_VALID_DAYS,
   type InvitableRole,
   type WorkspaceInvitation,
   type WorkspaceMember,
@@ -277,7 +278,7 @@ function InviteCard({ workspaceId }: { workspaceId: string }) {
     <Card data-testid="invite-card">
       <CardHeader>
         <CardTitle level={2}>{t('workspace.invite.title')}</CardTitle>
-        <CardDescription>{t('workspace.invite.description', { count: 7 })}</CardDescription>
+        <CardDescription>{t('workspace.invite.description', { count: INVITATION_VALID_DAYS })}</CardDescription>
       </CardHeader>
       <form noValidate onSubmit={submit}>
         <CardContent className="pc-stack">
