@@ -1,8 +1,12 @@
 import { WORKSPACE_ROLES } from '@pagecast/contracts';
+import { ROLES } from './index';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS, type Action, actionsOf, can, decide, isAction } from './index';
 
 describe('can', () => {
+  it('knows every role of the contracts, in their order (it keeps its own list: no zod in the pages that import it)', () => {
+    expect([...ROLES]).toEqual([...WORKSPACE_ROLES]);
+  });
   it('owner and admin may do everything', () => {
     for (const action of ACTIONS) {
       expect(can('owner', action), action).toBe(true);

@@ -1,7 +1,9 @@
 // Who may do what in a workspace, decided in one place: every route names its action (packages/contracts' route
 // table), the gateway refuses a role that lacks it before proxying, and each service asks again first thing
 // (service-kit's requireActor). Pure: no I/O, so both ask the same table and a test can read it whole.
-import { WORKSPACE_ROLES, type WorkspaceRole } from '@pagecast/contracts';
+// Types only from the contracts: the shell's pages import this module, and the contracts' values bring zod, which a
+// page without a form must not load (the landing page's test checks its scripts).
+import type { WorkspaceRole } from '@pagecast/contracts';
 
 /**
  * Everything a call may do, by object. A `*.read` changes nothing. `personal` acts on the caller's own account (their
@@ -43,7 +45,16 @@ export const ACTIONS = [
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
-const everyone = WORKSPACE_ROLES;
+/** The contracts' WORKSPACE_ROLES, in their order (a test keeps the two equal). */
+export const ROLES = [
+  'owner',
+  'admin',
+  'editor',
+  'publisher',
+  'broadcaster',
+  'viewer',
+] as const satisfies readonly WorkspaceRole[];
+const everyone = ROLES;
 const managers = ['owner', 'admin'] as const;
 const editors = ['owner', 'admin', 'editor'] as const;
 const broadcasters = ['owner', 'admin', 'broadcaster'] as const;

@@ -1,5 +1,6 @@
 // The workspace the page acts in: one value that every call made through @pagecast/ui names (the header), every
 // live stream (?workspace=), and a NOT_A_MEMBER answer reported once per refused call.
+import { WORKSPACE_HEADER as CONTRACTS_WORKSPACE_HEADER } from '@pagecast/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest, getQueryFn } from '../src/session/http';
 import {
@@ -8,9 +9,14 @@ import {
   onWorkspaceRefused,
   setCurrentWorkspace,
   subscribeWorkspace,
+  WORKSPACE_HEADER,
   withWorkspace,
   workspaceHeaders,
 } from '../src/session/workspace';
+
+it("names the contracts' workspace header (kept apart from them: no zod on every page)", () => {
+  expect(WORKSPACE_HEADER).toBe(CONTRACTS_WORKSPACE_HEADER);
+});
 
 let sent: Array<{ url: string; headers: Headers }>;
 let answer: () => Response;

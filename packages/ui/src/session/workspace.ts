@@ -3,8 +3,13 @@
 // singleton @pagecast/ui, so the shell and every remote read one value: each call made through apiFetch (and so
 // apiRequest and the default query reader) carries the header, and each live stream opened through withWorkspace
 // the `?workspace=` parameter (an EventSource cannot send headers).
-import { WORKSPACE_HEADER } from '@pagecast/contracts';
 import { useSyncExternalStore } from 'react';
+
+/**
+ * The contracts' WORKSPACE_HEADER, written here (a test keeps the two equal): this module is on every page, and the
+ * contracts' values bring zod, which a page without a form must not load (the landing page's test checks its scripts).
+ */
+export const WORKSPACE_HEADER = 'x-pagecast-workspace';
 
 /** The page address's search parameter that names the workspace, so that a reload or a shared link keeps it. */
 export const WORKSPACE_PARAM = 'w';
