@@ -57,17 +57,41 @@ export function refusedRoutes(service: ServiceName): Array<{ route: RouteDef; ro
     .filter(({ roles }) => roles.length > 0);
 }
 
-/** A digest of every collection's documents, by collection (sorted, so the order of reading does not count). */
-export async function databaseDigest(conn: mongoose.Connection): Promise<Record<string, string>> {
+/** Every document of every collection of the database, as JSON, sorted (the order of reading does not count). */
+export async function databaseDocuments(conn: mongoose.Connection): Promise<Map<string, string[]>> {
   const db = conn.db;
   if (!db) throw new Error('the connection is not open');
-  const out: Record<string, string> = {};
+  const out = new Map<string, string[]>();
   const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
-  for (const name of names) {
-    const docs = (await db.collection(name).find({}).toArray()).map((d) => JSON.stringify(d)).sort();
-    out[name] = `${docs.length}:${createHash('sha256').update(docs.join('\n')).digest('hex').slice(0, 16)}`;
-  }
+  for (const name of names)
+    out.set(name, (await db.collection(name).find({}).toArray()).map((d) => JSON.stringify(d)).sort());
   return out;
+}
+
+const naming = (docs: string[], mentions: Set<string>) => docs.filter((d) => [...mentions].some((m) => d.includes(m)));
+const digest = (docs: string[]) =>
+  `${docs.length}:${createHash('sha256').update(docs.join('\n')).digest('hex').slice(0, 16)}`;
+
+/**
+ * The collections whose documents naming one of `mentions` differ between the two readings. Only those: the servers
+ * are shared by every test running at the time, and a service takes in the others' events (registrations, files,
+ * listings), which change its read models during the run. Everything a call of the run could write names the
+ * workspace, the caller, or an id the call carried, and all of these are in `mentions`.
+ */
+export function changedCollections(
+  before: Map<string, string[]>,
+  after: Map<string, string[]>,
+  mentions: Set<string>,
+): string[] {
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return names
+    .map((name) => ({
+      name,
+      was: digest(naming(before.get(name) ?? [], mentions)),
+      is: digest(naming(after.get(name) ?? [], mentions)),
+    }))
+    .filter(({ was, is }) => was !== is)
+    .map(({ name, was, is }) => `${name} (${was} → ${is})`);
 }
 
 /**
@@ -211,7 +235,7 @@ export async function refusalsChangeNothing(target: RefusalTarget): Promise<Refu
   });
   await target.nc.flush();
   const mailsBefore = await mailCount(target.mailTo, mentions);
-  const before = await databaseDigest(target.conn);
+  const before = await databaseDocuments(target.conn);
 
   const candidates = callable(target);
   await fc.assert(
@@ -219,6 +243,7 @@ export async function refusalsChangeNothing(target: RefusalTarget): Promise<Refu
       const route = (candidates[n] as (typeof candidates)[number]).route;
       let i = 0;
       const path = route.path.replace(/:(\w+)/g, () => encodeURIComponent(String(params[i++])));
+      for (const p of params) mentions.add(String(p));
       const caller = target.callers?.[role] ?? { userId: `u-${randomUUID()}`, sessionId: undefined };
       mentions.add(caller.userId);
       const res: TestAnswer = await callService(
@@ -249,8 +274,7 @@ export async function refusalsChangeNothing(target: RefusalTarget): Promise<Refu
   await new Promise((r) => setTimeout(r, 500));
   await target.nc.flush();
   sub.unsubscribe();
-  const after = await databaseDigest(target.conn);
-  const changed = Object.keys({ ...before, ...after }).filter((k) => before[k] !== after[k]);
+  const changed = changedCollections(before, await databaseDocuments(target.conn), mentions);
   if (changed.length) throw new Error(`refused calls changed collections: ${changed.join(', ')}`);
   if (seen.length) throw new Error(`refused calls published:\n${seen.join('\n')}`);
   const mailsAfter = await mailCount(target.mailTo, mentions);
