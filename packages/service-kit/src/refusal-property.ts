@@ -207,7 +207,7 @@ function refusedCall(target: RefusalTarget, routes: ReturnType<typeof callable>)
     return fc.record({
       route: fc.constant(n),
       role: fc.constantFrom(...usable),
-      params: fc.tuple(...names.map(() => realOrRandom(target.ids))),
+      params: fc.tuple(...names.map(() => realOrRandom([target.workspaceId, ...target.ids]))),
       body: route.body
         ? fc.oneof({ arbitrary: arbitraryOf(route.body, target.ids), weight: 3 }, { arbitrary: randomBody, weight: 1 })
         : ['get', 'head'].includes(route.method)

@@ -132,7 +132,11 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
   });
 
   router.get('/api/logout', async (req, res) => {
-    if (req.identity) await logout(deps, req.identity.userId, req.identity.sessionId);
+    // signed in: the policy first, as on every member route (anonymous: only the cookie is cleared)
+    if (req.identity) {
+      const me = requireActor(req, 'personal');
+      await logout(deps, me.userId, me.sessionId);
+    }
     noStore(res);
     res.append('Set-Cookie', clearSessionCookie(secureCookies));
     res.redirect(302, '/');
@@ -171,8 +175,10 @@ export function createRoutes({ deps, tokens, secureCookies }: RouteDeps): Router
 
   // --- open to visitors and members
   router.post('/api/contact', async (req, res) => {
+    // signed in: the policy first, as on every member route (a refused caller's message is not sent)
+    const from = req.identity ? requireActor(req, 'personal').userId : null;
     const input = parseWith(ContactRequest, req.body);
-    res.json(await sendContactMessage(deps, input, req.identity?.userId ?? null));
+    res.json(await sendContactMessage(deps, input, from));
   });
 
   // --- workspaces, members and invitations (workspace-routes.ts)
