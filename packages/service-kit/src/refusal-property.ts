@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import type mongoose from 'mongoose';
 import type { z } from 'zod';
 import type { NatsConnection } from './nats';
-import { callService, type TestAnswer, testEnv } from './testing';
+import { callService, type TestAnswer, testEnv, testSeed } from './testing';
 
 export interface RefusalTarget {
   service: ServiceName;
@@ -33,6 +33,7 @@ export interface RefusalTarget {
   /** addresses whose mails are counted before and after (account's members); else mails naming an id of the run */
   mailTo?: string[];
   numRuns: number;
+  /** fast-check's seed; default testSeed's (PAGECAST_TEST_SEED, 1 unless set), printed so a failure replays */
   seed?: number;
 }
 
@@ -85,13 +86,18 @@ export function changedCollections(
 ): string[] {
   const names = [...new Set([...before.keys(), ...after.keys()])].sort();
   return names
-    .map((name) => ({
-      name,
-      was: digest(naming(before.get(name) ?? [], mentions)),
-      is: digest(naming(after.get(name) ?? [], mentions)),
-    }))
+    .map((name) => {
+      const was = naming(before.get(name) ?? [], mentions);
+      const is = naming(after.get(name) ?? [], mentions);
+      const gone = was.filter((d) => !is.includes(d));
+      const added = is.filter((d) => !was.includes(d));
+      return { name, was: digest(was), is: digest(is), gone, added };
+    })
     .filter(({ was, is }) => was !== is)
-    .map(({ name, was, is }) => `${name} (${was} → ${is})`);
+    .map(
+      ({ name, was, is, gone, added }) =>
+        `${name} (${was} → ${is}; was ${gone.slice(0, 2).join(' ')}; is ${added.slice(0, 2).join(' ')})`,
+    );
 }
 
 /**
@@ -267,7 +273,7 @@ export async function refusalsChangeNothing(target: RefusalTarget): Promise<Refu
       if (res.status !== 403 || res.body?.code !== 'FORBIDDEN_ROLE')
         throw new Error(`${what}: answered ${res.status} ${res.text.slice(0, 200)}, not 403 FORBIDDEN_ROLE`);
     }),
-    { numRuns: target.numRuns, ...(target.seed === undefined ? {} : { seed: target.seed }) },
+    { numRuns: target.numRuns, seed: target.seed ?? testSeed(`refusals of ${target.service}`).seed },
   );
 
   // anything a call set going (an event, a mail) has had time to land
