@@ -224,12 +224,28 @@ function refusedCall(target: RefusalTarget, routes: ReturnType<typeof callable>)
 }
 
 /**
+ * Waits until what the test's setup set going is out: the service's outbox (its unsent events, collection `outbox`)
+ * empty, then a moment for the last publications to arrive, so the run sees none of the setup's events.
+ */
+async function setupSettled(conn: mongoose.Connection): Promise<void> {
+  const db = conn.db;
+  if (!db) throw new Error('the connection is not open');
+  const until = Date.now() + 20_000;
+  while ((await db.collection('outbox').countDocuments({})) > 0) {
+    if (Date.now() > until) throw new Error("the setup's events are still in the outbox after 20 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+/**
  * Runs the property: `numRuns` refused calls, each answered 403 FORBIDDEN_ROLE, then every collection of the
  * database, the events published (any subject, any message naming the workspace or a caller) and the mails are as
  * they were before the first.
  */
 export async function refusalsChangeNothing(target: RefusalTarget): Promise<RefusalReport> {
   const report: RefusalReport = { runs: 0, routes: {}, validBodies: 0 };
+  await setupSettled(target.conn);
   const mentions = new Set<string>([target.workspaceId, ...target.ids]);
   const seen: string[] = [];
   const sub = target.nc.subscribe('>', {
