@@ -65,6 +65,7 @@ async function render(listing: MarketplaceListing, lng: string) {
   return {
     props: new Map(props.map(([k, v]) => [k ?? '', v ?? ''])),
     kind: host.querySelector('[data-testid="market-kind"]')?.textContent,
+    preview: host.querySelector('[data-testid="market-preview-open"]')?.getAttribute('aria-label'),
   };
 }
 
@@ -76,6 +77,9 @@ describe('the listing card in Japanese', () => {
     expect(card.props.has('ページ数')).toBe(false);
     expect(host.textContent).not.toContain('秒/ページ');
     expect(host.querySelector('time')?.getAttribute('datetime')).toBe('PT65S');
+    // its preview is a sample clip, not pages
+    expect(card.preview).toContain('サンプル動画');
+    expect(card.preview).not.toContain('全ページ');
   });
 
   it('shows a photo as one photo shown for its seconds', async () => {
@@ -90,6 +94,7 @@ describe('the listing card in Japanese', () => {
     expect(card.kind).toBeUndefined();
     expect(card.props.get('ページ数')).toBe('4 ページ');
     expect(card.props.get('表示時間')).toBe('30 秒/ページ');
+    expect(card.preview).toContain('全ページ');
   });
 });
 

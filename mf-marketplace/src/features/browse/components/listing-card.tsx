@@ -12,6 +12,14 @@ const buttonLabel: Record<PurchaseState, string> = {
   available: 'marketplace.card.buy',
 };
 
+/** What the preview shows: a video's watermarked clip, a photo, or a document's pages. */
+const previewLabel = (kind: MarketplaceListing['kind']) =>
+  kind === 'video'
+    ? 'marketplace.card.previewVideo'
+    : kind === 'image'
+      ? 'marketplace.card.previewImage'
+      : 'marketplace.card.preview';
+
 const playUrl = (id: string) => `/signage/${encodeURIComponent(id)}?autoplay=true`;
 
 /**
@@ -43,7 +51,7 @@ export function ListingCard({
         type="button"
         className="pm-card__thumb"
         onClick={onPreview}
-        aria-label={t('marketplace.card.preview', { title: listing.title })}
+        aria-label={t(previewLabel(listing.kind), { title: listing.title })}
         data-testid="market-preview-open"
       >
         <img src={listing.thumbnailUrl} alt="" loading="lazy" data-testid="market-thumb" />
