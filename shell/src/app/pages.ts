@@ -16,6 +16,7 @@ export const pageLoaders = {
   contact: () => import('../features/contact/components/contact-page'),
   members: () => import('../features/workspace/components/members-page'),
   invitation: () => import('../features/workspace/components/invitation-page'),
+  audit: () => import('../features/workspace/components/audit-page'),
 };
 
 const pageOfPath: Record<string, keyof typeof pageLoaders> = {
@@ -32,6 +33,7 @@ const pageOfPath: Record<string, keyof typeof pageLoaders> = {
   '/migrate-account': 'migrateAccount',
   '/contact': 'contact',
   '/workspace/members': 'members',
+  '/workspace/audit': 'audit',
 };
 
 /** Starts loading the chunk of the page at `pathname`, if it is one of those above. */

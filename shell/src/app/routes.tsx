@@ -24,6 +24,7 @@ const WelcomePage = lazy(() => pageLoaders.welcome().then((m) => ({ default: m.W
 const SettingsPage = lazy(() => pageLoaders.settings().then((m) => ({ default: m.SettingsPage })));
 const MigrateAccountPage = lazy(() => pageLoaders.migrateAccount().then((m) => ({ default: m.MigrateAccountPage })));
 const MembersPage = lazy(() => pageLoaders.members().then((m) => ({ default: m.MembersPage })));
+const AuditPage = lazy(() => pageLoaders.audit().then((m) => ({ default: m.AuditPage })));
 const InvitationPage = lazy(() => pageLoaders.invitation().then((m) => ({ default: m.InvitationPage })));
 const ContactPage = lazy(() => pageLoaders.contact().then((m) => ({ default: m.ContactPage })));
 
@@ -61,6 +62,7 @@ function signedInRoutes() {
       <Route path="/migrate-account" element={lazyPage(<MigrateAccountPage />)} />
       <Route path="/contact" element={lazyPage(<ContactPage />)} />
       <Route path="/workspace/members" element={lazyPage(<MembersPage />)} />
+      <Route path="/workspace/audit" element={lazyPage(<AuditPage />)} />
       <Route path="/invitations/:token" element={lazyPage(<InvitationPage />)} />
       <Route path="/login" element={lazyPage(<LoginPage />)} />
       <Route path="/verify-email" element={lazyPage(<VerifyEmailPage />)} />

@@ -75,8 +75,8 @@ export async function collectMemberContent(member: Api, titles: string[]): Promi
   return [...words].filter((w) => w.trim()).sort((a, b) => b.length - a.length);
 }
 
-/** Elements that show generated data, not words: a display's pairing code. */
-const generatedData = ['[data-testid="pairing-code"]'];
+/** Elements that show generated data, not words: a display's pairing code, the audit log's ids and addresses. */
+const generatedData = ['[data-testid="pairing-code"]', '[data-generated]'];
 
 /**
  * The text a person reads on the page (visible text, and the labels and alternatives a screen reader says), less

@@ -1,4 +1,4 @@
-import { avatarInitials, type SessionUser } from '@pagecast/ui';
+import { avatarInitials, type SessionUser, useWorkspaceCan } from '@pagecast/ui';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
@@ -13,6 +13,8 @@ export function UserMenu({ user }: { user: SessionUser }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const panelId = useId();
+  // the audit log is its owner's and admins' (the server refuses others anyway)
+  const auditReader = useWorkspaceCan('audit.read');
 
   useEffect(() => {
     if (!open) return;
@@ -75,6 +77,17 @@ export function UserMenu({ user }: { user: SessionUser }) {
           >
             {t('nav.members')}
           </Link>
+          {auditReader ? (
+            <Link
+              role="menuitem"
+              className="pc-menu__item"
+              to="/workspace/audit"
+              onClick={close}
+              data-testid="menu-audit"
+            >
+              {t('nav.audit')}
+            </Link>
+          ) : null}
           <button type="button" role="menuitem" className="pc-menu__item pc-menu__item--danger" onClick={logout}>
             {t('nav.logout')}
           </button>

@@ -27,6 +27,7 @@ import {
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Link } from '@pagecast/router';
 import {
   invitationsQuery,
   membersQuery,
@@ -52,6 +53,7 @@ export function MembersPage() {
   const active = useActiveWorkspace();
   // the policy's table (owner and admins manage people); the server decides, this only leaves out controls
   const manager = useWorkspaceCan('workspace.members');
+  const auditReader = useWorkspaceCan('audit.read');
   if (!active) return null;
   return (
     <div className="pc-container pc-page" data-testid="members-page">
@@ -66,6 +68,13 @@ export function MembersPage() {
                 })
               : null}
           </p>
+          {auditReader ? (
+            <p style={{ margin: '8px 0 0' }}>
+              <Link to="/workspace/audit" data-testid="members-audit-link">
+                {t('workspace.audit.link')}
+              </Link>
+            </p>
+          ) : null}
         </div>
         <MembersCard workspaceId={active.id} manager={manager} />
         {manager ? <InvitationsCard workspaceId={active.id} /> : null}

@@ -1,0 +1,257 @@
+// The audit log page (/workspace/audit) in jsdom with the real catalogues and query client; the network is an
+// in-test account service holding one workspace's members and audit entries.
+import {
+  AuditAction,
+  AuditObjectType,
+  type AuditRecord,
+  type WorkspaceMember,
+  type WorkspaceSummary,
+} from '@pagecast/contracts';
+import { initI18n } from '@pagecast/i18n';
+import { setCurrentWorkspace } from '@pagecast/ui';
+import { act } from 'react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { UserMenu } from '../src/features/header/components/user-menu';
+import { AuditPage } from '../src/features/workspace/components/audit-page';
+import { MembersPage } from '../src/features/workspace/components/members-page';
+import { type Call, json, pageHost, settle } from './render-page';
+
+let workspaces: WorkspaceSummary[];
+let members: WorkspaceMember[];
+let entries: AuditRecord[];
+let refuse: ((call: Call) => Response | undefined) | undefined;
+let i18n: Awaited<ReturnType<typeof initI18n>>;
+
+beforeAll(async () => {
+  i18n = await initI18n({ lng: 'ja' });
+});
+
+const member = (userId: string, role: WorkspaceMember['role'], lastName: string, firstName: string) => ({
+  userId,
+  email: `${userId}@example.test`,
+  firstName,
+  lastName,
+  role,
+  addedAt: '2026-12-01T00:00:00.000Z',
+});
+
+const entry = (seq: number, over: Partial<AuditRecord>): AuditRecord => ({
+  id: `00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`,
+  workspaceId: 'u1',
+  actorUserId: 'u2',
+  address: '203.0.113.7',
+  action: 'file.updated',
+  object: { type: 'file', id: `f${seq}` },
+  before: null,
+  after: null,
+  at: '2026-12-05T12:00:00.000Z',
+  seq,
+  prevHash: '',
+  hash: `h${seq}`,
+  diff: [],
+  ...over,
+});
+
+const { sent, render } = pageHost((call) => {
+  const refused = refuse?.(call);
+  if (refused) return refused;
+  if (call.path === '/api/auth/user') return json({ id: 'u1', email: 'u1@example.test' });
+  if (call.path === '/api/workspaces') return json({ workspaces });
+  if (/^\/api\/workspaces\/[^/]+\/members$/.test(call.path)) return json({ members });
+  if (/^\/api\/workspaces\/[^/]+\/invitations$/.test(call.path)) return json({ invitations: [] });
+  if (/^\/api\/workspaces\/[^/]+\/audit\.csv$/.test(call.path))
+    return new Response('seq,at\n3,2026-12-05T12:00:00.000Z\n', { headers: { 'content-type': 'text/csv' } });
+  if (/^\/api\/workspaces\/[^/]+\/audit$/.test(call.path)) {
+    const last = sent[sent.length - 1];
+    const cursor = new URLSearchParams(last?.search).get('cursor');
+    // two pages: the newest two entries, then the rest after cursor "2"
+    return cursor
+      ? json({ entries: entries.slice(2), nextCursor: null })
+      : json({ entries: entries.slice(0, 2), nextCursor: entries.length > 2 ? '2' : null });
+  }
+  return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+});
+
+const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
+  document.querySelector<T>(`[data-testid="${id}"]`);
+const text = (id: string) => byTestId(id)?.textContent ?? '';
+const auditReads = () => sent.filter((s) => s.path.endsWith('/audit'));
+async function click(el: HTMLElement | null) {
+  expect(el).not.toBeNull();
+  await act(async () => el?.click());
+  await settle();
+}
+async function choose(id: string, value: string) {
+  const field = byTestId<HTMLSelectElement | HTMLInputElement>(id);
+  expect(field).not.toBeNull();
+  await act(async () => {
+    if (!field) return;
+    const proto = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(field, value);
+    field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+  });
+  await settle();
+}
+
+let downloads: { href: string; name: string }[];
+beforeEach(async () => {
+  workspaces = [{ id: 'u1', name: '佐藤商店', ownerId: 'u1', role: 'owner' }];
+  members = [member('u1', 'owner', '佐藤', '花子'), member('u2', 'editor', '鈴木', '一郎')];
+  entries = [
+    entry(3, {
+      action: 'file.published',
+      diff: [{ path: ['published'], before: false, after: true }],
+    }),
+    entry(2, {
+      actorUserId: 'gone7',
+      action: 'screen.rebooted' as AuditAction, // a code this page does not know yet
+      object: { type: 'screen', id: 's9' },
+      diff: [{ path: ['name'], before: '受付', after: 'ロビー' }],
+    }),
+    entry(1, { action: 'member.added', object: { type: 'member', id: 'u2' }, diff: [] }),
+  ];
+  refuse = undefined;
+  setCurrentWorkspace(undefined);
+  downloads = [];
+  // jsdom has no object URLs; the download is the anchor's click, recorded here
+  URL.createObjectURL = () => 'blob:audit';
+  URL.revokeObjectURL = () => {};
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push({ href: this.href, name: this.download });
+  });
+  await i18n.changeLanguage('ja');
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('the audit log of the owner (Japanese)', () => {
+  it('words every action code and object type the services record, in the four languages', () => {
+    for (const lng of ['ja', 'en', 'fr', 'it']) {
+      for (const code of AuditAction.options)
+        expect(i18n.exists(`workspace.audit.actions.${code}`, { lng }), `${lng} ${code}`).toBe(true);
+      for (const type of AuditObjectType.options)
+        expect(i18n.exists(`workspace.audit.objects.${type}`, { lng }), `${lng} ${type}`).toBe(true);
+    }
+  });
+
+  it('lists the rows newest first with the action in words, the member’s name and the difference', async () => {
+    await render(<AuditPage />, '/workspace/audit');
+    const rows = [...document.querySelectorAll('tbody tr')].map((r) => r.getAttribute('data-testid'));
+    expect(rows).toEqual(['audit-row-3', 'audit-row-2']);
+    expect(text('audit-row-3')).toContain('2026/12/05');
+    expect(text('audit-row-3')).toContain('鈴木 一郎');
+    expect(text('audit-action-3')).toBe('ファイルを公開');
+    expect(text('audit-row-3')).toContain('ファイル f3');
+    expect(text('audit-row-3')).toContain('203.0.113.7');
+    // the difference shows when its row is expanded
+    expect(text('audit-diff-3')).toBe('1か所の変更');
+    await click(byTestId('audit-diff-toggle-3'));
+    expect(byTestId('audit-diff-toggle-3')?.getAttribute('aria-expanded')).toBe('true');
+    expect(text('audit-diff-3')).toBe('1か所の変更published：false → true');
+    // an actor the members list does not know shows as their id; an unknown action as its code
+    expect(text('audit-row-2')).toContain('gone7');
+    expect(text('audit-action-2')).toBe('screen.rebooted');
+    await click(byTestId('audit-diff-toggle-2'));
+    expect(text('audit-diff-2')).toBe('1か所の変更name：受付 → ロビー');
+    expect(text('audit-count')).toBe('2件を表示中');
+
+    await click(byTestId('audit-more'));
+    expect(auditReads().map((s) => s.search)).toEqual(['', '?cursor=2']);
+    expect(text('audit-action-1')).toBe('メンバーを追加');
+    expect(text('audit-row-1')).toContain('変更なし');
+    expect(byTestId('audit-more')).toBeNull();
+  });
+
+  it('sends each filter as the query, and a date range as the reader’s whole days', async () => {
+    await render(<AuditPage />, '/workspace/audit');
+    await choose('audit-action', 'file.published');
+    expect(auditReads().at(-1)?.search).toBe('?action=file.published');
+    await choose('audit-actor', 'u2');
+    await choose('audit-object-type', 'file');
+    expect(auditReads().at(-1)?.search).toBe('?actor=u2&action=file.published&objectType=file');
+    await choose('audit-from', '2026-12-01');
+    await choose('audit-to', '2026-12-05');
+    const query = new URLSearchParams(auditReads().at(-1)?.search);
+    expect(query.get('from')).toBe(new Date(2026, 11, 1, 0, 0, 0, 0).toISOString());
+    expect(query.get('to')).toBe(new Date(2026, 11, 5, 23, 59, 59, 999).toISOString());
+  });
+
+  it('exports the CSV of the same filters as a download', async () => {
+    await render(<AuditPage />, '/workspace/audit');
+    await choose('audit-action', 'member.added');
+    await click(byTestId('audit-export'));
+    const csv = sent.filter((s) => s.path.endsWith('.csv'));
+    expect(csv.map((s) => `${s.path}${s.search}`)).toEqual(['/api/workspaces/u1/audit.csv?action=member.added']);
+    expect(downloads).toHaveLength(1);
+    expect(downloads[0]?.name).toMatch(/^audit-u1-\d{4}-\d{2}-\d{2}\.csv$/);
+  });
+
+  it('says an empty log, and a filter that matches nothing, in words', async () => {
+    entries = [];
+    await render(<AuditPage />, '/workspace/audit');
+    expect(text('audit-empty')).toBe(i18n.t('workspace.audit.empty'));
+    await choose('audit-action', 'group.deleted');
+    expect(text('audit-empty')).toBe('条件に合う記録はありません。');
+  });
+
+  it('says the server’s refusal in words', async () => {
+    refuse = (call) =>
+      call.path.endsWith('/audit') ? json({ code: 'FORBIDDEN_ROLE', message: 'forbidden' }, 403) : undefined;
+    await render(<AuditPage />, '/workspace/audit');
+    expect(text('audit-error')).toBe('あなたの役割ではこの操作はできません');
+    expect(byTestId('audit-row-3')).toBeNull();
+  });
+
+  it('is linked from the members page and the user menu', async () => {
+    await render(<MembersPage />, '/workspace/members');
+    expect(byTestId('members-audit-link')?.getAttribute('href')).toBe('/workspace/audit');
+    await render(<UserMenu user={{ id: 'u1', email: 'u1@example.test' } as never} />, '/');
+    await click(byTestId('user-menu'));
+    expect(byTestId('menu-audit')?.textContent).toBe('監査ログ');
+  });
+});
+
+describe('the audit log in another workspace (French)', () => {
+  beforeEach(async () => {
+    await i18n.changeLanguage('fr');
+    members = [member('w9', 'owner', 'Durand', 'Claire'), member('u2', 'editor', 'Rossi', 'Marco')];
+    setCurrentWorkspace('w9');
+  });
+
+  it('reads and exports the log of the workspace it acts in, for an administrator', async () => {
+    workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'admin' }];
+    await render(<AuditPage />, '/workspace/audit?w=w9');
+    expect(text('audit-action-3')).toBe('Fichier publié');
+    expect(text('audit-row-3')).toContain('Marco Rossi');
+    expect(text('audit-row-3')).toContain('5 déc. 2026');
+    await click(byTestId('audit-diff-toggle-3'));
+    expect(text('audit-diff-3')).toBe('1 modificationpublished\u202f: false → true');
+    expect(text('audit-row-2')).toContain('Écran s9');
+    expect(text('audit-count')).toBe('2 entrées affichées');
+    expect(auditReads()[0]?.path).toBe('/api/workspaces/w9/audit');
+    expect(auditReads()[0]?.headers['x-pagecast-workspace']).toBe('w9');
+    await click(byTestId('audit-export'));
+    const csv = sent.filter((s) => s.path.endsWith('.csv'));
+    expect(csv.map((s) => s.path)).toEqual(['/api/workspaces/w9/audit.csv']);
+    // a plain link would send no header and read the person's own log: the export names the workspace
+    expect(csv[0]?.headers['x-pagecast-workspace']).toBe('w9');
+  });
+
+  it('gives a viewer no link and no read', async () => {
+    workspaces = [
+      { id: 'u1', name: 'Moi', ownerId: 'u1', role: 'owner' },
+      { id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'viewer' },
+    ];
+    await render(<MembersPage />, '/workspace/members?w=w9');
+    expect(text('members-page')).toContain('Mairie de Lyon');
+    expect(byTestId('members-audit-link')).toBeNull();
+    await render(<UserMenu user={{ id: 'u1', email: 'u1@example.test' } as never} />, '/');
+    await click(byTestId('user-menu'));
+    expect(byTestId('menu-members')).not.toBeNull();
+    expect(byTestId('menu-audit')).toBeNull();
+    await render(<AuditPage />, '/workspace/audit?w=w9');
+    expect(text('audit-refused')).toBe(
+      'Seuls le propriétaire et les administrateurs de cet espace de travail peuvent lire son journal d’audit.',
+    );
+    expect(auditReads()).toEqual([]);
+  });
+});
