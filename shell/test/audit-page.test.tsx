@@ -146,12 +146,12 @@ describe('the audit log of the owner (Japanese)', () => {
     expect(text('audit-diff-3')).toBe('1か所の変更');
     await click(byTestId('audit-diff-toggle-3'));
     expect(byTestId('audit-diff-toggle-3')?.getAttribute('aria-expanded')).toBe('true');
-    expect(text('audit-diff-3')).toBe('1か所の変更published：false → true');
+    expect(text('audit-diff-3')).toBe('1か所の変更published：false から true へ');
     // an actor the members list does not know shows as their id; an unknown action as its code
     expect(text('audit-row-2')).toContain('gone7');
     expect(text('audit-action-2')).toBe('screen.rebooted');
     await click(byTestId('audit-diff-toggle-2'));
-    expect(text('audit-diff-2')).toBe('1か所の変更name：受付 → ロビー');
+    expect(text('audit-diff-2')).toBe('1か所の変更name：受付 から ロビー へ');
     expect(text('audit-count')).toBe('2件を表示中');
 
     await click(byTestId('audit-more'));
@@ -224,7 +224,7 @@ describe('the audit log in another workspace (French)', () => {
     expect(text('audit-row-3')).toContain('Marco Rossi');
     expect(text('audit-row-3')).toContain('5 déc. 2026');
     await click(byTestId('audit-diff-toggle-3'));
-    expect(text('audit-diff-3')).toBe('1 modificationpublished\u202f: false → true');
+    expect(text('audit-diff-3')).toBe('1 modificationpublished\u202f: de false à true');
     expect(text('audit-row-2')).toContain('Écran s9');
     expect(text('audit-count')).toBe('2 entrées affichées');
     expect(auditReads()[0]?.path).toBe('/api/workspaces/w9/audit');

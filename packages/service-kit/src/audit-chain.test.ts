@@ -184,6 +184,11 @@ describe('auditDiff', () => {
     expect(auditDiff({ a: { b: 1 } }, { a: null })).toEqual([{ path: ['a'], before: { b: 1 }, after: null }]);
   });
 
+  it("names a member one side lacks even when Object.prototype has one of that name (fast-check's counterexample)", () => {
+    expect(auditDiff({}, { toString: false })).toEqual([{ path: ['toString'], before: undefined, after: false }]);
+    expect(auditDiff({ constructor: 1 }, {})).toEqual([{ path: ['constructor'], before: 1, after: undefined }]);
+  });
+
   it('is empty exactly when both sides are the same JSON (property)', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {

@@ -159,7 +159,9 @@ export function auditDiff(before: unknown, after: unknown, path: string[] = []):
   if (path.length === 0 && after === null && members(before)) return auditDiff(before, {}, path);
   if (isPlainObject(before) && isPlainObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    return keys.flatMap((k) => auditDiff(before[k], after[k], [...path, k]));
+    // own members only: `before.toString` would read Object.prototype's for a key one side lacks
+    const own = (o: Record<string, unknown>, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
+    return keys.flatMap((k) => auditDiff(own(before, k), own(after, k), [...path, k]));
   }
   const same =
     before === undefined || after === undefined ? before === after : canonicalJson(before) === canonicalJson(after);
