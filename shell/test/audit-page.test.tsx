@@ -95,7 +95,7 @@ async function choose(id: string, value: string) {
 
 let downloads: { href: string; name: string }[];
 beforeEach(async () => {
-  workspaces = [{ id: 'u1', name: '佐藤商店', ownerId: 'u1', role: 'owner' }];
+  workspaces = [{ id: 'u1', name: '佐藤商店', ownerId: 'u1', role: 'owner', approvalRequired: false }];
   members = [member('u1', 'owner', '佐藤', '花子'), member('u2', 'editor', '鈴木', '一郎')];
   entries = [
     entry(3, {
@@ -218,7 +218,7 @@ describe('the audit log in another workspace (French)', () => {
   });
 
   it('reads and exports the log of the workspace it acts in, for an administrator', async () => {
-    workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'admin' }];
+    workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'admin', approvalRequired: false }];
     await render(<AuditPage />, '/workspace/audit?w=w9');
     expect(text('audit-action-3')).toBe('Fichier publié');
     expect(text('audit-row-3')).toContain('Marco Rossi');
@@ -238,8 +238,8 @@ describe('the audit log in another workspace (French)', () => {
 
   it('gives a viewer no link and no read', async () => {
     workspaces = [
-      { id: 'u1', name: 'Moi', ownerId: 'u1', role: 'owner' },
-      { id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'viewer' },
+      { id: 'u1', name: 'Moi', ownerId: 'u1', role: 'owner', approvalRequired: false },
+      { id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'viewer', approvalRequired: false },
     ];
     await render(<MembersPage />, '/workspace/members?w=w9');
     expect(text('members-page')).toContain('Mairie de Lyon');

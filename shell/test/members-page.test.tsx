@@ -103,7 +103,7 @@ async function submitInvite() {
 const toastTitle = () => byTestId('toast')?.querySelector('.pc-toast__title')?.textContent ?? '';
 
 beforeEach(async () => {
-  workspaces = [{ id: 'u1', name: '佐藤商店', ownerId: 'u1', role: 'owner' }];
+  workspaces = [{ id: 'u1', name: '佐藤商店', ownerId: 'u1', role: 'owner', approvalRequired: false }];
   members = [member('u1', 'owner', '佐藤', '花子'), member('u2', 'editor', '鈴木', '一郎')];
   invitations = [
     {
@@ -172,7 +172,7 @@ describe('the members page of the owner (Japanese)', () => {
     await render(<MembersPage />, '/workspace/members');
     await choose('member-role-u2', 'viewer');
     expect(calls.filter((c) => c.method === 'PATCH')).toEqual([
-      { method: 'PATCH', path: '/api/workspaces/u1/members/u2', body: { role: 'viewer' } },
+      { method: 'PATCH', path: '/api/workspaces/u1/members/u2', body: { role: 'viewer', approvalRequired: false } },
     ]);
     expect(toastTitle()).toBe('鈴木 一郎さんの役割を変更しました');
     expect(byTestId<HTMLSelectElement>('member-role-u2')?.value).toBe('viewer');
@@ -196,8 +196,8 @@ describe('the members page of a viewer (French)', () => {
   beforeEach(async () => {
     await i18n.changeLanguage('fr');
     workspaces = [
-      { id: 'u1', name: 'Moi', ownerId: 'u1', role: 'owner' },
-      { id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'viewer' },
+      { id: 'u1', name: 'Moi', ownerId: 'u1', role: 'owner', approvalRequired: false },
+      { id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'viewer', approvalRequired: false },
     ];
     members = [member('w9', 'owner', 'Durand', 'Claire'), member('u1', 'viewer', 'Sato', 'Hanako')];
     setCurrentWorkspace('w9');
@@ -224,7 +224,7 @@ describe('the members page of a viewer (French)', () => {
   });
 
   it('says a refused role change in French', async () => {
-    workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'admin' }];
+    workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'admin', approvalRequired: false }];
     members = [member('w9', 'owner', 'Durand', 'Claire'), member('u7', 'editor', 'Rossi', 'Marco')];
     refuse = (call) =>
       call.method === 'PATCH' ? json({ code: 'FORBIDDEN_ROLE', message: 'forbidden' }, 403) : undefined;

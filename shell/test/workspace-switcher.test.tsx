@@ -10,8 +10,8 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppFrame } from '../src/app/app-frame';
 import { json, pageHost, settle } from './render-page';
 
-const own: WorkspaceSummary = { id: 'u1', name: '佐藤 花子', ownerId: 'u1', role: 'owner' };
-const shop: WorkspaceSummary = { id: 'w2', name: '渋谷店', ownerId: 'w2', role: 'editor' };
+const own: WorkspaceSummary = { id: 'u1', name: '佐藤 花子', ownerId: 'u1', role: 'owner', approvalRequired: false };
+const shop: WorkspaceSummary = { id: 'w2', name: '渋谷店', ownerId: 'w2', role: 'editor', approvalRequired: false };
 let workspaces: WorkspaceSummary[];
 let removedFrom: Set<string>;
 

@@ -33,6 +33,11 @@ export const ErrorCode = {
   INVITATION_EMAIL_MISMATCH: 'INVITATION_EMAIL_MISMATCH',
   OWNER_IS_FIXED: 'OWNER_IS_FIXED',
   ALREADY_A_MEMBER: 'ALREADY_A_MEMBER',
+  // approval: an editor's change waiting for a publisher
+  PROPOSAL_NOT_FOUND: 'PROPOSAL_NOT_FOUND',
+  PROPOSAL_DECIDED: 'PROPOSAL_DECIDED',
+  PROPOSAL_OWN: 'PROPOSAL_OWN',
+  PROPOSALS_PENDING_LIMIT: 'PROPOSALS_PENDING_LIMIT',
   // files and playlists
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   FILE_LIMIT_REACHED: 'FILE_LIMIT_REACHED',
@@ -156,6 +161,10 @@ export const errorStatus: Record<ErrorCode, number> = {
   INVITATION_EMAIL_MISMATCH: 403,
   OWNER_IS_FIXED: 409,
   ALREADY_A_MEMBER: 409,
+  PROPOSAL_NOT_FOUND: 404,
+  PROPOSAL_DECIDED: 409,
+  PROPOSAL_OWN: 403,
+  PROPOSALS_PENDING_LIMIT: 409,
   FILE_TYPE_UNSUPPORTED: 415,
   FILE_REQUIRED: 400,
   FILE_NOT_READY: 409,
@@ -256,6 +265,10 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   INVITATION_EMAIL_MISMATCH: 'この招待は別のメールアドレス宛てです。そのアドレスでログインしてください',
   OWNER_IS_FIXED: 'ワークスペースの所有者は変更も削除もできません',
   ALREADY_A_MEMBER: 'この人はすでにこのワークスペースのメンバーです',
+  PROPOSAL_NOT_FOUND: 'この提案は見つかりません',
+  PROPOSAL_DECIDED: 'この提案はすでに承認、却下、または取り下げられています',
+  PROPOSAL_OWN: '自分の提案を承認・却下することはできません',
+  PROPOSALS_PENDING_LIMIT: '承認待ちの提案が上限の200件に達しています。承認か却下を待ってから提案してください',
   FILE_TYPE_UNSUPPORTED:
     'PDF、PowerPoint (.pptx)、Word (.docx) ファイルと画像（JPEG、PNG、WebP、GIF、HEIC、AVIF）、動画（MP4、MOV、WebM、MKV、AVI）のみアップロード可能です',
   FILE_REQUIRED: 'ファイルとタイトルは必須です',

@@ -291,6 +291,38 @@ export const AlertTakeoverEvent = z.object({
   screensTotal: z.number().int().nonnegative(),
 });
 
+/**
+ * An editor proposed a change of what screens play (approval is on in the workspace): the account service mails
+ * the workspace's owner, admins and publishers, each in their language. Ids only: names are read when worded.
+ */
+export const ProposalCreatedEvent = z.object({
+  proposalId: z.string(),
+  workspaceId: z.string(),
+  proposedBy: z.string(),
+  kind: z.enum(['update-screen', 'create-group', 'update-group', 'delete-group', 'group-order', 'bulk']),
+  screensTotal: z.number().int().nonnegative(),
+  createdAt: IsoDateTime,
+});
+/** A proposal was approved (and its change made) or rejected with a reason: the account service mails its editor. */
+export const ProposalDecidedEvent = z.object({
+  proposalId: z.string(),
+  workspaceId: z.string(),
+  proposedBy: z.string(),
+  decidedBy: z.string(),
+  outcome: z.enum(['approved', 'rejected']),
+  reason: z.string().nullable(),
+  kind: z.enum(['update-screen', 'create-group', 'update-group', 'delete-group', 'group-order', 'bulk']),
+  screensTotal: z.number().int().nonnegative(),
+  decidedAt: IsoDateTime,
+});
+/** A workspace's settings changed (its owner or an admin): the values after the change. */
+export const WorkspaceUpdatedEvent = z.object({
+  workspaceId: z.string(),
+  approvalRequired: z.boolean(),
+  updatedBy: z.string(),
+  updatedAt: IsoDateTime,
+});
+
 export const eventDataSchemas = {
   [subjects.userRegistered]: UserRegisteredEvent,
   [subjects.userVerified]: UserVerifiedEvent,
@@ -300,6 +332,9 @@ export const eventDataSchemas = {
   [subjects.memberAdded]: WorkspaceMemberAddedEvent,
   [subjects.memberChanged]: WorkspaceMemberChangedEvent,
   [subjects.memberRemoved]: WorkspaceMemberRemovedEvent,
+  [subjects.workspaceUpdated]: WorkspaceUpdatedEvent,
+  [subjects.proposalCreated]: ProposalCreatedEvent,
+  [subjects.proposalDecided]: ProposalDecidedEvent,
   [subjects.fileUploaded]: FileUploadedEvent,
   [subjects.fileUpdated]: FileUpdatedEvent,
   [subjects.filePublished]: FilePublishedEvent,

@@ -1,3 +1,4 @@
+export * from './api/approvals';
 export * from './api/audit';
 export * from './api/auth';
 export * from './api/contact';

@@ -127,6 +127,13 @@ describe('route table', () => {
       // the audit log
       'get /api/workspaces/:id/audit',
       'get /api/workspaces/:id/audit.csv',
+      // approval
+      'put /api/workspaces/:id/settings',
+      'get /api/screens/proposals',
+      'get /api/screens/proposals/:proposalId',
+      'post /api/screens/proposals/:proposalId/approve',
+      'post /api/screens/proposals/:proposalId/reject',
+      'delete /api/screens/proposals/:proposalId',
     ];
     expect(apiRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual(expected.sort());
   });

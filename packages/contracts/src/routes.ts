@@ -12,6 +12,7 @@ import { playlistsRoutes } from './api/playlists';
 import { pointsRoutes } from './api/points';
 import { screenAlertRoutes } from './api/screen-alerts';
 import { screenFleetRoutes } from './api/screen-fleet';
+import { approvalRoutes, ROUTES_THAT_MAY_WAIT, waitsForApproval } from './api/approvals';
 import { screenHealthRoutes } from './api/screen-health';
 import { screenScaleRoutes } from './api/screen-scale';
 import { screensRoutes } from './api/screens';
@@ -40,11 +41,14 @@ export const apiRoutes: RouteDef[] = [
   ...deviceSocketRoutes,
   ...playProofRoutes,
   ...screenFleetRoutes,
+  ...approvalRoutes,
   ...screenAlertRoutes,
   ...screenHealthRoutes,
   ...screenScaleRoutes,
   ...auditRoutes,
-];
+].map((route) =>
+  (ROUTES_THAT_MAY_WAIT as readonly string[]).includes(route.id) ? { ...route, alsoAnswers: waitsForApproval } : route,
+);
 
 export function routesFor(service: ServiceName): RouteDef[] {
   return apiRoutes.filter((route) => route.service === service);

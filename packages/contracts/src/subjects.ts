@@ -30,6 +30,9 @@ export const subjects = {
   fleetChanged: 'screens.fleet.changed.v1',
   screenAlert: 'screens.alert.raised.v1',
   alertTakeover: 'screens.takeover.alerted.v1',
+  proposalCreated: 'screens.proposal.created.v1',
+  proposalDecided: 'screens.proposal.decided.v1',
+  workspaceUpdated: 'account.workspace.updated.v1',
   // Audit entries, one subject per publishing service (`audit.<service>.…`) on the AUDIT stream; account chains them.
   auditFiles: 'audit.files.entry.v1',
   auditScreens: 'audit.screens.entry.v1',

@@ -81,6 +81,8 @@ export const validationMessagesJa: Record<string, string> = {
   'validation.paymentIdInvalid': '決済IDが正しくありません',
   'validation.placeInvalid': '地域の指定が正しくありません',
   'validation.roleInvalid': '役割は管理者、編集者、承認者、緊急放送担当、閲覧者のいずれかを選択してください',
+  'validation.reasonRequired': '却下の理由を入力してください',
+  'validation.reasonTooLong': '理由は500文字以下で入力してください',
 };
 
 /** Japanese text of a message key; anything that is not a known key gets the generic text. */

@@ -9,6 +9,7 @@ const reads = all;
 const content = ['owner', 'admin', 'editor'] as const;
 const emergency = ['owner', 'admin', 'broadcaster'] as const;
 const managers = ['owner', 'admin'] as const;
+const deciders = ['owner', 'admin', 'publisher'] as const;
 
 /** Per route id, the roles that may call it in a workspace. */
 const expected: Record<string, readonly WorkspaceRole[]> = {
@@ -31,6 +32,8 @@ const expected: Record<string, readonly WorkspaceRole[]> = {
 
   // reads: everyone
   listWorkspaceMembers: reads,
+  listProposals: reads,
+  getProposal: reads,
   listFiles: reads,
   listAccessibleFiles: reads,
   getFileCopyright: reads,
@@ -91,6 +94,12 @@ const expected: Record<string, readonly WorkspaceRole[]> = {
   updateScreenGroup: content,
   deleteScreenGroup: content,
   setScreenGroupOrder: content,
+  // withdrawing a proposal (the service lets an editor withdraw only their own)
+  withdrawProposal: content,
+
+  // approval: the workspace's owner, admins and publishers decide
+  approveProposal: deciders,
+  rejectProposal: deciders,
 
   // emergency messages: owner, admin, broadcaster
   startTakeover: emergency,
@@ -101,6 +110,7 @@ const expected: Record<string, readonly WorkspaceRole[]> = {
   createWorkspaceInvitation: managers,
   listWorkspaceInvitations: managers,
   revokeWorkspaceInvitation: managers,
+  updateWorkspaceSettings: managers,
   // the audit log: the workspace's owner and admins only
   workspaceAudit: managers,
   workspaceAuditCsv: managers,

@@ -36,8 +36,10 @@ export const AuditAction = z.enum([
   'member.removed',
   'invitation.created',
   'invitation.revoked',
+  'proposal.created',
   'proposal.approved',
   'proposal.rejected',
+  'proposal.withdrawn',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WorkspaceRole } from '../identity';
 import { defineRoutes } from '../route-def';
 import { Email, EmptyBody, IsoDateTime, OkResponse } from '../validation';
+import { UpdateWorkspaceSettingsRequest } from './approvals';
 import { Locale } from './user';
 
 /** How long an invitation's link can be accepted. */
@@ -31,6 +32,8 @@ export const WorkspaceSummary = z.object({
   name: z.string(),
   ownerId: z.string(),
   role: WorkspaceRole,
+  /** an editor's change of what screens play waits for a publisher's or admin's approval */
+  approvalRequired: z.boolean(),
 });
 export type WorkspaceSummary = z.infer<typeof WorkspaceSummary>;
 export const WorkspaceList = z.object({ workspaces: z.array(WorkspaceSummary) });
@@ -115,6 +118,20 @@ export const workspaceRoutes = defineRoutes([
     summary: "A workspace's members and their roles (any member; others: NOT_A_MEMBER)",
     params: WorkspaceIdParams,
     response: WorkspaceMemberList,
+  },
+  {
+    id: 'updateWorkspaceSettings',
+    method: 'put',
+    path: '/api/workspaces/:id/settings',
+    service: 'account',
+    auth: 'session',
+    action: 'workspace.settings',
+    summary:
+      "Change a workspace's settings (owner and admins): approvalRequired makes an editor's change of what screens " +
+      'play wait for approval (proposals already waiting stay; turning it off does not approve them)',
+    params: WorkspaceIdParams,
+    body: UpdateWorkspaceSettingsRequest,
+    response: WorkspaceSummary,
   },
   {
     id: 'updateWorkspaceMember',

@@ -43,5 +43,13 @@ export async function acceptInvitation(
     invitationId: inv._id,
     addedAt: now.toISOString(),
   });
-  return { workspace: { id: workspace._id, name: workspace.name, ownerId: workspace._id, role: inv.role } };
+  return {
+    workspace: {
+      id: workspace._id,
+      name: workspace.name,
+      ownerId: workspace._id,
+      role: inv.role,
+      approvalRequired: workspace.approvalRequired === true,
+    },
+  };
 }

@@ -15,7 +15,9 @@ export async function listWorkspaces(deps: AccountDeps, userId: string): Promise
   const found = await workspaces.findMany(rows.map((r) => r.workspaceId));
   const list = rows.flatMap((r) => {
     const ws = found.get(r.workspaceId);
-    return ws ? [{ id: ws._id, name: ws.name, ownerId: ws._id, role: r.role }] : [];
+    return ws
+      ? [{ id: ws._id, name: ws.name, ownerId: ws._id, role: r.role, approvalRequired: ws.approvalRequired === true }]
+      : [];
   });
   list.sort((a, b) => Number(b.id === userId) - Number(a.id === userId));
   return { workspaces: list };
