@@ -172,7 +172,7 @@ describe('the members page of the owner (Japanese)', () => {
     await render(<MembersPage />, '/workspace/members');
     await choose('member-role-u2', 'viewer');
     expect(calls.filter((c) => c.method === 'PATCH')).toEqual([
-      { method: 'PATCH', path: '/api/workspaces/u1/members/u2', body: { role: 'viewer', approvalRequired: false } },
+      { method: 'PATCH', path: '/api/workspaces/u1/members/u2', body: { role: 'viewer' } },
     ]);
     expect(toastTitle()).toBe('鈴木 一郎さんの役割を変更しました');
     expect(byTestId<HTMLSelectElement>('member-role-u2')?.value).toBe('viewer');
