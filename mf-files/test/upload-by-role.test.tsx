@@ -35,8 +35,8 @@ beforeEach(() => {
     if (path === '/api/workspaces') {
       return json({
         workspaces: [
-          { id: 'me', name: 'Me', ownerId: 'me', role: 'owner' },
-          { id: 'shop', name: 'Shop', ownerId: 'shop', role },
+          { id: 'me', name: 'Me', ownerId: 'me', role: 'owner', approvalRequired: false },
+          { id: 'shop', name: 'Shop', ownerId: 'shop', role, approvalRequired: false },
         ],
       });
     }

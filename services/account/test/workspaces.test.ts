@@ -113,7 +113,9 @@ describe('each account owns a workspace', () => {
     const list = await call(h, 'GET', '/api/workspaces', { identity: owner.identity });
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
-      workspaces: [{ id: owner.userId, name: '佐藤 花子', ownerId: owner.userId, role: 'owner', approvalRequired: false }],
+      workspaces: [
+        { id: owner.userId, name: '佐藤 花子', ownerId: owner.userId, role: 'owner', approvalRequired: false },
+      ],
     });
     const members = await call(h, 'GET', `/api/workspaces/${owner.userId}/members`, { identity: owner.identity });
     expect(members.status).toBe(200);
@@ -164,7 +166,13 @@ describe('invitations', () => {
     const accepted = await call(h, 'POST', `/api/invitations/${token}/accept`, { identity: guest.identity });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toEqual({
-      workspace: { id: owner.userId, name: '山田 太郎', ownerId: owner.userId, role: 'editor', approvalRequired: false },
+      workspace: {
+        id: owner.userId,
+        name: '山田 太郎',
+        ownerId: owner.userId,
+        role: 'editor',
+        approvalRequired: false,
+      },
     });
     expect(await kvRole(owner.userId, guest.userId)).toEqual({ role: 'editor', v: 1 });
     const [event] = await added.waitFor((e) => e.data.userId === guest.userId);
