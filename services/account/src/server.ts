@@ -1,11 +1,23 @@
 import { type Logger, type RunningService, startServiceRuntime } from '@pagecast/service-kit';
 import type { Config } from './config';
-import { createMailer, createMembershipMirror, createRepositories, loadKnownBrowserKey, startSweeper } from './data';
-import { closePasswordHashing, SWEEP_INTERVAL_MS } from './domain';
+import {
+  createMailer,
+  createMembershipMirror,
+  createRepositories,
+  createSettingsMirror,
+  loadKnownBrowserKey,
+  startSweeper,
+} from './data';
+import {
+  closePasswordHashing,
+  SETTINGS_RECONCILE_INTERVAL_MS,
+  SETTINGS_REPAIR_INTERVAL_MS,
+  SWEEP_INTERVAL_MS,
+} from './domain';
 import { startConsumers } from './events';
 import { createSessionTokens } from './data/session-tokens';
 import { createRouter } from './http';
-import { createBackground, ensureWorkspaces, reconcileMemberships } from './use-cases';
+import { createBackground, ensureWorkspaces, reconcileMemberships, startSettingsKeeper } from './use-cases';
 
 import type { ServiceContext } from './context';
 
@@ -48,7 +60,17 @@ export async function createServer(config: Config, opts: { logger?: Logger } = {
         const written = await reconcileMemberships(data, memberships);
         if (written) base.logger.info({ written }, "memberships republished to the gateways' bucket");
       });
-      return { ...base, data, mailer, tokens, background, knownBrowserKey, memberships };
+      // the screens service's copy of the settings: checked against the database at start and periodically
+      const settings = await createSettingsMirror(base.nats);
+      const settingsKeeper = startSettingsKeeper({
+        data,
+        mirror: settings,
+        logger: base.logger,
+        retryMs: SETTINGS_REPAIR_INTERVAL_MS,
+        reconcileMs: SETTINGS_RECONCILE_INTERVAL_MS,
+      });
+      onClose(() => settingsKeeper.stop());
+      return { ...base, data, mailer, tokens, background, knownBrowserKey, memberships, settings, settingsKeeper };
     },
     mount: async (context, onClose) => {
       const consumers = await startConsumers(context);

@@ -205,6 +205,8 @@ describe('how guesses are slowed', () => {
         outbox: ctx.outbox,
         mailer: ctx.mailer,
         memberships: ctx.memberships,
+        settings: ctx.settings,
+        settingsKeeper: ctx.settingsKeeper,
         tokens: ctx.tokens,
         background: ctx.background,
         knownBrowserKey: ctx.knownBrowserKey,

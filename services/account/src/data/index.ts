@@ -18,6 +18,7 @@ export * from './signing-keys';
 export * from './users';
 export * from './workspaces';
 export * from './membership-mirror';
+export * from './settings-mirror';
 
 /** Mongoose models and repositories; nothing else touches the driver. */
 export interface Repositories {

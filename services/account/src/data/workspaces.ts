@@ -118,6 +118,19 @@ export function createWorkspaceRepository(conn: mongoose.Connection) {
     async findMany(ids: string[]): Promise<Map<string, WorkspaceRecord>> {
       return readWorkspaces(ids);
     },
+    /** Sets a workspace's approval setting (one field nothing else writes); the workspace after, or null if none. */
+    async setApprovalRequired(workspaceId: string, approvalRequired: boolean): Promise<WorkspaceRecord | null> {
+      return workspaces
+        .findOneAndUpdate({ _id: workspaceId }, { $set: { approvalRequired } }, { returnDocument: 'after' })
+        .lean<WorkspaceRecord>();
+    },
+    /** The ids of the workspaces whose approval is on (few: what the settings bucket must hold a key for). */
+    async withApprovalRequired(): Promise<string[]> {
+      const rows = await workspaces.collection
+        .find({ approvalRequired: true } as never, { projection: { _id: 1 } })
+        .toArray();
+      return rows.map((r) => String(r._id));
+    },
     async member(workspaceId: string, userId: string): Promise<MemberRecord | null> {
       return members.findById(memberKey(workspaceId, userId)).lean<MemberRecord>();
     },

@@ -41,3 +41,11 @@ export const KNOWN_BROWSER_ACCOUNTS = 5;
 
 /** Expired sessions and old rate-limit windows are removed this often (FerretDB has no TTL indexes). */
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * The screens service's copy of the workspaces' settings (NATS key-value) is repaired from the database: a workspace
+ * whose copy could not be written after a change is retried this often, and every workspace is checked at start and
+ * then this often (a replica that stopped between a change and its copy).
+ */
+export const SETTINGS_REPAIR_INTERVAL_MS = 2000;
+export const SETTINGS_RECONCILE_INTERVAL_MS = 5 * 60 * 1000;

@@ -44,6 +44,9 @@ export const memberKey = (workspaceId: string, userId: string) => `${workspaceId
 /** Whether a role manages people (invite, change roles, remove): the policy's workspace.members. */
 export const managesMembers = (role: WorkspaceRole) => can(role, 'workspace.members');
 
+/** Whether a role changes the workspace's settings (approval): the policy's workspace.settings. */
+export const mayChangeSettings = (role: WorkspaceRole) => can(role, 'workspace.settings');
+
 /**
  * A new workspace's name: its owner's full name (in the order of the owner's language), else their address. A name,
  * not a sentence: stored once, shown as is.

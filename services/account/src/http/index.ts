@@ -9,6 +9,7 @@ export * from './cookies';
 /** The service's HTTP routes (paths as in the contracts' route table, validated with its schemas via parseWith). */
 export function createRouter(context: ServiceContext): Router {
   const { config, logger, data, outbox, mailer, tokens, background, knownBrowserKey, clock, memberships } = context;
+  const { settings, settingsKeeper } = context;
   const deps: AccountDeps = {
     publicUrl: config.PUBLIC_URL,
     loginFailuresPerAddress: config.LOGIN_FAILURES_PER_ADDRESS,
@@ -18,6 +19,8 @@ export function createRouter(context: ServiceContext): Router {
     outbox,
     mailer,
     memberships,
+    settings,
+    settingsKeeper,
     tokens,
     background,
     clock,

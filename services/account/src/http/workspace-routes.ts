@@ -6,6 +6,7 @@ import {
   EmptyBody,
   InvitationTokenParams,
   UpdateWorkspaceMemberRequest,
+  UpdateWorkspaceSettingsRequest,
   WorkspaceIdParams,
   WorkspaceInvitationParams,
   WorkspaceMemberParams,
@@ -24,6 +25,7 @@ import { listWorkspaces } from '../use-cases/list-workspaces';
 import { removeWorkspaceMember } from '../use-cases/remove-workspace-member';
 import { revokeWorkspaceInvitation } from '../use-cases/revoke-workspace-invitation';
 import { updateWorkspaceMember } from '../use-cases/update-workspace-member';
+import { updateWorkspaceSettings } from '../use-cases/update-workspace-settings';
 
 export function mountWorkspaceRoutes(
   router: Router,
@@ -49,6 +51,15 @@ export function mountWorkspaceRoutes(
     const { id } = parseWith(WorkspaceIdParams, req.params);
     noStore(res);
     res.json(await listWorkspaceMembers(deps, id, userId));
+  });
+
+  router.put('/api/workspaces/:id/settings', async (req, res) => {
+    const caller = await session(req, 'workspace.settings');
+    const { id } = parseWith(WorkspaceIdParams, req.params);
+    const input = parseWith(UpdateWorkspaceSettingsRequest, req.body);
+    res.json(
+      await updateWorkspaceSettings(deps, { ...input, workspaceId: id, callerId: caller.userId }, auditActor(req)),
+    );
   });
 
   router.patch('/api/workspaces/:id/members/:userId', async (req, res) => {

@@ -28,5 +28,8 @@ export * from './own-workspace';
 export * from './reconcile-memberships';
 export * from './remove-workspace-member';
 export * from './revoke-workspace-invitation';
+export * from './settings-keeper';
+export * from './sync-workspace-settings';
 export * from './update-workspace-member';
+export * from './update-workspace-settings';
 export * from './workspace-access';
