@@ -1,13 +1,24 @@
 // The audit log against the real account service (FerretDB, NATS): entries published on the AUDIT stream are chained
 // per workspace, a redelivered entry is kept once, the owner and admins read and export them, others are refused,
 // and the verify command names a row broken by hand.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { type AuditEntry, AuditPage, IDENTITY_HEADER, subjects } from '@pagecast/contracts';
 import { createOutbox, GENESIS_HASH, publishAudit, signIdentityHeader, verifyChain } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditVerify } from '../src/cli/audit-verify';
 import { chainedRow, createAuditLogRepository } from '../src/data';
-import { call, env, from, type Harness, login, type Session, startHarness, verifiedMember } from './harness';
+import {
+  call,
+  env,
+  from,
+  type Harness,
+  login,
+  type Session,
+  startHarness,
+  uniqueEmail,
+  verifiedMember,
+  waitForMail,
+} from './harness';
 
 let h: Harness;
 let owner: Session;
@@ -306,6 +317,58 @@ describe("account's own changes", () => {
     const out: string[] = [];
     const verifyEnv = { MONGO_URL: env.MONGO_URL, MONGO_DB: h.server.context.dbName };
     expect(await auditVerify(['--workspace', ws], verifyEnv, (l) => out.push(l))).toBe(0);
+  });
+});
+
+describe('invitations in the audit log', () => {
+  it('an invitation created and revoked makes one entry each, with neither the token nor its hash', async () => {
+    const ws = owner.userId;
+    const email = uniqueEmail('audit-invitee');
+    const created = await call(h, 'POST', `/api/workspaces/${ws}/invitations`, {
+      identity: owner.identity,
+      body: { email, role: 'editor', language: 'fr' },
+      headers: from('198.51.100.90'),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = created.body.id as string;
+    const token = /\/invitations\/([\w-]+)/.exec((await waitForMail(email)).text)?.[1] as string;
+    const hash = createHash('sha256').update(token).digest();
+    const revoked = await call(h, 'DELETE', `/api/workspaces/${ws}/invitations/${id}`, {
+      identity: owner.identity,
+      headers: from('198.51.100.91'),
+    });
+    expect(revoked.status).toBe(200);
+    // refused: revoked already, nothing recorded
+    const again = await call(h, 'DELETE', `/api/workspaces/${ws}/invitations/${id}`, { identity: owner.identity });
+    expect(again.status).toBe(404);
+
+    const about = () =>
+      h.server.context.conn
+        .collection<{ seq: number; action: string; address: string; before: unknown; after: unknown }>('audit_log')
+        .find({ workspaceId: ws, 'object.type': 'invitation', 'object.id': id })
+        .sort({ seq: 1 })
+        .toArray();
+    const until = Date.now() + 10_000;
+    while ((await about()).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const rows = await about();
+    const stored = await h.server.context.data.workspaces.invitation(ws, id);
+    const snapshot = {
+      email,
+      role: 'editor',
+      language: 'fr',
+      invitedBy: owner.userId,
+      createdAt: stored?.createdAt.toISOString(),
+      expiresAt: stored?.expiresAt.toISOString(),
+      revokedAt: null,
+    };
+    expect(rows.map((r) => [r.action, r.address, r.before, r.after])).toEqual([
+      ['invitation.created', '198.51.100.90', null, snapshot],
+      ['invitation.revoked', '198.51.100.91', snapshot, { ...snapshot, revokedAt: stored?.revokedAt?.toISOString() }],
+    ]);
+    const text = JSON.stringify(rows);
+    for (const secret of [token, hash.toString('hex'), hash.toString('base64url'), stored?.tokenHash as string])
+      expect(text).not.toContain(secret);
   });
 });
 

@@ -96,7 +96,14 @@ export function mountWorkspaceRoutes(
     const caller = await session(req, 'workspace.members');
     const { id } = parseWith(WorkspaceIdParams, req.params);
     const input = parseWith(CreateInvitationRequest, req.body);
-    res.json(await inviteToWorkspace(deps, { ...input, workspaceId: id, callerId: caller.userId }, localeOf(req)));
+    res.json(
+      await inviteToWorkspace(
+        deps,
+        { ...input, workspaceId: id, callerId: caller.userId },
+        localeOf(req),
+        auditActor(req),
+      ),
+    );
   });
 
   router.get('/api/workspaces/:id/invitations', async (req, res) => {
@@ -110,11 +117,15 @@ export function mountWorkspaceRoutes(
     const caller = await session(req, 'workspace.members');
     const params = parseWith(WorkspaceInvitationParams, req.params);
     res.json(
-      await revokeWorkspaceInvitation(deps, {
-        workspaceId: params.id,
-        invitationId: params.invitationId,
-        callerId: caller.userId,
-      }),
+      await revokeWorkspaceInvitation(
+        deps,
+        {
+          workspaceId: params.id,
+          invitationId: params.invitationId,
+          callerId: caller.userId,
+        },
+        auditActor(req),
+      ),
     );
   });
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type CreateInvitationRequest, INVITATION_TTL_MS, type WorkspaceInvitation } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import { type InvitationRecord, invitationMail, type Locale, newToken, supportedLocale } from '../domain';
+import { auditInvitation } from './audit-invitations';
 import type { AccountDeps } from './deps';
 import { mustFindUser } from './shared';
 import { requireManager } from './workspace-access';
@@ -29,6 +30,7 @@ export async function inviteToWorkspace(
   deps: AccountDeps,
   input: { workspaceId: string; callerId: string } & CreateInvitationRequest,
   inviterLocale: (stored: string | null) => Locale,
+  actor: AuditActor,
 ): Promise<WorkspaceInvitation> {
   const { workspaces, users } = deps.data;
   await requireManager(deps, input.workspaceId, input.callerId);
@@ -55,6 +57,8 @@ export async function inviteToWorkspace(
     acceptedBy: null,
   };
   await workspaces.createInvitation(record);
+  // recorded once stored: the invitation exists (listed, revocable) even when its mail below fails
+  await auditInvitation(deps, actor, 'invitation.created', null, record);
   // Sent before the answer: the inviter learns at once when the mail could not go (and may revoke and invite again).
   await deps.mailer.send(
     input.email,

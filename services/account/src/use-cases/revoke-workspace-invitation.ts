@@ -1,4 +1,5 @@
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
+import { auditInvitation } from './audit-invitations';
 import type { AccountDeps } from './deps';
 import { requireManager } from './workspace-access';
 
@@ -6,9 +7,14 @@ import { requireManager } from './workspace-access';
 export async function revokeWorkspaceInvitation(
   deps: AccountDeps,
   input: { workspaceId: string; invitationId: string; callerId: string },
+  actor: AuditActor,
 ): Promise<{ ok: true }> {
   await requireManager(deps, input.workspaceId, input.callerId);
-  const revoked = await deps.data.workspaces.revokeInvitation(input.workspaceId, input.invitationId, deps.clock.now());
-  if (!revoked) throw new AppError('INVITATION_NOT_FOUND');
+  const { workspaces } = deps.data;
+  const before = await workspaces.invitation(input.workspaceId, input.invitationId);
+  const now = deps.clock.now();
+  if (!before || !(await workspaces.revokeInvitation(input.workspaceId, input.invitationId, now)))
+    throw new AppError('INVITATION_NOT_FOUND');
+  await auditInvitation(deps, actor, 'invitation.revoked', before, { ...before, revokedAt: now });
   return { ok: true };
 }
