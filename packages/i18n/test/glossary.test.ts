@@ -41,7 +41,10 @@ const variantPattern = (lang: Language, variant: string) =>
     ? new RegExp(normal(variant), 'u')
     : new RegExp(`(?<![\\p{L}\\p{N}])(?:${normal(variant)})(?![\\p{L}])`, 'iu');
 
-/** The e-mails the account service sends, rendered in each language (one screen, and several, down and recovered). */
+/**
+ * The e-mails the account service sends, rendered in each language (one screen, and several, down and recovered;
+ * a proposal waiting and decided, for no screen, one and several).
+ */
 interface Mail {
   subject: string;
   text: string;
@@ -53,6 +56,7 @@ async function mails(): Promise<Record<Language, Mail[]>> {
   const domain = join(repo ?? '', 'services/account/src/domain');
   const templates = (await import(/* @vite-ignore */ `${domain}/mail-templates.ts`)) as Record<string, MailMaker>;
   const alerts = (await import(/* @vite-ignore */ `${domain}/alert-mail.ts`)) as Record<string, MailMaker>;
+  const proposals = (await import(/* @vite-ignore */ `${domain}/proposal-mail.ts`)) as Record<string, MailMaker>;
   const person = {
     email: 'hanako@example.com',
     firstName: '花子',
@@ -74,6 +78,13 @@ async function mails(): Promise<Record<Language, Mail[]>> {
     downTotal: down,
     recoveredTotal: recovered,
   });
+  const proposal = { proposalId: 'p1', workspaceId: 'w1', proposedBy: 'u2', decidedBy: 'u3' };
+  const proposalPeople = {
+    to: person,
+    publicUrl: person.publicUrl,
+    proposer: { email: 'taro@example.com', firstName: '太郎', lastName: '鈴木' },
+    workspaceName: 'Lobby',
+  };
   const out = {} as Record<Language, Mail[]>;
   for (const lang of languages) {
     out[lang] = [
@@ -81,6 +92,19 @@ async function mails(): Promise<Record<Language, Mail[]>> {
       (templates.passwordResetMail as MailMaker)(lang, { ...person, token: 't' }),
       (alerts.screenAlertMail as MailMaker)(lang, { ...person, alert: alert(1, 0) }),
       (alerts.screenAlertMail as MailMaker)(lang, { ...person, alert: alert(3, 2) }),
+      ...[0, 1, 3].flatMap((screensTotal) => [
+        (proposals.proposalCreatedMail as MailMaker)(lang, {
+          ...proposalPeople,
+          proposal: { ...proposal, kind: 'bulk', screensTotal },
+        }),
+        ...(['approved', 'rejected'] as const).map((outcome) =>
+          (proposals.proposalDecidedMail as MailMaker)(lang, {
+            ...proposalPeople,
+            decider: null,
+            decision: { ...proposal, kind: 'update-screen', screensTotal, outcome, reason: 'Trop sombre' },
+          }),
+        ),
+      ]),
     ];
   }
   return out;

@@ -48,6 +48,10 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
         .delete('SCREENS', `${durableName(server.context.dbName)}-screen-alerts`)
         .catch(() => undefined);
       await nats.jsm.consumers.delete('AUDIT', `${durableName(server.context.dbName)}-audit`).catch(() => undefined);
+      for (const suffix of ['alert-takeovers', 'proposals'])
+        await nats.jsm.consumers
+          .delete('SCREENS', `${durableName(server.context.dbName)}-${suffix}`)
+          .catch(() => undefined);
       await server.close();
       await nats.nc.drain();
     },

@@ -11,5 +11,6 @@ export * from './tokens';
 export * from './user';
 export * from './alert-takeover-mail';
 export * from './invitation-mail';
+export * from './proposal-mail';
 export * from './workspace';
 export * from './audit';

@@ -2,6 +2,7 @@ import type { ServiceContext } from '../context';
 import { consumeAlertTakeovers } from './alert-takeovers';
 import { consumeAuditEntries } from './audit-log';
 import { consumeBillingEvents } from './billing-consumers';
+import { consumeProposals } from './proposals';
 import { consumeScreenAlerts } from './screen-alerts';
 
 export interface RunningConsumer {
@@ -47,5 +48,13 @@ export async function startConsumers(context: ServiceContext): Promise<RunningCo
     logger: context.logger,
     deliver: context.config.AUDIT_EVENTS_FROM,
   });
-  return [billing, screenAlerts, alertTakeovers, audit];
+  const proposals = await consumeProposals({
+    js: context.nats.js,
+    durable: `${durableName(context.dbName)}-proposals`,
+    data: context.data,
+    mailer: context.mailer,
+    publicUrl: context.config.PUBLIC_URL,
+    logger: context.logger,
+  });
+  return [billing, screenAlerts, alertTakeovers, audit, proposals];
 }

@@ -6,6 +6,7 @@ export * from './deps';
 export * from './get-current-user';
 export * from './is-session-alive';
 export * from './login';
+export * from './mail-proposals';
 export * from './logout';
 export * from './mark-welcome-seen';
 export * from './migrate-account';
