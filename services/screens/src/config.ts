@@ -23,6 +23,8 @@ import { z } from 'zod';
  *                         has arrived only); a record is judged this much later, its group's writes are shared
  *   PLAY_ROLLUP_FLUSH_MS  how often the judge writes the day rollups it holds while records keep coming (default
  *                         10000; at once when the stream is quiet); its checkpoint moves with each write
+ *   PROPOSAL_SWEEP_MS     how often approval decisions a crash left unfinished are carried to their end (default
+ *                         60000; 0 = only at start)
  *   COMPACTION_MS         how often compaction looks for days past retention (default 3600000; 0 = never)
  */
 export const configSchema = {
@@ -57,6 +59,7 @@ export const configSchema = {
   PLAY_JUDGE: z.enum(['0', '1']).default('1'),
   PLAY_JUDGE_GATHER_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   PLAY_ROLLUP_FLUSH_MS: z.coerce.number().int().min(0).max(60_000).default(10_000),
+  PROPOSAL_SWEEP_MS: z.coerce.number().int().min(0).default(60_000),
   COMPACTION_MS: z.coerce.number().int().min(0).default(3_600_000),
 };
 

@@ -18,6 +18,7 @@ import { resumePendingChanges } from './use-cases/bulk-change';
 import { recordHoursInForce } from './use-cases/hours-history';
 import { compactPlays } from './use-cases/compact-plays';
 import { sweepIncidents } from './use-cases/incident-sweep';
+import { finishDecisions } from './use-cases/proposals';
 
 export const SERVICE_NAME = 'screens';
 /** This service's own database (docs/platform.md); MONGO_DB overrides it (tests). */
@@ -72,6 +73,21 @@ export async function createServer(
       await context.data.fleet.ensureIndexes();
       const resumed = await resumePendingChanges(context);
       if (resumed > 0) context.logger.warn({ resumed }, 'bulk changes resumed after a restart');
+      // approval: the settings bucket exists before account writes it (created with account's settings), and
+      // decisions a crash left half done are finished (at start, then periodically)
+      void context.data.settings
+        .open()
+        .catch((err) => context.logger.warn({ err }, 'workspace settings bucket not opened yet; opened at first use'));
+      await context.data.proposals.ensureIndexes();
+      const finished = await finishDecisions(context);
+      if (finished > 0) context.logger.warn({ finished }, 'approval decisions finished after a restart');
+      if (config.PROPOSAL_SWEEP_MS > 0) {
+        const decisions = runPeriodically(config.PROPOSAL_SWEEP_MS, () => finishDecisions(context), {
+          logger: context.logger,
+          name: 'approval decisions',
+        });
+        onClose(() => decisions.stop());
+      }
       // hours set before the history held them: recorded once per deployment (a permanent claim; released to be
       // tried again at the next start if the pass fails), behind the start (proof of play's closed rule)
       const { migrations } = context.data;

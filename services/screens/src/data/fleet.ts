@@ -252,6 +252,7 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
         await ensureIndexes();
         await changes.insertOne(doc);
       },
+      get: (id: string) => changes.findOne({ _id: id }),
       done: (id: string, at: Date) => changes.updateOne({ _id: id }, { $set: { doneAt: at } }),
       pending: () => changes.find({ doneAt: null }).toArray(),
     },

@@ -21,6 +21,8 @@ import { createScreenRepository } from './screens';
 import { createSignedPlayRepository } from './signed-plays';
 import { createSoldFileRepository } from './sold-files';
 import { createStatusRepository } from './statuses';
+import { createProposalRepository } from './proposals';
+import { createWorkspaceSettings } from './workspace-settings';
 
 /** What the play read models keep: records may be this old (and a few minutes more), no older. */
 const MAX_AGE_MS = PLAY_MAX_AGE_DAYS * 86_400_000 + 2 * PLAY_FUTURE_SLACK_SECONDS * 1000;
@@ -64,6 +66,10 @@ export async function createRepositories(
     deviceTokens: createDeviceTokens(conn),
     fleet: createFleetRepository(conn, view),
     incidents: createIncidentRepository(conn),
+    /** approval: editors' changes waiting for a decision, and the decisions */
+    proposals: createProposalRepository(conn),
+    /** the workspaces' settings account mirrors (approval on or off) */
+    settings: createWorkspaceSettings(nats, opts.logger),
     signed: createSignedPlayRepository(conn),
     /** short leases (kit): an owner's fleet changes one at a time, one incident sweep at a time */
     leases: createClaims(conn, 'fleet_leases'),
@@ -82,4 +88,5 @@ export type {
 } from './models';
 export type { ScreenStatus } from './statuses';
 export type { IncidentDoc } from './incidents';
+export type { DecisionDoc, ProposalDoc } from './proposals';
 export type { FleetDoc, GroupDoc, RunningTakeover, TakeoverDoc, TemplateDoc } from './fleet';

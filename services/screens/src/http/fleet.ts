@@ -28,6 +28,7 @@ import {
   updateTemplate,
 } from '../use-cases/takeovers';
 import { noStore } from './no-store';
+import { proposed } from './proposals';
 
 export function fleetRouter(ctx: ServiceContext): Router {
   const router = Router();
@@ -36,22 +37,27 @@ export function fleetRouter(ctx: ServiceContext): Router {
   });
   router.post('/api/screens/groups', async (req, res) => {
     const me = requireActor(req, 'groups.write');
-    res
-      .status(201)
-      .json(await createGroup(ctx, me.workspaceId, parseWith(CreateGroupRequest, req.body), auditActor(req)));
+    const input = parseWith(CreateGroupRequest, req.body);
+    if (await proposed(ctx, req, res, me, { kind: 'create-group', request: input })) return;
+    res.status(201).json(await createGroup(ctx, me.workspaceId, input, auditActor(req)));
   });
   router.put('/api/screens/groups/order', async (req, res) => {
     const me = requireActor(req, 'groups.write');
-    res.json(await setGroupOrder(ctx, me.workspaceId, parseWith(GroupOrderRequest, req.body)));
+    const input = parseWith(GroupOrderRequest, req.body);
+    if (await proposed(ctx, req, res, me, { kind: 'group-order', request: input })) return;
+    res.json(await setGroupOrder(ctx, me.workspaceId, input, auditActor(req)));
   });
   router.put('/api/screens/groups/:groupId', async (req, res) => {
     const me = requireActor(req, 'groups.write');
     const { groupId } = parseWith(GroupIdParams, req.params);
-    res.json(await updateGroup(ctx, me.workspaceId, groupId, parseWith(UpdateGroupRequest, req.body), auditActor(req)));
+    const input = parseWith(UpdateGroupRequest, req.body);
+    if (await proposed(ctx, req, res, me, { kind: 'update-group', groupId, request: input })) return;
+    res.json(await updateGroup(ctx, me.workspaceId, groupId, input, auditActor(req)));
   });
   router.delete('/api/screens/groups/:groupId', async (req, res) => {
     const me = requireActor(req, 'groups.write');
     const { groupId } = parseWith(GroupIdParams, req.params);
+    if (await proposed(ctx, req, res, me, { kind: 'delete-group', groupId })) return;
     await deleteGroup(ctx, me.workspaceId, groupId, auditActor(req));
     res.json({ ok: true });
   });
@@ -62,7 +68,11 @@ export function fleetRouter(ctx: ServiceContext): Router {
   });
   router.post('/api/screens/bulk', async (req, res) => {
     const me = requireActor(req, 'screens.assign');
-    res.json(await bulkChange(ctx, me.workspaceId, parseWith(BulkChangeRequest, req.body), auditActor(req)));
+    const input = parseWith(BulkChangeRequest, req.body);
+    // unpairing is the fleet itself (as DELETE /api/screens/:id), not what screens play
+    if (input.change.kind === 'unpair') authorize(me, 'screens.manage');
+    if (await proposed(ctx, req, res, me, { kind: 'bulk', request: input })) return;
+    res.json(await bulkChange(ctx, me.workspaceId, input, auditActor(req)));
   });
   router.get('/api/screens/takeovers', async (req, res) => {
     noStore(res).json(await listTakeovers(ctx, requireActor(req, 'screens.read').workspaceId));

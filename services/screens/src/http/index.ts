@@ -9,6 +9,7 @@ import { deviceRouter } from './device';
 import { fleetRouter } from './fleet';
 import { pairingRouter } from './pairing';
 import { playsRouter } from './plays';
+import { proposalsRouter } from './proposals';
 import { screensRouter } from './screens';
 
 export function createRouter(ctx: ServiceContext): Router {
@@ -18,6 +19,7 @@ export function createRouter(ctx: ServiceContext): Router {
   router.use(playsRouter(ctx));
   router.use(fleetRouter(ctx));
   router.use(alertsRouter(ctx));
+  router.use(proposalsRouter(ctx));
   router.use(screensRouter(ctx));
   router.use(deviceRouter(ctx));
   // Test only (failpoint screens.clock, refused in production): move the clock, then sweep incidents at once, so a

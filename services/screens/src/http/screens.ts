@@ -16,6 +16,7 @@ import { revokeScreen } from '../use-cases/revoke-screen';
 import { screenIncidents } from '../use-cases/screen-incidents';
 import { updateScreen } from '../use-cases/update-screen';
 import { noStore } from './no-store';
+import { proposed } from './proposals';
 
 export function screensRouter(ctx: ServiceContext): Router {
   const router = Router();
@@ -41,7 +42,9 @@ export function screensRouter(ctx: ServiceContext): Router {
   router.put('/api/screens/:id', async (req, res) => {
     const me = requireActor(req, 'screens.assign');
     const { id } = parseWith(ScreenIdParams, req.params);
-    res.json(await updateScreen(ctx, me.workspaceId, id, parseWith(UpdateScreenRequest, req.body), auditActor(req)));
+    const input = parseWith(UpdateScreenRequest, req.body);
+    if (await proposed(ctx, req, res, me, { kind: 'update-screen', screenId: id, request: input })) return;
+    res.json(await updateScreen(ctx, me.workspaceId, id, input, auditActor(req)));
   });
   router.delete('/api/screens/:id', async (req, res) => {
     const me = requireActor(req, 'screens.manage');

@@ -16,7 +16,7 @@ import { agendaUntil, inputsOf } from '../domain';
 import { ownedGroup } from './groups';
 import { ownedScreen } from './owned-screen';
 
-async function agendaFor(
+export async function agendaFor(
   ctx: ServiceContext,
   screen: ScreenRecord,
   fleet: FleetDoc,

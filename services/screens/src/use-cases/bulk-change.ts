@@ -12,7 +12,8 @@ import type { ScreenRecord } from '../data';
 import type { ChangeDoc } from '../data/fleet';
 import { type AuditActor, nameUuid } from '@pagecast/service-kit';
 import { isOnline } from '../domain';
-import { auditScreensChange } from '../events/audit';
+import type { ChangePlan, PlanOptions } from './change-plan';
+import { auditScreensChange, screenAuditSnapshot } from '../events/audit';
 import { announceFleetChange, checkAssignment } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
 import { givenWith } from '../domain';
@@ -61,24 +62,78 @@ export async function bulkChange(
   input: BulkChangeRequest,
   actor: AuditActor,
 ): Promise<BulkChangeResult> {
-  return serialByOwner(ctx, ownerId, async () => {
-    const screens = await selectScreens(ctx, ownerId, input.selection);
-    await checkChange(ctx, ownerId, input.change);
-    const doc: ChangeDoc = {
-      _id: randomUUID(),
-      ownerId,
-      kind: input.change.kind,
-      screenIds: screens.map((s) => s._id),
-      change: input.change as Record<string, unknown>,
-      at: new Date(ctx.clock.ms()),
-      doneAt: null,
-      actor,
-    };
-    if (screens.length === 0) return { changeId: doc._id, screenIds: [] };
-    await ctx.data.fleet.changes.insert(doc);
-    await applyChange(ctx, doc);
-    return { changeId: doc._id, screenIds: doc.screenIds };
-  });
+  return serialByOwner(ctx, ownerId, async () => (await planBulkChange(ctx, ownerId, input)).apply(actor));
+}
+
+/** A bulk change's id when a proposal makes it: applied again after a crash, its recorded intent is found. */
+export const proposedChangeId = (proposalId: string) => nameUuid(`screens.proposal.bulk:${proposalId}`, 'v5');
+
+/** The selection and the change checked whole (nothing written), and the change as it would leave each screen. */
+export async function planBulkChange(
+  ctx: ServiceContext,
+  ownerId: string,
+  input: BulkChangeRequest,
+  opts: PlanOptions = {},
+): Promise<ChangePlan<BulkChangeResult>> {
+  const changeId = opts.proposalId ? proposedChangeId(opts.proposalId) : randomUUID();
+  // applied again after a crash: the intent recorded the first time is applied (again) as it was recorded
+  const recorded = opts.resume ? await ctx.data.fleet.changes.get(changeId) : null;
+  const screens = recorded
+    ? await ctx.data.screens.byIds(recorded.screenIds)
+    : await selectScreens(ctx, ownerId, input.selection);
+  if (!recorded) await checkChange(ctx, ownerId, input.change);
+  const [groups, fleet] = await Promise.all([
+    ctx.data.fleet.groups.ofOwner(ownerId),
+    ctx.data.fleet.fleets.get(ownerId),
+  ]);
+  const groupsById = new Map(groups.map((g) => [g._id, g]));
+  const change = input.change;
+  const afterOf = (s: ScreenRecord): ScreenRecord => {
+    switch (change.kind) {
+      case 'assign':
+        return { ...s, assignment: change.assignment };
+      case 'add-to-group':
+        return { ...s, groupIds: [...new Set([...(s.groupIds ?? []), change.groupId])] };
+      case 'remove-from-group':
+        return { ...s, groupIds: (s.groupIds ?? []).filter((g) => g !== change.groupId) };
+      case 'set-time-zone':
+        return { ...s, timeZone: change.timeZone };
+      case 'unpair':
+        return { ...s, revokedAt: new Date(ctx.clock.ms()) };
+    }
+  };
+  const after = screens.map(afterOf);
+  return {
+    objects: screens.flatMap((s, i) => {
+      const [was, will] = [screenAuditSnapshot(s), screenAuditSnapshot(after[i] as ScreenRecord)];
+      // an unpairing's snapshot says nothing of it: the screen is listed with its end
+      return JSON.stringify(was) === JSON.stringify(will) && change.kind !== 'unpair'
+        ? []
+        : [{ type: 'screen' as const, id: s._id, before: was, after: change.kind === 'unpair' ? null : will }];
+    }),
+    before: { screens, groupsById, fleet },
+    after: { screens: after, groupsById, fleet },
+    apply: async (actor) => {
+      if (recorded) {
+        if (!recorded.doneAt) await applyChange(ctx, recorded);
+        return { changeId, screenIds: recorded.screenIds };
+      }
+      const doc: ChangeDoc = {
+        _id: changeId,
+        ownerId,
+        kind: change.kind,
+        screenIds: screens.map((s) => s._id),
+        change: change as Record<string, unknown>,
+        at: new Date(ctx.clock.ms()),
+        doneAt: null,
+        actor,
+      };
+      if (screens.length === 0) return { changeId: doc._id, screenIds: [] };
+      await ctx.data.fleet.changes.insert(doc);
+      await applyChange(ctx, doc);
+      return { changeId: doc._id, screenIds: doc.screenIds };
+    },
+  };
 }
 
 /** Applies a recorded change (again, after a crash: every write sets the change's result), announces it, marks it done. */

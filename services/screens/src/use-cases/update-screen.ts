@@ -7,6 +7,7 @@ import { auditScreensChange, screenAuditSnapshot } from '../events/audit';
 import { checkPlace } from './alert-place';
 import { checkAssignment } from './fleet-common';
 import { givenWith, type HoursInForce, sameHours } from '../domain';
+import type { ChangePlan } from './change-plan';
 import { ownedScreen } from './owned-screen';
 import { presentScreen } from './present-screen';
 
@@ -21,6 +22,16 @@ export async function updateScreen(
   input: UpdateScreenRequest,
   actor: AuditActor,
 ): Promise<Screen> {
+  return (await planUpdateScreen(ctx, ownerId, screenId, input)).apply(actor);
+}
+
+/** The checks of a screen's change (it is the owner's; its content, schedule and place), and the change. */
+export async function planUpdateScreen(
+  ctx: ServiceContext,
+  ownerId: string,
+  screenId: string,
+  input: UpdateScreenRequest,
+): Promise<ChangePlan<Screen>> {
   const screen = await ownedScreen(ctx, ownerId, screenId);
   const changesAssignment =
     input.assignment !== undefined && JSON.stringify(input.assignment) !== JSON.stringify(screen.assignment);
@@ -47,28 +58,39 @@ export async function updateScreen(
     ...(input.place !== undefined ? { place: input.place } : {}),
     ...settings,
     ...(input.assignment !== undefined ? { assignment: input.assignment } : {}),
-    ...(changesAssignment || changesHours
-      ? { assignmentSeq: await recordAssignment(ctx, screen, input.assignment ?? screen.assignment, given) }
-      : {}),
   };
-  await ctx.data.screens.set(screenId, fields);
-  // what its device may read: its own assignment's content, its groups' and its takeovers'
-  const updated = { ...screen, ...fields };
-  await auditScreensChange(ctx, actor, {
-    workspaceId: ownerId,
-    action: 'screen.updated',
-    object: { type: 'screen', id: screenId },
-    before: screenAuditSnapshot(screen),
-    after: screenAuditSnapshot(updated),
-  });
-  const inputs = inputsOf(updated, fleet, groupsById, ctx.clock.ms());
-  await ctx.outbox.add('screens.screen.changed.v1', {
-    screenId,
-    ownerId,
-    changedAt: new Date(ctx.clock.ms()).toISOString(),
-    ...contentOfInputs(inputs),
-  });
-  return presentScreen({ ...screen, ...fields }, await ctx.data.statuses.get(screenId), ctx.clock.ms());
+  const after: ScreenRecord = { ...screen, ...fields };
+  return {
+    objects: [{ type: 'screen', id: screenId, before: screenAuditSnapshot(screen), after: screenAuditSnapshot(after) }],
+    before: { screens: [screen], groupsById, fleet },
+    after: { screens: [after], groupsById, fleet },
+    apply: async (actor) => {
+      const written = {
+        ...fields,
+        ...(changesAssignment || changesHours
+          ? { assignmentSeq: await recordAssignment(ctx, screen, input.assignment ?? screen.assignment, given) }
+          : {}),
+      };
+      await ctx.data.screens.set(screenId, written);
+      // what its device may read: its own assignment's content, its groups' and its takeovers'
+      const updated = { ...screen, ...written };
+      await auditScreensChange(ctx, actor, {
+        workspaceId: ownerId,
+        action: 'screen.updated',
+        object: { type: 'screen', id: screenId },
+        before: screenAuditSnapshot(screen),
+        after: screenAuditSnapshot(updated),
+      });
+      const inputs = inputsOf(updated, fleet, groupsById, ctx.clock.ms());
+      await ctx.outbox.add('screens.screen.changed.v1', {
+        screenId,
+        ownerId,
+        changedAt: new Date(ctx.clock.ms()).toISOString(),
+        ...contentOfInputs(inputs),
+      });
+      return presentScreen(updated, await ctx.data.statuses.get(screenId), ctx.clock.ms());
+    },
+  };
 }
 
 /**
