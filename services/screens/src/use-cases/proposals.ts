@@ -345,6 +345,7 @@ export async function withdrawProposal(
 export async function finishDecisions(ctx: ServiceContext): Promise<number> {
   let finished = 0;
   for (const found of await ctx.data.proposals.decisions.unfinished()) {
+    // one workspace busy (FLEET_BUSY) or failing leaves the others to be finished; it is tried again next time
     await serialByOwner(ctx, found.workspaceId, async () => {
       const decision = await ctx.data.proposals.decisions.get(found._id);
       const p = await ctx.data.proposals.get(found._id);
@@ -365,7 +366,7 @@ export async function finishDecisions(ctx: ServiceContext): Promise<number> {
       }
       await finish(ctx, p, decision, objects);
       finished++;
-    });
+    }).catch((err) => ctx.logger.warn({ err, proposalId: found._id }, 'an approval decision not finished yet'));
   }
   return finished;
 }
@@ -415,7 +416,7 @@ export async function proposalDetail(
     objects: p.objects,
     agenda: [],
     current: [],
-    agendaScreensTotal: p.screenIds.length,
+    agendaScreensTotal: 0,
   };
   if (p.status !== 'pending') return stored;
   let plan: ChangePlan<unknown>;
