@@ -15,6 +15,7 @@ import {
 } from '@pagecast/contracts';
 import { openKeyValue } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proposedChangeId } from '../src/use-cases/bulk-change';
 import { proposedGroupId } from '../src/use-cases/groups';
 import { finishDecisions, planChange } from '../src/use-cases/proposals';
 import { eventually, manifest, ok, refused } from './fleet-helpers';
@@ -308,6 +309,36 @@ describe('approval', () => {
         expect(made).toEqual([]);
       }
     }
+  });
+
+  it('an approved screen change and bulk change are made as their calls make them (the display follows)', async () => {
+    const w = await workspace();
+    const { owner, editor, lobby, cafe, other } = w;
+    const publisher = as(owner, 'publisher');
+    const own = (
+      await call(svc, editor, 'PUT', `/api/screens/${cafe.screenId}`, {
+        name: 'Café',
+        assignment: { kind: 'playlist', playlistId: other },
+      })
+    ).body.proposal.id;
+    const bulk = (
+      await call(svc, editor, 'POST', '/api/screens/bulk', {
+        selection: { by: 'ids', screenIds: [lobby.screenId, cafe.screenId] },
+        change: { kind: 'set-time-zone', timeZone: 'Europe/Paris' },
+      })
+    ).body.proposal.id;
+    expect((await manifest(svc, cafe.device)).name).toBe('Cafe');
+    await ok(svc, publisher, 'POST', `/api/screens/proposals/${own}/approve`);
+    await ok(svc, publisher, 'POST', `/api/screens/proposals/${bulk}/approve`);
+    const cafeNow = await manifest(svc, cafe.device);
+    expect(cafeNow).toMatchObject({ name: 'Café', assignment: { kind: 'playlist', playlistId: other } });
+    const screens = await ok(svc, owner, 'GET', '/api/screens');
+    expect(screens.map((s: { timeZone: string }) => s.timeZone)).toEqual(['Europe/Paris', 'Europe/Paris']);
+    // the bulk change is one change, under the id the proposal gives it
+    const fleet = (await announced(owner.userId, 'screens.fleet.changed.v1')).map(
+      (e) => (e as unknown as { data: { changeId: string; kind: string } }).data,
+    );
+    expect(fleet.filter((e) => e.kind === 'set-time-zone').map((e) => e.changeId)).toEqual([proposedChangeId(bulk)]);
   });
 
   it('rejects with a reason (none refused), not by its own editor; a decided proposal is decided', async () => {

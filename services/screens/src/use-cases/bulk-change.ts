@@ -76,8 +76,9 @@ export async function planBulkChange(
   opts: PlanOptions = {},
 ): Promise<ChangePlan<BulkChangeResult>> {
   const changeId = opts.proposalId ? proposedChangeId(opts.proposalId) : randomUUID();
-  // applied again after a crash: the intent recorded the first time is applied (again) as it was recorded
-  const recorded = opts.resume ? await ctx.data.fleet.changes.get(changeId) : null;
+  // a proposal's change applied again (after a crash, or an attempt cut short): the intent recorded the first time is
+  // applied (again) as it was recorded, like any bulk change resumed
+  const recorded = opts.proposalId ? await ctx.data.fleet.changes.get(changeId) : null;
   const screens = recorded
     ? await ctx.data.screens.byIds(recorded.screenIds)
     : await selectScreens(ctx, ownerId, input.selection);
