@@ -57,7 +57,9 @@ async function measure(url, { requests = 2000, concurrency = 20, warmup = 200, e
 const fmt = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 function printTable(rows) {
-  const head = ['', 'requests', 'conc.', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s'];
+  // bytes per second too when the rows say it (video ranges)
+  const bytes = rows.some((r) => 'mibPerSecond' in r);
+  const head = ['', 'requests', 'conc.', 'p50 ms', 'p95 ms', 'p99 ms', 'req/s', ...(bytes ? ['MiB/s'] : [])];
   const body = rows.map((r) => [
     r.label,
     String(r.requests),
@@ -66,6 +68,7 @@ function printTable(rows) {
     fmt(r.p95),
     fmt(r.p99),
     fmt(r.rps, 0),
+    ...(bytes ? [fmt(r.mibPerSecond, 0)] : []),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -133,6 +136,18 @@ const benches = [
     run: owned('services/file-conversion/bench/first-page.bench.mjs', 'benchFirstPage'),
   },
   {
+    name: 'first-play: a 100 MB H.264 MP4 (moov at the end) from the end of its resumable upload to playable (goal < 3 s)',
+    run: async (ctx) => {
+      const { benchVideoFirstPlay } = await import('../services/file-conversion/bench/video-first-play.bench.mjs');
+      const { rows, totalMs, goalMs } = await benchVideoFirstPlay({
+        log: (line) => process.stdout.write(`  ${line}\n`),
+        baseUrl: ctx.hostUrl,
+        mailUrl: ctx.stack.mailUrl,
+      });
+      return { rows, notes: [`last byte → playable: ${fmt(totalMs / 1000)} s (goal under ${goalMs / 1000} s)`] };
+    },
+  },
+  {
     name: 'device view: 10,000 screens of 100 owners, start load, bytes per screen, manifest from memory vs the database',
     run: owned('services/screens/bench/device-view.bench.mjs', 'benchDeviceView'),
   },
@@ -155,6 +170,33 @@ const benches = [
           `gateway/nginx throughput: ${fmt(gateway.rps / nginx.rps)}x (goal ≥ 0.5); ` +
             `gateway ${fmt(gateway.rps, 0)} req/s, p50 ${fmt(gateway.p50)} ms; nginx ${fmt(nginx.rps, 0)} req/s, p50 ${fmt(nginx.p50)} ms`,
         ],
+      };
+    },
+  },
+  {
+    name: 'video: a video with Range through the gateway vs nginx serving the same file (wrk, 8 connections; goal ≥ 0.8x)',
+    run: async (ctx) => {
+      const { benchVideoRange } = await import('../gateway/bench/video.bench.mjs');
+      const { rows, ratios, cpuPerMiB } = await benchVideoRange({
+        log: (line) => process.stdout.write(`  ${line}\n`),
+        baseUrl: ctx.hostUrl,
+        mailUrl: ctx.stack.mailUrl,
+        processes: ctx.stack.processes,
+      });
+      return {
+        rows,
+        notes: ratios
+          .map(
+            (r) =>
+              `${r.name}: gateway/nginx throughput ${fmt(r.ratio)}x (goal ≥ 0.8); gateway ${fmt(r.gateway.mibPerSecond, 0)} ` +
+              `MiB/s, p50 ${fmt(r.gateway.p50)} ms, p95 ${fmt(r.gateway.p95)} ms; nginx ${fmt(r.nginx.mibPerSecond, 0)} MiB/s, ` +
+              `p50 ${fmt(r.nginx.p50)} ms, p95 ${fmt(r.nginx.p95)} ms`,
+          )
+          .concat(
+            `CPU per MiB served through the gateway: ${Object.entries(cpuPerMiB)
+              .map(([name, ms]) => `${name} ${fmt(ms)} ms`)
+              .join(', ')} (nginx: sendfile, no copy through the process)`,
+          ),
       };
     },
   },

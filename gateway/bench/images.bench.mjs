@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { upload, verifiedSession } from '../../mf-player/bench/edit-latency.bench.mjs';
 import { freePort } from '../../scripts/lib/net.mjs';
 import { runWrk } from '../../scripts/lib/wrk.mjs';
@@ -18,13 +18,19 @@ import { runWrk } from '../../scripts/lib/wrk.mjs';
 /** wrk on two threads: requests, req/s, latency percentiles (ms), and socket errors as text. */
 const wrk = (url, opts) => runWrk(url, { threads: 2, ...opts });
 
-/** Debian's nginx, one worker, serving `bytes` at /media/<key> on a free port; stop() ends it and its folder. */
-async function startNginx(key, bytes) {
+/**
+ * Debian's nginx, one worker, serving `bytes` at /media/<key> (a key may hold a folder: `video/<id>`) on a free
+ * port, with `type` as its Content-Type; stop() ends it and its folder.
+ */
+export async function startNginx(key, bytes, { type = 'image/webp' } = {}) {
   const work = mkdtempSync(join(tmpdir(), 'pagecast-bench-nginx-'));
   chmodSync(work, 0o755); // workers run as an unprivileged user when the master is root
   mkdirSync(join(work, 'html', 'media'), { recursive: true });
   chmodSync(join(work, 'html'), 0o755);
   chmodSync(join(work, 'html', 'media'), 0o755);
+  const folder = dirname(join(work, 'html', 'media', key));
+  mkdirSync(folder, { recursive: true });
+  chmodSync(folder, 0o755);
   writeFileSync(join(work, 'html', 'media', key), bytes, { mode: 0o644 });
   const port = await freePort();
   writeFileSync(
@@ -38,7 +44,8 @@ http {
   sendfile on;
   tcp_nopush on;
   keepalive_requests 100000;
-  types { image/webp webp; }
+  types { }
+  default_type ${type};
   client_body_temp_path ${work}/tmp; proxy_temp_path ${work}/tmp; fastcgi_temp_path ${work}/tmp;
   uwsgi_temp_path ${work}/tmp; scgi_temp_path ${work}/tmp;
   server {

@@ -53,6 +53,20 @@ export interface VideoResult {
   output: VideoProbe;
 }
 
+/**
+ * Where a video's conversion spent its time, in ms: the source's probe, the remux (kept) or the transcode, the stored
+ * file's probe beside the poster frame and its drawing, the page's storing (onPage), the hash, the video's storing
+ * (onVideo).
+ */
+export interface VideoTimings {
+  probeMs: number;
+  remuxMs: number;
+  posterMs: number;
+  pageMs: number;
+  hashMs: number;
+  storeMs: number;
+}
+
 /** A short, small, watermarked clip of the video: what the marketplace shows before a licence is bought. */
 export interface PreviewClip {
   /** The clip (in the job's scratch directory until cleanup). */
@@ -291,12 +305,19 @@ export async function convertVideo(
   container: VideoContainer,
   opts: ConvertVideoOptions,
   onPage: OnPage,
-): Promise<{ pageCount: number; pages: PageSummary[]; video: Omit<VideoResult, 'path'> }> {
+): Promise<{ pageCount: number; pages: PageSummary[]; video: Omit<VideoResult, 'path'>; timings: VideoTimings }> {
   const enc = { ...defaultEncode, ...opts.encode };
   return inVideoRun('pagecast-video-', opts, async (run) => {
     const { limits } = run;
     const dir = run.cwd;
+    let t = performance.now();
+    const lap = () => {
+      const ms = performance.now() - t;
+      t = performance.now();
+      return Math.round(ms);
+    };
     const source = await probeVideo(path, container, run);
+    const probeMs = lap();
     const reasons = transcodeReasons(source);
     const keep = reasons.length === 0;
     const webm = keep && container === 'webm';
@@ -342,6 +363,7 @@ export async function convertVideo(
       opts.onProgress?.(1);
     }
     // the stored file probed again and its poster taken at once: both only read it (the pool slot covers both)
+    const remuxMs = lap();
     const stored = webm ? 'webm' : 'mp4';
     const poster = join(dir, 'poster.png');
     const [output, r] = await Promise.all([
@@ -377,10 +399,14 @@ export async function convertVideo(
       if (isConversionError(err)) throw new ConversionError('FILE_CORRUPT', 'The video has no frame to show');
       throw err;
     }
+    const posterMs = lap();
     await onPage(page);
+    const pageMs = lap();
+    const hashed = await hashFile(out);
+    const hashMs = lap();
     const video: VideoResult = {
       path: out,
-      ...(await hashFile(out)),
+      ...hashed,
       mimeType: webm ? 'video/webm' : 'video/mp4',
       processing: keep ? 'kept' : 'transcoded',
       reasons,
@@ -388,6 +414,7 @@ export async function convertVideo(
       output,
     };
     await opts.onVideo(video);
+    const storeMs = lap();
     const { path: _stored, ...summary } = video;
     return {
       pageCount: 1,
@@ -408,6 +435,7 @@ export async function convertVideo(
         },
       ],
       video: summary,
+      timings: { probeMs, remuxMs, posterMs, pageMs, hashMs, storeMs },
     };
   });
 }

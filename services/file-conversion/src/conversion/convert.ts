@@ -1,5 +1,5 @@
 import { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
-import { convertVideo, type VideoResult } from './convert-video.ts';
+import { convertVideo, type VideoResult, type VideoTimings } from './convert-video.ts';
 import { ConversionError } from './errors.ts';
 import { extractDocxText, joinPageTexts } from './extract-text.ts';
 import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
@@ -48,7 +48,8 @@ export interface ConversionResult {
   image?: ImageHeader;
   /** A video's playable file as stored by onVideo, its source and why it was transcoded (kind 'video' only). */
   video?: Omit<VideoResult, 'path'>;
-  timings: { officeMs: number; renderMs: number; totalMs: number };
+  /** a video's too: where its conversion spent its time (logged with the converted file) */
+  timings: { officeMs: number; renderMs: number; totalMs: number; video?: VideoTimings };
 }
 
 const sharedOffices = new Map<'auto' | 'off', WarmOffice>();
@@ -108,7 +109,7 @@ export async function convertDocument(
       const onVideo = opts.onVideo;
       if (!onVideo) throw new Error('convertDocument: a video needs onVideo to store its playable file');
       const r0 = performance.now();
-      const { pageCount, pages, video } = await convertVideo(
+      const { pageCount, pages, video, timings } = await convertVideo(
         input.path,
         sniffed.video,
         {
@@ -130,7 +131,7 @@ export async function convertDocument(
         pageCount,
         pages,
         text: '',
-        timings: { officeMs: 0, renderMs, totalMs: performance.now() - started },
+        timings: { officeMs: 0, renderMs, totalMs: performance.now() - started, video: timings },
       };
     }
     if (sniffed.image) {

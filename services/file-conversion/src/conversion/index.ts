@@ -22,6 +22,7 @@ export {
   transcodeReasons,
   type VideoProbe,
   type VideoResult,
+  type VideoTimings,
 } from './convert-video.ts';
 export { ConversionError, ConversionErrorCode, conversionErrorStatus, isConversionError } from './errors.ts';
 export { extractDocxText, joinPageTexts } from './extract-text.ts';
