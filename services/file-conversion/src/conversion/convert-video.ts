@@ -55,8 +55,8 @@ export interface VideoResult {
 
 /**
  * Where a video's conversion spent its time, in ms: the source's probe, the remux (kept) or the transcode, the stored
- * file's probe beside the poster frame and its drawing, the page's storing (onPage), the hash, the video's storing
- * (onVideo).
+ * file's probe beside the poster frame and its drawing, the page's storing (onPage); the hash and the video's storing
+ * (onVideo) run beside the probe and the poster, each given as its own length from the remux's end.
  */
 export interface VideoTimings {
   probeMs: number;
@@ -65,6 +65,12 @@ export interface VideoTimings {
   pageMs: number;
   hashMs: number;
   storeMs: number;
+}
+
+/** The playable file to store: where it is (in the job's scratch directory) and its type. */
+export interface PlayableFile {
+  path: string;
+  mimeType: VideoResult['mimeType'];
 }
 
 /** A short, small, watermarked clip of the video: what the marketplace shows before a licence is bought. */
@@ -246,8 +252,12 @@ export interface ConvertVideoOptions {
   isolateNetwork?: 'auto' | 'off';
   /** Share of the transcode done, 0..1, as ffmpeg reports it (about twice a second). */
   onProgress?: (done: number) => void;
-  /** Called with the playable video before its scratch directory goes: store it. */
-  onVideo: (video: VideoResult) => Promise<void>;
+  /**
+   * Called with the playable file as soon as it is made, before the checks of it (probe, poster, hash) end: store it.
+   * Its scratch directory stays until the store ends, whatever the checks say; a check that fails fails the
+   * conversion after the store, and the caller drops what it stored.
+   */
+  onVideo: (video: PlayableFile) => Promise<void>;
 }
 
 /** The H.264 settings of a transcode (also the bench's baseline command). */
@@ -362,59 +372,82 @@ export async function convertVideo(
       if (r.how !== 'ok') throw failure('The video cannot be transcoded', r);
       opts.onProgress?.(1);
     }
-    // the stored file probed again and its poster taken at once: both only read it (the pool slot covers both)
     const remuxMs = lap();
     const stored = webm ? 'webm' : 'mp4';
+    const mimeType = webm ? 'video/webm' : 'video/mp4';
     const poster = join(dir, 'poster.png');
-    const [output, r] = await Promise.all([
-      probeVideo(out, stored, run),
-      runSandboxed(
-        'ffmpeg',
-        [
-          '-nostdin',
-          '-v',
-          'error',
-          // a second in (a tenth of a short clip): past a fade from black
-          '-ss',
-          Math.min(1, source.durationMs / 10_000).toFixed(3),
-          ...inputArgs(stored, out),
-          '-frames:v',
-          '1',
-          '-f',
-          'image2',
-          '-c:v',
-          'png',
-          '-y',
-          `file:${poster}`,
-        ],
-        // the slot names one process (the probe's); the poster's ends on the file's time limit like every run
-        sandbox(run, { slot: undefined }),
-      ),
-    ]);
-    if (r.how !== 'ok') throw failure('The video has no frame to show', r);
-    let page: Awaited<ReturnType<typeof drawImage>>;
+    // The store starts now, beside the stored file's probe, the poster and the hash (the video's ETag): on a 100 MB
+    // video the store was the longest step of all and the hash as long as the probe and the poster, and none of them
+    // needs another's result. Each records its own length.
+    const since = performance.now();
+    let hashMs = 0;
+    /** The stored file probed again, its poster frame drawn as the page, its hash: each only reads it, at once. */
+    const checkStored = async () => {
+      const [output, r, hashed] = await Promise.all([
+        probeVideo(out, stored, run),
+        runSandboxed(
+          'ffmpeg',
+          [
+            '-nostdin',
+            '-v',
+            'error',
+            // a second in (a tenth of a short clip): past a fade from black
+            '-ss',
+            Math.min(1, source.durationMs / 10_000).toFixed(3),
+            ...inputArgs(stored, out),
+            '-frames:v',
+            '1',
+            '-f',
+            'image2',
+            '-c:v',
+            'png',
+            '-y',
+            `file:${poster}`,
+          ],
+          // the slot names one process (the probe's); the poster's ends on the file's time limit like every run
+          sandbox(run, { slot: undefined }),
+        ),
+        hashFile(out).then((h) => {
+          hashMs = Math.round(performance.now() - since);
+          return h;
+        }),
+      ]);
+      if (r.how !== 'ok') throw failure('The video has no frame to show', r);
+      let page: Awaited<ReturnType<typeof drawImage>>;
+      try {
+        page = await drawImage(poster, false, limits, enc);
+      } catch (err) {
+        if (isConversionError(err)) throw new ConversionError('FILE_CORRUPT', 'The video has no frame to show');
+        throw err;
+      }
+      return { output, page, hashed };
+    };
+    const storing = opts.onVideo({ path: out, mimeType }).then(() => Math.round(performance.now() - since));
+    // awaited on every path: the scratch directory (the file being stored) stays until the store ends
+    storing.catch(() => {});
+    let checked: Awaited<ReturnType<typeof checkStored>>;
+    let posterMs: number;
+    let pageMs: number;
     try {
-      page = await drawImage(poster, false, limits, enc);
+      checked = await checkStored();
+      posterMs = lap();
+      await onPage(checked.page);
+      pageMs = lap();
     } catch (err) {
-      if (isConversionError(err)) throw new ConversionError('FILE_CORRUPT', 'The video has no frame to show');
+      await storing.catch(() => {});
       throw err;
     }
-    const posterMs = lap();
-    await onPage(page);
-    const pageMs = lap();
-    const hashed = await hashFile(out);
-    const hashMs = lap();
+    const { output, page, hashed } = checked;
+    const storeMs = await storing;
     const video: VideoResult = {
       path: out,
       ...hashed,
-      mimeType: webm ? 'video/webm' : 'video/mp4',
+      mimeType,
       processing: keep ? 'kept' : 'transcoded',
       reasons,
       source,
       output,
     };
-    await opts.onVideo(video);
-    const storeMs = lap();
     const { path: _stored, ...summary } = video;
     return {
       pageCount: 1,

@@ -1,5 +1,5 @@
 import { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
-import { convertVideo, type VideoResult, type VideoTimings } from './convert-video.ts';
+import { convertVideo, type PlayableFile, type VideoResult, type VideoTimings } from './convert-video.ts';
 import { ConversionError } from './errors.ts';
 import { extractDocxText, joinPageTexts } from './extract-text.ts';
 import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
@@ -32,7 +32,7 @@ export interface ConvertOptions {
   /** A video's transcode progress, 0..1. */
   onProgress?: (done: number) => void;
   /** A video's playable file, before its scratch directory goes: store it (required to convert videos). */
-  onVideo?: (video: VideoResult) => Promise<void>;
+  onVideo?: (video: PlayableFile) => Promise<void>;
 }
 
 export interface ConversionResult {

@@ -12,6 +12,7 @@ export {
   convertVideo,
   makePreviewClip,
   makePreviewClipOf,
+  type PlayableFile,
   type PreviewClip,
   type PreviewClipOptions,
   previewClipSettings,

@@ -277,8 +277,10 @@ export async function disableFile(
     )
     .lean<FileDoc>();
   if (!disabled) return;
-  // Pages a failed run stored are not playable: they go.
+  // Pages a failed run stored are not playable: they go. So does a video's playable file, which is stored while it
+  // is checked (convertVideo), before a failed check fails the run.
   await removeUnusedObjects(data, await data.files.deletePages(fileId));
+  if (disabled.kind === 'video') await data.storage.remove([storageKeys.video(fileId)]);
   await data.models.files.updateOne({ _id: fileId }, { $set: { 'conversion.pagesDone': 0, thumbKey: null } });
   await announceFileChange(outbox, { ...disabled, thumbKey: null });
 }

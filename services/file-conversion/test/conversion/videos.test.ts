@@ -2,6 +2,7 @@
 // MP4 at most 1080p with its progress reported; a poster frame becomes page 1. Hostile and broken files are refused
 // with their code, and a playlist naming a URL never reaches the network.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +26,7 @@ import {
   transcodeReasons,
   type VideoContainer,
   type VideoProbe,
-  type VideoResult,
+  type PlayableFile,
 } from '../../src/conversion/index.ts';
 
 let pool: RenderPool;
@@ -59,7 +60,7 @@ afterAll(async () => {
 async function convert(name: string) {
   const pages: RenderedPage[] = [];
   const progress: number[] = [];
-  let stored: VideoResult | undefined;
+  let stored: PlayableFile | undefined;
   const out = join(kept, name);
   const result = await convertDocument(
     { path: files[name] as string },
@@ -124,7 +125,13 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
     expect(result.kind).toBe('video');
     expect(result.video?.processing).toBe(entry.expect);
     expect(result.video?.reasons).toEqual(entry.reasons ?? []);
-    expect(stored?.sha256).toBe(result.video?.sha256);
+    // what was stored is the file the result describes: its type, and its hash (the ETag the route serves)
+    expect(stored?.mimeType).toBe(result.video?.mimeType);
+    expect(
+      createHash('sha256')
+        .update(await readFile(out))
+        .digest('hex'),
+    ).toBe(result.video?.sha256);
     // the stored file, read by ffprobe outside the engine
     const probed = ffprobe(out);
     const video = probed.streams.find((s) => s.codec_type === 'video');
@@ -152,6 +159,40 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
     expect(result.pageCount).toBe(1);
     expect(Math.max(page.width, page.height)).toBe(defaultLimits.maxLongSide);
     expect((await sharp(page.thumbnail.webp).metadata()).width).toBe(320);
+  });
+
+  it('stores the playable file while it is checked; a step failing after that waits for the store, then cleans up', async () => {
+    const copy = join(kept, 'stored-then-failed.mp4');
+    const order: string[] = [];
+    let pageAsked: () => void = () => {};
+    const asked = new Promise<void>((r) => {
+      pageAsked = r;
+    });
+    const err = await convertDocument(
+      { path: files['moov-at-end.mp4'] as string },
+      {
+        pool,
+        tmpDir: tmp,
+        onVideo: async (v) => {
+          order.push('store started');
+          // a store still going when the page fails: the file it reads must still be there when it gets to it
+          await asked;
+          await new Promise((r) => setTimeout(r, 200));
+          await copyFile(v.path, copy);
+          order.push('store ended');
+        },
+      },
+      () => {
+        order.push('page');
+        pageAsked();
+        throw new Error('the page could not be stored');
+      },
+    ).catch((e: unknown) => e);
+    expect((err as Error).message).toBe('the page could not be stored');
+    // begun before the page, ended before the conversion gave up
+    expect(order).toEqual(['store started', 'page', 'store ended']);
+    expect(ffprobe(copy).format.format_name).toContain('mp4');
+    expect(await readdir(tmp)).toEqual([]);
   });
 
   it('a kept MP4 is only remuxed: the same H.264 frames, the moov moved to the front', async () => {
