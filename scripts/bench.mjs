@@ -136,7 +136,7 @@ const benches = [
     run: owned('services/file-conversion/bench/first-page.bench.mjs', 'benchFirstPage'),
   },
   {
-    name: 'first-play: a 100 MB H.264 MP4 (moov at the end) from the end of its resumable upload to playable (goal < 3 s)',
+    name: 'video-playable: a 100 MB H.264 MP4 (moov at the end) from the end of its resumable upload to playable (goal < 3 s)',
     run: async (ctx) => {
       const { benchVideoFirstPlay } = await import('../services/file-conversion/bench/video-first-play.bench.mjs');
       const { rows, totalMs, goalMs } = await benchVideoFirstPlay({
