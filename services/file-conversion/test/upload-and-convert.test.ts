@@ -179,6 +179,9 @@ describe('upload and conversion', () => {
         kind: 'video',
         media: { format: 'avi', width: 320, height: 240, videoCodec: 'mpeg4', audioCodec: 'pcm_s16le' },
       });
+      // the upload's whole probe is kept on the file: the worker starts from it rather than probing again
+      const kept = await svc.server.context.data.models.files.findById(up.body.id).lean();
+      expect(kept?.sourceProbe).toMatchObject({ container: 'avi', width: 320, height: 240, pixelFormat: 'yuv420p' });
       const done = await waitConverted(svc, owner, up.body.id);
       expect(done).toMatchObject({
         status: 'private',

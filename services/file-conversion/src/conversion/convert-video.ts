@@ -186,12 +186,7 @@ export async function probeVideo(path: string, container: VideoContainer, o: Vid
   if (!(rawW >= 1 && rawH >= 1)) throw new ConversionError('FILE_CORRUPT', 'The video has no size');
   const seconds = Number(parsed.format?.duration ?? video.duration);
   if (!(seconds > 0)) throw new ConversionError('FILE_CORRUPT', 'The video has no length (cut short?)');
-  if (seconds > o.limits.maxVideoSeconds) {
-    throw new ConversionError(
-      'VIDEO_TOO_LONG',
-      `The video lasts ${Math.round(seconds)} s, over ${o.limits.maxVideoSeconds} s`,
-    );
-  }
+  checkSeconds(seconds, o.limits);
   const rotation = Math.abs(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0) % 180;
   const base = rate(video.r_frame_rate);
   const avg = rate(video.avg_frame_rate);
@@ -207,6 +202,26 @@ export async function probeVideo(path: string, container: VideoContainer, o: Vid
     // an unknown average (some WebM) is taken as constant; a phone's variable rate shows as base != average
     constantFrameRate: !avg || !base || Math.abs(base - avg) / base < 0.01,
   };
+}
+
+function checkSeconds(seconds: number, limits: ConversionLimits): void {
+  if (seconds > limits.maxVideoSeconds) {
+    throw new ConversionError(
+      'VIDEO_TOO_LONG',
+      `The video lasts ${Math.round(seconds)} s, over ${limits.maxVideoSeconds} s`,
+    );
+  }
+}
+
+/** A probe made earlier (the upload's) against this run's limits: its size as shown and its length. */
+function checkLimits(p: VideoProbe, limits: ConversionLimits): void {
+  if (p.width > limits.maxVideoSide || p.height > limits.maxVideoSide) {
+    throw new ConversionError(
+      'VIDEO_DIMENSIONS_TOO_LARGE',
+      `The video is ${p.width} x ${p.height} pixels, over ${limits.maxVideoSide} on a side`,
+    );
+  }
+  checkSeconds(p.durationMs / 1000, limits);
 }
 
 function rate(fraction: string | undefined): number {
@@ -250,6 +265,11 @@ export interface ConvertVideoOptions {
   signal?: AbortSignal;
   tmpDir?: string;
   isolateNetwork?: 'auto' | 'off';
+  /**
+   * The source as the upload probed it (probeVideo on the same bytes, its limits checked): not probed again. Its size
+   * and length are checked against this run's limits all the same; one naming another container is ignored.
+   */
+  source?: VideoProbe;
   /** Share of the transcode done, 0..1, as ffmpeg reports it (about twice a second). */
   onProgress?: (done: number) => void;
   /**
@@ -326,7 +346,9 @@ export async function convertVideo(
       t = performance.now();
       return Math.round(ms);
     };
-    const source = await probeVideo(path, container, run);
+    const known = opts.source?.container === container ? opts.source : undefined;
+    if (known) checkLimits(known, limits);
+    const source = known ?? (await probeVideo(path, container, run));
     const probeMs = lap();
     const reasons = transcodeReasons(source);
     const keep = reasons.length === 0;

@@ -1,5 +1,11 @@
 import { convertImage, type ImageHeader, readImageHeader } from './convert-image.ts';
-import { convertVideo, type PlayableFile, type VideoResult, type VideoTimings } from './convert-video.ts';
+import {
+  convertVideo,
+  type PlayableFile,
+  type VideoProbe,
+  type VideoResult,
+  type VideoTimings,
+} from './convert-video.ts';
 import { ConversionError } from './errors.ts';
 import { extractDocxText, joinPageTexts } from './extract-text.ts';
 import { type ConversionLimits, defaultLimits, type EncodeSettings } from './limits.ts';
@@ -31,6 +37,11 @@ export interface ConvertOptions {
   office?: WarmOffice | 'cold';
   /** A video's transcode progress, 0..1. */
   onProgress?: (done: number) => void;
+  /**
+   * A video's probe as the upload made it (the same bytes, in the same sandbox and limits): the conversion starts from
+   * it instead of probing again. Ignored when it names another container than the bytes'.
+   */
+  videoSource?: VideoProbe;
   /** A video's playable file, before its scratch directory goes: store it (required to convert videos). */
   onVideo?: (video: PlayableFile) => Promise<void>;
 }
@@ -121,6 +132,7 @@ export async function convertDocument(
           isolateNetwork: opts.isolateNetwork,
           onProgress: opts.onProgress,
           onVideo,
+          source: opts.videoSource,
         },
         onPage,
       );

@@ -1,5 +1,6 @@
 import type { DisplayMode, FileKind, FileStatus, MediaInfo, MembershipTier } from '@pagecast/contracts';
 import mongoose from 'mongoose';
+import type { VideoProbe } from '../conversion/index.ts';
 
 const { Schema } = mongoose;
 const opts = { versionKey: false as const, minimize: false };
@@ -22,6 +23,11 @@ export interface FileDoc {
   kind: FileKind;
   /** a photo's or video's format and dimensions as shown (read from its header at upload); absent for documents */
   media?: MediaInfo | null;
+  /**
+   * a video's whole probe as the upload made it (in the sandbox, its limits checked): the conversion starts from it
+   * instead of probing the same bytes again; absent for other kinds and for videos uploaded before it was kept
+   */
+  sourceProbe?: VideoProbe | null;
   /**
    * a converted video's playable file (object `videos/<fileId>`), kept or transcoded, and its watermarked preview
    * clip (object `videos/<fileId>-preview`; absent for a video converted before clips were made)
@@ -175,6 +181,23 @@ const fileSchema = new Schema<FileDoc>(
         { _id: false },
       ),
       default: null,
+    },
+    sourceProbe: {
+      type: new Schema(
+        {
+          container: String,
+          width: Number,
+          height: Number,
+          durationMs: Number,
+          videoCodec: String,
+          audioCodec: String,
+          pixelFormat: String,
+          frameRate: Number,
+          constantFrameRate: Boolean,
+        },
+        { _id: false },
+      ),
+      default: undefined,
     },
     video: {
       type: new Schema(

@@ -14,6 +14,7 @@ import {
   probeVideo,
   readImageHeader,
   sniffFile,
+  type VideoProbe,
 } from '../conversion/index.ts';
 import type { FileDoc } from '../data';
 import { storageKeys } from '../domain';
@@ -41,7 +42,10 @@ export function jobId(fileId: string, attempt: number): string {
  * 10 MB, a photo or video 2 GiB), the ZIP bounds of an Office file,
  * and a photo's header: its format and size, refused at once when it claims too many pixels or too long a shape.
  */
-async function kindOf(path: string, size: number): Promise<{ kind: FileDoc['kind']; media: MediaInfo | null }> {
+async function kindOf(
+  path: string,
+  size: number,
+): Promise<{ kind: FileDoc['kind']; media: MediaInfo | null; probe?: VideoProbe }> {
   try {
     // Past 10 MB (the resumable path takes up to 2 GiB) only a photo or a video goes on, refused before anything
     // else reads its structure: a document keeps the spec's limit whatever its name said.
@@ -78,6 +82,7 @@ async function kindOf(path: string, size: number): Promise<{ kind: FileDoc['kind
             videoCodec: p.videoCodec,
             audioCodec: p.audioCodec,
           },
+          probe: p,
         };
       } finally {
         clearTimeout(timer);
@@ -119,7 +124,7 @@ export async function uploadFile(
   onTempKept: () => void,
   actor: AuditActor,
 ): Promise<FileDoc> {
-  const { kind, media } = await kindOf(file.path, file.size);
+  const { kind, media, probe } = await kindOf(file.path, file.size);
 
   const fileId = randomUUID();
   const slot = await ctx.data.owners.reserveSlot(userId, fileId);
@@ -133,6 +138,7 @@ export async function uploadFile(
     filename: file.filename,
     kind,
     media,
+    ...(probe ? { sourceProbe: probe } : {}),
     sizeBytes: file.size,
     pageCount: 0,
     displayDuration: input.displayDuration,

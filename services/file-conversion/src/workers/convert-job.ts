@@ -91,6 +91,8 @@ export async function convertFile(
             )
             .catch((err: unknown) => logger.warn({ err, fileId: file._id }, 'transcode progress not recorded'));
         },
+        // the upload's probe of these bytes: the conversion does not probe them again
+        videoSource: file.sourceProbe ?? undefined,
         // the playable video goes to storage before the engine's scratch directory does
         onVideo: (video) => data.storage.putFile(storageKeys.video(file._id), video.path, video.mimeType),
       },

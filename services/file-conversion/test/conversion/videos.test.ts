@@ -376,6 +376,39 @@ describe('hostile and broken videos are refused with their code', () => {
   });
 });
 
+describe("the upload's probe", () => {
+  const path = () => files['h264-aac.mp4'] as string;
+  const probed = () => probeVideo(path(), 'mp4', { limits: defaultLimits, isolateNetwork: 'auto', cwd: tmp });
+
+  it('is where the conversion starts: the same bytes are not probed again', async () => {
+    // marked, so that a probe made again would show: its length is not the file's
+    const given = { ...(await probed()), durationMs: 1234 };
+    const result = await convertDocument(
+      { path: path() },
+      { pool, tmpDir: tmp, videoSource: given, onVideo: async () => {} },
+      () => {},
+    );
+    expect(result.video?.source).toEqual(given);
+    expect(result.video?.processing).toBe('kept');
+  });
+
+  it("is checked against the run's limits, and ignored when it names another container", async () => {
+    const given = await probed();
+    const err = await convertDocument(
+      { path: path() },
+      { pool, tmpDir: tmp, videoSource: given, limits: { maxVideoSide: 100 }, onVideo: async () => {} },
+      () => {},
+    ).catch((e: unknown) => e);
+    expect((err as ConversionError).code).toBe('VIDEO_DIMENSIONS_TOO_LARGE');
+    const other = await convertDocument(
+      { path: path() },
+      { pool, tmpDir: tmp, videoSource: { ...given, container: 'webm', durationMs: 1234 }, onVideo: async () => {} },
+      () => {},
+    );
+    expect(other.video?.source).toEqual(given);
+  });
+});
+
 describe('keep or transcode', () => {
   const good: VideoProbe = {
     container: 'mp4',
