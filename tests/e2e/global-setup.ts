@@ -63,7 +63,8 @@ export async function startE2eStack(
       replicas?: number;
     }): Promise<Stack & { env: Record<string, string> }>;
   };
-  // The account journeys make more auth calls from one address than the default limit of 20 per minute allows.
+  // The account journeys make more auth calls from one address than the default limit of 20 per minute allows, and
+  // the ownership probe (workspace-probe.test.ts) more API calls than the default 600 per minute.
   const stack = await startStack({
     profile: 'test',
     port,
@@ -73,6 +74,7 @@ export async function startE2eStack(
     // screens.clock: the screens service's, so screens-health.test.ts sees an alert e-mail past a screen's threshold
     env: {
       RATE_LIMIT_AUTH_MAX: '1000',
+      RATE_LIMIT_API_MAX: '5000',
       LOGIN_FAILURES_PER_ADDRESS: '1000',
       PAGECAST_FAILPOINTS: 'marketplace.clock,screens.clock',
     },

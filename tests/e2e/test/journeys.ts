@@ -1,6 +1,7 @@
 // Data of every journey made through the public API only (no database writes): what the migration test copies and
 // the ownership probe attacks. Each step is the member's own call, as the pages make it.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -37,10 +38,15 @@ export async function uploadBytes(
   return now;
 }
 
-/** A 64x48 JPEG made by sharp (file-conversion's dependency): a photo without a file in the repository. */
+/**
+ * A 64x48 JPEG made by sharp (file-conversion's dependency): a photo without a file in the repository. Its colour
+ * comes from the title, so two members' photos are not the same image (page images are keyed by their content).
+ */
 export async function uploadPhoto(api: Api, title: string): Promise<UploadedFile> {
   const sharp = require('sharp') as typeof import('sharp').default;
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c0392b' } })
+  const hue = createHash('sha256').update(title).digest();
+  const background = { r: hue[0] ?? 0, g: hue[1] ?? 0, b: hue[2] ?? 0 };
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background } })
     .jpeg()
     .toBuffer();
   return uploadBytes(api, new Uint8Array(jpeg), 'image/jpeg', 'photo.jpg', title);
@@ -123,8 +129,8 @@ export interface ContentSet {
  * parts), a group holding it and playing the playlist, a saved takeover template and a takeover started from it,
  * alert rules changed, and a bulk change (time zone) over the group.
  */
-export async function contentOfEveryKind(api: Api, label: string): Promise<ContentSet> {
-  const pdf = await uploadPdf(api, 'vertical.pdf', `${label} deck`, 5);
+export async function contentOfEveryKind(api: Api, label: string, pdfName = 'vertical.pdf'): Promise<ContentSet> {
+  const pdf = await uploadPdf(api, pdfName, `${label} deck`, 5);
   const photo = await uploadPhoto(api, `${label} photo`);
   const playlist = (await api.json<{ id: string }>('POST', '/api/playlists', { name: `${label} loop` })).id;
   await api.json('PUT', `/api/playlists/${playlist}/items`, { fileIds: [pdf.id, photo.id] });
@@ -172,9 +178,9 @@ export async function contentOfEveryKind(api: Api, label: string): Promise<Conte
   return { pdf, photo, playlist, screen, group, template, takeover, bulkChange };
 }
 
-/** A listing on sale at 3,000 points (vertical.pdf, published with an author). */
-export async function listingOnSale(seller: Api, title: string): Promise<UploadedFile> {
-  const file = await uploadPdf(seller, 'vertical.pdf', title, 5);
+/** A listing on sale at 3,000 points (a corpus PDF, published with an author). */
+export async function listingOnSale(seller: Api, title: string, pdfName = 'vertical.pdf'): Promise<UploadedFile> {
+  const file = await uploadPdf(seller, pdfName, title, 5);
   await seller.json('PUT', `/api/files/${file.id}/publish`, {
     isPublished: true,
     publishPrice: 3000,
