@@ -1,5 +1,6 @@
 // The ownership probe repeated across workspaces. Workspace A has an owner, an admin, an editor and a viewer (invited
-// and accepted); workspace B only its owner, with an object of every kind. Every API route with an object in its path
+// and accepted); workspace B its owner, with an object of every kind, and an editor whose proposals wait (approval on:
+// B's proposals are objects too). Every API route with an object in its path
 // (read from packages/contracts' apiRoutes, so a new route is probed without editing this file) is called:
 //   1. by each of A's people acting in A, naming B's objects: refused (403, or 404 *_NOT_FOUND), never 2xx, and the
 //      answer holds none of B's words;
@@ -44,6 +45,8 @@ interface World {
   invitation: { id: string; token: string; email: string };
   /** a pending invitation to a member who has an account (accepted in the positive controls) */
   invitee: { api: Api; token: string };
+  /** proposals of its editor (approval on): one read and approved, one rejected, one withdrawn */
+  proposals: { approve: string; reject: string; withdraw: string };
 }
 
 /** One call of the probe: a route made concrete with a workspace's objects. */
@@ -176,8 +179,13 @@ function targetsOf(route: RouteDef, w: World): Target[] {
   if (p.startsWith('/api/screens/takeover-templates/:templateId'))
     return [one('takeover template', { templateId: c.template })];
   if (p.startsWith('/api/screens/proposals/:proposalId')) {
-    notProbed.add(`${route.method} ${p} (no proposal can exist in a workspace of one: B has no editor)`);
-    return [];
+    const id =
+      route.id === 'rejectProposal'
+        ? w.proposals.reject
+        : route.id === 'withdrawProposal'
+          ? w.proposals.withdraw
+          : w.proposals.approve;
+    return [one('proposal', { proposalId: id })];
   }
   if (p.startsWith('/api/screens/:id')) return [one('screen', { id: c.screen })];
   throw new Error(`${route.method} ${p}: no object fixture; add one to ${FILE}`);
@@ -188,7 +196,8 @@ const FILE = 'tests/e2e/test/workspace-probe.test.ts';
 function bodyOf(route: RouteDef, w: World): unknown {
   const c = w.content;
   const bodies: Record<string, unknown> = {
-    updateWorkspaceSettings: { approvalRequired: false },
+    // as B has it (turning approval off would settle B's waiting proposals before their controls)
+    updateWorkspaceSettings: { approvalRequired: true },
     updateWorkspaceMember: { role: 'viewer' },
     createWorkspaceInvitation: { email: `probe-${RUN}-${randomUUID().slice(0, 4)}@example.com`, role: 'viewer' },
     acceptInvitation: {},
@@ -269,6 +278,7 @@ async function snapshot(api: Api, w: World): Promise<string> {
     '/api/screens/takeover-templates',
     '/api/screens/takeovers',
     '/api/screens/alert-rules',
+    '/api/screens/proposals',
     `/api/workspaces/${w.workspaceId}/members`,
     `/api/workspaces/${w.workspaceId}/invitations`,
     `/api/workspaces/${w.workspaceId}/audit`,
@@ -287,7 +297,19 @@ async function snapshot(api: Api, w: World): Promise<string> {
 }
 
 /** B: its owner's content of every kind, a video, a listing, a licence, an unfinished upload and two invitations. */
-async function buildWorld(owner: Api, seller: Api, invitee: Api, label: string): Promise<World> {
+/** `editor` proposes a change of `screenId`'s content in `workspaceId` (approval on): the proposal's id. */
+async function propose(editor: Api, workspaceId: string, screenId: string, assignment: unknown): Promise<string> {
+  const res = await fetch(`${baseUrl()}/api/screens/${screenId}`, {
+    method: 'PUT',
+    headers: { cookie: editor.cookie, 'content-type': 'application/json', [WORKSPACE_HEADER]: workspaceId },
+    body: JSON.stringify({ assignment }),
+  });
+  const text = await res.text();
+  if (res.status !== 202) throw new Error(`proposal: ${res.status} ${text}`);
+  return (JSON.parse(text) as { proposal: { id: string } }).proposal.id;
+}
+
+async function buildWorld(owner: Api, seller: Api, invitee: Api, editor: Api, label: string): Promise<World> {
   const workspaceId = await ownWorkspaceId(owner);
   // B's documents differ from A's (vertical.pdf): a page image is keyed by its content, and A's owner holds the
   // same image of a same document by right
@@ -338,6 +360,14 @@ async function buildWorld(owner: Api, seller: Api, invitee: Api, label: string):
   const uploadId = (created.headers.get('location') ?? '').split('/').at(-1) ?? '';
   const invitation = await pendingInvitation(owner, workspaceId, 'viewer', `stranger-${RUN}@example.com`);
   const toInvitee = await pendingInvitation(owner, workspaceId, 'viewer', invitee.member.email);
+  // approval on, and its editor's three proposals
+  await joinWorkspace(owner, workspaceId, editor, 'editor');
+  await owner.json('PUT', `/api/workspaces/${workspaceId}/settings`, { approvalRequired: true });
+  const proposals = {
+    approve: await propose(editor, workspaceId, content.screen, { kind: 'playlist', playlistId: content.playlist }),
+    reject: await propose(editor, workspaceId, content.screen, { kind: 'file', fileId: content.pdf.id }),
+    withdraw: await propose(editor, workspaceId, content.screen, { kind: 'none' }),
+  };
   return {
     workspaceId,
     ownerId: workspaceId,
@@ -349,20 +379,28 @@ async function buildWorld(owner: Api, seller: Api, invitee: Api, label: string):
     uploadId,
     invitation,
     invitee: { api: invitee, token: toInvitee.token },
+    proposals,
   };
 }
 
 beforeAll(async () => {
-  const made = await Promise.all(Array.from({ length: 7 }, () => signedInMember()));
-  const [o, ad, ed, vi, bo, seller, invitee] = made as [Api, Api, Api, Api, Api, Api, Api];
+  const made = await Promise.all(Array.from({ length: 8 }, () => signedInMember()));
+  const [o, ad, ed, vi, bo, seller, invitee, bEditor] = made as [Api, Api, Api, Api, Api, Api, Api, Api];
   [aOwner, aAdmin, aEditor, aViewer, bOwner] = [o, ad, ed, vi, bo];
   aWorkspace = await ownWorkspaceId(aOwner);
   await joinWorkspace(aOwner, aWorkspace, aAdmin, 'admin');
   await joinWorkspace(aOwner, aWorkspace, aEditor, 'editor');
   await joinWorkspace(aOwner, aWorkspace, aViewer, 'viewer');
-  B = await buildWorld(bOwner, seller, invitee, `Bee${RUN}`);
+  B = await buildWorld(bOwner, seller, invitee, bEditor, `Bee${RUN}`);
   aContent = await contentOfEveryKind(aOwner, `Ay${RUN}`);
-  bWords = [`Bee${RUN}`, bOwner.member.email, B.invitation.email, invitee.member.email, `Seller ${RUN} listing`];
+  bWords = [
+    `Bee${RUN}`,
+    bOwner.member.email,
+    bEditor.member.email,
+    B.invitation.email,
+    invitee.member.email,
+    `Seller ${RUN} listing`,
+  ];
 }, 600_000);
 
 afterAll(() => {
