@@ -24,6 +24,8 @@ export const AuditAction = z.enum([
   'group.created',
   'group.updated',
   'group.deleted',
+  'group.order-set',
+  'alert-rules.updated',
   'takeover.started',
   'takeover.ended',
   'takeover-template.created',
@@ -40,6 +42,15 @@ export const AuditAction = z.enum([
   'proposal.approved',
   'proposal.rejected',
   'proposal.withdrawn',
+  'points.bought',
+  'plan.upgraded',
+  'plan.downgrade-scheduled',
+  'plan.downgrade-cancelled',
+  'plan.downgraded',
+  'plan.renewal-failed',
+  'plan.trial-ended',
+  'licence.bought',
+  'sale.completed',
 ]);
 export type AuditAction = z.infer<typeof AuditAction>;
 
@@ -56,8 +67,34 @@ export const AuditObjectType = z.enum([
   'member',
   'invitation',
   'proposal',
+  /** the order of a workspace's groups (precedence); its id is the workspace's */
+  'group-order',
+  /** a workspace's disaster alert rules; its id is the workspace's */
+  'alert-rules',
+  /** points bought by card: a ledger credit */
+  'points-purchase',
+  /** the workspace's plan (its owner's membership); its id is the workspace's */
+  'plan',
+  /** a licence bought on the marketplace (its id is the purchase's) */
+  'licence',
+  /** a file of the workspace sold on the marketplace (its id is the purchase's) */
+  'sale',
 ]);
 export type AuditObjectType = z.infer<typeof AuditObjectType>;
+
+/**
+ * The actor of a change no member made: `system:<source>`, never a user id (the pages word it, and look no person up
+ * for it). `alerts`: the disaster feed starting and ending takeovers; `billing`: the plan's renewal job (a scheduled
+ * downgrade taking effect, a failed renewal, a trial's end); `marketplace`: a sale of the workspace's file (the buyer,
+ * a member of another workspace, is not named to the seller).
+ */
+export const AUDIT_SYSTEM_ACTORS = {
+  alerts: 'system:alerts',
+  billing: 'system:billing',
+  marketplace: 'system:marketplace',
+} as const;
+export type AuditSystemActor = (typeof AUDIT_SYSTEM_ACTORS)[keyof typeof AUDIT_SYSTEM_ACTORS];
+export const AUDIT_SYSTEM_ACTOR_PREFIX = 'system:';
 
 /** The object's state as plain JSON (ids, codes, numbers, dates as ISO strings); null: it did not exist. */
 export const AuditSnapshot = z.record(z.string(), z.unknown()).nullable();

@@ -234,6 +234,8 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
         }
       },
       ofOwner: (ownerId: string) => log.find({ ownerId }).toArray(),
+      /** one entry (`<takeover id>#start` or `#end`): as first written, whatever a retry tried to add */
+      get: (id: string) => log.findOne({ _id: id }),
     },
     templates: {
       get: (id: string) => templates.findOne({ _id: id }),

@@ -1,4 +1,4 @@
-import type { AuditAction, AuditObjectType } from '@pagecast/contracts';
+import { AUDIT_SYSTEM_ACTORS, type AuditAction, type AuditObjectType } from '@pagecast/contracts';
 import { type AuditActor, publishAudit } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { GroupDoc, ScreenRecord, TakeoverDoc } from '../data';
@@ -33,7 +33,12 @@ export const takeoverAuditSnapshot = (t: TakeoverDoc) => ({
   startedAt: t.startedAt,
   endsAt: t.endsAt,
   endedAt: t.endedAt,
+  // a disaster alert's: the event and the report that started it (absent for a member's takeover)
+  ...(t.alert ? { alert: t.alert } : {}),
 });
+
+/** The disaster feed as the actor of the takeovers it starts and ends: no member, no client address. */
+export const ALERTS_ACTOR: AuditActor = { userId: AUDIT_SYSTEM_ACTORS.alerts, address: '' };
 
 /**
  * Records a change in the owner's workspace's audit log (a workspace's id is its owner's user id). These records

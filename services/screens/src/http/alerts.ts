@@ -1,6 +1,6 @@
 // Disaster alerts: the member's rules.
 import { AlertRules } from '@pagecast/contracts';
-import { parseWith, requireActor } from '@pagecast/service-kit';
+import { auditActor, parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { getAlertRules, setAlertRules } from '../use-cases/alert-rules';
@@ -13,7 +13,7 @@ export function alertsRouter(ctx: ServiceContext): Router {
   });
   router.put('/api/screens/alert-rules', async (req, res) => {
     const me = requireActor(req, 'screens.manage');
-    res.json(await setAlertRules(ctx, me.workspaceId, parseWith(AlertRules, req.body)));
+    res.json(await setAlertRules(ctx, me.workspaceId, parseWith(AlertRules, req.body), auditActor(req)));
   });
   return router;
 }

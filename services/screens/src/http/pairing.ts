@@ -50,7 +50,9 @@ export function pairingRouter(ctx: ServiceContext): Router {
   // many codes claimed in one call (the displays still collect their tokens by polling)
   router.post('/api/screens/bulk-pairing', async (req, res) => {
     const me = requireActor(req, 'screens.manage');
-    noStore(res).json(await bulkPairScreens(ctx, me.workspaceId, parseWith(BulkPairingRequest, req.body)));
+    noStore(res).json(
+      await bulkPairScreens(ctx, me.workspaceId, parseWith(BulkPairingRequest, req.body), auditActor(req)),
+    );
   });
   return router;
 }

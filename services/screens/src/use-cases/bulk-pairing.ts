@@ -5,15 +5,16 @@
 // Only the database round trips are shared: one read of the codes, one unordered insert of the claims.
 import { randomUUID } from 'node:crypto';
 import type { BulkPairingOutcome, BulkPairingRequest, BulkPairingResult } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { PairingClaimRecord, PairingRecord } from '../data';
-import { announcePairing, ensureScreenOfClaim } from './pair-screen';
+import { announcePairing, auditPairing, ensureScreenOfClaim } from './pair-screen';
 
 export async function bulkPairScreens(
   ctx: ServiceContext,
   ownerId: string,
   input: BulkPairingRequest,
+  actor: AuditActor,
 ): Promise<BulkPairingResult> {
   const now = ctx.clock.ms();
   const attempts = input.screens.length;
@@ -48,6 +49,8 @@ export async function bulkPairScreens(
   const ours = claims.map((c) => (c && landed.has(c._id) ? c : null));
   // each screen of a landed claim (idempotent: a crash here is repaired by the display's next poll)
   await Promise.all(ours.map((c) => (c ? ensureScreenOfClaim(ctx, c) : undefined)));
+  // one entry per screen paired, as one pairing makes (a refused code none)
+  await Promise.all(ours.map((c) => (c ? auditPairing(ctx, actor, c) : undefined)));
   // one event for the call (every instance's device view adds them)
   await announcePairing(
     ctx,

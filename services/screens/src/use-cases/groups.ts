@@ -406,9 +406,18 @@ export async function planGroupOrder(
     objects: [{ type: 'group-order', id: ownerId, before: { groupIds: was }, after: { groupIds: order } }],
     before: { screens, groupsById: byId, fleet },
     after: { screens, groupsById: byId, fleet: { ...fleet, order } },
-    // the order is not recorded in the audit log by itself (its proposal's entries are)
-    apply: async () => {
+    apply: async (actor) => {
       await ctx.data.fleet.fleets.set({ ...(await ctx.data.fleet.fleets.get(ownerId)), order });
+      // the same order set again changes nothing: no entry
+      if (JSON.stringify(was) !== JSON.stringify(order)) {
+        await auditScreensChange(ctx, actor, {
+          workspaceId: ownerId,
+          action: 'group.order-set',
+          object: { type: 'group-order', id: ownerId },
+          before: { groupIds: was },
+          after: { groupIds: order },
+        });
+      }
       // each such screen's history entry holds the new order and the hours that apply
       await recordScreenInputs(
         ctx,

@@ -24,6 +24,7 @@ import {
   ruleOf,
   stillRunning,
 } from '../domain';
+import { ALERTS_ACTOR, auditScreensChange, takeoverAuditSnapshot } from '../events/audit';
 import { FEED } from './feed';
 import { announceFleetChange, fileUsable } from './fleet-common';
 import { serialByOwner } from './fleet-lease';
@@ -180,6 +181,12 @@ async function applyForOwner(
       content: t.content,
       reportId: report.reportId,
     });
+    // the log entry is written once: its time (a rerun's own time differs) makes the entry the same on a rerun
+    const logged = await ctx.data.fleet.log.get(`${t.id}#end`);
+    if (doc && logged) {
+      const running = { ...doc, endedAt: null, endedBy: null };
+      await auditFeedChange(ctx, ownerId, 'takeover.ended', running, { ...running, endedAt: logged.at, endedBy: FEED });
+    }
   }
   const startedRules: RunningTakeover[] = [];
   for (const p of toStart) {
@@ -216,6 +223,9 @@ async function applyForOwner(
       content: p.content,
       reportId: report.reportId,
     });
+    // as stored by the first attempt (a rerun after a crash finds it): the same entry however often this runs
+    const stored = (await ctx.data.fleet.takeovers.get(p.id)) ?? doc;
+    await auditFeedChange(ctx, ownerId, 'takeover.started', null, stored);
     startedRules.push({ id: p.id, target, content: p.content, startsAt: at, endsAt: doc.endsAt });
   }
   const gone = new Set(toEnd.map((t) => t.id));
@@ -239,6 +249,28 @@ async function applyForOwner(
   }
   await tellOwner(ctx, report, ownerId, toStart, endedDocs);
   return { started: toStart.map((p) => p.id), ended: toEnd.map((t) => t.id) };
+}
+
+/**
+ * A takeover the feed started or ended, in the owner's audit log with the system actor `system:alerts`. Written
+ * before the fleet document the displays read: a crash after it reruns the report (it is marked applied last), which
+ * writes the same entry again (its id derives from the stored records), so it is chained once and never lost.
+ */
+function auditFeedChange(
+  ctx: ServiceContext,
+  ownerId: string,
+  action: 'takeover.started' | 'takeover.ended',
+  before: TakeoverDoc | null,
+  after: TakeoverDoc,
+) {
+  return auditScreensChange(ctx, ALERTS_ACTOR, {
+    workspaceId: ownerId,
+    action,
+    object: { type: 'takeover', id: after._id },
+    before: before && takeoverAuditSnapshot(before),
+    after: takeoverAuditSnapshot(after),
+    key: `${after._id}#${action}`,
+  });
 }
 
 /** One e-mail per report and member: what it took over (or, for a 取消 or a lowered report, what it released). */

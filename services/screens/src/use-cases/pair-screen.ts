@@ -29,6 +29,32 @@ export async function ensureScreenOfClaim(ctx: ServiceContext, claim: PairingCla
 }
 
 /**
+ * A screen just paired as the audit log keeps it, from its claim (what ensureScreenOfClaim writes: nothing to play,
+ * no groups), keyed by the claim (one per code): the entry of a claim is the same however often it is recorded.
+ */
+export function auditPairing(ctx: ServiceContext, actor: AuditActor, claim: PairingClaimRecord) {
+  return auditScreensChange(ctx, actor, {
+    workspaceId: claim.ownerId,
+    action: 'screen.paired',
+    object: { type: 'screen', id: claim.screenId },
+    before: null,
+    after: screenAuditSnapshot({
+      _id: claim.screenId,
+      ownerId: claim.ownerId,
+      deviceId: claim.deviceId,
+      pairingId: claim._id,
+      name: claim.name,
+      timeZone: claim.timeZone,
+      assignment: { kind: 'none' },
+      assignmentSeq: 0,
+      pairedAt: claim.claimedAt,
+      revokedAt: null,
+    }),
+    key: claim._id,
+  });
+}
+
+/**
  * Announces screens just paired: every instance's device view adds them, so the fleet view of another
  * instance shows them at once. One claim's id names the event's (a UUID, as every envelope's): announced again (a
  * repaired claim), sent once.
@@ -75,13 +101,6 @@ export async function pairScreen(
   const screen = await ctx.data.screens.get(claim.screenId);
   if (!screen) throw new AppError('INTERNAL');
   // keyed by the claim (one per code): the screen exists from here whatever happens next
-  await auditScreensChange(ctx, actor, {
-    workspaceId: ownerId,
-    action: 'screen.paired',
-    object: { type: 'screen', id: screen._id },
-    before: null,
-    after: screenAuditSnapshot(screen),
-    key: claim._id,
-  });
+  await auditPairing(ctx, actor, claim);
   return presentScreen(screen, null, now);
 }
