@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditEntry, subjects } from '@pagecast/contracts';
+import { clientAddressHeaders } from '@pagecast/service-kit/testing';
 import { cardFailureOf, registerLocalWebhook } from '../src/data/card-provider';
 import { call, checkLedger, destroyBilling, registerMember, startBilling, type TestService, waitFor } from './helpers';
 
@@ -117,6 +119,54 @@ describe('card payments (localstripe)', () => {
     expect(await balance(member)).toBe(5300);
     expect(await purchases(member)).toHaveLength(1);
     await checkLedger(svc);
+  });
+
+  it('a card purchase is one points.bought entry in the buyer’s workspace, however often it is reported', async () => {
+    const purchaseEntries = async (id: string) =>
+      (await svc.server.context.outbox.entries({ subject: subjects.auditBilling }))
+        .map((e) => AuditEntry.parse(e.data))
+        .filter((e) => e.workspaceId === id && e.action === 'points.bought');
+    const member = await registerMember(svc);
+    const intent = await newIntent(member, 3000);
+    const from = clientAddressHeaders('192.0.2.62', svc.env.INTERNAL_SECRET ?? '');
+    const body = { paymentIntentId: intent, paymentMethodId: 'pm_card_visa' };
+    expect((await call(svc, member, 'POST', '/api/points/confirm-payment', body, from)).status).toBe(200);
+    const repeat = { amount: 3000, stripePaymentIntentId: intent };
+    expect((await call(svc, member, 'POST', '/api/points/purchase', repeat, from)).status).toBe(200);
+    await webhookHandled(intent);
+    const entries = await purchaseEntries(member);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      actorUserId: member,
+      address: '192.0.2.62',
+      object: { type: 'points-purchase' },
+      before: null,
+      after: { points: 3000, price: { amount: 3000, currency: 'JPY' }, paymentIntentId: intent, balance: 3300 },
+    });
+
+    // credited by the provider's webhook alone, delivered twice: one credit, one entry (no address: no member call)
+    const other = await registerMember(svc);
+    const second = await newIntent(other, 1000);
+    await confirmAtProvider(second);
+    await waitFor('webhook credit', async () => (await balance(other)) === 1300);
+    const payload = JSON.stringify({
+      id: `evt_${randomUUID()}`,
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: second, object: 'payment_intent' } },
+    });
+    const signature = provider.webhooks.generateTestHeaderString({
+      payload,
+      secret: svc.env.STRIPE_WEBHOOK_SECRET as string,
+    });
+    const redelivered = await call(svc, undefined, 'POST', '/api/payments/webhook', payload, {
+      'stripe-signature': signature,
+    });
+    expect(redelivered.status).toBe(200);
+    expect(await balance(other)).toBe(1300);
+    const logged = await purchaseEntries(other);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ actorUserId: other, address: '', after: { points: 1000, balance: 1300 } });
   });
 
   it('refuses bad input with a stable code and credits nothing', async () => {

@@ -163,7 +163,7 @@ describe('crashes', () => {
           registeredAt: registeredAt.toISOString(),
         });
         await credit(observer, userId, i % 3 === 0 ? 2700 : 5700); // some cannot pay the renewal
-        await upgradeMembership(ctx, userId, 'standard', 3000);
+        await upgradeMembership(ctx, userId, 'standard', 3000, { userId, address: '' });
       }
     } finally {
       ctx.clock.set(null);

@@ -112,7 +112,10 @@ describe(`ledger property (${OPS} operations, 50 members, seed ${seed})`, () => 
         const member = pick(members);
         try {
           const tier = pick(['standard', 'creator'] as const);
-          const res = await upgradeMembership(ctx, member, tier, constants.upgradeCosts[tier]);
+          const res = await upgradeMembership(ctx, member, tier, constants.upgradeCosts[tier], {
+            userId: member,
+            address: '',
+          });
           const plan = await ctx.data.memberships.current(member);
           burned.set(`upgrade:${member}:${plan?.seq}`, res.pointsConsumed);
           count('upgrade');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDuplicateKeyError } from '@pagecast/service-kit';
 import type { Membership } from '../domain/membership';
-import type { MembershipDoc, Models } from './models';
+import type { MembershipDoc, Models, PlanAudit } from './models';
 
 export type Versioned = Membership & { seq: number };
 
@@ -29,7 +29,13 @@ export function createMemberships({ memberships }: Models) {
       return doc ? toMembership(doc) : null;
     },
     /** Inserts version `seq`; false when another writer took it first. */
-    async put(m: Membership, seq: number, reason: string, now = new Date()): Promise<MembershipDoc | null> {
+    async put(
+      m: Membership,
+      seq: number,
+      reason: string,
+      now = new Date(),
+      audit: PlanAudit | null = null,
+    ): Promise<MembershipDoc | null> {
       const doc: MembershipDoc = {
         _id: randomUUID(),
         memberId: m.memberId,
@@ -44,6 +50,7 @@ export function createMemberships({ memberships }: Models) {
         reason,
         createdAt: now,
         announced: false,
+        audit,
       };
       try {
         await memberships.create(doc);
@@ -53,6 +60,8 @@ export function createMemberships({ memberships }: Models) {
         throw err;
       }
     },
+    /** Version `seq` of the member's plan (the one before a change, for its audit entry), or null. */
+    version: (memberId: string, seq: number) => memberships.findOne({ memberId, seq }).lean<MembershipDoc>(),
     /**
      * Every member's newest plan, from one read of the plans (the fields a job decides on). The monthly job checks
      * them in memory and locks only the members that need something; it reads each of those again under its lock.

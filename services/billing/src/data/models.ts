@@ -1,4 +1,4 @@
-import type { MembershipTier, PointsEntryReason, PointTransactionType } from '@pagecast/contracts';
+import type { AuditAction, MembershipTier, PointsEntryReason, PointTransactionType } from '@pagecast/contracts';
 import mongoose from 'mongoose';
 
 /**
@@ -69,6 +69,21 @@ export interface MembershipDoc {
   reason: string;
   createdAt: Date;
   announced: boolean;
+  /**
+   * the audit entry this version makes, published with its announcement (so a crash before it is repaired by the
+   * sweep); null or absent: no change the audit log records (a renewal on the same plan, versions stored before)
+   */
+  audit?: PlanAudit | null;
+}
+
+/** Who changed the plan and how (an action code of the audit log), stored with the version it made. */
+export interface PlanAudit {
+  action: AuditAction;
+  actorUserId: string;
+  /** the client address of the member's call; '' for the renewal job */
+  address: string;
+  /** an upgrade's price, in points */
+  pointsCharged?: number;
 }
 
 const membershipSchema = new mongoose.Schema<MembershipDoc>(
@@ -86,6 +101,7 @@ const membershipSchema = new mongoose.Schema<MembershipDoc>(
     reason: { type: String, required: true },
     createdAt: { type: Date, required: true },
     announced: { type: Boolean, default: false },
+    audit: { type: mongoose.Schema.Types.Mixed, default: null },
   },
   { collection: 'memberships', versionKey: false, minimize: false },
 );

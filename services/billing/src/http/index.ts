@@ -9,7 +9,7 @@ import {
   TransferRequest,
   UpgradeMembershipRequest,
 } from '@pagecast/contracts';
-import { AppError, parseWith, requireActor, requireIdentity, testClockRouter } from '@pagecast/service-kit';
+import { AppError, auditActor, parseWith, requireActor, requireIdentity, testClockRouter } from '@pagecast/service-kit';
 import { type Request, Router } from 'express';
 import { z } from 'zod';
 import type { ServiceContext } from '../context';
@@ -80,12 +80,12 @@ export function createRouter(ctx: ServiceContext): Router {
   router.post('/api/points/purchase', async (req, res) => {
     const memberId = member(req, 'personal');
     const body = parseWith(PointsPurchaseRequest, req.body);
-    noStore(res).json(await recordPurchase(ctx, memberId, body));
+    noStore(res).json(await recordPurchase(ctx, memberId, body, auditActor(req).address));
   });
   router.post('/api/points/confirm-payment', async (req, res) => {
     const memberId = member(req, 'personal');
     const body = parseWith(ConfirmPaymentRequest, req.body);
-    noStore(res).json(await confirmPayment(ctx, memberId, body));
+    noStore(res).json(await confirmPayment(ctx, memberId, body, auditActor(req).address));
   });
   router.post('/api/payments/webhook', async (req, res) => {
     const signature = req.headers['stripe-signature'];
@@ -100,16 +100,16 @@ export function createRouter(ctx: ServiceContext): Router {
   router.post('/api/membership/upgrade', async (req, res) => {
     const memberId = member(req, 'billing.spend');
     const body = parseWith(UpgradeMembershipRequest, req.body);
-    noStore(res).json(await upgradeMembership(ctx, memberId, body.membershipTier, body.expectedCost));
+    noStore(res).json(await upgradeMembership(ctx, memberId, body.membershipTier, body.expectedCost, auditActor(req)));
   });
   router.post('/api/membership/schedule-downgrade', async (req, res) => {
     const memberId = member(req, 'billing.spend');
     const body = parseWith(ScheduleDowngradeRequest, req.body);
-    noStore(res).json(await scheduleDowngrade(ctx, memberId, body.targetTier));
+    noStore(res).json(await scheduleDowngrade(ctx, memberId, body.targetTier, auditActor(req)));
   });
   router.delete('/api/membership/cancel-downgrade', async (req, res) => {
     const memberId = member(req, 'billing.spend');
-    noStore(res).json(await cancelDowngrade(ctx, memberId));
+    noStore(res).json(await cancelDowngrade(ctx, memberId, auditActor(req)));
   });
 
   // --- internal (marketplace), never routed by the gateway

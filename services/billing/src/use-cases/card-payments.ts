@@ -28,7 +28,7 @@ export async function createPaymentIntent(
  * call (whichever is first) credit, and the other finds the entry. Nothing is credited unless the provider says
  * the intent succeeded, in yen, for one of the packages, with a member in its metadata.
  */
-async function creditIntent(ctx: ServiceContext, intent: Intent) {
+async function creditIntent(ctx: ServiceContext, intent: Intent, address?: string) {
   const memberId = intent.metadata.memberId;
   const amount = Number(intent.metadata.package);
   if (!memberId || intent.currency !== 'jpy' || !packages.includes(amount) || intent.amount !== amount) {
@@ -42,6 +42,8 @@ async function creditIntent(ctx: ServiceContext, intent: Intent) {
     reason: { kind: 'pointsPurchase', points: amount },
     key: `payment:${intent.id}`,
     paymentIntentId: intent.id,
+    // the buyer's call's client address, for the purchase's audit entry (the webhook has none)
+    ...(address !== undefined ? { meta: { address } } : {}),
   });
   if (result.status !== 'applied') throw new Error('a credit cannot be refused');
   return result.entry;
@@ -63,9 +65,10 @@ export async function recordPurchase(
   ctx: ServiceContext,
   memberId: string,
   req: { amount: number; stripePaymentIntentId: string },
+  address?: string,
 ): Promise<PointsPurchaseResponse> {
   const intent = await ownIntent(ctx, memberId, req.stripePaymentIntentId, req.amount);
-  const entry = await creditIntent(ctx, intent);
+  const entry = await creditIntent(ctx, intent, address);
   const balance = await ctx.data.ledger.balance(memberId);
   return { added: entry.amount, balance, entryId: entry._id };
 }
@@ -84,6 +87,7 @@ export async function confirmPayment(
   ctx: ServiceContext,
   memberId: string,
   req: { paymentIntentId: string; paymentMethodId: string },
+  address?: string,
 ): Promise<PointsPurchaseResponse> {
   let intent = await ownIntent(ctx, memberId, req.paymentIntentId);
   if (intent.status !== 'succeeded') {
@@ -95,7 +99,7 @@ export async function confirmPayment(
     }
   }
   if (intent.status !== 'succeeded') throw paymentFailed(intent.lastError ?? undefined, intent.lastFailure);
-  const entry = await creditIntent(ctx, intent);
+  const entry = await creditIntent(ctx, intent, address);
   const balance = await ctx.data.ledger.balance(memberId);
   return { added: entry.amount, balance, entryId: entry._id };
 }

@@ -1,12 +1,44 @@
 import { subjects } from '@pagecast/contracts';
-import { nameUuid } from '@pagecast/service-kit';
+import { nameUuid, publishAudit } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { AppendInput, AppendResult, LedgerEntryDoc } from '../data';
 import { PLATFORM_ACCOUNT } from '../domain/fees';
 import { isSaleProceeds } from '../domain/ledger';
 
-/** billing.points.changed.v1 of an entry; its id derives from the entry, so announcing twice publishes once. */
+/**
+ * Points bought by card in the buyer's audit log (their own workspace: the points go to their own ledger): amounts
+ * as numbers, the price's currency as a code. The buyer is the actor; the address is the one of the call that
+ * credited it ('' when the provider's webhook did). Its id derives from the entry, so a repeat is the same entry.
+ */
+async function auditPurchase(ctx: ServiceContext, entry: LedgerEntryDoc): Promise<void> {
+  const address = entry.meta?.address;
+  await publishAudit(
+    ctx.outbox,
+    'billing',
+    {
+      workspaceId: entry.accountId,
+      actor: { userId: entry.accountId, address: typeof address === 'string' ? address : '' },
+      action: 'points.bought',
+      object: { type: 'points-purchase', id: entry._id },
+      before: null,
+      after: {
+        points: entry.amount,
+        price: { amount: entry.amount, currency: 'JPY' },
+        paymentIntentId: entry.paymentIntentId,
+        balance: entry.balance,
+      },
+      key: entry._id,
+    },
+    entry.createdAt,
+  );
+}
+
+/**
+ * billing.points.changed.v1 of an entry (and a card purchase's audit entry); their ids derive from the entry, so
+ * announcing twice (the sweep after a crash) publishes once. Both before the entry is marked announced.
+ */
 export async function announceEntry(ctx: ServiceContext, entry: LedgerEntryDoc): Promise<void> {
+  if (entry.reason?.kind === 'pointsPurchase') await auditPurchase(ctx, entry);
   if (entry.accountId !== PLATFORM_ACCOUNT) {
     await ctx.outbox.add(
       subjects.pointsChanged,

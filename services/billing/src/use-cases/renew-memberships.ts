@@ -1,6 +1,13 @@
 import type { ServiceContext } from '../context';
 import { renewalDueAt, renewalFailed, renewalPlan, trialExpired } from '../domain/membership';
-import { currentMembership, putMembership, renewalKey, withMemberLock } from './membership-state';
+import {
+  billingJob,
+  currentMembership,
+  planChange,
+  putMembership,
+  renewalKey,
+  withMemberLock,
+} from './membership-state';
 import { postEntry } from './post-entry';
 
 /**
@@ -17,15 +24,17 @@ export async function renewMember(ctx: ServiceContext, memberId: string): Promis
     if (!cur) return;
     const ended = trialExpired(cur, now);
     if (ended) {
-      await putMembership(ctx, cur, ended, 'trial ended');
+      await putMembership(ctx, cur, ended, 'trial ended', planChange(cur, ended, billingJob('plan.trial-ended')));
       cur = await currentMembership(ctx, memberId);
       if (!cur) return;
     }
     const plan = renewalPlan(cur, now);
     if (!plan) return;
     const { month } = plan;
+    // a renewal that applies a pending downgrade changes the plan (an entry by the job); one on the same plan does not
+    const renewed = planChange(cur, plan.plan, billingJob('plan.downgraded'));
     if (plan.charge === 0) {
-      await putMembership(ctx, cur, plan.plan, `renewal ${month}`);
+      await putMembership(ctx, cur, plan.plan, `renewal ${month}`, renewed);
       return;
     }
     const charge = await postEntry(ctx, {
@@ -38,7 +47,13 @@ export async function renewMember(ctx: ServiceContext, memberId: string): Promis
     });
     ctx.failpoints.hit('billing.renewal-after-charge');
     const next = charge.status === 'applied' ? plan.plan : renewalFailed(plan.plan);
-    await putMembership(ctx, cur, next, charge.status === 'applied' ? `renewal ${month}` : `renewal ${month} failed`);
+    await putMembership(
+      ctx,
+      cur,
+      next,
+      charge.status === 'applied' ? `renewal ${month}` : `renewal ${month} failed`,
+      charge.status === 'applied' ? renewed : planChange(cur, next, billingJob('plan.renewal-failed')),
+    );
   });
 }
 

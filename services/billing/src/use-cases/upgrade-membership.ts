@@ -1,10 +1,17 @@
 import type { UpgradeMembershipResponse } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { upgradeCost, upgradeRefusal, upgraded } from '../domain/membership';
 import { toMembershipState } from './get-membership';
 import { postEntry } from './post-entry';
-import { currentMembership, putMembership, requireMembership, upgradeKey, withMemberLock } from './membership-state';
+import {
+  currentMembership,
+  putMembership,
+  requireMembership,
+  upgradeAudit,
+  upgradeKey,
+  withMemberLock,
+} from './membership-state';
 
 /**
  * Upgrade at once, paid from points (spec point 4), at the cost the member confirmed: another current cost is
@@ -17,6 +24,7 @@ export async function upgradeMembership(
   memberId: string,
   target: 'standard' | 'creator',
   expectedCost: number,
+  actor: AuditActor,
 ): Promise<UpgradeMembershipResponse> {
   return withMemberLock(ctx, memberId, async () => {
     const cur = await requireMembership(ctx, memberId);
@@ -30,10 +38,17 @@ export async function upgradeMembership(
       type: 'spend',
       reason: { kind: 'upgrade', tier: target },
       key: upgradeKey(memberId, cur.seq + 1),
-      meta: { kind: 'upgrade', tier: target },
+      // who asked, from where: the plan a crash leaves unwritten is finished with its audit entry (currentMembership)
+      meta: { kind: 'upgrade', tier: target, by: actor.userId, address: actor.address },
     });
     if (charge.status === 'insufficient') throw new AppError('INSUFFICIENT_POINTS');
-    await putMembership(ctx, cur, upgraded(cur, target, charge.entry.createdAt), `upgrade to ${target}`);
+    await putMembership(
+      ctx,
+      cur,
+      upgraded(cur, target, charge.entry.createdAt),
+      `upgrade to ${target}`,
+      upgradeAudit(charge.entry),
+    );
     const after = await currentMembership(ctx, memberId);
     if (!after || after.tier !== target) throw new AppError('MEMBERSHIP_BUSY');
     return {
