@@ -58,6 +58,11 @@ export interface PurchaseDoc {
   createdAt: Date;
   /** when the points moved (billing's time), then the licence's start */
   purchasedAt: Date | null;
+  /**
+   * the member who bought and their call's client address, for the buyer's audit entry (written when the purchase
+   * settles, maybe by the sweeper); absent on purchases stored before it: the buyer's workspace's owner, no address
+   */
+  actor?: { userId: string; address: string } | null;
 }
 
 /** content_purchases (spec point 3): a licence, one per completed purchase (_id = purchase id). */
@@ -127,6 +132,7 @@ const purchaseSchema = new Schema<PurchaseDoc>(
     reason: { type: String, default: null },
     createdAt: { type: Date, required: true },
     purchasedAt: { type: Date, default: null },
+    actor: { type: Schema.Types.Mixed, default: null },
   },
   { ...opts, collection: 'purchases' },
 );

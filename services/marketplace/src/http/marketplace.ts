@@ -1,5 +1,5 @@
 import { MarketplaceQuery, PurchaseParams, PurchaseRequest } from '@pagecast/contracts';
-import { parseWith, requireActor } from '@pagecast/service-kit';
+import { auditActor, parseWith, requireActor } from '@pagecast/service-kit';
 import { Router } from 'express';
 import type { ServiceContext } from '../context';
 import { purchaseFile } from '../use-cases/purchase-file';
@@ -21,7 +21,7 @@ export function marketplaceRouter(ctx: ServiceContext): Router {
     const { id } = parseWith(PurchaseParams, req.params);
     // an old client that sends no price is refused (VALIDATION): buying at whatever the price is now is the fault
     const { expectedPrice } = parseWith(PurchaseRequest, req.body ?? {});
-    res.json(await purchaseFile(ctx, { buyerId: workspaceId, fileId: id, expectedPrice }));
+    res.json(await purchaseFile(ctx, { buyerId: workspaceId, fileId: id, expectedPrice, actor: auditActor(req) }));
   });
 
   return router;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MembershipTierValue, PurchaseResponse } from '@pagecast/contracts';
 import { constants, feeSplitFor } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { PurchaseDoc } from '../data';
 import { purchaseClaimKey, purchaseRefusal } from '../domain/purchase';
@@ -18,9 +18,9 @@ const DUPLICATE_WAIT_MS = 5000;
  */
 export async function purchaseFile(
   ctx: ServiceContext,
-  input: { buyerId: string; fileId: string; expectedPrice: number },
+  input: { buyerId: string; fileId: string; expectedPrice: number; actor: AuditActor },
 ): Promise<PurchaseResponse> {
-  const { buyerId, fileId, expectedPrice } = input;
+  const { buyerId, fileId, expectedPrice, actor } = input;
   const { data, clock } = ctx;
   const now = clock.now();
   const [tier, listing, holds] = await Promise.all([
@@ -57,6 +57,7 @@ export async function purchaseFile(
     reason: null,
     createdAt: now,
     purchasedAt: null,
+    actor: { userId: actor.userId, address: actor.address },
   };
   if (!(await data.purchases.claim(purchase))) return duplicateOf(ctx, purchase.claimKey);
 

@@ -1,7 +1,7 @@
-import { subjects } from '@pagecast/contracts';
-import { nameUuid } from '@pagecast/service-kit';
+import { AUDIT_SYSTEM_ACTORS, subjects } from '@pagecast/contracts';
+import { nameUuid, publishAudit } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
-import type { PurchaseDoc } from '../data';
+import type { LicenceDoc, PurchaseDoc } from '../data';
 import { licenceEnd } from '../domain/purchase';
 
 export type Settled =
@@ -60,6 +60,7 @@ export async function settlePurchase(
     createdAt: purchasedAt,
     expiredAt: null,
   });
+  await auditPurchase(ctx, purchase, licence);
   ctx.failpoints.hit('marketplace.before-announce');
   await ctx.outbox.add(
     subjects.purchaseCompleted,
@@ -77,4 +78,55 @@ export async function settlePurchase(
   );
   await data.purchases.setState(purchase._id, 'completed', { purchasedAt });
   return { state: 'completed', balance: outcome.buyerBalance, expiresAt: licence.expiresAt };
+}
+
+/**
+ * The purchase in two audit logs: `licence.bought` in the buyer's workspace (the member who bought, their address),
+ * `sale.completed` in the seller's (actor system:marketplace: the buyer, of another workspace, is not named to the
+ * seller). Amounts in points, as numbers. Written while the purchase is still pending, from the stored purchase and
+ * licence: a crash before it is marked completed makes the sweeper settle it again and write the same entries (ids
+ * from the purchase), so each is chained once and none is lost.
+ */
+async function auditPurchase(ctx: ServiceContext, purchase: PurchaseDoc, licence: LicenceDoc): Promise<void> {
+  const at = licence.createdAt;
+  const key = purchase._id;
+  await publishAudit(
+    ctx.outbox,
+    'marketplace',
+    {
+      workspaceId: purchase.buyerId,
+      actor: purchase.actor ?? { userId: purchase.buyerId, address: '' },
+      action: 'licence.bought',
+      object: { type: 'licence', id: purchase._id },
+      before: null,
+      after: {
+        fileId: purchase.fileId,
+        title: purchase.title,
+        pointsSpent: purchase.price,
+        expiresAt: licence.expiresAt.toISOString(),
+      },
+      key,
+    },
+    at,
+  );
+  await publishAudit(
+    ctx.outbox,
+    'marketplace',
+    {
+      workspaceId: purchase.sellerId,
+      actor: { userId: AUDIT_SYSTEM_ACTORS.marketplace, address: '' },
+      action: 'sale.completed',
+      object: { type: 'sale', id: purchase._id },
+      before: null,
+      after: {
+        fileId: purchase.fileId,
+        title: purchase.title,
+        price: purchase.price,
+        sellerNet: purchase.sellerNet,
+        platformFee: purchase.platformFee,
+      },
+      key,
+    },
+    at,
+  );
 }
