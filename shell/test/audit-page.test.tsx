@@ -1,6 +1,7 @@
 // The audit log page (/workspace/audit) in jsdom with the real catalogues and query client; the network is an
 // in-test account service holding one workspace's members and audit entries.
 import {
+  AUDIT_SYSTEM_ACTORS,
   AuditAction,
   AuditObjectType,
   type AuditRecord,
@@ -14,6 +15,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { UserMenu } from '../src/features/header/components/user-menu';
 import { AuditPage } from '../src/features/workspace/components/audit-page';
 import { MembersPage } from '../src/features/workspace/components/members-page';
+import { auditActionWord, auditActorWord, auditObjectWord } from '../src/features/workspace/model/audit';
 import { type Call, json, pageHost, settle } from './render-page';
 
 let workspaces: WorkspaceSummary[];
@@ -253,5 +255,86 @@ describe('the audit log in another workspace (French)', () => {
       'Seuls le propriétaire et les administrateurs de cet espace de travail peuvent lire son journal d’audit.',
     );
     expect(auditReads()).toEqual([]);
+  });
+});
+
+describe('changes no member made, and the billing, marketplace and fleet codes', () => {
+  const added = [
+    'group.order-set',
+    'alert-rules.updated',
+    'points.bought',
+    'plan.upgraded',
+    'plan.downgrade-scheduled',
+    'plan.downgrade-cancelled',
+    'plan.downgraded',
+    'plan.renewal-failed',
+    'plan.trial-ended',
+    'licence.bought',
+    'sale.completed',
+  ] as const;
+  const addedTypes = ['group-order', 'alert-rules', 'points-purchase', 'plan', 'licence', 'sale'] as const;
+
+  it('words each of them in Japanese and French, never as the code itself', async () => {
+    for (const lng of ['ja', 'fr']) {
+      await i18n.changeLanguage(lng);
+      for (const code of added) {
+        expect(AuditAction.options).toContain(code);
+        expect(auditActionWord(i18n.t, code), `${lng} ${code}`).not.toBe(code);
+      }
+      for (const type of addedTypes) {
+        expect(AuditObjectType.options).toContain(type);
+        expect(auditObjectWord(i18n.t, type), `${lng} ${type}`).not.toBe(type);
+      }
+    }
+    await i18n.changeLanguage('ja');
+  });
+
+  it('names the disaster feed and the renewal job as Pagecast, looking up no person for them', async () => {
+    entries = [
+      entry(2, {
+        actorUserId: AUDIT_SYSTEM_ACTORS.alerts,
+        address: '',
+        action: 'takeover.started',
+        object: { type: 'takeover', id: 't1' },
+      }),
+      entry(1, {
+        actorUserId: AUDIT_SYSTEM_ACTORS.billing,
+        address: '',
+        action: 'plan.downgraded',
+        object: { type: 'plan', id: 'u1' },
+      }),
+    ];
+    await render(<AuditPage />, '/workspace/audit');
+    expect(text('audit-row-2')).toContain('Pagecast（災害アラート）');
+    expect(text('audit-row-2')).not.toContain('system:');
+    expect(text('audit-action-1')).toBe('ダウングレードを適用');
+    expect(text('audit-row-1')).toContain('Pagecast（プランの更新）');
+    expect(text('audit-row-1')).toContain('プラン u1');
+    expect(sent.filter((s) => s.path.includes('system'))).toEqual([]);
+  });
+
+  it('says them in French too', async () => {
+    await i18n.changeLanguage('fr');
+    entries = [
+      entry(2, {
+        actorUserId: AUDIT_SYSTEM_ACTORS.marketplace,
+        address: '',
+        action: 'sale.completed',
+        object: { type: 'sale', id: 'p1' },
+      }),
+      entry(1, { action: 'points.bought', object: { type: 'points-purchase', id: 'u2:7' } }),
+    ];
+    await render(<AuditPage />, '/workspace/audit');
+    expect(text('audit-row-2')).toContain('Pagecast (place de marché)');
+    expect(text('audit-action-2')).toBe('Contenu vendu');
+    expect(text('audit-row-2')).toContain('Vente p1');
+    expect(text('audit-action-1')).toBe('Points achetés');
+    expect(text('audit-row-1')).toContain('鈴木');
+    expect(auditActorWord(i18n.t, AUDIT_SYSTEM_ACTORS.alerts, () => undefined)).toBe(
+      'Pagecast (alertes de catastrophe)',
+    );
+    // a source this page does not know yet shows as itself, and is still no person
+    expect(auditActorWord(i18n.t, 'system:other', () => 'Someone')).toBe('system:other');
+    await i18n.changeLanguage('ja');
   });
 });

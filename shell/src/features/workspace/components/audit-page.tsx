@@ -20,7 +20,15 @@ import type { TFunction } from 'i18next';
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { type AuditFilter, auditQuery, downloadAuditCsv } from '../api/audit';
 import { membersQuery } from '../api/workspaces';
-import { auditActionWord, auditObjectWord, auditValue, dayEnd, dayStart, formatAuditMoment } from '../model/audit';
+import {
+  auditActionWord,
+  auditActorWord,
+  auditObjectWord,
+  auditValue,
+  dayEnd,
+  dayStart,
+  formatAuditMoment,
+} from '../model/audit';
 import { personName, roleWord } from '../model/people';
 import { useActiveWorkspace } from '../model/use-workspace';
 import './workspace.css';
@@ -224,7 +232,12 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
                   </thead>
                   <tbody>
                     {rows.map((row) => (
-                      <AuditRow key={row.id} row={row} who={names.get(row.actorUserId) ?? row.actorUserId} t={t} />
+                      <AuditRow
+                        key={row.id}
+                        row={row}
+                        who={auditActorWord(t, row.actorUserId, (id) => names.get(id))}
+                        t={t}
+                      />
                     ))}
                   </tbody>
                 </table>

@@ -1,4 +1,5 @@
 // Wording and formatting of the audit log's entries, which hold codes and plain JSON only.
+import { AUDIT_SYSTEM_ACTOR_PREFIX } from '@pagecast/contracts';
 import type { TFunction } from 'i18next';
 
 /**
@@ -7,6 +8,20 @@ import type { TFunction } from 'i18next';
  */
 export const auditActionWord = (t: TFunction, code: string): string =>
   /^[a-z-]+\.[a-z-]+$/.test(code) ? t(`workspace.audit.actions.${code}`, { defaultValue: code }) : code;
+
+/**
+ * Who made the change: a system actor (`system:<source>`, e.g. the disaster feed) in words, never looked up as a
+ * person; anyone else by `personName` (a member's name), or their id when they are no member any more.
+ */
+export function auditActorWord(t: TFunction, actorUserId: string, personName: (id: string) => string | undefined) {
+  if (actorUserId.startsWith(AUDIT_SYSTEM_ACTOR_PREFIX)) {
+    const source = actorUserId.slice(AUDIT_SYSTEM_ACTOR_PREFIX.length);
+    return /^[a-z-]+$/.test(source)
+      ? t(`workspace.audit.system.${source}`, { defaultValue: actorUserId })
+      : actorUserId;
+  }
+  return personName(actorUserId) ?? actorUserId;
+}
 
 /** An object type in words; an unknown one as itself. */
 export const auditObjectWord = (t: TFunction, type: string): string =>
