@@ -271,6 +271,20 @@ describe('reading', () => {
 });
 
 describe("account's own changes", () => {
+  it('a login, right or wrong, is no change: it makes no audit entry', async () => {
+    const m = await verifiedMember(h, 'audit-login');
+    const published = async () => (await h.server.context.outbox.entries({ subject: subjects.auditAccount })).length;
+    const before = await published();
+    const { session } = await login(h, m.email, m.password);
+    const wrong = await call(h, 'POST', '/api/auth/local-login', {
+      body: { email: m.email, password: 'not it at all' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(await published()).toBe(before);
+    const rows = await h.server.context.conn.collection('audit_log').countDocuments({ workspaceId: session.userId });
+    expect(rows).toBe(0);
+  });
+
   it('a role change makes exactly one chained entry with the role before and after; a refused one none', async () => {
     const ws = owner.userId;
     const { workspaces } = h.server.context.data;
