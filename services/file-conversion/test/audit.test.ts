@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { AuditEntry, subjects } from '@pagecast/contracts';
 import { callService, clientAddressHeaders } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpus, destroyService, fileBytes, newUser, startService, type TestService, upload } from './helpers';
+import {
+  corpus,
+  destroyService,
+  fileBytes,
+  newUser,
+  startService,
+  type TestService,
+  upload,
+  waitConverted,
+} from './helpers';
 
 let svc: TestService;
 const owner = newUser();
@@ -90,6 +99,42 @@ describe('file changes', () => {
     const gone = await callFrom(stranger, 'DELETE', `/api/files/${fileId}`);
     expect(gone.status).toBe(404);
     expect(await entriesAbout(fileId)).toHaveLength(before);
+  });
+});
+
+describe('publish settings', () => {
+  it('publishing and unpublishing each make one entry with the price and the stated copyright before and after', async () => {
+    await waitConverted(svc, owner, fileId);
+    const before = (await entriesAbout(fileId)).length;
+    const noAuthor = await callFrom(owner, 'PUT', `/api/files/${fileId}/publish`, {
+      isPublished: true,
+      publishPrice: 5000,
+    });
+    expect(noAuthor.status).toBe(400);
+    const pub = await callFrom(owner, 'PUT', `/api/files/${fileId}/publish`, {
+      isPublished: true,
+      publishPrice: 5000,
+      copyrightInfo: { authorName: '山田太郎', companyName: '山田商店' },
+    });
+    expect(pub.status).toBe(200);
+    const off = await callFrom(owner, 'PUT', `/api/files/${fileId}/publish`, { isPublished: false });
+    expect(off.status).toBe(200);
+    const entries = await entriesAbout(fileId);
+    expect(entries).toHaveLength(before + 2);
+    expect(one(entries, 'file.published')).toMatchObject({
+      actorUserId: owner,
+      address: ADDRESS,
+      before: { isPublished: false, publishPrice: null, copyright: null },
+      after: {
+        isPublished: true,
+        publishPrice: 5000,
+        copyright: { authorName: '山田太郎', companyName: '山田商店', copyrightText: null },
+      },
+    });
+    expect(one(entries, 'file.unpublished')).toMatchObject({
+      before: { isPublished: true, publishPrice: 5000, copyright: { authorName: '山田太郎' } },
+      after: { isPublished: false, copyright: { authorName: '山田太郎' } },
+    });
   });
 });
 

@@ -29,6 +29,8 @@ export function auditFileChange(
   fileId: string,
   before: FileDoc | null,
   after: FileDoc | null,
+  /** more of the file's state this change concerns (its publish settings' stated copyright), before and after */
+  extra?: { before: Record<string, unknown>; after: Record<string, unknown> },
 ) {
   return publishAudit(
     ctx.outbox,
@@ -38,8 +40,8 @@ export function auditFileChange(
       actor,
       action,
       object: { type: 'file', id: fileId },
-      before: before && fileAuditSnapshot(before),
-      after: after && fileAuditSnapshot(after),
+      before: before && { ...fileAuditSnapshot(before), ...extra?.before },
+      after: after && { ...fileAuditSnapshot(after), ...extra?.after },
     },
     ctx.clock.now(),
   );

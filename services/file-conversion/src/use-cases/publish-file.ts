@@ -24,7 +24,8 @@ export async function publishFile(
   if (input.isPublished && !canPublish(file.status)) throw new AppError('FILE_NOT_READY');
   // Selling needs an author name (spec point 5: '販売する場合は著作者名が必要です'), given now or recorded before; the
   // buyer is shown it. Checked before anything is written, so a refusal changes nothing.
-  const copyright = input.copyrightInfo ?? (await repo.getCopyrightInfo(file._id));
+  const stated = await repo.getCopyrightInfo(file._id);
+  const copyright = input.copyrightInfo ?? stated;
   if (input.isPublished && !copyright?.authorName?.trim()) throw new AppError('AUTHOR_NAME_REQUIRED');
   if (input.copyrightInfo) {
     await repo.setCopyrightInfo(file._id, input.copyrightInfo);
@@ -37,7 +38,11 @@ export async function publishFile(
   });
   if (!updated) throw new AppError('FILE_NOT_FOUND');
   const action = updated.isPublished ? 'file.published' : 'file.unpublished';
-  await auditFileChange(ctx, actor, action, updated.userId, updated._id, file, updated);
+  // the stated author, company and notice are part of the publish settings: the entry shows them changed too
+  await auditFileChange(ctx, actor, action, updated.userId, updated._id, file, updated, {
+    before: { copyright: copyrightSnapshot(stated) },
+    after: { copyright: copyrightSnapshot(input.copyrightInfo ?? stated) },
+  });
   await ctx.outbox.add('files.file.updated.v1', fileUpdatedData(updated));
   const listing = filePublishedData(updated, copyright ?? undefined);
   if (listing) await ctx.outbox.add('files.file.published.v1', listing);
@@ -49,4 +54,16 @@ export async function publishFile(
     });
   }
   return toFileSummary(updated);
+}
+
+/** The stated copyright as the audit log keeps it (null: none stated). */
+function copyrightSnapshot(
+  c: { authorName?: string | null; companyName?: string | null; copyrightText?: string | null } | null | undefined,
+) {
+  if (!c) return null;
+  return {
+    authorName: c.authorName ?? null,
+    companyName: c.companyName ?? null,
+    copyrightText: c.copyrightText ?? null,
+  };
 }
