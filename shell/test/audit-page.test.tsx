@@ -325,7 +325,7 @@ describe('changes no member made, and the billing, marketplace and fleet codes',
       entry(1, { action: 'points.bought', object: { type: 'points-purchase', id: 'u2:7' } }),
     ];
     await render(<AuditPage />, '/workspace/audit');
-    expect(text('audit-row-2')).toContain('Pagecast (place de marché)');
+    expect(text('audit-row-2')).toContain('Pagecast (marketplace)');
     expect(text('audit-action-2')).toBe('Contenu vendu');
     expect(text('audit-row-2')).toContain('Vente p1');
     expect(text('audit-action-1')).toBe('Points achetés');
