@@ -37,6 +37,12 @@ const { calls, sent, render } = pageHost((call) => {
   if (refused) return refused;
   if (call.path === '/api/auth/user') return json({ id: 'u1', email: 'u1@example.test' });
   if (call.path === '/api/workspaces') return json({ workspaces });
+  const settings = /^\/api\/workspaces\/([^/]+)\/settings$/.exec(call.path);
+  if (settings && call.method === 'PUT') {
+    const { approvalRequired } = call.body as { approvalRequired: boolean };
+    workspaces = workspaces.map((w) => (w.id === settings[1] ? { ...w, approvalRequired } : w));
+    return json(workspaces.find((w) => w.id === settings[1]));
+  }
   const ws = /^\/api\/workspaces\/([^/]+)\/(members|invitations)(?:\/([^/]+))?$/.exec(call.path);
   if (ws && call.method === 'GET' && ws[2] === 'members') return json({ members });
   if (ws && call.method === 'GET' && ws[2] === 'invitations') return json({ invitations });
@@ -232,5 +238,54 @@ describe('the members page of a viewer (French)', () => {
     await choose('member-role-u7', 'admin');
     expect(toastTitle()).toBe('Le rôle n’a pas pu être modifié');
     expect(byTestId('toast')?.textContent).toContain(i18n.t('errors.FORBIDDEN_ROLE'));
+  });
+});
+
+describe('the approval setting', () => {
+  const switchEl = () => byTestId<HTMLInputElement>('approval-switch');
+
+  it('is turned on by the owner: the setting is saved, the switch and its words say so, the list is read again (Japanese)', async () => {
+    await render(<MembersPage />, '/workspace/members');
+    expect(text('approval-card')).toContain('編集者による再生内容の変更に承認を必要とする');
+    expect(switchEl()?.checked).toBe(false);
+    expect(switchEl()?.getAttribute('role')).toBe('switch');
+    expect(text('approval-state')).toBe('オフ：編集者の変更はすぐに反映されます。');
+    const listReads = () => calls.filter((c) => c.method === 'GET' && c.path === '/api/workspaces').length;
+    const before = listReads();
+    await click(switchEl());
+    expect(calls.filter((c) => c.method === 'PUT')).toEqual([
+      { method: 'PUT', path: '/api/workspaces/u1/settings', body: { approvalRequired: true } },
+    ]);
+    expect(switchEl()?.checked).toBe(true);
+    expect(text('approval-state')).toBe('オン：編集者の変更は承認待ちになります。');
+    expect(toastTitle()).toBe('承認が必要になりました');
+    expect(listReads()).toBeGreaterThan(before);
+  });
+
+  it('is not offered to a role without the workspace’s settings (French editor)', async () => {
+    await i18n.changeLanguage('fr');
+    workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'editor', approvalRequired: true }];
+    setCurrentWorkspace('w9');
+    await render(<MembersPage />, '/workspace/members?w=w9');
+    expect(text('members-page')).toContain('Mairie de Lyon');
+    expect(byTestId('approval-card')).toBeNull();
+  });
+
+  it('says a refusal in French and keeps the switch as it was (admin)', async () => {
+    await i18n.changeLanguage('fr');
+    workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'admin', approvalRequired: true }];
+    setCurrentWorkspace('w9');
+    refuse = (call) =>
+      call.method === 'PUT' ? json({ code: 'FORBIDDEN_ROLE', message: 'forbidden' }, 403) : undefined;
+    await render(<MembersPage />, '/workspace/members?w=w9');
+    expect(text('approval-card')).toContain(
+      'Les modifications des éditeurs sur ce que diffusent les écrans doivent être approuvées',
+    );
+    expect(switchEl()?.checked).toBe(true);
+    await click(switchEl());
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ approvalRequired: false }]);
+    expect(toastTitle()).toBe('Impossible de modifier le réglage');
+    expect(byTestId('toast')?.textContent).toContain(i18n.t('errors.FORBIDDEN_ROLE'));
+    expect(switchEl()?.checked).toBe(true);
   });
 });

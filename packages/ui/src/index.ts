@@ -1,5 +1,6 @@
 export { Badge, type BadgeVariant } from './components/badge';
 export { Button, type ButtonProps, type ButtonSize, type ButtonVariant, buttonClass } from './components/button';
+export { ChangeList, changeValue } from './components/change-list';
 export { CopyrightDetails } from './components/copyright-details';
 export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './components/card';
 export { Dialog, type DialogProps, Modal } from './components/dialog';
@@ -99,4 +100,6 @@ export {
   withWorkspace,
   workspaceHeaders,
 } from './session/workspace';
+export { PROPOSALS_PATH, proposalPath, useChangesWaitForApproval } from './session/approval';
+export { personName, roleWord } from './session/people';
 export { useWorkspaceCan, useWorkspaceRole, workspacesQuery, workspacesQueryKey } from './session/workspace-role';

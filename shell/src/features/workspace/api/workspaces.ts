@@ -5,10 +5,13 @@ import type {
   CreateInvitationRequest,
   InvitableRole,
   InvitationOffer,
+  UpdateWorkspaceSettingsRequest,
   WorkspaceInvitation,
   WorkspaceInvitationList,
+  WorkspaceList,
   WorkspaceMember,
   WorkspaceMemberList,
+  WorkspaceSummary,
 } from '@pagecast/contracts';
 import { apiRequest } from '@pagecast/ui';
 import { workspacesQueryKey } from '@pagecast/ui';
@@ -77,5 +80,24 @@ export function useAcceptInvitation(token: string) {
         await apiRequest('POST', `/api/invitations/${encodeURIComponent(token)}/accept`, {})
       ).json()) as AcceptInvitationResponse,
     onSuccess: () => client.invalidateQueries({ queryKey: workspacesQueryKey }),
+  });
+}
+
+/**
+ * PUT /api/workspaces/:id/settings (owner and admins): the answer is the workspace as listed, written into the list
+ * at once (every page reads the setting from it, the player's forms among them), then the list is read again.
+ */
+export function useUpdateWorkspaceSettings(workspaceId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: UpdateWorkspaceSettingsRequest) =>
+      (await (
+        await apiRequest('PUT', `/api/workspaces/${encodeURIComponent(workspaceId)}/settings`, body)
+      ).json()) as WorkspaceSummary,
+    onSuccess: (saved) =>
+      client.setQueryData<WorkspaceList>(workspacesQueryKey, (list) =>
+        list ? { workspaces: list.workspaces.map((w) => (w.id === saved.id ? { ...w, ...saved } : w)) } : list,
+      ),
+    onSettled: () => client.invalidateQueries({ queryKey: workspacesQueryKey }),
   });
 }

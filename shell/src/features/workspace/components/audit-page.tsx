@@ -7,6 +7,7 @@ import {
   CardContent,
   CardHeader,
   CardTitle,
+  ChangeList,
   describeError,
   Field,
   Input,
@@ -20,22 +21,14 @@ import type { TFunction } from 'i18next';
 import { type ReactNode, useId, useMemo, useState } from 'react';
 import { type AuditFilter, auditQuery, downloadAuditCsv } from '../api/audit';
 import { membersQuery } from '../api/workspaces';
-import {
-  auditActionWord,
-  auditActorWord,
-  auditObjectWord,
-  auditValue,
-  dayEnd,
-  dayStart,
-  formatAuditMoment,
-} from '../model/audit';
+import { auditActionWord, auditActorWord, auditObjectWord, dayEnd, dayStart, formatAuditMoment } from '../model/audit';
 import { personName, roleWord } from '../model/people';
 import { useActiveWorkspace } from '../model/use-workspace';
 import './workspace.css';
 
 /**
  * The workspace's audit log for its owner and admins (`audit.read`): who changed what, when, from which address,
- * with the difference before → after; filters, older pages on demand, and the CSV of the same filters. Entries hold
+ * with the difference (before and after); filters, older pages on demand, and the CSV of the same filters. Entries hold
  * codes only: this page words them in the reader's language.
  */
 export function AuditPage() {
@@ -321,19 +314,7 @@ function AuditRow({ row, who, t }: { row: AuditRecord; who: string; t: TFunction
             >
               {t('workspace.audit.changes', { count: row.diff.length })}
             </button>
-            {open ? (
-              <ul className="pc-audit__diff" id={diffId}>
-                {row.diff.map((change) => (
-                  <li key={change.path.join('\u0000')}>
-                    {t('workspace.audit.changeLine', {
-                      path: change.path.join('.'),
-                      before: 'before' in change ? auditValue(change.before) : t('workspace.audit.absent'),
-                      after: 'after' in change ? auditValue(change.after) : t('workspace.audit.absent'),
-                    })}
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            {open ? <ChangeList changes={row.diff} id={diffId} /> : null}
           </div>
         )}
       </td>

@@ -35,6 +35,7 @@ import {
   useInvite,
   useRemoveMember,
   useRevokeInvitation,
+  useUpdateWorkspaceSettings,
 } from '../api/workspaces';
 import './workspace.css';
 import { formatMoment, personName, roleWord } from '../model/people';
@@ -54,6 +55,7 @@ export function MembersPage() {
   // the policy's table (owner and admins manage people); the server decides, this only leaves out controls
   const manager = useWorkspaceCan('workspace.members');
   const auditReader = useWorkspaceCan('audit.read');
+  const settingsEditor = useWorkspaceCan('workspace.settings');
   if (!active) return null;
   return (
     <div className="pc-container pc-page" data-testid="members-page">
@@ -77,6 +79,7 @@ export function MembersPage() {
           ) : null}
         </div>
         <MembersCard workspaceId={active.id} manager={manager} />
+        {settingsEditor ? <ApprovalCard workspaceId={active.id} approvalRequired={active.approvalRequired} /> : null}
         {manager ? <InvitationsCard workspaceId={active.id} /> : null}
         {manager ? <InviteCard workspaceId={active.id} /> : null}
         {active.role && active.role !== 'owner' ? <LeaveCard workspaceId={active.id} name={active.name} /> : null}
@@ -191,6 +194,70 @@ function MembersCard({ workspaceId, manager }: { workspaceId: string; manager: b
           </>
         }
       />
+    </Card>
+  );
+}
+
+/**
+ * The workspace's approval setting (owner and admins): when on, an editor's change of what screens play waits as a
+ * proposal until a publisher or an administrator approves it. The switch shows the listed value; while the list has
+ * not come it is off and disabled.
+ */
+function ApprovalCard({
+  workspaceId,
+  approvalRequired,
+}: {
+  workspaceId: string;
+  approvalRequired: boolean | undefined;
+}) {
+  const { t } = useTranslation();
+  const update = useUpdateWorkspaceSettings(workspaceId);
+  const sessionExpired = useSessionExpired();
+  const on = update.isPending ? Boolean(update.variables?.approvalRequired) : approvalRequired === true;
+  const toggle = () =>
+    update.mutate(
+      { approvalRequired: !on },
+      {
+        onSuccess: (saved) =>
+          toast({ title: t(saved.approvalRequired ? 'workspace.approval.turnedOn' : 'workspace.approval.turnedOff') }),
+        onError: (error) => {
+          if (sessionExpired(error)) return;
+          toast({
+            title: t('workspace.approval.failed'),
+            description: describeError(error, t, t('workspace.errors.fallback')),
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  return (
+    <Card data-testid="approval-card">
+      <CardHeader>
+        <CardTitle level={2}>{t('workspace.approval.title')}</CardTitle>
+        <CardDescription id="approval-description">{t('workspace.approval.description')}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <label className="pc-switch">
+          <input
+            type="checkbox"
+            role="switch"
+            className="pc-switch__input"
+            checked={on}
+            aria-checked={on}
+            aria-describedby="approval-description"
+            disabled={approvalRequired === undefined || update.isPending}
+            data-testid="approval-switch"
+            onChange={toggle}
+          />
+          <span className="pc-switch__track" aria-hidden="true">
+            <span className="pc-switch__thumb" />
+          </span>
+          <span>{t('workspace.approval.label')}</span>
+        </label>
+        <p className="pc-muted" style={{ margin: '8px 0 0' }} data-testid="approval-state">
+          {t(on ? 'workspace.approval.stateOn' : 'workspace.approval.stateOff')}
+        </p>
+      </CardContent>
     </Card>
   );
 }

@@ -32,12 +32,6 @@ export function formatAuditMoment(iso: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
 }
 
-/** A changed value as text: strings as they are, anything else as JSON. */
-export function auditValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value) ?? String(value);
-}
-
 /** The first moment of a day `YYYY-MM-DD` of the reader's calendar, as an ISO moment. */
 export function dayStart(day: string): string {
   const [y, m, d] = day.split('-').map(Number);

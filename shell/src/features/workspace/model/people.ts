@@ -1,21 +1,7 @@
-import type { TFunction } from 'i18next';
-
-/** A person's name in the reader's language's order (family name first in Japanese), else their address. */
-export function personName(
-  person: { firstName: string | null; lastName: string | null; email?: string },
-  language: string,
-): string {
-  const first = person.firstName?.trim();
-  const last = person.lastName?.trim();
-  const parts = language.startsWith('ja') ? [last, first] : [first, last];
-  const name = parts.filter(Boolean).join(' ');
-  return name || person.email || '';
-}
+// personName and roleWord are @pagecast/ui's (the player's proposals name people too)
+export { personName, roleWord } from '@pagecast/ui';
 
 /** A moment as the reader writes dates and times. */
 export function formatMoment(iso: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
-
-/** The words of a role. */
-export const roleWord = (t: TFunction, role: string): string => t(`workspace.roles.${role}`, { defaultValue: role });

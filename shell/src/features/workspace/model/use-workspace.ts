@@ -11,6 +11,8 @@ export interface ActiveWorkspace {
   /** the person's role there (their own workspace: owner; another, until the list has come: undefined) */
   role: WorkspaceRole | undefined;
   own: boolean;
+  /** whether an editor's change of what screens play waits for approval there (undefined until the list has come) */
+  approvalRequired: boolean | undefined;
   /** the person's workspaces (empty until read) */
   workspaces: WorkspaceSummary[];
 }
@@ -25,5 +27,12 @@ export function useActiveWorkspace(): ActiveWorkspace | undefined {
   const workspaces = list.data?.workspaces ?? [];
   const found = workspaces.find((w) => w.id === id);
   const own = id === user.id;
-  return { id, name: found?.name, role: found?.role ?? (own ? 'owner' : undefined), own, workspaces };
+  return {
+    id,
+    name: found?.name,
+    role: found?.role ?? (own ? 'owner' : undefined),
+    approvalRequired: found?.approvalRequired,
+    own,
+    workspaces,
+  };
 }

@@ -1,0 +1,28 @@
+// An object's difference (the audit log's AuditChange list: a path, the value before, the value after) as one line
+// per change in the reader's words. The shell's audit log and the player's proposals show differences alike.
+import type { AuditChange } from '@pagecast/contracts';
+import { useTranslation } from '@pagecast/i18n';
+
+/** A changed value as text: strings as they are, anything else as JSON. */
+export function changeValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** One line per change: "path: from before to after" (a side that is missing says so). */
+export function ChangeList({ changes, id, testId }: { changes: readonly AuditChange[]; id?: string; testId?: string }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="pc-change-list" id={id} data-testid={testId}>
+      {changes.map((change) => (
+        <li key={change.path.join('\u0000')}>
+          {t('workspace.audit.changeLine', {
+            path: change.path.join('.'),
+            before: 'before' in change ? changeValue(change.before) : t('workspace.audit.absent'),
+            after: 'after' in change ? changeValue(change.after) : t('workspace.audit.absent'),
+          })}
+        </li>
+      ))}
+    </ul>
+  );
+}
