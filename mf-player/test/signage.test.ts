@@ -20,6 +20,8 @@ describe("mf_player './routes'", () => {
       'FleetHealthPage',
       'FleetPage',
       'PlaylistsPage',
+      'ProposalPage',
+      'ProposalsPage',
       'ScreensPage',
       'SignagePage',
     ]);

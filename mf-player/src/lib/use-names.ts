@@ -1,9 +1,9 @@
 import type { ScreenGroup, TakeoverAlert, TakeoverContent, TakeoverTarget } from '@pagecast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
-import { accessibleFilesQuery } from '../../../lib/accessible-files';
-import { playlistsQuery } from '../../../lib/playlists';
-import { fleetScreensQuery } from '../api/fleet-api';
+import { accessibleFilesQuery } from './accessible-files';
+import { playlistsQuery } from './playlists';
+import { fleetScreensQuery } from './fleet-screens';
 
 /** How many screen names a line lists before it says "and N more". */
 export const NAMES_LISTED = 3;

@@ -16,11 +16,23 @@ const FleetPage = lazy(() => import('../features/fleet/components/fleet-page').t
 const FleetHealthPage = lazy(() =>
   import('../features/health/components/fleet-health-page').then((m) => ({ default: m.FleetHealthPage })),
 );
+const ProposalsPage = lazy(() =>
+  import('../features/approvals/components/proposals-page').then((m) => ({ default: m.ProposalsPage })),
+);
+const ProposalPage = lazy(() =>
+  import('../features/approvals/components/proposal-page').then((m) => ({ default: m.ProposalPage })),
+);
 const DisplayPage = lazy(() =>
   import('../features/display/components/display-page').then((m) => ({ default: m.DisplayPage })),
 );
 
-export default { SignagePage, PlaylistsPage, ScreensPage, FleetPage, FleetHealthPage, DisplayPage } satisfies Record<
-  string,
-  ComponentType
->;
+export default {
+  SignagePage,
+  PlaylistsPage,
+  ScreensPage,
+  FleetPage,
+  FleetHealthPage,
+  ProposalsPage,
+  ProposalPage,
+  DisplayPage,
+} satisfies Record<string, ComponentType>;

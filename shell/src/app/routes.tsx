@@ -55,6 +55,11 @@ function signedInRoutes() {
       <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
       <Route path="/screens/fleet" element={<RemoteRoute remote="mf_player" component="FleetPage" />} />
       <Route path="/screens/health" element={<RemoteRoute remote="mf_player" component="FleetHealthPage" />} />
+      <Route path="/screens/proposals" element={<RemoteRoute remote="mf_player" component="ProposalsPage" />} />
+      <Route
+        path="/screens/proposals/:proposalId"
+        element={<RemoteRoute remote="mf_player" component="ProposalPage" />}
+      />
       <Route path="/marketplace" element={marketplace} />
       <Route path="/points" element={lazyPage(<PointsPage />)} />
       <Route path="/settings" element={lazyPage(<SettingsPage />)} />
@@ -96,6 +101,11 @@ function signedOutRoutes() {
         <Route path="/screens" element={<RemoteRoute remote="mf_player" component="ScreensPage" />} />
         <Route path="/screens/fleet" element={<RemoteRoute remote="mf_player" component="FleetPage" />} />
         <Route path="/screens/health" element={<RemoteRoute remote="mf_player" component="FleetHealthPage" />} />
+        <Route path="/screens/proposals" element={<RemoteRoute remote="mf_player" component="ProposalsPage" />} />
+        <Route
+          path="/screens/proposals/:proposalId"
+          element={<RemoteRoute remote="mf_player" component="ProposalPage" />}
+        />
         <Route path="/points" element={lazyPage(<PointsPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

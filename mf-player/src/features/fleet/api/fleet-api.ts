@@ -6,8 +6,8 @@ import type {
   CreateGroupRequest,
   GroupAgenda,
   ScreenAgenda,
+  ScreenGroup,
   ScreenGroupList,
-  ScreenList,
   StartTakeoverRequest,
   Takeover,
   TakeoverLogEntry,
@@ -17,16 +17,16 @@ import type {
 } from '@pagecast/contracts';
 import { apiRequest } from '@pagecast/ui';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type MayWait, refreshProposals, sendMayWait } from '../../../lib/approval/proposals-api';
 import { takeoversKey } from '../../../lib/takeovers';
 
+export { fleetScreensQuery } from '../../../lib/fleet-screens';
 export { takeoversKey, takeoversQuery } from '../../../lib/takeovers';
 
 export const groupsKey = ['/api/screens/groups'] as const;
 export const takeoverLogKey = ['/api/screens/takeovers/log'] as const;
 export const templatesKey = ['/api/screens/takeover-templates'] as const;
 
-/** GET /api/screens: the member's screens (the Screens page reads the same key). */
-export const fleetScreensQuery = queryOptions<ScreenList>({ queryKey: ['/api/screens'], refetchInterval: 30_000 });
 export const groupsQuery = queryOptions<ScreenGroupList>({ queryKey: groupsKey });
 export const takeoverLogQuery = queryOptions<TakeoverLogEntry[]>({ queryKey: takeoverLogKey });
 export const templatesQuery = queryOptions<TakeoverTemplate[]>({ queryKey: templatesKey });
@@ -51,24 +51,36 @@ function useFleetMutation<I, O>(fn: (input: I) => Promise<O>) {
   return useMutation({
     mutationFn: fn,
     onSettled: () =>
-      Promise.all(
-        [['/api/screens'], groupsKey, takeoversKey, takeoverLogKey, templatesKey].map((queryKey) =>
+      Promise.all([
+        ...[['/api/screens'], groupsKey, takeoversKey, takeoverLogKey, templatesKey].map((queryKey) =>
           qc.invalidateQueries({ queryKey }),
         ),
-      ),
+        // a change may have waited as a proposal instead (the pending count grows)
+        refreshProposals(qc),
+      ]),
   });
 }
 
 const groupPath = (id: string) => `/api/screens/groups/${encodeURIComponent(id)}`;
+// The changes of what screens play that may wait for approval (202 with a proposal): their callers say which.
 export const useCreateGroup = () =>
-  useFleetMutation((body: Partial<CreateGroupRequest> & { name: string }) => send('POST', '/api/screens/groups', body));
+  useFleetMutation((body: Partial<CreateGroupRequest> & { name: string }) =>
+    sendMayWait<ScreenGroup>('POST', '/api/screens/groups', body),
+  );
 export const useUpdateGroup = () =>
-  useFleetMutation((input: { id: string; body: UpdateGroupRequest }) => send('PUT', groupPath(input.id), input.body));
-export const useDeleteGroup = () => useFleetMutation((id: string) => send('DELETE', groupPath(id)));
+  useFleetMutation((input: { id: string; body: UpdateGroupRequest }) =>
+    sendMayWait<ScreenGroup>('PUT', groupPath(input.id), input.body),
+  );
+export const useDeleteGroup = () => useFleetMutation((id: string) => sendMayWait<unknown>('DELETE', groupPath(id)));
 export const useOrderGroups = () =>
-  useFleetMutation((groupIds: string[]) => send('PUT', '/api/screens/groups/order', { groupIds }));
+  useFleetMutation((groupIds: string[]) =>
+    sendMayWait<ScreenGroupList>('PUT', '/api/screens/groups/order', { groupIds }),
+  );
 export const useBulkChange = () =>
-  useFleetMutation((body: BulkChangeRequest) => send<{ screenIds?: string[] }>('POST', '/api/screens/bulk', body));
+  useFleetMutation(
+    (body: BulkChangeRequest): Promise<MayWait<{ screenIds?: string[] }>> =>
+      sendMayWait('POST', '/api/screens/bulk', body),
+  );
 export const useStartTakeover = () =>
   useFleetMutation((body: StartTakeoverRequest) => send<Takeover>('POST', '/api/screens/takeovers', body));
 export const useEndTakeover = () =>

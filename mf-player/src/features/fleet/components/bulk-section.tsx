@@ -12,6 +12,7 @@ import {
   selectedScreens,
   selectionOf,
 } from '../model/fleet-model';
+import { ApprovalNote, useWaiting, WaitingNotice } from '../../../components/approval/waiting';
 import { ConfirmDialog } from './confirm-dialog';
 import { CheckList, NameOptions, SelectField } from './fields';
 
@@ -38,6 +39,7 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
   });
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const { waiting, report, clear } = useWaiting();
   const selection = selectionOf(form);
   const picked = useMemo(() => selectedScreens(selection, screens, groups), [selection, screens, groups]);
   const body = bulkChangeOf(change);
@@ -45,12 +47,14 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
   const apply = () => {
     if (!selection || !body) return;
     setError(null);
+    clear();
     bulk.mutate(
       { selection, change: body },
       {
         onSuccess: (result) => {
           setConfirming(false);
-          toast({ title: t('fleet.bulk.done', { count: result.screenIds?.length ?? picked.length }) });
+          if (result.waiting) report(result.waiting);
+          else toast({ title: t('fleet.bulk.done', { count: result.done?.screenIds?.length ?? picked.length }) });
         },
         onError: (err) => setError(describeError(err, t, t('fleet.failed'))),
       },
@@ -68,6 +72,8 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
           {t('fleet.bulk.selected', { count: picked.length })}
         </p>
         <ChangeFields change={change} setChange={setChange} groups={groups} />
+        <WaitingNotice proposal={waiting} />
+        <ApprovalNote />
         <div>
           <Button
             onClick={() => {

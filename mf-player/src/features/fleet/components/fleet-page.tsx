@@ -2,6 +2,7 @@ import { IconArrowLeft, Spinner } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
+import { ProposalsLink } from '../../../components/approval/proposals-link';
 import { MembersOnly } from '../../../components/members-only/members-only';
 import { fleetScreensQuery, groupsQuery } from '../api/fleet-api';
 import { AgendaSection } from './agenda-section';
@@ -44,6 +45,7 @@ function FleetView() {
         <Link to="/screens/health" data-testid="health-link">
           {t('screens.health.link')}
         </Link>
+        <ProposalsLink />
       </div>
       {screens.isLoading || groups.isLoading ? <Spinner /> : null}
       <TakeoverSection groups={groupList} />

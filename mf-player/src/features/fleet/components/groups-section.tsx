@@ -32,6 +32,8 @@ import { playlistsQuery } from '../../../lib/playlists';
 import { assignmentOf, draftOf } from '../../../lib/schedule-form';
 import { useCreateGroup, useDeleteGroup, useOrderGroups, useUpdateGroup } from '../api/fleet-api';
 import { moved } from '../model/fleet-model';
+import { ApprovalNote, useWaiting, WaitingNotice } from '../../../components/approval/waiting';
+import type { Proposal } from '@pagecast/contracts';
 import { ConfirmDialog } from './confirm-dialog';
 import { CheckList, SelectField } from './fields';
 import '../../../components/layout/layout.css';
@@ -43,14 +45,18 @@ export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; scre
   const [error, setError] = useState<string | null>(null);
   const create = useCreateGroup();
   const order = useOrderGroups();
+  // a new group, a new order or a deletion that waits for approval: said once for the section
+  const { waiting, report, clear } = useWaiting();
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    clear();
     create.mutate(
       { name },
       {
-        onSuccess: () => {
-          toast({ title: t('fleet.groups.created', { name: name.trim() }) });
+        onSuccess: (result) => {
+          if (result.waiting) report(result.waiting);
+          else toast({ title: t('fleet.groups.created', { name: name.trim() }) });
           setName('');
         },
         onError: (err) => setError(describeError(err, t, t('fleet.failed'))),
@@ -62,6 +68,7 @@ export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; scre
     const next = moved(ids, id, by);
     if (next)
       order.mutate(next, {
+        onSuccess: (result) => (result.waiting ? report(result.waiting) : undefined),
         onError: (err) => toast({ title: describeError(err, t, t('fleet.failed')), variant: 'destructive' }),
       });
   };
@@ -88,6 +95,8 @@ export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; scre
           </Button>
         </form>
         <FieldError>{error}</FieldError>
+        <WaitingNotice proposal={waiting} />
+        <ApprovalNote />
         {groups.length === 0 ? (
           <p className="pc-muted">{t('fleet.groups.none')}</p>
         ) : (
@@ -100,6 +109,7 @@ export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; scre
                 first={index === 0}
                 last={index === groups.length - 1}
                 onMove={(by) => move(g.id, by)}
+                onWaiting={report}
               />
             ))}
           </ol>
@@ -115,12 +125,15 @@ function GroupRow({
   first,
   last,
   onMove,
+  onWaiting,
 }: {
   group: ScreenGroup;
   screens: Screen[];
   first: boolean;
   last: boolean;
   onMove: (by: -1 | 1) => void;
+  /** the deletion waits for approval */
+  onWaiting: (proposal: Proposal) => void;
 }) {
   const { t } = useTranslation();
   const remove = useDeleteGroup();
@@ -159,7 +172,10 @@ function GroupRow({
           onClose={() => setConfirmDelete(false)}
           onConfirm={() =>
             remove.mutate(group.id, {
-              onSuccess: () => setConfirmDelete(false),
+              onSuccess: (result) => {
+                setConfirmDelete(false);
+                if (result.waiting) onWaiting(result.waiting);
+              },
               onError: (err) => setDeleteError(describeError(err, t, t('fleet.failed'))),
             })
           }
@@ -195,9 +211,11 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
   const [alertAfter, setAlertAfter] = useState(String(group.alertAfterMinutes ?? ALERT_AFTER_MINUTES_DEFAULT));
   const [fields, setFields] = useState<Map<string, string>>(new Map());
   const [place, setPlace] = useState<ScreenPlace>(group.place ?? null);
+  const { waiting, report, clear } = useWaiting();
   const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    clear();
     setFields(new Map());
     const [kind, id = ''] = plays.split(':');
     const assignment: ScreenAssignment =
@@ -222,7 +240,8 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
         },
       },
       {
-        onSuccess: () => toast({ title: t('fleet.groups.saved', { name: name.trim() }) }),
+        onSuccess: (result) =>
+          result.waiting ? report(result.waiting) : toast({ title: t('fleet.groups.saved', { name: name.trim() }) }),
         onError: (err) => {
           const byField = fieldErrors(err, t);
           setFields(byField);
@@ -270,6 +289,8 @@ function GroupForm({ group, screens, onDelete }: { group: ScreenGroup; screens: 
       />
       <PlacePicker value={place} onChange={setPlace} noneLabel={t('alerts.place.noneGroup')} />
       <FieldError>{error}</FieldError>
+      <WaitingNotice proposal={waiting} />
+      <ApprovalNote />
       <div className="pf-inline">
         <Button type="submit" loading={update.isPending}>
           {t('fleet.groups.save')}

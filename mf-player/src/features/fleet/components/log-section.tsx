@@ -2,7 +2,7 @@ import { Card, CardContent, CardHeader, CardTitle, useAuth } from '@pagecast/ui'
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { takeoverLogQuery } from '../api/fleet-api';
-import { useNames } from '../model/use-names';
+import { useNames } from '../../../lib/use-names';
 import '../../../components/layout/layout.css';
 
 /**

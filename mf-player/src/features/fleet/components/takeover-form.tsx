@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useSaveTemplate } from '../api/fleet-api';
 import { type TakeoverForm, takeoverParts, takeoverRequest } from '../model/fleet-model';
-import { useNames } from '../model/use-names';
+import { useNames } from '../../../lib/use-names';
 import { CheckList, SelectField } from './fields';
 
 /** A new takeover's form as it opens, and again once one started (a second start must be typed anew). */

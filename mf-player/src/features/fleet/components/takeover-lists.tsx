@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Ref } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { takeoversQuery, templatesQuery, useDeleteTemplate } from '../api/fleet-api';
-import { useNames } from '../model/use-names';
+import { useNames } from '../../../lib/use-names';
 
 const formatWhen = (iso: string, language: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));

@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useEndTakeover, useStartTakeover } from '../api/fleet-api';
 import { type TakeoverForm, targetOf } from '../model/fleet-model';
-import { useNames } from '../model/use-names';
+import { useNames } from '../../../lib/use-names';
 import { ConfirmDialog } from './confirm-dialog';
 import { RunningTakeovers, TemplateList } from './takeover-lists';
 import { NewTakeoverForm, TargetPicker } from './takeover-form';

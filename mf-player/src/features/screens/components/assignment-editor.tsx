@@ -7,6 +7,7 @@ import { accessibleFilesQuery } from '../../../lib/accessible-files';
 import { useUpdateScreen } from '../api/update-screen';
 import { PlaylistSelect, ScheduleFields } from '../../../components/schedule/schedule-fields';
 import { type AssignmentDraft, assignmentOf, draftOf } from '../../../lib/schedule-form';
+import { ApprovalNote, useWaiting, WaitingNotice } from '../../../components/approval/waiting';
 
 /** What one screen plays: nothing, a playlist, one file, or a weekly schedule of day parts. */
 export function AssignmentEditor({ screen }: { screen: Screen }) {
@@ -15,14 +16,17 @@ export function AssignmentEditor({ screen }: { screen: Screen }) {
   const update = useUpdateScreen();
   const [draft, setDraft] = useState<AssignmentDraft>(() => draftOf(screen.assignment));
   const [error, setError] = useState<string | null>(null);
+  const { waiting, report, clear } = useWaiting();
   const set = (patch: Partial<AssignmentDraft>) => setDraft((d) => ({ ...d, ...patch }));
   const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
+    clear();
     update.mutate(
       { id: screen.id, body: { assignment: assignmentOf(draft) } },
       {
-        onSuccess: () => toast({ title: t('screens.saved') }),
+        // a change that waits for approval is not shown as made
+        onSuccess: (result) => (result.waiting ? report(result.waiting) : toast({ title: t('screens.saved') })),
         onError: (err) => setError(describeError(err, t, t('screens.saveFailed'))),
       },
     );
@@ -69,6 +73,8 @@ export function AssignmentEditor({ screen }: { screen: Screen }) {
       ) : null}
       {draft.kind === 'schedule' ? <ScheduleFields idPrefix={p} draft={draft} onChange={set} /> : null}
       <FieldError>{error}</FieldError>
+      <WaitingNotice proposal={waiting} />
+      <ApprovalNote />
       <Button type="submit" disabled={update.isPending}>
         {t('screens.save')}
       </Button>

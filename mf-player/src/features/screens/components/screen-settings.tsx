@@ -7,6 +7,7 @@ import { OpeningHoursEditor } from '../../../lib/health/components/opening-hours
 import { RotationPicker } from '../../../lib/health/components/rotation-picker';
 import { fieldErrors } from '../../../lib/health/model/health-text';
 import { useUpdateScreen } from '../api/update-screen';
+import { ApprovalNote, useWaiting, WaitingNotice } from '../../../components/approval/waiting';
 
 /**
  * How a screen hangs, when it is open and where it is (disaster alerts): PUT /api/screens/:id { rotation,
@@ -21,10 +22,12 @@ export function ScreenSettings({ screen }: { screen: Screen }) {
   const [place, setPlace] = useState<ScreenPlace>(screen.place ?? null);
   const [errors, setErrors] = useState<Map<string, string>>(new Map());
   const [error, setError] = useState<string | null>(null);
+  const { waiting, report, clear } = useWaiting();
   const save = (e: FormEvent) => {
     e.preventDefault();
     setErrors(new Map());
     setError(null);
+    clear();
     update.mutate(
       {
         id: screen.id,
@@ -36,7 +39,9 @@ export function ScreenSettings({ screen }: { screen: Screen }) {
         },
       },
       {
-        onSuccess: () => toast({ title: t('screens.health.settings.saved') }),
+        // opening hours change what it plays: an editor's change may wait for approval, and is then not made yet
+        onSuccess: (result) =>
+          result.waiting ? report(result.waiting) : toast({ title: t('screens.health.settings.saved') }),
         onError: (err) => {
           const byField = fieldErrors(err, t);
           setErrors(byField);
@@ -75,6 +80,8 @@ export function ScreenSettings({ screen }: { screen: Screen }) {
         error={[...errors.entries()].find(([k]) => k.startsWith('place'))?.[1]}
       />
       <FieldError>{error}</FieldError>
+      <WaitingNotice proposal={waiting} />
+      <ApprovalNote />
       <Button type="submit" loading={update.isPending}>
         {t('screens.health.settings.save')}
       </Button>

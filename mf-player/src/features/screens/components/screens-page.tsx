@@ -1,5 +1,6 @@
 import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
+import { ProposalsLink } from '../../../components/approval/proposals-link';
 import { MembersOnly } from '../../../components/members-only/members-only';
 import { PairForm } from './pair-form';
 import { PlayReportCard } from './play-report-card';
@@ -30,6 +31,7 @@ function ScreensView() {
         <Link to="/screens/health" data-testid="health-link">
           {t('screens.health.link')}
         </Link>
+        <ProposalsLink />
       </div>
       <ScreenList />
       <PairForm />

@@ -18,6 +18,7 @@ import screens from './screens.json';
 import fleet from './fleet.json';
 import alerts from './alerts.json';
 import workspace from './workspace.json';
+import approvals from './approvals.json';
 
 export default {
   common,
@@ -39,4 +40,5 @@ export default {
   fleet,
   alerts,
   workspace,
+  approvals,
 };
