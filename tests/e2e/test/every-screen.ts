@@ -8,7 +8,8 @@
 //   in Japanese no English word outside the allowed list, member content (this run's is Latin) taken out first; the
 //   page is in the language asked for. Signed out also a reset link with a token and a fresh account's verification
 //   link (which verifies and says so); signed in as a member with content of each kind (an upload, a playlist, a
-//   group, a saved takeover, a bought file, a points history with a card purchase and a purchase).
+//   group, a saved takeover, a bought file, a points history with a card purchase and a purchase, an editor's
+//   proposal waiting for the member's approval).
 // Then dialogs trap focus and give it back, and the player works from the keyboard alone. One browser per part, one
 // login, pages reused. The walk is split by language over two files (every-screen-ja-fr.test.ts with the dialogs and
 // the player, every-screen-en-it.test.ts), so the browser tests' shards can take one each.
@@ -48,6 +49,7 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
   let deck: UploadedFile; // vertical.pdf, 3 pages: the player's route and the files screen's cards
   let bought: UploadedFile; // another seller's listing, bought by the member
   let invitationToken: string; // a pending invitation to the member's workspace (the invitation page)
+  let proposalId: string; // an editor's change waiting for the member's approval (the proposal page)
   /** member content the pages may show (this member's and every listing's), longest first */
   let memberContent: string[] = [];
   const counts = { screens: 0, axe: 0, layout: 0, keyboard: 0, dialogs: 0, languageChecks: 0 };
@@ -65,7 +67,7 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
     const playlist = await api.json<{ id: string }>('POST', '/api/playlists', { name: `Lobby loop ${RUN}` });
     await api.json('POST', `/api/playlists/${playlist.id}/items`, { fileId: deck.id, position: 0 });
     const named = [`Lobby ${RUN}`, `Earthquake ${RUN}`, `Evacuate ${RUN}`, `Stay calm ${RUN}`];
-    await api.json('POST', '/api/screens/groups', { name: named[0] });
+    const group = await api.json<{ id: string }>('POST', '/api/screens/groups', { name: named[0] });
     await api.json('POST', '/api/screens/takeover-templates', {
       name: named[1],
       content: { kind: 'message', title: named[2], body: named[3] },
@@ -86,6 +88,7 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
     const invitee = uniqueEmail('invitee');
     await api.json('POST', `/api/workspaces/${own.workspaces[0]?.id}/invitations`, { email: invitee, role: 'editor' });
     invitationToken = (await mailedInvitation(invitee)).split('/').at(-1) ?? '';
+    proposalId = await waitingProposal(api, own.workspaces[0]?.id ?? '', group.id, playlist.id);
     memberContent = await collectMemberContent(api, [
       deck.title,
       bought.title,
@@ -105,6 +108,35 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
         leakFindings.map((f) => `  ${f}\n`).join(''),
     );
   });
+
+  /**
+   * A proposal waiting in the member's workspace: the member asks for approval, an editor (invited, accepted) gives
+   * the group a playlist. The setting reaches the screens service through a key-value bucket, so the editor's change
+   * is tried until it waits (a change made meanwhile is undone by the next try, which gives the other content).
+   */
+  async function waitingProposal(owner: Api, workspaceId: string, groupId: string, playlistId: string) {
+    const editor = await signedInMember();
+    await owner.json('POST', `/api/workspaces/${workspaceId}/invitations`, {
+      email: editor.member.email,
+      role: 'editor',
+    });
+    const token = (await mailedInvitation(editor.member.email)).split('/').at(-1) ?? '';
+    await editor.json('POST', `/api/invitations/${token}/accept`, {});
+    await owner.json('PUT', `/api/workspaces/${workspaceId}/settings`, { approvalRequired: true });
+    for (let i = 0; i < 40; i += 1) {
+      const assignment = i % 2 === 0 ? { kind: 'playlist', playlistId } : { kind: 'none' };
+      const res = await fetch(`${baseUrl()}/api/screens/groups/${groupId}`, {
+        method: 'PUT',
+        headers: { cookie: editor.cookie, 'content-type': 'application/json', 'x-pagecast-workspace': workspaceId },
+        body: JSON.stringify({ assignment }),
+      });
+      const text = await res.text();
+      if (res.status === 202) return (JSON.parse(text) as { proposal: { id: string } }).proposal.id;
+      if (!res.ok) throw new Error(`the editor's group change: ${res.status} ${text}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error('the editor’s change never waited for approval');
+  }
 
   const slug = (route: string) => route.replace(/^\//, '').replace(/[^\w-]+/g, '_') || 'root';
 
@@ -247,7 +279,7 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
         const track = steps();
         await setLanguage(session.page, lang);
         const routes = [
-          ...table.signedOut.map((r) => concrete(r, { token: invitationToken })),
+          ...table.signedOut.map((r) => concrete(r, { token: invitationToken, proposalId })),
           '/reset-password?token=not-a-real-token',
           await verificationLink(lang),
         ];
@@ -265,7 +297,7 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
       await session.page.goto('/');
       await signIn(session);
       routes = [...table.signedIn, ...table.always].map((r) =>
-        concrete(r, { fileId: deck.id, token: invitationToken }),
+        concrete(r, { fileId: deck.id, token: invitationToken, proposalId }),
       );
       // File management's second tab: the member's bought content; the player of the bought file
       routes.splice(routes.indexOf('/files') + 1, 0, '/files?view=purchased', `/signage/${bought.id}`);
