@@ -84,7 +84,10 @@ const detail = (over: Partial<Proposal> = {}) =>
       {
         type: 'screen',
         id: 's1',
-        diff: [{ path: ['assignment', 'kind'], before: 'none', after: 'playlist' }],
+        diff: [
+          { path: ['assignment', 'kind'], before: 'none', after: 'playlist' },
+          { path: ['assignment', 'playlistId'], after: 'pl1' },
+        ],
       },
     ],
     agenda: [agendaOf({ kind: 'playlist', playlistId: 'pl1' })],
@@ -257,7 +260,11 @@ describe('one proposal (French)', () => {
     await render(proposalPage, '/screens/proposals/p1');
     expect(text('proposal-title')).toBe('Modification de l’écran «\u202fLobby\u202f»');
     expect(text('proposal-by')).toBe('一郎 鈴木');
-    expect(text('proposal-diff-s1')).toBe('assignment.kind\u202f: de none à playlist');
+    // a playlist's id is named (the page never shows an id where a name exists)
+    expect([...(byTestId('proposal-diff-s1')?.querySelectorAll('li') ?? [])].map((li) => li.textContent)).toEqual([
+      'assignment.kind\u202f: de none à playlist',
+      'assignment.playlistId\u202f: de (rien) à Déjeuner',
+    ]);
     const agenda = text('proposal-agenda-s1');
     expect(agenda).toContain('Aujourd’hui');
     expect(agenda).toContain('Si elle est approuvée');

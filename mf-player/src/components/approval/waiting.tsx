@@ -27,7 +27,10 @@ export function WaitingNotice({ proposal }: { proposal: Proposal | null }) {
   if (!proposal) return null;
   return (
     <div className="pa-waiting" role="status" data-testid="approval-waiting">
-      <p>{t('approvals.waiting.body')}</p>
+      <p>
+        <strong>{t('approvals.waiting.title')}</strong>
+        {t('approvals.waiting.body')}
+      </p>
       <Link to={proposalPath(proposal.id)} data-testid="approval-waiting-link">
         {t('approvals.waiting.open')}
       </Link>

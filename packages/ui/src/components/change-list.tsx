@@ -9,17 +9,31 @@ export function changeValue(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-/** One line per change: "path: from before to after" (a side that is missing says so). */
-export function ChangeList({ changes, id, testId }: { changes: readonly AuditChange[]; id?: string; testId?: string }) {
+/**
+ * One line per change: "path: from before to after" (a side that is missing says so). `name` words a value a page
+ * can name (a playlist's id as its name); a value it leaves (undefined) shows as itself.
+ */
+export function ChangeList({
+  changes,
+  id,
+  testId,
+  name,
+}: {
+  changes: readonly AuditChange[];
+  id?: string;
+  testId?: string;
+  name?: (path: readonly string[], value: unknown) => string | undefined;
+}) {
   const { t } = useTranslation();
+  const shown = (path: readonly string[], value: unknown) => name?.(path, value) ?? changeValue(value);
   return (
     <ul className="pc-change-list" id={id} data-testid={testId}>
       {changes.map((change) => (
         <li key={change.path.join('\u0000')}>
           {t('workspace.audit.changeLine', {
             path: change.path.join('.'),
-            before: 'before' in change ? changeValue(change.before) : t('workspace.audit.absent'),
-            after: 'after' in change ? changeValue(change.after) : t('workspace.audit.absent'),
+            before: 'before' in change ? shown(change.path, change.before) : t('workspace.audit.absent'),
+            after: 'after' in change ? shown(change.path, change.after) : t('workspace.audit.absent'),
           })}
         </li>
       ))}

@@ -137,7 +137,7 @@ function ProposalBody({ detail }: { detail: ProposalDetail }) {
               {o.diff.length === 0 ? (
                 <p className="pc-muted">{t('approvals.noDifference')}</p>
               ) : (
-                <ChangeList changes={o.diff} testId={`proposal-diff-${o.id}`} />
+                <ChangeList changes={o.diff} testId={`proposal-diff-${o.id}`} name={words.value} />
               )}
             </section>
           ))}

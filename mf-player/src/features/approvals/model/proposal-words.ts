@@ -6,6 +6,7 @@ import { personName, useAuth, useCurrentWorkspace } from '@pagecast/ui';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { fleetScreensQuery } from '../../../lib/fleet-screens';
 import { groupsQuery } from '../../../lib/health/api/health-api';
+import { useNames } from '../../../lib/use-names';
 
 /** GET /api/workspaces/:id/members: who the proposers and deciders are. */
 const membersQuery = (workspaceId: string) =>
@@ -27,6 +28,7 @@ export function useProposalWords() {
   const workspaceId = useCurrentWorkspace() ?? user?.id ?? '';
   const members = useQuery({ ...membersQuery(workspaceId), enabled: Boolean(workspaceId) });
   const screens = useQuery(fleetScreensQuery);
+  const names = useNames();
   const groups = useQuery(groupsQuery);
   const groupList: ScreenGroup[] = groups.data ?? [];
   /** a member's name; one who has left since is "a former member" */
@@ -62,7 +64,24 @@ export function useProposalWords() {
       : type === 'group'
         ? t('approvals.objects.group', { name: group(id) })
         : t('approvals.objects.group-order');
+  /** a value of a difference named, when it is an id the page can name (never an id shown where a name exists) */
+  const value = (path: readonly string[], v: unknown): string | undefined => {
+    const key = path.at(-1) ?? '';
+    const ids = (fn: (id: string) => string) =>
+      Array.isArray(v) && v.every((x) => typeof x === 'string')
+        ? new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(v.map(fn))
+        : undefined;
+    if (typeof v === 'string') {
+      if (key === 'playlistId' || key === 'defaultPlaylistId') return names.playlist(v);
+      if (key === 'fileId') return names.file(v);
+      if (key === 'groupId') return group(v);
+      if (key === 'screenId') return screen(v);
+    }
+    if (key === 'screenIds') return ids(screen);
+    if (key === 'groupIds') return ids(group);
+    return undefined;
+  };
   const when = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-  return { person, change, object, when, screen, groups: groupList, screens: screens.data ?? [] };
+  return { person, change, object, value, when, screen, groups: groupList, screens: screens.data ?? [] };
 }
