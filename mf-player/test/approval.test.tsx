@@ -266,7 +266,7 @@ describe('one proposal (French)', () => {
       'assignment.playlistId\u202f: de (rien) à Déjeuner',
     ]);
     const agenda = text('proposal-agenda-s1');
-    expect(agenda).toContain('Aujourd’hui');
+    expect(agenda).toContain('Situation actuelle');
     expect(agenda).toContain('Si elle est approuvée');
     expect(agenda).toContain('Déjeuner');
     expect(text('proposal-agenda-more')).toBe('Le programme de 2 autres écrans change aussi.');
