@@ -319,6 +319,7 @@ describe('one proposal (French)', () => {
           : undefined,
     );
     await render(proposalPage, '/screens/proposals/p1');
+    expect(text('proposal-agenda-s1')).toContain('Si elle est approuvée');
     expect(byTestId('proposal-approve')).toBeNull();
     expect(byTestId('proposal-reject')).toBeNull();
     expect(byTestId('proposal-withdraw')?.textContent).toBe('Retirer');
@@ -335,5 +336,40 @@ describe('one proposal (French)', () => {
     expect(text('proposal-error')).toBe('Cette proposition est introuvable');
     expect(document.querySelectorAll('.pa-actions')).toHaveLength(0);
     expect(where()).toBe('/screens/proposals/p9');
+  });
+});
+
+describe('a decided proposal (Japanese)', () => {
+  it('says who rejected it and why, offers nothing to do, and shows no agenda (it changes nothing more)', async () => {
+    await dom.i18n().changeLanguage('ja');
+    workspace('publisher', true, ({ path }) =>
+      path === '/api/screens/proposals/p1'
+        ? json({
+            ...detail({ status: 'rejected', decidedBy: 'w9', decidedAt: iso, reason: '昼のメニューには早すぎます' }),
+            objects: [
+              { type: 'screen', id: 's1', diff: [{ path: ['assignment', 'playlistId'], before: 'pl1', after: null }] },
+            ],
+            agenda: [],
+            current: [],
+            agendaScreensTotal: 0,
+          })
+        : undefined,
+    );
+    await render(proposalPage, '/screens/proposals/p1');
+    expect(text('proposal-status')).toBe('却下');
+    expect(text('proposal-decided')).toContain('Durand Claire');
+    expect(text('proposal-reason')).toBe('昼のメニューには早すぎます');
+    // null is worded as "none", never the word null
+    expect(text('proposal-diff-s1')).toBe(
+      dom
+        .i18n()
+        .t('workspace.audit.changeLine', {
+          path: 'assignment.playlistId',
+          before: 'Déjeuner',
+          after: dom.i18n().t('workspace.audit.absent'),
+        }),
+    );
+    expect(document.querySelector('[data-testid^="proposal-agenda"]')).toBeNull();
+    expect(document.querySelectorAll('.pa-actions')).toHaveLength(0);
   });
 });

@@ -25,7 +25,9 @@ export function ChangeList({
   name?: (path: readonly string[], value: unknown) => string | undefined;
 }) {
   const { t } = useTranslation();
-  const shown = (path: readonly string[], value: unknown) => name?.(path, value) ?? changeValue(value);
+  // null is "none" as a missing side is (a cleared playlist, no opening hours), not the word null
+  const shown = (path: readonly string[], value: unknown) =>
+    value === null ? t('workspace.audit.absent') : (name?.(path, value) ?? changeValue(value));
   return (
     <ul className="pc-change-list" id={id} data-testid={testId}>
       {changes.map((change) => (

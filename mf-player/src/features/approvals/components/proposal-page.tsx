@@ -143,50 +143,53 @@ function ProposalBody({ detail }: { detail: ProposalDetail }) {
           ))}
         </CardContent>
       </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle level={2}>{t('approvals.agenda')}</CardTitle>
-          <p className="pc-muted">{t('approvals.agendaIntro')}</p>
-        </CardHeader>
-        <CardContent className="pc-stack">
-          {agenda.length === 0 ? <p className="pc-muted">{t('approvals.noAgenda')}</p> : null}
-          {agenda.map((after) => {
-            const before = current.find((c) => c.screenId === after.screenId);
-            const name = words.screen(after.screenId);
-            const rotation = words.screens.find((s) => s.id === after.screenId)?.rotation ?? 0;
-            return (
-              <section key={after.screenId} className="pc-stack" data-testid={`proposal-agenda-${after.screenId}`}>
-                <h3>{name}</h3>
-                <div className="pa-compare">
-                  {before ? (
+      {/* the days ahead are worked out while it waits: a decided proposal changes nothing more */}
+      {proposal.status === 'pending' ? (
+        <Card>
+          <CardHeader>
+            <CardTitle level={2}>{t('approvals.agenda')}</CardTitle>
+            <p className="pc-muted">{t('approvals.agendaIntro')}</p>
+          </CardHeader>
+          <CardContent className="pc-stack">
+            {agenda.length === 0 ? <p className="pc-muted">{t('approvals.noAgenda')}</p> : null}
+            {agenda.map((after) => {
+              const before = current.find((c) => c.screenId === after.screenId);
+              const name = words.screen(after.screenId);
+              const rotation = words.screens.find((s) => s.id === after.screenId)?.rotation ?? 0;
+              return (
+                <section key={after.screenId} className="pc-stack" data-testid={`proposal-agenda-${after.screenId}`}>
+                  <h3>{name}</h3>
+                  <div className="pa-compare">
+                    {before ? (
+                      <AgendaTable
+                        agenda={before}
+                        title={name}
+                        caption={t('approvals.agendaNow')}
+                        rotation={rotation}
+                        groups={words.groups}
+                        level={4}
+                      />
+                    ) : null}
                     <AgendaTable
-                      agenda={before}
+                      agenda={after}
                       title={name}
-                      caption={t('approvals.agendaNow')}
+                      caption={t('approvals.agendaAfter')}
                       rotation={rotation}
                       groups={words.groups}
                       level={4}
                     />
-                  ) : null}
-                  <AgendaTable
-                    agenda={after}
-                    title={name}
-                    caption={t('approvals.agendaAfter')}
-                    rotation={rotation}
-                    groups={words.groups}
-                    level={4}
-                  />
-                </div>
-              </section>
-            );
-          })}
-          {agendaScreensTotal > agenda.length ? (
-            <p className="pc-muted" data-testid="proposal-agenda-more">
-              {t('approvals.agendaMore', { count: agendaScreensTotal - agenda.length })}
-            </p>
-          ) : null}
-        </CardContent>
-      </Card>
+                  </div>
+                </section>
+              );
+            })}
+            {agendaScreensTotal > agenda.length ? (
+              <p className="pc-muted" data-testid="proposal-agenda-more">
+                {t('approvals.agendaMore', { count: agendaScreensTotal - agenda.length })}
+              </p>
+            ) : null}
+          </CardContent>
+        </Card>
+      ) : null}
     </>
   );
 }
