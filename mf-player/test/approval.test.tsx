@@ -260,10 +260,10 @@ describe('one proposal (French)', () => {
     await render(proposalPage, '/screens/proposals/p1');
     expect(text('proposal-title')).toBe('Modification de l’écran «\u202fLobby\u202f»');
     expect(text('proposal-by')).toBe('一郎 鈴木');
-    // a playlist's id is named (the page never shows an id where a name exists)
+    // fields and kinds in words, a playlist's id by its name (the page never shows an id where a name exists)
     expect([...(byTestId('proposal-diff-s1')?.querySelectorAll('li') ?? [])].map((li) => li.textContent)).toEqual([
-      'assignment.kind\u202f: de none à playlist',
-      'assignment.playlistId\u202f: de (rien) à Déjeuner',
+      'Ce qui est diffusé / Type\u202f: de Rien à Une liste de lecture',
+      'Ce qui est diffusé / Liste de lecture\u202f: de (rien) à Déjeuner',
     ]);
     const agenda = text('proposal-agenda-s1');
     expect(agenda).toContain('Situation actuelle');
@@ -360,15 +360,7 @@ describe('a decided proposal (Japanese)', () => {
     expect(text('proposal-decided')).toContain('Durand Claire');
     expect(text('proposal-reason')).toBe('昼のメニューには早すぎます');
     // null is worded as "none", never the word null
-    expect(text('proposal-diff-s1')).toBe(
-      dom
-        .i18n()
-        .t('workspace.audit.changeLine', {
-          path: 'assignment.playlistId',
-          before: 'Déjeuner',
-          after: dom.i18n().t('workspace.audit.absent'),
-        }),
-    );
+    expect(text('proposal-diff-s1')).toBe('再生内容 / プレイリスト：Déjeuner から （なし） へ');
     expect(document.querySelector('[data-testid^="proposal-agenda"]')).toBeNull();
     expect(document.querySelectorAll('.pa-actions')).toHaveLength(0);
   });

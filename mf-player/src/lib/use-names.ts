@@ -43,5 +43,7 @@ export function useNames() {
       : to.kind === 'screens'
         ? screens(to.screenIds)
         : list(to.groupIds.map((id) => groups.find((g) => g.id === id)?.name ?? t('fleet.unknownGroup')));
-  return { file, playlist, content, alert, screens, target, files: files.data ?? [] };
+  /** false while the files or playlists are still being read (a name would read as "removed" meanwhile) */
+  const ready = !files.isLoading && !playlists.isLoading && !screenList.isLoading;
+  return { file, playlist, content, alert, screens, target, files: files.data ?? [], ready };
 }

@@ -18,11 +18,14 @@ export function ChangeList({
   id,
   testId,
   name,
+  label,
 }: {
   changes: readonly AuditChange[];
   id?: string;
   testId?: string;
   name?: (path: readonly string[], value: unknown) => string | undefined;
+  /** the reader's words for a field's path (default: its keys joined by dots, as the audit log shows them) */
+  label?: (path: readonly string[]) => string;
 }) {
   const { t } = useTranslation();
   // null is "none" as a missing side is (a cleared playlist, no opening hours), not the word null
@@ -33,7 +36,7 @@ export function ChangeList({
       {changes.map((change) => (
         <li key={change.path.join('\u0000')}>
           {t('workspace.audit.changeLine', {
-            path: change.path.join('.'),
+            path: label ? label(change.path) : change.path.join('.'),
             before: 'before' in change ? shown(change.path, change.before) : t('workspace.audit.absent'),
             after: 'after' in change ? shown(change.path, change.after) : t('workspace.audit.absent'),
           })}

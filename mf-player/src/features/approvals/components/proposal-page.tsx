@@ -81,6 +81,7 @@ function ProposalBody({ detail }: { detail: ProposalDetail }) {
   const { t } = useTranslation();
   const words = useProposalWords();
   const { proposal, objects, agenda, current, agendaScreensTotal } = detail;
+  if (!words.ready) return <Spinner label={t('common.loading')} />;
   return (
     <>
       <div className="pl-page__head">
@@ -137,7 +138,7 @@ function ProposalBody({ detail }: { detail: ProposalDetail }) {
               {o.diff.length === 0 ? (
                 <p className="pc-muted">{t('approvals.noDifference')}</p>
               ) : (
-                <ChangeList changes={o.diff} testId={`proposal-diff-${o.id}`} name={words.value} />
+                <ChangeList changes={o.diff} testId={`proposal-diff-${o.id}`} name={words.value} label={words.field} />
               )}
             </section>
           ))}

@@ -44,7 +44,8 @@ function ProposalsView() {
   const decider = useWorkspaceCan('approvals.decide');
   const proposer = useChangesWaitForApproval();
   const filterId = useId();
-  const rows = pendingFirst(list.data?.pages.flatMap((p) => p.proposals) ?? []);
+  // rows wait for the names (a proposer would read as "a former member" meanwhile)
+  const rows = words.ready ? pendingFirst(list.data?.pages.flatMap((p) => p.proposals) ?? []) : [];
   return (
     <div className="pc-container pc-page pa-page" data-testid="proposals-page">
       <div className="pl-page__head">
@@ -80,13 +81,13 @@ function ProposalsView() {
       </div>
       <Card>
         <CardContent>
-          {list.isLoading ? <Spinner label={t('common.loading')} /> : null}
+          {list.isLoading || !words.ready ? <Spinner label={t('common.loading')} /> : null}
           {list.error ? (
             <p role="alert" className="pa-error" data-testid="proposals-error">
               {describeError(list.error, t, t('approvals.loadFailed'))}
             </p>
           ) : null}
-          {list.isSuccess && rows.length === 0 ? (
+          {list.isSuccess && words.ready && rows.length === 0 ? (
             <p className="pc-muted" data-testid="proposals-empty">
               {filter === 'pending' ? t('approvals.emptyPending') : t('approvals.empty')}
             </p>

@@ -72,6 +72,7 @@ export function useProposalWords() {
         ? new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(v.map(fn))
         : undefined;
     if (typeof v === 'string') {
+      if (key === 'kind' && ['none', 'playlist', 'file', 'schedule'].includes(v)) return t(`screens.kind.${v}`);
       if (key === 'playlistId' || key === 'defaultPlaylistId') return names.playlist(v);
       if (key === 'fileId') return names.file(v);
       if (key === 'groupId') return group(v);
@@ -81,7 +82,14 @@ export function useProposalWords() {
     if (key === 'groupIds') return ids(group);
     return undefined;
   };
+  /** a field's path in words: each key by its name (an unknown one as itself), a list's item by its number */
+  const field = (path: readonly string[]) =>
+    path
+      .map((key) => (/^\d+$/.test(key) ? String(Number(key) + 1) : t(`approvals.fields.${key}`, { defaultValue: key })))
+      .join(' / ');
   const when = (iso: string) =>
     new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-  return { person, change, object, value, when, screen, groups: groupList, screens: screens.data ?? [] };
+  // the names read (members, screens, groups, playlists, files): until then a name would read as "removed"
+  const ready = !members.isLoading && !screens.isLoading && !groups.isLoading && names.ready;
+  return { person, change, object, value, field, ready, when, screen, groups: groupList, screens: screens.data ?? [] };
 }
