@@ -31,7 +31,7 @@ export function startFeeds(opts: {
   deviceRevocations: RevocationStore;
   events: EventsHub;
   media: MediaServer;
-  /** the workspace memberships (memberships.ts): a removal ends the person's streams acting in that workspace */
+  /** the workspace memberships (memberships.ts): a removal or a role change ends the person's streams acting there */
   memberships: MembershipStore;
   /** the displays' sockets: closed at their revocation, told of their screens' changes */
   sockets?: Pick<DeviceSockets, 'revoke' | 'onEvent'>;
@@ -74,12 +74,16 @@ export function startFeeds(opts: {
   // Screens' status reports to their owners' Screens pages (screen-status-feed.ts); not awaited: the screens
   // service makes its bucket, and a gateway may start first.
   const statusFeed = startStatusFeed({ js: nats.js, hub: events, logger, lingerMs: opts.statusLingerMs });
-  // Workspace memberships from account's bucket: a removed person's live streams in that workspace end at once.
+  // Workspace memberships from account's bucket: a removed person's live streams in that workspace end at once, and
+  // so do a person's whose role there changed (their page reads its role again when its stream ends).
+  const endActingIn = (workspaceId: string, userId: string) =>
+    events.end((c) => c.userId === userId && c.workspaceId === workspaceId);
   const memberships = startMembershipFeed({
     nats,
     store: opts.memberships,
     logger,
-    onRemoved: (workspaceId, userId) => events.end((c) => c.userId === userId && c.workspaceId === workspaceId),
+    onRemoved: endActingIn,
+    onRoleChanged: endActingIn,
   });
   const caughtUp = Promise.race([
     Promise.all([feed.caughtUp, deviceFeed.caughtUp, live.ready, memberships.ready]).then(() => true),

@@ -1,7 +1,8 @@
 // The workspace a call acts in (api-routes.ts): the request names it by the header X-Pagecast-Workspace; the caller's
 // role there comes from account's key-value bucket of memberships (WORKSPACE_MEMBERS_BUCKET), which every gateway
 // watches into memory: its values at start, then each put and delete. A delete is a removal: the person's open live
-// streams acting in that workspace end at once (server.ts wires onRemoved), and their next call is refused.
+// streams acting in that workspace end at once (feeds.ts wires onRemoved), and their next call is refused. A put with
+// another role ends those streams too (onRoleChanged): the page, hearing its stream end, reads its role again.
 import { readCookie } from './cookies';
 import {
   WORKSPACE_HEADER,
@@ -92,13 +93,15 @@ function splitKey(key: string): { workspaceId: string; userId: string } | undefi
 
 /**
  * Watches the bucket (created if account has not yet: the same settings account uses) into `store`. After a failure
- * the watch resumes after the last revision seen. `onRemoved` hears each delete of a membership.
+ * the watch resumes after the last revision seen. `onRemoved` hears each delete of a membership, `onRoleChanged` each
+ * put that changes the role of a membership held (not a first put, nor a put of the same role: account republishes).
  */
 export function startMembershipFeed(opts: {
   nats: Nats;
   store: MembershipStore;
   logger: Logger;
   onRemoved?: (workspaceId: string, userId: string) => void;
+  onRoleChanged?: (workspaceId: string, userId: string) => void;
 }): MembershipFeed {
   const { nats, store, logger } = opts;
   let markReady!: () => void;
@@ -129,8 +132,11 @@ export function startMembershipFeed(opts: {
             if (parsed.success) role = parsed.data.role;
             else logger.warn({ key: e.key }, 'membership value not understood; treated as no membership');
           }
+          const before = store.role(parts.workspaceId, parts.userId);
           store.apply(e.key, e.revision, role);
+          const after = store.role(parts.workspaceId, parts.userId);
           if (!role) opts.onRemoved?.(parts.workspaceId, parts.userId);
+          else if (before && after && before !== after) opts.onRoleChanged?.(parts.workspaceId, parts.userId);
         }
         if (e.isUpdate || seen >= lastAtStart) markReady();
       }

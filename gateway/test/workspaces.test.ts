@@ -230,6 +230,38 @@ describe('the workspace a call acts in', () => {
     own.close();
   });
 
+  it('a change of role ends the streams acting in that workspace (the page reads its role again); the same role republished does not', async () => {
+    const owner = await person();
+    const member = await person();
+    await putMember(owner.userId, member.userId, 'editor');
+    const [gw] = gateways;
+    const base = gw?.url ?? '';
+    await waitFor(async () => ((await listFiles(base, member, owner.userId)).status === 200 ? true : undefined));
+    const first = await openStream(base, member, `workspace=${owner.userId}`);
+    const own = await openStream(base, member);
+    expect(first.res.status).toBe(200);
+    await waitFor(async () => (first.state.text.includes('event: ready') ? true : undefined));
+
+    // account's startup reconciliation puts a value again with the same role: nothing ends
+    await putMember(owner.userId, member.userId, 'editor');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(first.state.ended).toBe(false);
+
+    const changedAt = Date.now();
+    await putMember(owner.userId, member.userId, 'viewer');
+    await waitFor(async () => (first.state.ended ? true : undefined), 2000);
+    expect(Date.now() - changedAt).toBeLessThan(2000);
+    // the next call carries the new role; a stream opened again stays open; the person's own stream never ended
+    const after = await listFiles(base, member, owner.userId);
+    expect(after.status).toBe(200);
+    expect(after.identity).toMatchObject({ workspaceId: owner.userId, role: 'viewer' });
+    const again = await openStream(base, member, `workspace=${owner.userId}`);
+    expect(again.res.status).toBe(200);
+    expect(own.state.ended).toBe(false);
+    again.close();
+    own.close();
+  });
+
   it("a Screens page acting in a workspace hears that workspace's screens, and not the member's own page", async () => {
     const owner = await person();
     const member = await person();
