@@ -13,6 +13,7 @@ import {
   Spinner,
   toast,
   useSessionExpired,
+  useWorkspaceCan,
 } from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -24,9 +25,16 @@ import { playlistsQuery } from '../../../lib/playlists';
 import { firstPlayable, validPlaylistName } from '../model/editor';
 import { PlaylistEditor } from './playlist-editor';
 
+// Whether the role in the workspace the page acts in may change playlists (a viewer, a publisher or an emergency
+// broadcaster sees no create, edit or delete; the server refuses anyway). Chosen once: a host whose @pagecast/ui
+// predates workspaces acts in the person's own, where they may.
+const useMayEdit: () => boolean =
+  typeof useWorkspaceCan === 'function' ? () => useWorkspaceCan('playlists.write') : () => true;
+
 /** Tab 'playlists': create form, the list (play, edit, delete) and the editor. */
 export function PlaylistsTab() {
   const { t } = useTranslation();
+  const mayEdit = useMayEdit();
   const qc = useQueryClient();
   const sessionExpired = useSessionExpired();
   const playlists = useQuery(playlistsQuery);
@@ -76,9 +84,13 @@ export function PlaylistsTab() {
 
   return (
     <div className="pc-stack">
-      <CreatePlaylist onCreated={setEditing} onFailed={(error) => failed(error, 'playlist.toast.createFailed')} />
+      {mayEdit ? (
+        <CreatePlaylist onCreated={setEditing} onFailed={(error) => failed(error, 'playlist.toast.createFailed')} />
+      ) : null}
 
-      {editing ? <PlaylistEditor key={editing.id} playlist={editing} onClose={() => setEditing(null)} /> : null}
+      {editing && mayEdit ? (
+        <PlaylistEditor key={editing.id} playlist={editing} onClose={() => setEditing(null)} />
+      ) : null}
 
       {playlists.isLoading ? <Spinner /> : null}
       {playlists.error ? <p className="pc-muted">{t('playlist.loadFailed')}</p> : null}
@@ -89,8 +101,8 @@ export function PlaylistsTab() {
             key={playlist.id}
             playlist={playlist}
             onPlay={() => void onPlay(playlist)}
-            onEdit={() => setEditing(playlist)}
-            onDelete={() => setDeleting(playlist)}
+            onEdit={mayEdit ? () => setEditing(playlist) : undefined}
+            onDelete={mayEdit ? () => setDeleting(playlist) : undefined}
           />
         ))}
       </div>
@@ -203,7 +215,7 @@ function CreatePlaylist({
   );
 }
 
-/** One playlist: its name and size; play it (in a new tab), edit it, delete it. */
+/** One playlist: its name and size; play it (in a new tab), edit it, delete it (those two only when allowed). */
 function PlaylistRow({
   playlist,
   onPlay,
@@ -212,8 +224,8 @@ function PlaylistRow({
 }: {
   playlist: Playlist;
   onPlay: () => void;
-  onEdit: () => void;
-  onDelete: () => void;
+  onEdit?: (() => void) | undefined;
+  onDelete?: (() => void) | undefined;
 }) {
   const { t } = useTranslation();
   return (
@@ -226,12 +238,16 @@ function PlaylistRow({
         <Button size="sm" onClick={onPlay}>
           {t('playlist.play')}
         </Button>
-        <Button size="sm" variant="secondary" onClick={onEdit}>
-          {t('playlist.edit')}
-        </Button>
-        <Button size="sm" variant="destructive" onClick={onDelete}>
-          {t('playlist.delete')}
-        </Button>
+        {onEdit ? (
+          <Button size="sm" variant="secondary" onClick={onEdit} data-testid="playlist-edit">
+            {t('playlist.edit')}
+          </Button>
+        ) : null}
+        {onDelete ? (
+          <Button size="sm" variant="destructive" onClick={onDelete} data-testid="playlist-delete">
+            {t('playlist.delete')}
+          </Button>
+        ) : null}
       </CardHeader>
     </Card>
   );
