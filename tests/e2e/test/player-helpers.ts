@@ -28,7 +28,11 @@ export async function signedInMember(): Promise<Api> {
   if (!res.ok) throw new Error(`login: ${res.status} ${await res.text()}`);
   const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('pc_session='));
   if (!setCookie) throw new Error('login: no pc_session cookie');
-  const cookie = setCookie.split(';')[0] as string;
+  return apiFor(member, setCookie.split(';')[0] as string);
+}
+
+/** API calls with a session cookie (`pc_session=…`), e.g. one a browser signed in with. */
+export function apiFor(member: Member, cookie: string): Api {
   const call = async (method: string, url: string, body?: unknown) => {
     const isForm = body instanceof FormData;
     return fetch(`${baseUrl()}${url}`, {
