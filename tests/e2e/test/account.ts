@@ -31,14 +31,15 @@ async function verificationToken(email: string): Promise<string> {
   throw new Error(`no verification e-mail for ${email}`);
 }
 
-export async function createVerifiedMember(): Promise<Member> {
+/** `locale`: the account's language (its mails'), else the service's default. */
+export async function createVerifiedMember(options: { locale?: string } = {}): Promise<Member> {
   const member = {
     email: `e2e-${randomUUID().slice(0, 8)}@example.com`,
     password: 'correct horse battery staple',
     firstName: 'Taro',
     lastName: 'Yamada',
   };
-  const registered = await post('/api/auth/register', member);
+  const registered = await post('/api/auth/register', { ...member, ...options });
   if (!registered.ok) throw new Error(`register: ${registered.status} ${await registered.text()}`);
   const verified = await post('/api/auth/verify-email', { token: await verificationToken(member.email) });
   if (!verified.ok) throw new Error(`verify: ${verified.status} ${await verified.text()}`);

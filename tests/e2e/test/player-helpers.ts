@@ -18,8 +18,8 @@ export interface Api {
 }
 
 /** A verified member, logged in through the API (the session cookie is kept for calls and browsers). */
-export async function signedInMember(): Promise<Api> {
-  const member = await createVerifiedMember();
+export async function signedInMember(options: { locale?: string } = {}): Promise<Api> {
+  const member = await createVerifiedMember(options);
   const res = await fetch(`${baseUrl()}/api/auth/local-login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
