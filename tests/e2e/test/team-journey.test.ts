@@ -1,14 +1,16 @@
 // A team in the browser, one real stack: an owner registers, invites an editor (ja), a publisher (fr), an emergency
 // broadcaster (en) and a viewer (ja) from the members page; the mails arrive in those languages; each accepts through
-// the link in a browser of their own (the editor registers from it, the others sign in from it). The broadcaster
-// starts an emergency message from a template (the paired display shows it) and has no way to edit a playlist; the
-// viewer sees screens, files and playlists and changes nothing; the owner removes the editor while the editor's page
-// is open, which is back in its own workspace within 2 s (measured, printed); the audit log shows it all, with
-// before and after.
+// the link in a browser of their own (the editor registers from it, the others sign in from it). The owner turns
+// approval on; the editor gives a group another playlist, which waits (the display does not change); the publisher,
+// mailed, approves it on the proposals page and the display changes; the editor is mailed. The broadcaster starts an
+// emergency message from a template (the paired display shows it) and has no way to edit a playlist; the viewer sees
+// screens, files and playlists and changes nothing; the owner removes the editor while the editor's page is open,
+// which is back in its own workspace within 2 s (measured, printed); the audit log shows it all, with before and
+// after.
 //
 // Steps taken through the API, each covered in the browser elsewhere: uploading the files (files.test.ts), the
-// playlists (player-playlist.test.ts), pairing the display (screens-health.test.ts pairs through /screen as here;
-// the code is entered by API), the group with its playlist and the takeover template (fleet-page.test.ts).
+// playlists (player-playlist.test.ts), entering the display's pairing code (screens.test.ts; the display itself is a
+// real /screen page here), the group with its playlist and the takeover template (fleet-page.test.ts).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -178,11 +180,17 @@ describe('a team journey', () => {
     await page.goto('/workspace/members');
     await page.getByTestId('invite-card').waitFor();
     for (const person of Object.values(people)) {
+      // the form empties itself once the previous invitation is sent: typed before that, the address would be lost
+      await until('the invite form is empty', async () => (await page.getByTestId('invite-email').inputValue()) === '');
       await page.getByTestId('invite-email').fill(person.email);
       await page.getByTestId('invite-role').selectOption(person.role);
       await page.getByTestId('invite-language').selectOption(person.language);
       await page.getByTestId('invite-submit').click();
       await page.getByTestId('invitations-card').getByText(person.email).waitFor();
+      await until(
+        'the invite form is emptied',
+        async () => (await page.getByTestId('invite-email').inputValue()) === '',
+      );
     }
     const mail = async (email: string) => {
       await mailedInvitation(email);
@@ -264,6 +272,79 @@ describe('a team journey', () => {
       [people.viewer.userId as string]: 'viewer',
     });
   }, 240_000);
+
+  it('approval: the owner turns it on; the editor’s playlist for the group waits; the publisher approves; the display changes; both are mailed', async () => {
+    const { page } = owner;
+    await page.goto('/workspace/members');
+    const toggle = page.getByTestId('approval-switch');
+    await until('the setting is read', () => toggle.isEnabled());
+    // the switch's box is drawn by its label (the input itself is visually hidden): a person clicks the label
+    await page.getByTestId('approval-card').locator('label.pc-switch').click();
+    expect(await toggle.isChecked()).toBe(true);
+    await toastText(page, '承認が必要になりました');
+    expect(await page.getByTestId('approval-state').textContent()).toBe('オン：編集者の変更は承認待ちになります。');
+
+    // the editor gives the group the Lunch playlist on the fleet page: it waits, and says so
+    const editor = (people.editor.session as Session).page;
+    const editorId = people.editor.userId as string;
+    await editor.goto(`/screens/fleet?w=${workspace}`);
+    await screenReady(editor);
+    const row = editor.getByTestId('fleet-groups').locator('li').filter({ hasText: 'Entrance' });
+    await row.getByText('「Entrance」を編集').click();
+    // the setting reaches the screens service through a bucket: the note shows once the page knows it
+    await row.getByTestId('approval-note').waitFor();
+    await editor.locator(`#fleet-group-${groupId}-plays`).selectOption(`playlist:${lunch}`);
+    await row.getByRole('button', { name: '保存' }).click();
+    await editor.getByTestId('approval-waiting').waitFor();
+    expect(await toastText(editor, '承認待ちになりました')).toContain('この変更はまだ反映されていません');
+    type Proposal = { id: string; proposedBy: string; status: string; screenIds: string[] };
+    const { proposals } = await ownerApi.json<{ proposals: Proposal[] }>(
+      'GET',
+      '/api/screens/proposals?status=pending',
+    );
+    expect(proposals).toHaveLength(1);
+    const proposal = proposals[0] as Proposal;
+    expect(proposal).toMatchObject({ proposedBy: editorId, status: 'pending', screenIds: [screenId] });
+    // nothing played changes while it waits
+    const groups = await ownerApi.json<Array<{ id: string; assignment: unknown }>>('GET', '/api/screens/groups');
+    expect(groups.find((g) => g.id === groupId)?.assignment).toEqual({ kind: 'playlist', playlistId: lobby });
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(await display.page.locator(`.pc-display__page[data-file="${fileLunch}"]`).count()).toBe(0);
+    await display.page.locator(`.pc-display__page[data-file="${fileLobby}"]`).waitFor({ timeout: 1000 });
+
+    // the publisher (French) is mailed, opens the proposals page and approves: the display changes
+    let toPublisher: Awaited<ReturnType<typeof mailsTo>>[number] | undefined;
+    await until('the publisher is mailed the proposal', async () => {
+      toPublisher = (await mailsTo(people.publisher.email)).find((m) => /\/screens\/proposals\//.test(m.text ?? ''));
+      return Boolean(toPublisher);
+    });
+    expect(toPublisher?.subject).toContain('propose une modification de 1 écran');
+    const pub = (people.publisher.session as Session).page;
+    await pub.goto(`/screens/proposals?w=${workspace}`);
+    await pub.getByTestId(`proposal-${proposal.id}`).getByRole('link').click();
+    await pub.getByTestId('proposal-page').waitFor();
+    // the difference: the group's playlist before and after, by name
+    const difference = (await pub.getByTestId(`proposal-object-${groupId}`).textContent()) ?? '';
+    expect(difference).toContain('Lobby');
+    expect(difference).toContain('Lunch');
+    expect(difference).not.toContain(lunch);
+    // the agenda it would give the screen, beside the one it has now
+    const agenda = (await pub.getByTestId(`proposal-agenda-${screenId}`).textContent()) ?? '';
+    expect(agenda).toMatch(/Lobby.*Lunch/s);
+    await pub.screenshot({ path: path.join(screenshots, 'team-proposal-fr.png'), fullPage: true });
+    const approvedAt = Date.now();
+    await pub.getByTestId('proposal-approve').click();
+    await showsFile(display.page, fileLunch);
+    groupPlays = fileLunch;
+    console.log(`[team] the approved playlist shown on the display ${Date.now() - approvedAt} ms after the approval`);
+    await toastText(pub, 'Proposition approuvée');
+    let toEditor: Awaited<ReturnType<typeof mailsTo>>[number] | undefined;
+    await until('the editor is mailed the approval', async () => {
+      toEditor = (await mailsTo(people.editor.email)).find((m) => m.subject?.includes('あなたの提案が承認されました'));
+      return Boolean(toEditor);
+    });
+    expect(toEditor?.text).toContain('1台のスクリーン');
+  }, 180_000);
 
   it('the broadcaster starts an emergency message from a template (the display shows it) and cannot edit a playlist', async () => {
     const { page } = people.broadcaster.session as Session;
@@ -398,9 +479,19 @@ describe('a team journey', () => {
         takeoverStarted: of('takeover.started'),
         takeoverEnded: of('takeover.ended'),
         removals: of('member.removed'),
+        proposals: of('proposal.created'),
+        approvals: of('proposal.approved'),
       };
     };
-    const expected = { invitations: 4, acceptances: 4, takeoverStarted: 1, takeoverEnded: 1, removals: 1 };
+    const expected = {
+      invitations: 4,
+      acceptances: 4,
+      takeoverStarted: 1,
+      takeoverEnded: 1,
+      removals: 1,
+      proposals: 1,
+      approvals: 1,
+    };
     await expect
       .poll(
         async () => {
@@ -421,6 +512,19 @@ describe('a team journey', () => {
     expect(takeover.actorUserId).toBe(people.broadcaster.userId);
     expect(takeover.before).toBeNull();
     expect(takeover.after).toMatchObject({ content: { kind: 'message', title: '本日休業' } });
+    const invited = entries.filter((e) => e.action === 'invitation.created');
+    expect(invited.every((e) => e.before === null && e.actorUserId === workspace)).toBe(true);
+    expect(new Set(invited.map((e) => `${e.after?.role}:${e.after?.language}`))).toEqual(
+      new Set(['editor:ja', 'publisher:fr', 'broadcaster:en', 'viewer:ja']),
+    );
+    const proposed = entries.find((e) => e.action === 'proposal.created') as Entry;
+    expect(proposed.actorUserId).toBe(people.editor.userId);
+    const approved = entries.find((e) => e.action === 'proposal.approved') as Entry;
+    expect(approved.actorUserId).toBe(people.publisher.userId);
+    // the group's change, made by the approval: its playlist before and after
+    const groupChange = entries.find((e) => e.action === 'group.updated' && e.object.id === groupId) as Entry;
+    expect(groupChange.before).toMatchObject({ assignment: { kind: 'playlist', playlistId: lobby } });
+    expect(groupChange.after).toMatchObject({ assignment: { kind: 'playlist', playlistId: lunch } });
     const joined = entries.filter((e) => e.action === 'member.added');
     expect(new Set(joined.map((e) => e.after?.role))).toEqual(
       new Set(['editor', 'publisher', 'broadcaster', 'viewer']),
@@ -436,6 +540,7 @@ describe('a team journey', () => {
     expect(words).toContain('緊急表示を開始');
     expect(words).toContain('緊急表示を終了');
     expect(words).toContain('メンバーを削除');
+    expect(words).toContain('提案を承認');
     await page.getByTestId(`audit-diff-toggle-${removal.seq}`).click();
     const diff = (await page.getByTestId(`audit-diff-${removal.seq}`).textContent()) ?? '';
     expect(diff).toContain('editor');
