@@ -96,6 +96,7 @@ export {
   setCurrentWorkspace,
   subscribeWorkspace,
   useCurrentWorkspace,
+  inWorkspace,
   WORKSPACE_PARAM,
   withWorkspace,
   workspaceHeaders,

@@ -6,6 +6,7 @@ import { apiRequest, getQueryFn } from '../src/session/http';
 import {
   apiFetch,
   currentWorkspace,
+  inWorkspace,
   onWorkspaceRefused,
   setCurrentWorkspace,
   subscribeWorkspace,
@@ -74,5 +75,15 @@ describe('the workspace a page acts in', () => {
     setCurrentWorkspace(undefined);
     await apiRequest('GET', '/api/files').catch(() => undefined);
     expect(refused).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('an address opened in a new tab', () => {
+  it('names the chosen workspace, keeping its own query and fragment', () => {
+    expect(inWorkspace('/signage/f1')).toBe('/signage/f1');
+    setCurrentWorkspace('w 9');
+    expect(inWorkspace('/signage/f1')).toBe('/signage/f1?w=w%209');
+    expect(inWorkspace('/signage/f1?autoplay=true')).toBe('/signage/f1?autoplay=true&w=w%209');
+    expect(inWorkspace('/signage/f1?autoplay=true#p2')).toBe('/signage/f1?autoplay=true&w=w%209#p2');
   });
 });

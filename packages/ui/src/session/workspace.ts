@@ -70,6 +70,19 @@ export function withWorkspace(url: string): string {
 }
 
 /**
+ * A same-site address naming the chosen workspace (`?w=`), for what opens in a new tab (the signage player): a new
+ * tab starts from its own address, so without it the page would act in the person's own workspace and a team's
+ * file would not be found there.
+ */
+export function inWorkspace(path: string): string {
+  const id = currentWorkspace();
+  if (!id) return path;
+  const [beforeHash, hash] = path.split('#', 2) as [string, string | undefined];
+  const sep = beforeHash.includes('?') ? '&' : '?';
+  return `${beforeHash}${sep}${WORKSPACE_PARAM}=${encodeURIComponent(id)}${hash === undefined ? '' : `#${hash}`}`;
+}
+
+/**
  * Hears a call refused because the person is not (or no longer) a member of the workspace it named (403
  * NOT_A_MEMBER): the shell then returns to the person's own workspace and says why.
  */

@@ -1,5 +1,5 @@
 import type { FileSummary } from '@pagecast/contracts';
-import { Button, buttonClass, Card, IconPlay } from '@pagecast/ui';
+import { Button, buttonClass, Card, IconPlay, inWorkspace } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
 import { canEditPublishSettings, conversionPercent, formatLength } from '../model/file-rules';
 import { DisplayModeEditor } from './display-mode-editor';
@@ -91,7 +91,7 @@ export function FileCard({ file, editing, onEdit, onDelete, onPublishSettings }:
         <div className="pc-row pf-card__actions">
           <a
             className={buttonClass('outline', 'sm')}
-            href={signageUrl(file.id)}
+            href={inWorkspace(signageUrl(file.id))}
             target="_blank"
             rel="noopener noreferrer"
             data-testid="file-signage"

@@ -12,6 +12,7 @@ import {
   type PurchasedFile,
   purchasedFilesQuery,
   Spinner,
+  inWorkspace,
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
@@ -19,7 +20,7 @@ import { Link } from '@pagecast/router';
 import { useKindLabel } from './kind-badge';
 
 /** The play route the member's own files use (the signage page, playing at once). */
-const playUrl = (id: string) => `/signage/${encodeURIComponent(id)}?autoplay=true`;
+const playUrl = (id: string) => inWorkspace(`/signage/${encodeURIComponent(id)}?autoplay=true`);
 
 /** One bought file: thumbnail with play, title, pages, the licence's end and the days left, play and add to playlist. */
 export function PurchasedCard({ file, now }: { file: PurchasedFile; now: Date }) {

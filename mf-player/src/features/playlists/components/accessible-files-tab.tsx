@@ -1,4 +1,14 @@
-import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Spinner } from '@pagecast/ui';
+import {
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Spinner,
+  inWorkspace,
+} from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../api/list-accessible-files';
@@ -33,7 +43,7 @@ export function AccessibleFilesTab() {
             <span style={{ flex: 1 }} />
             <Button
               size="sm"
-              onClick={() => window.open(`/signage/${encodeURIComponent(file.id)}`, '_blank', 'noopener')}
+              onClick={() => window.open(inWorkspace(`/signage/${encodeURIComponent(file.id)}`), '_blank', 'noopener')}
             >
               {t('playlist.playFile')}
             </Button>

@@ -14,6 +14,7 @@ import {
   toast,
   useSessionExpired,
   useWorkspaceCan,
+  inWorkspace,
 } from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
@@ -60,7 +61,11 @@ export function PlaylistsTab() {
         return;
       }
       const search = new URLSearchParams({ playlist: playlist.id, index: String(first.index), autoplay: 'true' });
-      window.open(`/signage/${encodeURIComponent(first.fileId)}?${search.toString()}`, '_blank', 'noopener');
+      window.open(
+        inWorkspace(`/signage/${encodeURIComponent(first.fileId)}?${search.toString()}`),
+        '_blank',
+        'noopener',
+      );
     } catch (error) {
       failed(error, 'playlist.toast.playFailed');
     }

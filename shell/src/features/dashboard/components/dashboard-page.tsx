@@ -18,6 +18,7 @@ import {
   membershipQuery,
   pointsSummaryQuery,
   useSessionExpired,
+  inWorkspace,
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -191,7 +192,7 @@ function RecentFiles({ files }: { files: DashboardStats['recentFiles'] }) {
                   </Badge>
                   <a
                     className={buttonClass('outline', 'sm')}
-                    href={`/signage/${encodeURIComponent(file.id)}`}
+                    href={inWorkspace(`/signage/${encodeURIComponent(file.id)}`)}
                     target="_blank"
                     rel="noopener noreferrer"
                     aria-label={t('dashboard.recent.playLabel', { title: file.title })}
