@@ -231,7 +231,11 @@ export function everyScreen(langs: Language[], { extras }: { extras: boolean }) 
         await page.locator('[data-testid="verify-email-page"][data-state="success"]').waitFor({ timeout: 15_000 });
       }
       track.step(`${route}: words in ${lang}`);
-      // the page is in the language asked for (a leak test on the wrong language proves nothing)
+      // the page is in the language asked for (a leak test on the wrong language proves nothing); a page served in
+      // the language of the last visit switches to the stored choice once its scripts run, so it is given 5 s
+      await page
+        .waitForFunction((l) => document.documentElement.lang === l, lang, { timeout: 5_000 })
+        .catch(() => undefined);
       const htmlLang = await page.evaluate(() => document.documentElement.lang);
       if (htmlLang !== lang) problems.push(`${lang} ${route}: the page is in "${htmlLang}"`);
       for (const leak of leaks(lang, await readableText(page), memberContent)) {
