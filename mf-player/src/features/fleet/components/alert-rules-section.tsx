@@ -22,9 +22,10 @@ import {
   toast,
 } from '@pagecast/ui';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { accessibleFilesQuery } from '../../../lib/accessible-files';
+import { useMay } from '../../../lib/use-may';
 import { alertRulesQuery, useSaveAlertRules } from '../api/fleet-api';
 import { SelectField } from './fields';
 
@@ -57,12 +58,16 @@ export function AlertRulesSection() {
 function RulesForm({ initial }: { initial: AlertRules }) {
   const { t } = useTranslation();
   const save = useSaveAlertRules();
+  // PUT /api/screens/alert-rules is screens.manage (owner, admin): the others read the rules as they are, unchangeable,
+  // and get no save
+  const mayChange = useMay('screens.manage');
   const [draft, setDraft] = useState<AlertRules>(initial);
   const [error, setError] = useState<string | null>(null);
   const patch = <K extends RuleKey>(key: K, change: Partial<AlertRules[K]>) =>
     setDraft((d) => ({ ...d, [key]: { ...d[key], ...change } }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (!mayChange) return;
     setError(null);
     save.mutate(draft, {
       onSuccess: () => toast({ title: t('alerts.rules.saved') }),
@@ -71,75 +76,89 @@ function RulesForm({ initial }: { initial: AlertRules }) {
   };
   return (
     <form className="pc-stack" onSubmit={submit} aria-labelledby="alert-rules-title">
-      {RULES.map((key) => (
-        <fieldset key={key} className="pc-stack pf-alert-rule" data-testid={`alert-rule-${key}`}>
-          <legend>{t(`alerts.rules.${key}.title`)}</legend>
-          <label className="pla-check">
-            <input
-              type="checkbox"
-              checked={draft[key].enabled}
-              onChange={(e) => patch(key, { enabled: e.target.checked })}
-              data-testid={`alert-rule-${key}-enabled`}
-            />
-            <span>{t(`alerts.rules.${key}.enabled`)}</span>
-          </label>
-          {key === 'earthquake' ? (
-            <SelectField
-              id="alert-min-intensity"
-              label={t('alerts.rules.earthquake.min')}
-              value={draft.earthquake.minIntensity}
-              onChange={(v) => patch('earthquake', { minIntensity: AlertIntensity.parse(v) })}
-              narrow
-            >
-              {AlertIntensity.options.map((i) => (
-                <option key={i} value={i}>
-                  {t(`alerts.intensity.${i}`)}
-                </option>
-              ))}
-            </SelectField>
-          ) : null}
-          {key === 'tsunami' ? (
-            <SelectField
-              id="alert-min-grade"
-              label={t('alerts.rules.tsunami.min')}
-              value={draft.tsunami.minGrade}
-              onChange={(v) => patch('tsunami', { minGrade: v === 'major-warning' ? 'major-warning' : 'warning' })}
-              narrow
-            >
-              <option value="warning">{t('alerts.grade.warning')}</option>
-              <option value="major-warning">{t('alerts.grade.major-warning')}</option>
-            </SelectField>
-          ) : null}
-          <div className="pc-field pf-narrow">
-            <Label htmlFor={`alert-${key}-minutes`}>{t('alerts.rules.minutes')}</Label>
-            <Input
-              id={`alert-${key}-minutes`}
-              type="number"
-              min={1}
-              max={ALERT_MINUTES_MAX}
-              value={String(draft[key].minutes)}
-              onChange={(e) => patch(key, { minutes: Number(e.target.value) })}
-              required
-            />
-          </div>
-          <FileChoice id={`alert-${key}`} fileId={draft[key].fileId} onChange={(fileId) => patch(key, { fileId })} />
-          <TextsFields id={`alert-${key}`} texts={draft[key].texts} onChange={(texts) => patch(key, { texts })} />
-        </fieldset>
-      ))}
-      <label className="pla-check">
-        <input
-          type="checkbox"
-          checked={draft.drills}
-          onChange={(e) => setDraft((d) => ({ ...d, drills: e.target.checked }))}
-          data-testid="alert-rule-drills"
-        />
-        <span>{t('alerts.rules.drills')}</span>
-      </label>
+      <Unchangeable when={!mayChange}>
+        {RULES.map((key) => (
+          <fieldset key={key} className="pc-stack pf-alert-rule" data-testid={`alert-rule-${key}`}>
+            <legend>{t(`alerts.rules.${key}.title`)}</legend>
+            <label className="pla-check">
+              <input
+                type="checkbox"
+                checked={draft[key].enabled}
+                onChange={(e) => patch(key, { enabled: e.target.checked })}
+                data-testid={`alert-rule-${key}-enabled`}
+              />
+              <span>{t(`alerts.rules.${key}.enabled`)}</span>
+            </label>
+            {key === 'earthquake' ? (
+              <SelectField
+                id="alert-min-intensity"
+                label={t('alerts.rules.earthquake.min')}
+                value={draft.earthquake.minIntensity}
+                onChange={(v) => patch('earthquake', { minIntensity: AlertIntensity.parse(v) })}
+                narrow
+              >
+                {AlertIntensity.options.map((i) => (
+                  <option key={i} value={i}>
+                    {t(`alerts.intensity.${i}`)}
+                  </option>
+                ))}
+              </SelectField>
+            ) : null}
+            {key === 'tsunami' ? (
+              <SelectField
+                id="alert-min-grade"
+                label={t('alerts.rules.tsunami.min')}
+                value={draft.tsunami.minGrade}
+                onChange={(v) => patch('tsunami', { minGrade: v === 'major-warning' ? 'major-warning' : 'warning' })}
+                narrow
+              >
+                <option value="warning">{t('alerts.grade.warning')}</option>
+                <option value="major-warning">{t('alerts.grade.major-warning')}</option>
+              </SelectField>
+            ) : null}
+            <div className="pc-field pf-narrow">
+              <Label htmlFor={`alert-${key}-minutes`}>{t('alerts.rules.minutes')}</Label>
+              <Input
+                id={`alert-${key}-minutes`}
+                type="number"
+                min={1}
+                max={ALERT_MINUTES_MAX}
+                value={String(draft[key].minutes)}
+                onChange={(e) => patch(key, { minutes: Number(e.target.value) })}
+                required
+              />
+            </div>
+            <FileChoice id={`alert-${key}`} fileId={draft[key].fileId} onChange={(fileId) => patch(key, { fileId })} />
+            <TextsFields id={`alert-${key}`} texts={draft[key].texts} onChange={(texts) => patch(key, { texts })} />
+          </fieldset>
+        ))}
+        <label className="pla-check">
+          <input
+            type="checkbox"
+            checked={draft.drills}
+            onChange={(e) => setDraft((d) => ({ ...d, drills: e.target.checked }))}
+            data-testid="alert-rule-drills"
+          />
+          <span>{t('alerts.rules.drills')}</span>
+        </label>
+      </Unchangeable>
       <FieldError>{error}</FieldError>
-      <Button type="submit" loading={save.isPending} data-testid="alert-rules-save">
-        {t('alerts.rules.save')}
-      </Button>
+      {mayChange ? (
+        <Button type="submit" loading={save.isPending} data-testid="alert-rules-save">
+          {t('alerts.rules.save')}
+        </Button>
+      ) : null}
     </form>
+  );
+}
+
+/** The rules' fields, inside a disabled fieldset `when` the role may not change them (as they are otherwise). */
+function Unchangeable({ when, children }: { when: boolean; children: ReactNode }) {
+  if (!when) return <>{children}</>;
+  return (
+    <fieldset className="pc-stack pf-plain" disabled data-testid="alert-rules-fields">
+      {children}
+    </fieldset>
   );
 }
 

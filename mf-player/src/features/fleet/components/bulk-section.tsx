@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { playlistsQuery } from '../../../lib/playlists';
 import { useBulkChange } from '../api/fleet-api';
+import { useMay } from '../../../lib/use-may';
 import {
   bulkChangeOf,
   type SelectionForm,
@@ -19,8 +20,16 @@ import { CheckList, NameOptions, SelectField } from './fields';
 const MODES: SelectionMode[] = ['group', 'filter', 'hand'];
 const KINDS: BulkChange['kind'][] = ['assign', 'add-to-group', 'remove-from-group', 'set-time-zone', 'unpair'];
 
-/** Many screens, one change: pick them (by group, by a filter, by hand), say the change, confirm. */
+/**
+ * Many screens, one change: pick them (by group, by a filter, by hand), say the change, confirm. Only for a role with
+ * screens.assign (POST /api/screens/bulk); unpairing among the changes only with screens.manage, as the server asks.
+ */
 export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screens: Screen[] }) {
+  const mayChange = useMay('screens.assign');
+  return mayChange ? <BulkCard groups={groups} screens={screens} /> : null;
+}
+
+function BulkCard({ groups, screens }: { groups: ScreenGroup[]; screens: Screen[] }) {
   const { t } = useTranslation();
   const bulk = useBulkChange();
   const [form, setForm] = useState<SelectionForm>({
@@ -61,7 +70,7 @@ export function BulkSection({ groups, screens }: { groups: ScreenGroup[]; screen
     );
   };
   return (
-    <Card>
+    <Card data-testid="fleet-bulk">
       <CardHeader>
         <CardTitle level={2}>{t('fleet.bulk.title')}</CardTitle>
         <p className="pc-muted">{t('fleet.bulk.intro')}</p>
@@ -203,6 +212,7 @@ function ChangeFields({
 }) {
   const { t } = useTranslation();
   const playlists = useQuery(playlistsQuery);
+  const mayUnpair = useMay('screens.manage');
   const patch = (p: Partial<ChangeForm>) => setChange((c) => ({ ...c, ...p }));
   return (
     <div className="pf-inline">
@@ -212,7 +222,7 @@ function ChangeFields({
         value={change.kind}
         onChange={(kind) => patch({ kind: kind as BulkChange['kind'] })}
       >
-        {KINDS.map((k) => (
+        {KINDS.filter((k) => k !== 'unpair' || mayUnpair).map((k) => (
           <option key={k} value={k}>
             {t(`fleet.bulk.kinds.${k}`)}
           </option>

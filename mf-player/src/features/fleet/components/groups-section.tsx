@@ -32,15 +32,20 @@ import { playlistsQuery } from '../../../lib/playlists';
 import { assignmentOf, draftOf } from '../../../lib/schedule-form';
 import { useCreateGroup, useDeleteGroup, useOrderGroups, useUpdateGroup } from '../api/fleet-api';
 import { moved } from '../model/fleet-model';
+import { useMay } from '../../../lib/use-may';
 import { ApprovalNote, useWaiting, WaitingNotice } from '../../../components/approval/waiting';
 import type { Proposal } from '@pagecast/contracts';
 import { ConfirmDialog } from './confirm-dialog';
 import { CheckList, SelectField } from './fields';
 import '../../../components/layout/layout.css';
 
-/** Groups: made, renamed, deleted, their screens, their order (precedence) and what they play. */
+/**
+ * Groups: made, renamed, deleted, their screens, their order (precedence) and what they play. A role without
+ * groups.write (every route that changes a group) sees the groups in their order, and no way to change them.
+ */
 export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; screens: Screen[] }) {
   const { t } = useTranslation();
+  const mayChange = useMay('groups.write');
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const create = useCreateGroup();
@@ -79,24 +84,33 @@ export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; scre
         <p className="pc-muted">{t('fleet.groups.precedence')}</p>
       </CardHeader>
       <CardContent className="pc-stack">
-        <form className="pf-inline" onSubmit={submit} aria-label={t('fleet.groups.create')}>
-          <div className="pc-field">
-            <Label htmlFor="fleet-group-name">{t('fleet.groups.name')}</Label>
-            <Input
-              id="fleet-group-name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              maxLength={60}
-              required
-            />
-          </div>
-          <Button type="submit" loading={create.isPending}>
-            {t('fleet.groups.create')}
-          </Button>
-        </form>
-        <FieldError>{error}</FieldError>
-        <WaitingNotice proposal={waiting} />
-        <ApprovalNote />
+        {mayChange ? (
+          <>
+            <form
+              className="pf-inline"
+              onSubmit={submit}
+              aria-label={t('fleet.groups.create')}
+              data-testid="fleet-group-create"
+            >
+              <div className="pc-field">
+                <Label htmlFor="fleet-group-name">{t('fleet.groups.name')}</Label>
+                <Input
+                  id="fleet-group-name"
+                  value={name}
+                  onChange={(e) => setName(e.target.value)}
+                  maxLength={60}
+                  required
+                />
+              </div>
+              <Button type="submit" loading={create.isPending}>
+                {t('fleet.groups.create')}
+              </Button>
+            </form>
+            <FieldError>{error}</FieldError>
+            <WaitingNotice proposal={waiting} />
+            <ApprovalNote />
+          </>
+        ) : null}
         {groups.length === 0 ? (
           <p className="pc-muted">{t('fleet.groups.none')}</p>
         ) : (
@@ -110,6 +124,7 @@ export function GroupsSection({ groups, screens }: { groups: ScreenGroup[]; scre
                 last={index === groups.length - 1}
                 onMove={(by) => move(g.id, by)}
                 onWaiting={report}
+                mayChange={mayChange}
               />
             ))}
           </ol>
@@ -126,6 +141,7 @@ function GroupRow({
   last,
   onMove,
   onWaiting,
+  mayChange,
 }: {
   group: ScreenGroup;
   screens: Screen[];
@@ -134,6 +150,8 @@ function GroupRow({
   onMove: (by: -1 | 1) => void;
   /** the deletion waits for approval */
   onWaiting: (proposal: Proposal) => void;
+  /** groups.write: move, edit and delete are offered */
+  mayChange: boolean;
 }) {
   const { t } = useTranslation();
   const remove = useDeleteGroup();
@@ -147,21 +165,25 @@ function GroupRow({
         </span>
         <strong>{group.name}</strong>
         <span className="pc-muted">{t('fleet.groups.members', { count: group.screenIds.length })}</span>
-        <span className="pf-group__actions">
-          <Button variant="outline" size="sm" disabled={first} onClick={() => onMove(-1)}>
-            <IconArrowUp />
-            {t('fleet.groups.up', { name: group.name })}
-          </Button>
-          <Button variant="outline" size="sm" disabled={last} onClick={() => onMove(1)}>
-            <IconArrowDown />
-            {t('fleet.groups.down', { name: group.name })}
-          </Button>
-        </span>
+        {mayChange ? (
+          <span className="pf-group__actions" data-testid="fleet-group-order">
+            <Button variant="outline" size="sm" disabled={first} onClick={() => onMove(-1)}>
+              <IconArrowUp />
+              {t('fleet.groups.up', { name: group.name })}
+            </Button>
+            <Button variant="outline" size="sm" disabled={last} onClick={() => onMove(1)}>
+              <IconArrowDown />
+              {t('fleet.groups.down', { name: group.name })}
+            </Button>
+          </span>
+        ) : null}
       </div>
-      <details>
-        <summary>{t('fleet.groups.edit', { name: group.name })}</summary>
-        <GroupForm group={group} screens={screens} onDelete={() => setConfirmDelete(true)} />
-      </details>
+      {mayChange ? (
+        <details data-testid="fleet-group-edit">
+          <summary>{t('fleet.groups.edit', { name: group.name })}</summary>
+          <GroupForm group={group} screens={screens} onDelete={() => setConfirmDelete(true)} />
+        </details>
+      ) : null}
       {confirmDelete ? (
         <ConfirmDialog
           title={t('fleet.groups.deleteTitle')}

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { useSaveTemplate } from '../api/fleet-api';
 import { type TakeoverForm, takeoverParts, takeoverRequest } from '../model/fleet-model';
+import { useMay } from '../../../lib/use-may';
 import { useNames } from '../../../lib/use-names';
 import { CheckList, SelectField } from './fields';
 
@@ -62,7 +63,8 @@ export function TargetPicker({
 
 /**
  * A new takeover, typed now: where, what (a message or a file), for how long; started through the caller's
- * confirmation, or kept as a template. The caller gives it a new `key` once one started, which empties it.
+ * confirmation (takeovers.compose: owner, admin), or kept as a template (takeover-templates.write: an editor too).
+ * A role with neither sees no form. The caller gives it a new `key` once one started, which empties it.
  */
 export function NewTakeoverForm({
   groups,
@@ -73,18 +75,28 @@ export function NewTakeoverForm({
 }) {
   const { t } = useTranslation();
   const names = useNames();
+  const mayCompose = useMay('takeovers.compose');
+  const maySave = useMay('takeover-templates.write');
   const [form, setForm] = useState<TakeoverForm>(blankTakeoverForm);
   const [problem, setProblem] = useState<string | null>(null);
   const set = (patch: Partial<TakeoverForm>) => setForm((f) => ({ ...f, ...patch }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // Enter in a field of a form that only keeps templates starts nothing
+    if (!mayCompose) return;
     const request = takeoverRequest(form);
     if ('problem' in request) return setProblem(t(`fleet.takeover.problems.${request.problem}`));
     setProblem(null);
     onStart(request, names.content(request.content));
   };
+  if (!mayCompose && !maySave) return null;
   return (
-    <form className="pc-stack" onSubmit={submit} aria-labelledby="fleet-new-takeover-title">
+    <form
+      className="pc-stack"
+      onSubmit={submit}
+      aria-labelledby="fleet-new-takeover-title"
+      data-testid="fleet-new-takeover"
+    >
       <h3 id="fleet-new-takeover-title">{t('fleet.takeover.new')}</h3>
       <TargetPicker
         idPrefix="fleet-new"
@@ -143,12 +155,14 @@ export function NewTakeoverForm({
         </div>
       ) : null}
       <FieldError>{problem}</FieldError>
-      <div className="pf-inline">
-        <Button type="submit" variant="destructive">
-          {t('fleet.takeover.start')}
-        </Button>
-      </div>
-      <SaveAsTemplate form={form} onProblem={setProblem} />
+      {mayCompose ? (
+        <div className="pf-inline">
+          <Button type="submit" variant="destructive" data-testid="fleet-takeover-start">
+            {t('fleet.takeover.start')}
+          </Button>
+        </div>
+      ) : null}
+      {maySave ? <SaveAsTemplate form={form} onProblem={setProblem} /> : null}
     </form>
   );
 }
@@ -213,6 +227,7 @@ function SaveAsTemplate({ form, onProblem }: { form: TakeoverForm; onProblem: (p
         onClick={save}
         loading={saveTemplate.isPending}
         disabled={!templateName.trim()}
+        data-testid="fleet-template-save"
       >
         {t('fleet.templates.save')}
       </Button>

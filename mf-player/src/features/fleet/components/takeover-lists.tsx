@@ -5,13 +5,15 @@ import type { Ref } from 'react';
 import { useTranslation } from '@pagecast/i18n';
 import { takeoversQuery, templatesQuery, useDeleteTemplate } from '../api/fleet-api';
 import { useNames } from '../../../lib/use-names';
+import { useMay } from '../../../lib/use-may';
 
 const formatWhen = (iso: string, language: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /**
  * The takeovers running now: what (a message's title and words), where (the groups by name, or all screens, and
- * the screens' names), until when, and its end. `headingRef`: the page brings it into view once one started.
+ * the screens' names), until when, and its end (for a role with takeovers.end). `headingRef`: the page brings it
+ * into view once one started.
  */
 export function RunningTakeovers({
   groups,
@@ -24,6 +26,7 @@ export function RunningTakeovers({
 }) {
   const { t, i18n } = useTranslation();
   const names = useNames();
+  const mayEnd = useMay('takeovers.end');
   const running = useQuery(takeoversQuery);
   const list = running.data ?? [];
   return (
@@ -56,9 +59,11 @@ export function RunningTakeovers({
                   ? t('fleet.takeover.endsAt', { when: formatWhen(r.endsAt, i18n.language) })
                   : t('fleet.takeover.untilEnded')}
               </span>
-              <Button variant="destructive" size="sm" onClick={() => onEnd(r)}>
-                {t('fleet.takeover.end')}
-              </Button>
+              {mayEnd ? (
+                <Button variant="destructive" size="sm" onClick={() => onEnd(r)} data-testid="fleet-takeover-end">
+                  {t('fleet.takeover.end')}
+                </Button>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -67,12 +72,17 @@ export function RunningTakeovers({
   );
 }
 
-/** The saved templates: each starts in two clicks (its button, then the confirmation), or is deleted. */
+/**
+ * The saved templates: each starts in two clicks (its button, then the confirmation; takeovers.start), or is deleted
+ * (takeover-templates.write); a role without either sees the list only.
+ */
 export function TemplateList({ onStart }: { onStart: (template: TakeoverTemplate) => void }) {
   const { t } = useTranslation();
   const names = useNames();
   const templates = useQuery(templatesQuery);
   const deleteTemplate = useDeleteTemplate();
+  const mayStart = useMay('takeovers.start');
+  const mayDelete = useMay('takeover-templates.write');
   const list = templates.data ?? [];
   const duration = (minutes: number | null) =>
     minutes === null ? t('fleet.takeover.untilEnded') : t('fleet.takeover.forMinutes', { count: minutes });
@@ -89,17 +99,22 @@ export function TemplateList({ onStart }: { onStart: (template: TakeoverTemplate
               <span className="pc-muted">
                 {names.content(tpl.content)} · {duration(tpl.minutes)}
               </span>
-              <Button size="sm" variant="destructive" onClick={() => onStart(tpl)}>
-                {t('fleet.templates.start', { name: tpl.name })}
-              </Button>
-              <Button
-                size="sm"
-                variant="ghost"
-                onClick={() => deleteTemplate.mutate(tpl.id)}
-                loading={deleteTemplate.isPending && deleteTemplate.variables === tpl.id}
-              >
-                {t('fleet.templates.delete', { name: tpl.name })}
-              </Button>
+              {mayStart ? (
+                <Button size="sm" variant="destructive" onClick={() => onStart(tpl)} data-testid="fleet-template-start">
+                  {t('fleet.templates.start', { name: tpl.name })}
+                </Button>
+              ) : null}
+              {mayDelete ? (
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => deleteTemplate.mutate(tpl.id)}
+                  loading={deleteTemplate.isPending && deleteTemplate.variables === tpl.id}
+                  data-testid="fleet-template-delete"
+                >
+                  {t('fleet.templates.delete', { name: tpl.name })}
+                </Button>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -13,7 +13,6 @@ import {
   Spinner,
   toast,
   useSessionExpired,
-  useWorkspaceCan,
   inWorkspace,
 } from '@pagecast/ui';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,14 +22,13 @@ import { useCreatePlaylist } from '../api/create-playlist';
 import { useDeletePlaylist } from '../api/delete-playlist';
 import { playlistItemsQuery } from '../../../lib/playlist-items';
 import { playlistsQuery } from '../../../lib/playlists';
+import { useMay } from '../../../lib/use-may';
 import { firstPlayable, validPlaylistName } from '../model/editor';
 import { PlaylistEditor } from './playlist-editor';
 
 // Whether the role in the workspace the page acts in may change playlists (a viewer, a publisher or an emergency
-// broadcaster sees no create, edit or delete; the server refuses anyway). Chosen once: a host whose @pagecast/ui
-// predates workspaces acts in the person's own, where they may.
-const useMayEdit: () => boolean =
-  typeof useWorkspaceCan === 'function' ? () => useWorkspaceCan('playlists.write') : () => true;
+// broadcaster sees no create, edit or delete; the server refuses anyway).
+const useMayEdit = () => useMay('playlists.write');
 
 /** Tab 'playlists': create form, the list (play, edit, delete) and the editor. */
 export function PlaylistsTab() {

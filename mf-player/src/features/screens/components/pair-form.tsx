@@ -47,7 +47,7 @@ export function PairForm() {
     );
   };
   return (
-    <Card className="ps-pair">
+    <Card className="ps-pair" data-testid="pair-form">
       <CardHeader>
         <CardTitle level={2}>{t('screens.pairTitle')}</CardTitle>
         <CardDescription>{t('screens.board.pairIntro')}</CardDescription>

@@ -7,6 +7,7 @@ import {
 } from '@pagecast/contracts';
 import { Badge, Button, Card, CardContent, CardFooter, CardHeader, CardTitle } from '@pagecast/ui';
 import { useTranslation } from '@pagecast/i18n';
+import { useMay } from '../../../lib/use-may';
 import { useRevokeScreen } from '../api/revoke-screen';
 import { nowAndNext, zoneOffset } from '../model/now-next';
 import type { Titles } from '../model/titles';
@@ -20,7 +21,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * One screen: its status (live), its local time (ticking), what its display reports it shows, what its schedule plays
- * now and next on its own clock (the resolver the display runs), then what it plays and unpairing. One status: its
+ * now and next on its own clock (the resolver the display runs), then what it plays and unpairing (each only for a
+ * role that may: screens.assign, screens.manage). One status: its
  * health state in the header with the health summary (reason, thumbnail, what it shows) once its health is read;
  * until then (or from an older server) the heartbeat's online/offline and the reported page.
  */
@@ -40,6 +42,9 @@ export function ScreenCard({
 }) {
   const { t, i18n } = useTranslation();
   const revoke = useRevokeScreen();
+  // PUT /api/screens/:id (what it plays, its settings) is screens.assign; unpairing is screens.manage
+  const mayAssign = useMay('screens.assign');
+  const mayUnpair = useMay('screens.manage');
   const lang = i18n.language;
   // offline once its last report is older than a screen stays online (no event says so: nothing arrives)
   const online =
@@ -78,27 +83,34 @@ export function ScreenCard({
           </span>
         </p>
         <ScreenFacts screen={screen} now={now} titles={titles} health={health} online={online} />
-        {/* nothing to play yet: the way to give it something is open */}
-        <details className="ps-edit" open={unassigned}>
-          <summary>{t('screens.board.change')}</summary>
-          <AssignmentEditor screen={screen} />
-        </details>
-        <details className="ps-edit">
-          <summary>{t('screens.health.settings.title')}</summary>
-          <ScreenSettings screen={screen} />
-        </details>
+        {mayAssign ? (
+          <>
+            {/* nothing to play yet: the way to give it something is open */}
+            <details className="ps-edit" open={unassigned} data-testid="screen-change">
+              <summary>{t('screens.board.change')}</summary>
+              <AssignmentEditor screen={screen} />
+            </details>
+            <details className="ps-edit" data-testid="screen-settings-open">
+              <summary>{t('screens.health.settings.title')}</summary>
+              <ScreenSettings screen={screen} />
+            </details>
+          </>
+        ) : null}
       </CardContent>
-      <CardFooter>
-        <Button
-          variant="destructive"
-          size="sm"
-          onClick={() => {
-            if (window.confirm(t('screens.revokeConfirm', { name: screen.name }))) revoke.mutate(screen.id);
-          }}
-        >
-          {t('screens.revoke')}
-        </Button>
-      </CardFooter>
+      {mayUnpair ? (
+        <CardFooter>
+          <Button
+            variant="destructive"
+            size="sm"
+            data-testid="screen-unpair"
+            onClick={() => {
+              if (window.confirm(t('screens.revokeConfirm', { name: screen.name }))) revoke.mutate(screen.id);
+            }}
+          >
+            {t('screens.revoke')}
+          </Button>
+        </CardFooter>
+      ) : null}
     </Card>
   );
 }

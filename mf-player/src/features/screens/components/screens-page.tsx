@@ -2,6 +2,7 @@ import { useTranslation } from '@pagecast/i18n';
 import { Link } from '@pagecast/router';
 import { ProposalsLink } from '../../../components/approval/proposals-link';
 import { MembersOnly } from '../../../components/members-only/members-only';
+import { useMay } from '../../../lib/use-may';
 import { PairForm } from './pair-form';
 import { PlayReportCard } from './play-report-card';
 import { ScreenList } from './screen-list';
@@ -20,6 +21,8 @@ export function ScreensPage() {
 
 function ScreensView() {
   const { t } = useTranslation();
+  // pairing a display is the fleet's (owner, admin): the others see their screens and no pairing form
+  const mayPair = useMay('screens.manage');
   return (
     <div className="pc-container pc-page pl-page">
       <div className="pl-page__head">
@@ -34,7 +37,7 @@ function ScreensView() {
         <ProposalsLink />
       </div>
       <ScreenList />
-      <PairForm />
+      {mayPair ? <PairForm /> : null}
       <PlayReportCard />
     </div>
   );
