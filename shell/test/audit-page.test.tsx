@@ -149,8 +149,12 @@ describe('the audit log of the owner (Japanese)', () => {
     await click(byTestId('audit-diff-toggle-3'));
     expect(byTestId('audit-diff-toggle-3')?.getAttribute('aria-expanded')).toBe('true');
     expect(text('audit-diff-3')).toBe('1か所の変更published：false から true へ');
-    // an actor the members list does not know shows as their id; an unknown action as its code
-    expect(text('audit-row-2')).toContain('gone7');
+    // an actor the members list does not know any more is a former member (their id for an auditor in the title);
+    // an unknown action shows as its code
+    expect(text('audit-who-2')).toBe('退会したメンバー');
+    expect(byTestId('audit-who-2')?.querySelector('[title]')?.getAttribute('title')).toBe('gone7');
+    expect(text('audit-row-2')).not.toContain('gone7');
+    expect(byTestId('audit-who-3')?.querySelector('[title]')).toBeNull();
     expect(text('audit-action-2')).toBe('screen.rebooted');
     await click(byTestId('audit-diff-toggle-2'));
     expect(text('audit-diff-2')).toBe('1か所の変更name：受付 から ロビー へ');
@@ -175,6 +179,26 @@ describe('the audit log of the owner (Japanese)', () => {
     const query = new URLSearchParams(auditReads().at(-1)?.search);
     expect(query.get('from')).toBe(new Date(2026, 11, 1, 0, 0, 0, 0).toISOString());
     expect(query.get('to')).toBe(new Date(2026, 11, 5, 23, 59, 59, 999).toISOString());
+  });
+
+  it('offers a former member in the actor filter, by their id, and keeps offering them once chosen', async () => {
+    await render(<AuditPage />, '/workspace/audit');
+    const options = () =>
+      [...(byTestId<HTMLSelectElement>('audit-actor')?.options ?? [])].map((o) => [o.value, o.textContent]);
+    expect(options()).toEqual([
+      ['', 'すべて'],
+      ['u1', '佐藤 花子'],
+      ['u2', '鈴木 一郎'],
+      ['gone7', '退会したメンバー（gone7）'],
+    ]);
+    await choose('audit-actor', 'gone7');
+    expect(auditReads().at(-1)?.search).toBe('?actor=gone7');
+    expect(byTestId<HTMLSelectElement>('audit-actor')?.value).toBe('gone7');
+    // the next reads hold none of their rows: they stay on offer, and a current member is never one
+    entries = [entries[0] as AuditRecord];
+    await choose('audit-actor', 'u2');
+    expect(options().map(([value]) => value)).toEqual(['', 'u1', 'u2', 'gone7']);
+    expect(text('audit-who-3')).toBe('鈴木 一郎');
   });
 
   it('exports the CSV of the same filters as a download', async () => {
@@ -228,6 +252,12 @@ describe('the audit log in another workspace (French)', () => {
     await click(byTestId('audit-diff-toggle-3'));
     expect(text('audit-diff-3')).toBe('1 modificationpublished\u202f: de false à true');
     expect(text('audit-row-2')).toContain('Écran s9');
+    // the removed member in French, with their id at hand
+    expect(text('audit-who-2')).toBe('Un ancien membre');
+    expect(byTestId('audit-who-2')?.querySelector('[title]')?.getAttribute('title')).toBe('gone7');
+    expect(
+      [...(byTestId<HTMLSelectElement>('audit-actor')?.options ?? [])].map((o) => o.textContent).slice(-1),
+    ).toEqual(['Un ancien membre (gone7)']);
     expect(text('audit-count')).toBe('2 entrées affichées');
     expect(auditReads()[0]?.path).toBe('/api/workspaces/w9/audit');
     expect(auditReads()[0]?.headers['x-pagecast-workspace']).toBe('w9');

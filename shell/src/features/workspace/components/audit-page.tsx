@@ -18,10 +18,18 @@ import {
 } from '@pagecast/ui';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { type ReactNode, useId, useMemo, useState } from 'react';
+import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { type AuditFilter, auditQuery, downloadAuditCsv } from '../api/audit';
 import { membersQuery } from '../api/workspaces';
-import { auditActionWord, auditActorWord, auditObjectWord, dayEnd, dayStart, formatAuditMoment } from '../model/audit';
+import {
+  auditActionWord,
+  auditActorWord,
+  auditObjectWord,
+  dayEnd,
+  dayStart,
+  formatAuditMoment,
+  formerActor,
+} from '../model/audit';
 import { personName, roleWord } from '../model/people';
 import { useActiveWorkspace } from '../model/use-workspace';
 import './workspace.css';
@@ -99,6 +107,17 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
     return byId;
   }, [members.data, i18n.language]);
   const rows = log.data?.pages.flatMap((p) => p.entries) ?? [];
+  const nameOf = (id: string) => names.get(id);
+  // people who acted and are no member any more: the actor filter still offers them (by their id, which the rows
+  // keep in their title), gathered from every page read so far so a filter on one does not lose the others
+  const [formers, setFormers] = useState<string[]>([]);
+  const seenFormers = members.data
+    ? [...new Set([...rows.map((r) => r.actorUserId), form.actor].filter((id) => id && formerActor(id, nameOf)))]
+    : [];
+  const newFormers = seenFormers.filter((id) => !formers.includes(id)).join(' ');
+  useEffect(() => {
+    if (newFormers) setFormers((known) => [...known, ...newFormers.split(' ').filter((id) => !known.includes(id))]);
+  }, [newFormers]);
   const set = (key: keyof FilterForm) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   const exportCsv = async () => {
     setExporting(true);
@@ -155,6 +174,13 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
                   {names.get(m.userId)}
                 </option>
               ))}
+              {formers
+                .filter((id) => formerActor(id, nameOf))
+                .map((id) => (
+                  <option key={id} value={id}>
+                    {t('workspace.audit.formerMemberId', { id })}
+                  </option>
+                ))}
             </Choice>
           </Field>
           <Field id="audit-from" label={t('workspace.audit.from')}>
@@ -228,7 +254,15 @@ function AuditLog({ workspaceId }: { workspaceId: string }) {
                       <AuditRow
                         key={row.id}
                         row={row}
-                        who={auditActorWord(t, row.actorUserId, (id) => names.get(id))}
+                        // until the members are read nobody is taken for a former member (unreadable: the id)
+                        who={
+                          members.data
+                            ? auditActorWord(t, row.actorUserId, nameOf)
+                            : members.isError
+                              ? row.actorUserId
+                              : ''
+                        }
+                        former={Boolean(members.data) && formerActor(row.actorUserId, nameOf)}
                         t={t}
                       />
                     ))}
@@ -279,7 +313,7 @@ function Choice({
   );
 }
 
-function AuditRow({ row, who, t }: { row: AuditRecord; who: string; t: TFunction }) {
+function AuditRow({ row, who, former, t }: { row: AuditRecord; who: string; former: boolean; t: TFunction }) {
   const { i18n } = useTranslation();
   const [open, setOpen] = useState(false);
   const diffId = useId();
@@ -288,7 +322,10 @@ function AuditRow({ row, who, t }: { row: AuditRecord; who: string; t: TFunction
       <td>
         <time dateTime={row.at}>{formatAuditMoment(row.at, i18n.language)}</time>
       </td>
-      <td>{who}</td>
+      <td data-testid={`audit-who-${row.seq}`}>
+        {/* a former member in words, their id at hand for an auditor (the title, and the actor filter) */}
+        {former ? <span title={row.actorUserId}>{who}</span> : who}
+      </td>
       <td data-testid={`audit-action-${row.seq}`}>{auditActionWord(t, row.action)}</td>
       <td>
         {auditObjectWord(t, row.object.type)}{' '}

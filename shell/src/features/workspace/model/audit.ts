@@ -9,19 +9,27 @@ import type { TFunction } from 'i18next';
 export const auditActionWord = (t: TFunction, code: string): string =>
   /^[a-z-]+\.[a-z-]+$/.test(code) ? t(`workspace.audit.actions.${code}`, { defaultValue: code }) : code;
 
+/** Whether an actor is Pagecast itself (`system:<source>`), never a person. */
+export const isSystemActor = (actorUserId: string) => actorUserId.startsWith(AUDIT_SYSTEM_ACTOR_PREFIX);
+
 /**
  * Who made the change: a system actor (`system:<source>`, e.g. the disaster feed) in words, never looked up as a
- * person; anyone else by `personName` (a member's name), or their id when they are no member any more.
+ * person; anyone else by `personName` (a member's name), or "a former member" when they are no member any more (the
+ * members list holds current members only; the page keeps their id at hand for an auditor, see `formerActor`).
  */
 export function auditActorWord(t: TFunction, actorUserId: string, personName: (id: string) => string | undefined) {
-  if (actorUserId.startsWith(AUDIT_SYSTEM_ACTOR_PREFIX)) {
+  if (isSystemActor(actorUserId)) {
     const source = actorUserId.slice(AUDIT_SYSTEM_ACTOR_PREFIX.length);
     return /^[a-z-]+$/.test(source)
       ? t(`workspace.audit.system.${source}`, { defaultValue: actorUserId })
       : actorUserId;
   }
-  return personName(actorUserId) ?? actorUserId;
+  return personName(actorUserId) ?? t('workspace.audit.formerMember');
 }
+
+/** Whether an actor is a person the members list no longer holds (removed, or gone with their account). */
+export const formerActor = (actorUserId: string, personName: (id: string) => string | undefined) =>
+  !isSystemActor(actorUserId) && personName(actorUserId) === undefined;
 
 /** An object type in words; an unknown one as itself. */
 export const auditObjectWord = (t: TFunction, type: string): string =>
