@@ -39,6 +39,7 @@ export function pageHost(serve: (call: Call) => Response | Promise<Response>) {
   const sent: Sent[] = [];
   let root: Root;
   let host: HTMLDivElement;
+  let tab = 0;
   beforeEach(() => {
     calls.length = 0;
     sent.length = 0;
@@ -66,12 +67,16 @@ export function pageHost(serve: (call: Call) => Response | Promise<Response>) {
   return {
     calls,
     sent,
-    /** Renders `page` at `url` with the app's providers and waits for it to settle. */
-    async render(page: ReactNode, url: string) {
+    /**
+     * Renders `page` at `url` with the app's providers and waits for it to settle. `newTab`: as a page opened in
+     * another tab (a new router at `url`, nothing kept in memory; the test clears sessionStorage if it matters).
+     */
+    async render(page: ReactNode, url: string, options: { newTab?: boolean } = {}) {
+      if (options.newTab) tab++;
       await act(async () => {
         root.render(
           <QueryClientProvider client={createQueryClient()}>
-            <MemoryRouter initialEntries={[url]}>
+            <MemoryRouter key={tab} initialEntries={[url]}>
               {page}
               <Toaster />
             </MemoryRouter>

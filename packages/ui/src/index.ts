@@ -68,11 +68,17 @@ export { createQueryClient } from './session/query-client';
 export { LOGIN_REDIRECT_DELAY_MS, useRequireLogin } from './session/require-login';
 export { useSessionExpired } from './session/session-expired';
 export {
+  CARRIED_RETURN_PAGE_KEY,
+  CARRIED_RETURN_PAGE_MAX_MS,
   isRememberablePath,
+  isWelcomeOwed,
   NEVER_REMEMBERED,
   RETURN_PAGE_KEY,
+  type RememberOptions,
   rememberReturnPage,
+  takeCarriedReturnPage,
   takeReturnPage,
+  WELCOME_OWED_STATE,
 } from './session/return-page';
 export {
   dismissToast,

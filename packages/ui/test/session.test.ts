@@ -12,10 +12,22 @@ import {
 } from '../src/session/http';
 import { createQueryClient } from '../src/session/query-client';
 import { LOGIN_REDIRECT_DELAY_MS } from '../src/session/require-login';
-import { isRememberablePath, RETURN_PAGE_KEY, rememberReturnPage, takeReturnPage } from '../src/session/return-page';
+import {
+  CARRIED_RETURN_PAGE_KEY,
+  CARRIED_RETURN_PAGE_MAX_MS,
+  isRememberablePath,
+  isWelcomeOwed,
+  RETURN_PAGE_KEY,
+  rememberReturnPage,
+  takeReturnPage,
+  WELCOME_OWED_STATE,
+} from '../src/session/return-page';
 
 describe('return page', () => {
-  afterEach(() => sessionStorage.clear());
+  afterEach(() => {
+    sessionStorage.clear();
+    localStorage.clear();
+  });
 
   it('is remembered and given back once', () => {
     expect(rememberReturnPage('/marketplace?q=cats')).toBe(true);
@@ -50,6 +62,63 @@ describe('return page', () => {
     expect(isRememberablePath('//evil.example/x')).toBe(false);
     expect(isRememberablePath('/points')).toBe(true);
     expect(isRememberablePath('/loginx')).toBe(true);
+  });
+
+  it('refuses a path a browser would read as another host: a backslash, a space or a control character', () => {
+    for (const path of ['/\\evil.example', '/\\/evil.example', '/\tevil.example', ' //evil.example', 'evil.example']) {
+      expect(isRememberablePath(path)).toBe(false);
+      expect(rememberReturnPage(path, { carryFor: { email: 'a@b.c' } })).toBe(false);
+    }
+    expect(sessionStorage.length + localStorage.length).toBe(0);
+  });
+
+  it('carries a page to the next sign-in of its address in another tab (no sessionStorage), once', () => {
+    expect(rememberReturnPage('/invitations/tok', { carryFor: { email: ' Ichiro@Example.test ' } })).toBe(true);
+    sessionStorage.clear(); // the verification link's tab
+    expect(takeReturnPage('someone.else@example.test')).toBeNull();
+    expect(localStorage.getItem(CARRIED_RETURN_PAGE_KEY)).not.toBeNull(); // still there for its own address
+    expect(takeReturnPage('ichiro@example.TEST')).toBe('/invitations/tok');
+    expect(takeReturnPage('ichiro@example.test')).toBeNull();
+    expect(localStorage.getItem(CARRIED_RETURN_PAGE_KEY)).toBeNull();
+  });
+
+  it('is carried past a first sign-in only when carried; this tab’s other page waits for a later sign-in', () => {
+    rememberReturnPage('/files');
+    expect(takeReturnPage('a@b.c', { firstSignIn: true })).toBeNull();
+    expect(sessionStorage.getItem(RETURN_PAGE_KEY)).toBe('/files');
+    rememberReturnPage('/invitations/tok', { carryFor: { email: 'a@b.c' } });
+    expect(takeReturnPage('a@b.c', { firstSignIn: true })).toBe('/invitations/tok');
+    // the same page in this tab is used up with it
+    expect(sessionStorage.getItem(RETURN_PAGE_KEY)).toBeNull();
+    expect(takeReturnPage('a@b.c')).toBeNull();
+  });
+
+  it('ignores a carried page past its end, and never keeps one longer than the maximum', () => {
+    rememberReturnPage('/invitations/old', { carryFor: { email: 'a@b.c', until: new Date(Date.now() - 1000) } });
+    sessionStorage.clear();
+    expect(takeReturnPage('a@b.c')).toBeNull();
+    expect(localStorage.getItem(CARRIED_RETURN_PAGE_KEY)).toBeNull();
+    rememberReturnPage('/invitations/far', { carryFor: { email: 'a@b.c', until: '2999-01-01T00:00:00.000Z' } });
+    const until = (JSON.parse(localStorage.getItem(CARRIED_RETURN_PAGE_KEY) ?? '{}') as { until: number }).until;
+    expect(until).toBeLessThanOrEqual(Date.now() + CARRIED_RETURN_PAGE_MAX_MS);
+  });
+
+  it('ignores a carried page that is not a same-site path, whoever wrote it', () => {
+    for (const path of ['https://evil.example/', '//evil.example', '/\\evil.example', '/login']) {
+      const until = Date.now() + 60_000;
+      localStorage.setItem(CARRIED_RETURN_PAGE_KEY, JSON.stringify({ email: 'a@b.c', path, until }));
+      expect(takeReturnPage('a@b.c')).toBeNull();
+      localStorage.setItem(CARRIED_RETURN_PAGE_KEY, JSON.stringify({ email: 'a@b.c', path, until }));
+      expect(takeReturnPage('a@b.c', { firstSignIn: true })).toBeNull();
+    }
+    localStorage.setItem(CARRIED_RETURN_PAGE_KEY, '{not json');
+    expect(takeReturnPage('a@b.c')).toBeNull();
+  });
+
+  it('says whether a navigation owes the welcome', () => {
+    expect(isWelcomeOwed(WELCOME_OWED_STATE)).toBe(true);
+    expect(isWelcomeOwed(null)).toBe(false);
+    expect(isWelcomeOwed({ welcomeOwed: 'yes' })).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 // A team in the browser, one real stack: an owner registers, invites an editor (ja), a publisher (fr), an emergency
 // broadcaster (en) and a viewer (ja) from the members page; the mails arrive in those languages; each accepts through
-// the link in a browser of their own (the editor registers from it, the others sign in from it). The owner turns
+// the link in a browser of their own (the editor registers from it, verifies in another tab and is brought back to
+// it by the first sign-in there; the others sign in from it). The owner turns
 // approval on; the editor gives a group another playlist, which waits (the display does not change); the publisher,
 // mailed, approves it on the proposals page and the display changes; the editor is mailed. The broadcaster starts an
 // emergency message from a template (the paired display shows it) and has no way to edit a playlist; the viewer sees
@@ -225,15 +226,19 @@ describe('a team journey', () => {
     await editor.page.getByLabel('パスワード', { exact: true }).fill(editorPassword);
     await editor.page.getByTestId('register-submit').click();
     await editor.page.waitForURL((url) => url.pathname === '/verify-email');
-    await editor.page.goto((await mailedLink(people.editor.email, 'verify-email')).link);
-    await editor.page.locator('[data-testid="verify-email-page"][data-state="success"]').waitFor();
-    await editor.page.goto('/login');
-    await signIn(editor.page, people.editor.email, editorPassword);
-    // a first sign-in shows the welcome page; the invitation is opened again from the mail
-    await editor.page.waitForURL((url) => !url.pathname.startsWith('/login'));
-    await editor.page.goto(link);
-    await editor.page.getByTestId('invitation-accept').click();
-    await editor.page.waitForURL(`**/?w=${workspace}`);
+    // the mail's verification link opens another tab, without the first tab's sessionStorage; signing in there for
+    // the first time comes back to the invitation (its link is not opened again), and the welcome follows accepting
+    const tab = await editor.context.newPage();
+    await tab.goto((await mailedLink(people.editor.email, 'verify-email')).link);
+    await tab.locator('[data-testid="verify-email-page"][data-state="success"]').waitFor();
+    await tab.getByTestId('verify-to-login').click();
+    await tab.waitForURL('**/login');
+    await signIn(tab, people.editor.email, editorPassword);
+    await tab.waitForURL(`**${link}`);
+    await tab.getByTestId('invitation-accept').click();
+    await tab.waitForURL(`**/welcome?w=${workspace}`);
+    await editor.page.close();
+    editor.page = tab;
     people.editor.api = await apiOf(editor, {
       email: people.editor.email,
       password: editorPassword,

@@ -13,6 +13,7 @@ import {
   PasswordInput,
   takeReturnPage,
   toast,
+  WELCOME_OWED_STATE,
   Field,
   fieldAria,
 } from '@pagecast/ui';
@@ -25,8 +26,10 @@ import { useLocalLogin } from '../api/local-login';
 import { type LoginWait, loginWait } from '../model/login-wait';
 
 /**
- * Login (spec points 2, 4, 8): first login → /welcome; else the remembered page (once); else /. An unverified
- * address (403 requiresVerification) goes to /verify-email with its e-mail.
+ * Login (spec points 2, 4, 8): first login → /welcome, unless a page was carried for this address past its
+ * registration (an invitation's: the verification may have opened another tab), which comes first and owes the
+ * welcome; else the remembered page (once); else /. An unverified address (403 requiresVerification) goes to
+ * /verify-email with its e-mail.
  */
 export function LoginPage() {
   const { t } = useTranslation();
@@ -40,10 +43,13 @@ export function LoginPage() {
   const [wait, setWait] = useState<LoginWait | undefined>(undefined);
 
   const login = useLocalLogin({
-    onSuccess: (data) => {
+    onSuccess: (data, variables) => {
       toast({ title: t('toasts.loginSuccess') });
-      if (data.isFirstLogin) return navigate('/welcome');
-      navigate(takeReturnPage() ?? '/');
+      if (data.isFirstLogin) {
+        const carried = takeReturnPage(variables.email, { firstSignIn: true });
+        return carried ? navigate(carried, { state: WELCOME_OWED_STATE }) : navigate('/welcome');
+      }
+      navigate(takeReturnPage(variables.email) ?? '/');
     },
     onError: (error) => {
       if (error instanceof HttpError && error.status === 403 && error.data?.requiresVerification) {

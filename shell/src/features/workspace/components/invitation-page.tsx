@@ -1,5 +1,5 @@
 import { useTranslation } from '@pagecast/i18n';
-import { Link, useParams } from '@pagecast/router';
+import { Link, useLocation, useParams } from '@pagecast/router';
 import {
   Button,
   buttonClass,
@@ -9,6 +9,7 @@ import {
   CardHeader,
   CardTitle,
   describeError,
+  isWelcomeOwed,
   rememberReturnPage,
   Spinner,
   toast,
@@ -24,18 +25,23 @@ import { useSwitchWorkspace } from '../model/switch-workspace';
 /**
  * An invitation's link (/invitations/:token, from the mail): the workspace, who invited, the role and the expiry.
  * Signed in, the person accepts and lands in that workspace; signed out, logging in or registering brings them back
- * here. The server's refusals (expired, revoked or unknown, another address, already a member) are said in words.
+ * here: the page is remembered in this tab and carried for the invited address's next sign-in in any tab (a
+ * registration's verification link opens another), until the invitation expires. A first sign-in that came here
+ * instead of the welcome goes on to the welcome once accepted. The server's refusals (expired, revoked or unknown,
+ * another address, already a member) are said in words.
  */
 export function InvitationPage() {
   const { t, i18n } = useTranslation();
   const { token = '' } = useParams();
   const { user } = useAuth();
+  const welcomeOwed = isWelcomeOwed(useLocation().state);
   const offer = useQuery({ ...invitationQuery(token), enabled: Boolean(token) });
   const accept = useAcceptInvitation(token);
   const switchTo = useSwitchWorkspace(user?.id);
   const [failure, setFailure] = useState<string | undefined>();
   const here = `/invitations/${encodeURIComponent(token)}`;
   const data = offer.data;
+  const comeBack = () => data && rememberReturnPage(here, { carryFor: { email: data.email, until: data.expiresAt } });
   return (
     <div className="pc-container pc-page" data-testid="invitation-page">
       <Card style={{ maxWidth: 620, margin: '0 auto' }}>
@@ -87,7 +93,7 @@ export function InvitationPage() {
                   accept.mutate(undefined, {
                     onSuccess: ({ workspace }) => {
                       toast({ title: t('workspace.invitation.joined', { name: workspace.name }) });
-                      switchTo(workspace.id, '/');
+                      switchTo(workspace.id, welcomeOwed ? '/welcome' : '/');
                     },
                     onError: (error) => setFailure(describeError(error, t, t('workspace.errors.fallback'))),
                   });
@@ -101,16 +107,11 @@ export function InvitationPage() {
                   to="/register"
                   className={buttonClass('outline')}
                   data-testid="invitation-register"
-                  onClick={() => rememberReturnPage(here)}
+                  onClick={comeBack}
                 >
                   {t('workspace.invitation.register')}
                 </Link>
-                <Link
-                  to="/login"
-                  className={buttonClass('primary')}
-                  data-testid="invitation-login"
-                  onClick={() => rememberReturnPage(here)}
-                >
+                <Link to="/login" className={buttonClass('primary')} data-testid="invitation-login" onClick={comeBack}>
                   {t('workspace.invitation.login')}
                 </Link>
               </>
