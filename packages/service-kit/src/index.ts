@@ -101,6 +101,7 @@ export {
   publishAudit,
 } from './audit';
 export { type ClaimRecord, type Claims, createClaims, type LeaseOptions } from './claims';
+export { createWriteLocks, type WriteLockOptions, type WriteLocks } from './write-locks';
 export { type BatchLoader, type ByIdCollection, createBatchLoader, readByIds } from './batch-loader';
 export { LRUCache } from 'lru-cache';
 export { type NameUuidLayout, nameUuid } from './name-uuid';

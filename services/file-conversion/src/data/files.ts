@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { CopyrightInfo } from '@pagecast/contracts';
-import { type Clock, createBatchLoader, isDuplicateKeyError, LRUCache, type Outbox } from '@pagecast/service-kit';
+import {
+  type Clock,
+  createBatchLoader,
+  createWriteLocks,
+  isDuplicateKeyError,
+  LRUCache,
+  type Outbox,
+} from '@pagecast/service-kit';
+import type { QueryFilter, UpdateQuery } from 'mongoose';
 import type { CopyrightAnalysis } from '../domain';
 import type { AuthorProfileDoc, CopyrightInfoDoc, FileDoc, Models, PageDoc } from './models';
 import { removeFileFromPlaylists } from './playlists';
@@ -30,6 +38,16 @@ export function createFilesRepo(models: Models, clock: Clock) {
   // a converted file's pages also changes the file (its duration is set on the pages first, then on the file), and
   // the file is read afresh on every request, so a stale list is never served for a newer version.
   const finishedPages = new LRUCache<string, { version: number; pages: PageDoc[] }>({ max: 500 });
+  // A file document has several writers: its member (title, duration, publishing) and the conversion (progress,
+  // status, the video's clip), at the same time while a file converts. On FerretDB two updates of different fields
+  // of one document can undo each other (docs/platform.md), so every write of a file takes the file's lock.
+  const locks = createWriteLocks(files.db, 'file_locks');
+  const updateWhere = (id: string, filter: QueryFilter<FileDoc>, update: UpdateQuery<FileDoc>) =>
+    locks.withLock(id, () => files.updateOne({ ...filter, _id: id }, update));
+  const findAndUpdateWhere = (id: string, filter: QueryFilter<FileDoc>, update: UpdateQuery<FileDoc>) =>
+    locks.withLock(id, () =>
+      files.findOneAndUpdate({ ...filter, _id: id }, update, { returnDocument: 'after' }).lean<FileDoc>(),
+    );
 
   return {
     async create(doc: FileDoc): Promise<void> {
@@ -46,18 +64,15 @@ export function createFilesRepo(models: Models, clock: Clock) {
     countByOwner: (userId: string) => files.countDocuments({ userId }),
     /** Applies `set` to the caller's file; null when it is not theirs (or gone). */
     updateOwned: (id: string, userId: string, set: Partial<FileDoc>) =>
-      files
-        .findOneAndUpdate(
-          { _id: id, userId },
-          { $set: { ...set, updatedAt: clock.now() } },
-          { returnDocument: 'after' },
-        )
-        .lean<FileDoc>(),
+      findAndUpdateWhere(id, { userId }, { $set: { ...set, updatedAt: clock.now() } }),
     update: (id: string, set: Record<string, unknown>) =>
-      files
-        .findOneAndUpdate({ _id: id }, { $set: { ...set, updatedAt: clock.now() } }, { returnDocument: 'after' })
-        .lean<FileDoc>(),
-    deleteFileDoc: async (id: string) => (await files.deleteOne({ _id: id })).deletedCount === 1,
+      findAndUpdateWhere(id, {}, { $set: { ...set, updatedAt: clock.now() } }),
+    /** An update of one file when it still matches `filter` (the file's lock held: see above). */
+    updateWhere,
+    /** The same, answering the file after it (null when it did not match). */
+    findAndUpdateWhere,
+    deleteFileDoc: (id: string) =>
+      locks.withLock(id, async () => (await files.deleteOne({ _id: id })).deletedCount === 1),
 
     // --- pages
     listPages: (fileId: string) => pages.find({ fileId }).sort({ pageNumber: 1 }).lean<PageDoc[]>(),

@@ -6,71 +6,38 @@
 // playlist and announces each changed playlist (files.playlist.saved.v1).
 //
 // FerretDB (SQLite) runs an update as read-then-write without a transaction, so two writers of one playlist could
-// lose one another's change (and reuse a version number). Writers therefore take a per-playlist lock first: an
-// insert under a unique _id in `playlist_locks`, the one write FerretDB makes atomic.
+// lose one another's change (and reuse a version number). Writers therefore take a per-playlist lock first (the kit's
+// write locks, in `playlist_locks`).
 import { randomUUID } from 'node:crypto';
 import { type EventData, eventDataSchemas, subjects } from '@pagecast/contracts';
 import {
-  AppError,
   type Clock,
   createBatchLoader,
-  isDuplicateKeyError,
+  createWriteLocks,
   onceUntilFailure,
   readByIds,
   type Outbox,
   type OutboxEntry,
+  type WriteLocks,
 } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import { inPlayOrder, type PlaylistItemRecord, type PlaylistRecord } from '../domain/playlists';
 
 export type { PlaylistItemRecord, PlaylistRecord } from '../domain/playlists';
 
-interface LockRecord {
-  _id: string;
-  token: string;
-  at: Date;
-}
-
-/** A lock older than this was left by a crashed writer and may be taken over. */
-const LOCK_STALE_MS = 10_000;
-/** How long a writer waits for a busy playlist before answering 503. */
-const LOCK_WAIT_MS = 5_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function collections(conn: mongoose.Connection) {
-  return {
-    playlists: conn.collection<PlaylistRecord>('playlists'),
-    locks: conn.collection<LockRecord>('playlist_locks'),
-  };
+  return { playlists: conn.collection<PlaylistRecord>('playlists') };
 }
 
-/** Runs `fn` while holding the playlist's write lock. */
-async function withLock<T>(conn: mongoose.Connection, playlistId: string, fn: () => Promise<T>): Promise<T> {
-  const { locks } = collections(conn);
-  const token = randomUUID();
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      // real time, as the staleness check below: a lock's age measures a writer's real wait, not business time
-      await locks.insertOne({ _id: playlistId, token, at: new Date() });
-      break;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      const held = await locks.findOne({ _id: playlistId });
-      if (held && Date.now() - new Date(held.at).getTime() > LOCK_STALE_MS) {
-        await locks.deleteOne({ _id: playlistId, token: held.token });
-        continue;
-      }
-      if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', { details: { playlistId } });
-      await sleep(5 + Math.random() * 20);
-    }
+/** One set of playlist locks per connection, so a process's writers of a playlist wait in one line. */
+const locksOf = new WeakMap<mongoose.Connection, WriteLocks>();
+function withLock<T>(conn: mongoose.Connection, playlistId: string, fn: () => Promise<T>): Promise<T> {
+  let locks = locksOf.get(conn);
+  if (!locks) {
+    locks = createWriteLocks(conn, 'playlist_locks');
+    locksOf.set(conn, locks);
   }
-  try {
-    return await fn();
-  } finally {
-    await locks.deleteOne({ _id: playlistId, token }).catch(() => undefined);
-  }
+  return locks.withLock(playlistId, fn);
 }
 
 /** The data of files.playlist.saved.v1 for a playlist as stored. */

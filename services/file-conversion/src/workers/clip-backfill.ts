@@ -5,6 +5,7 @@ import type { Clock, Logger } from '@pagecast/service-kit';
 import { defaultLimits, defaultRenderPool, makePreviewClipOf, type RenderPool } from '../conversion/index.ts';
 import type { FileDoc, Repositories } from '../data';
 import { storageKeys } from '../domain';
+import type { QueryFilter } from 'mongoose';
 
 /**
  * The backfill of preview clips: a converted video with no clip (converted before clips were made, or its clip
@@ -47,32 +48,40 @@ export async function backfillPreviewClips(
   return made;
 }
 
-/** The next video without a clip whose tries are not spent, its try counted before it begins (a crash counts too). */
-function claimNext(deps: ClipBackfillDeps, opts: ClipBackfillOptions): Promise<FileDoc | null> {
+/**
+ * The next video without a clip whose tries are not spent, its try counted before it begins (a crash counts too).
+ * Found first, then claimed under the file's write lock with the same condition (every write of a file takes it); null
+ * when there is none, or when another instance claimed it in between (the next sweep goes on).
+ */
+async function claimNext(deps: ClipBackfillDeps, opts: ClipBackfillOptions): Promise<FileDoc | null> {
   const now = deps.clock.now();
-  return deps.data.models.files
-    .findOneAndUpdate(
+  const due: QueryFilter<FileDoc> = {
+    kind: 'video',
+    status: 'private',
+    video: { $ne: null },
+    'video.preview': null,
+    'conversion.finishedAt': { $lte: new Date(now.getTime() - opts.graceMs) },
+    $and: [
+      { $or: [{ 'video.clipAttempts': { $exists: false } }, { 'video.clipAttempts': { $lt: opts.maxAttempts } }] },
       {
-        kind: 'video',
-        status: 'private',
-        video: { $ne: null },
-        'video.preview': null,
-        'conversion.finishedAt': { $lte: new Date(now.getTime() - opts.graceMs) },
-        $and: [
-          { $or: [{ 'video.clipAttempts': { $exists: false } }, { 'video.clipAttempts': { $lt: opts.maxAttempts } }] },
-          {
-            $or: [
-              { 'video.clipTriedAt': { $exists: false } },
-              { 'video.clipTriedAt': null },
-              { 'video.clipTriedAt': { $lte: new Date(now.getTime() - opts.leaseMs) } },
-            ],
-          },
+        $or: [
+          { 'video.clipTriedAt': { $exists: false } },
+          { 'video.clipTriedAt': null },
+          { 'video.clipTriedAt': { $lte: new Date(now.getTime() - opts.leaseMs) } },
         ],
       },
-      { $inc: { 'video.clipAttempts': 1 }, $set: { 'video.clipTriedAt': now } },
-      { sort: { 'conversion.finishedAt': 1, _id: 1 }, returnDocument: 'after' },
-    )
-    .lean<FileDoc>();
+    ],
+  };
+  const next = await deps.data.models.files
+    .findOne(due)
+    .sort({ 'conversion.finishedAt': 1, _id: 1 })
+    .select({ _id: 1 })
+    .lean<Pick<FileDoc, '_id'>>();
+  if (!next) return null;
+  return deps.data.files.findAndUpdateWhere(next._id, due, {
+    $inc: { 'video.clipAttempts': 1 },
+    $set: { 'video.clipTriedAt': now },
+  });
 }
 
 /** The clip from the stored video (the original may be gone from this machine), stored beside it. */
@@ -88,10 +97,7 @@ async function makeClip(deps: ClipBackfillDeps, file: FileDoc): Promise<boolean>
       signal: AbortSignal.timeout(defaultLimits.videoTimeoutMs),
       onClip: (c) => data.storage.putFile(key, c.path, c.mimeType),
     });
-    const stored = await data.models.files.updateOne(
-      { _id: file._id, status: 'private' },
-      { $set: { 'video.preview': clip } },
-    );
+    const stored = await data.files.updateWhere(file._id, { status: 'private' }, { $set: { 'video.preview': clip } });
     // deleted while the clip was made: the delete could not see that object yet
     if (stored.matchedCount === 0) await data.storage.remove([key]);
     logger.info({ fileId: file._id }, 'video preview clip made by the backfill');

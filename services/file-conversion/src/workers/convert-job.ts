@@ -84,10 +84,7 @@ export async function convertFile(
           lastWrite = now;
           progressWrite = progressWrite
             .then(() =>
-              data.models.files.updateOne(
-                { _id: file._id, status: 'processing' },
-                { $set: { 'conversion.percent': percent } },
-              ),
+              data.files.updateWhere(file._id, { status: 'processing' }, { $set: { 'conversion.percent': percent } }),
             )
             .catch((err: unknown) => logger.warn({ err, fileId: file._id }, 'transcode progress not recorded'));
         },
@@ -106,8 +103,9 @@ export async function convertFile(
         ]);
         if (!totalKnown) {
           // the total is on the file before its first page shows, so progress never reads "1 of 0"
-          const marked = await data.models.files.updateOne(
-            { _id: file._id, status: 'processing' },
+          const marked = await data.files.updateWhere(
+            file._id,
+            { status: 'processing' },
             { $set: { 'conversion.pagesTotal': page.pageCount } },
           );
           if (marked.matchedCount === 0) throw new FileGoneError(file._id);
@@ -131,7 +129,7 @@ export async function convertFile(
           'conversion.pagesTotal': page.pageCount,
         };
         if (page.pageNumber === 1) set.thumbKey = page.thumbnail.sha256;
-        const updated = await data.models.files.updateOne({ _id: file._id, status: 'processing' }, { $set: set });
+        const updated = await data.files.updateWhere(file._id, { status: 'processing' }, { $set: set });
         if (updated.matchedCount === 0) throw new FileGoneError(file._id);
         await outbox.add('files.page.ready.v1', {
           fileId: file._id,
@@ -156,43 +154,41 @@ export async function convertFile(
     await progressWrite;
     const finishedAt = deps.clock.now();
     const v = result.video;
-    const done = await data.models.files
-      .findOneAndUpdate(
-        { _id: file._id, status: 'processing' },
-        {
-          $set: {
-            status: 'private',
-            pageCount: result.pageCount,
-            'conversion.pagesDone': result.pageCount,
-            'conversion.pagesTotal': result.pageCount,
-            'conversion.finishedAt': finishedAt,
-            updatedAt: finishedAt,
-            // a photo's size as drawn from its decoded pixels (the upload read it from the header)
-            ...(result.image
-              ? { media: { format: result.image.format, width: result.image.width, height: result.image.height } }
-              : {}),
-            // a video: what is stored and played (kept or transcoded, and why), its size, length and codecs
-            ...(v
-              ? {
-                  media: {
-                    format: v.source.container,
-                    width: v.output.width,
-                    height: v.output.height,
-                    durationMs: v.output.durationMs,
-                    videoCodec: v.output.videoCodec,
-                    audioCodec: v.output.audioCodec,
-                    processing: v.processing,
-                    transcodeReasons: v.reasons,
-                  },
-                  video: { mimeType: v.mimeType, bytes: v.bytes, sha256: v.sha256, preview: null },
-                  'conversion.percent': null,
-                }
-              : {}),
-          },
+    const done = await data.files.findAndUpdateWhere(
+      file._id,
+      { status: 'processing' },
+      {
+        $set: {
+          status: 'private',
+          pageCount: result.pageCount,
+          'conversion.pagesDone': result.pageCount,
+          'conversion.pagesTotal': result.pageCount,
+          'conversion.finishedAt': finishedAt,
+          updatedAt: finishedAt,
+          // a photo's size as drawn from its decoded pixels (the upload read it from the header)
+          ...(result.image
+            ? { media: { format: result.image.format, width: result.image.width, height: result.image.height } }
+            : {}),
+          // a video: what is stored and played (kept or transcoded, and why), its size, length and codecs
+          ...(v
+            ? {
+                media: {
+                  format: v.source.container,
+                  width: v.output.width,
+                  height: v.output.height,
+                  durationMs: v.output.durationMs,
+                  videoCodec: v.output.videoCodec,
+                  audioCodec: v.output.audioCodec,
+                  processing: v.processing,
+                  transcodeReasons: v.reasons,
+                },
+                video: { mimeType: v.mimeType, bytes: v.bytes, sha256: v.sha256, preview: null },
+                'conversion.percent': null,
+              }
+            : {}),
         },
-        { returnDocument: 'after' },
-      )
-      .lean<FileDoc>();
+      },
+    );
     if (!done) {
       // deleted while its video was being stored: the delete could not see that object yet
       if (v) await data.storage.remove([storageKeys.video(file._id), storageKeys.videoPreview(file._id)]);
@@ -233,10 +229,7 @@ async function makeClip(deps: JobDeps, file: FileDoc, original: string, source: 
       signal: AbortSignal.timeout(defaultLimits.videoTimeoutMs),
       onClip: (c) => data.storage.putFile(key, c.path, c.mimeType),
     });
-    const stored = await data.models.files.updateOne(
-      { _id: file._id, status: 'private' },
-      { $set: { 'video.preview': clip } },
-    );
+    const stored = await data.files.updateWhere(file._id, { status: 'private' }, { $set: { 'video.preview': clip } });
     // deleted while the clip was made: the delete could not see that object yet
     if (stored.matchedCount === 0) await data.storage.remove([key]);
   } catch (err) {
@@ -263,26 +256,24 @@ export async function disableFile(
 ): Promise<void> {
   const { data, outbox } = deps;
   const finishedAt = deps.clock.now();
-  const disabled = await data.models.files
-    .findOneAndUpdate(
-      { _id: fileId, status: 'processing' },
-      {
-        $set: {
-          status: 'disabled',
-          disabledReason: reason,
-          isPublished: false,
-          'conversion.finishedAt': finishedAt,
-          updatedAt: finishedAt,
-        },
+  const disabled = await data.files.findAndUpdateWhere(
+    fileId,
+    { status: 'processing' },
+    {
+      $set: {
+        status: 'disabled',
+        disabledReason: reason,
+        isPublished: false,
+        'conversion.finishedAt': finishedAt,
+        updatedAt: finishedAt,
       },
-      { returnDocument: 'after' },
-    )
-    .lean<FileDoc>();
+    },
+  );
   if (!disabled) return;
   // Pages a failed run stored are not playable: they go. So does a video's playable file, which is stored while it
   // is checked (convertVideo), before a failed check fails the run.
   await removeUnusedObjects(data, await data.files.deletePages(fileId));
   if (disabled.kind === 'video') await data.storage.remove([storageKeys.video(fileId)]);
-  await data.models.files.updateOne({ _id: fileId }, { $set: { 'conversion.pagesDone': 0, thumbKey: null } });
+  await data.files.updateWhere(fileId, {}, { $set: { 'conversion.pagesDone': 0, thumbKey: null } });
   await announceFileChange(outbox, { ...disabled, thumbKey: null });
 }
