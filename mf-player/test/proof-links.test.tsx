@@ -4,7 +4,7 @@
 // when a report is empty. Only the network is an in-test server.
 import { describe, expect, it } from 'vitest';
 import { PlayReportCard } from '../src/features/screens/components/play-report-card';
-import { allByTestId, byTestId, json, net, render, setupDom } from './dom-harness';
+import { allByTestId, byTestId, json, net, render, settle, setupDom } from './dom-harness';
 
 const { i18n } = setupDom();
 const row = (day: string, fileId: string) => ({
@@ -59,5 +59,24 @@ describe('proof downloads', () => {
           : undefined;
     await render(<PlayReportCard key="again" />);
     expect(byTestId('play-proof')?.textContent).toContain('署名付き再生証明');
+  });
+
+  it('names a file by its title once the member’s files are read, and never calls it gone before', async () => {
+    let filesRead: (r: Response) => void = () => {};
+    const files = new Promise<Response>((resolve) => {
+      filesRead = resolve;
+    });
+    net.serve = (call) => {
+      if (call.path === '/api/files/accessible') return files as unknown as Response;
+      if (call.path === '/api/screens/plays') return json([row('2026-12-01', 'f-a')]);
+      if (call.path.startsWith('/api/screens/plays')) return json([]);
+      return undefined;
+    };
+    await render(<PlayReportCard />);
+    const titles = () => allByTestId('play-file').map((e) => e.textContent);
+    expect(titles()).toEqual(['']);
+    filesRead(json([{ id: 'f-a', title: 'Lunch menu', kind: 'pdf' }]));
+    await settle();
+    expect(titles()).toEqual(['Lunch menu']);
   });
 });

@@ -1,7 +1,8 @@
 // Titles for the ids the screens service answers with (now playing, proof of play, sold plays, day parts), from
 // what the member may read anyway: their files and bought ones (GET /api/files/accessible), their playlists and
 // their running takeovers (a message's title).
-// An id not there (a file deleted since, a licence ended) has no title: the page says so, never shows the id.
+// An id not there (a file deleted since, a licence ended) has no title: the page says so, never shows the id. Until
+// the lists are read, every id's title is empty (the page says nothing yet).
 import type { Takeover } from '@pagecast/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -41,8 +42,15 @@ export function useTitles(): Titles {
   const files = useQuery(accessibleFilesQuery);
   const playlists = useQuery(playlistsQuery);
   const takeovers = useQuery(takeoversQuery);
-  return useMemo(
-    () => titlesOf(files.data ?? [], playlists.data ?? [], takeovers.data ?? []),
-    [files.data, playlists.data, takeovers.data],
-  );
+  const filesPending = files.isPending;
+  const playlistsPending = playlists.isPending;
+  return useMemo(() => {
+    const titles = titlesOf(files.data ?? [], playlists.data ?? [], takeovers.data ?? []);
+    // not read yet: an empty title for now, never "no longer available" for a file that is there
+    return {
+      ...titles,
+      file: filesPending ? (id) => (id ? '' : null) : titles.file,
+      playlist: playlistsPending ? (id) => (id ? '' : null) : titles.playlist,
+    };
+  }, [files.data, playlists.data, takeovers.data, filesPending, playlistsPending]);
 }

@@ -48,6 +48,8 @@ export interface HttpAppOptions {
   isDeviceCall?: (req: express.Request, res: express.Response) => boolean;
   /** LOG_SLOW_DEVICE_MS (default 1000) */
   slowDeviceMs?: number;
+  /** The registry /metrics serves (default a new one): a service's runtime makes it first, for its own metrics. */
+  registry?: Registry;
 }
 
 /** Node's own defaults (60 s for headers, 300 s per request) let a slow or lying client hold a connection long. */
@@ -181,7 +183,7 @@ export function createHttpApp(opts: HttpAppOptions): {
   app.disable('x-powered-by');
 
   // One registry per app: several apps can live in one process (tests) without duplicate metric names.
-  const registry = new Registry();
+  const registry = opts.registry ?? new Registry();
   registry.setDefaultLabels({ service: opts.name });
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({

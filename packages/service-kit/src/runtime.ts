@@ -2,6 +2,7 @@ import type { ServiceName } from '@pagecast/contracts';
 import { buildOpenApiDocument } from '@pagecast/contracts/openapi';
 import type { RequestHandler } from 'express';
 import type mongoose from 'mongoose';
+import { Registry } from 'prom-client';
 import { type BaseConfig, ConfigError, databaseNameOf } from './config';
 import { type Clock, serviceClock } from './failpoints';
 import { createHttpApp, listen } from './http';
@@ -29,6 +30,8 @@ export interface RuntimeContext<C extends BaseConfig = BaseConfig> {
   dbName: string;
   /** the service's one clock (failpoints.ts): real time, or a test's when `<service>.clock` is on */
   clock: Clock;
+  /** what GET /metrics serves: a service adds its own gauges and counters here */
+  metrics: Registry;
 }
 
 /** The runtime context of a service that stores objects: S3 is connected and part of readiness. */
@@ -94,7 +97,8 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
     onClose(() => outbox.stop());
 
     const clock = opts.clock ?? serviceClock(name, config.PAGECAST_FAILPOINTS);
-    const base: RuntimeContext<C> & { s3?: S3 } = { config, logger, conn, nats, outbox, dbName, clock };
+    const metrics = new Registry();
+    const base: RuntimeContext<C> & { s3?: S3 } = { config, logger, conn, nats, outbox, dbName, clock, metrics };
     if (opts.s3) {
       const s3 = createS3(s3Config(config));
       base.s3 = s3;
@@ -110,6 +114,7 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
       logger,
       bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
       slowDeviceMs: config.LOG_SLOW_DEVICE_MS,
+      registry: metrics,
       ready: async () => natsReady(nats.nc) && (await mongoReady(conn)) && (s3 ? await s3.ready() : true),
       openapi: () => {
         openapi ??= buildOpenApiDocument(name);

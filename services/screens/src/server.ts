@@ -6,6 +6,7 @@ import {
   runPeriodically,
   startServiceRuntime,
 } from '@pagecast/service-kit';
+import { Gauge } from 'prom-client';
 import type { Config } from './config';
 import type { ServiceContext } from './context';
 import { createRepositories } from './data';
@@ -51,6 +52,14 @@ export async function createServer(
       onClose(() => Promise.all(consumers.map((c) => c.stop())));
       // play records are taken into a stream and judged behind it, by one instance at a time (its lease)
       await context.data.intake.ensure();
+      new Gauge({
+        name: 'screens_play_intake_backlog',
+        help: 'Play records taken into the intake stream and not yet judged and written (read at each scrape)',
+        registers: [context.metrics],
+        async collect() {
+          this.set(await context.data.intake.backlog());
+        },
+      });
       if (config.PLAY_JUDGE === '1') {
         const judge = startPlayJudge(context);
         onClose(() => judge.stop());

@@ -86,6 +86,16 @@ export function createPlayIntake(conn: mongoose.Connection, nats: Nats, opts: { 
       }
       return { ...r, seq };
     },
+    /**
+     * Records taken and not yet judged and written: the stream's end ahead of the judge's checkpoint (the whole stream
+     * when there is none, or when the stream was made anew). What an operator watches, and what a test waits on.
+     */
+    async backlog(): Promise<number> {
+      await ensure();
+      const [info, doc] = await Promise.all([nats.jsm.streams.info(stream), checkpoints.findOne({ _id: stream })]);
+      const { last_seq: last, messages } = info.state;
+      return !doc || doc.seq > last ? messages : Math.max(0, last - doc.seq);
+    },
     /** The judge's position: the last sequence judged (null: never judged on this database). */
     async checkpoint(): Promise<number | null> {
       const doc = await checkpoints.findOne({ _id: stream });
