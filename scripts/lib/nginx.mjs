@@ -83,6 +83,7 @@ ${pools.map(upstream).join('')}${pools.map(server).join('')}}
 /**
  * Writes the configuration into `prefix`, checks it (nginx -t) and starts nginx in the foreground of its own process
  * group; resolves to the child once every pool's port accepts connections.
+ * @param {{ prefix: string, pools: object[], log?: (line: string) => void }} opts `log`: told what it waits for
  */
 export async function startNginx({ prefix, pools, log }) {
   mkdirSync(join(prefix, 'tmp'), { recursive: true });
