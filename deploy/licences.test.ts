@@ -1,10 +1,15 @@
 // The project's licence and its dependencies' (scripts/lib/licences.mjs): every npm package in the lock and every
 // program the scripts install has a licence on the allowed list, and THIRD_PARTY_NOTICES.md is the one the lock makes.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   licenceAllowed,
+  MEDIA_SAMPLES,
+  MEDIA_SAMPLES_DIR,
+  mediaSampleProblems,
   noticeIsCurrent,
   npmPackages,
   PROJECT_LICENCE,
@@ -42,6 +47,29 @@ describe('licences', () => {
 
   it('accepts every dependency (a new one off the allowed list fails here)', () => {
     expect(problems(root)).toEqual([]);
+  });
+
+  it('names every real-world media sample with its licence: an unlisted file or a missing one is a problem', () => {
+    expect(mediaSampleProblems(root)).toEqual([]);
+    const names = Object.keys(MEDIA_SAMPLES);
+    expect(names.length).toBeGreaterThanOrEqual(5);
+    // each sample's row is in the README beside the files too
+    const readme = readFileSync(join(root, MEDIA_SAMPLES_DIR, 'README.md'), 'utf8');
+    for (const name of names) expect(readme, name).toContain(`\`${name}\``);
+    const other = mkdtempSync(join(tmpdir(), 'pagecast-media-licences-'));
+    try {
+      const dir = join(other, MEDIA_SAMPLES_DIR);
+      mkdirSync(dir, { recursive: true });
+      for (const name of names.slice(1)) writeFileSync(join(dir, name), '');
+      writeFileSync(join(dir, 'found-online.jpg'), '');
+      writeFileSync(join(dir, 'README.md'), '');
+      expect(mediaSampleProblems(other)).toEqual([
+        `media ${MEDIA_SAMPLES_DIR}/found-online.jpg: no entry in scripts/lib/licences.mjs MEDIA_SAMPLES`,
+        `media ${MEDIA_SAMPLES_DIR}/${names[0]}: listed in MEDIA_SAMPLES but missing`,
+      ]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('keeps THIRD_PARTY_NOTICES.md current (run node scripts/licences.mjs after changing dependencies)', () => {

