@@ -246,6 +246,8 @@ describe('the audit log in another workspace (French)', () => {
   it('reads and exports the log of the workspace it acts in, for an administrator', async () => {
     workspaces = [{ id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'admin', approvalRequired: false }];
     await render(<AuditPage />, '/workspace/audit?w=w9');
+    // the heading names the workspace and the reader's role there, as the members page's does
+    expect(text('workspace-page-subtitle')).toBe('Mairie de Lyon · votre rôle\u202f: Administrateur');
     expect(text('audit-action-3')).toBe('Fichier publié');
     expect(text('audit-row-3')).toContain('Marco Rossi');
     expect(text('audit-row-3')).toContain('5 déc. 2026');
@@ -274,7 +276,7 @@ describe('the audit log in another workspace (French)', () => {
       { id: 'w9', name: 'Mairie de Lyon', ownerId: 'w9', role: 'viewer', approvalRequired: false },
     ];
     await render(<MembersPage />, '/workspace/members?w=w9');
-    expect(text('members-page')).toContain('Mairie de Lyon');
+    expect(text('workspace-page-subtitle')).toBe('Mairie de Lyon · votre rôle\u202f: Lecteur');
     expect(byTestId('members-audit-link')).toBeNull();
     await render(<UserMenu user={{ id: 'u1', email: 'u1@example.test' } as never} />, '/');
     await click(byTestId('user-menu'));

@@ -30,9 +30,10 @@ import {
   formatAuditMoment,
   formerActor,
 } from '../model/audit';
-import { personName, roleWord } from '../model/people';
+import { personName } from '../model/people';
 import { useActiveWorkspace } from '../model/use-workspace';
 import './workspace.css';
+import { WorkspacePageHeader } from './workspace-page-header';
 
 /**
  * The workspace's audit log for its owner and admins (`audit.read`): who changed what, when, from which address,
@@ -47,17 +48,7 @@ export function AuditPage() {
   return (
     <div className="pc-container pc-page" data-testid="audit-page">
       <div className="pc-stack" style={{ maxWidth: 1100, margin: '0 auto' }}>
-        <div>
-          <h1 className="pc-page__title">{t('workspace.audit.title')}</h1>
-          <p className="pc-page__subtitle" style={{ margin: 0 }}>
-            {active.name
-              ? t('workspace.members.subtitle', {
-                  name: active.name,
-                  role: active.role ? roleWord(t, active.role) : '',
-                })
-              : null}
-          </p>
-        </div>
+        <WorkspacePageHeader title={t('workspace.audit.title')} active={active} />
         {!active.role ? (
           <Spinner label={t('common.loading')} />
         ) : reader ? (

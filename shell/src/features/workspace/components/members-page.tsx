@@ -41,6 +41,7 @@ import './workspace.css';
 import { formatMoment, personName, roleWord } from '../model/people';
 import { useSwitchWorkspace } from '../model/switch-workspace';
 import { useActiveWorkspace } from '../model/use-workspace';
+import { WorkspacePageHeader } from './workspace-page-header';
 
 const INVITABLE: InvitableRole[] = WORKSPACE_ROLES.filter((r): r is InvitableRole => r !== 'owner');
 
@@ -60,16 +61,7 @@ export function MembersPage() {
   return (
     <div className="pc-container pc-page" data-testid="members-page">
       <div className="pc-stack" style={{ maxWidth: 860, margin: '0 auto' }}>
-        <div>
-          <h1 className="pc-page__title">{t('workspace.members.title')}</h1>
-          <p className="pc-page__subtitle" style={{ margin: 0 }}>
-            {active.name
-              ? t('workspace.members.subtitle', {
-                  name: active.name,
-                  role: active.role ? roleWord(t, active.role) : '',
-                })
-              : null}
-          </p>
+        <WorkspacePageHeader title={t('workspace.members.title')} active={active}>
           {auditReader ? (
             <p style={{ margin: '8px 0 0' }}>
               <Link to="/workspace/audit" data-testid="members-audit-link">
@@ -77,7 +69,7 @@ export function MembersPage() {
               </Link>
             </p>
           ) : null}
-        </div>
+        </WorkspacePageHeader>
         <MembersCard workspaceId={active.id} manager={manager} />
         {settingsEditor ? <ApprovalCard workspaceId={active.id} approvalRequired={active.approvalRequired} /> : null}
         {manager ? <InvitationsCard workspaceId={active.id} /> : null}
