@@ -93,13 +93,13 @@ function ProposalsView() {
             </p>
           ) : null}
           {rows.length > 0 ? (
-            <ul className="pa-list" data-testid="proposals-list">
+            <ul className="pc-list" data-testid="proposals-list">
               {rows.map((p) => {
                 const screens = t('approvals.screens', { count: p.screenIds.length });
                 return (
-                  <li key={p.id} className="pa-row" data-testid={`proposal-${p.id}`}>
-                    <div className="pa-row__main">
-                      <Link to={proposalPath(p.id)} className="pa-row__title">
+                  <li key={p.id} className="pc-list-row" data-testid={`proposal-${p.id}`}>
+                    <div className="pc-list-row__main">
+                      <Link to={proposalPath(p.id)} className="pc-list-row__title">
                         {words.change(p)}
                       </Link>
                       <span className="pc-muted">

@@ -106,14 +106,14 @@ function MembersCard({ workspaceId, manager }: { workspaceId: string; manager: b
             {describeError(members.error, t, t('workspace.errors.fallback'))}
           </p>
         ) : null}
-        <ul className="pc-member-list">
+        <ul className="pc-list">
           {list.map((member) => {
             const name = personName(member, i18n.language);
             const editable = manager && member.role !== 'owner' && member.userId !== user?.id;
             return (
-              <li key={member.userId} className="pc-member" data-testid={`member-${member.userId}`}>
-                <div className="pc-member__who">
-                  <span className="pc-member__name">{name}</span>
+              <li key={member.userId} className="pc-list-row" data-testid={`member-${member.userId}`}>
+                <div className="pc-list-row__main">
+                  <span className="pc-list-row__title">{name}</span>
                   {name !== member.email ? <span className="pc-muted">{member.email}</span> : null}
                 </div>
                 {editable ? (
@@ -150,7 +150,7 @@ function MembersCard({ workspaceId, manager }: { workspaceId: string; manager: b
                     </Button>
                   </>
                 ) : (
-                  <span className="pc-member__role">{roleWord(t, member.role)}</span>
+                  <span className="pc-muted">{roleWord(t, member.role)}</span>
                 )}
               </li>
             );
@@ -272,11 +272,11 @@ function InvitationsCard({ workspaceId }: { workspaceId: string }) {
             {describeError(invitations.error, t, t('workspace.errors.fallback'))}
           </p>
         ) : null}
-        <ul className="pc-member-list">
+        <ul className="pc-list">
           {list.map((invitation) => (
-            <li key={invitation.id} className="pc-member" data-testid={`invitation-${invitation.id}`}>
-              <div className="pc-member__who">
-                <span className="pc-member__name">{invitation.email}</span>
+            <li key={invitation.id} className="pc-list-row" data-testid={`invitation-${invitation.id}`}>
+              <div className="pc-list-row__main">
+                <span className="pc-list-row__title">{invitation.email}</span>
                 <span className="pc-muted">
                   {t('workspace.invitations.line', {
                     role: roleWord(t, invitation.role),
