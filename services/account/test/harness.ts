@@ -1,6 +1,6 @@
 // Starts the real account service in-process against the test servers and speaks to it as the gateway would:
 // HTTP with a signed identity header, NATS for events, maildev's API for the mails.
-import { SESSION_COOKIE, type Subject } from '@pagecast/contracts';
+import { type Locale, SESSION_COOKIE, type Subject, type WorkspaceRole } from '@pagecast/contracts';
 import { connectNats, type Nats } from '@pagecast/service-kit';
 import { callService, clientAddressHeaders, testEnv, uniqueName } from '@pagecast/service-kit/testing';
 import { decodeJwt } from 'jose';
@@ -159,6 +159,69 @@ export async function login(h: Harness, email: string, password: string, headers
   const res = await call(h, 'POST', '/api/auth/local-login', { body: { email, password }, headers });
   if (res.status !== 200) throw new Error(`login answered ${res.status}: ${JSON.stringify(res.body)}`);
   return { res, session: sessionFrom(res) };
+}
+
+/** A signed-in person, as the workspace tests use them: their e-mail, id and the identity the gateway would sign. */
+export interface Person {
+  email: string;
+  userId: string;
+  identity: { userId: string; sessionId: string };
+}
+
+export const TEST_PASSWORD = 'correct horse battery';
+
+/**
+ * Registers in `locale` through the real path (a unique address from `tag`, or `email`, which may have had mails
+ * before), verifies with the mailed token, signs in, and waits until the work the registration left (its audit and
+ * events) is done.
+ */
+export async function person(
+  h: Harness,
+  tag: string,
+  opts: { locale?: Locale; firstName?: string; lastName?: string; email?: string } = {},
+): Promise<Person> {
+  const email = opts.email ?? uniqueEmail(tag);
+  const { locale = 'ja', firstName = '花子', lastName = '佐藤' } = opts;
+  const before = (await mailsTo(email)).length;
+  const reg = await call(h, 'POST', '/api/auth/register', {
+    body: { email, firstName, lastName, password: TEST_PASSWORD, locale },
+  });
+  if (reg.status !== 200) throw new Error(`register answered ${reg.status}: ${JSON.stringify(reg.body)}`);
+  const token = tokenFromMail(await waitForMail(email, before + 1));
+  const verified = await call(h, 'POST', '/api/auth/verify-email', { body: { token } });
+  if (verified.status !== 200) throw new Error(`verify answered ${verified.status}: ${JSON.stringify(verified.body)}`);
+  const { session } = await login(h, email, TEST_PASSWORD);
+  await h.server.context.background.idle();
+  return { email, userId: session.userId, identity: session.identity };
+}
+
+/** `who` joins `owner`'s workspace as `role`: invited by mail (the link's token read from it), then accepted. */
+export async function join(h: Harness, owner: Person, who: Person, role: Exclude<WorkspaceRole, 'owner'>) {
+  const count = (await mailsTo(who.email)).length;
+  const invited = await call(h, 'POST', `/api/workspaces/${owner.userId}/invitations`, {
+    identity: owner.identity,
+    body: { email: who.email, role },
+  });
+  if (invited.status !== 200) throw new Error(`invite answered ${invited.status}: ${JSON.stringify(invited.body)}`);
+  const token = /\/invitations\/([\w-]+)/.exec((await waitForMail(who.email, count + 1)).text)?.[1];
+  if (!token) throw new Error(`no invitation link in the mail to ${who.email}`);
+  const accepted = await call(h, 'POST', `/api/invitations/${token}/accept`, { identity: who.identity });
+  if (accepted.status !== 200) throw new Error(`accept answered ${accepted.status}: ${JSON.stringify(accepted.body)}`);
+}
+
+/** A person for each of `roles` (tagged `<tag>-<role>`), each joined to `owner`'s workspace in that role. */
+export async function membersOfEachRole<R extends Exclude<WorkspaceRole, 'owner'>>(
+  h: Harness,
+  owner: Person,
+  tag: string,
+  roles: readonly R[],
+): Promise<Record<R, Person>> {
+  const members = {} as Record<R, Person>;
+  for (const role of roles) {
+    members[role] = await person(h, `${tag}-${role}`);
+    await join(h, owner, members[role], role);
+  }
+  return members;
 }
 
 /** Collects the events published on a subject from now on. */

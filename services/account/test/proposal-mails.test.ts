@@ -3,18 +3,18 @@
 // (approved, or rejected with the reason quoted); names as they are when the mail is sent; one mail per proposal and
 // person however often the event comes.
 import { randomUUID } from 'node:crypto';
-import { createEvent, type EventData, type Locale, subjects, type WorkspaceRole } from '@pagecast/contracts';
+import { createEvent, type EventData, subjects } from '@pagecast/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { durableName } from '../src/events';
 import {
   call,
   type Harness,
-  login,
+  join,
   mailsTo,
+  type Person,
+  person,
   PUBLIC_URL,
   startHarness,
-  tokenFromMail,
-  uniqueEmail,
   waitForMail,
 } from './harness';
 
@@ -25,40 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-interface Person {
-  email: string;
-  userId: string;
-  identity: { userId: string; sessionId: string };
-}
-
-async function person(tag: string, locale: Locale, firstName: string, lastName: string): Promise<Person> {
-  const email = uniqueEmail(tag);
-  const password = 'correct horse battery';
-  const reg = await call(h, 'POST', '/api/auth/register', {
-    body: { email, firstName, lastName, password, locale },
-  });
-  expect(reg.status).toBe(200);
-  const verified = await call(h, 'POST', '/api/auth/verify-email', {
-    body: { token: tokenFromMail(await waitForMail(email)) },
-  });
-  expect(verified.status).toBe(200);
-  const { session } = await login(h, email, password);
-  await h.server.context.background.idle();
-  return { email, userId: session.userId, identity: session.identity };
-}
-
-async function join(owner: Person, who: Person, role: Exclude<WorkspaceRole, 'owner'>) {
-  const count = (await mailsTo(who.email)).length;
-  const invited = await call(h, 'POST', `/api/workspaces/${owner.userId}/invitations`, {
-    identity: owner.identity,
-    body: { email: who.email, role },
-  });
-  expect(invited.status).toBe(200);
-  const token = /\/invitations\/([\w-]+)/.exec((await waitForMail(who.email, count + 1)).text)?.[1];
-  const accepted = await call(h, 'POST', `/api/invitations/${token}/accept`, { identity: who.identity });
-  expect(accepted.status).toBe(200);
-}
 
 type Created = EventData<'screens.proposal.created.v1'>;
 type Decided = EventData<'screens.proposal.decided.v1'>;
@@ -89,17 +55,17 @@ let editorFr: Person;
 let editorJa: Person;
 let viewer: Person;
 beforeAll(async () => {
-  owner = await person('prop-owner', 'ja', '太郎', '山田');
-  admin = await person('prop-admin', 'fr', 'Claire', 'Martin');
-  publisher = await person('prop-publisher', 'it', 'Giulia', 'Rossi');
-  editorFr = await person('prop-editor-fr', 'fr', 'Jules', 'Petit');
-  editorJa = await person('prop-editor-ja', 'ja', '花子', '佐藤');
-  viewer = await person('prop-viewer', 'en', 'Vera', 'Brown');
-  await join(owner, admin, 'admin');
-  await join(owner, publisher, 'publisher');
-  await join(owner, editorFr, 'editor');
-  await join(owner, editorJa, 'editor');
-  await join(owner, viewer, 'viewer');
+  owner = await person(h, 'prop-owner', { locale: 'ja', firstName: '太郎', lastName: '山田' });
+  admin = await person(h, 'prop-admin', { locale: 'fr', firstName: 'Claire', lastName: 'Martin' });
+  publisher = await person(h, 'prop-publisher', { locale: 'it', firstName: 'Giulia', lastName: 'Rossi' });
+  editorFr = await person(h, 'prop-editor-fr', { locale: 'fr', firstName: 'Jules', lastName: 'Petit' });
+  editorJa = await person(h, 'prop-editor-ja', { locale: 'ja', firstName: '花子', lastName: '佐藤' });
+  viewer = await person(h, 'prop-viewer', { locale: 'en', firstName: 'Vera', lastName: 'Brown' });
+  await join(h, owner, admin, 'admin');
+  await join(h, owner, publisher, 'publisher');
+  await join(h, owner, editorFr, 'editor');
+  await join(h, owner, editorJa, 'editor');
+  await join(h, owner, viewer, 'viewer');
 }, 60_000);
 
 const link = (proposalId: string) => `${PUBLIC_URL}/screens/proposals/${proposalId}?w=${owner.userId}`;
@@ -249,8 +215,8 @@ describe('a decision', () => {
   });
 
   it('tells an editor removed from the workspace meanwhile nothing', async () => {
-    const gone = await person('prop-gone', 'ja', '次郎', '鈴木');
-    await join(owner, gone, 'editor');
+    const gone = await person(h, 'prop-gone', { locale: 'ja', firstName: '次郎', lastName: '鈴木' });
+    await join(h, owner, gone, 'editor');
     const removed = await call(h, 'DELETE', `/api/workspaces/${owner.userId}/members/${gone.userId}`, {
       identity: owner.identity,
     });

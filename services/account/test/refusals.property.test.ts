@@ -3,20 +3,9 @@
 // viewer, and any call of a member claiming 'owner'; the workspace's real member and invitation ids or random ones,
 // valid or random bodies) are each answered 403 FORBIDDEN_ROLE, and afterwards every collection, the events and the
 // mails to everyone involved are as they were (service-kit's refusal-property).
-import type { WorkspaceRole } from '@pagecast/contracts';
 import { refusalsChangeNothing } from '@pagecast/service-kit/refusal-property';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call,
-  env,
-  type Harness,
-  login,
-  mailsTo,
-  startHarness,
-  uniqueEmail,
-  verifiedMember,
-  waitForMail,
-} from './harness';
+import { call, env, type Harness, membersOfEachRole, person, startHarness, uniqueEmail, waitForMail } from './harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -26,37 +15,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A verified person, signed in. */
-async function person(tag: string) {
-  const { email, password } = await verifiedMember(h, tag);
-  const { session } = await login(h, email, password);
-  return { email, userId: session.userId, identity: session.identity };
-}
-
-type Person = Awaited<ReturnType<typeof person>>;
-
-/** `who` joins `owner`'s workspace as `role` (invited by mail, then accepted). */
-async function join(owner: Person, who: Person, role: Exclude<WorkspaceRole, 'owner'>) {
-  const count = (await mailsTo(who.email)).length;
-  const invited = await call(h, 'POST', `/api/workspaces/${owner.userId}/invitations`, {
-    identity: owner.identity,
-    body: { email: who.email, role },
-  });
-  expect(invited.status, JSON.stringify(invited.body)).toBe(200);
-  const mail = await waitForMail(who.email, count + 1);
-  const token = /\/invitations\/([\w-]+)/.exec(mail.text)?.[1];
-  const accepted = await call(h, 'POST', `/api/invitations/${token}/accept`, { identity: who.identity });
-  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
-}
-
 describe('refused calls', () => {
   it('change nothing: every collection, the events and the mails stay as they were', async () => {
-    const owner = await person('refusals-owner');
-    const members: Partial<Record<WorkspaceRole, Person>> = {};
-    for (const role of ['editor', 'publisher', 'broadcaster', 'viewer'] as const) {
-      members[role] = await person(`refusals-${role}`);
-      await join(owner, members[role], role);
-    }
+    const owner = await person(h, 'refusals-owner');
+    const members = await membersOfEachRole(h, owner, 'refusals', ['editor', 'publisher', 'broadcaster', 'viewer']);
     // an invitation still open, for the routes that name one
     const pending = uniqueEmail('refusals-pending');
     const invitation = await call(h, 'POST', `/api/workspaces/${owner.userId}/invitations`, {
@@ -67,7 +29,7 @@ describe('refused calls', () => {
     await waitForMail(pending);
     await h.server.context.background.idle();
 
-    const people = Object.values(members) as Person[];
+    const people = Object.values(members);
     const report = await refusalsChangeNothing({
       service: 'account',
       baseUrl: h.url,
@@ -79,7 +41,7 @@ describe('refused calls', () => {
       // account decides by the stored membership: the members themselves call, and one of them claims 'owner'
       callers: {
         ...Object.fromEntries(Object.entries(members).map(([role, p]) => [role, p.identity])),
-        owner: members.viewer?.identity,
+        owner: members.viewer.identity,
       },
       mailTo: [owner.email, pending, ...people.map((p) => p.email)],
       numRuns: 100,

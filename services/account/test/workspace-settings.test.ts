@@ -1,13 +1,7 @@
 // A workspace's settings (approval) against the real servers: who may change them, the database, the screens
 // service's key-value copy (written, repaired by a retry of the call, by the keeper and by a start's reconciliation),
 // the event and the audit entry.
-import {
-  type Locale,
-  subjects,
-  WORKSPACE_SETTINGS_BUCKET,
-  type WorkspaceRole,
-  type WorkspaceSettingsValue,
-} from '@pagecast/contracts';
+import { subjects, WORKSPACE_SETTINGS_BUCKET, type WorkspaceSettingsValue } from '@pagecast/contracts';
 import { type KV, openKeyValue } from '@pagecast/service-kit';
 import { waitFor } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,13 +13,12 @@ import {
   env,
   from,
   type Harness,
-  login,
-  mailsTo,
+  join,
+  membersOfEachRole,
+  type Person,
+  person,
   PUBLIC_URL,
   startHarness,
-  tokenFromMail,
-  uniqueEmail,
-  waitForMail,
 } from './harness';
 
 let h: Harness;
@@ -37,40 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-interface Person {
-  email: string;
-  userId: string;
-  identity: { userId: string; sessionId: string };
-}
-
-async function person(tag: string, locale: Locale = 'ja'): Promise<Person> {
-  const email = uniqueEmail(tag);
-  const password = 'correct horse battery';
-  const reg = await call(h, 'POST', '/api/auth/register', {
-    body: { email, firstName: '花子', lastName: '佐藤', password, locale },
-  });
-  expect(reg.status).toBe(200);
-  const verified = await call(h, 'POST', '/api/auth/verify-email', {
-    body: { token: tokenFromMail(await waitForMail(email)) },
-  });
-  expect(verified.status).toBe(200);
-  const { session } = await login(h, email, password);
-  await h.server.context.background.idle();
-  return { email, userId: session.userId, identity: session.identity };
-}
-
-async function join(owner: Person, who: Person, role: Exclude<WorkspaceRole, 'owner'>) {
-  const count = (await mailsTo(who.email)).length;
-  const invited = await call(h, 'POST', `/api/workspaces/${owner.userId}/invitations`, {
-    identity: owner.identity,
-    body: { email: who.email, role },
-  });
-  expect(invited.status).toBe(200);
-  const token = /\/invitations\/([\w-]+)/.exec((await waitForMail(who.email, count + 1)).text)?.[1];
-  const accepted = await call(h, 'POST', `/api/invitations/${token}/accept`, { identity: who.identity });
-  expect(accepted.status).toBe(200);
-}
 
 const settings = (by: Person, workspaceId: string, body: unknown, address = '203.0.113.50') =>
   call(h, 'PUT', `/api/workspaces/${workspaceId}/settings`, { identity: by.identity, body, headers: from(address) });
@@ -101,9 +60,9 @@ const expectError = (res: { status: number; body: { code?: string } }, status: n
 
 describe('approval setting', () => {
   it('the owner turns it on and an admin off: the answer, the database, the bucket, the events and the audit log', async () => {
-    const owner = await person('set-owner');
-    const admin = await person('set-admin');
-    await join(owner, admin, 'admin');
+    const owner = await person(h, 'set-owner');
+    const admin = await person(h, 'set-admin');
+    await join(h, owner, admin, 'admin');
     const ws = owner.userId;
     expect(await kvValue(ws)).toBeNull(); // approval off needs no key
     const events = collectEvents(h, subjects.workspaceUpdated);
@@ -144,13 +103,9 @@ describe('approval setting', () => {
   });
 
   it('an editor, a publisher, a viewer and a stranger are refused and nothing changes', async () => {
-    const owner = await person('set-r-owner');
-    const members: Record<string, Person> = {};
-    for (const role of ['editor', 'publisher', 'viewer'] as const) {
-      members[role] = await person(`set-r-${role}`);
-      await join(owner, members[role], role);
-    }
-    const stranger = await person('set-r-stranger');
+    const owner = await person(h, 'set-r-owner');
+    const members = await membersOfEachRole(h, owner, 'set-r', ['editor', 'publisher', 'viewer']);
+    const stranger = await person(h, 'set-r-stranger');
     const ws = owner.userId;
     const events = collectEvents(h, subjects.workspaceUpdated);
     for (const who of Object.values(members))
@@ -169,7 +124,7 @@ describe('approval setting', () => {
 
 describe("the screens service's copy", () => {
   it('a failed copy answers 503 and stays the stricter value; the keeper and a retry of the call make it right', async () => {
-    const owner = await person('set-f-owner');
+    const owner = await person(h, 'set-f-owner');
     const ws = owner.userId;
     const mirror = h.server.context.settings;
     const { put, putIfUnchanged } = mirror;
@@ -210,7 +165,7 @@ describe("the screens service's copy", () => {
   });
 
   it('changes racing each other leave the copy equal to the database', async () => {
-    const owner = await person('set-race-owner');
+    const owner = await person(h, 'set-race-owner');
     const ws = owner.userId;
     for (let round = 0; round < 3; round++) {
       const answers = await Promise.all(
@@ -222,7 +177,7 @@ describe("the screens service's copy", () => {
   });
 
   it('a call with the value the database holds writes a copy that is wrong', async () => {
-    const owner = await person('set-same-owner');
+    const owner = await person(h, 'set-same-owner');
     const ws = owner.userId;
     expect((await settings(owner, ws, { approvalRequired: true })).status).toBe(200);
     await kv.put(ws, JSON.stringify({ approvalRequired: false, v: 1 }));
@@ -231,9 +186,9 @@ describe("the screens service's copy", () => {
   });
 
   it('a start puts back the copies of a wiped bucket and corrects wrong ones (the database is the truth)', async () => {
-    const on = await person('set-rec-on');
-    const off = await person('set-rec-off');
-    const unreadable = await person('set-rec-bad');
+    const on = await person(h, 'set-rec-on');
+    const off = await person(h, 'set-rec-off');
+    const unreadable = await person(h, 'set-rec-bad');
     expect((await settings(on, on.userId, { approvalRequired: true })).status).toBe(200);
     expect((await settings(unreadable, unreadable.userId, { approvalRequired: true })).status).toBe(200);
     // wiped (no history left of these keys), a stricter value the database does not hold, and one nobody can read

@@ -17,11 +17,13 @@ import {
   collectEvents,
   env,
   type Harness,
+  join,
   type Mail,
-  login,
+  mailsTo,
   PUBLIC_URL,
+  type Person,
+  person,
   startHarness,
-  tokenFromMail,
   uniqueEmail,
   waitForMail,
 } from './harness';
@@ -36,38 +38,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const password = 'correct horse battery';
-
-interface Person {
-  email: string;
-  userId: string;
-  identity: { userId: string; sessionId: string };
-}
-
-/** Registers in `locale` through the real path, verifies with the mailed token and signs in. */
-async function person(tag: string, locale: Locale = 'ja', names = { firstName: '花子', lastName: '佐藤' }) {
-  const email = uniqueEmail(tag);
-  return personWith(email, locale, names);
-}
-
-async function personWith(email: string, locale: Locale, names = { firstName: '花子', lastName: '佐藤' }) {
-  const before = (await mailsCount(email)) + 1;
-  const reg = await call(h, 'POST', '/api/auth/register', { body: { email, ...names, password, locale } });
-  expect(reg.status).toBe(200);
-  const mail = await waitForMail(email, before);
-  const verified = await call(h, 'POST', '/api/auth/verify-email', { body: { token: tokenFromMail(mail) } });
-  expect(verified.status).toBe(200);
-  const { session } = await login(h, email, password);
-  await h.server.context.background.idle();
-  return { email, userId: session.userId, identity: session.identity } satisfies Person;
-}
-
-async function mailsCount(email: string): Promise<number> {
-  const res = await fetch(`${env.MAILDEV_API_URL}/email`);
-  const all = (await res.json()) as Mail[];
-  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === email)).length;
-}
-
 function invitationToken(mail: Mail): string {
   const match = /\/invitations\/([\w-]+)/.exec(mail.text);
   if (!match?.[1]) throw new Error(`no invitation link in mail: ${mail.text}`);
@@ -81,7 +51,7 @@ async function invite(
   role: Exclude<WorkspaceRole, 'owner'>,
   opts: { workspaceId?: string; language?: Locale } = {},
 ) {
-  const count = await mailsCount(email);
+  const count = (await mailsTo(email)).length;
   const res = await call(h, 'POST', `/api/workspaces/${opts.workspaceId ?? by.userId}/invitations`, {
     identity: by.identity,
     body: { email, role, ...(opts.language ? { language: opts.language } : {}) },
@@ -89,13 +59,6 @@ async function invite(
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const mail = await waitForMail(email, count + 1);
   return { invitation: res.body, mail, token: invitationToken(mail) };
-}
-
-/** `member` joins `owner`'s workspace as `role` (invited, then accepted). */
-async function join(owner: Person, member: Person, role: Exclude<WorkspaceRole, 'owner'>) {
-  const { token } = await invite(owner, member.email, role);
-  const res = await call(h, 'POST', `/api/invitations/${token}/accept`, { identity: member.identity });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
 const kvRole = async (workspaceId: string, userId: string) => {
@@ -109,7 +72,7 @@ const expectError = (res: { status: number; body: { code?: string } }, status: n
 
 describe('each account owns a workspace', () => {
   it('a new account lists its own workspace, named after its owner, with the owner as its only member', async () => {
-    const owner = await person('ws-own');
+    const owner = await person(h, 'ws-own');
     const list = await call(h, 'GET', '/api/workspaces', { identity: owner.identity });
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
@@ -127,8 +90,8 @@ describe('each account owns a workspace', () => {
   });
 
   it('a stranger reading members is refused NOT_A_MEMBER; without a session 401', async () => {
-    const owner = await person('ws-own2');
-    const stranger = await person('ws-stranger');
+    const owner = await person(h, 'ws-own2');
+    const stranger = await person(h, 'ws-stranger');
     const res = await call(h, 'GET', `/api/workspaces/${owner.userId}/members`, { identity: stranger.identity });
     expectError(res, 403, 'NOT_A_MEMBER');
     expect((await call(h, 'GET', '/api/workspaces')).status).toBe(401);
@@ -137,8 +100,8 @@ describe('each account owns a workspace', () => {
 
 describe('invitations', () => {
   it('the invitee with an account gets the mail in their language (fr), sees the offer, accepts and is a member', async () => {
-    const owner = await person('ws-inviter', 'ja', { firstName: '太郎', lastName: '山田' });
-    const guest = await person('ws-guest-fr', 'fr', { firstName: 'Claire', lastName: 'Martin' });
+    const owner = await person(h, 'ws-inviter', { locale: 'ja', firstName: '太郎', lastName: '山田' });
+    const guest = await person(h, 'ws-guest-fr', { locale: 'fr', firstName: 'Claire', lastName: 'Martin' });
     const added = collectEvents(h, subjects.memberAdded);
     const { invitation, mail, token } = await invite(owner, guest.email, 'editor');
     expect(invitation).toMatchObject({ workspaceId: owner.userId, email: guest.email, role: 'editor', language: 'fr' });
@@ -205,7 +168,7 @@ describe('invitations', () => {
   });
 
   it('an address without an account gets the inviter’s language (ja); a chosen language wins (it)', async () => {
-    const owner = await person('ws-inviter-ja', 'ja', { firstName: '太郎', lastName: '山田' });
+    const owner = await person(h, 'ws-inviter-ja', { locale: 'ja', firstName: '太郎', lastName: '山田' });
     const nobody = uniqueEmail('ws-nobody');
     const ja = await invite(owner, nobody, 'viewer');
     expect(ja.invitation.language).toBe('ja');
@@ -220,19 +183,19 @@ describe('invitations', () => {
   });
 
   it('accepting by registering: register with the invited address, verify, sign in, then the link still works', async () => {
-    const owner = await person('ws-inviter-reg');
+    const owner = await person(h, 'ws-inviter-reg');
     const email = uniqueEmail('ws-newcomer');
     const { token } = await invite(owner, email, 'publisher', { language: 'en' });
-    const newcomer = await personWith(email, 'en', { firstName: 'Ann', lastName: 'Lee' });
+    const newcomer = await person(h, 'ws-newcomer', { email, locale: 'en', firstName: 'Ann', lastName: 'Lee' });
     const res = await call(h, 'POST', `/api/invitations/${token}/accept`, { identity: newcomer.identity });
     expect(res.status).toBe(200);
     expect(res.body.workspace).toMatchObject({ id: owner.userId, role: 'publisher' });
   });
 
   it('refuses another signed-in person (INVITATION_EMAIL_MISMATCH), an expired link (INVITATION_EXPIRED) and a second invitation of a member (ALREADY_A_MEMBER)', async () => {
-    const owner = await person('ws-inviter-err');
-    const guest = await person('ws-guest-err');
-    const other = await person('ws-other-err');
+    const owner = await person(h, 'ws-inviter-err');
+    const guest = await person(h, 'ws-guest-err');
+    const other = await person(h, 'ws-other-err');
     const first = await invite(owner, guest.email, 'viewer');
     const second = await invite(owner, guest.email, 'editor');
     const expired = await invite(owner, guest.email, 'admin');
@@ -277,12 +240,12 @@ describe('invitations', () => {
   });
 
   it('only the owner and admins invite: a stranger NOT_A_MEMBER, an editor FORBIDDEN_ROLE, a member ALREADY_A_MEMBER, owner no role', async () => {
-    const owner = await person('ws-inv-rights');
-    const editor = await person('ws-inv-editor');
-    const admin = await person('ws-inv-admin');
-    const stranger = await person('ws-inv-stranger');
-    await join(owner, editor, 'editor');
-    await join(owner, admin, 'admin');
+    const owner = await person(h, 'ws-inv-rights');
+    const editor = await person(h, 'ws-inv-editor');
+    const admin = await person(h, 'ws-inv-admin');
+    const stranger = await person(h, 'ws-inv-stranger');
+    await join(h, owner, editor, 'editor');
+    await join(h, owner, admin, 'admin');
     const path = `/api/workspaces/${owner.userId}/invitations`;
     const body = { email: uniqueEmail('ws-target'), role: 'viewer' };
     expectError(await call(h, 'POST', path, { identity: stranger.identity, body }), 403, 'NOT_A_MEMBER');
@@ -308,9 +271,9 @@ describe('invitations', () => {
   });
 
   it('lists the pending invitations and revokes one (owner and admins only)', async () => {
-    const owner = await person('ws-pending');
-    const viewer = await person('ws-pending-viewer');
-    await join(owner, viewer, 'viewer');
+    const owner = await person(h, 'ws-pending');
+    const viewer = await person(h, 'ws-pending-viewer');
+    await join(h, owner, viewer, 'viewer');
     const a = await invite(owner, uniqueEmail('ws-pa'), 'editor');
     const b = await invite(owner, uniqueEmail('ws-pb'), 'viewer');
     const path = `/api/workspaces/${owner.userId}/invitations`;
@@ -346,12 +309,12 @@ describe('invitations', () => {
 
 describe('members', () => {
   it('the owner changes a role: the bucket and the event follow; the owner row is fixed; others refused', async () => {
-    const owner = await person('ws-role-owner');
-    const member = await person('ws-role-member');
-    const editor = await person('ws-role-editor');
-    const stranger = await person('ws-role-stranger');
-    await join(owner, member, 'viewer');
-    await join(owner, editor, 'editor');
+    const owner = await person(h, 'ws-role-owner');
+    const member = await person(h, 'ws-role-member');
+    const editor = await person(h, 'ws-role-editor');
+    const stranger = await person(h, 'ws-role-stranger');
+    await join(h, owner, member, 'viewer');
+    await join(h, owner, editor, 'editor');
     const changed = collectEvents(h, subjects.memberChanged);
     const path = `/api/workspaces/${owner.userId}/members/${member.userId}`;
     const res = await call(h, 'PATCH', path, { identity: owner.identity, body: { role: 'publisher' } });
@@ -394,14 +357,14 @@ describe('members', () => {
   });
 
   it('an admin removes a member; a member leaves; the owner stays; others are refused', async () => {
-    const owner = await person('ws-rm-owner');
-    const admin = await person('ws-rm-admin');
-    const viewer = await person('ws-rm-viewer');
-    const leaver = await person('ws-rm-leaver');
-    const stranger = await person('ws-rm-stranger');
-    await join(owner, admin, 'admin');
-    await join(owner, viewer, 'viewer');
-    await join(owner, leaver, 'editor');
+    const owner = await person(h, 'ws-rm-owner');
+    const admin = await person(h, 'ws-rm-admin');
+    const viewer = await person(h, 'ws-rm-viewer');
+    const leaver = await person(h, 'ws-rm-leaver');
+    const stranger = await person(h, 'ws-rm-stranger');
+    await join(h, owner, admin, 'admin');
+    await join(h, owner, viewer, 'viewer');
+    await join(h, owner, leaver, 'editor');
     const removed = collectEvents(h, subjects.memberRemoved);
     const base = `/api/workspaces/${owner.userId}/members`;
 
@@ -451,11 +414,11 @@ describe('members', () => {
 
 describe("the gateways' bucket", () => {
   it('a start puts back a membership missing from the bucket or holding another role (the database is the truth)', async () => {
-    const owner = await person('ws-rec-owner');
-    const a = await person('ws-rec-a');
-    const b = await person('ws-rec-b');
-    await join(owner, a, 'editor');
-    await join(owner, b, 'viewer');
+    const owner = await person(h, 'ws-rec-owner');
+    const a = await person(h, 'ws-rec-a');
+    const b = await person(h, 'ws-rec-b');
+    await join(h, owner, a, 'editor');
+    await join(h, owner, b, 'viewer');
     await kv.delete(`${owner.userId}.${a.userId}`);
     await kv.put(`${owner.userId}.${b.userId}`, JSON.stringify({ role: 'admin', v: 1 }));
     const again = await createServer(
