@@ -1,6 +1,7 @@
 // The pages' test harness in jsdom: the real i18n catalogues, query client and router; only the network is an
 // in-test server (fetch), whose answers each test gives through `net.serve` and whose calls it reads in `net.calls`.
 // `setupDom()` registers the hooks (call it once at the top of a test file).
+import { Screen, type WorkspaceRole } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
 import { MemoryRouter, Route, Routes, useLocation } from '@pagecast/router';
 import { createQueryClient } from '@pagecast/ui';
@@ -131,3 +132,31 @@ export async function choose(el: HTMLSelectElement | null, value: string) {
   });
   await settle();
 }
+
+// Fixtures the pages' tests share.
+
+/** The `/api/workspaces` answer of a person acting in another's workspace, 'shop', as `role` (their own is 'me'). */
+export const workspacesActingAs = (role: WorkspaceRole, names = { own: 'Me', shop: 'Shop' }) =>
+  json({
+    workspaces: [
+      { id: 'me', name: names.own, ownerId: 'me', role: 'owner', approvalRequired: false },
+      { id: 'shop', name: names.shop, ownerId: 'shop', role, approvalRequired: false },
+    ],
+  });
+
+/** A screen paired and online at `at`, playing nothing. */
+export const pairedScreen = (id: string, name: string, at = '2026-11-27T10:00:00.000Z'): Screen =>
+  Screen.parse({
+    id,
+    name,
+    timeZone: 'Asia/Tokyo',
+    assignment: { kind: 'none' },
+    online: true,
+    lastSeenAt: at,
+    nowPlaying: null,
+    screenSize: null,
+    appVersion: null,
+    pairedAt: at,
+    rotation: 0,
+    openingHours: null,
+  });

@@ -6,7 +6,6 @@
 // In Japanese and in French; the network is an in-test server.
 import {
   defaultAlertRules,
-  Screen,
   ScreenGroupList,
   type Takeover,
   type TakeoverTemplate,
@@ -16,26 +15,11 @@ import { setCurrentWorkspace } from '@pagecast/ui';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FleetPage } from '../src/features/fleet/components/fleet-page';
 import { ScreensPage } from '../src/features/screens/components/screens-page';
-import { byTestId, click, json, net, render, settle, setupDom } from './dom-harness';
+import { byTestId, click, json, net, pairedScreen, render, settle, setupDom, workspacesActingAs } from './dom-harness';
 
 const dom = setupDom();
 const iso = '2026-11-27T10:00:00.000Z';
-const screen = (id: string, name: string): Screen =>
-  Screen.parse({
-    id,
-    name,
-    timeZone: 'Asia/Tokyo',
-    assignment: { kind: 'none' },
-    online: true,
-    lastSeenAt: iso,
-    nowPlaying: null,
-    screenSize: null,
-    appVersion: null,
-    pairedAt: iso,
-    rotation: 0,
-    openingHours: null,
-  });
-const screens = [screen('s1', 'Accueil'), screen('s2', 'Hall')];
+const screens = [pairedScreen('s1', 'Accueil'), pairedScreen('s2', 'Hall')];
 const groups = ScreenGroupList.parse([
   {
     id: 'g1',
@@ -77,13 +61,7 @@ const template: TakeoverTemplate = {
 
 function serve(role: WorkspaceRole) {
   net.serve = ({ method, path }) => {
-    if (path === '/api/workspaces')
-      return json({
-        workspaces: [
-          { id: 'me', name: 'Moi', ownerId: 'me', role: 'owner', approvalRequired: false },
-          { id: 'shop', name: 'Boutique', ownerId: 'shop', role, approvalRequired: false },
-        ],
-      });
+    if (path === '/api/workspaces') return workspacesActingAs(role, { own: 'Moi', shop: 'Boutique' });
     if (path === '/api/screens' && method === 'GET') return json(screens);
     if (path === '/api/screens/groups') return json(groups);
     if (path === '/api/screens/takeovers' && method === 'GET') return json([running]);

@@ -2,32 +2,22 @@
 // Takeovers on the fleet page, as a person meets them: once one starts, the form is empty again (a second start
 // must be typed anew) and the running one says where it goes, by group name, with its words; the log names the
 // screens and keeps the message's words. The page's subtitle words one screen as one.
-import { Screen, ScreenGroupList, type Takeover, type TakeoverLogEntry } from '@pagecast/contracts';
+import { ScreenGroupList, type Takeover, type TakeoverLogEntry } from '@pagecast/contracts';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { subtitleKey } from '../src/features/fleet/components/fleet-page';
 import { LogSection } from '../src/features/fleet/components/log-section';
 import { TakeoverSection } from '../src/features/fleet/components/takeover-section';
-import { byTestId, choose, click, json, net, render, settle, setupDom, type } from './dom-harness';
+import { byTestId, choose, click, json, net, pairedScreen, render, settle, setupDom, type } from './dom-harness';
 
 const dom = setupDom();
 const iso = '2026-11-27T10:00:00.000Z';
-const screen = (id: string, name: string): Screen =>
-  Screen.parse({
-    id,
-    name,
-    timeZone: 'Asia/Tokyo',
-    assignment: { kind: 'none' },
-    online: true,
-    lastSeenAt: iso,
-    nowPlaying: null,
-    screenSize: null,
-    appVersion: null,
-    pairedAt: iso,
-    rotation: 0,
-    openingHours: null,
-  });
-const screens = [screen('s1', 'Lobby'), screen('s2', 'Hall'), screen('s3', 'Bar'), screen('s4', 'Desk')];
+const screens = [
+  pairedScreen('s1', 'Lobby'),
+  pairedScreen('s2', 'Hall'),
+  pairedScreen('s3', 'Bar'),
+  pairedScreen('s4', 'Desk'),
+];
 const groups = ScreenGroupList.parse([
   {
     id: 'g1',

@@ -5,7 +5,7 @@ import type { WorkspaceRole } from '@pagecast/contracts';
 import { setCurrentWorkspace } from '@pagecast/ui';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlaylistsTab } from '../src/features/playlists/components/playlists-tab';
-import { allByTestId, json, net, render, settle, setupDom } from './dom-harness';
+import { allByTestId, json, net, render, settle, setupDom, workspacesActingAs } from './dom-harness';
 
 setupDom();
 
@@ -22,14 +22,7 @@ const playlist = {
 function serve(role: WorkspaceRole) {
   net.serve = ({ path }) => {
     if (path === '/api/playlists') return json([playlist]);
-    if (path === '/api/workspaces') {
-      return json({
-        workspaces: [
-          { id: 'me', name: 'Me', ownerId: 'me', role: 'owner', approvalRequired: false },
-          { id: 'shop', name: 'Shop', ownerId: 'shop', role, approvalRequired: false },
-        ],
-      });
-    }
+    if (path === '/api/workspaces') return workspacesActingAs(role);
     return undefined;
   };
 }
