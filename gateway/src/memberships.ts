@@ -10,7 +10,7 @@ import {
   WorkspaceMembershipValue,
   type WorkspaceRole,
 } from '@pagecast/contracts';
-import { followStream, type KV, type Nats, openKeyValue } from '@pagecast/service-kit';
+import { followBucket, type Nats, openKeyValue } from '@pagecast/service-kit';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from './log';
 
@@ -79,7 +79,7 @@ export function mediaWorkspace(
 }
 
 export interface MembershipFeed {
-  /** Resolves once the memberships the bucket held at start are in memory (or after 10 s, logged by the caller). */
+  /** Resolves once the memberships the bucket held at start are in memory (or after 10 s, logged). */
   ready: Promise<void>;
   stop(): Promise<void>;
 }
@@ -92,9 +92,10 @@ function splitKey(key: string): { workspaceId: string; userId: string } | undefi
 }
 
 /**
- * Watches the bucket (created if account has not yet: the same settings account uses) into `store`. After a failure
- * the watch resumes after the last revision seen. `onRemoved` hears each delete of a membership, `onRoleChanged` each
- * put that changes the role of a membership held (not a first put, nor a put of the same role: account republishes).
+ * Watches the bucket (created if account has not yet: the same settings account uses) into `store` (the kit's
+ * followBucket: after a failure the watch resumes after the last revision seen). `onRemoved` hears each delete of a
+ * membership, `onRoleChanged` each put that changes the role of a membership held (not a first put, nor a put of the
+ * same role: account republishes).
  */
 export function startMembershipFeed(opts: {
   nats: Nats;
@@ -104,59 +105,30 @@ export function startMembershipFeed(opts: {
   onRoleChanged?: (workspaceId: string, userId: string) => void;
 }): MembershipFeed {
   const { nats, store, logger } = opts;
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
-  let seen = 0;
-  let stopped = false;
-  let current: { stop(): void } | undefined;
-  const follower = followStream(
-    async (live) => {
-      const kv: KV = await openKeyValue(nats, WORKSPACE_MEMBERS_BUCKET, { ttlMs: 0 });
-      const { state } = await nats.jsm.streams.info(`KV_${WORKSPACE_MEMBERS_BUCKET}`);
-      const lastAtStart = state.last_seq;
-      if (seen >= lastAtStart) markReady();
-      const watch = await kv.watch(seen > 0 ? { resumeFromRevision: seen + 1 } : {});
-      current = watch;
-      if (stopped) watch.stop();
-      live();
-      for await (const e of watch) {
-        seen = Math.max(seen, e.revision);
-        const parts = splitKey(e.key);
-        if (parts) {
-          let role: WorkspaceRole | null = null;
-          if (e.operation === 'PUT') {
-            const parsed = WorkspaceMembershipValue.safeParse(safeJson(e.string()));
-            // a value this gateway cannot read grants nothing (fail closed)
-            if (parsed.success) role = parsed.data.role;
-            else logger.warn({ key: e.key }, 'membership value not understood; treated as no membership');
-          }
-          const before = store.role(parts.workspaceId, parts.userId);
-          store.apply(e.key, e.revision, role);
-          const after = store.role(parts.workspaceId, parts.userId);
-          if (!role) opts.onRemoved?.(parts.workspaceId, parts.userId);
-          else if (before && after && before !== after) opts.onRoleChanged?.(parts.workspaceId, parts.userId);
-        }
-        if (e.isUpdate || seen >= lastAtStart) markReady();
+  const follower = followBucket({
+    nats,
+    bucket: WORKSPACE_MEMBERS_BUCKET,
+    open: () => openKeyValue(nats, WORKSPACE_MEMBERS_BUCKET, { ttlMs: 0 }),
+    name: 'workspace memberships',
+    logger,
+    onEntry: (e) => {
+      const parts = splitKey(e.key);
+      if (!parts) return;
+      let role: WorkspaceRole | null = null;
+      if (e.operation === 'PUT') {
+        const parsed = WorkspaceMembershipValue.safeParse(safeJson(e.string()));
+        // a value this gateway cannot read grants nothing (fail closed)
+        if (parsed.success) role = parsed.data.role;
+        else logger.warn({ key: e.key }, 'membership value not understood; treated as no membership');
       }
+      const before = store.role(parts.workspaceId, parts.userId);
+      store.apply(e.key, e.revision, role);
+      const after = store.role(parts.workspaceId, parts.userId);
+      if (!role) opts.onRemoved?.(parts.workspaceId, parts.userId);
+      else if (before && after && before !== after) opts.onRoleChanged?.(parts.workspaceId, parts.userId);
     },
-    {
-      name: 'workspace memberships',
-      waitingFor: `NATS (the watch of the bucket ${WORKSPACE_MEMBERS_BUCKET})`,
-      logger,
-      level: 'warn',
-      active: () => !nats.nc.isClosed(),
-    },
-  );
-  return {
-    ready,
-    async stop() {
-      stopped = true;
-      follower.stop();
-      current?.stop();
-    },
-  };
+  });
+  return { ready: follower.ready, stop: follower.stop };
 }
 
 function safeJson(text: string): unknown {

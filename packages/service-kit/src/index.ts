@@ -113,6 +113,7 @@ export { createRecentChanges, type RecentChanges } from './recent-changes';
 export { createMemoryView, type MemoryView, type MemoryViewOptions, type Reducer } from './memory-view';
 export { type EnvelopeOf, type EventRoutes, eventRoutes } from './event-routes';
 export { FOLLOW_RETRY_MAX_MS, FOLLOW_RETRY_MIN_MS, followStream, type StreamFollower } from './stream-follower';
+export { BUCKET_READY_WITHIN_MS, type BucketFollower, followBucket, type KvWatchEntry } from './bucket-follower';
 export {
   DEFAULT_START_TIMEOUT_MS,
   StartTimeoutError,

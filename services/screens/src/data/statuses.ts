@@ -1,5 +1,5 @@
 import { type ImageError, SCREEN_OFFLINE_AFTER_SECONDS, type ShownReport } from '@pagecast/contracts';
-import { followStream, type KV, LRUCache, type Logger, type Nats, openKeyValue } from '@pagecast/service-kit';
+import { followBucket, LRUCache, type Logger, type Nats, openKeyValue } from '@pagecast/service-kit';
 
 /** What a display last reported; kept apart from the screen's record, which only its owner writes. */
 export interface ScreenStatus {
@@ -64,7 +64,16 @@ export async function createStatusRepository(nats: Nats, logger?: Logger) {
     if (status) all.set(key, { revision, status });
     else all.delete(key);
   };
-  const mirror = await mirrorBucket(nats, kv, apply, logger);
+  // every key, its last values first, then every change; after a failure from the last revision seen (the kit's
+  // followBucket); reads wait for the values held at start (10 s at most)
+  const mirror = followBucket({
+    nats,
+    bucket: STATUS_BUCKET,
+    open: async () => kv,
+    name: 'screen statuses',
+    logger,
+    onEntry: (e) => apply(e.key, e.revision, e.operation === 'PUT' ? decode(e.value) : null),
+  });
 
   /** A value the bucket has dropped by its age (expiry leaves no marker in a watch) is gone here too. */
   const live = (status: ScreenStatus | undefined, now = Date.now()): ScreenStatus | null =>
@@ -110,58 +119,3 @@ export async function createStatusRepository(nats: Nats, logger?: Logger) {
   };
 }
 export type StatusRepository = Awaited<ReturnType<typeof createStatusRepository>>;
-
-/**
- * Watches every key of the bucket: first its last values, then every change. `ready` resolves when the values it held
- * at start (up to its last sequence then) are applied. After a failure the watch resumes after the last revision seen.
- */
-async function mirrorBucket(
-  nats: Nats,
-  kv: KV,
-  apply: (key: string, revision: number, status: ScreenStatus | null) => void,
-  logger?: Logger,
-): Promise<{ ready: Promise<void>; stop: () => Promise<void> }> {
-  const { state } = await nats.jsm.streams.info(`KV_${STATUS_BUCKET}`);
-  const lastAtStart = state.last_seq;
-  let markReady!: () => void;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
-  // an empty bucket has nothing to wait for; a watch that never catches up (it should) does not hold reads forever
-  if (state.messages === 0) markReady();
-  const fallback = setTimeout(markReady, 10_000);
-  fallback.unref();
-  void ready.then(() => clearTimeout(fallback));
-  let seen = 0;
-  let stopped = false;
-  let current: { stop(): void } | undefined;
-  // the connection dropped or is closing: the watch starts again (unless stopped)
-  const follower = followStream(
-    async (live) => {
-      const watch = await kv.watch(seen > 0 ? { resumeFromRevision: seen + 1 } : {});
-      current = watch;
-      if (stopped) watch.stop();
-      live();
-      for await (const e of watch) {
-        seen = Math.max(seen, e.revision);
-        apply(e.key, e.revision, e.operation === 'PUT' ? decode(e.value) : null);
-        if (e.isUpdate || seen >= lastAtStart) markReady();
-      }
-    },
-    {
-      name: 'screen statuses',
-      waitingFor: `NATS (the watch of the bucket ${STATUS_BUCKET})`,
-      logger,
-      level: 'warn',
-      active: () => !nats.nc.isClosed(),
-    },
-  );
-  return {
-    ready,
-    async stop() {
-      stopped = true;
-      follower.stop();
-      current?.stop();
-    },
-  };
-}
