@@ -25,11 +25,23 @@ import {
   resolveWorkspace,
   type WorkspaceResolution,
 } from './memberships';
+import type { VideoCaller, VideoServer } from './media-video';
 import type { createServiceProxy } from './proxy';
 import { refuseRole } from './role-check';
 import type { SessionIdentity } from './session';
 
 const DEVICE_MANIFEST_PATH = '/api/screens/device/me';
+const VIDEO_PATH = /^\/media\/video\/([^/]+)(?:\/preview)?$/;
+
+/** The file id of a video's path, decoded; undefined when it cannot be (left to file-conversion to refuse). */
+function videoFileId(path: string): string | undefined {
+  const raw = VIDEO_PATH.exec(path)?.[1];
+  try {
+    return raw === undefined ? undefined : decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Where each service answers. */
 export function serviceTargets(config: GatewayConfig): Record<ServiceName, string> {
@@ -58,6 +70,8 @@ export function mountApi(
     secureCookies?: boolean;
     /** the workspace memberships, watched from account's bucket (memberships.ts); none: every call acts as owner */
     memberships?: MembershipStore;
+    /** videos read from storage by the gateway (media-video.ts); none: proxied to file-conversion */
+    videos?: VideoServer;
   },
 ) {
   const { events, proxy, clearCookie } = deps;
@@ -141,6 +155,7 @@ export function mountApi(
     const auth = route?.auth ?? 'optional';
     if (!service) return sendError(res, 404, 'NOT_FOUND');
     const locals = sessionOf(res);
+    let caller: VideoCaller = { key: 'anonymous', subject: '' };
     // A display's credential never stands in for a member, and only a display may call the device routes.
     if (auth === 'session' && !locals.identity && locals.device) return sendError(res, 403, 'DEVICE_NOT_ALLOWED');
     if (auth === 'session' && !locals.identity) return requireSession(req, res, next);
@@ -164,13 +179,32 @@ export function mountApi(
       // a role without the route's action there: refused before anything reaches the service
       if (refuseRole(route, identity, res)) return;
       req.headers[IDENTITY_HEADER] = signIdentityHeader(identity, deps.internalSecret);
+      const workspace = identity.workspaceId ?? identity.userId;
+      caller = { key: `u:${identity.userId}:${workspace}:${identity.role ?? ''}`, subject: workspace };
     } else if (locals.device) {
       req.headers[IDENTITY_HEADER] = deviceHeader(locals.device);
+      const { deviceId, screenId, ownerId } = locals.device;
+      caller = { key: `d:${deviceId}`, subject: ownerId, screenId };
     }
     // services read the workspace from the signed identity only
     delete req.headers[WORKSPACE_HEADER];
     // Account clears the cookie on logout; the gateway does too, so a logout always logs out.
     if (path === '/api/logout') res.setHeader('Set-Cookie', [clearCookie]);
+    // A video's bytes come from storage through the gateway alone, once file-conversion has decided (media-video.ts).
+    const video = deps.videos && (route?.id === 'getFileVideo' || route?.id === 'getFileVideoPreview');
+    const fileId = video ? videoFileId(path) : undefined;
+    if (deps.videos && fileId) {
+      const identity = req.headers[IDENTITY_HEADER];
+      deps.videos.handle(
+        req,
+        res,
+        caller,
+        typeof identity === 'string' ? identity : undefined,
+        fileId,
+        route?.id === 'getFileVideoPreview',
+      );
+      return;
+    }
     return proxy(service, req, res, route);
   });
 }

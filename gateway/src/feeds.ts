@@ -7,6 +7,7 @@ import type { EventsHub } from './events';
 import { type LiveFeed, startLiveFeed } from './live';
 import type { Logger } from './log';
 import type { MediaServer } from './media';
+import type { VideoServer } from './media-video';
 import { type MembershipFeed, type MembershipStore, startMembershipFeed } from './memberships';
 import { type RevocationFeed, type RevocationStore, startRevocationFeed } from './revocations';
 import { type StatusFeed, startStatusFeed } from './screen-status-feed';
@@ -31,6 +32,8 @@ export function startFeeds(opts: {
   deviceRevocations: RevocationStore;
   events: EventsHub;
   media: MediaServer;
+  /** the videos' decisions (media-video.ts), dropped by the same events */
+  videos?: Pick<VideoServer, 'onEvent'>;
   /** the workspace memberships (memberships.ts): a removal or a role change ends the person's streams acting there */
   memberships: MembershipStore;
   /** the displays' sockets: closed at their revocation, told of their screens' changes */
@@ -68,6 +71,7 @@ export function startFeeds(opts: {
     logger,
     onEvent: (event) => {
       media.onEvent(event);
+      opts.videos?.onEvent(event);
       opts.sockets?.onEvent(event);
     },
   });

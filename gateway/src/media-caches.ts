@@ -8,11 +8,16 @@ export interface AccessEntry {
   subject: string;
   /** a display's screen (its new content drops the entry) */
   screenId?: string;
+  /** the one file the answer is about (a video's): its change or deletion drops the entry, whoever asked */
+  fileId?: string;
 }
 
-/** (caller, image) → access, each entry until the end file-conversion granted; bounded, least recently used out. */
-export class AccessCache {
-  private readonly lru: LRUCache<string, AccessEntry>;
+/**
+ * (caller, image or video) → access, each entry until the end file-conversion granted; bounded, least recently used
+ * out.
+ */
+export class AccessCache<E extends AccessEntry = AccessEntry> {
+  private readonly lru: LRUCache<string, E>;
   /** bumped by every forget, so an answer asked before one is not stored after it */
   generation = 0;
 
@@ -20,16 +25,16 @@ export class AccessCache {
     this.lru = new LRUCache({ max });
   }
 
-  get(key: string): AccessEntry | undefined {
+  get(key: string): E | undefined {
     return this.lru.get(key);
   }
 
   /** Kept for `ms` (nothing kept for 0). */
-  set(key: string, entry: AccessEntry, ms: number): void {
+  set(key: string, entry: E, ms: number): void {
     if (ms > 0) this.lru.set(key, entry, { ttl: ms });
   }
 
-  forget(test: (entry: AccessEntry) => boolean): number {
+  forget(test: (entry: E) => boolean): number {
     this.generation++;
     const gone = [...this.lru.entries()].filter(([, entry]) => test(entry)).map(([key]) => key);
     for (const key of gone) this.lru.delete(key);
@@ -72,12 +77,12 @@ export class ByteCache {
 }
 
 /** Drops the decisions an event may have changed (media.ts says which). */
-export function forgetDecisions(access: AccessCache, event: AnyEvent): void {
+export function forgetDecisions<E extends AccessEntry>(access: AccessCache<E>, event: AnyEvent): void {
   switch (event.type) {
     case subjects.fileDeleted:
     case subjects.fileUpdated: {
-      const owner = event.data.ownerId;
-      access.forget((e) => e.subject === owner);
+      const { ownerId, fileId } = event.data;
+      access.forget((e) => e.subject === ownerId || e.fileId === fileId);
       break;
     }
     case subjects.licenceExpired: {

@@ -24,6 +24,7 @@ import { callerIdentifier, dropClientIdentity, identifyCallers, sessionOf } from
 import { liveLimitsFromEnv } from './live';
 import type { Logger } from './log';
 import type { MediaServer } from './media';
+import { createVideoServer, type VideoServer } from './media-video';
 import { MembershipStore } from './memberships';
 import { pageImages } from './page-images';
 import type { StatusFeed } from './screen-status-feed';
@@ -53,6 +54,8 @@ export interface Gateway {
   events: ReturnType<typeof createEventsHub>;
   /** page images served by the gateway itself (media.ts): its caches and upstream call counts */
   media: MediaServer;
+  /** videos read from storage by the gateway itself (media-video.ts): its decisions and call counts */
+  videos: VideoServer;
   /** the screens' status feed (screen-status-feed.ts), once started */
   readonly statusFeed: StatusFeed | undefined;
   /** the paired displays' sockets (device-socket.ts) */
@@ -136,6 +139,13 @@ export function createGateway(
     logger,
     internalSecret: config.INTERNAL_SECRET,
   });
+  const videos = createVideoServer({
+    filesUrl: config.FILES_URL,
+    accessEntries: config.MEDIA_ACCESS_ENTRIES,
+    accessMaxMs: config.MEDIA_ACCESS_MAX_MS,
+    timeoutMs: config.PROXY_TIMEOUT_MS,
+    logger,
+  });
   const events = createEventsHub(config.SSE_HEARTBEAT_MS, { ...liveLimitsFromEnv(), ...opts.live });
   const limits = rateLimits({
     windowMs: config.RATE_LIMIT_WINDOW_MS,
@@ -207,6 +217,7 @@ export function createGateway(
     manifestVersion: (screenId) => sockets.versionOf(screenId),
     memberships,
     secureCookies: https,
+    videos,
   });
 
   // Front end: the remotes' builds, their manifest URLs, and the shell with its SPA fallback.
@@ -225,6 +236,7 @@ export function createGateway(
     deviceRevocations,
     events,
     media,
+    videos,
     sockets,
     memberships,
     get statusFeed() {
@@ -244,6 +256,7 @@ export function createGateway(
         deviceRevocations,
         events,
         media,
+        videos,
         memberships,
         logger,
         statusLingerMs: opts.statusLingerMs,
@@ -264,6 +277,7 @@ export function createGateway(
       await server?.close();
       await internal?.close();
       await feeds?.stop();
+      videos.close();
       if (nats && !nats.nc.isClosed()) await nats.nc.close();
     },
   };

@@ -15,6 +15,7 @@ import {
   MediaAccessAnswer,
   type RouteDef,
   SessionRefreshResponse,
+  VideoAccessAnswer,
 } from '@pagecast/contracts';
 import type express from 'express';
 import { z } from 'zod';
@@ -27,6 +28,8 @@ const internalRoutes: Record<string, Pick<RouteDef, 'response' | 'responseConten
   'files.mediaAccess': { response: MediaAccessAnswer },
   /** file-conversion's `GET /internal/media/<key>`: the image's bytes (api/media-access.ts) */
   'files.mediaBytes': { response: z.never(), responseContentType: 'image/webp' },
+  /** file-conversion's `GET /internal/video-access/<id>[/preview]` (api/media-access.ts) */
+  'files.videoAccess': { response: VideoAccessAnswer },
 };
 
 /** An answer no real service would give: the route's contract refuses it. */

@@ -142,9 +142,10 @@ describe('the workspace a call acts in', () => {
         headers: { cookie, ...(workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {}) },
       });
     const mediaIdentity = async (cookie: string) => {
-      const path = `/media/video/${randomUUID()}`;
-      await (await call(path, cookie)).text();
-      const seen = files.seen.find((s) => s.url === path);
+      const id = randomUUID();
+      await (await call(`/media/video/${id}`, cookie)).text();
+      // file-conversion decides (the gateway then reads the bytes from storage): its check carries the identity
+      const seen = files.seen.find((s) => s.url === `/internal/video-access/${id}`);
       return seen ? verifyIdentityHeader(seen.headers['x-pagecast-identity'] as string, SECRET) : null;
     };
     // a call naming the workspace leaves the cookie (HttpOnly: no script sets it)

@@ -1,3 +1,4 @@
+export { type ByteRange, parseRange } from './byte-range';
 export { type Actor, authorize, requireActor } from './actor';
 export { type BaseConfig, baseConfigSchema, ConfigError, databaseNameOf, loadConfig } from './config';
 export {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { VideoAccessAnswer } from '@pagecast/contracts';
+import { signDeviceIdentityHeader } from '@pagecast/service-kit';
 import { makeVideoCorpus } from '../../../scripts/media-corpus.mjs';
 import {
   call,
@@ -194,10 +196,38 @@ describe('a video on sale', () => {
       // the full video stays refused to a member without a licence, whatever they ask
       expect((await get(videoBuyer, done.videoUrl, 'bytes=0-99')).status).toBe(404);
       expect((await get(videoBuyer, done.videoUrl)).status).toBe(404);
-      // the clip plays with Range, like the video
       const storage = svc.server.context.data.storage;
       const clip = await storage.getBuffer(`videos/${id}-preview`);
       const video = await storage.getBuffer(`videos/${id}`);
+      // the gateway's check (it then reads the bytes itself) decides the same: the video refused, the clip allowed
+      const videoCheck = (who: string | undefined) => get(who, `/internal/video-access/${id}`);
+      const clipCheck = (who: string | undefined) => get(who, `/internal/video-access/${id}/preview`);
+      const refused = await videoCheck(videoBuyer);
+      expect([refused.status, (await refused.json()).code]).toEqual([404, 'FILE_NOT_FOUND']);
+      expect((await videoCheck(undefined)).status).toBe(401);
+      expect((await clipCheck(undefined)).status).toBe(401);
+      // a display of another owner (its screen plays nothing of the seller's) is refused too
+      const display = { deviceId: crypto.randomUUID(), screenId: crypto.randomUUID(), ownerId: videoBuyer };
+      const asDisplay = await fetch(`${svc.server.url}/internal/video-access/${id}`, {
+        headers: { 'x-pagecast-identity': signDeviceIdentityHeader(display, svc.env.INTERNAL_SECRET ?? '') },
+      });
+      expect(asDisplay.status).toBe(404);
+      const clipAnswer = VideoAccessAnswer.parse(await (await clipCheck(videoBuyer)).json());
+      expect(clipAnswer).toMatchObject({ mimeType: 'video/mp4', size: clip?.length, maxAgeMs: 60_000 });
+      // the signed read serves the clip's ranges from storage, and nothing but that object
+      const ranged = await fetch(clipAnswer.url, { headers: { Range: 'bytes=10-109' } });
+      expect([ranged.status, ranged.headers.get('content-range')]).toEqual([206, `bytes 10-109/${clip?.length}`]);
+      expect(Buffer.from(await ranged.arrayBuffer())).toEqual(clip?.subarray(10, 110));
+      const otherKey = new URL(clipAnswer.url);
+      otherKey.pathname = otherKey.pathname.replace(/-preview$/, '');
+      expect((await fetch(otherKey)).status).toBe(403);
+      const owners = VideoAccessAnswer.parse(await (await videoCheck(seller)).json());
+      // the same version and caching the video route states
+      const routes = await get(seller, done.videoUrl, 'bytes=0-0');
+      expect(owners).toMatchObject({ size: video?.length, etag: routes.headers.get('etag') as string });
+      expect(owners.cacheControl).toBe('private, no-cache');
+      expect(owners.maxAgeMs).toBe(60_000);
+      // the clip plays with Range, like the video
       expect(clip?.length).toBeGreaterThan(0);
       expect(clip?.equals(video as Buffer)).toBe(false);
       const part = await get(videoBuyer, clipPath, 'bytes=0-99');
@@ -224,10 +254,36 @@ describe('a video on sale', () => {
       await waitFor('licence', async () => (await get(videoBuyer, done.videoUrl, 'bytes=0-99')).status === 206);
       const bought = await get(videoBuyer, done.videoUrl, 'bytes=0-99');
       expect(Buffer.from(await bought.arrayBuffer())).toEqual(video?.subarray(0, 100));
+      // the gateway's check opens too, kept by the gateway no longer than a licence's answer may be
+      const licensed = VideoAccessAnswer.parse(await (await videoCheck(videoBuyer)).json());
+      expect(licensed.maxAgeMs).toBeLessThanOrEqual(3_000);
+      const read = await fetch(licensed.url, { headers: { Range: `bytes=${(video?.length ?? 0) - 50}-` } });
+      expect(Buffer.from(await read.arrayBuffer())).toEqual(video?.subarray(-50));
+
+      // a licence that ends: the check refuses once it has (and was never to be kept past its end)
+      const shortBuyer = newUser();
+      const endsAt = Date.now() + 4_000;
+      await publishEvent(svc, 'marketplace.purchase.completed.v1', {
+        purchaseId: crypto.randomUUID(),
+        buyerId: shortBuyer,
+        fileId: id,
+        sellerId: seller,
+        price: 3000,
+        sellerNet: 2000,
+        expiresAt: new Date(endsAt).toISOString(),
+      });
+      const short = await waitFor('short licence', async () => {
+        const r = await videoCheck(shortBuyer);
+        return r.status === 200 ? VideoAccessAnswer.parse(await r.json()) : undefined;
+      });
+      expect(short.maxAgeMs).toBeLessThanOrEqual(Math.max(0, endsAt - Date.now()) + 50);
+      await new Promise((r) => setTimeout(r, Math.max(0, endsAt - Date.now()) + 100));
+      expect((await videoCheck(shortBuyer)).status).toBe(404);
 
       // off sale: the clip closes with the previews
       await call(svc, seller, 'PUT', `/api/files/${id}/publish`, { isPublished: false });
       expect((await get(stranger, clipPath, 'bytes=0-99')).status).toBe(404);
+      expect((await clipCheck(stranger)).status).toBe(404);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -29,3 +29,35 @@ export const MediaAccessAnswer = z.object({
   maxAgeMs: z.number().int().nonnegative(),
 });
 export type MediaAccessAnswer = z.infer<typeof MediaAccessAnswer>;
+
+/**
+ * File-conversion's internal access check for a video, asked by the gateway, which then reads the bytes from object
+ * storage itself (one Node process on the byte path instead of two). NOT routed by the gateway: it calls it with the
+ * caller's signed identity header, exactly as it would forward `GET /media/video/<id>` (or `.../preview`).
+ *
+ * `GET ${INTERNAL_VIDEO_ACCESS_PATH}/<id>` decides as `GET /media/video/<id>` does (the owner, a licence holder, a
+ * display whose screen plays the file; a file on sale without a licence: refused) and
+ * `GET ${INTERNAL_VIDEO_ACCESS_PATH}/<id>/preview` as `GET /media/video/<id>/preview` (any member while the file is on
+ * sale: the watermarked clip only). A refusal is that route's error answer (401, 403, 404 with its code), which the
+ * gateway sends on unchanged; 200 is a VideoAccessAnswer and never any bytes.
+ */
+export const INTERNAL_VIDEO_ACCESS_PATH = '/internal/video-access';
+export const internalVideoAccessPath = (fileId: string, preview = false) =>
+  `${INTERNAL_VIDEO_ACCESS_PATH}/${encodeURIComponent(fileId)}${preview ? '/preview' : ''}`;
+
+export const VideoAccessAnswer = z.object({
+  /**
+   * A short-lived signed GET of the stored object (ranges asked with a Range header), for the gateway alone: never
+   * sent to a browser, so it cannot outlive a revocation beyond `maxAgeMs`.
+   */
+  url: z.url(),
+  size: z.number().int().nonnegative(),
+  mimeType: z.string().min(1),
+  /** the stored bytes' version, quoted (`"<sha256>"`): ETag, If-None-Match and If-Range */
+  etag: z.string().min(1),
+  /** what the browser is told (the video revalidates; a preview clip may be kept a while) */
+  cacheControl: z.string().min(1),
+  /** how long the gateway may reuse this answer (at most 60 s; a licence's at most 3 s and never past its end) */
+  maxAgeMs: z.number().int().nonnegative(),
+});
+export type VideoAccessAnswer = z.infer<typeof VideoAccessAnswer>;

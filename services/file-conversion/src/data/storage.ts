@@ -14,6 +14,11 @@ export interface Storage {
   exists(key: string): Promise<boolean>;
   /** Bytes start..start+length-1 of the object as a stream (a video's Range), or undefined when it does not exist. */
   getRange(key: string, start: number, length: number): Promise<Readable | undefined>;
+  /**
+   * A signed GET of the object valid for `seconds` (a Range header may be added to it): the gateway reads a video's
+   * ranges with it, once this service has decided the caller may. Signed here, no call to the storage.
+   */
+  signedGetUrl(key: string, seconds: number): Promise<string>;
   /** The whole object in memory (small objects: page images), or undefined when it does not exist. */
   getBuffer(key: string): Promise<Buffer | undefined>;
   remove(keys: string[]): Promise<void>;
@@ -75,6 +80,9 @@ export function createStorage(s3: S3): Storage {
         if (notFound(err)) return undefined;
         throw err;
       }
+    },
+    signedGetUrl(key, seconds) {
+      return client.presignedGetObject(bucket, key, seconds);
     },
     async exists(key) {
       try {

@@ -1,5 +1,11 @@
 import type { Readable } from 'node:stream';
-import { FileIdParams, INTERNAL_MEDIA_ACCESS_PATH, INTERNAL_MEDIA_PATH, MediaParams } from '@pagecast/contracts';
+import {
+  FileIdParams,
+  INTERNAL_MEDIA_ACCESS_PATH,
+  INTERNAL_MEDIA_PATH,
+  INTERNAL_VIDEO_ACCESS_PATH,
+  MediaParams,
+} from '@pagecast/contracts';
 import { AppError, parseWith, requireActor } from '@pagecast/service-kit';
 import { type Request, type Response, Router } from 'express';
 import type { ServiceContext } from '../context';
@@ -7,6 +13,7 @@ import { imageBytes } from '../use-cases/image-bytes';
 import { mediaAccess } from '../use-cases/media-access';
 import { readImage } from '../use-cases/read-image';
 import { parseRange, readVideo, readVideoPreview, type ServedVideo } from '../use-cases/read-video';
+import { videoAccess, videoPreviewAccess } from '../use-cases/video-access';
 import { callerOf } from './caller';
 
 export const MEDIA_CACHE_CONTROL = 'private, max-age=31536000, immutable';
@@ -90,6 +97,22 @@ export function mediaRouter(ctx: ServiceContext): Router {
     if (!req.device) requireActor(req, 'files.read');
     const key = keyOf(req);
     pipeImage(ctx, res, key, await imageBytes(ctx, key));
+  });
+
+  // The gateway's check before it streams a video from storage itself: the decision of the two routes below (the
+  // same use cases, the same refusals), answered with a signed read of the object instead of the bytes.
+  router.get(`${INTERNAL_VIDEO_ACCESS_PATH}/:id`, async (req, res) => {
+    const { id } = parseWith(FileIdParams, req.params);
+    const answer = await videoAccess(ctx, callerOf(req, 'files.read'), id);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+  router.get(`${INTERNAL_VIDEO_ACCESS_PATH}/:id/preview`, async (req, res) => {
+    const { workspaceId } = requireActor(req, 'marketplace.read');
+    const { id } = parseWith(FileIdParams, req.params);
+    const answer = await videoPreviewAccess(ctx, workspaceId, id);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
   });
 
   // A converted video, in the byte ranges a player asks for (206), from storage as they are asked: never whole in

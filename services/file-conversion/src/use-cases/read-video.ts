@@ -1,35 +1,13 @@
 import type { Readable } from 'node:stream';
-import { AppError } from '@pagecast/service-kit';
+import { AppError, type ByteRange } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { storageKeys } from '../domain';
 import { fileOnSale } from './file-on-sale';
 import { readableFile } from './readable-file';
 import type { Caller } from './reader';
 
-/** A byte range of the stored video, inclusive, as HTTP states it. */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/**
- * Parses a Range header against the object's size: one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`), clipped to the
- * end. undefined: no usable Range (absent, several ranges, another unit), so the whole file is sent; 'unsatisfiable':
- * a range that starts past the end (416).
- */
-export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
-  if (!m || (m[1] === '' && m[2] === '')) return undefined;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(m[1]);
-  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
-  return { start, end };
-}
+// the Range rules, shared with the gateway, which serves the same ranges (service-kit byte-range.ts)
+export { type ByteRange, parseRange } from '@pagecast/service-kit';
 
 /** A stored video as the Range route serves it: its size, type, version and a reader of byte ranges. */
 export interface ServedVideo {
@@ -38,6 +16,10 @@ export interface ServedVideo {
   etag: string;
   /** how the browser may keep it */
   cacheControl: string;
+  /** the stored object (the gateway reads its ranges itself: use-cases/video-access.ts) */
+  key: string;
+  /** how long the decision behind this answer may be reused (domain/content-access.ts) */
+  keepMs: number;
   open: (range: ByteRange) => Promise<Readable | undefined>;
 }
 
@@ -57,6 +39,8 @@ export async function readVideo(ctx: ServiceContext, caller: Caller, fileId: str
     etag: `"${file.video.sha256}"`,
     // revalidated, so a deleted file or an ended licence stops it within seconds
     cacheControl: 'private, no-cache',
+    key,
+    keepMs: decision.keepMs,
     open: (range: ByteRange) => ctx.data.storage.getRange(key, range.start, range.end - range.start + 1),
   };
 }
@@ -76,6 +60,8 @@ export async function readVideoPreview(ctx: ServiceContext, userId: string, file
     mimeType: clip.mimeType,
     etag: `"${clip.sha256}"`,
     cacheControl: `private, max-age=${Math.floor(decision.keepMs / 1000)}`,
+    key,
+    keepMs: decision.keepMs,
     open: (range: ByteRange) => ctx.data.storage.getRange(key, range.start, range.end - range.start + 1),
   };
 }

@@ -1,0 +1,359 @@
+// Videos served by the gateway itself (src/media-video.ts): file-conversion decides (a stand-in answering its
+// internal video-access check per caller, through the contract), the gateway reads the asked range from storage (a
+// stand-in object store that answers ranged GETs of a signed URL and counts them) and answers with file-conversion's
+// HTTP contract: 206 and Content-Range, 416, If-Range, 304, HEAD; refusals passed on as they came, a licence's yes
+// kept no longer than granted, and decisions dropped by the events that change them.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import {
+  createEvent,
+  type EventData,
+  IDENTITY_HEADER,
+  type Subject,
+  type VideoAccessAnswer,
+} from '@pagecast/contracts';
+import { verifyAnyIdentityHeader } from '@pagecast/service-kit';
+import { testEnv } from '@pagecast/service-kit/testing';
+import express from 'express';
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Gateway } from '../src/server';
+import { fakeAnswer, sendAnswer } from './contract';
+import {
+  closeServer,
+  cookieHeader,
+  createKeys,
+  type Keys,
+  listen,
+  startEchoService,
+  startFakeAccount,
+  startGateway,
+  waitFor,
+} from './support';
+
+const secret = testEnv().INTERNAL_SECRET;
+const SIZE = 3 * 1024 * 1024 + 17;
+
+/** An object store stand-in: GET /<key>?sig=<key's signature> with Range, as S3 answers a signed URL. */
+async function startFakeStorage() {
+  const objects = new Map<string, Buffer>();
+  const reads: string[] = [];
+  const sig = (key: string) => createHash('sha256').update(`signed:${key}`).digest('hex');
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://storage');
+    const key = url.pathname.slice(1);
+    if (url.searchParams.get('sig') !== sig(key)) return void res.writeHead(403).end();
+    const body = objects.get(key);
+    if (!body) return void res.writeHead(404).end();
+    reads.push(`${key} ${req.headers.range ?? ''}`);
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!m) return void res.writeHead(200, { 'content-length': body.length }).end(body);
+    const [start, end] = [Number(m[1]), Math.min(Number(m[2]), body.length - 1)];
+    res.writeHead(206, { 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${body.length}` });
+    res.end(body.subarray(start, end + 1));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  const urlOf = (key: string) => `http://127.0.0.1:${port}/${key}?sig=${sig(key)}`;
+  return { objects, reads, urlOf, close: () => closeServer(server) };
+}
+
+/** file-conversion stand-in: the internal video-access check, answered per (caller, file), each call recorded. */
+async function startFakeFiles() {
+  /** `${who}\0${fileId}[\0preview]` → a yes; anything else: 404 FILE_NOT_FOUND, as the real check refuses */
+  const grants = new Map<string, VideoAccessAnswer>();
+  const checks: string[] = [];
+  const identities: ReturnType<typeof verifyAnyIdentityHeader>[] = [];
+  const app = express();
+  const answer = (preview: boolean) => (req: express.Request, res: express.Response) => {
+    const identity = verifyAnyIdentityHeader(req.headers[IDENTITY_HEADER] as string | undefined, secret);
+    if (!identity) return sendAnswer(res, 'files.videoAccess', 401, { code: 'UNAUTHORIZED', message: 'Unauthorized' });
+    identities.push(identity);
+    const who = 'kind' in identity ? `device:${identity.deviceId}` : identity.userId;
+    const key = `${who}\u0000${req.params.id}${preview ? '\u0000preview' : ''}`;
+    checks.push(key);
+    const yes = grants.get(key);
+    if (!yes) return sendAnswer(res, 'files.videoAccess', 404, { code: 'FILE_NOT_FOUND', message: 'not found' });
+    sendAnswer(res, 'files.videoAccess', 200, yes);
+  };
+  app.get('/internal/video-access/:id', answer(false));
+  app.get('/internal/video-access/:id/preview', answer(true));
+  // what the gateway must no longer ask for: the bytes through file-conversion
+  const proxied: string[] = [];
+  app.use((req, res) => {
+    proxied.push(req.url);
+    res.json({ service: 'file-conversion' });
+  });
+  const { server, url } = await listen(app);
+  const grant = (who: string, fileId: string, yes: VideoAccessAnswer, preview = false) =>
+    grants.set(`${who}\u0000${fileId}${preview ? '\u0000preview' : ''}`, fakeAnswer('files.videoAccess', 200, yes));
+  const revoke = (who: string, fileId: string) => grants.delete(`${who}\u0000${fileId}`);
+  return { url, checks, identities, proxied, grant, revoke, close: () => closeServer(server) };
+}
+
+/** screens stand-in: only its device-token keys */
+async function startFakeScreens() {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const kid = randomUUID();
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
+  const app = express();
+  app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
+  const { server, url } = await listen(app);
+  const signDevice = (d: { deviceId: string; screenId: string; ownerId: string }) =>
+    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setSubject(d.deviceId)
+      .setIssuedAt()
+      .setExpirationTime('1y')
+      .sign(privateKey);
+  return { url, signDevice, close: () => closeServer(server) };
+}
+
+let keys: Keys;
+let account: Awaited<ReturnType<typeof startFakeAccount>>;
+let files: Awaited<ReturnType<typeof startFakeFiles>>;
+let storage: Awaited<ReturnType<typeof startFakeStorage>>;
+let screens: Awaited<ReturnType<typeof startFakeScreens>>;
+let echo: Awaited<ReturnType<typeof startEchoService>>;
+let nc: NatsConnection;
+let gw: { gateway: Gateway; url: string; internalUrl: string };
+
+beforeAll(async () => {
+  keys = await createKeys();
+  [account, files, storage, screens, echo] = await Promise.all([
+    startFakeAccount(keys),
+    startFakeFiles(),
+    startFakeStorage(),
+    startFakeScreens(),
+    startEchoService('echo'),
+  ]);
+  nc = await connect({ servers: testEnv().NATS_URL });
+  gw = await startGateway({
+    ACCOUNT_URL: account.url,
+    FILES_URL: files.url,
+    MARKETPLACE_URL: echo.url,
+    BILLING_URL: echo.url,
+    SCREENS_URL: screens.url,
+  });
+});
+
+afterAll(async () => {
+  await gw?.gateway.close();
+  await nc?.close();
+  await Promise.all([account?.close(), files?.close(), storage?.close(), screens?.close(), echo?.close()]);
+});
+
+const member = async () => {
+  const userId = `u-${randomUUID()}`;
+  const sessionId = `s-${randomUUID()}`;
+  return { userId, sessionId, cookie: cookieHeader(await keys.sign({ sub: userId, sid: sessionId })) };
+};
+
+/** A stored video of SIZE random bytes and the yes file-conversion gives for it. */
+function storedVideo(over: Partial<VideoAccessAnswer> = {}) {
+  const fileId = randomUUID();
+  const bytes = randomBytes(SIZE);
+  storage.objects.set(`videos/${fileId}`, bytes);
+  const yes: VideoAccessAnswer = {
+    url: storage.urlOf(`videos/${fileId}`),
+    size: bytes.length,
+    mimeType: 'video/mp4',
+    etag: `"${createHash('sha256').update(bytes).digest('hex')}"`,
+    cacheControl: 'private, no-cache',
+    maxAgeMs: 60_000,
+    ...over,
+  };
+  return { fileId, bytes, yes, path: `/media/video/${fileId}` };
+}
+
+function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .request(`${gw.url}${path}`, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function publish<S extends Subject>(type: S, data: EventData<S>) {
+  const event = createEvent(type, data);
+  await jetstream(nc).publish(type, JSON.stringify(event), { msgID: event.id });
+}
+
+const checksOf = (who: string, fileId: string) => files.checks.filter((c) => c === `${who}\u0000${fileId}`).length;
+
+describe('videos at the gateway', () => {
+  it("the owner's ranges come from storage through the gateway alone: 206 with Content-Range, one decision", async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    const part = await get(v.path, { cookie: owner.cookie, range: 'bytes=1000-1999' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 1000-1999/${SIZE}`);
+    expect(part.headers['content-length']).toBe('1000');
+    expect(part.headers['content-type']).toBe('video/mp4');
+    expect(part.headers['accept-ranges']).toBe('bytes');
+    expect(part.headers.etag).toBe(v.yes.etag);
+    expect(part.headers['cache-control']).toBe('private, no-cache');
+    // the gateway's security headers, as on its other answers
+    expect(part.headers['x-content-type-options']).toBe('nosniff');
+    expect(part.body.equals(v.bytes.subarray(1000, 2000))).toBe(true);
+    // open-ended and suffix ranges, then the whole without a Range (200), each the right bytes
+    const rest = await get(v.path, { cookie: owner.cookie, range: `bytes=${SIZE - 5000}-` });
+    expect([rest.status, rest.headers['content-range']]).toEqual([206, `bytes ${SIZE - 5000}-${SIZE - 1}/${SIZE}`]);
+    expect(rest.body.equals(v.bytes.subarray(SIZE - 5000))).toBe(true);
+    const tail = await get(v.path, { cookie: owner.cookie, range: 'bytes=-10' });
+    expect(tail.body.equals(v.bytes.subarray(-10))).toBe(true);
+    const whole = await get(v.path, { cookie: owner.cookie });
+    expect([whole.status, whole.headers['content-length'], whole.headers['content-range']]).toEqual([
+      200,
+      String(SIZE),
+      undefined,
+    ]);
+    expect(whole.body.equals(v.bytes)).toBe(true);
+    // decided once for the four reads (the owner's yes is kept), the bytes never asked of file-conversion
+    expect(checksOf(owner.userId, v.fileId)).toBe(1);
+    expect(files.proxied.filter((u) => u.includes(v.fileId))).toEqual([]);
+    expect(storage.reads.filter((r) => r.startsWith(`videos/${v.fileId} `))).toHaveLength(4);
+    // the check carries the member's signed identity, as the proxied call did
+    expect(files.identities.some((i) => i && !('kind' in i) && i.userId === owner.userId)).toBe(true);
+  });
+
+  it('past the end is 416 with the size; If-Range of another version sends the whole; 304 and HEAD send no body', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    const past = await get(v.path, { cookie: owner.cookie, range: `bytes=${SIZE}-` });
+    expect([past.status, past.headers['content-range'], past.body.length]).toEqual([416, `bytes */${SIZE}`, 0]);
+    const reversed = await get(v.path, { cookie: owner.cookie, range: 'bytes=50-10' });
+    expect(reversed.status).toBe(416);
+    // If-Range naming this version: the range; another version: the whole file, 200
+    const same = await get(v.path, { cookie: owner.cookie, range: 'bytes=0-99', 'if-range': v.yes.etag });
+    expect([same.status, same.body.length]).toEqual([206, 100]);
+    const stale = await get(v.path, { cookie: owner.cookie, range: 'bytes=0-99', 'if-range': '"older"' });
+    expect([stale.status, stale.body.length]).toEqual([200, SIZE]);
+    expect(stale.body.equals(v.bytes)).toBe(true);
+    // several ranges are not served as such: the whole file, as file-conversion answers
+    const multi = await get(v.path, { cookie: owner.cookie, range: 'bytes=0-1,5-9' });
+    expect([multi.status, multi.body.length]).toEqual([200, SIZE]);
+    const reads = storage.reads.length;
+    const cached = await get(v.path, { cookie: owner.cookie, 'if-none-match': v.yes.etag });
+    expect([cached.status, cached.body.length, cached.headers.etag]).toEqual([304, 0, v.yes.etag]);
+    const head = await get(v.path, { cookie: owner.cookie, range: 'bytes=10-19' }, 'HEAD');
+    expect([head.status, head.headers['content-range'], head.headers['content-length']]).toEqual([
+      206,
+      `bytes 10-19/${SIZE}`,
+      '10',
+    ]);
+    // neither read storage
+    expect(storage.reads.length).toBe(reads);
+  });
+
+  it("a stranger, an anonymous caller and another owner's display are refused with file-conversion's answer, and read nothing", async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    const stranger = await member();
+    const refused = await get(v.path, { cookie: stranger.cookie, range: 'bytes=0-99' });
+    expect(refused.status).toBe(404);
+    expect(JSON.parse(refused.body.toString()).code).toBe('FILE_NOT_FOUND');
+    expect(refused.headers['content-range']).toBeUndefined();
+    const anonymous = await get(v.path, { range: 'bytes=0-99' });
+    expect(anonymous.status).toBe(401);
+    const display = { deviceId: randomUUID(), screenId: randomUUID(), ownerId: stranger.userId };
+    const asDisplay = await get(v.path, {
+      cookie: `pc_device=${await screens.signDevice(display)}`,
+      range: 'bytes=0-99',
+    });
+    expect(asDisplay.status).toBe(404);
+    expect(files.checks).toContain(`device:${display.deviceId}\u0000${v.fileId}`);
+    // a refusal is not kept: asked again, decided again
+    await get(v.path, { cookie: stranger.cookie, range: 'bytes=0-99' });
+    expect(checksOf(stranger.userId, v.fileId)).toBe(2);
+    expect(storage.reads.some((r) => r.startsWith(`videos/${v.fileId} `))).toBe(false);
+  });
+
+  it("a licence's yes is kept no longer than granted: once revoked, the next read is refused", async () => {
+    const seller = await member();
+    const buyer = await member();
+    const v = storedVideo({ maxAgeMs: 300 });
+    files.grant(seller.userId, v.fileId, v.yes);
+    files.grant(buyer.userId, v.fileId, v.yes);
+    expect((await get(v.path, { cookie: buyer.cookie, range: 'bytes=0-9' })).status).toBe(206);
+    files.revoke(buyer.userId, v.fileId);
+    await new Promise((r) => setTimeout(r, 400));
+    const after = await get(v.path, { cookie: buyer.cookie, range: 'bytes=0-9' });
+    expect(after.status).toBe(404);
+    expect(checksOf(buyer.userId, v.fileId)).toBe(2);
+  });
+
+  it("an ended licence or the file's deletion drops the kept yes at once, whoever holds it", async () => {
+    const seller = await member();
+    const buyer = await member();
+    const v = storedVideo();
+    files.grant(buyer.userId, v.fileId, v.yes);
+    expect((await get(v.path, { cookie: buyer.cookie, range: 'bytes=0-9' })).status).toBe(206);
+    files.revoke(buyer.userId, v.fileId);
+    await publish('marketplace.licence.expired.v1', {
+      purchaseId: randomUUID(),
+      buyerId: buyer.userId,
+      fileId: v.fileId,
+      expiredAt: new Date().toISOString(),
+    });
+    await waitFor(async () =>
+      (await get(v.path, { cookie: buyer.cookie, range: 'bytes=0-9' })).status === 404 ? true : undefined,
+    );
+    // a second buyer's yes goes when the file is deleted (the event names the seller, the entry the file)
+    const other = await member();
+    const w = storedVideo();
+    files.grant(other.userId, w.fileId, w.yes);
+    expect((await get(w.path, { cookie: other.cookie, range: 'bytes=0-9' })).status).toBe(206);
+    files.revoke(other.userId, w.fileId);
+    await publish('files.file.deleted.v1', {
+      fileId: w.fileId,
+      ownerId: seller.userId,
+      deletedAt: new Date().toISOString(),
+    });
+    await waitFor(async () =>
+      (await get(w.path, { cookie: other.cookie, range: 'bytes=0-9' })).status === 404 ? true : undefined,
+    );
+  });
+
+  it('an object gone from storage is 404 and asked afresh; the preview clip is decided by its own check', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    expect((await get(v.path, { cookie: owner.cookie, range: 'bytes=0-9' })).status).toBe(206);
+    storage.objects.delete(`videos/${v.fileId}`);
+    const gone = await get(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    expect([gone.status, JSON.parse(gone.body.toString()).code]).toEqual([404, 'NOT_FOUND']);
+    expect(gone.headers['content-range']).toBeUndefined();
+    await get(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    expect(checksOf(owner.userId, v.fileId)).toBe(2);
+
+    // the clip: any member the check allows; the video itself stays refused to them
+    const buyer = await member();
+    const clip = storedVideo({ cacheControl: 'private, max-age=300' });
+    files.grant(buyer.userId, clip.fileId, clip.yes, true);
+    const preview = await get(`${clip.path}/preview`, { cookie: buyer.cookie, range: 'bytes=5-14' });
+    expect([preview.status, preview.headers['content-range'], preview.headers['cache-control']]).toEqual([
+      206,
+      `bytes 5-14/${SIZE}`,
+      'private, max-age=300',
+    ]);
+    expect(preview.body.equals(clip.bytes.subarray(5, 15))).toBe(true);
+    expect((await get(clip.path, { cookie: buyer.cookie, range: 'bytes=5-14' })).status).toBe(404);
+    // the clip needs a member's session (the route's rule, before any check)
+    const checks = files.checks.length;
+    expect((await get(`${clip.path}/preview`, { range: 'bytes=0-9' })).status).toBe(401);
+    expect(files.checks.length).toBe(checks);
+  });
+});
