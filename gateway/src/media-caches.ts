@@ -34,17 +34,36 @@ export class AccessCache<E extends AccessEntry = AccessEntry> {
     if (ms > 0) this.lru.set(key, entry, { ttl: ms });
   }
 
+  /** the latest forgets, newest last, so an answer asked before one can tell whether it was meant */
+  private readonly recent: Array<{ generation: number; test: (entry: E) => boolean }> = [];
+
   forget(test: (entry: E) => boolean): number {
     this.generation++;
+    this.recent.push({ generation: this.generation, test });
+    if (this.recent.length > RECENT_FORGETS) this.recent.shift();
     const gone = [...this.lru.entries()].filter(([, entry]) => test(entry)).map(([key]) => key);
     for (const key of gone) this.lru.delete(key);
     return gone.length;
+  }
+
+  /**
+   * Whether a forget since `generation` would have dropped `entry` (true when too many came to tell): an answer asked
+   * before an event about it is used once, not remembered, while events about others leave it be.
+   */
+  forgotSince(generation: number, entry: E): boolean {
+    if (generation === this.generation) return false;
+    const first = this.recent[0];
+    if (!first || first.generation > generation + 1) return true;
+    return this.recent.some((f) => f.generation > generation && f.test(entry));
   }
 
   get size(): number {
     return this.lru.size;
   }
 }
+
+/** how many forgets are remembered for forgotSince: many more than arrive while one access check is answered */
+const RECENT_FORGETS = 256;
 
 /** content hash → bytes, least recently used out first, never above `budget` bytes in all (0: none kept). */
 export class ByteCache {

@@ -16,8 +16,10 @@
 // - Answer: the HTTP of file-conversion's route, kept: ETag and 304 on If-None-Match, one range (206 with
 //   Content-Range) unless If-Range names another version, 416 with `bytes */<size>` past the end, the whole (200)
 //   without a usable Range, HEAD without a body.
-// - Bytes: one ranged GET of the object per request on kept-alive connections to the storage, piped to the client
-//   as it arrives: no copy, no buffering beyond the sockets' high-water marks (raised, so each socket write is large).
+// - Bytes: one ranged GET of the object per request on kept-alive connections to the storage, each read into the
+//   connection's own 256 KiB buffer and written from it straight to the client's socket, the next read waiting until
+//   the kernel has taken it (storage-reads.ts): no allocation, no copy, no stream machinery per chunk. An https
+//   storage endpoint is read through node:https and piped instead.
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -32,9 +34,7 @@ import { parseRange } from '@pagecast/service-kit';
 import type { Logger } from './log';
 import { type AccessEntry, AccessCache, forgetDecisions } from './media-caches';
 import { IDLE_UPSTREAM_MS } from './proxy';
-
-/** How much of a video may wait in the gateway per answer before reading from storage pauses (and per write). */
-export const VIDEO_HIGH_WATER_MARK = 1024 * 1024;
+import { createStorageReads } from './storage-reads';
 
 export interface VideoEntry extends AccessEntry {
   answer: VideoAccessAnswer;
@@ -88,6 +88,7 @@ export function createVideoServer(opts: VideoOptions) {
   // Kept-alive connections to the storage, each reading in large chunks; idle ones closed well before the storage's.
   const agentOptions = { keepAlive: true, timeout: IDLE_UPSTREAM_MS, scheduling: 'lifo' as const };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const reads = createStorageReads({ idleMs: IDLE_UPSTREAM_MS, timeoutMs: opts.timeoutMs });
 
   /** file-conversion's decision for this caller and file: a yes (kept while allowed) or its refusal, as it came. */
   const decide = (
@@ -124,15 +125,29 @@ export function createVideoServer(opts: VideoOptions) {
         ...(caller.screenId ? { screenId: caller.screenId } : {}),
         answer,
       };
-      // An answer asked before an event that may change it is used once, not remembered.
-      if (access.generation === generation) access.set(cacheKey, entry, Math.min(answer.maxAgeMs, opts.accessMaxMs));
+      // An answer asked before an event that may change it is used once, not remembered (events about other
+      // members' files, which a busy gateway hears all the time, leave it be).
+      if (!access.forgotSince(generation, entry))
+        access.set(cacheKey, entry, Math.min(answer.maxAgeMs, opts.accessMaxMs));
       return entry;
     })().finally(() => checking.delete(cacheKey));
     checking.set(cacheKey, pending);
     return pending;
   };
 
-  /** Streams bytes start..end of the object to the answer whose head is set; a storage failure ends it. */
+  /** The storage did not give the range: 404 when the object is gone (asked afresh next time), else 502. */
+  const unread = (res: ServerResponse, entry: VideoEntry, status: number, forget: () => void) => {
+    forget();
+    if (status !== 404) logger.warn({ status, fileId: entry.fileId }, 'video read: storage answered otherwise');
+    if (res.headersSent) res.destroy();
+    else if (status === 404) sendError(res, 404, 'NOT_FOUND');
+    else sendError(res, 502, 'SERVICE_UNAVAILABLE');
+  };
+
+  /**
+   * Streams bytes start..end of the object to the answer whose head is set; a storage failure ends it. Over http,
+   * each chunk of the storage's answer goes straight to the client's socket (storage-reads.ts says why).
+   */
   const stream = (
     res: ServerResponse,
     entry: VideoEntry,
@@ -142,23 +157,57 @@ export function createVideoServer(opts: VideoOptions) {
     forget: () => void,
   ) => {
     const url = new URL(entry.answer.url);
+    const length = end - start + 1;
     counts.reads++;
+    const out = res.socket;
+    if (url.protocol === 'http:' && out) {
+      const abandon = reads.read(url, start, end, {
+        head(got, size) {
+          if (got !== 206 || size !== length) {
+            unread(res, entry, got, forget);
+            return false;
+          }
+          res.statusCode = status;
+          res.setHeader('content-length', length);
+          // the head now, through the response; the body then straight to the socket, after it
+          res.flushHeaders();
+          return true;
+        },
+        data(chunk, next) {
+          let flushed = false;
+          out.write(chunk, () => {
+            if (!flushed) next();
+          });
+          // taken by the kernel at once: the buffer is free again; otherwise when the write completes
+          if (out.writableLength === 0) {
+            flushed = true;
+            next();
+          }
+        },
+        end() {
+          res.end();
+        },
+        error(err) {
+          if (!res.destroyed) logger.warn({ err, fileId: entry.fileId }, 'video read failed');
+          if (res.headersSent) res.destroy();
+          else sendError(res, 502, 'SERVICE_UNAVAILABLE');
+        },
+      });
+      // the player moved on (a seek, a closed tab): stop reading
+      res.on('close', () => {
+        if (!res.writableFinished) abandon();
+      });
+      return;
+    }
     const upstream = (url.protocol === 'https:' ? https : http).request(url, {
       agent: url.protocol === 'https:' ? agents.https : agents.http,
       headers: { range: `bytes=${start}-${end}` },
       timeout: opts.timeoutMs,
     });
-    const length = end - start + 1;
     upstream.on('response', (body) => {
       if (body.statusCode !== 206 || Number(body.headers['content-length']) !== length) {
         body.resume();
-        // deleted meanwhile (404), or a read the storage refuses: ask afresh next time
-        forget();
-        if (body.statusCode !== 404)
-          logger.warn({ status: body.statusCode, fileId: entry.fileId }, 'video read: storage answered otherwise');
-        if (res.headersSent) res.destroy();
-        else if (body.statusCode === 404) sendError(res, 404, 'NOT_FOUND');
-        else sendError(res, 502, 'SERVICE_UNAVAILABLE');
+        unread(res, entry, body.statusCode ?? 502, forget);
         return;
       }
       res.statusCode = status;
@@ -175,7 +224,6 @@ export function createVideoServer(opts: VideoOptions) {
       if (res.headersSent) res.destroy();
       else sendError(res, 502, 'SERVICE_UNAVAILABLE');
     });
-    // the player moved on (a seek, a closed tab): stop reading
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
@@ -255,10 +303,12 @@ export function createVideoServer(opts: VideoOptions) {
     handle,
     access,
     counts,
+    reads,
     onEvent(event: AnyEvent) {
       forgetDecisions(access, event);
     },
     close() {
+      reads.close();
       agents.http.destroy();
       agents.https.destroy();
     },

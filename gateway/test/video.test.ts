@@ -356,4 +356,38 @@ describe('videos at the gateway', () => {
     expect((await get(`${clip.path}/preview`, { range: 'bytes=0-9' })).status).toBe(401);
     expect(files.checks.length).toBe(checks);
   });
+
+  it('reads share a few kept-alive connections to the storage; a player that leaves mid-read leaves no half-read one', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    const stats = gw.gateway.videos.reads.stats;
+    const opened = stats.opened;
+    for (let i = 0; i < 20; i++) {
+      const at = (i * 100_003) % (SIZE - 1000);
+      const part = await get(v.path, { cookie: owner.cookie, range: `bytes=${at}-${at + 999}` });
+      expect(part.body.equals(v.bytes.subarray(at, at + 1000))).toBe(true);
+    }
+    // one after the other: one connection, kept (at most one new, the earlier tests' may be reused)
+    expect(stats.opened - opened).toBeLessThanOrEqual(1);
+    expect(stats.idle).toBeGreaterThanOrEqual(1);
+    // a player that closes after the first bytes of the whole file
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(`${gw.url}${v.path}`, { headers: { cookie: owner.cookie } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
+      req.end();
+    });
+    // the next reads are whole and right: the abandoned connection was not put back half-read
+    for (let i = 0; i < 3; i++) {
+      const again = await get(v.path, { cookie: owner.cookie, range: 'bytes=0-99999' });
+      expect(again.body.equals(v.bytes.subarray(0, 100_000))).toBe(true);
+    }
+    const whole = await get(v.path, { cookie: owner.cookie });
+    expect(whole.body.equals(v.bytes)).toBe(true);
+  });
 });
