@@ -1,9 +1,10 @@
 // A video's bytes through the gateway with Range, as a <video> element asks for them, next to nginx serving the same
 // file from disk with the same ranges. The video (about 64 MB of H.264/AAC, made here with ffmpeg) is uploaded
 // through the resumable upload by a verified member and converted (kept: moov moved to the front); the member reads
-// it at GET /media/video/<id> with the session cookie a browser sends: the gateway proxies it to file-conversion,
-// which checks the member may play it and streams the asked range from MinIO. nginx (Debian's, one worker, as in the
-// page-image bench) serves a copy of the stored bytes from a temporary folder at the same path.
+// it at GET /media/video/<id> with the session cookie a browser sends: file-conversion decides that the member may
+// play it (once, then kept by the gateway while allowed) and the gateway reads the asked range from MinIO itself
+// (gateway/src/media-video.ts). nginx (Debian's, one worker, as in the page-image bench) serves a copy of the stored
+// bytes from a temporary folder at the same path.
 //
 // Two loads, each in alternating rounds (nginx, then the gateway), wrk with `connections` kept-alive connections:
 //   - open-ended: `Range: bytes=0-` read to the end, the first request a player makes (a display reads on as it plays)

@@ -188,7 +188,9 @@ export function createVideoServer(opts: VideoOptions) {
           res.end();
         },
         error(err) {
-          if (!res.destroyed) logger.warn({ err, fileId: entry.fileId }, 'video read failed');
+          // the player left first: nothing to tell
+          if (res.destroyed) return;
+          logger.warn({ err, fileId: entry.fileId }, 'video read failed');
           if (res.headersSent) res.destroy();
           else sendError(res, 502, 'SERVICE_UNAVAILABLE');
         },
