@@ -4,13 +4,17 @@
 // pause are recorded, `ended`, `playing` and `error` are dispatched). The video plays until it ends, not for the
 // page's seconds; the next video is mounted, loaded and decoded before the current one ends and is the element shown;
 // a video that fails is reported broken and skipped. The element's time is the test's too (jsdom's stays 0): it
-// advances as the test plays it (playFor), so a video whose time stops is seen frozen, reported, and skipped; an item
-// set to loop plays again from 0 when it ends, then the next; its play record names the second it reached.
+// advances as the test plays it (playFor), so a video whose time stops is seen frozen, reported, and skipped. An item
+// set to loop has a second element decoded at its start behind it: each loop swaps the two in the end's own commit
+// (no seek on screen); when the second one is not ready the one on screen seeks back instead. A seamless loop is never
+// seen frozen, a loop that stops is; the play record of the whole showing names the second it reached. jsdom has no
+// decoder, so an element's readiness (readyState) is the test's too: `decoded`.
 import { initI18n } from '@pagecast/i18n';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DisplayPage } from '../src/features/display/components/display-page';
+import { afterLoop, readyForLoop } from '../src/features/display/components/video-slide';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -50,6 +54,9 @@ let loops: Record<string, number>;
 /** each element's time (seconds): jsdom plays nothing, the test moves it */
 const times = new WeakMap<HTMLMediaElement, number>();
 const timeDescriptor = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'currentTime');
+const readyDescriptor = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'readyState');
+/** whether elements have a decoded frame (readyState 4, else 0, as jsdom says) */
+let decoded: boolean;
 
 let i18n: Awaited<ReturnType<typeof initI18n>>;
 let root: Root;
@@ -67,6 +74,8 @@ let reports: {
 }[];
 /** play() and pause() calls, by the element's step */
 let calls: string[];
+/** the same calls, by element (a looping item's two elements have the same step) */
+let byElement: [string, HTMLMediaElement][];
 
 class FakeEventSource {
   onerror: (() => void) | null = null;
@@ -84,7 +93,13 @@ beforeEach(async () => {
   vi.useFakeTimers({ now: Date.parse('2026-12-06T09:00:00.000Z') });
   reports = [];
   calls = [];
+  byElement = [];
   loops = {};
+  decoded = false;
+  Object.defineProperty(HTMLMediaElement.prototype, 'readyState', {
+    configurable: true,
+    get: () => (decoded ? 4 : 0),
+  });
   Object.defineProperty(HTMLMediaElement.prototype, 'currentTime', {
     configurable: true,
     get(this: HTMLMediaElement) {
@@ -98,10 +113,12 @@ beforeEach(async () => {
   vi.stubGlobal('EventSource', FakeEventSource);
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
     calls.push(`play ${this.dataset.step}`);
+    byElement.push(['play', this]);
     return Promise.resolve();
   });
   vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (this: HTMLMediaElement) {
     calls.push(`pause ${this.dataset.step}`);
+    byElement.push(['pause', this]);
   });
   vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
     const path = new URL(input, 'http://app.test').pathname;
@@ -128,6 +145,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   if (timeDescriptor) Object.defineProperty(HTMLMediaElement.prototype, 'currentTime', timeDescriptor);
+  if (readyDescriptor) Object.defineProperty(HTMLMediaElement.prototype, 'readyState', readyDescriptor);
   vi.useRealTimers();
 });
 
@@ -138,7 +156,8 @@ async function pass(ms: number) {
 }
 const current = () => host.querySelector<HTMLElement>('.pc-display__page:not(.pc-display__next)') as HTMLElement | null;
 const currentFile = () => current()?.dataset.file;
-const video = (state: 'current' | 'next') => host.querySelector<HTMLVideoElement>(`video[data-state="${state}"]`);
+const video = (state: 'current' | 'next' | 'lap') =>
+  host.querySelector<HTMLVideoElement>(`video[data-state="${state}"]`);
 async function mediaEvent(el: HTMLElement | null, type: string) {
   await act(async () => {
     el?.dispatchEvent(new Event(type));
@@ -233,7 +252,7 @@ describe('a video item on the display', () => {
     expect(currentFile()).toBe(DOC);
   });
 
-  it('plays an item set to loop that many times from its start, then the next; its record names the second reached', async () => {
+  it('loops on the element on screen from its start when the second one is not ready; its record names the second reached', async () => {
     files = [V1, DOC];
     loops = { [V1]: 2 };
     pages = { [DOC]: page(DOC, 600), [V1]: page(V1, 5, 4000) };
@@ -244,12 +263,16 @@ describe('a video item on the display', () => {
     await mediaEvent(clip, 'playing');
     await playFor(clip, 4000);
     calls.length = 0;
-    // its first end: the same element again from 0, played (no other element, so no black frame between)
+    // its first end, the element behind it not decoded (still loading): the same element again from 0, played, its
+    // last frame on screen while it seeks
+    expect(video('lap')?.dataset.file).toBe(V1);
     await mediaEvent(clip, 'ended');
     expect(currentFile()).toBe(V1);
     expect(video('current')).toBe(clip);
     expect(clip?.currentTime).toBe(0);
     expect(calls).toEqual(['play 0']);
+    // its last loop: no element behind it any more
+    expect(video('lap')).toBeNull();
     await playFor(clip, 4000);
     // its second end: the next item
     await mediaEvent(clip, 'ended');
@@ -257,6 +280,89 @@ describe('a video item on the display', () => {
     const [record] = playLog();
     expect(record).toMatchObject({ fileId: V1, reachedSecond: 4 });
     expect(record?.seconds).toBeCloseTo(8, 0);
+  });
+
+  it('plays an item set to loop on two elements decoded at its start, swapped at each end in its own commit', async () => {
+    files = [V1, DOC];
+    loops = { [V1]: 3 };
+    decoded = true;
+    pages = { [DOC]: page(DOC, 600), [V1]: page(V1, 5, 4000) };
+    await act(async () => root.render(<DisplayPage />));
+    await pass(0);
+    const a = video('current') as HTMLVideoElement;
+    const b = video('lap') as HTMLVideoElement;
+    // the second loop's element is behind the first: the same video, hidden, played a moment and paused at its start
+    expect([a.dataset.lap, b.dataset.lap]).toEqual(['0', '1']);
+    expect(b.getAttribute('src')).toBe(`/media/video/${V1}`);
+    expect(b.classList.contains('pc-display__next')).toBe(true);
+    expect(b.getAttribute('aria-hidden')).toBe('true');
+    expect(b.dataset.prepared).toBe('true');
+    expect(byElement.filter(([, el]) => el === b).map(([call]) => call)).toEqual(['play', 'pause']);
+    expect(b.currentTime).toBe(0);
+    await mediaEvent(a, 'playing');
+    await playFor(a, 4000);
+    // the hidden element's events do not count: its end (or failure) changes nothing on screen
+    await mediaEvent(b, 'ended');
+    await mediaEvent(b, 'error');
+    expect(video('current')).toBe(a);
+    byElement.length = 0;
+
+    // the first end: the element decoded behind is shown and played at once; the ended one goes behind, back at its
+    // start (played a moment and paused again) for the third loop; the one on screen never seeks
+    await mediaEvent(a, 'ended');
+    expect(currentFile()).toBe(V1);
+    expect(video('current')).toBe(b);
+    expect(video('lap')).toBe(a);
+    expect([b.dataset.lap, a.dataset.lap]).toEqual(['1', '2']);
+    expect(b.classList.contains('pc-display__next')).toBe(false);
+    expect(a.classList.contains('pc-display__next')).toBe(true);
+    expect(byElement.filter(([, el]) => el === b).map(([call]) => call)).toEqual(['play']);
+    expect(byElement.filter(([, el]) => el === a).map(([call]) => call)).toEqual(['play', 'pause']);
+    expect(a.currentTime).toBe(0);
+    expect(a.dataset.prepared).toBe('true');
+    await mediaEvent(b, 'playing');
+    await playFor(b, 4000);
+
+    // the second end: back to the first element for the last loop; no loop after it, so no element behind
+    await mediaEvent(b, 'ended');
+    expect(video('current')).toBe(a);
+    expect(video('lap')).toBeNull();
+    expect(b.isConnected).toBe(false);
+    await playFor(a, 4000);
+    // the third end: the next item; one record for the three loops, naming the second reached
+    await mediaEvent(a, 'ended');
+    expect(currentFile()).toBe(DOC);
+    expect(playLog()).toHaveLength(1);
+    expect(playLog()[0]).toMatchObject({ fileId: V1, reachedSecond: 4 });
+    expect(playLog()[0]?.seconds).toBeCloseTo(12, 0);
+    expect(reports.some((r) => r.video?.frozen)).toBe(false);
+  });
+
+  it('never sees a seamless loop frozen; a loop whose time stops is reported frozen at its own second', async () => {
+    files = [V1, DOC];
+    loops = { [V1]: 2 };
+    decoded = true;
+    pages = { [DOC]: page(DOC, 600), [V1]: page(V1, 5, 6000) };
+    await act(async () => root.render(<DisplayPage />));
+    await pass(0);
+    const a = video('current') as HTMLVideoElement;
+    const b = video('lap') as HTMLVideoElement;
+    await mediaEvent(a, 'playing');
+    await playFor(a, 6000);
+    await mediaEvent(a, 'ended');
+    expect(video('current')).toBe(b);
+    await mediaEvent(b, 'playing');
+    // the second loop plays 3 s, then its time stops: watched on the element on screen (the first one, gone, would
+    // look still since the swap)
+    await playFor(b, 3000);
+    await pass(4000);
+    expect(reports.some((r) => r.video?.frozen)).toBe(false);
+    expect(currentFile()).toBe(V1);
+    await pass(2000);
+    expect(reports.at(-1)).toMatchObject({ kind: 'page', fileId: V1, video: { second: 3, frozen: true } });
+    await pass(2500);
+    expect(currentFile()).toBe(DOC);
+    expect(playLog()[0]).toMatchObject({ fileId: V1, reachedSecond: 3 });
   });
 
   it('reports a video whose time stops as frozen at its second, then skips it', async () => {
@@ -283,5 +389,45 @@ describe('a video item on the display', () => {
     await pass(2500);
     expect(currentFile()).toBe(DOC);
     expect(playLog()[0]).toMatchObject({ fileId: V1, reachedSecond: 3 });
+  });
+});
+
+describe('what a looping video does at its end', () => {
+  it('swaps to the other element when it is ready, seeks back when not, and moves on after the last loop', () => {
+    expect(afterLoop({ lap: 0, shown: 0 }, 3, true)).toEqual({ by: 'swap', laps: { lap: 1, shown: 1 } });
+    expect(afterLoop({ lap: 1, shown: 1 }, 3, true)).toEqual({ by: 'swap', laps: { lap: 2, shown: 0 } });
+    expect(afterLoop({ lap: 1, shown: 1 }, 3, false)).toEqual({ by: 'seek', laps: { lap: 2, shown: 1 } });
+    expect(afterLoop({ lap: 2, shown: 0 }, 3, true)).toEqual({ by: 'next' });
+    expect(afterLoop({ lap: 0, shown: 0 }, 1, true)).toEqual({ by: 'next' });
+  });
+
+  it('counts an element ready for a loop only prepared, paused at its start with a frame, not seeking, not failed', () => {
+    const el = document.createElement('video');
+    const state = { prepared: true, error: null as MediaError | null, paused: true, seeking: false, ready: 4, time: 0 };
+    for (const key of ['error', 'paused', 'seeking'] as const)
+      Object.defineProperty(el, key, { get: () => state[key] });
+    Object.defineProperty(el, 'readyState', { get: () => state.ready });
+    Object.defineProperty(el, 'currentTime', { get: () => state.time });
+    const ready = () => {
+      if (state.prepared) el.dataset.prepared = 'true';
+      else delete el.dataset.prepared;
+      return readyForLoop(el);
+    };
+    expect(ready()).toBe(true);
+    expect(readyForLoop(null)).toBe(false);
+    const changes: Partial<typeof state>[] = [
+      { prepared: false },
+      { error: {} as MediaError },
+      { paused: false },
+      { seeking: true },
+      { ready: 1 },
+      { time: 1.5 },
+    ];
+    for (const change of changes) {
+      const saved = { ...state };
+      Object.assign(state, change);
+      expect(ready(), JSON.stringify(change)).toBe(false);
+      Object.assign(state, saved);
+    }
   });
 });

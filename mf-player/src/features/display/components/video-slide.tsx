@@ -2,13 +2,19 @@
 // poster, played until it ends. The slide after the current one, when it is a video, is mounted beforehand, hidden,
 // loaded (preload="auto") and decoded (played muted a moment, then paused back at its start), so when the current
 // slide ends the same element is shown in the same commit: no black frame between items.
-// An item set to loop plays again from its start when it ends (the last frame stays on screen while it seeks back:
-// no black frame), as many times as its loops say, before the next slide. While it plays, its time is told to the
-// display (the play record and the report name the second reached); a video whose time stops advancing for
-// VIDEO_FROZEN_SECONDS once it played is told frozen.
+// An item set to loop plays again from its start when it ends, as many times as its loops say, before the next
+// slide. A seek back to the start on screen holds the last frame for one to three frames while the decoder starts
+// again, so a looping item has a second element of the same video, hidden and decoded at its start like the next
+// slide's: each loop swaps the two (the one that ended is prepared again behind, while another loop is to come). If
+// the second element is not ready (still loading, failed), the one on screen seeks back as a fallback.
+// The swap (to the next loop or the next slide) is committed at once in the `ended` event (flushSync): the next
+// animation frame paints it. While it plays, the time of the element on screen is told to the display (the play
+// record and the report name the second reached); a video whose time stops advancing for VIDEO_FROZEN_SECONDS once it
+// played is told frozen (a loop's swap is an advance: it is watched through whichever element is on screen).
 import { VIDEO_FROZEN_SECONDS } from '@pagecast/contracts';
 import { useTranslation } from '@pagecast/i18n';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { Slide } from '../model/slides';
 
 /** How often a playing video's time is looked at for the frozen check. */
@@ -16,23 +22,33 @@ export const VIDEO_WATCH_MS = 1000;
 
 /**
  * Watches a playing video's time: `frozen(second)` once when it has not advanced for VIDEO_FROZEN_SECONDS (a
- * decoder or a stream that hung) while the video is neither ended nor paused by the display. Returns its stop.
+ * decoder or a stream that hung) while the video is neither ended nor paused by the display. `video` is the element,
+ * or the element on screen now (a looping item's changes at each loop). Returns its stop.
  */
-export function watchVideoTime(el: HTMLVideoElement, frozen: (second: number) => void): () => void {
-  let last = el.currentTime;
+export function watchVideoTime(
+  video: HTMLVideoElement | (() => HTMLVideoElement | null),
+  frozen: (second: number) => void,
+): () => void {
+  const now = typeof video === 'function' ? video : () => video;
+  let el = now();
+  let last = el?.currentTime ?? 0;
   let still = 0;
   let told = false;
   const timer = setInterval(() => {
     if (told) return;
-    if (el.ended || el.currentTime !== last) {
-      last = el.currentTime;
+    const seen = now();
+    if (!seen) return;
+    // another element came on screen (a loop): an advance, whatever its time
+    if (seen !== el || seen.ended || seen.currentTime !== last) {
+      el = seen;
+      last = seen.currentTime;
       still = 0;
       return;
     }
     still += VIDEO_WATCH_MS;
     if (still >= VIDEO_FROZEN_SECONDS * 1000) {
       told = true;
-      frozen(el.currentTime);
+      frozen(seen.currentTime);
     }
   }, VIDEO_WATCH_MS);
   return () => clearInterval(timer);
@@ -44,6 +60,7 @@ type VideoSlideOf = Slide & { video: NonNullable<Slide['video']> };
 export function prepareVideo(el: HTMLVideoElement): () => void {
   let stopped = false;
   el.muted = true;
+  delete el.dataset.prepared;
   Promise.resolve(el.play()).then(
     () => {
       if (stopped) return;
@@ -57,6 +74,40 @@ export function prepareVideo(el: HTMLVideoElement): () => void {
   return () => {
     stopped = true;
   };
+}
+
+/** A hidden element can take the next loop at once: prepared, paused at its start with a frame decoded, no error. */
+export const readyForLoop = (el: HTMLVideoElement | null): el is HTMLVideoElement =>
+  !!el &&
+  el.dataset.prepared === 'true' &&
+  !el.error &&
+  el.paused &&
+  !el.seeking &&
+  el.readyState >= 2 &&
+  el.currentTime < 0.05;
+
+/**
+ * Where a looping showing is: `lap` loops played to their end so far, `shown` the element on screen (0 or 1). The
+ * other element is mounted, prepared, while a loop after the one on screen is to come.
+ */
+export interface Laps {
+  lap: number;
+  shown: 0 | 1;
+}
+
+/**
+ * What an element's end does: `next` (the showing is over), `swap` (the other element, ready, takes the next loop) or
+ * `seek` (the same element again from its start: the other is not ready).
+ */
+export function afterLoop(
+  laps: Laps,
+  loops: number,
+  otherReady: boolean,
+): { by: 'next' } | { by: 'swap' | 'seek'; laps: Laps } {
+  const lap = laps.lap + 1;
+  if (lap >= loops) return { by: 'next' };
+  if (otherReady) return { by: 'swap', laps: { lap, shown: laps.shown === 0 ? 1 : 0 } };
+  return { by: 'seek', laps: { lap, shown: laps.shown } };
 }
 
 export function VideoSlide({
@@ -82,16 +133,17 @@ export function VideoSlide({
   /** on screen: its time stopped advancing (watchVideoTime) */
   onFrozen?: (second: number) => void;
 }) {
-  const { t } = useTranslation();
-  const ref = useRef<HTMLVideoElement>(null);
+  const loops = Math.max(1, slide.loops ?? 1);
+  const [laps, setLaps] = useState<Laps>({ lap: 0, shown: 0 });
+  const lapsRef = useRef(laps);
+  lapsRef.current = laps;
+  const els = useRef<[HTMLVideoElement | null, HTMLVideoElement | null]>([null, null]);
   const activeRef = useRef(active);
   activeRef.current = active;
   const failedRef = useRef(onFailed);
   failedRef.current = onFailed;
   const frozenRef = useRef(onFrozen);
   frozenRef.current = onFrozen;
-  /** loops played to their end so far in this showing */
-  const laps = useRef(0);
   const stopWatch = useRef<(() => void) | null>(null);
   useEffect(
     () => () => {
@@ -101,64 +153,137 @@ export function VideoSlide({
     [],
   );
 
+  /** the element `which`'s event counts only while it is the one on screen */
+  const onScreen = (which: 0 | 1) => activeRef.current && lapsRef.current.shown === which;
+  const ended = (which: 0 | 1, el: HTMLVideoElement) => {
+    if (!onScreen(which)) return;
+    onTime?.(el.currentTime);
+    const other = els.current[which === 0 ? 1 : 0];
+    const after = afterLoop(lapsRef.current, loops, readyForLoop(other));
+    if (after.by === 'next') {
+      // committed now, so the next animation frame paints the next slide's element (decoded ahead)
+      flushSync(() => onEnded(step));
+      return;
+    }
+    if (after.by === 'seek') {
+      // the ended element keeps its last frame on screen while it seeks back
+      el.currentTime = 0;
+      Promise.resolve(el.play()).catch(() => {});
+    }
+    lapsRef.current = after.laps;
+    flushSync(() => setLaps(after.laps));
+  };
+
+  // the second element is needed while a loop after the one on screen is to come
+  const both = active && laps.lap + 1 < loops;
+  const which: (0 | 1)[] = both ? [0, 1] : [laps.shown];
+  return (
+    <>
+      {which.map((w) => (
+        <LoopVideo
+          key={w}
+          slide={slide}
+          step={step}
+          lap={w === laps.shown ? laps.lap : laps.lap + 1}
+          role={w !== laps.shown ? 'lap' : active ? 'current' : 'next'}
+          elRef={(el) => {
+            els.current[w] = el;
+          }}
+          onEnded={(el) => ended(w, el)}
+          onPlaying={(el) => {
+            if (!onScreen(w)) return;
+            onPlaying();
+            // once it plays, a time that stops advancing (on whichever element is on screen) is frozen
+            if (!stopWatch.current) {
+              stopWatch.current = watchVideoTime(
+                () => els.current[lapsRef.current.shown] ?? el,
+                (second) => frozenRef.current?.(second),
+              );
+            }
+          }}
+          onTime={(el) => {
+            if (onScreen(w)) onTime?.(el.currentTime);
+          }}
+          onError={() => {
+            if (onScreen(w)) failedRef.current();
+          }}
+        />
+      ))}
+    </>
+  );
+}
+
+/**
+ * One <video> of a video slide: on screen (`current`: played), or hidden (`next`: the next slide's, `lap`: a looping
+ * slide's next loop), loaded and decoded at its start.
+ */
+function LoopVideo({
+  slide,
+  step,
+  lap,
+  role,
+  elRef,
+  onEnded,
+  onPlaying,
+  onTime,
+  onError,
+}: {
+  slide: VideoSlideOf;
+  step: number;
+  /** the loop (from 0) it plays or is prepared for */
+  lap: number;
+  role: 'current' | 'next' | 'lap';
+  elRef: (el: HTMLVideoElement | null) => void;
+  onEnded: (el: HTMLVideoElement) => void;
+  onPlaying: (el: HTMLVideoElement) => void;
+  onTime: (el: HTMLVideoElement) => void;
+  onError: () => void;
+}) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLVideoElement>(null);
+  const shown = role === 'current';
+  const errorRef = useRef(onError);
+  errorRef.current = onError;
+
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    if (!active) return prepareVideo(el);
+    if (!shown) return prepareVideo(el);
     // it failed while it was prepared: reported and skipped now it is its turn
     if (el.error) {
-      failedRef.current();
+      errorRef.current();
       return;
     }
     el.muted = true;
     Promise.resolve(el.play()).catch(() => {
       // refused or failed: an error event reports it; otherwise the stall guard moves on
     });
-  }, [active]);
+  }, [shown]);
 
   return (
     <video
-      ref={ref}
-      className={active ? 'pc-display__page pc-display__video' : 'pc-display__page pc-display__video pc-display__next'}
+      ref={(el) => {
+        ref.current = el;
+        elRef(el);
+      }}
+      className={shown ? 'pc-display__page pc-display__video' : 'pc-display__page pc-display__video pc-display__next'}
       src={slide.video.url}
       poster={slide.imagePath}
       muted
       playsInline
       preload="auto"
       aria-label={t('screens.display.pageAlt', { page: slide.page + 1 })}
-      aria-hidden={active ? undefined : true}
+      aria-hidden={shown ? undefined : true}
       data-file={slide.fileId}
       data-page={slide.page}
       data-step={step}
       data-loops={slide.loops ?? 1}
-      data-state={active ? 'current' : 'next'}
-      onPlaying={(e) => {
-        if (!activeRef.current) return;
-        onPlaying();
-        // once it plays, a time that stops advancing is frozen
-        if (!stopWatch.current) {
-          stopWatch.current = watchVideoTime(e.currentTarget, (second) => frozenRef.current?.(second));
-        }
-      }}
-      onTimeUpdate={(e) => {
-        if (activeRef.current) onTime?.(e.currentTarget.currentTime);
-      }}
-      onEnded={(e) => {
-        if (!activeRef.current) return;
-        const el = e.currentTarget;
-        onTime?.(el.currentTime);
-        laps.current += 1;
-        if (laps.current < (slide.loops ?? 1)) {
-          // again from its start: the ended element keeps its last frame on screen while it seeks back
-          el.currentTime = 0;
-          Promise.resolve(el.play()).catch(() => {});
-          return;
-        }
-        onEnded(step);
-      }}
-      onError={() => {
-        if (activeRef.current) failedRef.current();
-      }}
+      data-lap={lap}
+      data-state={role}
+      onPlaying={(e) => onPlaying(e.currentTarget)}
+      onTimeUpdate={(e) => onTime(e.currentTarget)}
+      onEnded={(e) => onEnded(e.currentTarget)}
+      onError={() => onError()}
     />
   );
 }
