@@ -2,7 +2,9 @@
 // PDF, puts them in a playlist (document, clip A, clip B) and the paired display in Chromium plays each clip to its
 // end (its currentTime advances) between the document's pages. The next clip is loaded and decoded ahead, so the
 // swap shows a decoded frame at once: the test measures, with requestVideoFrameCallback and requestAnimationFrame
-// timestamps, the time from each clip's last presented frame to the next item's first painted frame, and prints it.
+// timestamps, the time from each clip's last presented frame to the next item's first painted frame (a change made in
+// a rendering step counts in that step, one made in a task in the next), prints it, and checks that what the swaps add
+// to the last frame's own time on screen is under one frame at 30 fps (their median: one busy moment may delay one).
 // Clip A is set to play three times: each loop starts on a second element decoded ahead at its start (no seek back
 // on screen), its gap measured the same way; the next item comes after about three times its length; its play record
 // (in the owner's signed proof) names the second it reached. A playlist of clip A alone repeats it, each showing
@@ -76,6 +78,9 @@ interface Lap {
   how: 'swap' | 'seek';
   /** the element swapped in had a decoded frame at its start (a seek: always true) */
   ready: boolean;
+  /** the media time of the last frame before and of the first after (a swap: the new element's time) */
+  from: number;
+  to: number;
 }
 
 /** What the page records (installed in the display's page): frames presented by each video, and each swap. */
@@ -115,7 +120,28 @@ function installTimeline() {
   /** the element on screen (as of the last animation frame) and the showing it is part of */
   let current: { el: Element; key: string; step: string | undefined; file: string } | null = null;
   const onScreen = () => document.querySelector('.pc-display__page:not(.pc-display__next)');
+  // When a change is painted: one made during a rendering step (an animation frame or video frame callback, whatever
+  // their order) is painted in that step, at its timestamp; one made in a task (an `ended` event) in the next step.
+  // A mutation observer sees each change as it is made; `inFrame` is true from the page's own animation frame
+  // callback until the task after the step (a message posted from it).
+  let inFrame = false;
+  let frameAt = 0;
+  const afterStep = new MessageChannel();
+  afterStep.port1.onmessage = () => {
+    inFrame = false;
+  };
+  new MutationObserver(() => {
+    if (inFrame) check(frameAt);
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
   const frame = (at: number) => {
+    inFrame = true;
+    frameAt = at;
+    afterStep.port2.postMessage(0);
+    check(at);
+    requestAnimationFrame(frame);
+  };
+  /** What is on screen at the step of time `at`: a new showing, or a loop's other element, is recorded. */
+  function check(at: number) {
     const el = onScreen();
     if (el && el !== current?.el) {
       const html = el as HTMLElement;
@@ -139,7 +165,13 @@ function installTimeline() {
         // the same showing on another element: a loop, painted now from the frame decoded ahead
         v.wraps += 1;
         v.afterWrap = el.currentTime;
-        v.laps.push({ gap: at - v.last, how: 'swap', ready: ready && el.currentTime < 0.05 });
+        v.laps.push({
+          gap: at - v.last,
+          how: 'swap',
+          ready: ready && el.currentTime < 0.05,
+          from: v.mediaLast,
+          to: el.currentTime,
+        });
         v.mediaLast = el.currentTime;
         current = { el, key: current.key, step, file };
       } else {
@@ -151,7 +183,9 @@ function installTimeline() {
         watched.add(el);
         const on = (now: number, meta: { mediaTime: number }) => {
           el.requestVideoFrameCallback(on);
-          // counted once the animation frame saw it on screen: its frames before (hidden) do not count
+          // a change made in a task since the last step is painted in this one (before this frame is counted)
+          check(now);
+          // counted while it is on screen: its frames before (hidden) do not count
           if (current?.el !== el) return;
           const key = current.key;
           const v = w.timeline.videos[key] ?? {
@@ -170,7 +204,7 @@ function installTimeline() {
             // the same element back at its start: a loop by seeking
             v.wraps += 1;
             v.afterWrap = meta.mediaTime;
-            v.laps.push({ gap: now - v.last, how: 'seek', ready: true });
+            v.laps.push({ gap: now - v.last, how: 'seek', ready: true, from: v.mediaLast, to: meta.mediaTime });
           } else if (meta.mediaTime > v.mediaLast && v.frames > 0 && now - v.last < 100) {
             // an advance between two frames in a row on the same element (not across a loop's swap)
             v.steps.push(meta.mediaTime - v.mediaLast);
@@ -184,8 +218,7 @@ function installTimeline() {
         el.requestVideoFrameCallback(on);
       }
     }
-    requestAnimationFrame(frame);
-  };
+  }
   requestAnimationFrame(frame);
 }
 
@@ -195,12 +228,15 @@ function frameMs(v: Video | undefined): number {
   const steps = [...(v?.steps ?? [])].sort((x, y) => x - y);
   return steps.length ? (steps[Math.floor(steps.length / 2)] as number) * 1000 : 0;
 }
+/** One frame at 30 fps (ms): the goal for what a swap adds to the last frame's own time on screen. */
+const FRAME_30 = 1000 / 30;
 /**
  * Prints a gap (from a last presented frame to the next first painted one, less the last frame's own time on screen,
- * which any player shows) and checks it: generous for a shared 2-core machine, since a stalled swap (a video loaded
- * only when its turn came) or a seek on screen takes far longer; the figures printed are what is compared to the goal.
+ * which any player shows) and checks it: each one generous for a shared 2-core machine, since a stalled swap (a video
+ * loaded only when its turn came) takes far longer; returns what it adds to the frame period (ms), whose median is
+ * checked against the goal (a busy moment on the machine may delay one swap, not most).
  */
-function gapOf(what: string, raw: number, v: Video | undefined) {
+function gapOf(what: string, raw: number, v: Video | undefined): number {
   const period = frameMs(v);
   console.log(
     `[display-video] gap ${what}: ${raw.toFixed(1)} ms from the last frame to the next first paint ` +
@@ -209,7 +245,13 @@ function gapOf(what: string, raw: number, v: Video | undefined) {
   expect(period).toBeGreaterThan(20); // the clips are 30 fps: the measure itself is sound
   expect(period).toBeLessThan(50);
   expect(raw).toBeLessThan(period + 250);
+  return raw - period;
 }
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
 
 describe('video items on a display', () => {
   it('play to their end between document pages, the next one decoded ahead and painted within a frame', async () => {
@@ -261,7 +303,7 @@ describe('video items on a display', () => {
     const lengthS =
       (await api.json<{ media: { durationMs: number } }>('GET', `/api/files/${clipA}`)).media.durationMs / 1000;
     console.log(
-      `[display-video] clip A's loops: ${JSON.stringify(played[0]?.laps)}, clip B's: ${JSON.stringify(played[1]?.laps)}`,
+      `[display-video] clip A's first frame at ${played[0]?.mediaFirst} s, its loops: ${JSON.stringify(played[0]?.laps)}; clip B's: ${JSON.stringify(played[1]?.laps)}`,
     );
     expect([played[0]?.wraps, played[1]?.wraps]).toEqual([2, 0]);
     expect(played[0]?.afterWrap ?? 99).toBeLessThan(0.2);
@@ -275,15 +317,18 @@ describe('video items on a display', () => {
     expect(shownA).toBeLessThan(3 * lengthS + 1.5);
 
     // the gaps: from a clip's last presented frame to the next loop's or item's first painted frame
+    const beyond: number[] = [];
     for (const [i, lap] of (played[0]?.laps ?? []).entries())
-      gapOf(`loop clip A ${i + 1} -> ${i + 2}`, lap.gap, played[0]);
+      beyond.push(gapOf(`loop clip A ${i + 1} -> ${i + 2}`, lap.gap, played[0]));
     for (const [what, v, next] of [
       ['item clip A -> clip B', played[0], toB],
       ['item clip B -> document', played[1], toDoc],
     ] as const) {
       expect(next.ready).toBe(true);
-      gapOf(what, next.at - (v?.last ?? 0), v);
+      beyond.push(gapOf(what, next.at - (v?.last ?? 0), v));
     }
+    // the goal: a loop or the next item painted within one frame at 30 fps of the last frame's end
+    expect(median(beyond)).toBeLessThan(FRAME_30);
 
     // its play record, signed and sent by the display, names the second it reached (its end) and the three loops' time
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -332,10 +377,18 @@ describe('video items on a display', () => {
       expect(t.videos[s.key]?.wraps).toBe(0);
       expect(t.videos[s.key]?.frames).toBeGreaterThan(10);
     }
+    const beyond: number[] = [];
     for (let i = 2; i < shows.length; i++) {
       const before = t.videos[(shows[i - 1] as Timeline['swaps'][number]).key];
-      gapOf(`repeat clip A ${i - 1} -> ${i}`, (shows[i] as Timeline['swaps'][number]).at - (before?.last ?? 0), before);
+      beyond.push(
+        gapOf(
+          `repeat clip A ${i - 1} -> ${i}`,
+          (shows[i] as Timeline['swaps'][number]).at - (before?.last ?? 0),
+          before,
+        ),
+      );
     }
+    expect(median(beyond)).toBeLessThan(FRAME_30);
   }, 90_000);
 
   it('a video that does not decode is reported broken to the fleet view, then skipped', async () => {

@@ -7,10 +7,11 @@
 // again, so a looping item has a second element of the same video, hidden and decoded at its start like the next
 // slide's: each loop swaps the two (the one that ended is prepared again behind, while another loop is to come). If
 // the second element is not ready (still loading, failed), the one on screen seeks back as a fallback.
-// The swap (to the next loop or the next slide) is committed at once in the `ended` event (flushSync): the next
-// animation frame paints it. While it plays, the time of the element on screen is told to the display (the play
-// record and the report name the second reached); a video whose time stops advancing for VIDEO_FROZEN_SECONDS once it
-// played is told frozen (a loop's swap is an advance: it is watched through whichever element is on screen).
+// The swap (to the next loop or the next slide) is made in the animation frame whose paint ends the last frame's time
+// on screen (watchLastFrame, from requestVideoFrameCallback), else at `ended`, committed at once (flushSync). While
+// it plays, the time of the element on screen is told to the display (the play record and the report name the second
+// reached); a video whose time stops advancing for VIDEO_FROZEN_SECONDS once it played is told frozen (a loop's swap
+// is an advance: it is watched through whichever element is on screen).
 import { VIDEO_FROZEN_SECONDS } from '@pagecast/contracts';
 import { useTranslation } from '@pagecast/i18n';
 import { useEffect, useRef, useState } from 'react';
@@ -55,6 +56,70 @@ export function watchVideoTime(
 }
 
 type VideoSlideOf = Slide & { video: NonNullable<Slide['video']> };
+
+/** What requestVideoFrameCallback tells of a presented frame (the part used here). */
+interface FrameMeta {
+  mediaTime: number;
+  expectedDisplayTime: number;
+}
+type FrameCallbacks = {
+  requestVideoFrameCallback(cb: (now: number, meta: FrameMeta) => void): number;
+  cancelVideoFrameCallback(handle: number): void;
+};
+
+/**
+ * Calls `end()` at the animation frame whose paint replaces the video's last frame once that frame had its time on
+ * screen: the `ended` event comes a task (often a frame) later, and the swap it makes is painted a frame later still.
+ * From the frames presented (requestVideoFrameCallback): the frame period (the smallest advance of the media time),
+ * and, from a frame within a few periods of the end, the time the video's length is reached (its expected display
+ * time plus the media time left); each animation frame then checks whether its paint is shown by then. Nothing
+ * happens while the media clock is not that close to the end (a stalled stream): `ended` stays the way on. No
+ * requestVideoFrameCallback (an older engine): nothing, `ended` does it. Returns its stop.
+ */
+export function watchLastFrame(el: HTMLVideoElement, end: () => void): () => void {
+  const video = el as HTMLVideoElement & Partial<FrameCallbacks>;
+  if (typeof video.requestVideoFrameCallback !== 'function') return () => {};
+  let stopped = false;
+  let period = 0;
+  let lastMedia = -1;
+  /** when the video's length is reached (performance.now() time), once known */
+  let at: number | null = null;
+  /** from an animation frame's start to the time its paint is shown */
+  let lead = 0;
+  let raf = 0;
+  let handle = 0;
+  const tick = (now: number) => {
+    raf = 0;
+    if (stopped || at === null) return;
+    const nearEnd = Number.isFinite(el.duration) && el.currentTime >= el.duration - 2 * period;
+    // a few milliseconds early still counts: the paint lands on the same vsync
+    if (nearEnd && now + lead >= at - 4) {
+      stopped = true;
+      end();
+      return;
+    }
+    raf = requestAnimationFrame(tick);
+  };
+  const onFrame = (now: number, meta: FrameMeta) => {
+    if (stopped) return;
+    const advance = meta.mediaTime - lastMedia;
+    if (lastMedia >= 0 && advance > 0.001 && advance < 0.1) period = period ? Math.min(period, advance) : advance;
+    lastMedia = meta.mediaTime;
+    lead = Math.max(0, meta.expectedDisplayTime - now);
+    const left = el.duration - meta.mediaTime;
+    if (period && Number.isFinite(left) && left >= 0 && left <= 3 * period) {
+      at = meta.expectedDisplayTime + (left * 1000) / (el.playbackRate || 1);
+      if (!raf) raf = requestAnimationFrame(tick);
+    }
+    handle = video.requestVideoFrameCallback?.(onFrame) ?? 0;
+  };
+  handle = video.requestVideoFrameCallback(onFrame);
+  return () => {
+    stopped = true;
+    video.cancelVideoFrameCallback?.(handle);
+    if (raf) cancelAnimationFrame(raf);
+  };
+}
 
 /** Decodes a prepared video's first frame: played muted, then paused back at 0 once playback began. */
 export function prepareVideo(el: HTMLVideoElement): () => void {
@@ -157,7 +222,8 @@ export function VideoSlide({
   const onScreen = (which: 0 | 1) => activeRef.current && lapsRef.current.shown === which;
   const ended = (which: 0 | 1, el: HTMLVideoElement) => {
     if (!onScreen(which)) return;
-    onTime?.(el.currentTime);
+    // at its end (ended, or its last frame's time on screen over): the second reached is its length
+    onTime?.(Number.isFinite(el.duration) ? Math.max(el.currentTime, el.duration) : el.currentTime);
     const other = els.current[which === 0 ? 1 : 0];
     const after = afterLoop(lapsRef.current, loops, readyForLoop(other));
     if (after.by === 'next') {
@@ -244,6 +310,8 @@ function LoopVideo({
   const shown = role === 'current';
   const errorRef = useRef(onError);
   errorRef.current = onError;
+  const endedRef = useRef(onEnded);
+  endedRef.current = onEnded;
 
   useEffect(() => {
     const el = ref.current;
@@ -258,6 +326,8 @@ function LoopVideo({
     Promise.resolve(el.play()).catch(() => {
       // refused or failed: an error event reports it; otherwise the stall guard moves on
     });
+    // the next loop or slide comes as the last frame's time is over, not a task or a frame after it (`ended`)
+    return watchLastFrame(el, () => endedRef.current(el));
   }, [shown]);
 
   return (
