@@ -42,6 +42,7 @@ export async function createServer(
         bucket: base.s3.bucket,
         expiryMs: settings.RESUMABLE_UPLOAD_EXPIRY_MS,
       });
+      onClose(async () => resumable.spool.clear());
       const data = createRepositories(base.conn, base.s3, base.clock, resumable);
       await ensureIndexes(data);
       const localOriginals = workers ? new LocalOriginals() : undefined;

@@ -1,10 +1,10 @@
 // The resumable (tus 1.0) upload against the real servers: chunks, a dropped connection resumed on another
 // instance, the limits checked before any byte is stored, ownership, and the bytes deciding at the end.
 import http from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeVideoCorpus } from '../../../scripts/media-corpus.mjs';
 import { expireResumableUploads } from '../src/use-cases/resumable-upload';
 import {
@@ -96,6 +96,52 @@ function patchThenDrop(on: TestService, user: string, location: string, offset: 
   });
 }
 
+/** Top-level ISO-BMFF boxes in order: faststart means moov comes before mdat. */
+function topBoxes(b: Buffer): string[] {
+  const boxes: string[] = [];
+  for (let at = 0; at + 8 <= b.length; ) {
+    const size = b.readUInt32BE(at);
+    boxes.push(b.subarray(at + 4, at + 8).toString('latin1'));
+    if (size < 8) break;
+    at += size;
+  }
+  return boxes;
+}
+
+/** Sends `bytes` as PATCH calls of `chunk` bytes, each on the instance `on(i)` names; the last call's answer. */
+async function sendAll(
+  on: (i: number) => TestService,
+  user: string,
+  location: string,
+  bytes: Buffer,
+  chunk: number,
+): Promise<Response> {
+  let last: Response | undefined;
+  for (let i = 0, at = 0; at < bytes.length; i += 1, at += chunk) {
+    last = await patch(on(i), user, location, at, bytes.subarray(at, at + chunk));
+    if (at + chunk < bytes.length) expect(last.status).toBe(204);
+  }
+  return last as Response;
+}
+
+const spooled = (on: TestService) => readdir(on.server.context.data.resumable.spool.dir);
+
+/**
+ * Whether the instance holds no copy of an upload beyond those it held `before` (an upload that went on elsewhere
+ * leaves its copy until it has been idle 10 minutes): each was taken, dropped or removed after the file's job.
+ */
+async function spoolLeftNothing(on: TestService, before: string[]): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    if ((await spooled(on)).every((f) => before.includes(f))) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 async function tusObjects(): Promise<string[]> {
   return objectNames(svc, 'tus/');
 }
@@ -167,6 +213,82 @@ describe('resumable upload (tus)', () => {
     const done = await waitConverted(svc, owner, file.id);
     expect(done).toMatchObject({ status: 'private', pageCount: 1, media: { processing: 'kept' } });
     expect(done.videoUrl).toBe(`/media/video/${file.id}`);
+  });
+
+  it("every chunk through one instance: the finish reads the instance's copy, nothing back from S3, and the kept video has its moov first", async () => {
+    const owner = newUser();
+    const video = await readFile(makeVideoCorpus(dir)['moov-at-end.mp4'] as string);
+    expect(topBoxes(video).at(-1)).toBe('moov');
+    const readBack = vi.spyOn(svc.server.context.data.storage, 'downloadTo');
+    const before = await spooled(svc);
+    const created = await create(svc, owner, video.length, { filename: 'cam.mp4', title: 'Camera video' });
+    const location = created.headers.get('location') as string;
+    const last = await sendAll(() => svc, owner, location, video, Math.ceil(video.length / 3));
+    expect(last.status).toBe(200);
+    const file = await last.json();
+    expect(file).toMatchObject({
+      kind: 'video',
+      sizeBytes: video.length,
+      media: { format: 'mp4', videoCodec: 'h264' },
+    });
+    expect(readBack).not.toHaveBeenCalled();
+    // the original is the bytes sent, the upload's objects are gone
+    expect(await svc.server.context.data.storage.getBuffer(`originals/${file.id}`)).toEqual(video);
+    expect(await tusObjects()).toEqual([]);
+    const done = await waitConverted(svc, owner, file.id);
+    expect(done).toMatchObject({ status: 'private', media: { processing: 'kept' } });
+    // converted from that copy too (the worker downloads nothing), remuxed with the moov in front
+    expect(readBack).not.toHaveBeenCalled();
+    const stored = (await svc.server.context.data.storage.getBuffer(`videos/${file.id}`)) as Buffer;
+    const boxes = topBoxes(stored);
+    expect(boxes.indexOf('moov')).toBeGreaterThanOrEqual(0);
+    expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
+    expect(await spoolLeftNothing(svc, before)).toBe(true);
+  });
+
+  it("a chunk that went to another instance leaves a gap in this one's copy: the finish reads the object back", async () => {
+    const owner = newUser();
+    const video = await readFile(makeVideoCorpus(dir)['h264-aac.mp4'] as string);
+    const readBack = vi.spyOn(svc.server.context.data.storage, 'downloadTo');
+    const before = await spooled(svc);
+    const created = await create(svc, owner, video.length, { filename: 'shop.mp4', title: 'Split upload' });
+    const location = created.headers.get('location') as string;
+    // first and last chunk here, the middle one on the other instance
+    const last = await sendAll((i) => (i === 1 ? other : svc), owner, location, video, Math.ceil(video.length / 3));
+    expect(last.status).toBe(200);
+    const file = await last.json();
+    expect(readBack).toHaveBeenCalledTimes(1);
+    expect(await svc.server.context.data.storage.getBuffer(`originals/${file.id}`)).toEqual(video);
+    expect(await waitConverted(svc, owner, file.id)).toMatchObject({
+      status: 'private',
+      media: { processing: 'kept' },
+    });
+    expect(await spoolLeftNothing(svc, before)).toBe(true);
+  });
+
+  it("hostile and broken videos read from the instance's copy are still refused at the end, nothing kept", async () => {
+    const owner = newUser();
+    const corpus = makeVideoCorpus(dir);
+    const originals = await objectNames(svc, 'originals/');
+    const readBack = vi.spyOn(svc.server.context.data.storage, 'downloadTo');
+    const before = await spooled(svc);
+    for (const [name, status, code] of [
+      ['truncated.mp4', 422, 'FILE_CORRUPT'],
+      ['hls-url.mp4', 415, 'MEDIA_EXTERNAL_REFERENCE'],
+      ['claims-100000.avi', 422, 'VIDEO_DIMENSIONS_TOO_LARGE'],
+    ] as const) {
+      const bytes = await readFile(corpus[name] as string);
+      const created = await create(svc, owner, bytes.length, { filename: name, title: name });
+      const location = created.headers.get('location') as string;
+      const last = await sendAll(() => svc, owner, location, bytes, Math.ceil(bytes.length / 2));
+      expect([name, last.status, (await last.json()).code]).toEqual([name, status, code]);
+    }
+    expect(readBack).not.toHaveBeenCalled();
+    expect(await tusObjects()).toEqual([]);
+    expect(await objectNames(svc, 'originals/')).toEqual(originals);
+    expect((await call(svc, owner, 'GET', '/api/files')).body).toEqual([]);
+    expect(await svc.server.context.data.owners.slotsHeld(owner)).toBe(0);
+    expect(await spoolLeftNothing(svc, before)).toBe(true);
   });
 
   it('refuses before any byte is stored: over 2 GiB, no length, a document over 10 MB by name, no title', async () => {

@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import { type Options, S3Store } from '@tus/s3-store';
+import { UploadSpool } from './upload-spool';
 
 /** Where unfinished resumable uploads live in the bucket: `tus/<userId>/<uploadId>` (+ `.info`, `.part`). */
 export const RESUMABLE_PREFIX = 'tus/';
@@ -34,6 +36,9 @@ const noCache: KvStore = {
  * multipart writes of originals, which are never ours to abort.
  */
 export class ResumableStore extends S3Store {
+  /** This instance's copy of the uploads whose chunks came through it (upload-spool.ts). */
+  readonly spool: UploadSpool;
+
   constructor(opts: {
     endpoint: string;
     accessKey: string;
@@ -56,6 +61,20 @@ export class ResumableStore extends S3Store {
         credentials: { accessKeyId: opts.accessKey, secretAccessKey: opts.secretKey },
       },
     });
+    this.spool = new UploadSpool();
+  }
+
+  /** A chunk goes to the store as before, and to this instance's copy of the upload as it passes. */
+  override async write(src: Readable, id: string, offset: number): Promise<number> {
+    const { stream, settle } = this.spool.tee(id, src, offset);
+    try {
+      const newOffset = await super.write(stream, id, offset);
+      settle(newOffset);
+      return newOffset;
+    } catch (err) {
+      settle(undefined);
+      throw err;
+    }
   }
 
   /**
@@ -75,6 +94,7 @@ export class ResumableStore extends S3Store {
 
   /** Removes an upload (finished or not) and what it left; nothing when it is already gone. */
   async discard(id: string): Promise<void> {
+    this.spool.drop(id);
     await this.remove(id).catch((err: unknown) => {
       // a finished upload has no multipart upload left to abort: its objects are removed all the same
       if ((err as { status_code?: number }).status_code !== 404) throw err;

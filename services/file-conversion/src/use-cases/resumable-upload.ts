@@ -34,10 +34,11 @@ export async function startResumableUpload(
 }
 
 /**
- * A finished resumable upload becomes a file through the multipart path's own use case: the object is read to a
- * temp file (the type is decided from the bytes, a video probed, and the conversion reads it there when this process
- * converts), the original is copied within the bucket, and the upload's object is removed whatever the outcome, so a
- * refusal leaves nothing stored.
+ * A finished resumable upload becomes a file through the multipart path's own use case: the bytes as a temp file
+ * (this instance's copy, written as the chunks came through it, or, when some went to another instance, the object
+ * read back whole), where the type is decided from the bytes, a video probed, and the conversion reads it when this
+ * process converts; the original is copied within the bucket, and the upload's object is removed whatever the
+ * outcome, so a refusal leaves nothing stored.
  */
 export async function finishResumableUpload(
   ctx: ServiceContext,
@@ -47,10 +48,13 @@ export async function finishResumableUpload(
 ): Promise<FileDoc> {
   const dir = join(tmpdir(), 'pagecast-uploads');
   await mkdir(dir, { recursive: true });
-  const path = join(dir, randomUUID());
+  let path = join(dir, randomUUID());
   let kept = false;
   try {
-    await ctx.data.storage.downloadTo(input.key, path);
+    const local = await ctx.data.resumable.spool.take(input.key, input.size);
+    if (local) path = local;
+    else await ctx.data.storage.downloadTo(input.key, path);
+    ctx.logger.debug({ key: input.key, readBack: !local }, 'finished upload on disk');
     return await uploadFile(
       ctx,
       userId,

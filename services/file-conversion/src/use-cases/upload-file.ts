@@ -45,6 +45,8 @@ export function jobId(fileId: string, attempt: number): string {
 async function kindOf(
   path: string,
   size: number,
+  /** The type is known from the bytes (the checks of their structure go on): the original may be stored meanwhile. */
+  onType: (contentType: string) => void,
 ): Promise<{ kind: FileDoc['kind']; media: MediaInfo | null; probe?: VideoProbe }> {
   try {
     // Past 10 MB (the resumable path takes up to 2 GiB) only a photo or a video goes on, refused before anything
@@ -53,6 +55,7 @@ async function kindOf(
     if (size > constants.upload.maxBytes && !(await isMediaFile(path))) throw new AppError('FILE_TOO_LARGE');
     const sniffed = await sniffFile(path);
     if (sniffed.zip) guardZip(sniffed.zip);
+    onType(originalType(sniffed.kind, sniffed.image ?? sniffed.video));
     if (sniffed.image) {
       const { format, width, height } = await readImageHeader(path, sniffed.image);
       return { kind: 'image', media: { format, width, height } };
@@ -99,10 +102,15 @@ async function kindOf(
   }
 }
 
-/** The stored original's content type, from what the bytes said. */
-function originalType(kind: FileDoc['kind'], media: MediaInfo | null): string {
+/** A refused or failed upload's original goes, once its storing has ended (however it ended). */
+async function removeOriginal(ctx: ServiceContext, storing: Promise<void>, key: string): Promise<void> {
+  await storing.catch(() => {});
+  await ctx.data.storage.remove([key]).catch(() => {});
+}
+
+/** The stored original's content type, from what the bytes said (a photo's or a video's format). */
+function originalType(kind: FileDoc['kind'], format: string | undefined): string {
   if (kind === 'pdf' || kind === 'pptx' || kind === 'docx') return constants.upload.mimeTypes[kind];
-  const format = media?.format;
   if (kind === 'image' && format && format in constants.upload.imageMimeTypes)
     return constants.upload.imageMimeTypes[format as keyof typeof constants.upload.imageMimeTypes];
   if (kind === 'video' && format && format in constants.upload.videoMimeTypes)
@@ -124,11 +132,28 @@ export async function uploadFile(
   onTempKept: () => void,
   actor: AuditActor,
 ): Promise<FileDoc> {
-  const { kind, media, probe } = await kindOf(file.path, file.size);
-
   const fileId = randomUUID();
-  const slot = await ctx.data.owners.reserveSlot(userId, fileId);
-  if (!slot.ok) throw new AppError('FILE_LIMIT_REACHED', { details: { limit: slot.limit } });
+  const objectKey = storageKeys.original(fileId);
+  // The original is stored from the moment the bytes' type is known, beside the checks of their structure (a
+  // video's probe): on a 100 MB video each took about as long as the other. A refusal removes it (below).
+  let storing: Promise<void> | undefined;
+  const store = (type: string) => {
+    storing = file.storedKey
+      ? ctx.data.storage.copy(file.storedKey, objectKey, type)
+      : ctx.data.storage.putFile(objectKey, file.path, type);
+    storing.catch(() => {});
+  };
+  let kind: FileDoc['kind'];
+  let media: MediaInfo | null;
+  let probe: VideoProbe | undefined;
+  try {
+    ({ kind, media, probe } = await kindOf(file.path, file.size, store));
+    const slot = await ctx.data.owners.reserveSlot(userId, fileId);
+    if (!slot.ok) throw new AppError('FILE_LIMIT_REACHED', { details: { limit: slot.limit } });
+  } catch (err) {
+    if (storing) await removeOriginal(ctx, storing, objectKey);
+    throw err;
+  }
 
   const now = ctx.clock.now();
   const doc: FileDoc = {
@@ -153,13 +178,9 @@ export async function uploadFile(
     createdAt: now,
     updatedAt: now,
   };
-  const objectKey = storageKeys.original(fileId);
-  let stored = false;
   try {
-    const type = originalType(kind, media);
-    if (file.storedKey) await ctx.data.storage.copy(file.storedKey, objectKey, type);
-    else await ctx.data.storage.putFile(objectKey, file.path, type);
-    stored = true;
+    if (!storing) store(originalType(kind, media?.format));
+    await storing;
     await ctx.data.files.create(doc);
     if (input.copyrightInfo) {
       await ctx.data.files.setCopyrightInfo(fileId, input.copyrightInfo);
@@ -171,7 +192,7 @@ export async function uploadFile(
   } catch (err) {
     await ctx.data.files.deleteFileDoc(fileId).catch(() => {});
     await ctx.data.files.deleteCopyright(fileId).catch(() => {});
-    if (stored) await ctx.data.storage.remove([objectKey]).catch(() => {});
+    if (storing) await removeOriginal(ctx, storing, objectKey);
     await ctx.data.owners.releaseSlot(fileId);
     throw err;
   }
