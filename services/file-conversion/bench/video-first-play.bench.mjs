@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { createS3 } from '@pagecast/service-kit';
 import { verifiedSession } from '../../../mf-player/bench/edit-latency.bench.mjs';
 import { convertVideo, defaultLimits, probeVideo, RenderPool, sniffFile } from '../src/conversion/index.ts';
-import { createStorage } from '../src/data/storage.ts';
+import { createStorage, createWriteClient } from '../src/data/storage.ts';
 import { makeSampleVideo, tusUpload } from './sample-video.mjs';
 
 const GOAL_MS = 3000;
@@ -50,14 +50,15 @@ async function firstPlayable({ baseUrl, cookie, call, id }) {
 
 /** The service's steps on the same file, each alone: S3 read back and copy, type check, probe, conversion parts. */
 async function parts(path, log) {
-  const s3 = createS3({
+  const cfg = {
     endpoint: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:19000',
     accessKey: process.env.S3_ACCESS_KEY ?? '',
     secretKey: process.env.S3_SECRET_KEY ?? '',
-    bucket: `pagecast-bench-${randomUUID().slice(0, 8)}`,
-  });
+  };
+  const s3 = createS3({ ...cfg, bucket: `pagecast-bench-${randomUUID().slice(0, 8)}` });
   await s3.ensureBucket();
-  const storage = createStorage(s3);
+  const writer = createWriteClient(cfg);
+  const storage = createStorage(s3, writer);
   const dir = await mkdtemp(join(tmpdir(), 'pagecast-bench-parts-'));
   const pool = new RenderPool({ size: 1 });
   const keys = ['upload', 'original', 'video'];
@@ -102,6 +103,7 @@ async function parts(path, log) {
   } finally {
     await pool.close();
     await storage.remove(keys).catch(() => {});
+    writer.destroy();
     await s3.client.removeBucket(s3.bucket).catch(() => {});
     await rm(dir, { recursive: true, force: true });
   }

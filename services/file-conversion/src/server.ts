@@ -1,7 +1,7 @@
 import { type Logger, type RunningService, runPeriodically, startServiceRuntime } from '@pagecast/service-kit';
 import { type Config, type ServiceSettings, settingsOf } from './config';
 import { closeDefaultOffices } from './conversion';
-import { createRepositories, ensureIndexes, ResumableStore } from './data';
+import { createRepositories, createWriteClient, ensureIndexes, ResumableStore } from './data';
 import { startConsumers } from './events';
 import { createRouter } from './http';
 import { expireResumableUploads } from './use-cases/resumable-upload';
@@ -43,7 +43,13 @@ export async function createServer(
         expiryMs: settings.RESUMABLE_UPLOAD_EXPIRY_MS,
       });
       onClose(async () => resumable.spool.clear());
-      const data = createRepositories(base.conn, base.s3, base.clock, resumable);
+      const writer = createWriteClient({
+        endpoint: config.S3_ENDPOINT,
+        accessKey: config.S3_ACCESS_KEY,
+        secretKey: config.S3_SECRET_KEY,
+      });
+      onClose(async () => writer.destroy());
+      const data = createRepositories(base.conn, base.s3, base.clock, resumable, writer);
       await ensureIndexes(data);
       const localOriginals = workers ? new LocalOriginals() : undefined;
       if (localOriginals) onClose(async () => localOriginals.clear());

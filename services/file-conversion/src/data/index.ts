@@ -10,6 +10,7 @@ import { createUploadLocks, type UploadLocks } from './upload-locks';
 import { createScreenContent, type ScreenContent } from './screen-content';
 import { createScreenViews, type ScreenViews } from './screen-views';
 import { createStorage, type Storage } from './storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 
 export type * from './models';
 export type { FilesRepo } from './files';
@@ -17,6 +18,7 @@ export type { ImageFile } from './image-files';
 export type { PlaylistRecord } from './playlists';
 export type { Owners } from './owners';
 export type { Storage } from './storage';
+export { createWriteClient } from './storage';
 export { RESUMABLE_PREFIX, ResumableStore, resumableKey, uploadIdOfKey } from './resumable-uploads';
 export { renderPreview } from './previews';
 
@@ -45,6 +47,8 @@ export function createRepositories(
   s3: S3,
   clock: Clock,
   resumable: ResumableStore,
+  /** the client that stores files (storage.ts, createWriteClient) */
+  writer: S3Client,
 ): Repositories {
   const models = createModels(conn);
   const files = createFilesRepo(models, clock);
@@ -56,7 +60,7 @@ export function createRepositories(
     files,
     imageFiles: createImageFiles(files),
     playlists,
-    storage: createStorage(s3),
+    storage: createStorage(s3, writer),
     resumable,
     uploadLocks: createUploadLocks(conn),
     screenContent,
