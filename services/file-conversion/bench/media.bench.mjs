@@ -1,10 +1,18 @@
 // Video transcoding: our pipeline (ffprobe, the transcode and the poster, each in the sandbox: no network, prlimit,
 // its own process group; the stored file probed again) next to the `ffmpeg` command alone with the same H.264
-// settings on the same file, measured in one run, one after the other. Goal: ours at least 0.95x ffmpeg's speed.
+// settings on the same file. Goal: ours at least 0.95x ffmpeg's speed.
+//
+// The machine is shared, and its load swings within seconds: two medians taken apart can differ by more than the
+// overhead being measured. So the runs are paired, each pair run back to back (ffmpeg first in odd pairs, ours first
+// in even ones, so neither always runs in the other's wake), after one pair not counted, and the figure is the median
+// of the pairs' ratios (ffmpeg's time / ours), with their spread and the load average before and after. Each pair
+// also gives ours' transcode step alone over ffmpeg alone (what the sandbox and the progress reading cost: near 1)
+// and the fixed cost around it (probes, poster, page).
 // The source is made here with ffmpeg (a moving test pattern and a tone, MPEG-4 part 2 in AVI), so no file to keep.
+//   benchMedia({ log, size, seconds, rate, runs }); BENCH_MEDIA_SECONDS (default 6), BENCH_MEDIA_RUNS (default 7).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertVideo, RenderPool, transcodeArgs } from '../src/conversion/index.ts';
 
@@ -18,13 +26,27 @@ function run(cmd, args) {
   });
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /**
- * `size` and `seconds` of the source; `runs` of each pipeline, alternated so load on the machine hits both alike.
- * Returns a row per pipeline: median seconds, frames per second of source, and ours as a ratio of ffmpeg's speed.
+ * `size` and `seconds` of the source; `runs` pairs (plus one not counted). Returns a row per pipeline (median
+ * seconds, frames per second of source) and, on ours, the median of the pairs' speed ratios and their spread.
  */
-export async function benchMedia({ log = console.log, size = '1280x720', seconds = 6, rate = 30, runs = 3 } = {}) {
+export async function benchMedia({
+  log = console.log,
+  size = '1280x720',
+  seconds = Number(process.env.BENCH_MEDIA_SECONDS ?? 6),
+  rate = 30,
+  runs = Number(process.env.BENCH_MEDIA_RUNS ?? 7),
+} = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'pagecast-bench-media-'));
   const pool = new RenderPool({ size: 1 });
   try {
@@ -52,27 +74,57 @@ export async function benchMedia({ log = console.log, size = '1280x720', seconds
     log(
       `source: ${size}, ${seconds} s at ${rate} fps, MPEG-4 in AVI, ${((await stat(source)).size / 1e6).toFixed(1)} MB`,
     );
-    const alone = [];
-    const ours = [];
-    for (let i = 0; i < runs; i++) {
-      let t = performance.now();
+    const alone = async () => {
+      const t = performance.now();
       await run('ffmpeg', transcodeArgs('avi', source, join(dir, 'alone.mp4')));
-      alone.push((performance.now() - t) / 1000);
-      t = performance.now();
-      await convertVideo(source, 'avi', { pool, tmpDir: dir, onVideo: async () => {} }, () => {});
-      ours.push((performance.now() - t) / 1000);
-      log(`run ${i + 1}: ffmpeg alone ${alone[i].toFixed(2)} s, pagecast ${ours[i].toFixed(2)} s`);
+      return (performance.now() - t) / 1000;
+    };
+    const ours = async () => {
+      const t = performance.now();
+      const { timings } = await convertVideo(source, 'avi', { pool, tmpDir: dir, onVideo: async () => {} }, () => {});
+      return { s: (performance.now() - t) / 1000, transcode: timings.remuxMs / 1000 };
+    };
+    const loadBefore = load();
+    const pairs = [];
+    for (let i = 0; i <= runs; i++) {
+      let a;
+      let o;
+      if (i % 2 === 0) {
+        a = await alone();
+        o = await ours();
+      } else {
+        o = await ours();
+        a = await alone();
+      }
+      // the first pair warms the caches and the sandbox's first start: not counted
+      if (i === 0) continue;
+      pairs.push({ alone: a, ours: o.s, transcode: o.transcode });
+      log(
+        `pair ${i} (${i % 2 ? 'ours' : 'ffmpeg'} first): ffmpeg alone ${a.toFixed(2)} s, pagecast ${o.s.toFixed(2)} s ` +
+          `(its transcode ${o.transcode.toFixed(2)} s): ${(a / o.s).toFixed(3)}x`,
+      );
     }
+    const loadAfter = load();
+    const ratios = pairs.map((p) => p.alone / p.ours);
     const frames = seconds * rate;
-    const a = median(alone);
-    const o = median(ours);
+    const a = median(pairs.map((p) => p.alone));
+    const o = median(pairs.map((p) => p.ours));
+    const r3 = (n) => +n.toFixed(3);
+    log(
+      `load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; median of ${pairs.length} pairs' ratios ` +
+        `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}); ` +
+        `transcode step / ffmpeg alone ${median(pairs.map((p) => p.transcode / p.alone)).toFixed(3)}x; ` +
+        `fixed cost around it ${median(pairs.map((p) => p.ours - p.transcode)).toFixed(2)} s`,
+    );
     return [
       { pipeline: 'ffmpeg alone (same H.264 settings)', seconds: +a.toFixed(2), fps: +(frames / a).toFixed(1) },
       {
         pipeline: 'pagecast (probe, transcode, probe, poster; sandboxed)',
         seconds: +o.toFixed(2),
         fps: +(frames / o).toFixed(1),
-        speedVsFfmpeg: +(a / o).toFixed(3),
+        speedVsFfmpeg: r3(median(ratios)),
+        pairsMin: r3(Math.min(...ratios)),
+        pairsMax: r3(Math.max(...ratios)),
       },
     ];
   } finally {
