@@ -7,11 +7,13 @@
 // in even ones, so neither always runs in the other's wake), after one pair not counted, and the figure is the median
 // of the pairs' ratios (ffmpeg's time / ours), with their spread and the load average before and after. Each pair
 // also gives ours' transcode step alone over ffmpeg alone (what the sandbox and the progress reading cost: near 1)
-// and the fixed cost around it (probes, poster, page).
+// and the fixed cost around it (probes, poster, page). And the work each did, which the load hardly changes: the CPU
+// time of the processes it ran (the kernel's account of waited-for children, /proc/self/stat) plus, for ours, this
+// process's own (sharp drawing the poster); its ratio is the overhead of the pipeline with the waiting taken out.
 // The source is made here with ffmpeg (a moving test pattern and a tone, MPEG-4 part 2 in AVI), so no file to keep.
 //   benchMedia({ log, size, seconds, rate, runs }); BENCH_MEDIA_SECONDS (default 6), BENCH_MEDIA_RUNS (default 7).
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertVideo, RenderPool, transcodeArgs } from '../src/conversion/index.ts';
@@ -31,6 +33,18 @@ const median = (xs) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
+/** CPU seconds of this process's finished children (and theirs, once waited for): cutime + cstime. */
+async function childrenCpu() {
+  const stat = await readFile('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // after the name: state is field 3, so cutime (16) and cstime (17) are at 13 and 14; in clock ticks (100 a second)
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -75,14 +89,18 @@ export async function benchMedia({
       `source: ${size}, ${seconds} s at ${rate} fps, MPEG-4 in AVI, ${((await stat(source)).size / 1e6).toFixed(1)} MB`,
     );
     const alone = async () => {
-      const t = performance.now();
+      const [t, c] = [performance.now(), await childrenCpu()];
       await run('ffmpeg', transcodeArgs('avi', source, join(dir, 'alone.mp4')));
-      return (performance.now() - t) / 1000;
+      return { s: (performance.now() - t) / 1000, cpu: (await childrenCpu()) - c };
     };
     const ours = async () => {
-      const t = performance.now();
+      const [t, c, own] = [performance.now(), await childrenCpu(), ownCpu()];
       const { timings } = await convertVideo(source, 'avi', { pool, tmpDir: dir, onVideo: async () => {} }, () => {});
-      return { s: (performance.now() - t) / 1000, transcode: timings.remuxMs / 1000 };
+      return {
+        s: (performance.now() - t) / 1000,
+        transcode: timings.remuxMs / 1000,
+        cpu: (await childrenCpu()) - c + (ownCpu() - own),
+      };
     };
     const loadBefore = load();
     const pairs = [];
@@ -98,14 +116,16 @@ export async function benchMedia({
       }
       // the first pair warms the caches and the sandbox's first start: not counted
       if (i === 0) continue;
-      pairs.push({ alone: a, ours: o.s, transcode: o.transcode });
+      pairs.push({ alone: a.s, ours: o.s, transcode: o.transcode, aloneCpu: a.cpu, oursCpu: o.cpu });
       log(
-        `pair ${i} (${i % 2 ? 'ours' : 'ffmpeg'} first): ffmpeg alone ${a.toFixed(2)} s, pagecast ${o.s.toFixed(2)} s ` +
-          `(its transcode ${o.transcode.toFixed(2)} s): ${(a / o.s).toFixed(3)}x`,
+        `pair ${i} (${i % 2 ? 'ours' : 'ffmpeg'} first): ffmpeg alone ${a.s.toFixed(2)} s (CPU ${a.cpu.toFixed(2)} s), ` +
+          `pagecast ${o.s.toFixed(2)} s (CPU ${o.cpu.toFixed(2)} s; its transcode ${o.transcode.toFixed(2)} s): ` +
+          `${(a.s / o.s).toFixed(3)}x`,
       );
     }
     const loadAfter = load();
     const ratios = pairs.map((p) => p.alone / p.ours);
+    const cpuRatios = pairs.map((p) => p.aloneCpu / p.oursCpu);
     const frames = seconds * rate;
     const a = median(pairs.map((p) => p.alone));
     const o = median(pairs.map((p) => p.ours));
@@ -114,17 +134,26 @@ export async function benchMedia({
       `load average (1, 5, 15 min) before ${loadBefore}, after ${loadAfter}; median of ${pairs.length} pairs' ratios ` +
         `${median(ratios).toFixed(3)}x (${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}); ` +
         `transcode step / ffmpeg alone ${median(pairs.map((p) => p.transcode / p.alone)).toFixed(3)}x; ` +
-        `fixed cost around it ${median(pairs.map((p) => p.ours - p.transcode)).toFixed(2)} s`,
+        `fixed cost around it ${median(pairs.map((p) => p.ours - p.transcode)).toFixed(2)} s; CPU time: ffmpeg alone ` +
+        `${median(pairs.map((p) => p.aloneCpu)).toFixed(2)} s, ours ${median(pairs.map((p) => p.oursCpu)).toFixed(2)} s, ` +
+        `median ratio ${median(cpuRatios).toFixed(3)}x (${Math.min(...cpuRatios).toFixed(3)}-${Math.max(...cpuRatios).toFixed(3)})`,
     );
     return [
-      { pipeline: 'ffmpeg alone (same H.264 settings)', seconds: +a.toFixed(2), fps: +(frames / a).toFixed(1) },
+      {
+        pipeline: 'ffmpeg alone (same H.264 settings)',
+        seconds: +a.toFixed(2),
+        fps: +(frames / a).toFixed(1),
+        cpuSeconds: +median(pairs.map((p) => p.aloneCpu)).toFixed(2),
+      },
       {
         pipeline: 'pagecast (probe, transcode, probe, poster; sandboxed)',
         seconds: +o.toFixed(2),
         fps: +(frames / o).toFixed(1),
+        cpuSeconds: +median(pairs.map((p) => p.oursCpu)).toFixed(2),
         speedVsFfmpeg: r3(median(ratios)),
         pairsMin: r3(Math.min(...ratios)),
         pairsMax: r3(Math.max(...ratios)),
+        cpuVsFfmpeg: r3(median(cpuRatios)),
       },
     ];
   } finally {
