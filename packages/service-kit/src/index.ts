@@ -73,6 +73,14 @@ export {
   type StreamDefinition,
 } from './nats';
 export {
+  createStreamPublisher,
+  type StreamAck,
+  type StreamMessage,
+  StreamPublishError,
+  type StreamPublisher,
+  type StreamPublisherOptions,
+} from './stream-publisher';
+export {
   createOutbox,
   type Outbox,
   type OutboxEntry,

@@ -16,6 +16,10 @@ import { z } from 'zod';
  *   DEVICE_RPC_SUBJECT_PREFIX  the displays' socket calls relayed by the gateway: `<prefix>.<type>` (default
  *                         rpc.screens.device; tests sharing one NATS use their own)
  *   PLAYS_STREAM          the JetStream stream play records go through (default PLAYS; tests run their own)
+ *   PLAY_INTAKE_MAX_PENDING  play records waiting for the intake stream's acknowledgement at most (default 4096): a
+ *                         batch beyond it waits for room, and is answered 503 when none comes within the timeout
+ *   PLAY_INTAKE_TIMEOUT_MS   a batch's time for room and for every record's acknowledgement (default 5000); past it
+ *                         the display is answered 503 and keeps its records to send again (the stream drops repeats)
  *   PLAY_RETENTION_DAYS   how long raw play records are kept before compaction folds them into the rollups (35:
  *                         a dispute's time; at least PLAY_MAX_AGE_DAYS + 2, so no record of a compacted day can come)
  *   PLAY_JUDGE            judge the intake stream in this process (default 1; 0: publish only)
@@ -50,6 +54,8 @@ export const configSchema = {
     .string()
     .regex(/^[A-Za-z0-9_-]+$/)
     .default('PLAYS'),
+  PLAY_INTAKE_MAX_PENDING: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  PLAY_INTAKE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   PLAY_RETENTION_DAYS: z.coerce
     .number()
     .int()

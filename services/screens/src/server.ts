@@ -43,7 +43,11 @@ export async function createServer(
     clock: opts.clock,
     context: async (base): Promise<ServiceContext> => ({
       ...base,
-      data: await createRepositories(base.conn, base.nats, { logger: base.logger, playsStream: config.PLAYS_STREAM }),
+      data: await createRepositories(base.conn, base.nats, {
+        logger: base.logger,
+        playsStream: config.PLAYS_STREAM,
+        intakeLimits: { maxPending: config.PLAY_INTAKE_MAX_PENDING, timeoutMs: config.PLAY_INTAKE_TIMEOUT_MS },
+      }),
       // test only (refused in production): compaction's crash points
       failpoints: createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger, base.clock),
     }),

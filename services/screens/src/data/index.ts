@@ -30,7 +30,12 @@ const MAX_AGE_MS = PLAY_MAX_AGE_DAYS * 86_400_000 + 2 * PLAY_FUTURE_SLACK_SECOND
 export async function createRepositories(
   conn: mongoose.Connection,
   nats: Nats,
-  opts: { logger?: Logger; playsStream?: string } = {},
+  opts: {
+    logger?: Logger;
+    playsStream?: string;
+    /** the intake's bound on records awaiting their acknowledgement, and a batch's time */
+    intakeLimits?: { maxPending?: number; timeoutMs?: number };
+  } = {},
 ) {
   const models = defineModels(conn);
   // what displays' calls read, in memory on every instance; it hears the screens' events before it loads
@@ -56,7 +61,7 @@ export async function createRepositories(
     statuses: await createStatusRepository(nats, opts.logger),
     plays: createPlayRepository(models),
     /** the play records' way in (a JetStream stream) and the judge's checkpoint */
-    intake: createPlayIntake(conn, nats, { stream: opts.playsStream ?? 'PLAYS' }),
+    intake: createPlayIntake(conn, nats, { stream: opts.playsStream ?? 'PLAYS', ...opts.intakeLimits }),
     /** per-day counts the reports read (written by the judge, sealed by compaction) */
     rollups: createPlayRollups(conn),
     /** raw records past retention folded into the rollups, and the days' markers */

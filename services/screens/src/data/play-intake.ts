@@ -1,9 +1,11 @@
 // The play intake: a display's records go into a JetStream stream (one subject per screen, each record one message
 // whose Nats-Msg-Id is the record's id, so a batch sent again inside the duplicate window is dropped by the stream)
 // and are judged behind it, in stream order, by one instance at a time (events/play-judge.ts). What a display's call
-// costs is the stream's acknowledgement, whatever the size of the database.
+// costs is the stream's acknowledgements, whatever the size of the database. A batch's records go out together,
+// each with its id, and their acknowledgements are awaited together on one inbox (service-kit stream-publisher.ts:
+// no request per record); the display is answered only once every record is stored.
 import type { PlayRecord } from '@pagecast/contracts';
-import { ensureStreams, type Nats } from '@pagecast/service-kit';
+import { AppError, createStreamPublisher, ensureStreams, type Nats, StreamPublishError } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 
 /** The stream's duplicate window: a resend inside it is answered `duplicates` and never reaches the judge. */
@@ -37,8 +39,16 @@ interface CheckpointDoc {
 /** The stream's subjects: `<stream name in lower case>.<screenId>` (tests run a stream of their own). */
 export const intakeSubjectOf = (stream: string, screenId: string) => `${stream.toLowerCase()}.${screenId}`;
 
-export function createPlayIntake(conn: mongoose.Connection, nats: Nats, opts: { stream: string }) {
+export function createPlayIntake(
+  conn: mongoose.Connection,
+  nats: Nats,
+  opts: { stream: string; maxPending?: number; timeoutMs?: number },
+) {
   const { stream } = opts;
+  const publisher = createStreamPublisher(nats.nc, {
+    ...(opts.maxPending !== undefined ? { maxPending: opts.maxPending } : {}),
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+  });
   const checkpoints = conn.collection<CheckpointDoc>('play_judge_checkpoints');
   let ready: Promise<void> | undefined;
   const ensure = () => {
@@ -63,21 +73,37 @@ export function createPlayIntake(conn: mongoose.Connection, nats: Nats, opts: { 
     stream,
     ensure,
     /**
-     * Publishes each record under its id (all at once; each waits for the stream's acknowledgement). Returns how
-     * many the stream took and how many it dropped as already taken (same id inside the duplicate window).
+     * Publishes each record under its id, all at once, and waits for the stream's acknowledgement of every one.
+     * Returns how many the stream took and how many it dropped as already taken (same id inside the duplicate
+     * window). Any record refused or unanswered: SERVICE_UNAVAILABLE (the display keeps its batch and sends it again;
+     * what the stream did store is then a duplicate), with the publisher's counts as its cause.
      */
     async publish(records: IntakeRecord[]): Promise<{ taken: number; duplicates: number }> {
       await ensure();
-      const acks = await Promise.all(
-        records.map((r) =>
-          nats.js.publish(intakeSubjectOf(stream, r.screenId), codec.encode(JSON.stringify(r)), {
-            msgID: r.play.id,
-          }),
-        ),
-      );
-      const duplicates = acks.filter((a) => a.duplicate).length;
-      return { taken: acks.length - duplicates, duplicates };
+      const subjectOf = (screenId: string) => intakeSubjectOf(stream, screenId);
+      try {
+        const acks = await publisher.publishAll(
+          records.map((r) => ({
+            subject: subjectOf(r.screenId),
+            data: codec.encode(JSON.stringify(r)),
+            msgId: r.play.id,
+          })),
+        );
+        let duplicates = 0;
+        for (const a of acks) if (a.duplicate) duplicates += 1;
+        return { taken: acks.length - duplicates, duplicates };
+      } catch (err) {
+        if (err instanceof StreamPublishError) {
+          throw new AppError('SERVICE_UNAVAILABLE', {
+            cause: err,
+            details: { refused: err.refused, unanswered: err.unanswered },
+          });
+        }
+        throw err;
+      }
     },
+    /** Records waiting for their acknowledgement, and batches waiting for room (figures, tests). */
+    pending: () => publisher.pending(),
     /** A stream message as a record to judge; throws when it is not one. */
     decode(seq: number, data: Uint8Array): IntakeMessage {
       const r = JSON.parse(decoder.decode(data)) as IntakeRecord;
