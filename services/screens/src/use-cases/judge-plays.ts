@@ -62,9 +62,11 @@ export async function judgePlays(
   // records found stored whose rollups may be unwritten (a judge died between storing them and its flush)
   const storedCounted: PlayRecordDoc[] = [];
   const storedRefused: PlayRefusalDoc[] = [];
+  // the group's screens as stored now, in one read (a record is judged on its screen's committed record, as before)
+  const screens = await ctx.data.screens.getMany([...byScreen.keys()]);
   await Promise.all(
     [...byScreen].map(async ([screenId, list]) => {
-      const screen = await ctx.data.screens.get(screenId);
+      const screen = screens.get(screenId);
       if (!screen) {
         ctx.logger.warn({ screenId, records: list.length }, 'play records of an unknown screen: dropped');
         return;
