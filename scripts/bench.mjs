@@ -155,6 +155,10 @@ const benches = [
     name: 'fleet view: GET /api/screens/health over 10,000 screens of one owner (then 100 owners), every one reporting',
     run: owned('services/screens/bench/fleet-view.bench.mjs', 'benchFleetView'),
   },
+  {
+    name: 'plays: CPU per play record in the screens service, accepting (a request per record vs one inbox) and judging',
+    run: owned('services/screens/bench/play-intake.bench.mjs', 'benchPlayIntake'),
+  },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
   {
     name: 'images: a page image through the gateway vs nginx serving the same bytes (wrk, 50 connections)',
