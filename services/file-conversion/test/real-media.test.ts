@@ -18,6 +18,7 @@ import {
   upload,
   waitConverted,
 } from './helpers';
+import { probeMedia, topBoxes } from './media-inspect';
 
 const samples = new URL('../../../tests/media/', import.meta.url).pathname;
 const sample = (name: string) => join(samples, name);
@@ -137,26 +138,6 @@ describe('real photos become one upright page with nothing of the camera left', 
 });
 
 /** ffprobe of a stored video, apart from the engine. */
-function probe(path: string) {
-  const r = spawnSync(
-    'ffprobe',
-    [
-      '-v',
-      'error',
-      '-show_entries',
-      'format=format_name,duration:stream=codec_type,codec_name,width,height,avg_frame_rate',
-      '-of',
-      'json',
-      path,
-    ],
-    { encoding: 'utf8' },
-  );
-  expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as {
-    format: { format_name: string; duration: string };
-    streams: { codec_type: string; codec_name: string; width?: number; height?: number; avg_frame_rate: string }[];
-  };
-}
 
 /** A hash of each video packet, as stored (no decoding): equal lists are the same encoded frames. */
 function videoPackets(path: string): string[] {
@@ -168,18 +149,6 @@ function videoPackets(path: string): string[] {
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
     .map((l) => l.split(',').at(-1)?.trim() ?? '');
-}
-
-/** Top-level ISO-BMFF boxes in order. */
-function topBoxes(b: Buffer): string[] {
-  const boxes: string[] = [];
-  for (let at = 0; at + 8 <= b.length; ) {
-    const size = b.readUInt32BE(at);
-    boxes.push(b.subarray(at + 4, at + 8).toString('latin1'));
-    if (size < 8) break;
-    at += size;
-  }
-  return boxes;
 }
 
 /** Uploads a video sample; the file, its stored playable video (written to scratch) and its poster. */
@@ -214,7 +183,7 @@ describe('real videos are kept when Chromium plays them well, transcoded otherwi
     expect(packets).toEqual(videoPackets(sample(name)));
     const boxes = topBoxes(stored);
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
-    expect(probe(path).streams.map((s) => s.codec_name)).toEqual(['h264', 'aac']);
+    expect(probeMedia(path).streams.map((s) => s.codec_name)).toEqual(['h264', 'aac']);
     // the poster is page 1 at the page size
     expect([page.width, page.height]).toEqual([1920, 1080]);
   });
@@ -239,7 +208,7 @@ describe('real videos are kept when Chromium plays them well, transcoded otherwi
     });
     expect(done.media.durationMs).toBeGreaterThanOrEqual(1900);
     expect(done.media.durationMs).toBeLessThanOrEqual(2100);
-    const probed = probe(path);
+    const probed = probeMedia(path);
     expect(probed.format.format_name).toContain('mp4');
     expect(probed.streams.map((s) => [s.codec_type, s.codec_name, s.width, s.height])).toEqual([
       ['video', 'h264', 768, 576],

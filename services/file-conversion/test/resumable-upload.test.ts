@@ -19,6 +19,7 @@ import {
   type TestService,
   waitConverted,
 } from './helpers';
+import { topBoxes } from './media-inspect';
 
 let svc: TestService;
 /** a second instance on the same database and bucket: a resumed upload may reach either */
@@ -94,18 +95,6 @@ function patchThenDrop(on: TestService, user: string, location: string, offset: 
       setTimeout(() => req.destroy(), 300);
     });
   });
-}
-
-/** Top-level ISO-BMFF boxes in order: faststart means moov comes before mdat. */
-function topBoxes(b: Buffer): string[] {
-  const boxes: string[] = [];
-  for (let at = 0; at + 8 <= b.length; ) {
-    const size = b.readUInt32BE(at);
-    boxes.push(b.subarray(at + 4, at + 8).toString('latin1'));
-    if (size < 8) break;
-    at += size;
-  }
-  return boxes;
 }
 
 /** Sends `bytes` as PATCH calls of `chunk` bytes, each on the instance `on(i)` names; the last call's answer. */

@@ -22,8 +22,8 @@ export async function publishFile(
   const file = await ownFile(ctx, userId, fileId);
   const repo = ctx.data.files;
   if (input.isPublished && !canPublish(file.status)) throw new AppError('FILE_NOT_READY');
-  // Selling needs an author name (spec point 5: '販売する場合は著作者名が必要です'), given now or recorded before; the
-  // buyer is shown it. Checked before anything is written, so a refusal changes nothing.
+  // Selling needs an author name (spec point 5; refused as AUTHOR_NAME_REQUIRED, its words in the catalogues), given
+  // now or recorded before; the buyer is shown it. Checked before anything is written, so a refusal changes nothing.
   const stated = await repo.getCopyrightInfo(file._id);
   const copyright = input.copyrightInfo ?? stated;
   if (input.isPublished && !copyright?.authorName?.trim()) throw new AppError('AUTHOR_NAME_REQUIRED');

@@ -28,6 +28,7 @@ import {
   type VideoProbe,
   type PlayableFile,
 } from '../../src/conversion/index.ts';
+import { probeMedia, topBoxes } from '../media-inspect';
 
 let pool: RenderPool;
 let dir: string;
@@ -81,41 +82,6 @@ async function convert(name: string) {
   return { result, page: pages[0] as RenderedPage, count: pages.length, progress, stored, out };
 }
 
-/** ffprobe run here, apart from the engine: the stored file's format, streams and sizes. */
-function ffprobe(path: string) {
-  const r = spawnSync(
-    'ffprobe',
-    [
-      '-v',
-      'error',
-      '-show_entries',
-      'format=format_name:stream=codec_type,codec_name,width,height',
-      '-of',
-      'json',
-      path,
-    ],
-    { encoding: 'utf8' },
-  );
-  expect(r.status, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as {
-    format: { format_name: string };
-    streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
-  };
-}
-
-/** Top-level ISO-BMFF boxes in order: faststart means moov comes before mdat. */
-async function topBoxes(path: string): Promise<string[]> {
-  const b = await readFile(path);
-  const boxes: string[] = [];
-  for (let at = 0; at + 8 <= b.length; ) {
-    const size = b.readUInt32BE(at);
-    boxes.push(b.subarray(at + 4, at + 8).toString('latin1'));
-    if (size < 8) break;
-    at += size;
-  }
-  return boxes;
-}
-
 const playable = Object.entries(videoCorpus).filter(([, e]) => ['kept', 'transcoded'].includes(e.expect));
 const refused = Object.entries(videoCorpus).filter(([, e]) => !['kept', 'transcoded'].includes(e.expect));
 
@@ -133,14 +99,14 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
         .digest('hex'),
     ).toBe(result.video?.sha256);
     // the stored file, read by ffprobe outside the engine
-    const probed = ffprobe(out);
+    const probed = probeMedia(out);
     const video = probed.streams.find((s) => s.codec_type === 'video');
     expect(video?.codec_name).toBe(entry.codec);
     expect([video?.width, video?.height]).toEqual([entry.shown?.width, entry.shown?.height]);
     expect(result.video?.output).toMatchObject(entry.shown as object);
     if (entry.codec === 'h264') {
       expect(probed.format.format_name).toContain('mp4');
-      const boxes = await topBoxes(out);
+      const boxes = topBoxes(await readFile(out));
       expect(boxes.indexOf('moov')).toBeGreaterThanOrEqual(0);
       expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
       const audio = probed.streams.find((s) => s.codec_type === 'audio');
@@ -191,12 +157,12 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
     expect((err as Error).message).toBe('the page could not be stored');
     // begun before the page, ended before the conversion gave up
     expect(order).toEqual(['store started', 'page', 'store ended']);
-    expect(ffprobe(copy).format.format_name).toContain('mp4');
+    expect(probeMedia(copy).format.format_name).toContain('mp4');
     expect(await readdir(tmp)).toEqual([]);
   });
 
   it('a kept MP4 is only remuxed: the same H.264 frames, the moov moved to the front', async () => {
-    expect((await topBoxes(files['moov-at-end.mp4'] as string)).slice(-1)).toEqual(['moov']);
+    expect(topBoxes(await readFile(files['moov-at-end.mp4'] as string)).slice(-1)).toEqual(['moov']);
     const { result } = await convert('moov-at-end.mp4');
     expect(result.video?.source).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', constantFrameRate: true });
     expect(result.video?.output.durationMs).toBe(result.video?.source.durationMs);
@@ -204,28 +170,6 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
 });
 
 describe("the marketplace's preview clip", () => {
-  /** ffprobe outside the engine: the clip's container, streams, size and length. */
-  function probeClip(path: string) {
-    const r = spawnSync(
-      'ffprobe',
-      [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=format_name,duration:stream=codec_type,codec_name,width,height',
-        '-of',
-        'json',
-        path,
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(r.status, r.stderr).toBe(0);
-    return JSON.parse(r.stdout) as {
-      format: { format_name: string; duration: string };
-      streams: { codec_type: string; codec_name: string; width?: number; height?: number }[];
-    };
-  }
-
   /** The share of clearly red pixels in the clip's frame at 1 s: the mark's PREVIEW (the sources are white). */
   async function redShare(path: string): Promise<number> {
     const png = join(kept, `frame-${Math.random().toString(36).slice(2)}.png`);
@@ -292,14 +236,14 @@ describe("the marketplace's preview clip", () => {
     expect(made.status, String(made.stderr)).toBe(0);
     const { clip, out } = await clipOf(source);
     expect(clip).toMatchObject({ width: 640, height: 360, durationMs: 10_000, mimeType: 'video/mp4' });
-    const probed = probeClip(out);
+    const probed = probeMedia(out);
     expect(probed.format.format_name).toContain('mp4');
     expect(probed.streams.map((s) => s.codec_type)).toEqual(['video']);
     expect(probed.streams[0]).toMatchObject({ codec_name: 'h264', width: 640, height: 360 });
     const seconds = Number(probed.format.duration);
     expect(seconds).toBeLessThanOrEqual(previewClipSettings.seconds + 0.05);
     expect(seconds).toBeGreaterThan(previewClipSettings.seconds - 0.5);
-    const boxes = await topBoxes(out);
+    const boxes = topBoxes(await readFile(out));
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
     // low bitrate: well under the cap's 10 s worth (400 kbit/s, 500 KB) plus the container
     expect(clip.bytes).toBeLessThan(600_000);
@@ -311,7 +255,7 @@ describe("the marketplace's preview clip", () => {
     const { source, clip, out } = await clipOf(files['h264-aac.mp4'] as string);
     const { durationMs, width, height } = source;
     expect(clip).toMatchObject({ width, height, durationMs });
-    expect(probeClip(out).streams[0]).toMatchObject({ width, height });
+    expect(probeMedia(out).streams[0]).toMatchObject({ width, height });
   });
 
   it('fits either way up within 640 x 360, never enlarged, even sides', () => {
