@@ -238,6 +238,12 @@ export const MEDIA_SAMPLES = {
     author: 'OpenCV contributors (Intel Corporation and others, per Debian copyright Files: *)',
     licence: 'Apache-2.0 AND BSD-3-Clause',
   },
+  'phone-xiaomi.heic': {
+    what: 'phone photo (Xiaomi POCO F3, 2592 x 1944, 2023), HEVC-coded HEIC with EXIF naming the phone and a GPS IFD',
+    from: 'PyPI pillow-heif 0.18.0 (sdist), tests/images/heif_special/xiaomi.heic',
+    author: 'Pillow-Heif contributors (photographer not named)',
+    licence: 'BSD-3-Clause',
+  },
 };
 // Media samples: the software licences above, and the open content licences their pictures carry.
 const ALLOWED_FOR_MEDIA = new Set([...ALLOWED, 'CC-BY-3.0']);

@@ -81,6 +81,18 @@ interface PhotoCase {
   icc?: boolean;
 }
 
+/**
+ * The sample as it should look, upright. sharp turns a JPEG or PNG by its EXIF; an HEVC-coded HEIC is drawn by
+ * libheif's own heif-convert (sharp's build has no HEVC decoder), which applies HEIF's rotation itself.
+ */
+async function uprightReference(name: string, format: string): Promise<Buffer> {
+  if (format !== 'heic') return sharp(sample(name)).rotate().toBuffer();
+  const out = join(scratch, `${name}.png`);
+  const r = spawnSync('heif-convert', [sample(name), out], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return readFile(out);
+}
+
 const photos: Record<string, PhotoCase> = {
   'phone-gps-lumia.jpg': { format: 'jpeg', shown: [1278, 720], camera: 'Lumia 820', gps: true },
   'phone-gps-iphone.jpg': { format: 'jpeg', shown: [180, 135], camera: 'iPhone 4S', gps: true },
@@ -88,15 +100,17 @@ const photos: Record<string, PhotoCase> = {
   'exif-orientation-8.jpg': { format: 'jpeg', shown: [480, 640] },
   'chelsea.png': { format: 'png', shown: [451, 300], icc: true },
   'retina.jpg': { format: 'jpeg', shown: [1411, 1411] },
+  // HEVC-coded, so decoded by the kept decoder in its own process, not by sharp
+  'phone-xiaomi.heic': { format: 'heic', shown: [2592, 1944], camera: 'POCO F3', gps: true },
 };
 
 describe('real photos become one upright page with nothing of the camera left', () => {
   it.each(Object.entries(photos))('%s', async (name, c) => {
-    const input = await sharp(sample(name)).metadata();
-    // what the sample carries, so the stripping below is tested against something
-    if (c.gps) expect(hasGpsPointer(input.exif as Buffer)).toBe(true);
-    if (c.camera) expect(input.exif?.includes(Buffer.from(c.camera))).toBe(true);
-    if (c.icc) expect(input.icc).toBeDefined();
+    // what the sample carries, so the stripping below is tested against something (EXIF is stored uncompressed)
+    const raw = await readFile(sample(name));
+    if (c.gps) expect(hasGpsPointer(raw)).toBe(true);
+    if (c.camera) expect(raw.includes(Buffer.from(c.camera))).toBe(true);
+    if (c.icc) expect((await sharp(sample(name)).metadata()).icc).toBeDefined();
 
     const owner = newUser();
     const { up, done, page, webp, thumbnail } = await uploadSample(owner, name);
@@ -110,7 +124,7 @@ describe('real photos become one upright page with nothing of the camera left', 
     expect((await sharp(thumbnail).metadata()).width).toBe(320);
 
     // the same picture, the right way up: close to the sample turned by its EXIF, far from it turned over
-    const upright = await sharp(sample(name)).rotate().toBuffer();
+    const upright = await uprightReference(name, c.format);
     const same = await difference(sharp(webp), sharp(upright));
     expect(same).toBeLessThan(6);
     expect(await difference(sharp(webp), sharp(upright).rotate(180))).toBeGreaterThan(same * 3);
