@@ -94,7 +94,7 @@ function ProposalBody({ detail }: { detail: ProposalDetail }) {
       </div>
       <Card>
         <CardContent className="pc-stack">
-          <dl className="pa-facts">
+          <dl className="pc-facts">
             <dt>{t('approvals.proposedBy')}</dt>
             <dd data-testid="proposal-by">{words.person(proposal.proposedBy)}</dd>
             <dt>{t('approvals.proposedAt')}</dt>

@@ -58,7 +58,7 @@ export function InvitationPage() {
             </p>
           ) : null}
           {data ? (
-            <dl className="pc-offer">
+            <dl className="pc-facts">
               <dt>{t('workspace.invitation.workspace')}</dt>
               <dd data-testid="invitation-workspace">{data.workspaceName}</dd>
               <dt>{t('workspace.invitation.inviter')}</dt>
