@@ -16,7 +16,7 @@ import { UserMenu } from '../src/features/header/components/user-menu';
 import { AuditPage } from '../src/features/workspace/components/audit-page';
 import { MembersPage } from '../src/features/workspace/components/members-page';
 import { auditActionWord, auditActorWord, auditObjectWord } from '../src/features/workspace/model/audit';
-import { type Call, json, pageHost, settle } from './render-page';
+import { byTestId, type Call, click, json, pageHost, settle, text } from './render-page';
 
 let workspaces: WorkspaceSummary[];
 let members: WorkspaceMember[];
@@ -74,15 +74,7 @@ const { sent, render } = pageHost((call) => {
   return json({ code: 'NOT_FOUND', message: 'no' }, 404);
 });
 
-const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
-  document.querySelector<T>(`[data-testid="${id}"]`);
-const text = (id: string) => byTestId(id)?.textContent ?? '';
 const auditReads = () => sent.filter((s) => s.path.endsWith('/audit'));
-async function click(el: HTMLElement | null) {
-  expect(el).not.toBeNull();
-  await act(async () => el?.click());
-  await settle();
-}
 async function choose(id: string, value: string) {
   const field = byTestId<HTMLSelectElement | HTMLInputElement>(id);
   expect(field).not.toBeNull();

@@ -2,12 +2,12 @@
 // network is an in-test account service.
 import type { InvitationOffer } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
-import { Route, Routes, useLocation } from '@pagecast/router';
+import { Route, Routes } from '@pagecast/router';
 import { currentWorkspace, RETURN_PAGE_KEY, removeToast, setCurrentWorkspace } from '@pagecast/ui';
 import { act } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InvitationPage } from '../src/features/workspace/components/invitation-page';
-import { type Call, json, pageHost, settle } from './render-page';
+import { byTestId, type Call, click, json, pageHost, text, Where } from './render-page';
 
 let signedIn: boolean;
 let offer: Response | undefined;
@@ -38,25 +38,12 @@ const { calls, render } = pageHost((call: Call) => {
   return json({ code: 'NOT_FOUND', message: 'no' }, 404);
 });
 
-function Where() {
-  const location = useLocation();
-  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
-}
 const page = (
   <Routes>
     <Route path="/invitations/:token" element={<InvitationPage />} />
     <Route path="*" element={<Where />} />
   </Routes>
 );
-
-const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
-  document.querySelector<T>(`[data-testid="${id}"]`);
-const text = (id: string) => byTestId(id)?.textContent ?? '';
-async function click(el: HTMLElement | null) {
-  expect(el).not.toBeNull();
-  await act(async () => el?.click());
-  await settle();
-}
 
 beforeEach(async () => {
   signedIn = true;

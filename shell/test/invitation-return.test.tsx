@@ -5,7 +5,7 @@
 // welcomes, and a carried page that is not a path of this site is ignored.
 import type { InvitationOffer } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
-import { Route, Routes, useLocation } from '@pagecast/router';
+import { Route, Routes } from '@pagecast/router';
 import {
   CARRIED_RETURN_PAGE_KEY,
   currentWorkspace,
@@ -19,7 +19,7 @@ import { LoginPage } from '../src/features/auth/components/login-page';
 import { RegisterPage } from '../src/features/auth/components/register-page';
 import { VerifyEmailPage } from '../src/features/auth/components/verify-email-page';
 import { InvitationPage } from '../src/features/workspace/components/invitation-page';
-import { type Call, json, pageHost, settle } from './render-page';
+import { byTestId, type Call, click, json, pageHost, settle, text, Where } from './render-page';
 
 const invited = 'ichiro@example.test';
 const password = 'a password that is long';
@@ -67,10 +67,6 @@ const { calls, render } = pageHost((call: Call) => {
   return json({ code: 'NOT_FOUND', message: 'no' }, 404);
 });
 
-function Where() {
-  const location = useLocation();
-  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
-}
 const app = (
   <Routes>
     <Route path="/invitations/:token" element={<InvitationPage />} />
@@ -81,15 +77,7 @@ const app = (
   </Routes>
 );
 
-const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
-  document.querySelector<T>(`[data-testid="${id}"]`);
-const text = (id: string) => byTestId(id)?.textContent ?? '';
 const address = () => text('address');
-async function click(el: HTMLElement | null) {
-  expect(el).not.toBeNull();
-  await act(async () => el?.click());
-  await settle();
-}
 async function type(id: string, value: string) {
   const input = (document.getElementById(id) ?? byTestId(id)) as HTMLInputElement | null;
   expect(input).not.toBeNull();

@@ -7,7 +7,7 @@ import { act } from 'react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegisterPage } from '../src/features/auth/components/register-page';
 import { SettingsPage } from '../src/features/settings/components/settings-page';
-import { json, pageHost, settle } from './render-page';
+import { byTestId, click, json, pageHost } from './render-page';
 
 let user: Record<string, unknown>;
 
@@ -46,8 +46,6 @@ beforeEach(() => {
   };
 });
 
-const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
-  document.querySelector<T>(`[data-testid="${id}"]`);
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
 
 async function fill(el: HTMLInputElement | HTMLSelectElement | null, value: string) {
@@ -58,11 +56,6 @@ async function fill(el: HTMLInputElement | HTMLSelectElement | null, value: stri
     setValue?.call(el, value);
     el?.dispatchEvent(new Event(el instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
   });
-}
-async function click(el: HTMLElement | null) {
-  expect(el).not.toBeNull();
-  await act(async () => el?.click());
-  await settle();
 }
 
 describe('the member’s language', () => {

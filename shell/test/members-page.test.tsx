@@ -6,7 +6,7 @@ import { currentWorkspace, removeToast, setCurrentWorkspace } from '@pagecast/ui
 import { act } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MembersPage } from '../src/features/workspace/components/members-page';
-import { type Call, json, pageHost, settle } from './render-page';
+import { byTestId, type Call, click, json, pageHost, settle, text } from './render-page';
 
 let workspaces: WorkspaceSummary[];
 let members: WorkspaceMember[];
@@ -76,14 +76,6 @@ const { calls, sent, render } = pageHost((call) => {
   return json({ code: 'NOT_FOUND', message: 'no' }, 404);
 });
 
-const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
-  document.querySelector<T>(`[data-testid="${id}"]`);
-const text = (id: string) => byTestId(id)?.textContent ?? '';
-async function click(el: HTMLElement | null) {
-  expect(el).not.toBeNull();
-  await act(async () => el?.click());
-  await settle();
-}
 async function choose(id: string, value: string) {
   const select = byTestId<HTMLSelectElement>(id);
   expect(select).not.toBeNull();

@@ -6,7 +6,7 @@ import { initI18n } from '@pagecast/i18n';
 import { act } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PointsPage } from '../src/features/points/points-page';
-import { type Call, json, pageHost, settle } from './render-page';
+import { byTestId, type Call, click, json, pageHost, settle, text } from './render-page';
 
 let config: BillingConfig;
 let summary: PointsSummary;
@@ -87,14 +87,7 @@ beforeEach(() => {
 
 const render = () => renderAt(<PointsPage />, '/points');
 
-const byTestId = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 const allByTestId = (id: string) => [...document.querySelectorAll<HTMLElement>(`[data-testid="${id}"]`)];
-const text = (id: string) => byTestId(id)?.textContent ?? '';
-async function click(el: HTMLElement | null) {
-  expect(el).not.toBeNull();
-  await act(async () => el?.click());
-  await settle();
-}
 const button = (name: string) =>
   [...document.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent?.trim() === name) ?? null;
 

@@ -8,7 +8,7 @@ import { removeToast } from '@pagecast/ui';
 import { act } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PointsPage } from '../src/features/points/points-page';
-import { type Call, json, pageHost, settle } from './render-page';
+import { byTestId, type Call, click, json, pageHost, settle } from './render-page';
 
 type StripeAnswer = { error?: Record<string, string>; paymentMethod?: { id: string } };
 
@@ -82,13 +82,6 @@ afterEach(async () => {
     await i18n.changeLanguage('ja');
   });
 });
-
-const byTestId = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
-async function click(el: HTMLElement | null) {
-  expect(el).not.toBeNull();
-  await act(async () => el?.click());
-  await settle();
-}
 
 /** Opens the dialog in `language`, proceeds to the card step and pays; the newest toast's title and text. */
 async function payIn(language: string) {

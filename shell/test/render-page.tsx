@@ -1,11 +1,11 @@
 // A shell page in jsdom as the app renders it (the real i18n catalogues, query client, router and toasts), with the
 // network replaced by an in-test server: what the page tests share.
-import { MemoryRouter } from '@pagecast/router';
+import { MemoryRouter, useLocation } from '@pagecast/router';
 import { createQueryClient, Toaster } from '@pagecast/ui';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -28,6 +28,26 @@ export const json = (body: unknown, status = 200) =>
 /** Lets React and the queries run until the page has settled (a few turns of the event loop). */
 export async function settle(times = 6) {
   for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
+}
+
+/** The first element with this `data-testid`. */
+export const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
+  document.querySelector<T>(`[data-testid="${id}"]`);
+
+/** The text of the element with this `data-testid`, '' when there is none. */
+export const text = (id: string) => byTestId(id)?.textContent ?? '';
+
+/** Clicks an element that must be on the page, then lets the page settle. */
+export async function click(el: HTMLElement | null) {
+  expect(el).not.toBeNull();
+  await act(async () => el?.click());
+  await settle();
+}
+
+/** The router's address (path and search) as `data-testid="address"`: where a page sent the member. */
+export function Where() {
+  const location = useLocation();
+  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
 }
 
 /**

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { act } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppFrame } from '../src/app/app-frame';
-import { json, pageHost, settle } from './render-page';
+import { byTestId, json, pageHost, settle } from './render-page';
 
 const own: WorkspaceSummary = { id: 'u1', name: '佐藤 花子', ownerId: 'u1', role: 'owner', approvalRequired: false };
 const shop: WorkspaceSummary = { id: 'w2', name: '渋谷店', ownerId: 'w2', role: 'editor', approvalRequired: false };
@@ -52,8 +52,6 @@ const app = (
   </Routes>
 );
 
-const byTestId = <T extends HTMLElement = HTMLElement>(id: string) =>
-  document.querySelector<T>(`[data-testid="${id}"]`);
 const filesReads = () => sent.filter((s) => s.path === '/api/files');
 const address = () => byTestId('address')?.textContent;
 
