@@ -36,6 +36,11 @@
 //   MEDIA_ACCESS_ENTRIES how many (caller, image) access decisions are remembered (default 100000)
 //   MEDIA_ACCESS_MAX_MS  the longest any such decision is remembered (default 60000); file-conversion grants less
 //                        for a licence (at most 3 s, never past its end) and for a refusal (2 s)
+//   VIDEO_CACHE_DIR      the edge cache of videos (media-video.ts, video-cache.ts): local copies of the videos read,
+//                        each version once from storage, then its ranges from disk (default <repo>/.data/video-cache;
+//                        a directory the process cannot write: every video read from storage, logged once)
+//   VIDEO_CACHE_BYTES    its bound on disk, least recently read copies removed first (default 4294967296 = 4 GiB);
+//                        0 keeps none
 //   DEVICE_RPC_SUBJECT_PREFIX  where the displays' socket calls go over NATS: `<prefix>.<type>`, answered by the
 //                    screens service (default rpc.screens.device; docs/device-socket.md)
 //   DEVICE_RPC_BATCH_MS  the calls relayed within this many ms go as one NATS request (default 4; 0: one each)
@@ -78,6 +83,15 @@ export const gatewayConfigShape = {
     .default(128 * 1024 * 1024),
   MEDIA_ACCESS_ENTRIES: z.coerce.number().int().positive().default(100_000),
   MEDIA_ACCESS_MAX_MS: z.coerce.number().int().min(0).max(60_000).default(60_000),
+  VIDEO_CACHE_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(repoRoot, '.data', 'video-cache')),
+  VIDEO_CACHE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(4 * 1024 * 1024 * 1024),
   DEVICE_RPC_SUBJECT_PREFIX: deviceRpcPrefix.default(DEVICE_RPC_PREFIX),
   DEVICE_RPC_BATCH_MS: z.coerce.number().int().min(0).max(100).default(DEVICE_RPC_BATCH_MS),
   STRIPE_JS_URL: z.url({ protocol: /^https?$/ }).default('https://js.stripe.com/endive/stripe.js'),

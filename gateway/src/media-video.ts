@@ -28,6 +28,7 @@ import {
   errorMessagesJa,
   IDENTITY_HEADER,
   internalVideoAccessPath,
+  subjects,
   VideoAccessAnswer,
 } from '@pagecast/contracts';
 import { parseRange } from '@pagecast/service-kit';
@@ -35,9 +36,12 @@ import type { Logger } from './log';
 import { type AccessEntry, AccessCache, forgetDecisions } from './media-caches';
 import { IDLE_UPSTREAM_MS } from './proxy';
 import { createStorageReads } from './storage-reads';
+import { createVideoCache } from './video-cache';
 
 export interface VideoEntry extends AccessEntry {
   answer: VideoAccessAnswer;
+  /** the preview clip's answer, not the video's */
+  preview: boolean;
 }
 
 /** Whose decision an answer is, for the cache and for the events that drop it. */
@@ -57,6 +61,9 @@ export interface VideoOptions {
   /** upper bound on how long any decision is remembered, whatever file-conversion grants */
   accessMaxMs: number;
   timeoutMs: number;
+  /** the edge cache of videos (video-cache.ts): its directory and byte bound (0: none) */
+  cacheDir: string;
+  cacheMaxBytes: number;
   logger: Logger;
 }
 
@@ -89,6 +96,7 @@ export function createVideoServer(opts: VideoOptions) {
   const agentOptions = { keepAlive: true, timeout: IDLE_UPSTREAM_MS, scheduling: 'lifo' as const };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const reads = createStorageReads({ idleMs: IDLE_UPSTREAM_MS, timeoutMs: opts.timeoutMs });
+  const cache = createVideoCache({ dir: opts.cacheDir, maxBytes: opts.cacheMaxBytes, reads, logger });
 
   /** file-conversion's decision for this caller and file: a yes (kept while allowed) or its refusal, as it came. */
   const decide = (
@@ -124,6 +132,7 @@ export function createVideoServer(opts: VideoOptions) {
         fileId,
         ...(caller.screenId ? { screenId: caller.screenId } : {}),
         answer,
+        preview,
       };
       // An answer asked before an event that may change it is used once, not remembered (events about other
       // members' files, which a busy gateway hears all the time, leave it be).
@@ -155,8 +164,20 @@ export function createVideoServer(opts: VideoOptions) {
     start: number,
     end: number,
     forget: () => void,
+    cached = true,
   ) => {
     const url = new URL(entry.answer.url);
+    const video = entry.answer;
+    // a local copy of this very version (decided just now, like any read); none: storage, and maybe a fill begins
+    const fileId = entry.fileId;
+    const local =
+      cached && fileId
+        ? cache.lookup({ fileId, preview: entry.preview, etag: video.etag, size: video.size }, url)
+        : undefined;
+    if (local) {
+      cache.send(res, local, status, start, end, () => stream(res, entry, status, start, end, forget, false));
+      return;
+    }
     const length = end - start + 1;
     counts.reads++;
     const out = res.socket;
@@ -306,8 +327,11 @@ export function createVideoServer(opts: VideoOptions) {
     access,
     counts,
     reads,
+    cache,
     onEvent(event: AnyEvent) {
       forgetDecisions(access, event);
+      // a deleted file's copies free their room now (a kept copy is never served without a yes for its version)
+      if (event.type === subjects.fileDeleted) cache.forgetFile(event.data.fileId);
     },
     close() {
       reads.close();

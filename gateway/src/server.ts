@@ -144,6 +144,8 @@ export function createGateway(
     accessEntries: config.MEDIA_ACCESS_ENTRIES,
     accessMaxMs: config.MEDIA_ACCESS_MAX_MS,
     timeoutMs: config.PROXY_TIMEOUT_MS,
+    cacheDir: config.VIDEO_CACHE_DIR,
+    cacheMaxBytes: config.VIDEO_CACHE_BYTES,
     logger,
   });
   const events = createEventsHub(config.SSE_HEARTBEAT_MS, { ...liveLimitsFromEnv(), ...opts.live });

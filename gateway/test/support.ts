@@ -189,6 +189,8 @@ export function gatewayConfig(env: Record<string, string>): GatewayConfig {
     LOG_LEVEL: 'silent',
     PORT: '0',
     INTERNAL_PORT: '0',
+    // no edge cache of videos unless a test asks for one in a folder of its own (video.test.ts)
+    VIDEO_CACHE_BYTES: '0',
     ...env,
   });
 }

@@ -4,7 +4,11 @@
 // HTTP contract: 206 and Content-Range, 416, If-Range, 304, HEAD; refusals passed on as they came, a licence's yes
 // kept no longer than granted, and decisions dropped by the events that change them.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import {
@@ -40,8 +44,12 @@ const SIZE = 3 * 1024 * 1024 + 17;
 async function startFakeStorage() {
   const objects = new Map<string, Buffer>();
   const reads: string[] = [];
+  /** keys whose whole-object reads wait for the promise (a fill held) */
+  const held = new Map<string, Promise<void>>();
+  /** keys whose whole-object reads break after this many bytes (the storage failing mid-fill) */
+  const breakAfter = new Map<string, number>();
   const sig = (key: string) => createHash('sha256').update(`signed:${key}`).digest('hex');
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://storage');
     const key = url.pathname.slice(1);
     if (url.searchParams.get('sig') !== sig(key)) return void res.writeHead(403).end();
@@ -51,13 +59,20 @@ async function startFakeStorage() {
     const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
     if (!m) return void res.writeHead(200, { 'content-length': body.length }).end(body);
     const [start, end] = [Number(m[1]), Math.min(Number(m[2]), body.length - 1)];
+    const whole = start === 0 && end === body.length - 1;
+    if (whole) await held.get(key);
     res.writeHead(206, { 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${body.length}` });
+    const cut = whole ? breakAfter.get(key) : undefined;
+    if (cut !== undefined) {
+      res.write(body.subarray(0, cut), () => setTimeout(() => res.destroy(), 20));
+      return;
+    }
     res.end(body.subarray(start, end + 1));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
   const urlOf = (key: string) => `http://127.0.0.1:${port}/${key}?sig=${sig(key)}`;
-  return { objects, reads, urlOf, close: () => closeServer(server) };
+  return { objects, reads, held, breakAfter, urlOf, close: () => closeServer(server) };
 }
 
 /** file-conversion stand-in: the internal video-access check, answered per (caller, file), each call recorded. */
@@ -168,10 +183,10 @@ function storedVideo(over: Partial<VideoAccessAnswer> = {}) {
   return { fileId, bytes, yes, path: `/media/video/${fileId}` };
 }
 
-function get(path: string, headers: Record<string, string> = {}, method = 'GET') {
+function get(path: string, headers: Record<string, string> = {}, method = 'GET', base = gw.url) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     http
-      .request(`${gw.url}${path}`, { method, headers }, (res) => {
+      .request(`${base}${path}`, { method, headers }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
@@ -389,5 +404,270 @@ describe('videos at the gateway', () => {
     }
     const whole = await get(v.path, { cookie: owner.cookie });
     expect(whole.body.equals(v.bytes)).toBe(true);
+  });
+});
+
+describe('the edge cache of videos', () => {
+  /** a gateway with a cache of its own, bounded to 2.5 videos */
+  let cached: { gateway: Gateway; url: string };
+  let dir: string;
+  const CAP = Math.floor(2.5 * SIZE);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'pagecast-video-cache-'));
+    cached = await startGateway({
+      ACCOUNT_URL: account.url,
+      FILES_URL: files.url,
+      MARKETPLACE_URL: echo.url,
+      BILLING_URL: echo.url,
+      SCREENS_URL: screens.url,
+      VIDEO_CACHE_DIR: dir,
+      VIDEO_CACHE_BYTES: String(CAP),
+    });
+    await cached.gateway.videos.cache.ready;
+  });
+
+  afterAll(async () => {
+    await cached?.gateway.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const read = (p: string, headers: Record<string, string> = {}, method = 'GET') => get(p, headers, method, cached.url);
+  const cache = () => cached.gateway.videos.cache;
+  /** the storage reads of this video: `fills` the whole object's (the copies), `ranges` the rest */
+  const storageReads = (fileId: string) => {
+    const all = storage.reads.filter((r) => r.startsWith(`videos/${fileId} `));
+    const fills = all.filter((r) => r.endsWith(` bytes=0-${SIZE - 1}`)).length;
+    return { fills, ranges: all.length - fills };
+  };
+  /** the copies on disk: complete ones by name, and unfinished ones */
+  const onDisk = () => {
+    const names = readdirSync(dir);
+    return { copies: names.filter((n) => n.endsWith('.video')), parts: names.filter((n) => n.endsWith('.part')) };
+  };
+  const copyOf = (fileId: string) => onDisk().copies.find((n) => n.startsWith(`${fileId}.`));
+
+  it('after the first read copies the video once, its ranges come from disk, each the right bytes', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    const first = await read(v.path, { cookie: owner.cookie, range: 'bytes=100-199' });
+    expect([first.status, first.body.equals(v.bytes.subarray(100, 200))]).toEqual([206, true]);
+    await cache().settled();
+    const name = copyOf(v.fileId) as string;
+    expect(readFileSync(path.join(dir, name)).equals(v.bytes)).toBe(true);
+    const hits = cache().stats.hits;
+    // random ranges, open-ended, suffix and the whole: identical to the object, none read from storage
+    for (let i = 0; i < 25; i++) {
+      const a = Math.floor(Math.random() * SIZE);
+      const b = Math.min(SIZE - 1, a + Math.floor(Math.random() * 600_000));
+      const part = await read(v.path, { cookie: owner.cookie, range: `bytes=${a}-${b}` });
+      expect([part.status, part.headers['content-range'], part.headers['content-length']]).toEqual([
+        206,
+        `bytes ${a}-${b}/${SIZE}`,
+        String(b - a + 1),
+      ]);
+      expect(part.body.equals(v.bytes.subarray(a, b + 1))).toBe(true);
+    }
+    const tail = await read(v.path, { cookie: owner.cookie, range: 'bytes=-10' });
+    expect(tail.body.equals(v.bytes.subarray(-10))).toBe(true);
+    const whole = await read(v.path, { cookie: owner.cookie });
+    expect([whole.status, whole.headers['content-range'], whole.body.equals(v.bytes)]).toEqual([200, undefined, true]);
+    expect(whole.headers.etag).toBe(v.yes.etag);
+    expect(cache().stats.hits - hits).toBe(27);
+    expect(storageReads(v.fileId)).toEqual({ fills: 1, ranges: 1 });
+  });
+
+  it('reads while the copy is made share its one fill and come from storage meanwhile', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    let release = () => {};
+    storage.held.set(`videos/${v.fileId}`, new Promise<void>((r) => (release = r)));
+    const parts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        read(v.path, { cookie: owner.cookie, range: `bytes=${i * 1000}-${i * 1000 + 999}` }),
+      ),
+    );
+    for (const [i, p] of parts.entries()) expect(p.body.equals(v.bytes.subarray(i * 1000, i * 1000 + 1000))).toBe(true);
+    expect(copyOf(v.fileId)).toBeUndefined();
+    release();
+    await cache().settled();
+    storage.held.delete(`videos/${v.fileId}`);
+    expect(copyOf(v.fileId)).toBeDefined();
+    await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    expect(storageReads(v.fileId)).toEqual({ fills: 1, ranges: 6 });
+  });
+
+  it('another version of the file (another ETag) is never served from the old copy; bytes unlike their ETag are not kept', async () => {
+    const owner = await member();
+    const v = storedVideo({ maxAgeMs: 0 });
+    files.grant(owner.userId, v.fileId, v.yes);
+    await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    await cache().settled();
+    const old = copyOf(v.fileId);
+    expect(old).toBeDefined();
+    // the file replaced: new bytes, a new ETag in the next yes
+    const next = randomBytes(SIZE);
+    storage.objects.set(`videos/${v.fileId}`, next);
+    const etag = `"${createHash('sha256').update(next).digest('hex')}"`;
+    files.grant(owner.userId, v.fileId, { ...v.yes, etag });
+    const after = await read(v.path, { cookie: owner.cookie, range: 'bytes=0-99999' });
+    expect([after.headers.etag, after.body.equals(next.subarray(0, 100_000))]).toEqual([etag, true]);
+    await cache().settled();
+    const again = await read(v.path, { cookie: owner.cookie, range: 'bytes=0-99999' });
+    expect(again.body.equals(next.subarray(0, 100_000))).toBe(true);
+    expect(storageReads(v.fileId).fills).toBe(2);
+    // the object changed under a yes that still names the first bytes: copied, checked, thrown away
+    const w = storedVideo({ maxAgeMs: 0 });
+    files.grant(owner.userId, w.fileId, w.yes);
+    storage.objects.set(`videos/${w.fileId}`, randomBytes(SIZE));
+    const failed = cache().stats.failed;
+    await read(w.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    await cache().settled();
+    expect(cache().stats.failed).toBe(failed + 1);
+    expect(copyOf(w.fileId)).toBeUndefined();
+    expect(onDisk().parts).toEqual([]);
+  });
+
+  it('the copies stay within their bound, the least recently read removed first; a deleted file takes its copy away', async () => {
+    const owner = await member();
+    const videos = Array.from({ length: 4 }, () => storedVideo());
+    for (const v of videos) files.grant(owner.userId, v.fileId, v.yes);
+    const touch = async (v: (typeof videos)[number]) => {
+      await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+      await cache().settled();
+    };
+    const [a, b, c, d] = videos as [(typeof videos)[0], (typeof videos)[0], (typeof videos)[0], (typeof videos)[0]];
+    await touch(a);
+    await touch(b);
+    await touch(a); // a read again: b is now the least recently read
+    await touch(c);
+    const sizes = () => onDisk().copies.reduce((n, name) => n + statSync(path.join(dir, name)).size, 0);
+    expect(sizes()).toBeLessThanOrEqual(CAP);
+    expect([copyOf(a.fileId), copyOf(b.fileId), copyOf(c.fileId)].map(Boolean)).toEqual([true, false, true]);
+    await touch(d);
+    expect([copyOf(a.fileId), copyOf(c.fileId), copyOf(d.fileId)].map(Boolean)).toEqual([false, true, true]);
+    expect(cache().stats.bytes).toBe(2 * SIZE);
+    expect(sizes()).toBeLessThanOrEqual(CAP);
+    // the evicted video is read from storage again, and right
+    const back = await read(a.path, { cookie: owner.cookie, range: 'bytes=5-14' });
+    expect(back.body.equals(a.bytes.subarray(5, 15))).toBe(true);
+    await cache().settled();
+    await publish('files.file.deleted.v1', {
+      fileId: d.fileId,
+      ownerId: owner.userId,
+      deletedAt: new Date().toISOString(),
+    });
+    await waitFor(async () => (copyOf(d.fileId) ? undefined : true));
+  });
+
+  it('a fill cut short (the storage failing, the reader leaving) never leaves a partial copy to be served', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    storage.breakAfter.set(`videos/${v.fileId}`, SIZE >> 1);
+    const failed = cache().stats.failed;
+    const first = await read(v.path, { cookie: owner.cookie, range: 'bytes=10-19' });
+    expect(first.body.equals(v.bytes.subarray(10, 20))).toBe(true);
+    await cache().settled();
+    expect(cache().stats.failed).toBe(failed + 1);
+    expect(copyOf(v.fileId)).toBeUndefined();
+    expect(onDisk().parts).toEqual([]);
+    storage.breakAfter.delete(`videos/${v.fileId}`);
+    // the next reads are the object's bytes, from storage (the version is not copied again at once)
+    for (const at of [0, SIZE >> 1, SIZE - 1000]) {
+      const part = await read(v.path, { cookie: owner.cookie, range: `bytes=${at}-${at + 999}` });
+      expect(part.body.equals(v.bytes.subarray(at, at + 1000))).toBe(true);
+    }
+    expect(storageReads(v.fileId).ranges).toBe(4);
+
+    // a player that leaves after the first bytes: the copy is finished for the next reader, whole
+    const w = storedVideo();
+    files.grant(owner.userId, w.fileId, w.yes);
+    await new Promise<void>((resolve, reject) => {
+      const req = http.request(`${cached.url}${w.path}`, { headers: { cookie: owner.cookie } }, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
+      req.end();
+    });
+    await cache().settled();
+    const name = copyOf(w.fileId) as string;
+    expect(readFileSync(path.join(dir, name)).equals(w.bytes)).toBe(true);
+    const whole = await read(w.path, { cookie: owner.cookie });
+    expect(whole.body.equals(w.bytes)).toBe(true);
+  });
+
+  it("a licence's end refuses its buyer although the video is on disk; the owner still reads it", async () => {
+    const owner = await member();
+    const buyer = await member();
+    const v = storedVideo({ maxAgeMs: 300 });
+    files.grant(owner.userId, v.fileId, v.yes);
+    files.grant(buyer.userId, v.fileId, v.yes);
+    await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    await cache().settled();
+    const hits = cache().stats.hits;
+    const bought = await read(v.path, { cookie: buyer.cookie, range: 'bytes=0-9' });
+    expect([bought.status, bought.body.equals(v.bytes.subarray(0, 10))]).toEqual([206, true]);
+    expect(cache().stats.hits).toBe(hits + 1);
+    files.revoke(buyer.userId, v.fileId);
+    await new Promise((r) => setTimeout(r, 400));
+    const after = await read(v.path, { cookie: buyer.cookie, range: 'bytes=0-9' });
+    expect([after.status, JSON.parse(after.body.toString()).code]).toEqual([404, 'FILE_NOT_FOUND']);
+    const stranger = await member();
+    expect((await read(v.path, { cookie: stranger.cookie, range: 'bytes=0-9' })).status).toBe(404);
+    expect(cache().stats.hits).toBe(hits + 1);
+    expect((await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' })).status).toBe(206);
+  });
+
+  it('a cache folder that cannot be written leaves every read to storage, none failing', async () => {
+    // a folder under a plain file: it can never be created (root ignores permission bits, not this)
+    const blocker = path.join(dir, 'not-a-folder');
+    await writeFile(blocker, 'x');
+    const broken = await startGateway({
+      ACCOUNT_URL: account.url,
+      FILES_URL: files.url,
+      MARKETPLACE_URL: echo.url,
+      BILLING_URL: echo.url,
+      SCREENS_URL: screens.url,
+      VIDEO_CACHE_DIR: path.join(blocker, 'videos'),
+      VIDEO_CACHE_BYTES: String(CAP),
+    });
+    try {
+      expect(await broken.gateway.videos.cache.ready).toBe(false);
+      const owner = await member();
+      const v = storedVideo();
+      files.grant(owner.userId, v.fileId, v.yes);
+      for (let i = 0; i < 3; i++) {
+        const part = await get(v.path, { cookie: owner.cookie, range: 'bytes=1000-1999' }, 'GET', broken.url);
+        expect([part.status, part.body.equals(v.bytes.subarray(1000, 2000))]).toEqual([206, true]);
+      }
+      expect(storageReads(v.fileId)).toEqual({ fills: 0, ranges: 3 });
+    } finally {
+      await broken.gateway.close();
+    }
+    // a folder that goes away once in use: the copy fails, the read does not
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    const moved = `${dir}.moved`;
+    await rm(moved, { recursive: true, force: true });
+    await rename(dir, moved);
+    await writeFile(dir, 'x');
+    try {
+      const part = await read(v.path, { cookie: owner.cookie, range: 'bytes=0-99' });
+      expect([part.status, part.body.equals(v.bytes.subarray(0, 100))]).toEqual([206, true]);
+      await cache().settled();
+      const again = await read(v.path, { cookie: owner.cookie, range: 'bytes=100-199' });
+      expect([again.status, again.body.equals(v.bytes.subarray(100, 200))]).toEqual([206, true]);
+      expect(existsSync(moved)).toBe(true);
+    } finally {
+      await rm(dir, { force: true });
+      await rename(moved, dir);
+    }
   });
 });

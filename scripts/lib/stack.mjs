@@ -241,7 +241,12 @@ export async function startStack({
       const gw = launch(
         named('gateway', i),
         'gateway',
-        { PORT: String(gatewayPort), INTERNAL_PORT: String(internalPort) },
+        {
+          PORT: String(gatewayPort),
+          INTERNAL_PORT: String(internalPort),
+          // each replica its own edge cache of videos (copies kept from one start to the next, per profile)
+          VIDEO_CACHE_DIR: common.VIDEO_CACHE_DIR ?? join(dataDir(profile), 'video-cache', named('gateway', i)),
+        },
         `http://127.0.0.1:${internalPort}/readyz`,
       );
       gateways.push({
