@@ -88,7 +88,10 @@ WORKDIR /app
 COPY --from=deps /app ./
 COPY --from=compile /app/gateway/dist gateway/dist
 COPY --from=shell-build /app/shell/dist shell/dist
-# The bundle stays root-owned and read-only to the process; it writes nothing.
+# The bundle stays root-owned and read-only to the process; its only writes are the edge cache of videos, in a
+# folder of its own (a volume in Kubernetes: deploy/k8s/gateway.yaml; without one, the container's own layer).
+ENV VIDEO_CACHE_DIR=/var/cache/pagecast/videos
+RUN mkdir -p /var/cache/pagecast/videos && chown node:node /var/cache/pagecast/videos
 USER node
 WORKDIR /app/gateway
 # 9090: the internal listener (/healthz, /readyz, /metrics); publish only 8080.

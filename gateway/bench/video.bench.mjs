@@ -11,10 +11,15 @@
 //   - ranges: `bytes=a-b` of `rangeMiB` MiB walking through the file, as a player asks after a seek or a refill
 // Figures: MiB/s, p50/p95 per request, and the gateway's share of nginx's throughput (goal ≥ 0.8).
 //
+// The gateway keeps a local copy of each video it serves (its edge cache, gateway/src/video-cache.ts): the first read
+// copies the object from MinIO once, later ranges come from the copy, each still decided by file-conversion. The
+// bench waits until the copy is made before timing (a display plays the same videos over and over: that is the
+// steady state), and with `internalUrl` (the gateway's metrics) prints how many timed reads the copy served.
+//
 // With `processes` (the stack's [{ name, pid }]) it also prints the CPU time the gateway and file-conversion spent per
 // MiB served: a figure that load from elsewhere on the machine barely moves, unlike the rates.
 //
-//   benchVideoRange({ log, baseUrl, mailUrl, processes, connections, seconds, rounds, rangeMiB, megabytes })
+//   benchVideoRange({ log, baseUrl, mailUrl, internalUrl, processes, connections, seconds, rounds, rangeMiB, megabytes })
 // BENCH_VIDEO_SECONDS (default 4), BENCH_VIDEO_ROUNDS (default 3), BENCH_VIDEO_MB (default 64).
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -69,6 +74,16 @@ async function converted(call, id) {
   throw new Error(`video ${id} still processing`);
 }
 
+/** The gateway's video cache counters (hit, fill, filled, failed, evicted) from its metrics; {} without them. */
+async function cacheEvents(internalUrl) {
+  if (!internalUrl) return {};
+  const text = await (await fetch(`${internalUrl}/metrics`)).text();
+  const events = {};
+  for (const m of text.matchAll(/^gateway_video_cache_events\{[^}]*\bevent="(\w+)"[^}]*\} (\d+)/gm))
+    events[m[1]] = Number(m[2]);
+  return events;
+}
+
 /** Rounds of one side as one row: MiB/s over all rounds, the median round's percentiles. */
 function combine(runs, bytesPerRequest) {
   const rps = runs.reduce((n, r) => n + r.rps, 0) / runs.length;
@@ -87,6 +102,7 @@ export async function benchVideoRange({
   log = () => {},
   baseUrl = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080',
   mailUrl = process.env.MAILDEV_API_URL ?? 'http://127.0.0.1:11080',
+  internalUrl,
   processes = [],
   connections = 8,
   seconds = Number(process.env.BENCH_VIDEO_SECONDS ?? 4),
@@ -109,6 +125,18 @@ export async function benchVideoRange({
     const type = whole.headers.get('content-type') ?? 'video/mp4';
     nginx = await startNginx(file.videoUrl.slice('/media/'.length), bytes, { type });
     const gatewayUrl = `${baseUrl}${file.videoUrl}`;
+    // the first read began the gateway's copy of the video: timed once it is made
+    if (internalUrl) {
+      const t0 = Date.now();
+      let events = await cacheEvents(internalUrl);
+      while (!(events.filled >= 1) && Date.now() - t0 < 120_000) {
+        if (events.failed >= 1) throw new Error(`the gateway's copy of the video failed: ${JSON.stringify(events)}`);
+        await new Promise((r) => setTimeout(r, 200));
+        events = await cacheEvents(internalUrl);
+      }
+      if (!(events.filled >= 1)) throw new Error(`the gateway made no copy of the video: ${JSON.stringify(events)}`);
+      log(`the gateway's copy of the video made ${((Date.now() - t0) / 1000).toFixed(1)} s after the first read ended`);
+    }
     const chunk = rangeMiB * MiB;
     // the same bytes for the same range from both, before anything is timed
     const probe = { Range: `bytes=${chunk}-${2 * chunk - 1}` };
@@ -148,6 +176,8 @@ export async function benchVideoRange({
     const watched = processes.filter((p) => p.name === 'gateway' || p.name === 'file-conversion');
     const cpu = Object.fromEntries(watched.map((p) => [p.name, 0]));
     let servedMiB = 0;
+    let hits = 0;
+    let timed = 0;
     const rows = [];
     const ratios = [];
     for (const load of loads) {
@@ -167,10 +197,14 @@ export async function benchVideoRange({
       for (let round = 0; round < rounds; round++) {
         n.push(await runWrk(nginx.url, nginxOpts));
         const before = watched.map((p) => cpuMs(p.pid));
+        const eventsBefore = await cacheEvents(internalUrl);
         g.push(await runWrk(gatewayUrl, gatewayOpts));
         watched.forEach((p, k) => {
           cpu[p.name] += cpuMs(p.pid) - before[k];
         });
+        const eventsAfter = await cacheEvents(internalUrl);
+        hits += (eventsAfter.hit ?? 0) - (eventsBefore.hit ?? 0);
+        timed += g.at(-1).sent || g.at(-1).requests;
         servedMiB += (g.at(-1).requests * load.perRequest) / MiB;
         const mib = (r) => ((r.rps * load.perRequest) / MiB).toFixed(0);
         const [nr, gr] = [n.at(-1), g.at(-1)];
@@ -186,7 +220,7 @@ export async function benchVideoRange({
       ratios.push({ name: load.name, ratio: grow.mibPerSecond / nrow.mibPerSecond, nginx: nrow, gateway: grow });
     }
     const cpuPerMiB = Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, ms / servedMiB]));
-    return { rows, ratios, cpuPerMiB };
+    return { rows, ratios, cpuPerMiB, fromCopy: internalUrl ? { hits, requests: timed } : undefined };
   } finally {
     await nginx?.stop();
     await rm(dir, { recursive: true, force: true });

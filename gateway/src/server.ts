@@ -185,6 +185,26 @@ export function createGateway(
       this.set(sockets.size);
     },
   });
+  // the edge cache of videos (video-cache.ts): its bytes on disk, and what it did since the start
+  new Gauge({
+    name: 'gateway_video_cache_bytes',
+    help: 'Bytes of the local copies of videos this gateway holds',
+    registers: [registry],
+    collect() {
+      this.set(videos.cache.stats.bytes);
+    },
+  });
+  new Gauge({
+    name: 'gateway_video_cache_events',
+    help: 'Since the start: video reads served from a local copy (hit), copies begun (fill), made (filled), failed, removed for room (evicted)',
+    labelNames: ['event'],
+    registers: [registry],
+    collect() {
+      const { hits, fills, filled, failed, evicted } = videos.cache.stats;
+      for (const [event, n] of Object.entries({ hit: hits, fill: fills, filled, failed, evicted }))
+        this.set({ event }, n);
+    },
+  });
   const socketCalls = new Histogram({
     name: 'gateway_device_socket_call_seconds',
     help: "A display's call over its socket, relayed to the screens service, until its answer",

@@ -32,6 +32,8 @@ import type { StorageReads } from './storage-reads';
 
 /** One read and one socket write from a cached copy. */
 const CHUNK_BYTES = 256 * 1024;
+/** Free read buffers kept for the next hits (more readers at once allocate, and their buffers are collected). */
+const POOL_MAX = 32;
 /** How long fills pause after the directory or the disk failed. */
 const PAUSE_AFTER_FAILURE_MS = 60_000;
 /** How long one version is not copied again after its fill failed (storage error, bytes not matching). */
@@ -85,6 +87,9 @@ export function createVideoCache(opts: VideoCacheOptions) {
   let pausedUntil = 0;
   const logged = new Set<string>();
   const pool: Buffer[] = [];
+  const release = (buffer: Buffer) => {
+    if (pool.length < POOL_MAX) pool.push(buffer);
+  };
 
   /** A failure of the directory or the disk: logged once per kind, fills paused. */
   const diskFailed = (err: NodeJS.ErrnoException, what: string) => {
@@ -273,7 +278,7 @@ export function createVideoCache(opts: VideoCacheOptions) {
         closed = true;
         fs.close(fd, () => {});
         // the buffer goes back once no read or write holds it
-        if (!busy) pool.push(buffer);
+        if (!busy) release(buffer);
       };
       const step = () => {
         if (closed) return;
@@ -286,7 +291,7 @@ export function createVideoCache(opts: VideoCacheOptions) {
         fs.read(fd, buffer, 0, Math.min(CHUNK_BYTES, end - at + 1), at, (readErr, got) => {
           if (closed || res.destroyed) {
             busy = false;
-            if (closed) pool.push(buffer);
+            if (closed) release(buffer);
             else finish();
             return;
           }
@@ -304,7 +309,7 @@ export function createVideoCache(opts: VideoCacheOptions) {
             if (taken) return;
             taken = true;
             busy = false;
-            if (closed) pool.push(buffer);
+            if (closed) release(buffer);
             else step();
           });
           // taken by the kernel at once: read the next chunk now
