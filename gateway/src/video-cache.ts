@@ -19,9 +19,10 @@
 //   is logged once, and fills pause for a while. The cache never fails a request.
 // - Restart: copies left by an earlier run are kept (their names carry their version); unfinished ones are removed.
 //
-// A hit is sent by reading the file into a 256 KiB buffer taken from a pool and writing it to the client's socket,
-// the next read waiting until the kernel has taken the last write (the bench compared it with fs.createReadStream
-// piped into the answer: about the same rate, more garbage per MiB).
+// A hit is sent by reading the file into a 1 MiB buffer taken from a bounded pool and writing it to the client's
+// socket, the next read waiting until the kernel has taken the last write: two system calls per MiB, no allocation
+// (compared on the same file with fs.createReadStream piped into the answer: about the same rate, a new buffer per
+// chunk for the collector; a synchronous read loop was slower).
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -30,10 +31,17 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from './log';
 import type { StorageReads } from './storage-reads';
 
-/** One read and one socket write from a cached copy. */
-const CHUNK_BYTES = 256 * 1024;
-/** Free read buffers kept for the next hits (more readers at once allocate, and their buffers are collected). */
+/**
+ * One read and one socket write from a copy: 1 MiB took the gateway 0.45 ms of CPU per MiB served in the bench,
+ * 256 KiB 0.70 (fewer system calls and wake-ups per byte).
+ */
+const CHUNK_BYTES = 1024 * 1024;
+/**
+ * At most this many 1 MiB buffers exist (32 MiB, reused from hit to hit); readers beyond them at once (a fleet
+ * starting together) read through a buffer of SMALL_CHUNK_BYTES of their own, so memory stays bounded.
+ */
 const POOL_MAX = 32;
+const SMALL_CHUNK_BYTES = 128 * 1024;
 /** How long fills pause after the directory or the disk failed. */
 const PAUSE_AFTER_FAILURE_MS = 60_000;
 /** How long one version is not copied again after its fill failed (storage error, bytes not matching). */
@@ -82,13 +90,24 @@ export function createVideoCache(opts: VideoCacheOptions) {
   const copies = new Map<string, Copy>();
   const fills = new Map<string, Promise<void>>();
   const failedAt = new Map<string, number>();
-  const stats = { hits: 0, fills: 0, filled: 0, failed: 0, evicted: 0, bytes: 0 };
+  /** `sending`: hits holding a read buffer now (one back when its last read or write is done) */
+  const stats = { hits: 0, fills: 0, filled: 0, failed: 0, evicted: 0, bytes: 0, sending: 0 };
   let reserved = 0;
   let pausedUntil = 0;
   const logged = new Set<string>();
   const pool: Buffer[] = [];
+  let bigBuffers = 0;
+  const take = () => {
+    stats.sending++;
+    const kept = pool.pop();
+    if (kept) return kept;
+    if (bigBuffers >= POOL_MAX) return Buffer.allocUnsafeSlow(SMALL_CHUNK_BYTES);
+    bigBuffers++;
+    return Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  };
   const release = (buffer: Buffer) => {
-    if (pool.length < POOL_MAX) pool.push(buffer);
+    stats.sending--;
+    if (buffer.length === CHUNK_BYTES) pool.push(buffer);
   };
 
   /** A failure of the directory or the disk: logged once per kind, fills paused. */
@@ -269,34 +288,45 @@ export function createVideoCache(opts: VideoCacheOptions) {
       res.statusCode = status;
       res.setHeader('content-length', end - start + 1);
       res.flushHeaders();
-      const buffer = pool.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES);
+      let buffer: Buffer | undefined = take();
+      const size = buffer.length;
       let at = start;
-      let busy = false;
+      let reading = false;
+      let writing = false;
       let closed = false;
+      let open = true;
+      // the file is closed once no read uses it, the buffer given back once no read or write holds it
+      const settle = () => {
+        if (!closed || reading) return;
+        if (open) {
+          open = false;
+          fs.close(fd, () => {});
+        }
+        if (!writing && buffer) {
+          release(buffer);
+          buffer = undefined;
+        }
+      };
       const finish = () => {
-        if (closed) return;
         closed = true;
-        fs.close(fd, () => {});
-        // the buffer goes back once no read or write holds it
-        if (!busy) release(buffer);
+        settle();
       };
       const step = () => {
-        if (closed) return;
+        if (closed || !buffer) return;
         if (at > end) {
           res.end();
           finish();
           return;
         }
-        busy = true;
-        fs.read(fd, buffer, 0, Math.min(CHUNK_BYTES, end - at + 1), at, (readErr, got) => {
+        const chunk = buffer;
+        reading = true;
+        fs.read(fd, chunk, 0, Math.min(size, end - at + 1), at, (readErr, got) => {
+          reading = false;
           if (closed || res.destroyed) {
-            busy = false;
-            if (closed) release(buffer);
-            else finish();
+            finish();
             return;
           }
           if (readErr || got === 0) {
-            busy = false;
             logger.warn({ err: readErr, file }, 'video cache: a copy could not be read');
             remove(path.basename(file));
             res.destroy();
@@ -305,17 +335,18 @@ export function createVideoCache(opts: VideoCacheOptions) {
           }
           at += got;
           let taken = false;
-          out.write(got === CHUNK_BYTES ? buffer : buffer.subarray(0, got), () => {
+          writing = true;
+          out.write(got === size ? chunk : chunk.subarray(0, got), () => {
             if (taken) return;
             taken = true;
-            busy = false;
-            if (closed) release(buffer);
+            writing = false;
+            if (closed) settle();
             else step();
           });
           // taken by the kernel at once: read the next chunk now
           if (!taken && out.writableLength === 0) {
             taken = true;
-            busy = false;
+            writing = false;
             step();
           }
         });

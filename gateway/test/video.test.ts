@@ -602,6 +602,61 @@ describe('the edge cache of videos', () => {
     expect(whole.body.equals(w.bytes)).toBe(true);
   });
 
+  it('a player leaving in the middle of a read from the copy gives its buffer back; the next reads are whole', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    await cache().settled();
+    const hits = cache().stats.hits;
+    for (let i = 0; i < 5; i++)
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(`${cached.url}${v.path}`, { headers: { cookie: owner.cookie } }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
+        req.end();
+      });
+    expect(cache().stats.hits).toBe(hits + 5);
+    await waitFor(async () => (cache().stats.sending === 0 ? true : undefined));
+    const whole = await read(v.path, { cookie: owner.cookie });
+    expect(whole.body.equals(v.bytes)).toBe(true);
+    expect(cache().stats.sending).toBe(0);
+  });
+
+  it('a restart keeps the copies made and removes unfinished ones', async () => {
+    const owner = await member();
+    const v = storedVideo();
+    files.grant(owner.userId, v.fileId, v.yes);
+    await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
+    await cache().settled();
+    const left = path.join(dir, `${v.fileId}.v.${'0'.repeat(40)}.video.1234.part`);
+    await writeFile(left, 'half');
+    const again = await startGateway({
+      ACCOUNT_URL: account.url,
+      FILES_URL: files.url,
+      MARKETPLACE_URL: echo.url,
+      BILLING_URL: echo.url,
+      SCREENS_URL: screens.url,
+      VIDEO_CACHE_DIR: dir,
+      VIDEO_CACHE_BYTES: String(CAP),
+    });
+    try {
+      expect(await again.gateway.videos.cache.ready).toBe(true);
+      expect(existsSync(left)).toBe(false);
+      const reads = storageReads(v.fileId);
+      const part = await get(v.path, { cookie: owner.cookie, range: 'bytes=500-1499' }, 'GET', again.url);
+      expect(part.body.equals(v.bytes.subarray(500, 1500))).toBe(true);
+      expect(again.gateway.videos.cache.stats.hits).toBe(1);
+      expect(storageReads(v.fileId)).toEqual(reads);
+    } finally {
+      await again.gateway.close();
+    }
+  });
+
   it("a licence's end refuses its buyer although the video is on disk; the owner still reads it", async () => {
     const owner = await member();
     const buyer = await member();
