@@ -16,7 +16,10 @@
 // - Answer: the HTTP of file-conversion's route, kept: ETag and 304 on If-None-Match, one range (206 with
 //   Content-Range) unless If-Range names another version, 416 with `bytes */<size>` past the end, the whole (200)
 //   without a usable Range, HEAD without a body.
-// - Bytes: one ranged GET of the object per request on kept-alive connections to the storage, each read into the
+// - Bytes: from the gateway's local copy of this version when it has one (video-cache.ts: the edge cache of videos,
+//   each version copied once, named by its ETag and size, so the decision above still comes first and a new
+//   version is never the old bytes); else one ranged GET of the object per request on kept-alive connections to the
+//   storage, each read into the
 //   connection's own 256 KiB buffer and written from it straight to the client's socket, the next read waiting until
 //   the kernel has taken it (storage-reads.ts): no allocation, no copy, no stream machinery per chunk. An https
 //   storage endpoint is read through node:https and piped instead.

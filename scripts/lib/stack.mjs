@@ -235,6 +235,10 @@ export async function startStack({
     say(`starting gateway${balanced ? ` (${replicas}, behind nginx on ${port})` : ''} ...`);
     // Its probes and metrics are on an internal listener, never on the public port (docs/platform.md).
     const gateways = [];
+    // Each replica its own edge cache of videos. An isolated stack's storage is its own and new, so are its copies
+    // (emptied at start, like its NATS store); otherwise they are kept from one start to the next.
+    const videoCache = join(dataDir(profile), isolate ? `video-cache-${port}` : 'video-cache');
+    if (isolate) rmSync(videoCache, { recursive: true, force: true });
     for (const [i, gatewayPort] of gatewayPorts.entries()) {
       const internalPort =
         (i === 0 && Number(common.INTERNAL_PORT)) || (profile === 'dev' ? 9090 + i : await freePort());
@@ -244,8 +248,7 @@ export async function startStack({
         {
           PORT: String(gatewayPort),
           INTERNAL_PORT: String(internalPort),
-          // each replica its own edge cache of videos (copies kept from one start to the next, per profile)
-          VIDEO_CACHE_DIR: common.VIDEO_CACHE_DIR ?? join(dataDir(profile), 'video-cache', named('gateway', i)),
+          VIDEO_CACHE_DIR: common.VIDEO_CACHE_DIR ?? join(videoCache, named('gateway', i)),
         },
         `http://127.0.0.1:${internalPort}/readyz`,
       );
