@@ -499,6 +499,47 @@ describe('the edge cache of videos', () => {
     expect(storageReads(v.fileId)).toEqual({ fills: 1, ranges: 6 });
   });
 
+  it('at most four copies are made at once; a video read meanwhile is copied on a later read', async () => {
+    // a bound for ten videos, so that only the number of fills holds them back
+    const roomy = await mkdtemp(path.join(tmpdir(), 'pagecast-video-cache-'));
+    const wide = await startGateway({
+      ACCOUNT_URL: account.url,
+      FILES_URL: files.url,
+      MARKETPLACE_URL: echo.url,
+      BILLING_URL: echo.url,
+      SCREENS_URL: screens.url,
+      VIDEO_CACHE_DIR: roomy,
+      VIDEO_CACHE_BYTES: String(10 * SIZE),
+    });
+    const wideCache = wide.gateway.videos.cache;
+    try {
+      await wideCache.ready;
+      const owner = await member();
+      const videos = Array.from({ length: 5 }, () => storedVideo());
+      let release = () => {};
+      const gate = new Promise<void>((r) => (release = r));
+      for (const v of videos) {
+        files.grant(owner.userId, v.fileId, v.yes);
+        storage.held.set(`videos/${v.fileId}`, gate);
+      }
+      for (const v of videos) {
+        const part = await get(v.path, { cookie: owner.cookie, range: 'bytes=0-9' }, 'GET', wide.url);
+        expect(part.body.equals(v.bytes.subarray(0, 10))).toBe(true);
+      }
+      release();
+      await wideCache.settled();
+      for (const v of videos) storage.held.delete(`videos/${v.fileId}`);
+      expect(videos.map((v) => storageReads(v.fileId).fills)).toEqual([1, 1, 1, 1, 0]);
+      const last = videos[4] as (typeof videos)[number];
+      await get(last.path, { cookie: owner.cookie, range: 'bytes=0-9' }, 'GET', wide.url);
+      await wideCache.settled();
+      expect([wideCache.stats.filled, storageReads(last.fileId).fills]).toEqual([5, 1]);
+    } finally {
+      await wide.gateway.close();
+      await rm(roomy, { recursive: true, force: true });
+    }
+  });
+
   it('another version of the file (another ETag) is never served from the old copy; bytes unlike their ETag are not kept', async () => {
     const owner = await member();
     const v = storedVideo({ maxAgeMs: 0 });
