@@ -38,11 +38,15 @@ export async function acceptInvitation(
   if (outcome.outcome !== 'accepted' || outcome.userId !== userId) throw new AppError('INVITATION_NOT_FOUND');
   const now = outcome.at;
   const member = { workspaceId: inv.workspaceId, userId, role: inv.role, addedAt: now, addedBy: inv.invitedBy };
-  const added = await workspaces.addMember(member);
+  // the row and the gateways' copy together, never between a removal's two steps (data/workspaces.ts)
+  const added = await workspaces.withMemberLock(inv.workspaceId, userId, async () => {
+    const added = await workspaces.addMember(member);
+    if (added) await deps.memberships.put(inv.workspaceId, userId, inv.role);
+    return added;
+  });
   // after the membership, so that an invitation marked used always has its member (a retry finds it still open)
   await workspaces.recordOutcome(outcome);
   if (!added) return alreadyAMember(deps, inv.workspaceId, userId);
-  await deps.memberships.put(inv.workspaceId, userId, inv.role);
   await auditMemberChange(deps, actor, 'member.added', null, { _id: `${inv.workspaceId}:${userId}`, ...member });
   await deps.outbox.add(subjects.memberAdded, {
     workspaceId: inv.workspaceId,
@@ -65,7 +69,10 @@ export async function acceptInvitation(
 
 /** A member already; their copy in the gateways' bucket is written again in case an earlier write was lost. */
 async function alreadyAMember(deps: AccountDeps, workspaceId: string, userId: string): Promise<never> {
-  const row = await deps.data.workspaces.member(workspaceId, userId);
-  if (row && row.role !== 'owner') await deps.memberships.put(workspaceId, userId, row.role);
+  const { workspaces } = deps.data;
+  await workspaces.withMemberLock(workspaceId, userId, async () => {
+    const row = await workspaces.member(workspaceId, userId);
+    if (row && row.role !== 'owner') await deps.memberships.put(workspaceId, userId, row.role);
+  });
   throw new AppError('ALREADY_A_MEMBER');
 }
