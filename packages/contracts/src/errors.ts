@@ -31,6 +31,8 @@ export const ErrorCode = {
   INVITATION_NOT_FOUND: 'INVITATION_NOT_FOUND',
   INVITATION_EXPIRED: 'INVITATION_EXPIRED',
   INVITATION_EMAIL_MISMATCH: 'INVITATION_EMAIL_MISMATCH',
+  // a revoke that came after the invitation was accepted (even at the same moment): the person is a member
+  INVITATION_ALREADY_ACCEPTED: 'INVITATION_ALREADY_ACCEPTED',
   OWNER_IS_FIXED: 'OWNER_IS_FIXED',
   ALREADY_A_MEMBER: 'ALREADY_A_MEMBER',
   // approval: an editor's change waiting for a publisher
@@ -159,6 +161,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   INVITATION_NOT_FOUND: 404,
   INVITATION_EXPIRED: 410,
   INVITATION_EMAIL_MISMATCH: 403,
+  INVITATION_ALREADY_ACCEPTED: 409,
   OWNER_IS_FIXED: 409,
   ALREADY_A_MEMBER: 409,
   PROPOSAL_NOT_FOUND: 404,
@@ -263,6 +266,7 @@ export const errorMessagesJa: Record<ErrorCode, string> = {
   INVITATION_NOT_FOUND: 'この招待は見つかりません。取り消された可能性があります',
   INVITATION_EXPIRED: 'この招待の期限が切れています。招待した人に再送を依頼してください',
   INVITATION_EMAIL_MISMATCH: 'この招待は別のメールアドレス宛てです。そのアドレスでログインしてください',
+  INVITATION_ALREADY_ACCEPTED: 'この招待はすでに受け入れられ、招待された人はメンバーになっています',
   OWNER_IS_FIXED: 'ワークスペースの所有者は変更も削除もできません',
   ALREADY_A_MEMBER: 'この人はすでにこのワークスペースのメンバーです',
   PROPOSAL_NOT_FOUND: 'この提案は見つかりません',

@@ -187,7 +187,8 @@ export const workspaceRoutes = defineRoutes([
     service: 'account',
     auth: 'session',
     action: 'workspace.members',
-    summary: 'Revoke a pending invitation (owner and admins): its link then answers INVITATION_NOT_FOUND',
+    summary:
+      'Revoke a pending invitation (owner and admins): its link then answers INVITATION_NOT_FOUND; one accepted already, even at the same moment, answers INVITATION_ALREADY_ACCEPTED',
     params: WorkspaceInvitationParams,
     response: OkResponse,
   },

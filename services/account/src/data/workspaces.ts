@@ -1,5 +1,5 @@
 import { constants, WORKSPACE_ROLES } from '@pagecast/contracts';
-import { isDuplicateKeyError, readByIds } from '@pagecast/service-kit';
+import { createWriteLocks, isDuplicateKeyError, readByIds } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 import { type InvitationRecord, type MemberRecord, memberKey, type WorkspaceRecord } from '../domain';
 
@@ -46,6 +46,29 @@ const invitationSchema = new mongoose.Schema<InvitationRecord>(
 );
 invitationSchema.index({ workspaceId: 1 });
 
+/**
+ * How an invitation ended, accepted or revoked: one document under the invitation's id, so that its insert (the one
+ * write FerretDB makes atomic) lets exactly one of an accept and a revoke that meet win. The invitation's own
+ * `acceptedAt` / `revokedAt` are written after it, by the winner only.
+ */
+export interface InvitationOutcomeRecord {
+  _id: string;
+  outcome: 'accepted' | 'revoked';
+  /** who accepted, or who revoked */
+  userId: string;
+  at: Date;
+}
+
+const outcomeSchema = new mongoose.Schema<InvitationOutcomeRecord>(
+  {
+    _id: { type: String, required: true },
+    outcome: { type: String, enum: ['accepted', 'revoked'], required: true },
+    userId: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { collection: 'workspace_invitation_outcomes', versionKey: false, minimize: false },
+);
+
 const defineModels = (conn: mongoose.Connection) => ({
   workspaces:
     (conn.models.Workspace as mongoose.Model<WorkspaceRecord> | undefined) ??
@@ -56,6 +79,9 @@ const defineModels = (conn: mongoose.Connection) => ({
   invitations:
     (conn.models.WorkspaceInvitation as mongoose.Model<InvitationRecord> | undefined) ??
     conn.model<InvitationRecord>('WorkspaceInvitation', invitationSchema),
+  outcomes:
+    (conn.models.WorkspaceInvitationOutcome as mongoose.Model<InvitationOutcomeRecord> | undefined) ??
+    conn.model<InvitationOutcomeRecord>('WorkspaceInvitationOutcome', outcomeSchema),
 });
 
 /** Inserts a document unless its `_id` exists; true when this call inserted it (the insert is the atomic step). */
@@ -72,15 +98,17 @@ async function insertOnce<T>(model: mongoose.Model<T>, doc: T): Promise<boolean>
 /**
  * Workspaces, their memberships and invitations. FerretDB runs updates as read-then-write, so whatever must happen
  * once (a workspace, a membership) is an insert under a unique `_id`; updates only touch one field of one document
- * that nothing else writes at the same time (a role, an invitation's revocation or acceptance).
+ * that nothing else writes at the same time (a role; an invitation's revocation or acceptance, written only by the
+ * winner of its outcome's insert).
  */
 export function createWorkspaceRepository(conn: mongoose.Connection) {
-  const { workspaces, members, invitations } = defineModels(conn);
+  const { workspaces, members, invitations, outcomes } = defineModels(conn);
   const readWorkspaces = readByIds<WorkspaceRecord>(workspaces.collection);
   const readMembers = readByIds<MemberRecord>(members.collection);
+  const memberLocks = createWriteLocks(conn, 'workspace_member_locks');
 
   return {
-    models: [workspaces, members, invitations] as const,
+    models: [workspaces, members, invitations, outcomes] as const,
     /**
      * The workspace of a person and their owner row, each inserted unless it exists (idempotent: the migration and
      * every creation of an account call this). Counts what this call inserted.
@@ -153,6 +181,15 @@ export function createWorkspaceRepository(conn: mongoose.Connection) {
       }
       if (page.length > 0) yield page;
     },
+    /**
+     * Runs `fn` holding the membership's write lock: what changes a membership and its copy in the gateways' bucket
+     * (an acceptance, a role change, a removal, the reconciliation) runs whole under it, so that the copy ends as the
+     * row does. Without it a role change beside a removal put the role back into the bucket after the removal had
+     * deleted it (23 of 30 rounds: the removed person still let in by the gateways; test/member-race.test.ts).
+     */
+    withMemberLock<T>(workspaceId: string, userId: string, fn: () => Promise<T>): Promise<T> {
+      return memberLocks.withLock(memberKey(workspaceId, userId), fn);
+    },
     /** Makes someone a member: false when they are one already (the unique `_id` decides, even in a race). */
     async addMember(row: Omit<MemberRecord, '_id'>): Promise<boolean> {
       return insertOnce<MemberRecord>(members, { _id: memberKey(row.workspaceId, row.userId), ...row });
@@ -188,15 +225,25 @@ export function createWorkspaceRepository(conn: mongoose.Connection) {
         .sort({ createdAt: -1 })
         .lean<InvitationRecord[]>();
     },
-    async revokeInvitation(workspaceId: string, id: string, now: Date): Promise<boolean> {
-      const res = await invitations.updateOne(
-        { _id: id, workspaceId, acceptedAt: null, revokedAt: null },
-        { $set: { revokedAt: now } },
-      );
-      return res.modifiedCount === 1;
+    /**
+     * Ends an invitation: the first call for an id decides its outcome for good (an insert under the invitation's
+     * id). Returns the outcome that holds, this call's when `won`.
+     */
+    async decideInvitation(
+      decision: InvitationOutcomeRecord,
+    ): Promise<{ won: boolean; outcome: InvitationOutcomeRecord }> {
+      if (await insertOnce<InvitationOutcomeRecord>(outcomes, decision)) return { won: true, outcome: decision };
+      const held = await outcomes.findById(decision._id).lean<InvitationOutcomeRecord>();
+      if (!held) throw new Error(`invitation outcome ${decision._id} neither inserted nor found`);
+      return { won: false, outcome: held };
     },
-    async markAccepted(id: string, userId: string, now: Date): Promise<void> {
-      await invitations.updateOne({ _id: id, acceptedAt: null }, { $set: { acceptedAt: now, acceptedBy: userId } });
+    /** Writes a decided outcome onto the invitation (the same values whoever writes them, so a repeat is harmless). */
+    async recordOutcome(decided: InvitationOutcomeRecord): Promise<void> {
+      const set =
+        decided.outcome === 'accepted'
+          ? { acceptedAt: decided.at, acceptedBy: decided.userId }
+          : { revokedAt: decided.at };
+      await invitations.updateOne({ _id: decided._id }, { $set: set });
     },
     /** How many workspaces and owner rows there are (the migration's counts). */
     async counts(): Promise<{ workspaces: number; owners: number; members: number }> {

@@ -12,8 +12,14 @@ export async function reconcileMemberships(
   for await (const page of data.workspaces.guests()) {
     for (const row of page) {
       if ((await memberships.get(row.workspaceId, row.userId)) === row.role) continue;
-      await memberships.put(row.workspaceId, row.userId, row.role);
-      written++;
+      // read again under the membership's lock: a removal or a role change since the page was read wins
+      const put = await data.workspaces.withMemberLock(row.workspaceId, row.userId, async () => {
+        const now = await data.workspaces.member(row.workspaceId, row.userId);
+        if (!now || now.role === 'owner') return false;
+        await memberships.put(now.workspaceId, now.userId, now.role);
+        return true;
+      });
+      if (put) written++;
     }
   }
   return written;

@@ -19,10 +19,13 @@ export async function removeWorkspaceMember(
   if (self) await requireMember(deps, input.workspaceId, input.callerId);
   else await requireManager(deps, input.workspaceId, input.callerId);
   if (input.userId === input.workspaceId) throw new AppError('OWNER_IS_FIXED');
-  const row = await workspaces.member(input.workspaceId, input.userId);
-  if (!row) throw new AppError('NOT_FOUND');
-  await deps.memberships.remove(input.workspaceId, input.userId);
-  const removed = await workspaces.removeMember(input.workspaceId, input.userId);
+  // the gateways' copy and the row together, never between a role change's two steps (data/workspaces.ts)
+  const removed = await workspaces.withMemberLock(input.workspaceId, input.userId, async () => {
+    const row = await workspaces.member(input.workspaceId, input.userId);
+    if (!row) throw new AppError('NOT_FOUND');
+    await deps.memberships.remove(input.workspaceId, input.userId);
+    return workspaces.removeMember(input.workspaceId, input.userId);
+  });
   if (!removed) throw new AppError('NOT_FOUND'); // another call removed it first, and told
   await auditMemberChange(deps, actor, 'member.removed', removed, null);
   await deps.outbox.add(subjects.memberRemoved, {

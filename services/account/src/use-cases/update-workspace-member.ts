@@ -17,13 +17,17 @@ export async function updateWorkspaceMember(
   const { workspaces, users } = deps.data;
   await requireManager(deps, input.workspaceId, input.callerId);
   if (input.userId === input.workspaceId) throw new AppError('OWNER_IS_FIXED');
-  const before = await workspaces.member(input.workspaceId, input.userId);
-  if (!before) throw new AppError('NOT_FOUND');
-  if (before.role === input.role)
-    return toWorkspaceMember(before, (await users.findMany([before.userId])).get(before.userId));
-  const after = await workspaces.setRole(input.workspaceId, input.userId, input.role);
-  if (!after) throw new AppError('NOT_FOUND'); // removed meanwhile
-  await deps.memberships.put(input.workspaceId, input.userId, input.role);
+  // the row and the gateways' copy together, never between a removal's two steps (data/workspaces.ts)
+  const { before, after } = await workspaces.withMemberLock(input.workspaceId, input.userId, async () => {
+    const before = await workspaces.member(input.workspaceId, input.userId);
+    if (!before) throw new AppError('NOT_FOUND');
+    if (before.role === input.role) return { before, after: null };
+    const after = await workspaces.setRole(input.workspaceId, input.userId, input.role);
+    if (!after) throw new AppError('NOT_FOUND'); // removed meanwhile
+    await deps.memberships.put(input.workspaceId, input.userId, input.role);
+    return { before, after };
+  });
+  if (!after) return toWorkspaceMember(before, (await users.findMany([before.userId])).get(before.userId));
   await auditMemberChange(deps, actor, 'member.updated', before, after);
   await deps.outbox.add(subjects.memberChanged, {
     workspaceId: input.workspaceId,

@@ -8,6 +8,7 @@
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import { givenWith } from '../domain';
+import { serialByOwner } from './fleet-lease';
 
 /** Screens read per query. */
 const BATCH = 500;
@@ -33,6 +34,7 @@ export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
       if ((await history.since(screen._id, seq, now)).at(-1)?.openingHours != null) continue;
       entries.push({
         screenId: screen._id,
+        ownerId: screen.ownerId,
         seq: seq + 1,
         at: new Date(now),
         assignment: screen.assignment,
@@ -41,10 +43,11 @@ export async function recordHoursInForce(ctx: ServiceContext): Promise<number> {
       });
     }
     if (entries.length === 0) return;
-    const taken = await history.insertEach(entries);
+    const taken = await history.insertEach(entries.map(({ ownerId: _, ...entry }) => entry));
     for (const e of entries) {
       if (taken.has(e.screenId)) continue;
-      await screens.advanceSeq(e.screenId, e.seq - 1, e.seq);
+      // under the owner's fleet lease, as every write of a screen's record (update-screen.ts says why)
+      await serialByOwner(ctx, e.ownerId, () => screens.advanceSeq(e.screenId, e.seq - 1, e.seq));
       written++;
     }
   };

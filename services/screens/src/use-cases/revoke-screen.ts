@@ -1,11 +1,13 @@
 import type { AuditActor } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { auditScreensChange, screenAuditSnapshot } from '../events/audit';
+import { serialByOwner } from './fleet-lease';
 import { ownedScreen } from './owned-screen';
 
 /**
  * Unpairs a screen: stored as revoked first (its device calls here stop at once), then announced, so the gateway
- * refuses the device token everywhere and closes the display's live stream.
+ * refuses the device token everywhere and closes the display's live stream. Under the owner's fleet lease, as every
+ * other write of a screen's record (update-screen.ts says why).
  */
 export async function revokeScreen(
   ctx: ServiceContext,
@@ -13,9 +15,12 @@ export async function revokeScreen(
   screenId: string,
   actor: AuditActor,
 ): Promise<void> {
-  const screen = await ownedScreen(ctx, ownerId, screenId);
-  const revokedAt = new Date(ctx.clock.ms());
-  await ctx.data.screens.set(screenId, { revokedAt });
+  const { screen, revokedAt } = await serialByOwner(ctx, ownerId, async () => {
+    const screen = await ownedScreen(ctx, ownerId, screenId);
+    const revokedAt = new Date(ctx.clock.ms());
+    await ctx.data.screens.set(screenId, { revokedAt });
+    return { screen, revokedAt };
+  });
   await auditScreensChange(ctx, actor, {
     workspaceId: ownerId,
     action: 'screen.revoked',

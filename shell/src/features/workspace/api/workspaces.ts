@@ -47,7 +47,11 @@ export function useRevokeInvitation(workspaceId: string) {
   return useMutation({
     mutationFn: async (invitationId: string) =>
       apiRequest('DELETE', `${invitationsPath(workspaceId)}/${encodeURIComponent(invitationId)}`),
-    onSettled: () => client.invalidateQueries({ queryKey: [invitationsPath(workspaceId)] }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: [invitationsPath(workspaceId)] });
+      // refused INVITATION_ALREADY_ACCEPTED: the invitee has just joined, so the member list has them now
+      return client.invalidateQueries({ queryKey: [membersPath(workspaceId)] });
+    },
   });
 }
 
