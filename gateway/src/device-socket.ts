@@ -113,6 +113,11 @@ function refuseUpgrade(socket: Duplex, status: number, text: string, code: strin
   );
 }
 
+/** A socket's error ends it (listener shared by every socket: it holds nothing of the upgrade). */
+function destroyOnError(this: Duplex) {
+  this.destroy();
+}
+
 /** Addresses whose refused upgrades are counted at once (the least recently seen is forgotten first). */
 const REFUSALS_KEPT = 50_000;
 
@@ -389,7 +394,9 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
       const path = (req.url ?? '').split('?')[0];
       if (path !== DEVICE_SOCKET_PATH) return false;
-      socket.on('error', () => socket.destroy());
+      // a function of the module, not a closure: a closure here would share this call's scope and keep the upgrade's
+      // request (its headers, the cookie), head and address alive as long as the socket lives (about 2 KiB each)
+      socket.on('error', destroyOnError);
       // an address whose upgrades keep failing (no credential, a revoked or forged one) is refused before any
       // verifying, for the rest of its window: the same per-address limit the HTTP path puts on invalid device calls
       const address = opts.clientAddress?.(req) ?? req.socket.remoteAddress ?? '';

@@ -65,11 +65,38 @@ export interface Gateway {
 }
 
 /** The internal listener: probes and metrics only, never the public's to read. */
-async function listenInternal(probes: express.RequestHandler, port: number, host: string): Promise<Listening> {
+async function listenInternal(
+  probes: express.RequestHandler,
+  port: number,
+  host: string,
+  sockets: DeviceSockets,
+): Promise<Listening> {
   const internalApp = express();
   internalApp.disable('x-powered-by');
   internalApp.use(probes);
+  internalApp.get('/debug/settled-memory', settledMemory(sockets));
   return listen(internalApp, port, host);
+}
+
+/**
+ * GET /debug/settled-memory (internal listener): the process's memory as it was (`before`) and after two full
+ * collections (`after`), and the displays' sockets held, for the load's memory per display (docs/scale.md "Memory per display"): what is held, without the
+ * garbage of the moment. Served only by a gateway started with `--expose-gc` (the load starts it so): a full
+ * collection pauses every socket, so an ordinary start has no route to it (404).
+ */
+export function settledMemory(sockets: Pick<DeviceSockets, 'size'>): express.RequestHandler {
+  return (_req, res, next) => {
+    const collect = (globalThis as { gc?: () => void }).gc;
+    if (typeof collect !== 'function') return next();
+    const usage = () => {
+      const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+      return { rss, heapUsed, heapTotal, external, arrayBuffers };
+    };
+    const before = usage();
+    collect();
+    collect();
+    res.json({ before, after: usage(), deviceSockets: sockets.size });
+  };
 }
 
 /** The public listener: page images first (media.ts), then the app. */
@@ -287,7 +314,7 @@ export function createGateway(
       // NATS must not block forever).
       const caughtUp = await feeds.caughtUp;
       if (!caughtUp) logger.warn('revocation backlog, memberships or live feed not ready within 10 s; continuing');
-      internal = await listenInternal(probes, internalPort, config.INTERNAL_HOST);
+      internal = await listenInternal(probes, internalPort, config.INTERNAL_HOST, sockets);
       server = await listenPublic(handler, port, config, sockets);
       const actual = server.port;
       logger.info({ host: config.HOST, port: actual, internalPort: internal.port }, 'gateway listening');
