@@ -12,6 +12,7 @@ import {
   coresOf,
   cpuPerDisplayHour,
   kernelUnits,
+  heldPerDisplay,
   kibPerDisplay,
   parseStat,
   pinning,
@@ -90,7 +91,11 @@ try {
           }
         : {};
     // LOAD_CPU_PROF=<dir>: every process of the stack writes a V8 CPU profile there when it stops (docs/scale.md)
-    if (process.env.LOAD_CPU_PROF) env.PAGECAST_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${process.env.LOAD_CPU_PROF}`;
+    // --expose-gc: the gateway's memory per display is read after a full collection (its /debug/settled-memory)
+    env.PAGECAST_NODE_ARGS = [
+      ...(scenario === 'screens' ? ['--expose-gc'] : []),
+      ...(process.env.LOAD_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.LOAD_CPU_PROF}`] : []),
+    ].join(' ');
     if (scenario === 'screens') {
       const { loadDatabase, loadSideServers } = await import('../load/lib/load-database.mjs');
       database = await loadDatabase({ say, cpus: cores?.stack });
@@ -145,6 +150,19 @@ try {
     );
   }
   const rssBefore = watch?.sample();
+  // the gateway's memory after a full collection, before the displays connect and once they all are (before the storm)
+  const settledUrl = stack?.internalUrl ? `${stack.internalUrl}/debug/settled-memory` : null;
+  const settled = async () => {
+    if (!settledUrl) return null;
+    try {
+      const r = await fetch(settledUrl);
+      return r.ok ? await r.json() : null;
+    } catch {
+      return null;
+    }
+  };
+  const settledBefore = scenario === 'screens' ? await settled() : null;
+  let settledHeld = null;
   // screens over HTTP: every display's live stream, held in Node (load/lib/fleet-streams.mjs), and the probes that
   // use them. Over the socket, k6 holds the sockets and times the probes and the storm itself (load/lib/screens-socket.js)
   let fleet = null;
@@ -240,6 +258,14 @@ try {
         }, steadyAfter),
       );
     }
+    // every display connected and past its boot, the edit and the takeover read: 3 s before the storm or k6's end
+    if (settledBefore)
+      timers.push(
+        setTimeout(
+          () => void settled().then((m) => (settledHeld = m)),
+          (moments.STORM_AT_MS || t0 + runMs) - 3000 - Date.now(),
+        ),
+      );
     if (moments.STORM_AT_MS)
       timers.push(
         setTimeout(() => {
@@ -292,6 +318,15 @@ try {
       pageBytes: kernelUnits().pageBytes,
       displays: figures.screens,
     });
+    figures.gatewayHeld = heldPerDisplay(settledBefore, settledHeld, figures.screens);
+    if (figures.gatewayHeld) {
+      const h = figures.gatewayHeld;
+      say(
+        `gateway, after a full collection with ${h.sockets} display sockets held: ${h.rssKiB} KiB resident and ` +
+          `${h.liveKiB} KiB live (heap ${h.heapKiB} + external ${h.externalKiB}) per display; before the collection ` +
+          `${h.uncollectedRssKiB} KiB resident and heap ${h.uncollectedHeapKiB} KiB per display (garbage and headroom)`,
+      );
+    }
     figures.cpuMsPerRequest = printCpu(figures.cpu, figures.kibPerScreen, summaryFile);
     figures.generatorCoreShare = Number(
       (((genAtEnd ?? generatorTicks()) - genBefore) / kernelUnits().ticksPerSecond / figures.cpu.windowS).toFixed(2),
@@ -583,7 +618,8 @@ function printSummary(f) {
           .map(([k, v]) => `${k} ${v.perDisplayHour}`)
           .join(', ')
       : 'CPU: n/a',
-    `memory per display (resident, connected − before): ${pair(f.kibPerScreen, ' KiB')}; CPU per k6 request: ${pair(f.cpuMsPerRequest, ' ms')}`,
+    `memory per display at the gateway (after a full collection, held − before): ${f.gatewayHeld ? `${f.gatewayHeld.rssKiB} KiB resident, ${f.gatewayHeld.liveKiB} KiB live (${f.gatewayHeld.sockets} sockets held)` : 'n/a'}`,
+    `peak resident growth per display over the run (garbage, caches and heap headroom included): ${pair(f.kibPerScreen, ' KiB')}; CPU per k6 request: ${pair(f.cpuMsPerRequest, ' ms')}`,
     `playlist edit to every display: p95 ${ms(f.edit?.p95Ms)}, all ${ms(f.edit?.allMs)} (${f.edit?.shown ?? 'n/a'}/${f.screens}); ` +
       `takeover: p95 ${ms(f.takeover?.p95Ms)}, all ${ms(f.takeover?.allMs)} (${f.takeover?.shown ?? 'n/a'}/${f.screens})`,
     f.storm

@@ -11,6 +11,9 @@ export function goals(f) {
     takeoverP95Under2s: f.takeover ? f.takeover.shown === f.screens && f.takeover.p95Ms < 2000 : null,
     editP95Under5s: f.edit ? f.edit.shown === f.screens && f.edit.p95Ms < 5000 : null,
     stormAllPlayingWithin60s: f.storm ? f.storm.allS !== null && f.storm.allS <= 60 : null,
-    gatewayAtMost32KiBPerDisplay: f.kibPerScreen?.gateway !== undefined ? f.kibPerScreen.gateway <= 32 : null,
+    // what each display holds at the gateway after a full collection, resident and live alike (docs/scale.md)
+    gatewayAtMost32KiBPerDisplay: f.gatewayHeld
+      ? f.gatewayHeld.rssKiB <= 32 && f.gatewayHeld.liveKiB <= 32 && f.gatewayHeld.sockets === f.screens
+      : null,
   };
 }

@@ -90,6 +90,31 @@ export function kibPerDisplay({ before, during, pageBytes, displays }) {
   return out;
 }
 
+/**
+ * The gateway's memory per connected display, from two reads of its /debug/settled-memory (each the process's memory
+ * before and after two full collections): before the displays connected and with all of them held. `rssKiB` (resident,
+ * after the collection) and `liveKiB` (heap used + external: the objects and buffers still referenced) are what each
+ * display keeps; the `uncollected` figures are the same moment before the collection (garbage and heap headroom, which
+ * follow the traffic and the collector's timing, not the displays held). Per display held (`displays` when none).
+ */
+export function heldPerDisplay(before, held, displays) {
+  if (!before?.after || !held?.after) return null;
+  const n = held.deviceSockets > 0 ? held.deviceSockets : displays;
+  if (!(n > 0)) return null;
+  const kib = (a, b) => Number(((a - b) / 1024 / n).toFixed(1));
+  const a = held.after;
+  const b = before.after;
+  return {
+    sockets: held.deviceSockets,
+    rssKiB: kib(a.rss, b.rss),
+    liveKiB: kib(a.heapUsed + a.external, b.heapUsed + b.external),
+    heapKiB: kib(a.heapUsed, b.heapUsed),
+    externalKiB: kib(a.external, b.external),
+    uncollectedRssKiB: kib(held.before.rss, before.before.rss),
+    uncollectedHeapKiB: kib(held.before.heapUsed, before.before.heapUsed),
+  };
+}
+
 const round3 = (v) => Number(v.toFixed(3));
 
 /** Every process's stat line now (processes that ended between the listing and the read are left out). */

@@ -1,0 +1,218 @@
+// Memory per connected display at the gateway: N displays' WebSockets (bench/live-child.ts runs the gateway in its
+// own process, so the clients here do not count), each as a display uses it: the upgrade with a real device token
+// (EdDSA, checked against a local JWKS standing in for screens), hello, watch, a heartbeat and a play batch relayed
+// over the test NATS to a stand-in answering with the kit's serveDeviceRpc (the code screens answers with). The
+// gateway's memory is read after two full collections (`--expose-gc`) with no display, with N connected and idle,
+// and again after every display has made one more call at once (the buffers a call leaves behind), so the figure is
+// what each held display keeps, not the garbage of the moment (docs/scale.md "Memory per display").
+// Figures only (goal: at most 32 KiB of resident memory per display); it fails only when it cannot measure.
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from '@nats-io/transport-node';
+import { DEVICE_SOCKET_PATH } from '@pagecast/contracts';
+import { createLogger, serveDeviceRpc } from '@pagecast/service-kit';
+import { testEnv } from '@pagecast/service-kit/testing';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import WebSocket from 'ws';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const KiB = 1024;
+
+async function jwksServer() {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const kid = randomUUID();
+  const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
+  const server = http.createServer((req, res) => {
+    if (req.url === '/.well-known/jwks.json') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ keys: [jwk] }));
+    } else {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const sign = (d) =>
+    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setSubject(d.deviceId)
+      .setIssuedAt()
+      .setExpirationTime('2h')
+      .sign(privateKey);
+  return { url, sign, close: () => new Promise((r) => server.close(r)) };
+}
+
+async function startGateway(env) {
+  const child = fork(join(here, 'live-child.ts'), [], {
+    cwd: join(here, '..'),
+    env: { ...process.env, ...env },
+    execArgv: [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [first] = await Promise.race([
+    once(child, 'message'),
+    once(child, 'exit').then(([code]) => {
+      throw new Error(`gateway exited with ${code} before listening`);
+    }),
+  ]);
+  const ask = async (m) => {
+    child.send(m);
+    const [reply] = await once(child, 'message');
+    return reply;
+  };
+  return {
+    port: first.port,
+    mem: () => ask({ type: 'mem' }),
+    snapshot: (file) => ask({ type: 'snapshot', file }),
+    async stop() {
+      child.send({ type: 'stop' });
+      await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill();
+    },
+  };
+}
+
+/** One display: opens its socket, says hello, watches, sends a heartbeat and a play batch; resolves when answered. */
+function display(port, cookie, n, playlistId) {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}${DEVICE_SOCKET_PATH}`, {
+      headers: { cookie, origin: `http://127.0.0.1:${port}` },
+      perMessageDeflate: false,
+    });
+    let ref = 0;
+    const waiting = new Map();
+    const call = (type, body) =>
+      new Promise((ok) => {
+        ref++;
+        waiting.set(ref, ok);
+        ws.send(JSON.stringify({ type, ref, body }));
+      });
+    ws.on('message', async (data) => {
+      const frame = JSON.parse(String(data));
+      if (frame.type === 'manifest' && ref === 0) {
+        ws.send(JSON.stringify({ type: 'watch', playlists: [playlistId], files: [`bench-file-${n}`] }));
+        const hb = await call('heartbeat', { status: 'playing' });
+        const plays = await call('plays', { plays: [{ id: randomUUID() }, { id: randomUUID() }] });
+        if (hb.status !== 200 || plays.status !== 200)
+          reject(new Error(`calls answered ${hb.status}, ${plays.status}`));
+        else resolve({ ws, call });
+      } else if (frame.type === 'reply') {
+        waiting.get(frame.ref)?.(frame);
+        waiting.delete(frame.ref);
+      }
+    });
+    ws.on('open', () => ws.send('{"type":"hello","version":null}'));
+    ws.on('error', reject);
+    ws.on('close', (code) => reject(new Error(`closed with ${code}`)));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function benchDeviceSockets({
+  log = console.log,
+  counts = (process.env.BENCH_SOCKETS ?? '1000,5000').split(',').map(Number),
+  snapshotDir = process.env.BENCH_SOCKETS_SNAPSHOTS,
+} = {}) {
+  const env = testEnv();
+  const jwks = await jwksServer();
+  const prefix = `bench-${randomUUID().slice(0, 8)}.device`;
+  const nc = await connect({ servers: env.NATS_URL });
+  const responder = serveDeviceRpc(nc, {
+    secret: env.INTERNAL_SECRET,
+    prefix,
+    logger: createLogger('screens-stand-in', 'silent'),
+    handlers: {
+      manifest: () => ({ body: { version: 'W/"v1"' } }),
+      heartbeat: () => ({ body: { ok: true } }),
+      plays: (_d, body) => ({ body: { accepted: body?.plays?.length ?? 0, duplicates: 0 } }),
+    },
+  });
+  const rows = [];
+  try {
+    for (const n of counts) {
+      const gateway = await startGateway({
+        NATS_URL: env.NATS_URL,
+        INTERNAL_SECRET: env.INTERNAL_SECRET,
+        ACCOUNT_URL: jwks.url,
+        SCREENS_URL: jwks.url,
+        DEVICE_RPC_SUBJECT_PREFIX: prefix,
+        PORT: '0',
+        INTERNAL_PORT: '0',
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_API_MAX: String(n * 10),
+      });
+      const open = [];
+      try {
+        const playlistId = randomUUID();
+        const cookies = [];
+        for (let i = 0; i < n + 100; i++) {
+          const token = await jwks.sign({ deviceId: randomUUID(), screenId: randomUUID(), ownerId: `owner-${i % 50}` });
+          cookies.push(`pc_device=${token}`);
+        }
+        const openMany = async (from, to) => {
+          for (let i = from; i < to; i += 100) {
+            const batch = [];
+            for (let j = i; j < Math.min(to, i + 100); j++)
+              batch.push(display(gateway.port, cookies[j], j, playlistId));
+            open.push(...(await Promise.all(batch)));
+          }
+        };
+        // warm-up (JIT, pools, the NATS connection), closed again before the baseline
+        await openMany(n, n + 100);
+        for (const d of open.splice(0)) d.ws.terminate();
+        await sleep(1000);
+        const before = await gateway.mem();
+        const t0 = performance.now();
+        await openMany(0, n);
+        const openS = (performance.now() - t0) / 1000;
+        await sleep(1000);
+        const held = await gateway.mem();
+        if (held.sockets !== n) throw new Error(`gateway holds ${held.sockets} sockets, expected ${n}`);
+        if (snapshotDir) await gateway.snapshot(join(snapshotDir, `sockets-${n}.heapsnapshot`));
+        // every display calls once more at once: what the sockets' buffers keep after use
+        await Promise.all(open.map((d) => d.call('heartbeat', { status: 'playing' })));
+        await sleep(1000);
+        const used = await gateway.mem();
+        const per = (a, b, k) => (a[k] - b[k]) / n / KiB;
+        const row = { displays: n, openS: Number(openS.toFixed(1)) };
+        for (const k of ['rss', 'heapUsed', 'external', 'arrayBuffers']) {
+          row[`${k}KiB`] = Number(per(held, before, k).toFixed(1));
+          row[`${k}AfterCallKiB`] = Number(per(used, before, k).toFixed(1));
+        }
+        rows.push(row);
+        const mib = (v) => (v / 2 ** 20).toFixed(1);
+        log(
+          `device sockets: ${n} displays open in ${row.openS} s; gateway rss ${mib(before.rss)} → ${mib(held.rss)} → ${mib(used.rss)} MiB, heap ${mib(before.heapUsed)} → ${mib(held.heapUsed)} → ${mib(used.heapUsed)} MiB, external ${mib(before.external)} → ${mib(held.external)} → ${mib(used.external)} MiB (none → held → after one call each)`,
+        );
+        log(
+          `device sockets: per display ${row.rssKiB} KiB resident (${row.rssAfterCallKiB} after a call each; goal ≤ 32), heap ${row.heapUsedKiB} (${row.heapUsedAfterCallKiB}), external ${row.externalKiB} (${row.externalAfterCallKiB}) KiB`,
+        );
+      } finally {
+        for (const d of open) d.ws.terminate();
+        await gateway.stop();
+      }
+    }
+    return rows;
+  } finally {
+    await responder.stop();
+    await nc.close();
+    await jwks.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = await benchDeviceSockets();
+  console.log(JSON.stringify(rows, null, 2));
+}
