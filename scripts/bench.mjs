@@ -161,6 +161,10 @@ const benches = [
   },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
   {
+    name: 'sockets: memory per connected display at the gateway, after a full collection (1,000 and 5,000; goal ≤ 32 KiB)',
+    run: owned('gateway/bench/device-sockets.bench.mjs', 'benchDeviceSockets'),
+  },
+  {
     name: 'images: a page image through the gateway vs nginx serving the same bytes (wrk, 50 connections)',
     run: async (ctx) => {
       const { rows } = await owned('gateway/bench/images.bench.mjs', 'benchImages', {
