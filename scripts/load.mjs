@@ -324,7 +324,13 @@ try {
       say(
         `gateway, after a full collection with ${h.sockets} display sockets held: ${h.rssKiB} KiB resident and ` +
           `${h.liveKiB} KiB live (heap ${h.heapKiB} + external ${h.externalKiB}) per display; before the collection ` +
-          `${h.uncollectedRssKiB} KiB resident and heap ${h.uncollectedHeapKiB} KiB per display (garbage and headroom)`,
+          `${h.uncollectedRssKiB} KiB resident and heap ${h.uncollectedHeapKiB} KiB per display (garbage and headroom); ` +
+          `of the resident rise, the V8 heap's pages ${h.heapResidentKiB} KiB and outside it ${h.outsideHeapKiB} KiB per ` +
+          `display; before → held (MiB, collected): ${Object.keys(h.mib.held)
+            .map((k) => `${k} ${h.mib.before[k]} → ${h.mib.held[k]}`)
+            .join(', ')}; V8 spaces held (resident / used MiB): ${Object.entries(h.spacesMiB ?? {})
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
       );
     }
     figures.cpuMsPerRequest = printCpu(figures.cpu, figures.kibPerScreen, summaryFile);

@@ -10,6 +10,7 @@ import {
   listen,
 } from '@pagecast/service-kit';
 import type { RequestListener } from 'node:http';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import express from 'express';
 import proxyaddr from 'proxy-addr';
 import { Gauge, Histogram } from 'prom-client';
@@ -88,14 +89,23 @@ export function settledMemory(sockets: Pick<DeviceSockets, 'size'>): express.Req
   return (_req, res, next) => {
     const collect = (globalThis as { gc?: () => void }).gc;
     if (typeof collect !== 'function') return next();
+    // the V8 heap as resident pages (its committed size can be larger), beside what is outside it (buffers, native)
     const usage = () => {
       const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-      return { rss, heapUsed, heapTotal, external, arrayBuffers };
+      const heapResident = getHeapStatistics().total_physical_size;
+      return { rss, heapUsed, heapTotal, heapResident, external, arrayBuffers };
     };
     const before = usage();
     collect();
     collect();
-    res.json({ before, after: usage(), deviceSockets: sockets.size });
+    // each V8 space's resident and used bytes after the collection: which space keeps pages it does not use
+    const spaces = Object.fromEntries(
+      getHeapSpaceStatistics().map((sp) => [
+        sp.space_name,
+        { resident: sp.physical_space_size, used: sp.space_used_size },
+      ]),
+    );
+    res.json({ before, after: usage(), spaces, deviceSockets: sockets.size });
   };
 }
 

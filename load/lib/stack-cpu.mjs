@@ -112,6 +112,25 @@ export function heldPerDisplay(before, held, displays) {
     externalKiB: kib(a.external, b.external),
     uncollectedRssKiB: kib(held.before.rss, before.before.rss),
     uncollectedHeapKiB: kib(held.before.heapUsed, before.before.heapUsed),
+    // where the resident rise is: the V8 heap's resident pages, and the rest (buffers, malloc, code, stacks)
+    heapResidentKiB: a.heapResident !== undefined ? kib(a.heapResident, b.heapResident) : null,
+    outsideHeapKiB: a.heapResident !== undefined ? kib(a.rss - a.heapResident, b.rss - b.heapResident) : null,
+    /** each V8 space after the collection with the displays held: resident / used, MiB */
+    spacesMiB: held.spaces
+      ? Object.fromEntries(
+          Object.entries(held.spaces).map(([k, v]) => [
+            k,
+            `${(v.resident / 2 ** 20).toFixed(1)} / ${(v.used / 2 ** 20).toFixed(1)}`,
+          ]),
+        )
+      : null,
+    /** the two reads after their collection, MiB */
+    mib: Object.fromEntries(
+      Object.entries({ before: b, held: a }).map(([k, u]) => [
+        k,
+        Object.fromEntries(Object.entries(u).map(([f, v]) => [f, Number((v / 2 ** 20).toFixed(1))])),
+      ]),
+    ),
   };
 }
 

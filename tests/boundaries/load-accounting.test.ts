@@ -14,7 +14,14 @@ type Stat = {
   cstime: number;
   rssPages: number;
 };
-type Usage = { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+type Usage = {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  heapResident: number;
+  external: number;
+  arrayBuffers: number;
+};
 /** The gateway's /debug/settled-memory answer. */
 type Settled = { before: Usage; after: Usage; deviceSockets: number };
 // @ts-expect-error: a plain ES module of the load, without types
@@ -45,6 +52,9 @@ const lib = (await import('../../load/lib/stack-cpu.mjs')) as {
     externalKiB: number;
     uncollectedRssKiB: number;
     uncollectedHeapKiB: number;
+    heapResidentKiB: number | null;
+    outsideHeapKiB: number | null;
+    mib: Record<'before' | 'held', Record<string, number>>;
   } | null;
   pinning(env: Record<string, string | undefined>, cores: number): { stack: string; load: string } | null;
   cpuList(text: string): number[];
@@ -112,6 +122,7 @@ describe('CPU per display-hour from /proc', () => {
       rss: rss * MiB,
       heapUsed: heapUsed * MiB,
       heapTotal: 2 * heapUsed * MiB,
+      heapResident: heapUsed * MiB + 10 * MiB,
       external: external * MiB,
       arrayBuffers: 0,
     });
@@ -119,7 +130,7 @@ describe('CPU per display-hour from /proc', () => {
     // resident (the traffic's garbage and the heap's headroom), which is not counted as theirs
     const before = { before: usage(200, 60, 20), after: usage(180, 50, 20), deviceSockets: 0 };
     const held = { before: usage(350, 160, 22), after: usage(190, 58, 22), deviceSockets: 1000 };
-    expect(lib.heldPerDisplay(before, held, 1000)).toEqual({
+    expect(lib.heldPerDisplay(before, held, 1000)).toMatchObject({
       sockets: 1000,
       rssKiB: 10.2,
       liveKiB: 10.2,
@@ -127,7 +138,11 @@ describe('CPU per display-hour from /proc', () => {
       externalKiB: 2,
       uncollectedRssKiB: 153.6,
       uncollectedHeapKiB: 102.4,
+      // of the 10 MiB resident rise, 8 in the heap's pages and 2 outside it
+      heapResidentKiB: 8.2,
+      outsideHeapKiB: 2,
     });
+    expect(lib.heldPerDisplay(before, held, 1000)?.mib.held).toMatchObject({ rss: 190, heapResident: 68 });
     // per display held: 500 sockets of 1,000 displays share the same rise, twice as much each
     expect(lib.heldPerDisplay(before, { ...held, deviceSockets: 500 }, 1000)?.rssKiB).toBe(20.5);
     // a gateway without --expose-gc (no route) or an unread sample: not measured
