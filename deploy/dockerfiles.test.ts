@@ -6,6 +6,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ownNodeArgs as nodeArgs } from '../scripts/lib/node-args.mjs';
+
+const ownNodeArgs = nodeArgs as Record<string, string[]>;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -124,7 +127,11 @@ describe('deployable images', () => {
       expect(user(run)).toBeDefined();
       expect(['root', '0']).not.toContain(user(run));
       expect(run.lines.find((l) => /^HEALTHCHECK\s/i.test(l))).toMatch(/\/healthz/);
-      expect(run.lines.find((l) => /^CMD\s/i.test(l))).toBe('CMD ["node", "--enable-source-maps", "dist/main.mjs"]');
+      // the node flags the workspace runs with everywhere (the stack's launcher says the same: scripts/lib/stack.mjs)
+      const flags = (ownNodeArgs[ws] ?? []).map((a) => `"${a}", `).join('');
+      expect(run.lines.find((l) => /^CMD\s/i.test(l))).toBe(
+        `CMD ["node", ${flags}"--enable-source-maps", "dist/main.mjs"]`,
+      );
       // No TypeScript at run time: the bundle from the compile stage, no sources, no tsx.
       expect(run.lines).toContain(`COPY --from=compile /app/${ws}/dist ${ws}/dist`);
       expect(run.lines.some((l) => /tsx|COPY packages\//.test(l))).toBe(false);

@@ -99,4 +99,6 @@ EXPOSE 8080 9090
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=5s --start-period=40s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.INTERNAL_PORT || 9090) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "--enable-source-maps", "dist/main.mjs"]
+# --max-semi-space-size=4 (MiB): the young generation capped, as scripts/lib/stack.mjs starts it (ownNodeArgs): grown
+# by bursts of displays' reads, V8 kept it at about 100 MiB, empty, for good (docs/scale.md "Memory per display")
+CMD ["node", "--max-semi-space-size=4", "--enable-source-maps", "dist/main.mjs"]

@@ -9,6 +9,7 @@ import { compileServers } from './compile.mjs';
 import { clustered, dataDir, profiles, root, up } from './infra.mjs';
 import { freePort } from './net.mjs';
 import { startNginx } from './nginx.mjs';
+import { ownNodeArgs } from './node-args.mjs';
 import { debianFor, ensureDebianPackages, ensureGoTool, toolPath } from './tools.mjs';
 
 export const services = [
@@ -198,7 +199,7 @@ export async function startStack({
     const launched = new Map();
     const launch = (name, cwd, envOverrides, readyUrl) => {
       // PAGECAST_NODE_ARGS: more flags for node (the load's CPU profiles: --cpu-prof is refused in NODE_OPTIONS)
-      const nodeArgs = (common.PAGECAST_NODE_ARGS ?? '').split(' ').filter(Boolean);
+      const nodeArgs = [...(ownNodeArgs[cwd] ?? []), ...(common.PAGECAST_NODE_ARGS ?? '').split(' ').filter(Boolean)];
       const [command, args] = compiled
         ? [process.execPath, [...nodeArgs, '--enable-source-maps', 'dist/main.mjs']]
         : [join(root, 'node_modules/.bin/tsx'), ['src/main.ts']];
