@@ -18,6 +18,7 @@ import { createLogger, serveDeviceRpc } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import WebSocket from 'ws';
+import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const KiB = 1024;
@@ -48,16 +49,17 @@ async function jwksServer() {
   return { url, sign, close: () => new Promise((r) => server.close(r)) };
 }
 
+const nodeArgs =
+  process.env.BENCH_GATEWAY_NODE_ARGS !== undefined
+    ? process.env.BENCH_GATEWAY_NODE_ARGS.split(' ').filter(Boolean)
+    : ownNodeArgs.gateway;
+
 async function startGateway(env) {
   const child = fork(join(here, 'live-child.ts'), [], {
     cwd: join(here, '..'),
     env: { ...process.env, ...env },
-    execArgv: [
-      '--expose-gc',
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean),
-    ],
+    // the gateway's own flags (scripts/lib/node-args.mjs), unless BENCH_GATEWAY_NODE_ARGS names others ('' for none)
+    execArgv: ['--expose-gc', '--import', 'tsx', ...nodeArgs],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [first] = await Promise.race([
@@ -74,6 +76,7 @@ async function startGateway(env) {
   return {
     port: first.port,
     mem: () => ask({ type: 'mem' }),
+    cpu: () => ask({ type: 'cpu' }),
     snapshot: (file) => ask({ type: 'snapshot', file }),
     async stop() {
       child.send({ type: 'stop' });
@@ -185,8 +188,31 @@ export async function benchDeviceSockets({
         await Promise.all(open.map((d) => d.call('heartbeat', { status: 'playing' })));
         await sleep(1000);
         const used = await gateway.mem();
+        // then the gateway's CPU per relayed call: every display a heartbeat a second (spread over the second)
+        const cpuSeconds = Number(process.env.BENCH_SOCKETS_CPU_S ?? 15);
+        let calls = 0;
+        const cpu0 = await gateway.cpu();
+        await Promise.all(
+          open.map(async (d, i) => {
+            await sleep((1000 * i) / n);
+            for (let t = 0; t < cpuSeconds; t++) {
+              const next = sleep(1000);
+              await d.call('heartbeat', { status: 'playing' });
+              calls++;
+              await next;
+            }
+          }),
+        );
+        const cpu1 = await gateway.cpu();
+        const afterCalls = await gateway.mem();
         const per = (a, b, k) => (a[k] - b[k]) / n / KiB;
-        const row = { displays: n, openS: Number(openS.toFixed(1)) };
+        const row = {
+          displays: n,
+          nodeArgs: nodeArgs.join(' '),
+          openS: Number(openS.toFixed(1)),
+          cpuMicrosPerCall: Math.round((cpu1.micros - cpu0.micros) / calls),
+          rssAfterRateKiB: Number(per(afterCalls, before, 'rss').toFixed(1)),
+        };
         for (const k of ['rss', 'heapUsed', 'external', 'arrayBuffers']) {
           row[`${k}KiB`] = Number(per(held, before, k).toFixed(1));
           row[`${k}AfterCallKiB`] = Number(per(used, before, k).toFixed(1));
@@ -195,6 +221,9 @@ export async function benchDeviceSockets({
         const mib = (v) => (v / 2 ** 20).toFixed(1);
         log(
           `device sockets: ${n} displays open in ${row.openS} s; gateway rss ${mib(before.rss)} → ${mib(held.rss)} → ${mib(used.rss)} MiB, heap ${mib(before.heapUsed)} → ${mib(held.heapUsed)} → ${mib(used.heapUsed)} MiB, external ${mib(before.external)} → ${mib(held.external)} → ${mib(used.external)} MiB (none → held → after one call each)`,
+        );
+        log(
+          `device sockets: ${calls} heartbeats over ${cpuSeconds} s (one a second per display): ${row.cpuMicrosPerCall} µs of the gateway's CPU per call; then ${row.rssAfterRateKiB} KiB resident per display (node ${row.nodeArgs || 'defaults'})`,
         );
         log(
           `device sockets: per display ${row.rssKiB} KiB resident (${row.rssAfterCallKiB} after a call each; goal ≤ 32), heap ${row.heapUsedKiB} (${row.heapUsedAfterCallKiB}), external ${row.externalKiB} (${row.externalAfterCallKiB}) KiB`,

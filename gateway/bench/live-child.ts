@@ -4,6 +4,7 @@
 //   → { type: 'listening', port }      once it serves
 //   ← { type: 'mem' }  → { type: 'mem', heapUsed, heapTotal, external, arrayBuffers, rss, streams, sockets }
 //                                       after two full collections
+//   ← { type: 'cpu' }  → { type: 'cpu', micros }   the process's CPU time so far (user + system)
 //   ← { type: 'snapshot', file }  → { type: 'snapshot', file }   a heap snapshot written there (investigations)
 //   ← { type: 'stop' }                  closes and exits
 import { writeHeapSnapshot } from 'node:v8';
@@ -34,6 +35,9 @@ process.on('message', async (m: { type?: string; file?: string }) => {
       streams: gateway.events.size,
       sockets: gateway.sockets.size,
     });
+  } else if (m.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    send({ type: 'cpu', micros: user + system });
   } else if (m.type === 'snapshot') {
     collect?.();
     send({ type: 'snapshot', file: writeHeapSnapshot(m.file) });
