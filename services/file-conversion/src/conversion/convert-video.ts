@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +8,9 @@ import { drawImage } from './convert-image.ts';
 import { ConversionError, isConversionError } from './errors.ts';
 import { type ConversionLimits, defaultEncode, defaultLimits, type EncodeSettings } from './limits.ts';
 import type { RenderPool, RenderSlot } from './pool.ts';
-import type { OnPage, PageSummary } from './render-pdf.ts';
+import type { OnPage, PageSummary, RenderedPage } from './render-pdf.ts';
 import { runSandboxed, type SandboxRun } from './sandbox.ts';
+import { type Mp4Header, readMp4Header } from './mp4-header.ts';
 import type { VideoContainer } from './sniff.ts';
 import { watermarkSvg } from './watermark.ts';
 
@@ -49,14 +50,15 @@ export interface VideoResult {
   reasons: TranscodeReason[];
   /** The source as probed. */
   source: VideoProbe;
-  /** The stored video as probed again. */
+  /** The stored video as probed again (a transcode's: read from its own MP4 header, as ffprobe reads it). */
   output: VideoProbe;
 }
 
 /**
  * Where a video's conversion spent its time, in ms: the source's probe, the remux (kept) or the transcode, the stored
- * file's probe beside the poster frame and its drawing, the page's storing (onPage); the hash and the video's storing
- * (onVideo) run beside the probe and the poster, each given as its own length from the remux's end.
+ * file's checks (a kept video's probe and poster frame, a transcode's MP4 header) with the page's drawing, the page's
+ * storing (onPage); the hash and the video's storing (onVideo) run beside those checks, each given as its own length
+ * from the remux's end.
  */
 export interface VideoTimings {
   probeMs: number;
@@ -332,9 +334,9 @@ export function transcodeArgs(container: VideoContainer, input: string, output: 
  * A video becomes a playable file and a one-page poster: probed in the sandbox (limits refused before any frame is
  * decoded), then kept (remuxed without re-encoding: the MP4's moov atom moved to the front, metadata such as a
  * phone's GPS position dropped) or transcoded to H.264/AAC MP4 at most 1080p with its progress reported; the stored
- * file is probed again, and a frame near its start (taken by the transcode itself, or from the kept file) is drawn
- * as page 1 and its thumbnail (File management's card and
- * the playlist's picture). Every ffmpeg run holds one slot of the render pool, so videos queue fairly with documents.
+ * file is checked (a kept one probed again, a transcode's own MP4 header read), and a frame near its start (taken by
+ * the transcode itself, or from the kept file) is drawn as page 1 and its thumbnail (File management's card and the
+ * playlist's picture). Every ffmpeg run holds one slot of the render pool, so videos queue fairly with documents.
  */
 export async function convertVideo(
   path: string,
@@ -361,6 +363,17 @@ export async function convertVideo(
     const webm = keep && container === 'webm';
     const out = join(dir, webm ? 'video.webm' : 'video.mp4');
     const poster = join(dir, 'poster.png');
+    /** The poster frame drawn as the page and its thumbnail. */
+    const draw: () => Promise<RenderedPage> = async () => {
+      try {
+        return await drawImage(poster, false, limits, enc);
+      } catch (err) {
+        if (isConversionError(err)) throw new ConversionError('FILE_CORRUPT', 'The video has no frame to show');
+        throw err;
+      }
+    };
+    /** A transcode's page, begun as soon as its poster frame is written. */
+    let drawing: Promise<RenderedPage> | undefined;
     if (keep) {
       const args = [
         '-nostdin',
@@ -390,21 +403,39 @@ export async function convertVideo(
       args.splice(args.indexOf('-y'), 0, '-progress', 'pipe:1', '-nostats');
       // The poster as a second output of the same run, from the frames it decodes anyway (scaled as the video is):
       // one sandboxed ffmpeg less, and no decoding of the stored file again (about 0.25 s of CPU for a 720p video).
+      // Written whole under a temporary name, then renamed (atomic_writing): once it is there, the page is drawn
+      // while the transcode goes on, rather than after it.
       args.push(
         ...['-map', '0:v:0', '-vf', SCALE, '-ss', posterAt(source.durationMs), '-frames:v', '1'],
-        ...['-f', 'image2', '-c:v', 'png', '-y', `file:${poster}`],
+        // stored uncompressed: deflating it (ffmpeg) and inflating it (sharp) cost about 20 ms of CPU for nothing
+        ...['-f', 'image2', '-atomic_writing', '1', '-c:v', 'png', '-compression_level', '0'],
+        ...['-y', `file:${poster}`],
       );
-      const r = await runSandboxed(
-        'ffmpeg',
-        args,
-        sandbox(run, {
-          onLine: (line) => {
-            const m = /^out_time_us=(\d+)/.exec(line);
-            if (m && opts.onProgress) opts.onProgress(Math.min(1, Number(m[1]) / totalUs));
-          },
-        }),
-      );
-      if (r.how !== 'ok') throw failure('The video cannot be transcoded', r);
+      let r: Awaited<ReturnType<typeof runSandboxed>>;
+      try {
+        r = await runSandboxed(
+          'ffmpeg',
+          args,
+          sandbox(run, {
+            onLine: (line) => {
+              const m = /^out_time_us=(\d+)/.exec(line);
+              if (m && opts.onProgress) opts.onProgress(Math.min(1, Number(m[1]) / totalUs));
+              // a progress report ends with progress=continue (about twice a second)
+              if (!drawing && line.startsWith('progress=') && existsSync(poster)) {
+                drawing = draw();
+                drawing.catch(() => {});
+              }
+            },
+          }),
+        );
+      } catch (err) {
+        await drawing?.catch(() => {});
+        throw err;
+      }
+      if (r.how !== 'ok') {
+        await drawing?.catch(() => {});
+        throw failure('The video cannot be transcoded', r);
+      }
       opts.onProgress?.(1);
     }
     const remuxMs = lap();
@@ -412,59 +443,59 @@ export async function convertVideo(
     const mimeType = webm ? 'video/webm' : 'video/mp4';
     // a kept video's poster is drawn from the stored file (a transcode made it already, unless it wrote no frame)
     const posterMade =
-      !keep &&
-      (await stat(poster)
-        .then((st) => st.size > 0)
-        .catch(() => false));
-    // The store starts now, beside the stored file's probe, the poster and the hash (the video's ETag): on a 100 MB
-    // video the store was the longest step of all and the hash as long as the probe and the poster, and none of them
-    // needs another's result. Each records its own length.
+      drawing !== undefined ||
+      (!keep &&
+        (await stat(poster)
+          .then((st) => st.size > 0)
+          .catch(() => false)));
+    // The store starts now, beside the checks of the stored file, the page's drawing and the hash (the video's
+    // ETag): on a 100 MB video the store was the longest step of all and the hash as long as the probe and the poster,
+    // and none of them needs another's result. Each records its own length.
     const since = performance.now();
     let hashMs = 0;
+    const hashing = () =>
+      hashFile(out).then((h) => {
+        hashMs = Math.round(performance.now() - since);
+        return h;
+      });
     /**
-     * The stored file probed again, its poster frame drawn as the page (a kept video's taken from it now), its hash:
-     * each only reads it, at once.
+     * A transcode's output: its own MP4 header read (the length, size and codecs ffprobe would print, without a
+     * second ffprobe's process start), the page drawn from the poster the transcode wrote, and the hash, at once.
+     * A kept video, or a transcode that wrote no frame: the stored file probed again and its poster frame taken,
+     * then the page drawn.
      */
     const checkStored = async () => {
+      if (posterMade) {
+        const [output, page, hashed] = await Promise.all([transcodedOutput(out, limits), drawing ?? draw(), hashing()]);
+        return { output, page, hashed };
+      }
       const [output, r, hashed] = await Promise.all([
-        probeVideo(out, stored, run),
-        posterMade
-          ? { how: 'ok', stdout: '', stderr: '' }
-          : runSandboxed(
-              'ffmpeg',
-              [
-                '-nostdin',
-                '-v',
-                'error',
-                '-ss',
-                posterAt(source.durationMs),
-                ...inputArgs(stored, out),
-                '-frames:v',
-                '1',
-                '-f',
-                'image2',
-                '-c:v',
-                'png',
-                '-y',
-                `file:${poster}`,
-              ],
-              // the slot names one process (the probe's); the poster's ends on the file's time limit like every run
-              sandbox(run, { slot: undefined }),
-            ),
-        hashFile(out).then((h) => {
-          hashMs = Math.round(performance.now() - since);
-          return h;
-        }),
+        keep ? probeVideo(out, stored, run) : transcodedOutput(out, limits),
+        runSandboxed(
+          'ffmpeg',
+          [
+            '-nostdin',
+            '-v',
+            'error',
+            '-ss',
+            posterAt(source.durationMs),
+            ...inputArgs(stored, out),
+            '-frames:v',
+            '1',
+            '-f',
+            'image2',
+            '-c:v',
+            'png',
+            '-y',
+            `file:${poster}`,
+          ],
+          // the slot names one process (the probe's); the poster's ends on the file's time limit like every run
+          sandbox(run, { slot: undefined }),
+        ),
+        hashing(),
       ]);
       if (r.how !== 'ok') throw failure('The video has no frame to show', r);
-      let page: Awaited<ReturnType<typeof drawImage>>;
-      try {
-        page = await drawImage(poster, false, limits, enc);
-      } catch (err) {
-        if (isConversionError(err)) throw new ConversionError('FILE_CORRUPT', 'The video has no frame to show');
-        throw err;
-      }
-      return { output, page, hashed };
+      return { output, page: await draw(), hashed };
     };
     const storing = opts.onVideo({ path: out, mimeType }).then(() => Math.round(performance.now() - since));
     // awaited on every path: the scratch directory (the file being stored) stays until the store ends
@@ -515,6 +546,43 @@ export async function convertVideo(
       timings: { probeMs, remuxMs, posterMs, pageMs, hashMs, storeMs },
     };
   });
+}
+
+/**
+ * The stored file of a transcode, as a probe of it would describe it, from its own MP4 header (readMp4Header, which
+ * reads what ffprobe reads: the movie header's length, the video sample entry's size, the track's rotation) and the
+ * settings the transcode chose (yuv420p); checked as probeVideo checks a file. Only for an MP4 this service wrote.
+ */
+async function transcodedOutput(path: string, limits: ConversionLimits): Promise<VideoProbe> {
+  let header: Mp4Header;
+  try {
+    header = await readMp4Header(path);
+  } catch (err) {
+    throw new ConversionError('FILE_CONVERSION_FAILED', 'The transcoded video cannot be read', { cause: err });
+  }
+  const v = header.video;
+  if (!v) throw new ConversionError('FILE_CORRUPT', 'The file holds no video stream');
+  if (v.width > limits.maxVideoSide || v.height > limits.maxVideoSide) {
+    throw new ConversionError(
+      'VIDEO_DIMENSIONS_TOO_LARGE',
+      `The video is ${v.width} x ${v.height} pixels, over ${limits.maxVideoSide} on a side`,
+    );
+  }
+  if (!(v.width >= 1 && v.height >= 1)) throw new ConversionError('FILE_CORRUPT', 'The video has no size');
+  if (!(header.seconds > 0)) throw new ConversionError('FILE_CORRUPT', 'The video has no length (cut short?)');
+  checkSeconds(header.seconds, limits);
+  const turned = v.rotation % 180 === 90;
+  return {
+    container: 'mp4',
+    width: turned ? v.height : v.width,
+    height: turned ? v.width : v.height,
+    durationMs: Math.round(header.seconds * 1000),
+    videoCodec: v.codec,
+    audioCodec: header.audioCodec,
+    pixelFormat: 'yuv420p',
+    frameRate: v.frameRate,
+    constantFrameRate: v.constant,
+  };
 }
 
 /** The clip's size: the video's shape within 640 x 360 (or 360 x 640), never enlarged, even sides for 4:2:0. */

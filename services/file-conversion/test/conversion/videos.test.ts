@@ -3,7 +3,7 @@
 // with their code, and a playlist naming a URL never reaches the network.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import {
   type VideoProbe,
   type PlayableFile,
 } from '../../src/conversion/index.ts';
+import { readMp4Header } from '../../src/conversion/mp4-header.ts';
 import { probeMedia, topBoxes } from '../media-inspect';
 
 let pool: RenderPool;
@@ -166,6 +167,84 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
     const { result } = await convert('moov-at-end.mp4');
     expect(result.video?.source).toMatchObject({ videoCodec: 'h264', audioCodec: 'aac', constantFrameRate: true });
     expect(result.video?.output.durationMs).toBe(result.video?.source.durationMs);
+  });
+});
+
+describe("a transcode's stored length, size and codecs", () => {
+  /** A source made here with ffmpeg (outside the engine): its name, container, ffmpeg's arguments, its stored size. */
+  const sources: [string, VideoContainer, () => string[], [number, number]][] = [
+    // 2.4 s of sound against 2 s of picture: the movie's length is its longest track's
+    [
+      'longer-sound.avi',
+      'avi',
+      () => [
+        ...['-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=duration=2.4'],
+        ...['-c:v', 'mpeg4'],
+      ],
+      [640, 360],
+    ],
+    // over 1080p standing up: scaled to 864 x 1920, at 24000/1001 fps
+    [
+      'portrait.avi',
+      'avi',
+      () => ['-f', 'lavfi', '-i', 'testsrc2=size=1080x2400:rate=24000/1001:duration=0.5', '-c:v', 'mpeg4'],
+      [864, 1920],
+    ],
+    // HEVC 320 x 240 whose track matrix turns it a quarter: the transcode turns the pixels, stored 240 x 320
+    [
+      'turned.mp4',
+      'mp4',
+      () => ['-i', files['hevc.mp4'] as string, '-c', 'copy', '-metadata:s:v', 'rotate=90'],
+      [240, 320],
+    ],
+  ];
+
+  it.each(sources)(
+    '%s: what the conversion records is what ffprobe says of the stored file',
+    async (name, container, args, size) => {
+      const source = join(dir, name);
+      const made = spawnSync('ffmpeg', [
+        '-v',
+        'error',
+        ...args(),
+        '-f',
+        container === 'avi' ? 'avi' : 'mp4',
+        '-y',
+        source,
+      ]);
+      expect(made.status, String(made.stderr)).toBe(0);
+      const out = join(kept, `${name}.stored.mp4`);
+      const result = await convertDocument(
+        { path: source },
+        { pool, tmpDir: tmp, onVideo: (v) => copyFile(v.path, out) },
+        () => {},
+      );
+      expect(result.video?.processing).toBe('transcoded');
+      const probed = probeMedia(out);
+      const video = probed.streams.find((s) => s.codec_type === 'video');
+      const audio = probed.streams.find((s) => s.codec_type === 'audio');
+      const output = result.video?.output as VideoProbe;
+      expect([output.width, output.height]).toEqual(size);
+      expect(output).toMatchObject({
+        container: 'mp4',
+        width: video?.width,
+        height: video?.height,
+        durationMs: Math.round(Number(probed.format.duration) * 1000),
+        videoCodec: video?.codec_name,
+        audioCodec: audio?.codec_name ?? null,
+        constantFrameRate: true,
+      });
+      const [n, d] = (video?.avg_frame_rate ?? '0/1').split('/').map(Number);
+      expect(output.frameRate).toBeCloseTo((n ?? 0) / (d ?? 1), 6);
+      expect(await readdir(tmp)).toEqual([]);
+    },
+  );
+
+  it('a file with no movie header is not described: the reader throws, so the conversion fails', async () => {
+    const cut = join(dir, 'no-moov.mp4');
+    // an MP4's first bytes only: ftyp, then nothing a reader can use
+    await writeFile(cut, (await readFile(files['h264-aac.mp4'] as string)).subarray(0, 32));
+    await expect(readMp4Header(cut)).rejects.toThrow(/moov/);
   });
 });
 
