@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -372,8 +372,6 @@ export async function convertVideo(
         throw err;
       }
     };
-    /** A transcode's page, begun as soon as its poster frame is written. */
-    let drawing: Promise<RenderedPage> | undefined;
     if (keep) {
       const args = [
         '-nostdin',
@@ -403,39 +401,24 @@ export async function convertVideo(
       args.splice(args.indexOf('-y'), 0, '-progress', 'pipe:1', '-nostats');
       // The poster as a second output of the same run, from the frames it decodes anyway (scaled as the video is):
       // one sandboxed ffmpeg less, and no decoding of the stored file again (about 0.25 s of CPU for a 720p video).
-      // Written whole under a temporary name, then renamed (atomic_writing): once it is there, the page is drawn
-      // while the transcode goes on, rather than after it.
+      // (Drawing the page while the transcode goes on was tried: ffmpeg 5.1 writes this frame only near the run's
+      // end, so the page is drawn after it, beside the header read and the hash.)
       args.push(
         ...['-map', '0:v:0', '-vf', SCALE, '-ss', posterAt(source.durationMs), '-frames:v', '1'],
         // stored uncompressed: deflating it (ffmpeg) and inflating it (sharp) cost about 20 ms of CPU for nothing
-        ...['-f', 'image2', '-atomic_writing', '1', '-c:v', 'png', '-compression_level', '0'],
-        ...['-y', `file:${poster}`],
+        ...['-f', 'image2', '-c:v', 'png', '-compression_level', '0', '-y', `file:${poster}`],
       );
-      let r: Awaited<ReturnType<typeof runSandboxed>>;
-      try {
-        r = await runSandboxed(
-          'ffmpeg',
-          args,
-          sandbox(run, {
-            onLine: (line) => {
-              const m = /^out_time_us=(\d+)/.exec(line);
-              if (m && opts.onProgress) opts.onProgress(Math.min(1, Number(m[1]) / totalUs));
-              // a progress report ends with progress=continue (about twice a second)
-              if (!drawing && line.startsWith('progress=') && existsSync(poster)) {
-                drawing = draw();
-                drawing.catch(() => {});
-              }
-            },
-          }),
-        );
-      } catch (err) {
-        await drawing?.catch(() => {});
-        throw err;
-      }
-      if (r.how !== 'ok') {
-        await drawing?.catch(() => {});
-        throw failure('The video cannot be transcoded', r);
-      }
+      const r = await runSandboxed(
+        'ffmpeg',
+        args,
+        sandbox(run, {
+          onLine: (line) => {
+            const m = /^out_time_us=(\d+)/.exec(line);
+            if (m && opts.onProgress) opts.onProgress(Math.min(1, Number(m[1]) / totalUs));
+          },
+        }),
+      );
+      if (r.how !== 'ok') throw failure('The video cannot be transcoded', r);
       opts.onProgress?.(1);
     }
     const remuxMs = lap();
@@ -443,11 +426,10 @@ export async function convertVideo(
     const mimeType = webm ? 'video/webm' : 'video/mp4';
     // a kept video's poster is drawn from the stored file (a transcode made it already, unless it wrote no frame)
     const posterMade =
-      drawing !== undefined ||
-      (!keep &&
-        (await stat(poster)
-          .then((st) => st.size > 0)
-          .catch(() => false)));
+      !keep &&
+      (await stat(poster)
+        .then((st) => st.size > 0)
+        .catch(() => false));
     // The store starts now, beside the checks of the stored file, the page's drawing and the hash (the video's
     // ETag): on a 100 MB video the store was the longest step of all and the hash as long as the probe and the poster,
     // and none of them needs another's result. Each records its own length.
@@ -466,7 +448,7 @@ export async function convertVideo(
      */
     const checkStored = async () => {
       if (posterMade) {
-        const [output, page, hashed] = await Promise.all([transcodedOutput(out, limits), drawing ?? draw(), hashing()]);
+        const [output, page, hashed] = await Promise.all([transcodedOutput(out, limits), draw(), hashing()]);
         return { output, page, hashed };
       }
       const [output, r, hashed] = await Promise.all([
