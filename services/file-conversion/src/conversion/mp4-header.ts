@@ -43,8 +43,8 @@ function* boxes(b: Buffer, from: number, to: number): Generator<Box> {
   }
 }
 
-const child = (b: Buffer, box: Box | undefined, type: string, skip = 0) =>
-  box ? [...boxes(b, box.start + skip, box.end)].find((c) => c.type === type) : undefined;
+const child = (b: Buffer, box: Box | undefined, type: string) =>
+  box ? [...boxes(b, box.start, box.end)].find((c) => c.type === type) : undefined;
 
 /**
  * Reads the `moov` of an MP4 this service wrote (faststart: it comes before the media data) for what the stored

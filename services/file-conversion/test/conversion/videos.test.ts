@@ -240,6 +240,24 @@ describe("a transcode's stored length, size and codecs", () => {
     },
   );
 
+  it('the poster is the frame a tenth in (of a short clip), not the first', async () => {
+    // black for 0.1 s, then white: a 2 s clip's poster is taken at 0.2 s
+    const source = join(dir, 'black-then-white.avi');
+    const made = spawnSync('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'color=black:s=320x240:r=25:d=0.1'],
+      ...['-f', 'lavfi', '-i', 'color=white:s=320x240:r=25:d=1.9', '-filter_complex', '[0][1]concat=n=2:v=1'],
+      ...['-c:v', 'mpeg4', '-y', source],
+    ]);
+    expect(made.status, String(made.stderr)).toBe(0);
+    const pages: RenderedPage[] = [];
+    const result = await convertDocument({ path: source }, { pool, tmpDir: tmp, onVideo: async () => {} }, (p) => {
+      pages.push(p);
+    });
+    expect(result.video?.processing).toBe('transcoded');
+    const { channels } = await sharp((pages[0] as RenderedPage).webp).stats();
+    expect(channels[0]?.mean).toBeGreaterThan(200);
+  });
+
   it('a file with no movie header is not described: the reader throws, so the conversion fails', async () => {
     const cut = join(dir, 'no-moov.mp4');
     // an MP4's first bytes only: ftyp, then nothing a reader can use
