@@ -214,11 +214,22 @@ describe("a transcode's stored length, size and codecs", () => {
       ]);
       expect(made.status, String(made.stderr)).toBe(0);
       const out = join(kept, `${name}.stored.mp4`);
+      const pages: RenderedPage[] = [];
       const result = await convertDocument(
         { path: source },
         { pool, tmpDir: tmp, onVideo: (v) => copyFile(v.path, out) },
-        () => {},
+        (p) => {
+          pages.push(p);
+        },
       );
+      // the page: the stored size brought to a 1920 long side, its shape kept (as sharp's fit 'inside' makes it)
+      const [w, h] = size;
+      const long = defaultLimits.maxLongSide;
+      const page = pages[0] as RenderedPage;
+      expect([page.width, page.height]).toEqual(
+        w >= h ? [long, Math.round((h * long) / w)] : [Math.round((w * long) / h), long],
+      );
+      expect(await sharp(page.webp).metadata()).toMatchObject({ width: page.width, height: page.height });
       expect(result.video?.processing).toBe('transcoded');
       const probed = probeMedia(out);
       const video = probed.streams.find((s) => s.codec_type === 'video');
