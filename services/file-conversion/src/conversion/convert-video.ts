@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -375,6 +375,8 @@ export async function convertVideo(
         throw err;
       }
     };
+    /** A transcode's page, begun as soon as its poster frame is written. */
+    let drawing: Promise<RenderedPage> | undefined;
     if (keep) {
       const args = [
         '-nostdin',
@@ -406,27 +408,46 @@ export async function convertVideo(
       // one sandboxed ffmpeg less, and no decoding of the stored file again (about 0.25 s of CPU for a 720p video).
       // The frame is picked by trim before anything else: with an output -ss, ffmpeg 5.1 scaled and converted every
       // frame of the video to RGB for this output, before and after the one it kept (about 0.14 s of CPU for 6 s of
-      // 720p). (Drawing the page while the transcode goes on was tried: ffmpeg 5.1 writes this frame only near the
-      // run's end, so the page is drawn after it, beside the header read and the hash.)
+      // 720p).
       const posterPick = `trim=start=${posterAt(source.durationMs)},trim=end_frame=1`;
       args.push(
         // then brought to the page's size (long side limits.maxLongSide, as drawImage would: lanczos), so sharp only
-        // encodes it: upscaling a 720p frame there cost about 65 ms of CPU, here about a tenth of that
+        // encodes it: its upscaling of a 720p frame waited after the transcode (60-70 ms of CPU; here about 50 ms more
+        // of the command's, beside x264's work)
         ...['-map', '0:v:0', '-vf', `${posterPick},${SCALE},${pageScale(limits.maxLongSide)}`, '-frames:v', '1'],
-        // stored uncompressed: deflating it (ffmpeg) and inflating it (sharp) cost about 20 ms of CPU for nothing
-        ...['-f', 'image2', '-c:v', 'png', '-compression_level', '0', '-y', `file:${poster}`],
+        // One encoder thread: a frame-threaded PNG encoder held its only frame until the run's end. So the frame is
+        // written as soon as it is decoded, whole under a temporary name then renamed (atomic_writing), and the page
+        // is drawn while the transcode goes on. Stored uncompressed: deflating it (ffmpeg) and inflating it (sharp)
+        // cost about 20 ms of CPU for nothing.
+        ...['-threads:v', '1', '-f', 'image2', '-atomic_writing', '1', '-c:v', 'png', '-compression_level', '0'],
+        ...['-y', `file:${poster}`],
       );
-      const r = await runSandboxed(
-        'ffmpeg',
-        args,
-        sandbox(run, {
-          onLine: (line) => {
-            const m = /^out_time_us=(\d+)/.exec(line);
-            if (m && opts.onProgress) opts.onProgress(Math.min(1, Number(m[1]) / totalUs));
-          },
-        }),
-      );
-      if (r.how !== 'ok') throw failure('The video cannot be transcoded', r);
+      let r: Awaited<ReturnType<typeof runSandboxed>>;
+      try {
+        r = await runSandboxed(
+          'ffmpeg',
+          args,
+          sandbox(run, {
+            onLine: (line) => {
+              const m = /^out_time_us=(\d+)/.exec(line);
+              if (m && opts.onProgress) opts.onProgress(Math.min(1, Number(m[1]) / totalUs));
+              // each progress report (about twice a second) ends with its progress= line
+              if (!drawing && line.startsWith('progress=') && existsSync(poster)) {
+                drawing = draw();
+                drawing.catch(() => {});
+              }
+            },
+          }),
+        );
+      } catch (err) {
+        // the page being drawn reads the scratch directory: it ends before the directory goes
+        await drawing?.catch(() => {});
+        throw err;
+      }
+      if (r.how !== 'ok') {
+        await drawing?.catch(() => {});
+        throw failure('The video cannot be transcoded', r);
+      }
       opts.onProgress?.(1);
     }
     const remuxMs = lap();
@@ -434,10 +455,11 @@ export async function convertVideo(
     const mimeType = webm ? 'video/webm' : 'video/mp4';
     // a kept video's poster is drawn from the stored file (a transcode made it already, unless it wrote no frame)
     const posterMade =
-      !keep &&
-      (await stat(poster)
-        .then((st) => st.size > 0)
-        .catch(() => false));
+      drawing !== undefined ||
+      (!keep &&
+        (await stat(poster)
+          .then((st) => st.size > 0)
+          .catch(() => false)));
     // The store starts now, beside the checks of the stored file, the page's drawing and the hash (the video's
     // ETag): on a 100 MB video the store was the longest step of all and the hash as long as the probe and the poster,
     // and none of them needs another's result. Each records its own length.
@@ -456,7 +478,7 @@ export async function convertVideo(
      */
     const checkStored = async () => {
       if (posterMade) {
-        const [output, page, hashed] = await Promise.all([transcodedOutput(out, limits), draw(), hashing()]);
+        const [output, page, hashed] = await Promise.all([transcodedOutput(out, limits), drawing ?? draw(), hashing()]);
         return { output, page, hashed };
       }
       const [output, r, hashed] = await Promise.all([
