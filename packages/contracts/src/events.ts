@@ -199,6 +199,16 @@ export const ScreenPairedEvent = z.object({
   screenIds: z.array(z.string()),
   pairedAt: IsoDateTime,
 });
+/**
+ * A display's signing key was bound to its screen (once per screen: the first binding wins). Every screens instance
+ * holds "no key bound" per screen in memory, so an unsigned play batch reads nothing; this event ends that at once.
+ */
+export const ScreenKeyBoundEvent = z.object({
+  screenId: z.string(),
+  ownerId: z.string(),
+  keyId: z.string(),
+  boundAt: IsoDateTime,
+});
 /** A screen was unpaired: the gateway refuses its device token from now on. */
 export const ScreenRevokedEvent = z.object({
   screenId: z.string(),
@@ -351,6 +361,7 @@ export const eventDataSchemas = {
   [subjects.screenChanged]: ScreenChangedEvent,
   [subjects.screenRevoked]: ScreenRevokedEvent,
   [subjects.screenPaired]: ScreenPairedEvent,
+  [subjects.screenKeyBound]: ScreenKeyBoundEvent,
   [subjects.fleetChanged]: FleetChangedEvent,
   [subjects.screenAlert]: ScreenAlertEvent,
   [subjects.alertTakeover]: AlertTakeoverEvent,

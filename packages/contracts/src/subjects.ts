@@ -27,6 +27,7 @@ export const subjects = {
   screenChanged: 'screens.screen.changed.v1',
   screenRevoked: 'screens.screen.revoked.v1',
   screenPaired: 'screens.screen.paired.v1',
+  screenKeyBound: 'screens.key.bound.v1',
   fleetChanged: 'screens.fleet.changed.v1',
   screenAlert: 'screens.alert.raised.v1',
   alertTakeover: 'screens.takeover.alerted.v1',

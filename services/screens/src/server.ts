@@ -47,6 +47,7 @@ export async function createServer(
         logger: base.logger,
         playsStream: config.PLAYS_STREAM,
         intakeLimits: { maxPending: config.PLAY_INTAKE_MAX_PENDING, timeoutMs: config.PLAY_INTAKE_TIMEOUT_MS },
+        now: () => base.clock.ms(),
       }),
       // test only (refused in production): compaction's crash points
       failpoints: createFailpoints(SERVICE_NAME, config.PAGECAST_FAILPOINTS, base.logger, base.clock),

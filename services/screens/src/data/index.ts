@@ -35,6 +35,8 @@ export async function createRepositories(
     playsStream?: string;
     /** the intake's bound on records awaiting their acknowledgement, and a batch's time */
     intakeLimits?: { maxPending?: number; timeoutMs?: number };
+    /** the service's clock (ms): what in-memory entries age on */
+    now?: () => number;
   } = {},
 ) {
   const models = defineModels(conn);
@@ -46,6 +48,9 @@ export async function createRepositories(
     fleets: conn.collection('screen_fleets') as unknown as ViewCollection,
   });
   view.follow(nats, opts.logger);
+  // the screens' signing keys as every instance holds them: bindings heard from every instance
+  const signed = createSignedPlayRepository(conn, opts.now ? { now: opts.now } : {});
+  signed.follow(nats, opts.logger);
   await nats.nc.flush();
   const loaded = await view.load();
   opts.logger?.info(loaded, 'device view loaded');
@@ -75,7 +80,7 @@ export async function createRepositories(
     proposals: createProposalRepository(conn),
     /** the workspaces' settings account mirrors (approval on or off) */
     settings: createWorkspaceSettings(nats, opts.logger),
-    signed: createSignedPlayRepository(conn),
+    signed,
     /** short leases (kit): an owner's fleet changes one at a time, one incident sweep at a time */
     leases: createClaims(conn, 'fleet_leases'),
     /** one-time passes of a deployment (kit claims, kept) */

@@ -1,9 +1,32 @@
 // Signed proof of play (see the README, "Signed proof of play"): the displays' public keys, one per screen, and the
 // signed batches exactly as the displays signed them. Kept apart from plays.ts: these are the evidence a proof file
 // is made of, the plays are what the service judged of it.
-import type { DisplayPublicKey, PlayRecord, PlayRefusalReason, SignatureAlg } from '@pagecast/contracts';
-import { isDuplicateKeyError } from '@pagecast/service-kit';
+import {
+  type DisplayPublicKey,
+  type PlayRecord,
+  type PlayRefusalReason,
+  type SignatureAlg,
+  subjects,
+} from '@pagecast/contracts';
+import {
+  type ByIdCollection,
+  createMemoryView,
+  eventRoutes,
+  followEvents,
+  isDuplicateKeyError,
+  type Logger,
+  type Nats,
+} from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
+
+/**
+ * How long an instance holds "no key bound" for a screen without hearing of a binding: the longest an unsigned batch
+ * can still be taken after another instance bound a key whose event this one missed (a dropped connection clears
+ * them all at once; the binding's event, sent through the outbox, ends the entry on every instance at once).
+ */
+export const KEY_ABSENT_TTL_MS = 60_000;
+/** At most this many screens' "no key" held (the least recently used goes first: it is read again). */
+const KEY_ABSENT_MAX = 100_000;
 
 /** A screen's key, bound once (`_id` is the screen's id: the first binding wins, insert-once). */
 export interface DisplayKeyDoc {
@@ -41,7 +64,11 @@ export interface SignedBatchDoc {
 
 type Verdict = { counted: number } | { refused: PlayRefusalReason };
 
-export function createSignedPlayRepository(conn: mongoose.Connection) {
+export function createSignedPlayRepository(
+  conn: mongoose.Connection,
+  /** now: the clock the "no key" entries age on (the service's: the tests move it) */
+  opts: { now?: () => number } = {},
+) {
   const keys = conn.collection<DisplayKeyDoc>('screen_keys');
   const batches = conn.collection<SignedBatchDoc>('play_batches');
   const plays = conn.collection<{ _id: string; seconds: number; ownerId: string; startedAt: Date }>('plays');
@@ -50,30 +77,59 @@ export function createSignedPlayRepository(conn: mongoose.Connection) {
   void batches.createIndex({ keyId: 1, seq: 1 }).catch(() => undefined);
   // a key never changes once bound: kept for good once read (a screen unpaired keeps its key, for its proofs)
   const known = new Map<string, DisplayKeyDoc>();
+  // "no key bound", per screen: every unsigned batch of a screen without a key asked the database before (another
+  // instance may bind one meanwhile); now held KEY_ABSENT_TTL_MS at most and ended by the binding's event. A read
+  // that finds a key is not kept here (it goes to `known`); reads of many screens at once are one `$in`.
+  const absent = createMemoryView<DisplayKeyDoc>({
+    source: keys as unknown as ByIdCollection,
+    max: KEY_ABSENT_MAX,
+    backstopMs: KEY_ABSENT_TTL_MS,
+    keep: (value) => value === null,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
   const id = (keyId: string, seq: number) => `${keyId}#${seq}`;
+  const events = eventRoutes()
+    .on(subjects.screenKeyBound, (data) => absent.forget(data.screenId))
+    // an unpaired screen's calls are refused before its key is looked at (its record, in the device view)
+    .on(subjects.screenRevoked, (data) => {
+      known.delete(data.screenId);
+      absent.forget(data.screenId);
+    });
 
   return {
-    /** The screen's key, or null when none is bound yet. */
-    async keyOf(screenId: string): Promise<DisplayKeyDoc | null> {
+    /**
+     * The screen's key, or null when none is bound yet ("none" from memory for KEY_ABSENT_TTL_MS at most, unless a
+     * binding was heard). `fresh`: read the database whatever memory holds (a signed batch about to be refused).
+     */
+    async keyOf(screenId: string, fresh = false): Promise<DisplayKeyDoc | null> {
       const kept = known.get(screenId);
       if (kept) return kept;
-      const doc = await keys.findOne({ _id: screenId });
+      const doc = await absent.get(screenId, fresh);
       if (doc) known.set(screenId, doc);
       return doc;
     },
-    /** Binds `key` to the screen unless one is bound: answers the key bound (this one, or the one before). */
-    async bind(key: DisplayKeyDoc): Promise<DisplayKeyDoc> {
+    /**
+     * Binds `key` to the screen unless one is bound: answers the key bound (this one, or the one before), and whether
+     * this call bound it (then its caller announces it: screens.key.bound.v1).
+     */
+    async bind(key: DisplayKeyDoc): Promise<{ bound: DisplayKeyDoc; inserted: boolean }> {
       try {
         await keys.insertOne(key);
         known.set(key._id, key);
-        return key;
+        absent.forget(key._id);
+        return { bound: key, inserted: true };
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         const bound = await keys.findOne({ _id: key._id });
         if (!bound) throw err;
         known.set(key._id, bound);
-        return bound;
+        absent.forget(key._id);
+        return { bound, inserted: false };
       }
+    },
+    /** Hears the bindings and unpairings of every instance (a lost connection forgets every "no key"). */
+    follow(nats: Nats, logger?: Logger) {
+      return followEvents(nats, events, { logger, onGap: () => absent.clear() });
     },
     keysOf: (screenIds: string[]) => keys.find({ _id: { $in: screenIds } }).toArray(),
     batch: (keyId: string, seq: number) => batches.findOne({ _id: id(keyId, seq) }),

@@ -9,8 +9,8 @@ import type {
   PlayBatchRequest,
   SignedBatchHeader,
 } from '@pagecast/contracts';
-import { signatureAlgOf } from '@pagecast/contracts';
-import { AppError } from '@pagecast/service-kit';
+import { signatureAlgOf, subjects } from '@pagecast/contracts';
+import { AppError, nameUuid } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import type { ScreenRecord } from '../data';
 import type { DisplayKeyDoc } from '../data/signed-plays';
@@ -35,7 +35,7 @@ export async function bindDisplayKey(
       issues: [{ path: 'publicKey', message: 'not a usable public key', key: 'validation.invalid' }],
     });
   }
-  return ctx.data.signed.bind({
+  const { bound, inserted } = await ctx.data.signed.bind({
     _id: screen._id,
     keyId: keyIdOf(jwk),
     alg: signatureAlgOf(jwk),
@@ -44,6 +44,16 @@ export async function bindDisplayKey(
     ownerId: screen.ownerId,
     boundAt: new Date(ctx.clock.ms()),
   });
+  // every instance holds "no key" for screens without one: this ends it everywhere (through the outbox, so a crash
+  // after the insert still announces it; an instance that misses it holds "no key" KEY_ABSENT_TTL_MS at most)
+  if (inserted) {
+    await ctx.outbox.add(
+      subjects.screenKeyBound,
+      { screenId: bound._id, ownerId: bound.ownerId, keyId: bound.keyId, boundAt: bound.boundAt.toISOString() },
+      { id: nameUuid(`screens.key.bound:${bound._id}`, 'v5') },
+    );
+  }
+  return bound;
 }
 
 /**
@@ -78,8 +88,10 @@ export async function checkSignedBatch(
   screen: ScreenRecord,
   input: PlayBatchRequest,
 ): Promise<SignedBatch | null> {
-  const key = await ctx.data.signed.keyOf(screen._id);
   const header = input.signed;
+  // "no key" may come from memory (KEY_ABSENT_TTL_MS at most): a signed batch is not refused on it without a read
+  let key = await ctx.data.signed.keyOf(screen._id);
+  if (!key && header) key = await ctx.data.signed.keyOf(screen._id, true);
   if (!key) return header ? refuse('no key is bound to this screen: register it first') : null;
   if (!header) return refuse('missing: this screen signs its batches');
   if (header.key !== key.keyId) return refuse("not signed by this screen's key");
