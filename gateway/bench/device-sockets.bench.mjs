@@ -9,14 +9,14 @@
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import http from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { jwksStandIn } from './jwks-stand-in.mjs';
 import { connect } from '@nats-io/transport-node';
 import { DEVICE_SOCKET_PATH } from '@pagecast/contracts';
 import { createLogger, serveDeviceRpc } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
 
@@ -24,21 +24,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const KiB = 1024;
 
 async function jwksServer() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const kid = randomUUID();
-  const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  const server = http.createServer((req, res) => {
-    if (req.url === '/.well-known/jwks.json') {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ keys: [jwk] }));
-    } else {
-      res.statusCode = 404;
-      res.end();
-    }
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${server.address().port}`;
+  const { url, kid, privateKey, close } = await jwksStandIn();
   const sign = (d) =>
     new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
       .setProtectedHeader({ alg: 'EdDSA', kid })
@@ -46,7 +32,7 @@ async function jwksServer() {
       .setIssuedAt()
       .setExpirationTime('2h')
       .sign(privateKey);
-  return { url, sign, close: () => new Promise((r) => server.close(r)) };
+  return { url, sign, close };
 }
 
 const nodeArgs =

@@ -11,30 +11,17 @@ import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { jwksStandIn } from './jwks-stand-in.mjs';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { testEnv } from '@pagecast/service-kit/testing';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { SignJWT } from 'jose';
 import { percentile } from '../../scripts/lib/stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 async function jwksServer() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const kid = randomUUID();
-  const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  const server = http.createServer((req, res) => {
-    if (req.url === '/.well-known/jwks.json') {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ keys: [jwk] }));
-    } else {
-      res.statusCode = 404;
-      res.end();
-    }
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${server.address().port}`;
+  const { url, kid, privateKey, close } = await jwksStandIn();
   const sign = (sub, sid) =>
     new SignJWT({ sid })
       .setProtectedHeader({ alg: 'EdDSA', kid })
@@ -42,7 +29,7 @@ async function jwksServer() {
       .setIssuedAt()
       .setExpirationTime('2h')
       .sign(privateKey);
-  return { url, sign, close: () => new Promise((r) => server.close(r)) };
+  return { url, sign, close };
 }
 
 /** Starts the gateway process; resolves with its port and a `call(type)` for IPC requests. */
