@@ -1,6 +1,5 @@
 // The vitest suite lives in its own entry point so that importing the testing helpers (benchmarks do) never loads vitest.
 import { routesFor, type ServiceName } from '@pagecast/contracts';
-import type mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BaseConfig, ConfigError } from './config';
 import { testEnv, uniqueName } from './testing';
@@ -10,7 +9,7 @@ export interface ServiceHealthOptions<C extends BaseConfig> {
   /** the port the service listens on when PORT is not set (docs/platform.md) */
   defaultPort: number;
   loadConfig(env: NodeJS.ProcessEnv): C;
-  createServer(config: C): Promise<{ url: string; context: { conn: mongoose.Connection }; close(): Promise<void> }>;
+  createServer(config: C): Promise<{ url: string; close(opts?: { dropDatabase?: boolean }): Promise<void> }>;
   /** the service stores objects: its configuration requires the S3 keys */
   s3?: boolean;
 }
@@ -33,8 +32,8 @@ export function describeServiceHealth<C extends BaseConfig>(opts: ServiceHealthO
     server = await opts.createServer(config);
   });
   afterAll(async () => {
-    await server?.context.conn.dropDatabase();
-    await server?.close();
+    // the service's writers stop before its database is dropped
+    await server?.close({ dropDatabase: true });
   });
 
   describe(`${service} starts against the real servers`, () => {

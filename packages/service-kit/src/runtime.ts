@@ -41,7 +41,12 @@ export interface RunningService<Ctx> {
   port: number;
   url: string;
   context: Ctx;
-  close(): Promise<void>;
+  /**
+   * Stops everything, newest first. dropDatabase (tests): the service's database is dropped after every writer of it
+   * (consumers, jobs, the outbox relay) has stopped and before its connection closes, so no write lands in (or
+   * fails on) a dropped database.
+   */
+  close(opts?: { dropDatabase?: boolean }): Promise<void>;
 }
 
 export interface ServiceRuntimeOptions<C extends BaseConfig, S extends boolean, Ctx> {
@@ -75,7 +80,9 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
   const onClose: OnClose = (close) => {
     closers.push(close);
   };
-  const closeAll = async () => {
+  let dropOnClose = false;
+  const closeAll = async (o: { dropDatabase?: boolean } = {}) => {
+    dropOnClose = o.dropDatabase === true;
     for (const close of closers.splice(0).reverse()) {
       await close().catch((err: unknown) => logger.warn({ err }, 'error while closing'));
     }
@@ -88,7 +95,14 @@ export async function startServiceRuntime<C extends BaseConfig, Ctx, S extends b
       maxPoolSize: config.MONGO_MAX_POOL_SIZE,
       retry,
     });
-    onClose(() => conn.close());
+    // registered first, so it runs last: every writer is stopped before the drop a test may ask for
+    onClose(async () => {
+      try {
+        if (dropOnClose) await conn.dropDatabase();
+      } finally {
+        await conn.close();
+      }
+    });
     const nats = await connectNats(config.NATS_URL, logger, name, { replicas: config.NATS_REPLICAS, retry });
     onClose(() => nats.nc.drain());
     await untilReady('nats streams', () => ensureStreams(nats.jsm), retry, permanentNatsError);

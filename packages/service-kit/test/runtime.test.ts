@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { signClientAddressHeader, signIdentityHeader } from '../src/identity';
 import { createLogger } from '../src/logger';
+import { connectMongo } from '../src/mongo';
 import { type RunningService, type RuntimeContext, startServiceRuntime } from '../src/runtime';
 import { testEnv, uniqueName } from '../src/testing';
 
@@ -46,7 +47,11 @@ describe('startServiceRuntime (real NATS, FerretDB and MinIO)', () => {
       },
       mount: (context, onClose) => {
         expect(context.extra).toBe(1);
-        onClose(async () => order.push('mount'));
+        // a writer that writes as it stops (a consumer finishing its message): it must not outlive the drop
+        onClose(async () => {
+          order.push('mount');
+          await context.conn.collection('late').insertOne({ at: 'close' });
+        });
         return [pingRouter()];
       },
     });
@@ -71,13 +76,20 @@ describe('startServiceRuntime (real NATS, FerretDB and MinIO)', () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string };
     expect(doc.openapi).toMatch(/^3\.1\./);
 
-    await server.context.conn.dropDatabase();
-    await server.close();
+    await server.close({ dropDatabase: true });
     // HTTP closed before the service's own closers; those before the connections they use.
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
     expect(order).toEqual(['mount', 'context (mongo open: true)']);
     expect(server.context.conn.readyState).toBe(0);
     expect(server.context.nats.nc.isClosed()).toBe(true);
+    // dropped after the writers stopped: the late write went with it (before them, it would have made it again)
+    const admin = await connectMongo(testEnv().MONGO_URL, 'admin', logger);
+    try {
+      const { databases } = await admin.db!.admin().listDatabases();
+      expect(databases.map((d) => d.name)).not.toContain(server.context.dbName);
+    } finally {
+      await admin.close();
+    }
   });
 
   it('a failed start closes what it had opened and rethrows', async () => {

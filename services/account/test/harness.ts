@@ -41,7 +41,6 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
     nats,
     async close() {
       await server.context.background.idle();
-      await server.context.conn.dropDatabase();
       const durable = `${durableName(server.context.dbName)}-billing`;
       await nats.jsm.consumers.delete('BILLING', durable).catch(() => undefined);
       await nats.jsm.consumers
@@ -52,7 +51,8 @@ export async function startHarness(prefix: string, extraEnv: Record<string, stri
         await nats.jsm.consumers
           .delete('SCREENS', `${durableName(server.context.dbName)}-${suffix}`)
           .catch(() => undefined);
-      await server.close();
+      // dropped once its writers (consumers, jobs, outbox relay) have stopped
+      await server.close({ dropDatabase: true });
       await nats.nc.drain();
     },
   };

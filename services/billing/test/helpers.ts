@@ -53,9 +53,9 @@ export async function startBilling(
 /** Drops what a run made: database and durables. */
 export async function destroyBilling(svc: TestService): Promise<void> {
   const { context } = svc.server;
-  await context.conn.dropDatabase().catch(() => {});
   await context.nats.jsm.consumers.delete('ACCOUNT', `${svc.env.CONSUMER_PREFIX}-account`).catch(() => {});
-  await svc.close();
+  // dropped once its writers (consumers, jobs, outbox relay) have stopped
+  await svc.server.close({ dropDatabase: true });
 }
 
 /**

@@ -58,7 +58,6 @@ export async function startService(
 /** Drops what a run made: database, bucket (with its objects), durables. */
 export async function destroyService(svc: TestService): Promise<void> {
   const { context } = svc.server;
-  await context.conn.dropDatabase().catch(() => {});
   const { client, bucket } = context.s3;
   const names: string[] = [];
   for await (const o of client.listObjectsV2(bucket, '', true)) if (o.name) names.push(o.name);
@@ -73,7 +72,8 @@ export async function destroyService(svc: TestService): Promise<void> {
   ] as const) {
     await context.nats.jsm.consumers.delete(stream, `${prefix}-${suffix}`).catch(() => {});
   }
-  await svc.close();
+  // dropped once its writers (workers, consumers, outbox relay) have stopped
+  await svc.server.close({ dropDatabase: true });
 }
 
 /** A member: their user id alone (acting in their own workspace), or acting in `workspaceId` with `role`. */

@@ -39,11 +39,11 @@ export async function startMarketplace(
 /** Drops what a run made: database and durables. */
 export async function destroyMarketplace(svc: TestService): Promise<void> {
   const { context } = svc.server;
-  await context.conn.dropDatabase().catch(() => {});
   for (const [stream, name] of Object.entries(consumerNames(svc.env.CONSUMER_PREFIX ?? ''))) {
     await context.nats.jsm.consumers.delete(stream, name).catch(() => {});
   }
-  await svc.close();
+  // dropped once its writers (consumers, jobs, outbox relay) have stopped
+  await svc.server.close({ dropDatabase: true });
 }
 
 export function identityHeaders(svc: TestService, userId: string): Record<string, string> {

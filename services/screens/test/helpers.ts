@@ -86,9 +86,9 @@ async function open(
         await jsm.consumers.delete(stream, name).catch(() => {});
       if (dropDatabase) {
         await jsm.streams.delete(server.context.config.PLAYS_STREAM).catch(() => {});
-        await server.context.conn.dropDatabase().catch(() => {});
       }
-      await server.close();
+      // dropped once its writers (consumers, jobs, outbox relay) have stopped
+      await server.close({ dropDatabase });
     },
   };
 }

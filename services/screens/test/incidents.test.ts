@@ -329,8 +329,7 @@ describe('the test clock (failpoint screens.clock)', () => {
     } finally {
       for (const [stream, name] of Object.entries(consumerNames(env.CONSUMER_PREFIX)))
         await server.context.nats.jsm.consumers.delete(stream, name).catch(() => {});
-      await server.context.conn.dropDatabase().catch(() => {});
-      await server.close();
+      await server.close({ dropDatabase: true });
     }
     // without the failpoint there is no such route
     const plain = await call(svc, null, 'POST', '/internal/test/clock', { ms: 1000 });
