@@ -13,7 +13,8 @@
 // time of the processes it ran (the kernel's account of waited-for children, /proc/self/stat) plus, for ours, this
 // process's own (sharp drawing the poster); its ratio is the overhead of the pipeline with the waiting taken out.
 // The source is made here with ffmpeg (a moving test pattern and a tone, MPEG-4 part 2 in AVI), so no file to keep.
-//   benchMedia({ log, size, seconds, rate, runs }); BENCH_MEDIA_SECONDS (default 6), BENCH_MEDIA_RUNS (default 7).
+//   benchMedia({ log, size, seconds, rate, runs }); BENCH_MEDIA_SIZE (default 1280x720), BENCH_MEDIA_SECONDS (default 6),
+//   BENCH_MEDIA_RUNS (default 7).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -65,7 +66,7 @@ const load = () =>
  */
 export async function benchMedia({
   log = console.log,
-  size = '1280x720',
+  size = process.env.BENCH_MEDIA_SIZE ?? '1280x720',
   seconds = Number(process.env.BENCH_MEDIA_SECONDS ?? 6),
   rate = 30,
   runs = Number(process.env.BENCH_MEDIA_RUNS ?? 7),

@@ -198,8 +198,8 @@ describe('real videos are kept when Chromium plays them well, transcoded otherwi
     const boxes = topBoxes(stored);
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
     expect(probeMedia(path).streams.map((s) => s.codec_name)).toEqual(['h264', 'aac']);
-    // the poster is page 1 at the page size
-    expect([page.width, page.height]).toEqual([1920, 1080]);
+    // the poster is page 1 at the video's own size
+    expect([page.width, page.height]).toEqual([1280, 720]);
   });
 
   it('a camera clip in AVI (MS-MPEG4 v3) is transcoded to H.264 MP4 for its container, its size and 2 s kept', async () => {
@@ -231,6 +231,7 @@ describe('real videos are kept when Chromium plays them well, transcoded otherwi
     expect(probed.streams[0]?.avg_frame_rate).toBe('10/1');
     const boxes = topBoxes(stored);
     expect(boxes.indexOf('moov')).toBeLessThan(boxes.indexOf('mdat'));
-    expect([page.width, page.height]).toEqual([1920, 1440]);
+    // the poster at the video's own size, never drawn up to the page's
+    expect([page.width, page.height]).toEqual([768, 576]);
   });
 });

@@ -120,12 +120,17 @@ export async function convertImage(
   }
 }
 
-/** Draws a decoded picture (a photo, a video's poster frame) as a page and its thumbnail, from raw pixels. */
+/**
+ * Draws a decoded picture (a photo, a video's poster frame) as a page and its thumbnail, from raw pixels: brought to
+ * the page's long side (limits.maxLongSide), a small photo drawn up to it; with `enlarge` false (a video's poster, shown
+ * under the video at the video's own size) only ever brought down.
+ */
 export async function drawImage(
   input: string,
   orient: boolean,
   limits: ConversionLimits,
   enc: EncodeSettings,
+  { enlarge = true }: { enlarge?: boolean } = {},
 ): Promise<RenderedPage> {
   let pixels: { data: Buffer; info: OutputInfo };
   try {
@@ -133,7 +138,7 @@ export async function drawImage(
     let img = sharp(input, { limitInputPixels: limits.maxImagePixels, failOn: 'truncated', page: 0, pages: 1 });
     if (orient) img = img.autoOrient();
     pixels = await img
-      .resize(limits.maxLongSide, limits.maxLongSide, { fit: 'inside' })
+      .resize(limits.maxLongSide, limits.maxLongSide, { fit: 'inside', withoutEnlargement: !enlarge })
       .flatten({ background: '#ffffff' })
       .toColourspace('srgb')
       .removeAlpha()

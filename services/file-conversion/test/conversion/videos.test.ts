@@ -121,11 +121,13 @@ describe('each video becomes a file Chromium plays well, and a poster', () => {
       expect(progress.at(-1)).toBe(1);
       expect([...progress].sort((a, b) => a - b)).toEqual(progress);
     } else expect(progress).toEqual([]);
-    // the poster is page 1, drawn at the page size with a 320-wide thumbnail
+    // the poster is page 1, at the stored video's size as shown (a 320 x 240 clip not drawn up to the page's 1920),
+    // with a thumbnail at most 320 wide
     expect(count).toBe(1);
     expect(result.pageCount).toBe(1);
-    expect(Math.max(page.width, page.height)).toBe(defaultLimits.maxLongSide);
-    expect((await sharp(page.thumbnail.webp).metadata()).width).toBe(320);
+    expect([page.width, page.height]).toEqual([entry.shown?.width, entry.shown?.height]);
+    expect(await sharp(page.webp).metadata()).toMatchObject({ width: page.width, height: page.height });
+    expect((await sharp(page.thumbnail.webp).metadata()).width).toBe(Math.min(320, page.width));
   });
 
   it('stores the playable file while it is checked; a step failing after that waits for the store, then cleans up', async () => {
@@ -222,13 +224,9 @@ describe("a transcode's stored length, size and codecs", () => {
           pages.push(p);
         },
       );
-      // the page: the stored size brought to a 1920 long side, its shape kept (as sharp's fit 'inside' makes it)
-      const [w, h] = size;
-      const long = defaultLimits.maxLongSide;
+      // the page: the poster at the stored video's size as shown, never drawn up to the page's 1920
       const page = pages[0] as RenderedPage;
-      expect([page.width, page.height]).toEqual(
-        w >= h ? [long, Math.round((h * long) / w)] : [Math.round((w * long) / h), long],
-      );
+      expect([page.width, page.height]).toEqual(size);
       expect(await sharp(page.webp).metadata()).toMatchObject({ width: page.width, height: page.height });
       expect(result.video?.processing).toBe('transcoded');
       const probed = probeMedia(out);
