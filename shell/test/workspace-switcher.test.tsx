@@ -37,8 +37,12 @@ function FilesProbe() {
   return (
     <>
       <output data-testid="address">{`${location.pathname}${location.search}`}</output>
+      <output data-testid="state">{JSON.stringify(location.state ?? null)}</output>
       <Link to="/screens" data-testid="to-screens">
         screens
+      </Link>
+      <Link to="/invitations/t1" state={{ welcomeOwed: true }} data-testid="to-invitation">
+        invitation
       </Link>
     </>
   );
@@ -93,11 +97,16 @@ describe('the workspace switcher', () => {
     await act(async () => byTestId('to-screens')?.click());
     await settle();
     expect(address()).toBe('/screens?w=w2');
+    // and the page's state goes with it (a first sign-in's owed welcome, carried to an invitation)
+    await act(async () => byTestId('to-invitation')?.click());
+    await settle();
+    expect(address()).toBe('/invitations/t1?w=w2');
+    expect(byTestId('state')?.textContent).toBe('{"welcomeOwed":true}');
 
     // back to one's own: no header, no parameter
     await choose(byTestId<HTMLSelectElement>('workspace-switcher'), 'u1');
     expect(currentWorkspace()).toBeUndefined();
-    expect(address()).toBe('/screens');
+    expect(address()).toBe('/invitations/t1');
     expect(filesReads().at(-1)?.headers['x-pagecast-workspace']).toBeUndefined();
   });
 

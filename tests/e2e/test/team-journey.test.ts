@@ -101,6 +101,22 @@ async function inWorkspace(api: Api, method: string, url: string, body?: unknown
   return { status: res.status, code: (text.startsWith('{') ? JSON.parse(text).code : undefined) as string | undefined };
 }
 
+/**
+ * Accepts the invitation on its page and waits for the page it leads to; a failure says what the server answered
+ * and where the page went (an accept that failed, or one that led elsewhere, reads differently).
+ */
+async function acceptOn(page: Page, leadsTo: string) {
+  const answered = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && /\/api\/invitations\/[^/]+\/accept$/.test(new URL(r.url()).pathname),
+  );
+  await page.getByTestId('invitation-accept').click();
+  const res = await answered;
+  expect(res.status(), `the accept answered ${res.status()}: ${await res.text()}`).toBe(200);
+  await page.waitForURL(leadsTo).catch((err: Error) => {
+    throw new Error(`the accept led to ${page.url()}, not ${leadsTo}: ${err.message}`);
+  });
+}
+
 /** Signs in on the login page (any language: the fields by name). */
 async function signIn(page: Page, email: string, password: string) {
   await page.locator('input[name="email"]').fill(email);
@@ -235,8 +251,7 @@ describe('a team journey', () => {
     await tab.waitForURL('**/login');
     await signIn(tab, people.editor.email, editorPassword);
     await tab.waitForURL(`**${link}`);
-    await tab.getByTestId('invitation-accept').click();
-    await tab.waitForURL(`**/welcome?w=${workspace}`);
+    await acceptOn(tab, `**/welcome?w=${workspace}`);
     await editor.page.close();
     editor.page = tab;
     people.editor.api = await apiOf(editor, {
@@ -258,8 +273,7 @@ describe('a team journey', () => {
       await signIn(session.page, member.email, member.password);
       // signing in from the invitation comes back to it
       await session.page.waitForURL(`**${invitation}`);
-      await session.page.getByTestId('invitation-accept').click();
-      await session.page.waitForURL(`**/?w=${workspace}`);
+      await acceptOn(session.page, `**/?w=${workspace}`);
       person.api = await apiOf(session, member);
     }
     for (const person of Object.values(people)) {

@@ -44,12 +44,13 @@ export function WorkspaceKeeper() {
       setCurrentWorkspace(inAddress);
       void resetWorkspaceReads(client);
     } else if (!inAddress && workspace) {
+      // the page's state goes with it (a first sign-in's owed welcome, carried to an invitation)
       navigate(
         { pathname: location.pathname, search: searchWithWorkspace(location.search, workspace), hash: location.hash },
-        { replace: true },
+        { replace: true, state: location.state },
       );
     }
-  }, [location.pathname, location.search, location.hash, workspace, client, navigate]);
+  }, [location.pathname, location.search, location.hash, location.state, workspace, client, navigate]);
 
   const backToOwn = useCallback(
     (refused: string) => {
