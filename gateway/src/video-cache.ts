@@ -11,7 +11,8 @@
 // - Fill: the first read of a version starts one fill (later reads of it share it) that copies the whole object
 //   from storage into `<name>.<random>.part`, checks the bytes against the ETag's sha256 when the ETag is one,
 //   syncs, then renames it to its name: a half-written or wrong copy is never served (the hash costs the gateway
-//   about 1.4 ms of CPU per MiB, once per version). At most MAX_FILLS run at once. The fill goes on when the
+//   about 1.4 ms of CPU per MiB, once per version; fed chunk by chunk as the bytes arrive, so requests run between
+//   chunks: gateway/bench/video-cache-stall.mjs). At most MAX_FILLS run at once. The fill goes on when the
 //   reader that started it leaves; while it runs, reads of that version go to storage as before.
 // - Bound: at most `maxBytes` on disk, copies in progress counted; the least recently read copies are removed first
 //   (a reader that has one open keeps reading it: the file stays until it is closed); the index is an lru-cache
