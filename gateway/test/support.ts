@@ -231,14 +231,11 @@ export async function signedMember(keys: Keys) {
   return { userId, sessionId, cookie: cookieHeader(await keys.sign({ sub: userId, sid: sessionId })) };
 }
 
-/** Screens stand-in with only its device-token keys (JWKS) and a signer of device tokens. */
-export async function startDeviceKeys() {
+/** Screens' device-token keys: the public JWK its JWKS serves, and a signer of device tokens as screens signs them. */
+export async function createDeviceKeys() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const kid = randomUUID();
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  const app = express();
-  app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
-  const { server, url } = await listen(app);
   const signDevice = (d: { deviceId: string; screenId: string; ownerId: string }) =>
     new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
       .setProtectedHeader({ alg: 'EdDSA', kid })
@@ -246,6 +243,15 @@ export async function startDeviceKeys() {
       .setIssuedAt()
       .setExpirationTime('1y')
       .sign(privateKey);
+  return { jwk, signDevice };
+}
+
+/** Screens stand-in with only its device-token keys (JWKS) and a signer of device tokens. */
+export async function startDeviceKeys() {
+  const { jwk, signDevice } = await createDeviceKeys();
+  const app = express();
+  app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
+  const { server, url } = await listen(app);
   return { url, signDevice, close: () => closeServer(server) };
 }
 
