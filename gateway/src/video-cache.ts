@@ -11,11 +11,12 @@
 // - Fill: the first read of a version starts one fill (later reads of it share it) that copies the whole object
 //   from storage into `<name>.<random>.part`, checks the bytes against the ETag's sha256 when the ETag is one,
 //   syncs, then renames it to its name: a half-written or wrong copy is never served (the hash costs the gateway
-//   about 1.4 ms of CPU per MiB, once per version). At most MAX_FILLS run at once. The fill goes on when the
+//   about 1.4 ms of CPU per MiB, once per version; fed chunk by chunk as the bytes arrive, so requests run between
+//   chunks: gateway/bench/video-cache-stall.mjs). At most MAX_FILLS run at once. The fill goes on when the
 //   reader that started it leaves; while it runs, reads of that version go to storage as before.
 // - Bound: at most `maxBytes` on disk, copies in progress counted; the least recently read copies are removed first
-//   (a reader that has one open keeps reading it: the file stays until it is closed). A video larger than the bound
-//   is never copied.
+//   (a reader that has one open keeps reading it: the file stays until it is closed); the index is an lru-cache
+//   bounded by bytes, whose dispose removes the file. A video larger than the bound is never copied.
 // - Failure: a directory that cannot be created, a full disk, any write error: the read goes to storage, the reason
 //   is logged once, and fills pause for a while. The cache never fails a request.
 // - Restart: copies left by an earlier run are kept (their names carry their version); unfinished ones are removed.
@@ -29,6 +30,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from './log';
 import type { StorageReads } from './storage-reads';
 
@@ -92,12 +94,37 @@ export function copyName(v: VideoVersion): string {
 export function createVideoCache(opts: VideoCacheOptions) {
   const { logger, reads, maxBytes } = opts;
   const dir = path.resolve(opts.dir);
-  /** complete copies, least recently read first */
-  const copies = new Map<string, Copy>();
   const fills = new Map<string, Promise<void>>();
   const failedAt = new Map<string, number>();
   /** `sending`: hits holding a read buffer now (one back when its last read or write is done) */
-  const stats = { hits: 0, fills: 0, filled: 0, failed: 0, evicted: 0, bytes: 0, sending: 0 };
+  const stats = {
+    hits: 0,
+    fills: 0,
+    filled: 0,
+    failed: 0,
+    evicted: 0,
+    sending: 0,
+    /** the complete copies' bytes on disk */
+    get bytes() {
+      return copies.calculatedSize;
+    },
+  };
+  /**
+   * The complete copies by name, least recently read evicted first. A copy leaving the index leaves the disk; a
+   * reader that has it open finishes it (the file is unlinked, not truncated). Copies being made are not in it:
+   * makeRoom counts them beside it.
+   */
+  const copies = new LRUCache<string, Copy>({
+    // lru-cache needs a positive bound; with maxBytes 0 nothing is ever kept
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: (copy) => copy.size,
+    // a name is set once, after its rename: a replaced entry's file is the new one
+    noDisposeOnSet: true,
+    dispose: (_copy, name, reason) => {
+      if (reason === 'evict') stats.evicted++;
+      fsp.rm(path.join(dir, name), { force: true }).catch(() => {});
+    },
+  });
   let reserved = 0;
   let pausedUntil = 0;
   const logged = new Set<string>();
@@ -125,22 +152,11 @@ export function createVideoCache(opts: VideoCacheOptions) {
     logger.warn({ err, dir }, `video cache: ${what} failed; videos are read from storage meanwhile`);
   };
 
-  const remove = (name: string) => {
-    const copy = copies.get(name);
-    if (!copy) return;
-    copies.delete(name);
-    stats.bytes -= copy.size;
-    fsp.rm(path.join(dir, name), { force: true }).catch(() => {});
-  };
-
-  /** Removes the least recently read copies until `more` bytes fit; false when they cannot. */
+  const fits = (more: number) => copies.calculatedSize + reserved + more <= maxBytes;
+  /** Removes the least recently read copies until `more` bytes fit beside the fills running; false when they cannot. */
   const makeRoom = (more: number) => {
-    for (const name of copies.keys()) {
-      if (stats.bytes + reserved + more <= maxBytes) break;
-      remove(name);
-      stats.evicted++;
-    }
-    return stats.bytes + reserved + more <= maxBytes;
+    while (!fits(more) && copies.size > 0) copies.pop();
+    return fits(more);
   };
 
   // The directory, and the copies an earlier run left (oldest first, by when they were written).
@@ -159,14 +175,19 @@ export function createVideoCache(opts: VideoCacheOptions) {
               const m = COPY_NAME.exec(name);
               if (!m) continue;
               const st = await fsp.stat(path.join(dir, name));
-              if (st.isFile()) found.push({ name, size: st.size, fileId: m[1] as string, at: st.mtimeMs });
+              if (!st.isFile()) continue;
+              // an empty copy is never read (lookup passes over size 0) and has no size to count
+              if (st.size === 0) await fsp.rm(path.join(dir, name), { force: true });
+              else found.push({ name, size: st.size, fileId: m[1] as string, at: st.mtimeMs });
             }
             found.sort((a, b) => a.at - b.at);
             for (const f of found) {
-              copies.set(f.name, { size: f.size, fileId: f.fileId });
-              stats.bytes += f.size;
+              // lru-cache would leave one larger than the whole bound out, its file kept: removed as evicted
+              if (f.size > maxBytes) {
+                stats.evicted++;
+                await fsp.rm(path.join(dir, f.name), { force: true });
+              } else copies.set(f.name, { size: f.size, fileId: f.fileId }); // beyond the bound the oldest go
             }
-            makeRoom(0);
             return true;
           } catch (err) {
             diskFailed(err as NodeJS.ErrnoException, 'opening the directory');
@@ -225,7 +246,6 @@ export function createVideoCache(opts: VideoCacheOptions) {
       file = undefined;
       await fsp.rename(part, path.join(dir, name));
       copies.set(name, { size: v.size, fileId: safeId(v.fileId) });
-      stats.bytes += v.size;
       stats.filled++;
     } catch (err) {
       stats.failed++;
@@ -250,10 +270,8 @@ export function createVideoCache(opts: VideoCacheOptions) {
   const lookup = (v: VideoVersion, url: URL): string | undefined => {
     if (!usable || v.size === 0) return undefined;
     const name = copyName(v);
-    const copy = copies.get(name);
-    if (copy) {
-      copies.delete(name);
-      copies.set(name, copy);
+    // get marks it as just read
+    if (copies.get(name)) {
       stats.hits++;
       return path.join(dir, name);
     }
@@ -282,7 +300,7 @@ export function createVideoCache(opts: VideoCacheOptions) {
   ) => {
     fs.open(file, 'r', (err, fd) => {
       if (err) {
-        remove(path.basename(file));
+        copies.delete(path.basename(file));
         fallback();
         return;
       }
@@ -334,7 +352,7 @@ export function createVideoCache(opts: VideoCacheOptions) {
           }
           if (readErr || got === 0) {
             logger.warn({ err: readErr, file }, 'video cache: a copy could not be read');
-            remove(path.basename(file));
+            copies.delete(path.basename(file));
             res.destroy();
             finish();
             return;
@@ -377,7 +395,8 @@ export function createVideoCache(opts: VideoCacheOptions) {
     /** drops every copy of a deleted file */
     forgetFile(fileId: string) {
       const id = safeId(fileId);
-      for (const [name, copy] of copies) if (copy.fileId === id) remove(name);
+      const gone = [...copies.entries()].filter(([, copy]) => copy.fileId === id);
+      for (const [name] of gone) copies.delete(name);
     },
   };
 }

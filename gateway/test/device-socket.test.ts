@@ -16,11 +16,19 @@ import {
 import { AppError, createLogger, serveDeviceRpc } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Gateway } from '../src/server';
-import { closeServer, createKeys, listen, startEchoService, startFakeAccount, startGateway, waitFor } from './support';
+import {
+  closeServer,
+  createDeviceKeys,
+  createKeys,
+  listen,
+  startEchoService,
+  startFakeAccount,
+  startGateway,
+  waitFor,
+} from './support';
 
 const prefix = `test-${randomUUID().slice(0, 8)}.device`;
 const secret = testEnv().INTERNAL_SECRET;
@@ -47,18 +55,10 @@ const revokedScreens = new Set<string>();
 let holdPlays: Promise<void> | undefined;
 
 async function startJwks() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const kid = randomUUID();
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  signDevice = (d) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('1y')
-      .sign(privateKey);
+  const deviceKeys = await createDeviceKeys();
+  signDevice = deviceKeys.signDevice;
   const app = express();
-  app.get('/.well-known/jwks.json', (_req, res) => res.json({ keys: [jwk] }));
+  app.get('/.well-known/jwks.json', (_req, res) => res.json({ keys: [deviceKeys.jwk] }));
   const { server, url } = await listen(app);
   return { url, close: () => closeServer(server) };
 }

@@ -4,14 +4,12 @@
 // byte fetch per image for everyone, no second decision, and nothing served to a stranger, an anonymous caller, a
 // revoked session or device, or past a licence's bound.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createEvent, type EventData, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
 import { verifyAnyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/server';
 import {
@@ -21,6 +19,9 @@ import {
   type Keys,
   listen,
   publishRevocation,
+  requestBytes,
+  signedMember,
+  startDeviceKeys,
   startEchoService,
   startFakeAccount,
   startGateway,
@@ -93,28 +94,10 @@ async function startFakeFiles() {
   return { url, checks, fetches, mediaReads, state, addImage, grant, close: () => closeServer(server) };
 }
 
-/** screens stand-in: only its device-token keys */
-async function startFakeScreens() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const kid = randomUUID();
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  const app = express();
-  app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
-  const { server, url } = await listen(app);
-  const signDevice = (d: { deviceId: string; screenId: string; ownerId: string }) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('1y')
-      .sign(privateKey);
-  return { url, signDevice, close: () => closeServer(server) };
-}
-
 let keys: Keys;
 let account: Awaited<ReturnType<typeof startFakeAccount>>;
 let files: Awaited<ReturnType<typeof startFakeFiles>>;
-let screens: Awaited<ReturnType<typeof startFakeScreens>>;
+let screens: Awaited<ReturnType<typeof startDeviceKeys>>;
 let echo: Awaited<ReturnType<typeof startEchoService>>;
 let nc: NatsConnection;
 let gw: { gateway: Gateway; url: string; internalUrl: string };
@@ -125,7 +108,7 @@ beforeAll(async () => {
   keys = await createKeys();
   account = await startFakeAccount(keys);
   files = await startFakeFiles();
-  screens = await startFakeScreens();
+  screens = await startDeviceKeys();
   echo = await startEchoService('echo');
   nc = await connect({ servers: testEnv().NATS_URL });
   env = {
@@ -144,27 +127,11 @@ afterAll(async () => {
   await Promise.all([account?.close(), files?.close(), screens?.close(), echo?.close()]);
 });
 
-const member = async () => {
-  const userId = `u-${randomUUID()}`;
-  const sessionId = `s-${randomUUID()}`;
-  return { userId, sessionId, cookie: cookieHeader(await keys.sign({ sub: userId, sid: sessionId })) };
-};
+const member = () => signedMember(keys);
 
 /** GET (or HEAD) with the body as bytes */
-function get(base: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    http
-      .request(`${base}${path}`, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-      })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (base: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  requestBytes(`${base}${path}`, headers, method);
 
 async function publish<S extends Subject>(type: S, data: EventData<S>) {
   const event = createEvent(type, data);

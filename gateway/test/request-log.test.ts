@@ -5,13 +5,13 @@ import { Writable } from 'node:stream';
 import { findRoute } from '@pagecast/contracts';
 import { createLogger } from '@pagecast/service-kit';
 import express from 'express';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../src/server';
 import { sendAnswer } from './contract';
 import {
   closeServer,
   cookieHeader,
+  createDeviceKeys,
   createKeys,
   gatewayConfig,
   type Keys,
@@ -31,18 +31,10 @@ let signDevice: (d: { deviceId: string; screenId: string; ownerId: string }) => 
 
 /** Screens stand-in: its JWKS, a display's screen and a member's fleet health, as the contracts say. */
 async function startFakeScreens() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const kid = randomUUID();
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  signDevice = (d) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('1y')
-      .sign(privateKey);
+  const deviceKeys = await createDeviceKeys();
+  signDevice = deviceKeys.signDevice;
   const app = express();
-  app.get('/.well-known/jwks.json', (_req, res) => res.json({ keys: [jwk] }));
+  app.get('/.well-known/jwks.json', (_req, res) => res.json({ keys: [deviceKeys.jwk] }));
   app.use((req, res) => {
     req.resume();
     const route = findRoute(req.method, req.path)?.id ?? 'unknown';

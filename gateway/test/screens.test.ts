@@ -8,13 +8,13 @@ import { createEvent, type EventData, findRoute, IDENTITY_HEADER, type Subject }
 import { verifyAnyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../src/server';
 import { sendAnswer } from './contract';
 import {
   closeServer,
   cookieHeader,
+  createDeviceKeys,
   createKeys,
   gatewayConfig,
   type Keys,
@@ -53,19 +53,11 @@ const fleetHealth = {
 
 /** Screens stand-in: its JWKS, a record of what reaches it, and the device routes' answers. */
 async function startFakeScreens() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const kid = randomUUID();
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  signDevice = (d) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('1y')
-      .sign(privateKey);
+  const deviceKeys = await createDeviceKeys();
+  signDevice = deviceKeys.signDevice;
   const seen: Seen[] = [];
   const app = express();
-  app.get('/.well-known/jwks.json', (_req, res) => res.json({ keys: [jwk] }));
+  app.get('/.well-known/jwks.json', (_req, res) => res.json({ keys: [deviceKeys.jwk] }));
   app.use((req, res) => {
     seen.push({ method: req.method, url: req.originalUrl, headers: req.headers, bytes: 0, sha256: '' });
     req.resume();

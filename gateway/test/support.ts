@@ -3,7 +3,7 @@
 // stand-in answers for a route goes through the contracts' schema of that route (contract.ts); the echoes are probes.
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -223,6 +223,67 @@ export async function publishRevocation(sessionId: string, userId: string) {
 }
 
 export const cookieHeader = (token: string) => `pc_session=${token}`;
+
+/** A member signed in with `keys`: their ids and the session cookie a browser sends. */
+export async function signedMember(keys: Keys) {
+  const userId = `u-${randomUUID()}`;
+  const sessionId = `s-${randomUUID()}`;
+  return { userId, sessionId, cookie: cookieHeader(await keys.sign({ sub: userId, sid: sessionId })) };
+}
+
+/** Screens' device-token keys: the public JWK its JWKS serves, and a signer of device tokens as screens signs them. */
+export async function createDeviceKeys() {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  const kid = randomUUID();
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
+  const signDevice = (d: { deviceId: string; screenId: string; ownerId: string }) =>
+    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setSubject(d.deviceId)
+      .setIssuedAt()
+      .setExpirationTime('1y')
+      .sign(privateKey);
+  return { jwk, signDevice };
+}
+
+/** Screens stand-in with only its device-token keys (JWKS) and a signer of device tokens. */
+export async function startDeviceKeys() {
+  const { jwk, signDevice } = await createDeviceKeys();
+  const app = express();
+  app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
+  const { server, url } = await listen(app);
+  return { url, signDevice, close: () => closeServer(server) };
+}
+
+/** A request and its answer, the body read whole as bytes. */
+export function requestBytes(url: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .request(url, { method, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+      })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** A player that leaves after the first bytes of its answer (the request destroyed): resolves once it has left. */
+export function leaveAfterFirstBytes(url: string, headers: Record<string, string> = {}) {
+  return new Promise<void>((resolve, reject) => {
+    const req = http.request(url, { headers }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
+    req.end();
+  });
+}
 
 export async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
   const end = Date.now() + timeoutMs;

@@ -21,16 +21,18 @@ import {
 import { verifyAnyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/server';
 import { fakeAnswer, sendAnswer } from './contract';
 import {
   closeServer,
-  cookieHeader,
   createKeys,
   type Keys,
+  leaveAfterFirstBytes,
   listen,
+  requestBytes,
+  signedMember,
+  startDeviceKeys,
   startEchoService,
   startFakeAccount,
   startGateway,
@@ -108,29 +110,11 @@ async function startFakeFiles() {
   return { url, checks, identities, proxied, grant, revoke, close: () => closeServer(server) };
 }
 
-/** screens stand-in: only its device-token keys */
-async function startFakeScreens() {
-  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  const kid = randomUUID();
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
-  const app = express();
-  app.get('/.well-known/jwks.json', (_req, res) => void res.json({ keys: [jwk] }));
-  const { server, url } = await listen(app);
-  const signDevice = (d: { deviceId: string; screenId: string; ownerId: string }) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('1y')
-      .sign(privateKey);
-  return { url, signDevice, close: () => closeServer(server) };
-}
-
 let keys: Keys;
 let account: Awaited<ReturnType<typeof startFakeAccount>>;
 let files: Awaited<ReturnType<typeof startFakeFiles>>;
 let storage: Awaited<ReturnType<typeof startFakeStorage>>;
-let screens: Awaited<ReturnType<typeof startFakeScreens>>;
+let screens: Awaited<ReturnType<typeof startDeviceKeys>>;
 let echo: Awaited<ReturnType<typeof startEchoService>>;
 let nc: NatsConnection;
 let gw: { gateway: Gateway; url: string; internalUrl: string };
@@ -141,17 +125,11 @@ beforeAll(async () => {
     startFakeAccount(keys),
     startFakeFiles(),
     startFakeStorage(),
-    startFakeScreens(),
+    startDeviceKeys(),
     startEchoService('echo'),
   ]);
   nc = await connect({ servers: testEnv().NATS_URL });
-  gw = await startGateway({
-    ACCOUNT_URL: account.url,
-    FILES_URL: files.url,
-    MARKETPLACE_URL: echo.url,
-    BILLING_URL: echo.url,
-    SCREENS_URL: screens.url,
-  });
+  gw = await startVideoGateway();
 });
 
 afterAll(async () => {
@@ -160,11 +138,18 @@ afterAll(async () => {
   await Promise.all([account?.close(), files?.close(), storage?.close(), screens?.close(), echo?.close()]);
 });
 
-const member = async () => {
-  const userId = `u-${randomUUID()}`;
-  const sessionId = `s-${randomUUID()}`;
-  return { userId, sessionId, cookie: cookieHeader(await keys.sign({ sub: userId, sid: sessionId })) };
-};
+/** A gateway in front of this file's stand-ins; with `cache`, its edge cache of videos in that folder and bound. */
+const startVideoGateway = (cache?: { dir: string; bytes: number }) =>
+  startGateway({
+    ACCOUNT_URL: account.url,
+    FILES_URL: files.url,
+    MARKETPLACE_URL: echo.url,
+    BILLING_URL: echo.url,
+    SCREENS_URL: screens.url,
+    ...(cache && { VIDEO_CACHE_DIR: cache.dir, VIDEO_CACHE_BYTES: String(cache.bytes) }),
+  });
+
+const member = () => signedMember(keys);
 
 /** A stored video of SIZE random bytes and the yes file-conversion gives for it. */
 function storedVideo(over: Partial<VideoAccessAnswer> = {}) {
@@ -183,20 +168,8 @@ function storedVideo(over: Partial<VideoAccessAnswer> = {}) {
   return { fileId, bytes, yes, path: `/media/video/${fileId}` };
 }
 
-function get(path: string, headers: Record<string, string> = {}, method = 'GET', base = gw.url) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    http
-      .request(`${base}${path}`, { method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-      })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET', base = gw.url) =>
+  requestBytes(`${base}${path}`, headers, method);
 
 async function publish<S extends Subject>(type: S, data: EventData<S>) {
   const event = createEvent(type, data);
@@ -387,16 +360,7 @@ describe('videos at the gateway', () => {
     expect(stats.opened - opened).toBeLessThanOrEqual(1);
     expect(stats.idle).toBeGreaterThanOrEqual(1);
     // a player that closes after the first bytes of the whole file
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(`${gw.url}${v.path}`, { headers: { cookie: owner.cookie } }, (res) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
-      req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
-      req.end();
-    });
+    await leaveAfterFirstBytes(`${gw.url}${v.path}`, { cookie: owner.cookie });
     // the next reads are whole and right: the abandoned connection was not put back half-read
     for (let i = 0; i < 3; i++) {
       const again = await get(v.path, { cookie: owner.cookie, range: 'bytes=0-99999' });
@@ -415,15 +379,7 @@ describe('the edge cache of videos', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'pagecast-video-cache-'));
-    cached = await startGateway({
-      ACCOUNT_URL: account.url,
-      FILES_URL: files.url,
-      MARKETPLACE_URL: echo.url,
-      BILLING_URL: echo.url,
-      SCREENS_URL: screens.url,
-      VIDEO_CACHE_DIR: dir,
-      VIDEO_CACHE_BYTES: String(CAP),
-    });
+    cached = await startVideoGateway({ dir: dir, bytes: CAP });
     await cached.gateway.videos.cache.ready;
   });
 
@@ -502,15 +458,7 @@ describe('the edge cache of videos', () => {
   it('at most four copies are made at once; a video read meanwhile is copied on a later read', async () => {
     // a bound for ten videos, so that only the number of fills holds them back
     const roomy = await mkdtemp(path.join(tmpdir(), 'pagecast-video-cache-'));
-    const wide = await startGateway({
-      ACCOUNT_URL: account.url,
-      FILES_URL: files.url,
-      MARKETPLACE_URL: echo.url,
-      BILLING_URL: echo.url,
-      SCREENS_URL: screens.url,
-      VIDEO_CACHE_DIR: roomy,
-      VIDEO_CACHE_BYTES: String(10 * SIZE),
-    });
+    const wide = await startVideoGateway({ dir: roomy, bytes: 10 * SIZE });
     const wideCache = wide.gateway.videos.cache;
     try {
       await wideCache.ready;
@@ -626,16 +574,7 @@ describe('the edge cache of videos', () => {
     // a player that leaves after the first bytes: the copy is finished for the next reader, whole
     const w = storedVideo();
     files.grant(owner.userId, w.fileId, w.yes);
-    await new Promise<void>((resolve, reject) => {
-      const req = http.request(`${cached.url}${w.path}`, { headers: { cookie: owner.cookie } }, (res) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
-        });
-      });
-      req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
-      req.end();
-    });
+    await leaveAfterFirstBytes(`${cached.url}${w.path}`, { cookie: owner.cookie });
     await cache().settled();
     const name = copyOf(w.fileId) as string;
     expect(readFileSync(path.join(dir, name)).equals(w.bytes)).toBe(true);
@@ -650,17 +589,7 @@ describe('the edge cache of videos', () => {
     await read(v.path, { cookie: owner.cookie, range: 'bytes=0-9' });
     await cache().settled();
     const hits = cache().stats.hits;
-    for (let i = 0; i < 5; i++)
-      await new Promise<void>((resolve, reject) => {
-        const req = http.request(`${cached.url}${v.path}`, { headers: { cookie: owner.cookie } }, (res) => {
-          res.once('data', () => {
-            req.destroy();
-            resolve();
-          });
-        });
-        req.on('error', (err) => (err.message.includes('socket hang up') ? resolve() : reject(err)));
-        req.end();
-      });
+    for (let i = 0; i < 5; i++) await leaveAfterFirstBytes(`${cached.url}${v.path}`, { cookie: owner.cookie });
     expect(cache().stats.hits).toBe(hits + 5);
     await waitFor(async () => (cache().stats.sending === 0 ? true : undefined));
     const whole = await read(v.path, { cookie: owner.cookie });
@@ -676,15 +605,7 @@ describe('the edge cache of videos', () => {
     await cache().settled();
     const left = path.join(dir, `${v.fileId}.v.${'0'.repeat(40)}.video.1234.part`);
     await writeFile(left, 'half');
-    const again = await startGateway({
-      ACCOUNT_URL: account.url,
-      FILES_URL: files.url,
-      MARKETPLACE_URL: echo.url,
-      BILLING_URL: echo.url,
-      SCREENS_URL: screens.url,
-      VIDEO_CACHE_DIR: dir,
-      VIDEO_CACHE_BYTES: String(CAP),
-    });
+    const again = await startVideoGateway({ dir: dir, bytes: CAP });
     try {
       expect(await again.gateway.videos.cache.ready).toBe(true);
       expect(existsSync(left)).toBe(false);
@@ -724,15 +645,7 @@ describe('the edge cache of videos', () => {
     // a folder under a plain file: it can never be created (root ignores permission bits, not this)
     const blocker = path.join(dir, 'not-a-folder');
     await writeFile(blocker, 'x');
-    const broken = await startGateway({
-      ACCOUNT_URL: account.url,
-      FILES_URL: files.url,
-      MARKETPLACE_URL: echo.url,
-      BILLING_URL: echo.url,
-      SCREENS_URL: screens.url,
-      VIDEO_CACHE_DIR: path.join(blocker, 'videos'),
-      VIDEO_CACHE_BYTES: String(CAP),
-    });
+    const broken = await startVideoGateway({ dir: path.join(blocker, 'videos'), bytes: CAP });
     try {
       expect(await broken.gateway.videos.cache.ready).toBe(false);
       const owner = await member();

@@ -4,21 +4,13 @@
 // is an in-test server (fetch) answering the member, their uploads and GET /api/files/accessible.
 import type { AccessibleFile, FileSummary } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
-import { MemoryRouter, Route, Routes, useLocation } from '@pagecast/router';
-import { createQueryClient } from '@pagecast/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { useLocation } from '@pagecast/router';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FilesPage } from '../src/features/library/components/files-page';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { filesPageHost, json, settle } from './files-page-host';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function file(id: string, over: Partial<FileSummary> = {}): FileSummary {
   return {
@@ -59,8 +51,14 @@ beforeAll(async () => {
   i18n = await initI18n({ lng: 'en' });
 });
 
-let root: Root;
-let host: HTMLDivElement;
+const page = filesPageHost((path) => {
+  paths.push(path);
+  if (path === '/api/auth/user') return json({ id: 'me', email: 'me@example.test', membershipTier: 'standard' });
+  if (path === '/api/files') return json(own);
+  if (path === '/api/files/accessible') return json(accessible);
+  return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+});
+
 beforeEach(async () => {
   await i18n.changeLanguage('en');
   paths = [];
@@ -71,23 +69,6 @@ beforeEach(async () => {
     bought('b-soon', 'Summer sale', 2 * DAY - HOUR, 1),
     bought('b-last', 'Last day', 5 * HOUR),
   ];
-  vi.stubGlobal('fetch', async (input: string) => {
-    const path = new URL(input, 'http://app.test').pathname;
-    paths.push(path);
-    if (path === '/api/auth/user') return json({ id: 'me', email: 'me@example.test', membershipTier: 'standard' });
-    if (path === '/api/files') return json(own);
-    if (path === '/api/files/accessible') return json(accessible);
-    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
-  });
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
-});
-
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-  vi.unstubAllGlobals();
 });
 
 let location = '';
@@ -97,26 +78,7 @@ function Where() {
   return null;
 }
 
-async function render(url: string) {
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={[url]}>
-          <Routes>
-            <Route path="/files" element={<FilesPage />} />
-            <Route path="*" element={null} />
-          </Routes>
-          <Where />
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  await settle();
-}
-
-async function settle(times = 8) {
-  for (let i = 0; i < times; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-}
+const render = (url: string) => page.render(url, <Where />);
 
 const byTestId = (id: string, within: ParentNode = document) =>
   within.querySelector<HTMLElement>(`[data-testid="${id}"]`);

@@ -4,71 +4,41 @@
 // router; the network is an in-test server.
 import type { WorkspaceRole } from '@pagecast/contracts';
 import { initI18n } from '@pagecast/i18n';
-import { MemoryRouter, Route, Routes } from '@pagecast/router';
-import { createQueryClient, setCurrentWorkspace } from '@pagecast/ui';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FilesPage } from '../src/features/library/components/files-page';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { setCurrentWorkspace } from '@pagecast/ui';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { filesPageHost, json } from './files-page-host';
 
 let role: WorkspaceRole;
 let named: Array<string | null>;
-let root: Root;
-let host: HTMLDivElement;
 
 beforeAll(async () => {
   await initI18n({ lng: 'ja' });
 });
 
+const page = filesPageHost((path, init) => {
+  if (path === '/api/files') named.push(new Headers(init?.headers).get('x-pagecast-workspace'));
+  if (path === '/api/auth/user') return json({ id: 'me', email: 'me@example.test' });
+  if (path === '/api/workspaces') {
+    return json({
+      workspaces: [
+        { id: 'me', name: 'Me', ownerId: 'me', role: 'owner', approvalRequired: false },
+        { id: 'shop', name: 'Shop', ownerId: 'shop', role, approvalRequired: false },
+      ],
+    });
+  }
+  if (path === '/api/files' || path === '/api/files/accessible') return json([]);
+  return json({ code: 'NOT_FOUND', message: 'no' }, 404);
+});
+
 beforeEach(() => {
   named = [];
-  vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
-    const path = new URL(input, 'http://app.test').pathname;
-    if (path === '/api/files') named.push(new Headers(init?.headers).get('x-pagecast-workspace'));
-    if (path === '/api/auth/user') return json({ id: 'me', email: 'me@example.test' });
-    if (path === '/api/workspaces') {
-      return json({
-        workspaces: [
-          { id: 'me', name: 'Me', ownerId: 'me', role: 'owner', approvalRequired: false },
-          { id: 'shop', name: 'Shop', ownerId: 'shop', role, approvalRequired: false },
-        ],
-      });
-    }
-    if (path === '/api/files' || path === '/api/files/accessible') return json([]);
-    return json({ code: 'NOT_FOUND', message: 'no' }, 404);
-  });
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
 });
 
 afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-  vi.unstubAllGlobals();
   setCurrentWorkspace(undefined);
 });
 
-async function render() {
-  await act(async () => {
-    root.render(
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={['/files']}>
-          <Routes>
-            <Route path="/files" element={<FilesPage />} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>,
-    );
-  });
-  for (let i = 0; i < 8; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-}
+const render = () => page.render('/files');
 
 const has = (id: string) => document.querySelector(`[data-testid="${id}"]`) !== null;
 
@@ -94,8 +64,7 @@ describe('File management by role', () => {
       expect([r, has('files-upload'), has('files-empty-upload')]).toEqual([r, shown, shown]);
       expect(has('files-empty')).toBe(true);
       expect(named.at(-1)).toBe('shop');
-      act(() => root.unmount());
-      root = createRoot(host);
+      page.remount();
     }
   });
 });

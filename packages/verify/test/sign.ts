@@ -1,6 +1,13 @@
 // A display's signing, done with node's crypto for the verifier's tests: keys, signed batches, a proof file.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
-import { batchText, PROOF_FORMAT, PROOF_VERSION, recordText, thumbprintText } from '../src/canonical.js';
+import {
+  batchText,
+  PROOF_FORMAT,
+  PROOF_VERSION,
+  recordText,
+  type SignedRecordFields,
+  thumbprintText,
+} from '../src/canonical.js';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('base64url');
 
@@ -19,15 +26,7 @@ export function makeKey(alg: 'Ed25519' | 'ES256' = 'Ed25519'): TestKey {
   return { id: sha(thumbprintText(jwk)), alg, jwk, privateKey: pair.privateKey };
 }
 
-export type Rec = {
-  id: string;
-  fileId: string;
-  page: number;
-  startedAt: string;
-  seconds: number;
-  reachedSecond?: number;
-};
-export const rec = (fileId: string, startedAt: string, seconds = 10, page = 1): Rec => ({
+export const rec = (fileId: string, startedAt: string, seconds = 10, page = 1): SignedRecordFields => ({
   id: randomUUID(),
   fileId,
   page,
@@ -44,11 +43,11 @@ export interface Batch {
   signature: string;
   receivedAt: string;
   hash: string;
-  plays: Rec[];
+  plays: SignedRecordFields[];
 }
 
 /** Signs a chain of batches with `key`, one per list of records. */
-export function chain(key: TestKey, lists: Rec[][], sentAt = '2026-01-02T00:00:00.000Z'): Batch[] {
+export function chain(key: TestKey, lists: SignedRecordFields[][], sentAt = '2026-01-02T00:00:00.000Z'): Batch[] {
   let prev = '';
   return lists.map((plays, i) => {
     const fields = { key: key.id, seq: i + 1, prev, sentAt, records: plays.map((p) => sha(recordText(p))) };

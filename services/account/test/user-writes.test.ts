@@ -79,7 +79,7 @@ describe("a member's document under two writers", () => {
         verificationExpires: new Date(Date.now() + 3_600_000),
       });
       const [verified, replaced] = await Promise.all([
-        users.consumeVerificationToken(`first-${round}`, new Date()),
+        users.consumeVerificationToken(member._id, `first-${round}`, new Date()),
         users.replaceVerificationToken(member._id, `second-${round}`, new Date(Date.now() + 3_600_000)),
       ]);
       const stored = await users.findById(member._id);

@@ -1,17 +1,11 @@
 // What plays when against the real service: a screen's and a group's next 7 days from the same resolver
 // the displays run: takeover, the screen's own schedule, its group, gaps, licence ends of bought content.
 import { AGENDA_DAYS, wallClock } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok, refused } from './fleet-helpers';
-import { announcer, eventsHandled, member, pairDisplay, startService, type TestService } from './helpers';
+import { announcer, eventsHandled, member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const hhmm = (minute: number) =>
   `${String(Math.floor(minute / 60) % 24).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;

@@ -10,18 +10,12 @@ import type { AddressInfo } from 'node:net';
 import type { AlertReport, Intensity } from '@pagecast/alerts';
 import { ALERTS_STREAM, ALERT_REPORT_SUBJECT as PUBLISHED_SUBJECT } from '@pagecast/alerts/feed/nats';
 import { ALERT_REPORT_SUBJECT, alertStream, defaultAlertRules } from '@pagecast/contracts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { applyAlertReport } from '../src/use-cases/ingest-alert';
 import { eventually, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
-import { announcer, eventsHandled, member, pairDisplay, startReplica, startService, type TestService } from './helpers';
+import { announcer, eventsHandled, member, pairDisplay, startReplica, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 afterEach(() => {
   svc.clock.offsetMs = 0;
 });

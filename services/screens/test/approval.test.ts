@@ -14,29 +14,14 @@ import {
   type WorkspaceRole,
 } from '@pagecast/contracts';
 import { openKeyValue } from '@pagecast/service-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { proposedChangeId } from '../src/use-cases/bulk-change';
 import { proposedGroupId } from '../src/use-cases/groups';
 import { finishDecisions, planChange } from '../src/use-cases/proposals';
 import { eventually, manifest, ok, refused } from './fleet-helpers';
-import {
-  announcer,
-  call,
-  eventsHandled,
-  member,
-  pairDisplay,
-  startReplica,
-  startService,
-  type TestService,
-} from './helpers';
+import { announcer, call, eventsHandled, member, pairDisplay, startReplica, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const as = (owner: { userId: string }, role: WorkspaceRole, userId = `u-${randomUUID()}`) => ({
   userId,

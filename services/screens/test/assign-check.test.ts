@@ -4,17 +4,11 @@
 // announced a moment after the call started (its event is published after its write) is waited for and accepted.
 import { randomUUID } from 'node:crypto';
 import { createEvent, subjects } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
-import { announcer, call, eventsHandled, member, pairDisplay, startService, type TestService } from './helpers';
+import { announcer, call, eventsHandled, member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const MIN = 60_000;
 

@@ -11,17 +11,11 @@ import {
   PairingStarted,
   subjects,
 } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyAlertReport } from '../src/use-cases/ingest-alert';
-import { call, from, member, pairDisplay, startService, type TestService } from './helpers';
+import { call, from, member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService({ PAIRING_RATE_MAX: '1000', PAIR_ATTEMPT_RATE_MAX: '20' });
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService({ PAIRING_RATE_MAX: '1000', PAIR_ATTEMPT_RATE_MAX: '20' });
 
 const ADDRESS = '192.0.2.45';
 const as = (who: { userId: string }, method: string, path: string, body?: unknown) =>

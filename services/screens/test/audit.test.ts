@@ -2,16 +2,10 @@
 // exactly one entry (who, from which address, before and after) in the outbox on audit.screens.entry.v1; a refused
 // one puts none.
 import { AuditEntry, subjects } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, from, member, pairDisplay, startService, type TestService } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { call, from, member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const ADDRESS = '192.0.2.44';
 const as = (who: { userId: string }, method: string, path: string, body?: unknown) =>

@@ -3,16 +3,10 @@
 // code counts against the member's attempt limit.
 import { randomUUID } from 'node:crypto';
 import { BulkPairingResult, DeviceClaims, PairingStarted } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, from, member, startService, type TestService } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { call, from, member, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService({ PAIRING_RATE_MAX: '1000', PAIR_ATTEMPT_RATE_MAX: '12' });
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService({ PAIRING_RATE_MAX: '1000', PAIR_ATTEMPT_RATE_MAX: '12' });
 
 async function display() {
   const res = await call(svc, null, 'POST', '/api/screens/pairing', undefined, from('10.40.0.1'));

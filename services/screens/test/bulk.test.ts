@@ -3,19 +3,13 @@
 // change a crash left half-applied is applied again when the service starts.
 import { randomUUID } from 'node:crypto';
 import { parseEvent } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChangeDoc } from '../src/data/fleet';
 import { resumePendingChanges } from '../src/use-cases/bulk-change';
 import { fleetEvents, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
-import { announcer, call, eventsHandled, member, pairDisplay, startService, type TestService } from './helpers';
+import { announcer, call, eventsHandled, member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 async function setup(names = ['Shop 1', 'Shop 2', 'Shop 3']) {
   const owner = member();

@@ -2,30 +2,13 @@
 // refuses a record made while the screen was closed by the hours in force then (its own, else its first group's, in
 // its zone then), kept in each assignment-history entry. Against the real service (FerretDB, NATS), on its test clock.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { recordHoursInForce } from '../src/use-cases/hours-history';
 import { ok } from './fleet-helpers';
-import {
-  announcer,
-  call,
-  type Device,
-  displayGiven,
-  member,
-  onClock,
-  sendPlays,
-  startService,
-  type TestService,
-} from './helpers';
+import { announcer, call, type Device, displayGiven, member, onClock, sendPlays, useService } from './helpers';
 
-let svc: TestService;
-let facts: ReturnType<typeof announcer>;
-beforeAll(async () => {
-  svc = await startService();
-  facts = announcer(svc);
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
+const facts = announcer(svc);
 
 const HOUR = 3_600_000;
 const ALL = [0, 1, 2, 3, 4, 5, 6];

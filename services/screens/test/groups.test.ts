@@ -3,17 +3,11 @@
 // proof of play of a group's content, and every refusal with its stable code (each changes nothing).
 import { randomUUID } from 'node:crypto';
 import { SCREEN_GROUPS_MAX } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, fleetEvents, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
-import { announcer, eventsHandled, member, pairDisplay, startService, postPlays, type TestService } from './helpers';
+import { announcer, eventsHandled, member, pairDisplay, postPlays, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 async function content(ownerId: string) {
   const a = announcer(svc);

@@ -8,7 +8,7 @@ import {
   testEnv,
   uniqueName,
 } from '@pagecast/service-kit/testing';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Clock } from '@pagecast/service-kit';
 import { loadServiceConfig } from '../src/config';
 import { consumerNames } from '../src/events';
@@ -44,6 +44,36 @@ export async function startService(extra: Record<string, string> = {}): Promise<
     ...extra,
   };
   return open(env, 0, { dropDatabase: true });
+}
+
+/**
+ * The service of a test file: started before its tests (beforeAll), closed after them. The answer stands for it and
+ * can be used once the tests run, so a file declares it at its top: `const svc = useService();`.
+ */
+export function useService(extra: Record<string, string> = {}): TestService {
+  let started: TestService | undefined;
+  beforeAll(async () => {
+    started = await startService(extra);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const it = () => {
+    if (!started) throw new Error('the service starts in beforeAll: use it in a hook or a test');
+    return started;
+  };
+  return {
+    get server() {
+      return it().server;
+    },
+    get env() {
+      return it().env;
+    },
+    get clock() {
+      return it().clock;
+    },
+    close: () => it().close(),
+  };
 }
 
 /** Another instance of the service on the same database and clock (as a second replica would run). */
@@ -153,10 +183,10 @@ export async function pairDisplay(svc: TestService, owner: { userId: string }, n
  * purchases), with the times given.
  */
 export function announcer(svc: TestService) {
-  const { js } = svc.server.context.nats;
   const iso = (ms: number) => new Date(ms).toISOString();
+  // the connection read at each publish: a file's announcer is made before its service starts (useService)
   const publish = async <S extends Subject>(subject: S, data: EventData<S>) => {
-    await js.publish(subject, JSON.stringify(createEvent(subject, data)));
+    await svc.server.context.nats.js.publish(subject, JSON.stringify(createEvent(subject, data)));
   };
   return {
     /** A converted file of `ownerId` with `pageCount` pages; returns its id. */

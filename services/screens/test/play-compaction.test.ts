@@ -3,31 +3,15 @@
 // folded, records inside the retention stay raw, and a crash mid-compaction (after sealing, or in the middle of the
 // deletion) leaves the rollups and the raw records whole; the next run finishes it.
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backfillRollups, compactPlays } from '../src/use-cases/compact-plays';
-import {
-  announcer,
-  call,
-  type Device,
-  displayGiven,
-  eventsHandled,
-  member,
-  sendPlays,
-  startService,
-  type TestService,
-} from './helpers';
+import { announcer, call, type Device, displayGiven, eventsHandled, member, sendPlays, useService } from './helpers';
 
 const DAY = 86_400_000;
 const MIN = 60_000;
 const RETENTION_DAYS = 33;
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService({ PLAY_RETENTION_DAYS: String(RETENTION_DAYS), COMPACTION_MS: '0' });
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService({ PLAY_RETENTION_DAYS: String(RETENTION_DAYS), COMPACTION_MS: '0' });
 
 const clockAt = (ms: number) => {
   svc.clock.offsetMs = ms - Date.now();

@@ -4,7 +4,7 @@
 // once, and batches beyond the bound on records awaiting their acknowledgement wait for room.
 import { randomUUID } from 'node:crypto';
 import { DiscardPolicy } from '@nats-io/jetstream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   announcer,
   call,
@@ -15,15 +15,10 @@ import {
   playsJudged,
   startService,
   type TestService,
+  useService,
 } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

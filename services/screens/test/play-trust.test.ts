@@ -2,7 +2,7 @@
 // but dishonest display can make a seller's sold report, its screen's health and its owner's agenda say. Each test
 // is a finding of an attack on a fresh stack; the figures they print are the report's before/after.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sweepIncidents } from '../src/use-cases/incident-sweep';
 import {
   announcer,
@@ -13,19 +13,11 @@ import {
   member,
   onClock,
   sendPlays,
-  startService,
-  type TestService,
+  useService,
 } from './helpers';
 
-let svc: TestService;
-let facts: ReturnType<typeof announcer>;
-beforeAll(async () => {
-  svc = await startService();
-  facts = announcer(svc);
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
+const facts = announcer(svc);
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -17,29 +17,14 @@ import {
   SCREEN_OFFLINE_AFTER_SECONDS,
   type ScreenAssignment,
 } from '@pagecast/contracts';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { countsAsPlay } from '../src/domain';
-import {
-  announcer,
-  call,
-  eventsHandled,
-  member,
-  pairDisplay,
-  playsJudged,
-  startService,
-  type TestService,
-} from './helpers';
+import { announcer, call, eventsHandled, member, pairDisplay, playsJudged, useService } from './helpers';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 50);
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 /** ms spent per kind of action (pairing, assignment, heartbeat, batch), printed at the end */
 const timing: number[] = [];

@@ -2,7 +2,7 @@
 // screen was given the file, its owner owned or licensed it, the page exists, it does not overlap what the screen
 // already played, and its time is plausible; refusals are counted per record and shown to the owner, never a seller.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { judgePlays } from '../src/use-cases/judge-plays';
 import {
   announcer,
@@ -17,19 +17,12 @@ import {
   pairDisplay,
   sendPlays,
   startReplica,
-  startService,
+  useService,
   type TestService,
 } from './helpers';
 
-let svc: TestService;
-let facts: ReturnType<typeof announcer>;
-beforeAll(async () => {
-  svc = await startService();
-  facts = announcer(svc);
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
+const facts = announcer(svc);
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

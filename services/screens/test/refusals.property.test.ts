@@ -7,17 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { WORKSPACE_SETTINGS_BUCKET } from '@pagecast/contracts';
 import { openKeyValue } from '@pagecast/service-kit';
 import { refusalsChangeNothing } from '@pagecast/service-kit/refusal-property';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok } from './fleet-helpers';
-import { call, member, pairDisplay, startService, type TestService } from './helpers';
+import { call, member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const quake = { kind: 'message', title: '地震発生', body: '係員の指示に従って避難してください' };
 

@@ -4,7 +4,7 @@
 // view (each state, counts, filters, paging over 400 screens of one owner).
 import { randomUUID } from 'node:crypto';
 import { SCREEN_DEFAULT_TIME_ZONE, wallClock } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually, fleetEvents, manifest, ok, refused, screensEvents, streamSeq } from './fleet-helpers';
 import {
   announcer,
@@ -16,17 +16,10 @@ import {
   member,
   pairDisplay,
   startReplica,
-  startService,
-  type TestService,
+  useService,
 } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const now = () => svc.server.context.clock.ms();
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,16 +1,10 @@
 // A screen's record written by two of the owner's calls at once (two people of the workspace, or two tabs): a rename
 // and an unpairing, against the real FerretDB, which runs each update as read-then-write of the whole document. Both
 // must hold: an unpairing written over by the rename would bring the screen back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, member, pairDisplay, startService, type TestService } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { call, member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService({ PAIR_ATTEMPT_RATE_MAX: '1000' });
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService({ PAIR_ATTEMPT_RATE_MAX: '1000' });
 
 describe("a screen's record under two of the owner's calls", () => {
   it('a rename beside an unpairing: unpaired every round, and renamed whenever the rename answered ok', async () => {

@@ -12,16 +12,10 @@ import {
 } from '@pagecast/contracts';
 import { testSeed } from '@pagecast/service-kit/testing';
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announcer, call, eventsHandled, from, member, sendPlays, startService, type TestService } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { announcer, call, eventsHandled, from, member, sendPlays, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService({ PAIRING_RATE_MAX: '4', PAIR_ATTEMPT_RATE_MAX: '6' });
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService({ PAIRING_RATE_MAX: '4', PAIR_ATTEMPT_RATE_MAX: '6' });
 
 /**
  * A display's address: each test its own, so the pairing rate limit of one does not spill into another. Drawn from

@@ -7,31 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PlayProof, recordText } from '@pagecast/contracts';
+import { type PlayProof, recordText, type SignedRecordFields } from '@pagecast/contracts';
 import { verifyProof } from '@pagecast/verify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  announcer,
-  assign,
-  call,
-  type Device,
-  eventsHandled,
-  member,
-  postPlays,
-  startService,
-  type TestService,
-} from './helpers';
-import { makeSigner, type Rec, type Signer, sha } from './display-signer';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { announcer, assign, call, type Device, eventsHandled, member, postPlays, useService } from './helpers';
+import { makeSigner, type Signer, sha } from './display-signer';
 
-let svc: TestService;
-let facts: ReturnType<typeof announcer>;
-beforeAll(async () => {
-  svc = await startService();
-  facts = announcer(svc);
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
+const facts = announcer(svc);
 
 /** Pairs a display that sends its public key with the poll that hands it its credential. */
 async function pairSigning(owner: { userId: string }, signer: Signer | null): Promise<Device> {
@@ -73,7 +56,7 @@ beforeEach(() => {
   clock = 0;
 });
 /** Back-to-back records from now on (each after the last one made). */
-const rec = (fileId: string, seconds = 5, page = 1): Rec => {
+const rec = (fileId: string, seconds = 5, page = 1): SignedRecordFields => {
   const start = Math.max(clock, Date.now());
   clock = start + seconds * 1000 + 100;
   return { id: randomUUID(), fileId, page, startedAt: new Date(start).toISOString(), seconds };
@@ -252,7 +235,7 @@ describe('signed proof of play', () => {
     expect(proof.keys[0]?.revokedAt).not.toBeNull();
     expect(verifyProof(proof)).toMatchObject({ ok: true, complete: true });
     // the key (stolen, say) signs on after its revocation: a proof holding that batch does not verify
-    const record = after.plays[0] as Rec;
+    const record = after.plays[0] as SignedRecordFields;
     const forged = structuredClone(proof);
     forged.batches.push({
       ...after.signed,

@@ -3,17 +3,11 @@
 // refused; the log of starts and ends; templates; plays during a file takeover counted as takeover plays.
 import { randomUUID } from 'node:crypto';
 import { TAKEOVER_BODY_MAX } from '@pagecast/contracts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fleetEvents, manifest, ok, refused, streamSeq } from './fleet-helpers';
-import { announcer, eventsHandled, member, pairDisplay, startService, postPlays, type TestService } from './helpers';
+import { announcer, eventsHandled, member, pairDisplay, postPlays, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 afterEach(() => {
   svc.clock.offsetMs = 0;
 });

@@ -4,17 +4,11 @@
 // from templates only, logged under their own name.
 import { randomUUID } from 'node:crypto';
 import type { WorkspaceRole } from '@pagecast/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manifest, ok, refused } from './fleet-helpers';
-import { member, pairDisplay, startService, type TestService } from './helpers';
+import { member, pairDisplay, useService } from './helpers';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startService();
-});
-afterAll(async () => {
-  await svc?.close();
-});
+const svc = useService();
 
 const quake = { kind: 'message', title: '地震発生', body: '係員の指示に従って避難してください' };
 const as = (owner: { userId: string }, role: WorkspaceRole) => ({

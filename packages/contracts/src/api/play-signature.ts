@@ -14,6 +14,8 @@ export {
   recordText,
   thumbprintText,
 } from '@pagecast/verify/canonical';
+/** The fields of a play record that a display signs (its record text's). */
+export type { SignedRecordFields } from '@pagecast/verify/canonical';
 
 /** base64url of a 32-byte value (an Ed25519 key, a P-256 coordinate, a SHA-256) */
 const B64_32 = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'validation.invalid');

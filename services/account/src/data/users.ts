@@ -147,9 +147,6 @@ export function createUserRepository(conn: mongoose.Connection) {
   const locks = createWriteLocks(conn, 'user_locks');
   const update = (id: string, filter: Record<string, unknown>, set: Record<string, unknown>) =>
     locks.withLock(id, () => model.findOneAndUpdate({ ...filter, _id: id }, { $set: set }, after));
-  /** The id of the member holding a token's hash (the lock is by id), or null. */
-  const holderOf = async (filter: Record<string, unknown>) =>
-    (await model.findOne(filter, { _id: 1 }).lean<{ _id: string }>())?._id ?? null;
 
   /** Stores the address's hint (an upsert: the same value whoever writes it). */
   async function rememberEmail(email: string, userId: string): Promise<void> {
@@ -331,11 +328,12 @@ export function createUserRepository(conn: mongoose.Connection) {
         await update(id, { emailVerified: false }, { verificationTokenHash: hash, verificationExpires: expires }),
       );
     },
-    /** Consumes a verification token (the caller has claimed it: see useToken in use-cases/shared.ts). */
-    async consumeVerificationToken(hash: string, now: Date): Promise<UserRecord | null> {
+    /**
+     * Consumes a verification token held by member `id` (the caller found the holder and has claimed the token: see
+     * useToken in use-cases/shared.ts); null when that member no longer holds it unexpired.
+     */
+    async consumeVerificationToken(id: string, hash: string, now: Date): Promise<UserRecord | null> {
       const valid = { verificationTokenHash: hash, verificationExpires: { $gt: now } };
-      const id = await holderOf(valid);
-      if (!id) return null;
       return overlay(
         await update(id, valid, { emailVerified: true, verificationTokenHash: null, verificationExpires: null }),
       );
@@ -345,11 +343,12 @@ export function createUserRepository(conn: mongoose.Connection) {
         await update(id, { authProvider: 'local' }, { passwordResetTokenHash: hash, passwordResetExpires: expires }),
       );
     },
-    /** Consumes a reset token and sets the new password in one step. A reset proves the mailbox: verified. */
-    async consumeResetToken(hash: string, passwordHash: string, now: Date): Promise<UserRecord | null> {
+    /**
+     * Consumes a reset token held by member `id` and sets the new password in one step (null when that member no
+     * longer holds it unexpired). A reset proves the mailbox: verified.
+     */
+    async consumeResetToken(id: string, hash: string, passwordHash: string, now: Date): Promise<UserRecord | null> {
       const valid = { passwordResetTokenHash: hash, passwordResetExpires: { $gt: now }, authProvider: 'local' };
-      const id = await holderOf(valid);
-      if (!id) return null;
       return overlay(
         await update(id, valid, {
           passwordHash,

@@ -19,7 +19,7 @@ export async function resetPassword(
   const holder = await data.users.findByResetToken(hash, deps.clock.now());
   if (!holder || !(await useToken(deps, hash, RESET_TOKEN_TTL_MS))) throw new AppError('TOKEN_INVALID');
   const passwordHash = await hashPassword(newPassword);
-  const user = await data.users.consumeResetToken(hash, passwordHash, deps.clock.now());
+  const user = await data.users.consumeResetToken(holder._id, hash, passwordHash, deps.clock.now());
   if (!user) throw new AppError('TOKEN_INVALID');
   await revoke(deps, user._id, await data.sessions.removeAllOfUser(user._id));
   const lifted = [loginKeys.account(user.email), loginKeys.pair(user.email, meta.ip ?? 'unknown')];

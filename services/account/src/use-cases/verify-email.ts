@@ -9,7 +9,7 @@ export async function verifyEmail(deps: AccountDeps, token: string) {
   const hash = hashToken(token);
   const holder = await data.users.findByVerificationToken(hash, deps.clock.now());
   if (!holder || !(await useToken(deps, hash, VERIFICATION_TOKEN_TTL_MS))) throw new AppError('TOKEN_INVALID');
-  const user = await data.users.consumeVerificationToken(hash, deps.clock.now());
+  const user = await data.users.consumeVerificationToken(holder._id, hash, deps.clock.now());
   if (!user) throw new AppError('TOKEN_INVALID');
   await outbox.add(subjects.userVerified, {
     userId: user._id,
