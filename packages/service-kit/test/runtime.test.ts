@@ -85,7 +85,7 @@ describe('startServiceRuntime (real NATS, FerretDB and MinIO)', () => {
     // dropped after the writers stopped: the late write went with it (before them, it would have made it again)
     const admin = await connectMongo(testEnv().MONGO_URL, 'admin', logger);
     try {
-      const { databases } = await admin.db!.admin().listDatabases();
+      const { databases } = await admin.getClient().db().admin().listDatabases();
       expect(databases.map((d) => d.name)).not.toContain(server.context.dbName);
     } finally {
       await admin.close();
