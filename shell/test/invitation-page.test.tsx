@@ -6,6 +6,7 @@ import { Route, Routes } from '@pagecast/router';
 import { currentWorkspace, RETURN_PAGE_KEY, removeToast, setCurrentWorkspace } from '@pagecast/ui';
 import { act } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WorkspaceKeeper } from '../src/features/workspace/components/workspace-keeper';
 import { InvitationPage } from '../src/features/workspace/components/invitation-page';
 import { byTestId, type Call, click, json, pageHost, text, Where } from './render-page';
 
@@ -38,11 +39,15 @@ const { calls, render } = pageHost((call: Call) => {
   return json({ code: 'NOT_FOUND', message: 'no' }, 404);
 });
 
+// the signed-in frame's keeper, as the app has it: it switches the calls to the workspace the address names
 const page = (
-  <Routes>
-    <Route path="/invitations/:token" element={<InvitationPage />} />
-    <Route path="*" element={<Where />} />
-  </Routes>
+  <>
+    <WorkspaceKeeper />
+    <Routes>
+      <Route path="/invitations/:token" element={<InvitationPage />} />
+      <Route path="*" element={<Where />} />
+    </Routes>
+  </>
 );
 
 beforeEach(async () => {

@@ -18,6 +18,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LoginPage } from '../src/features/auth/components/login-page';
 import { RegisterPage } from '../src/features/auth/components/register-page';
 import { VerifyEmailPage } from '../src/features/auth/components/verify-email-page';
+import { WorkspaceKeeper } from '../src/features/workspace/components/workspace-keeper';
 import { InvitationPage } from '../src/features/workspace/components/invitation-page';
 import { byTestId, type Call, click, json, pageHost, settle, text, Where } from './render-page';
 
@@ -67,14 +68,18 @@ const { calls, render } = pageHost((call: Call) => {
   return json({ code: 'NOT_FOUND', message: 'no' }, 404);
 });
 
+// the signed-in frame's keeper, as the app has it: it switches the calls to the workspace the address names
 const app = (
-  <Routes>
-    <Route path="/invitations/:token" element={<InvitationPage />} />
-    <Route path="/register" element={<RegisterPage />} />
-    <Route path="/verify-email" element={<VerifyEmailPage />} />
-    <Route path="/login" element={<LoginPage />} />
-    <Route path="*" element={<Where />} />
-  </Routes>
+  <>
+    <WorkspaceKeeper />
+    <Routes>
+      <Route path="/invitations/:token" element={<InvitationPage />} />
+      <Route path="/register" element={<RegisterPage />} />
+      <Route path="/verify-email" element={<VerifyEmailPage />} />
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="*" element={<Where />} />
+    </Routes>
+  </>
 );
 
 const address = () => text('address');

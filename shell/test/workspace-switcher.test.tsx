@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { act } from 'react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppFrame } from '../src/app/app-frame';
+import { useSwitchWorkspace } from '../src/features/workspace/model/switch-workspace';
 import { byTestId, json, pageHost, settle } from './render-page';
 
 const own: WorkspaceSummary = { id: 'u1', name: '佐藤 花子', ownerId: 'u1', role: 'owner', approvalRequired: false };
@@ -48,9 +49,23 @@ function FilesProbe() {
   );
 }
 
+/** An invitation's page in one's own workspace: accepting (an answer that comes later) switches to the workspace. */
+function AcceptProbe() {
+  const switchTo = useSwitchWorkspace('u1');
+  return (
+    <>
+      <FilesProbe />
+      <button type="button" data-testid="accept" onClick={() => setTimeout(() => switchTo('w2', '/welcome'), 0)}>
+        accept
+      </button>
+    </>
+  );
+}
+
 const app = (
   <Routes>
     <Route element={<AppFrame />}>
+      <Route path="/invitations/:token" element={<AcceptProbe />} />
       <Route path="*" element={<FilesProbe />} />
     </Route>
   </Routes>
@@ -108,6 +123,16 @@ describe('the workspace switcher', () => {
     expect(currentWorkspace()).toBeUndefined();
     expect(address()).toBe('/invitations/t1');
     expect(filesReads().at(-1)?.headers['x-pagecast-workspace']).toBeUndefined();
+  });
+
+  it('switching to another workspace with a page to go to goes there, the address naming it', async () => {
+    // the page being left has no ?w= (one's own workspace): the frame must not put ?w= back on it instead
+    await render(app, '/invitations/t1');
+    await act(async () => byTestId('accept')?.click());
+    await settle();
+    expect(address()).toBe('/welcome?w=w2');
+    expect(currentWorkspace()).toBe('w2');
+    expect(filesReads().at(-1)?.headers['x-pagecast-workspace']).toBe('w2');
   });
 
   it('is not shown to someone who belongs to one workspace', async () => {

@@ -27,6 +27,13 @@ export function searchWithWorkspace(search: string, id: string | undefined): str
 /**
  * Switches to a workspace (`ownId` or undefined: the person's own), optionally going to another page. Names it in
  * the address, drops the previous workspace's reads.
+ *
+ * Another workspace is only named in the address: WorkspaceKeeper switches the calls (and drops the reads) once that
+ * address is shown. Setting it here too re-rendered the keeper at once (the workspace store updates synchronously)
+ * while the navigation, a transition, was still pending: the keeper saw the page being left without `?w=`, put it
+ * back there, and that replaced the navigation (an accepted invitation stayed on its page instead of the welcome).
+ * One's own workspace has no `?w=`, so it is set here: the keeper then sees the old address naming the workspace
+ * just left, which it leaves alone.
  */
 export function useSwitchWorkspace(ownId: string | undefined) {
   const client = useQueryClient();
@@ -35,9 +42,14 @@ export function useSwitchWorkspace(ownId: string | undefined) {
   return useCallback(
     (id: string | undefined, to?: string) => {
       const next = id && id !== ownId ? id : undefined;
-      const changed = next !== currentWorkspace();
-      setCurrentWorkspace(next);
-      navigate({ pathname: to ?? location.pathname, search: searchWithWorkspace(to ? '' : location.search, next) });
+      const target = { pathname: to ?? location.pathname, search: searchWithWorkspace(to ? '' : location.search, next) };
+      if (next) {
+        navigate(target);
+        return;
+      }
+      const changed = currentWorkspace() !== undefined;
+      setCurrentWorkspace(undefined);
+      navigate(target);
       if (changed) void resetWorkspaceReads(client);
     },
     [client, navigate, location.pathname, location.search, ownId],
