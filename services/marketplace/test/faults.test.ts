@@ -49,7 +49,13 @@ async function register(userId: string, points: number) {
     registration(userId, { points, registeredAt: new Date(Date.now() - 60_000).toISOString() }),
   );
   await waitFor(`${userId} opened`, async () => (await balanceOf(billing.url, userId).catch(() => -1)) === points);
-  await waitFor('tier known', async () => (await observer.server.context.data.members.tierOf(userId)) === 'trial');
+  // up to the consumers' ack wait (30 s) and more: the event may have gone to an instance the previous case killed
+  // (they share the observer's durables), and is then delivered again once its wait for an ack runs out
+  await waitFor(
+    'tier known',
+    async () => (await observer.server.context.data.members.tierOf(userId)) === 'trial',
+    45_000,
+  );
 }
 
 /** Sends a purchase; the process may die under it (then the answer is a network error). */
