@@ -165,6 +165,10 @@ const benches = [
     run: owned('gateway/bench/device-sockets.bench.mjs', 'benchDeviceSockets'),
   },
   {
+    name: "manifest reads: a display's read after a new version, proxied to screens vs answered by the gateway (1,000)",
+    run: owned('gateway/bench/manifest-reads.bench.mjs', 'benchManifestReads'),
+  },
+  {
     name: 'images: a page image through the gateway vs nginx serving the same bytes (wrk, 50 connections)',
     run: async (ctx) => {
       const { rows } = await owned('gateway/bench/images.bench.mjs', 'benchImages', {

@@ -5,8 +5,11 @@ import { once } from 'node:events';
 import http from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 
-/** An EdDSA key served at `<url>/.well-known/jwks.json`; `kid` and `privateKey` sign what the bench sends. */
-export async function jwksStandIn() {
+/**
+ * An EdDSA key served at `<url>/.well-known/jwks.json`; `kid` and `privateKey` sign what the bench sends. `other`
+ * answers any other request (the service's routes a bench stands in for); none: 404.
+ */
+export async function jwksStandIn(other) {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const kid = randomUUID();
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
@@ -14,6 +17,8 @@ export async function jwksStandIn() {
     if (req.url === '/.well-known/jwks.json') {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ keys: [jwk] }));
+    } else if (other) {
+      other(req, res);
     } else {
       res.statusCode = 404;
       res.end();

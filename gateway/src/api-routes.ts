@@ -66,6 +66,8 @@ export function mountApi(
     deviceHeader?: ReturnType<typeof createDeviceHeaders>;
     /** the manifest version the displays' sockets know for a screen (device-socket.ts) */
     manifestVersion?: (screenId: string) => string | undefined;
+    /** the manifest screens gave this device with that version, while it is current (device-socket.ts) */
+    manifestFor?: (screenId: string, deviceId: string) => { version: string; json: string; at: number } | undefined;
     /** cookies the gateway sets carry Secure (PUBLIC_URL is https) */
     secureCookies?: boolean;
     /** the workspace memberships, watched from account's bucket (memberships.ts); none: every call acts as owner */
@@ -115,13 +117,23 @@ export function mountApi(
       .json({ code: 'MALFORMED_REQUEST', message: errorMessagesJa.MALFORMED_REQUEST });
   });
   // A display's manifest not modified: answered here when its screen's version is known from its socket (kept only
-  // while no change was heard since screens gave it), with no trip to screens.
+  // while no change was heard since screens gave it), with no trip to screens. Modified: answered here too when
+  // screens gave that version's manifest for this very device with it (the display reads it right after the push or
+  // its hello), the bytes and ETag screens would send, dated when screens gave them.
   app.get(DEVICE_MANIFEST_PATH, (req, res, next) => {
     const { identity, device } = sessionOf(res);
     const known = !identity && device ? deps.manifestVersion?.(device.screenId) : undefined;
-    const asked = req.headers['if-none-match'];
-    if (!known || asked !== known || /no-cache/.test(req.headers['cache-control'] ?? '')) return next();
-    res.status(304).set({ ETag: known, 'Cache-Control': 'no-store' }).end();
+    if (!device || !known || /no-cache/.test(req.headers['cache-control'] ?? '')) return next();
+    if (req.headers['if-none-match'] === known) {
+      return void res.status(304).set({ ETag: known, 'Cache-Control': 'no-store' }).end();
+    }
+    const kept = deps.manifestFor?.(device.screenId, device.deviceId);
+    if (!kept) return next();
+    res
+      .status(200)
+      .set({ ETag: kept.version, 'Cache-Control': 'no-store', Date: new Date(kept.at).toUTCString() })
+      .type('json')
+      .send(kept.json);
   });
   app.get('/api/events', (req, res) => {
     const { identity, device } = sessionOf(res);

@@ -56,7 +56,22 @@ interface ScreenEntry {
   conns: Set<Conn>;
   version: string | undefined;
   gen: number;
+  /** that version's manifest text, as screens gave it to this device, until its displays have read it */
+  manifest?: KeptManifest;
 }
+
+/** A manifest screens gave with its version: answered to the one device it was asked for, a few times, briefly. */
+interface KeptManifest {
+  json: string;
+  deviceId: string;
+  /** when screens gave it (the read's Date) */
+  at: number;
+  /** reads left: the screen's displays when it came */
+  reads: number;
+}
+
+/** How long a kept manifest may answer reads (they come right after the push or the hello); memory stays small. */
+const MANIFEST_KEEP_MS = 30_000;
 
 export interface DeviceSocketOptions {
   devices: DeviceVerifier;
@@ -160,22 +175,44 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     if (mine?.size === 0) byDevice.delete(c.device.deviceId);
     const screen = byScreen.get(c.device.screenId);
     screen?.conns.delete(c);
-    if (screen?.conns.size === 0) byScreen.delete(c.device.screenId);
+    if (screen?.conns.size === 0) {
+      byScreen.delete(c.device.screenId);
+      unkeep(screen);
+    }
     unwatch(c);
   };
 
-  /** Asks screens for the manifest version (with this display's identity); undefined when it could not answer. */
-  const askVersion = async (c: Conn): Promise<{ version?: string; status: number }> => {
+  /**
+   * Asks screens for the manifest version (with this display's identity), and its text when screens gives it;
+   * undefined when it could not answer.
+   */
+  const askVersion = async (c: Conn): Promise<{ version?: string; manifest?: string; status: number }> => {
     const rpc = opts.rpc();
     if (!rpc) return { status: 503 };
     const text = await rpc('manifest', opts.deviceHeader(c.device), '{}');
     try {
-      const answer = JSON.parse(text) as { status: number; body?: { version?: unknown } };
+      const answer = JSON.parse(text) as { status: number; body?: { version?: unknown; manifest?: unknown } };
       const version = answer.body?.version;
-      return { status: answer.status, version: typeof version === 'string' ? version : undefined };
+      const manifest = answer.body?.manifest;
+      return {
+        status: answer.status,
+        version: typeof version === 'string' ? version : undefined,
+        manifest: typeof manifest === 'string' ? manifest : undefined,
+      };
     } catch {
       return { status: 503 };
     }
+  };
+  // screens whose manifest text is kept (the sweep forgets it after MANIFEST_KEEP_MS)
+  const keeping = new Set<ScreenEntry>();
+  const keep = (screen: ScreenEntry, c: Conn, manifest: string | undefined) => {
+    if (manifest === undefined) return;
+    screen.manifest = { json: manifest, deviceId: c.device.deviceId, at: Date.now(), reads: screen.conns.size };
+    keeping.add(screen);
+  };
+  const unkeep = (screen: ScreenEntry) => {
+    screen.manifest = undefined;
+    keeping.delete(screen);
   };
 
   const revokeConn = (c: Conn) => c.ws.close(DEVICE_SOCKET_CLOSE.revoked, 'revoked');
@@ -198,7 +235,11 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     }
     const now = byScreen.get(c.device.screenId);
     // remembered only when no change was heard while asking (else a newer version may exist)
-    if (now && now.gen === gen) now.version = answer.version;
+    if (now && now.gen === gen) {
+      now.version = answer.version;
+      // the display reads its manifest next (it holds another version): answered from this
+      if (version !== answer.version) keep(now, c, answer.manifest);
+    }
     c.version = answer.version;
     send(c, manifestFrame(answer.version));
   };
@@ -223,6 +264,7 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       return;
     }
     screen.version = answer.version;
+    if ([...screen.conns].some((c) => c.version !== answer.version)) keep(screen, first, answer.manifest);
     for (const c of screen.conns) {
       if (c.version === answer.version) continue;
       c.version = answer.version;
@@ -254,6 +296,7 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     if (!screen) return;
     screen.gen++;
     screen.version = undefined;
+    unkeep(screen);
     changed.add(screenId);
     settleTimer ??= setTimeout(() => void settle(), settleMs);
   };
@@ -375,6 +418,7 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
   const sweep = setInterval(
     () => {
       const now = Date.now();
+      for (const screen of keeping) if (now - (screen.manifest?.at ?? 0) >= MANIFEST_KEEP_MS) unkeep(screen);
       for (const set of byDevice.values()) {
         for (const c of set) {
           if (now - c.seen >= silentMs) c.ws.terminate();
@@ -441,6 +485,20 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
      */
     versionOf(screenId: string): string | undefined {
       return byScreen.get(screenId)?.version;
+    },
+    /**
+     * The current manifest of a screen with a display connected, for the device screens gave it to (the one it was
+     * asked with: screens judged that device may read it), while no change was heard since and for at most
+     * MANIFEST_KEEP_MS, each display of the screen once: GET /api/screens/device/me is answered with it by the
+     * gateway (the same bytes and ETag as screens' answer). Undefined otherwise: the read goes to screens.
+     */
+    manifestFor(screenId: string, deviceId: string): { version: string; json: string; at: number } | undefined {
+      const screen = byScreen.get(screenId);
+      const kept = screen?.manifest;
+      if (!screen || !kept || screen.version === undefined || kept.deviceId !== deviceId) return undefined;
+      if (Date.now() - kept.at >= MANIFEST_KEEP_MS) return void unkeep(screen);
+      if (--kept.reads <= 0) unkeep(screen);
+      return { version: screen.version, json: kept.json, at: kept.at };
     },
     /** A display's revocation was read (feeds.ts): its sockets close now. */
     revoke(deviceId: string) {

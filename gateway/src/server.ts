@@ -274,6 +274,7 @@ export function createGateway(
     clearCookie,
     deviceHeader,
     manifestVersion: (screenId) => sockets.versionOf(screenId),
+    manifestFor: (screenId, deviceId) => sockets.manifestFor(screenId, deviceId),
     memberships,
     secureCookies: https,
     videos,

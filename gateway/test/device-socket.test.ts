@@ -49,6 +49,8 @@ interface Device {
 
 /** The screens stand-in's state: each screen's manifest version, the calls it saw, the play records it counted. */
 const versions = new Map<string, string>();
+/** screens whose stand-in gives the manifest's text with its version, as screens does */
+const manifests = new Map<string, string>();
 const seen: Array<{ type: string; device: Device; body: unknown }> = [];
 const counted = new Set<string>();
 const revokedScreens = new Set<string>();
@@ -81,7 +83,9 @@ beforeAll(async () => {
       manifest: (device) => {
         if (revokedScreens.has(device.screenId)) throw new AppError('UNAUTHORIZED');
         seen.push({ type: 'manifest', device: strip(device), body: undefined });
-        return { body: { version: versions.get(device.screenId) ?? 'W/"v0"' } };
+        const version = versions.get(device.screenId) ?? 'W/"v0"';
+        const manifest = manifests.get(device.screenId);
+        return { body: manifest === undefined ? { version } : { version, manifest: `${manifest}:${version}` } };
       },
       heartbeat: (device, body) => {
         seen.push({ type: 'heartbeat', device: strip(device), body });
@@ -316,6 +320,63 @@ describe("the display's socket at the gateway", () => {
     expect(notModified.headers.get('etag')).toBe('W/"three"');
     expect((await me('W/"two"')).status).not.toBe(304);
     for (const s of [sa, sb, so, again]) s.ws.close();
+  });
+
+  it("answers the display's manifest read after a push from what screens gave that device, once, until a change", async () => {
+    const [a] = gateways as [Started];
+    const screenId = randomUUID();
+    versions.set(screenId, 'W/"m1"');
+    manifests.set(screenId, '{"screenId":"m"}');
+    const one = await newDevice(screenId);
+    const two = await newDevice(screenId);
+    const sa = await openSocket(a.url, one.cookie);
+    sa.send({ type: 'hello', version: 'W/"m1"' });
+    await sa.next('manifest');
+    // screens' HTTP stand-in here serves no manifest (404): a read it answered would not be a 200
+    const me = (cookie: string, etag: string) =>
+      fetch(`${a.url}/api/screens/device/me`, {
+        headers: { cookie, 'if-none-match': etag, 'cache-control': 'max-age=0' },
+      });
+    // the display held this version: nothing kept to read
+    expect((await me(one.cookie, 'W/"m0"')).status).not.toBe(200);
+    versions.set(screenId, 'W/"m2"');
+    await publish('screens.screen.changed.v1', {
+      screenId,
+      ownerId: one.device.ownerId,
+      changedAt: new Date().toISOString(),
+      playlistIds: [],
+      fileIds: [],
+    });
+    expect(await sa.next('manifest', (f) => f.version === 'W/"m2"')).toBeTruthy();
+    // another device of the screen is not given what screens gave this one
+    expect((await me(two.cookie, 'W/"m1"')).status).not.toBe(200);
+    const read = await me(one.cookie, 'W/"m1"');
+    expect(read.status).toBe(200);
+    expect(read.headers.get('etag')).toBe('W/"m2"');
+    expect(read.headers.get('cache-control')).toBe('no-store');
+    expect(read.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await read.text()).toBe('{"screenId":"m"}:W/"m2"');
+    // once per display of the screen: the next read goes to screens, and the version alone still answers 304
+    expect((await me(one.cookie, 'W/"m1"')).status).not.toBe(200);
+    expect((await me(one.cookie, 'W/"m2"')).status).toBe(304);
+    // a display that says hello with a version the gateway knows gets it without a trip (nothing kept); the next
+    // change's check gives the new version's text, for both of the screen's sockets
+    versions.set(screenId, 'W/"m3"');
+    const again = await openSocket(a.url, one.cookie);
+    again.send({ type: 'hello', version: null });
+    expect(await again.next('manifest')).toEqual({ type: 'manifest', version: 'W/"m2"' });
+    await publish('screens.screen.changed.v1', {
+      screenId,
+      ownerId: one.device.ownerId,
+      changedAt: new Date().toISOString(),
+      playlistIds: [],
+      fileIds: [],
+    });
+    await sa.next('manifest', (f) => f.version === 'W/"m3"');
+    const third = await me(one.cookie, 'W/"m2"');
+    expect(third.status).toBe(200);
+    expect(await third.text()).toBe('{"screenId":"m"}:W/"m3"');
+    for (const s of [sa, again]) s.ws.close();
   });
 
   it('forwards the events of the playlists and files a display watches, ids only', async () => {

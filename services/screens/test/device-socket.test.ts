@@ -161,7 +161,7 @@ describe("the display's socket calls, on two instances", () => {
     expect(again).toEqual(http);
   });
 
-  it("gives the manifest's version as the HTTP ETag, which answers 304", async () => {
+  it("gives the manifest's version as the HTTP ETag, which answers 304, and the HTTP body with it", async () => {
     const owner = member();
     const { device } = await pairDisplay(a, owner);
     await eventsHandled(b);
@@ -170,6 +170,8 @@ describe("the display's socket calls, on two instances", () => {
     const version = socket.body.version as string;
     const me = await call(a, { device }, 'GET', '/api/screens/device/me');
     expect(me.headers.get('etag')).toBe(version);
+    // the same bytes (the gateway answers the display's read with them)
+    expect(socket.body.manifest).toBe(me.text);
     const same = await call(a, { device }, 'GET', '/api/screens/device/me', undefined, {
       'if-none-match': version,
       'cache-control': 'max-age=0',

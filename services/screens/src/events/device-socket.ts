@@ -12,8 +12,13 @@ export function serveDeviceSocketCalls(ctx: ServiceContext) {
     logger: ctx.logger,
     prefix: ctx.config.DEVICE_RPC_SUBJECT_PREFIX,
     handlers: {
-      // the version the display should hold (its `hello`, and the gateway's check after a change)
-      manifest: async (device) => ({ body: { version: (await calls.manifest(device)).version } }),
+      // the version the display should hold (its `hello`, and the gateway's check after a change), with the
+      // manifest's text: the display reads it right after, and the gateway answers that read from it (the bytes the
+      // HTTP route sends, so the ETag still names them)
+      manifest: async (device) => {
+        const { version, json } = await calls.manifest(device);
+        return { body: { version, manifest: json } };
+      },
       heartbeat: async (device, body) => ({ body: await calls.heartbeat(device, body) }),
       key: async (device, body) => ({ body: await calls.key(device, body) }),
       plays: async (device, body) => ({ body: await calls.plays(device, body) }),
