@@ -94,7 +94,15 @@ export interface DeviceSocketOptions {
   settleMs?: number;
   /** each relayed call once answered: its type, the service's status and the seconds it took (metrics) */
   onCall?: (type: string, status: number, seconds: number) => void;
+  /** each refused upgrade, by the code answered (metrics) */
+  onRefused?: (code: RefusalCode) => void;
 }
+
+/** Why an upgrade was refused: the code of its HTTP answer. */
+export type RefusalCode = 'RATE_LIMITED' | 'CROSS_SITE_REQUEST' | 'UNAUTHORIZED' | 'SERVICE_UNAVAILABLE';
+
+/** A refused upgrade the operator must hear of (the display can do nothing about it) is logged at most this often. */
+const UNAVAILABLE_WARN_MS = 10_000;
 
 /** Calls relayed at once per socket; more are answered 429 (send again later). */
 const MAX_INFLIGHT = 16;
@@ -433,6 +441,30 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
   );
   sweep.unref();
 
+  // Refusals are counted by code; the gateway's own (its device check could not run) are also logged, at most once
+  // every UNAVAILABLE_WARN_MS with how many there were, since at a power cut's reconnection they come by thousands.
+  let unavailable = { since: 0, n: 0 };
+  const refuse = (
+    socket: Duplex,
+    status: number,
+    text: string,
+    code: RefusalCode,
+    retryAfterSeconds?: number,
+    err?: unknown,
+  ) => {
+    refuseUpgrade(socket, status, text, code, retryAfterSeconds);
+    opts.onRefused?.(code);
+    if (code !== 'SERVICE_UNAVAILABLE') return;
+    unavailable.n++;
+    const now = Date.now();
+    if (now - unavailable.since < UNAVAILABLE_WARN_MS) return;
+    opts.logger.warn(
+      { err, refused: unavailable.n },
+      "display sockets refused: the device check could not run (the screens service's keys unreachable?)",
+    );
+    unavailable = { since: now, n: 0 };
+  };
+
   return {
     /** The server's 'upgrade' handler; false when the path is not the socket's (the caller refuses it). */
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -447,7 +479,7 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       const refused = refusals.get(address);
       if (refused && refused.n >= opts.maxCalls) {
         const left = Math.max(1, Math.ceil((refused.start + opts.windowMs - Date.now()) / 1000));
-        refuseUpgrade(socket, 429, 'Too Many Requests', 'RATE_LIMITED', left);
+        refuse(socket, 429, 'Too Many Requests', 'RATE_LIMITED', left);
         return true;
       }
       // another site's page must not open a display's socket with the display's cookie (cross-site WebSocket
@@ -459,23 +491,22 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
         own.add(`https://${req.headers.host}`);
       }
       if (!fromOwnPage(req.headers, own)) {
-        refuseUpgrade(socket, 403, 'Forbidden', 'CROSS_SITE_REQUEST');
+        refuse(socket, 403, 'Forbidden', 'CROSS_SITE_REQUEST');
         return true;
       }
       void opts.devices.check(readCookie(req.headers, DEVICE_COOKIE)).then(
         (outcome) => {
-          if (outcome.kind === 'unavailable')
-            return refuseUpgrade(socket, 503, 'Service Unavailable', 'SERVICE_UNAVAILABLE');
+          if (outcome.kind === 'unavailable') return refuse(socket, 503, 'Service Unavailable', 'SERVICE_UNAVAILABLE');
           if (outcome.kind !== 'valid') {
             const counted = refusals.get(address) ?? { start: Date.now(), n: 0 };
             counted.n++;
             refusals.set(address, counted, { noUpdateTTL: counted.n > 1 });
-            return refuseUpgrade(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
+            return refuse(socket, 401, 'Unauthorized', 'UNAUTHORIZED');
           }
           const device = outcome.device;
           wss.handleUpgrade(req, socket, head, (ws) => open(ws, device));
         },
-        () => refuseUpgrade(socket, 503, 'Service Unavailable', 'SERVICE_UNAVAILABLE'),
+        (err: unknown) => refuse(socket, 503, 'Service Unavailable', 'SERVICE_UNAVAILABLE', undefined, err),
       );
       return true;
     },

@@ -13,7 +13,7 @@ import type { RequestListener } from 'node:http';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import express from 'express';
 import proxyaddr from 'proxy-addr';
-import { Gauge, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { mountApi, serviceTargets } from './api-routes';
 import type { GatewayConfig } from './config';
 import { createDeviceVerifier } from './device';
@@ -169,6 +169,7 @@ export function createGateway(
     // the address express gives the HTTP path (its TRUST_PROXY rule), read when a display asks to upgrade
     clientAddress: (req) => proxyaddr(req, app.get('trust proxy fn')),
     onCall: (type, status, seconds) => socketCalls.observe({ type, status: String(status) }, seconds),
+    onRefused: (code) => socketRefusals.inc({ code }),
   });
   const proxy = createServiceProxy({
     targets: serviceTargets(config),
@@ -241,6 +242,12 @@ export function createGateway(
       for (const [event, n] of Object.entries({ hit: hits, fill: fills, filled, failed, evicted }))
         this.set({ event }, n);
     },
+  });
+  const socketRefusals = new Counter({
+    name: 'gateway_device_socket_refused_total',
+    help: "A display's socket upgrade refused, by the code answered (RATE_LIMITED, CROSS_SITE_REQUEST, UNAUTHORIZED, SERVICE_UNAVAILABLE)",
+    labelNames: ['code'],
+    registers: [registry],
   });
   const socketCalls = new Histogram({
     name: 'gateway_device_socket_call_seconds',

@@ -187,6 +187,17 @@ describe("the display's socket at the gateway", () => {
     const plain = await fetch(`${url}${DEVICE_SOCKET_PATH}`, { headers: { cookie } });
     expect(plain.status).toBe(426);
     expect((await plain.json()).code).toBe('MALFORMED_REQUEST');
+    // each refusal counted by its code on the internal listener (at least these: other tests refuse too)
+    const [{ internalUrl }] = gateways as [Started];
+    const metrics = await (await fetch(`${internalUrl}/metrics`)).text();
+    const refused = (code: string) =>
+      Number(
+        new RegExp(`^gateway_device_socket_refused_total\\{[^}]*code="${code}"[^}]*\\} (\\d+)$`, 'm').exec(
+          metrics,
+        )?.[1],
+      );
+    expect(refused('UNAUTHORIZED')).toBeGreaterThanOrEqual(2);
+    expect(refused('CROSS_SITE_REQUEST')).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses an address whose upgrades keep failing, before verifying, for the rest of its window (429)', async () => {
