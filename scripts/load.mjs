@@ -302,6 +302,23 @@ try {
   for (const t of timers) clearTimeout(t);
   // the machine's load over the last minute of the k6 run: above the core count, the run shared the cores
   figures.loadAverage = Number(loadavg()[0].toFixed(1));
+  // the display sockets the gateway refused over the run, by the code answered (none expected: a refusal beside
+  // k6's own failed connects says whose it was); one scrape of its metrics, after k6's end
+  if (scenario === 'screens' && stack?.internalUrl) {
+    const metrics = await fetch(`${stack.internalUrl}/metrics`)
+      .then((r) => (r.ok ? r.text() : ''))
+      .catch(() => '');
+    figures.socketRefusals = Object.fromEntries(
+      [...metrics.matchAll(/^gateway_device_socket_refused_total\{[^}]*code="(\w+)"[^}]*\} (\d+)$/gm)].map((m) => [
+        m[1],
+        Number(m[2]),
+      ]),
+    );
+    const refused = Object.entries(figures.socketRefusals);
+    say(
+      `display socket upgrades refused by the gateway: ${refused.length ? refused.map(([c, n]) => `${c} ${n}`).join(', ') : 'none'}`,
+    );
+  }
   if (watch) {
     const cpuAfter = cpuAtEnd ?? watch.sample();
     const peak = watch.stopPeak();
