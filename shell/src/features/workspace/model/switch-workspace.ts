@@ -42,7 +42,10 @@ export function useSwitchWorkspace(ownId: string | undefined) {
   return useCallback(
     (id: string | undefined, to?: string) => {
       const next = id && id !== ownId ? id : undefined;
-      const target = { pathname: to ?? location.pathname, search: searchWithWorkspace(to ? '' : location.search, next) };
+      const target = {
+        pathname: to ?? location.pathname,
+        search: searchWithWorkspace(to ? '' : location.search, next),
+      };
       if (next) {
         navigate(target);
         return;
