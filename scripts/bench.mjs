@@ -169,6 +169,10 @@ const benches = [
     run: owned('gateway/bench/manifest-reads.bench.mjs', 'benchManifestReads'),
   },
   {
+    name: "edit reads: a display's content reads after a playlist edit, the page's slides and keeper each reading vs sharing (1,000)",
+    run: owned('gateway/bench/edit-reads.bench.mjs', 'benchEditReads'),
+  },
+  {
     name: 'images: a page image through the gateway vs nginx serving the same bytes (wrk, 50 connections)',
     run: async (ctx) => {
       const { rows } = await owned('gateway/bench/images.bench.mjs', 'benchImages', {

@@ -10,7 +10,10 @@
 // - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 10 s a play
 //   batch frame of the pages shown since the last one (a batch refused with 429/503, or not answered before its
 //   socket dropped, is sent again with the next); replies matched by ref, timed from the send;
-// - a `manifest` frame: reads its manifest again; an `event` frame of a playlist save: reads the playlist again.
+// - a `manifest` frame: reads its manifest again; an `event` frame of a playlist save: reads the playlist again, then
+//   the pages of each file it holds, each with the ETag held (If-None-Match: unchanged files answer 304), once as the
+//   display page does (its slides and its offline keeper share the reads of a change); CHANGE_READS=2 models the
+//   page before that, whose slides and keeper each made every read, at the same moment.
 // The probes' changes are made by scripts/load.mjs (the owner's calls) at moments agreed through the environment
 // (EDIT_AT_MS, TAKEOVER_AT_MS: epoch ms, one clock on one machine): a display counts the playlist edit as shown
 // when its playlist read after the event holds the new file, and the takeover when its manifest read after the
@@ -56,6 +59,9 @@ const STORM_GIVE_UP_MS = 60_000;
 /** a reply later than this counts as lost (failed), and the call is sent again with the next */
 const REPLY_TIMEOUT_MS = 10_000;
 const PLAYLIST_SAVED = 'files.playlist.saved.v1';
+const CHANGE_READS = Math.max(1, Math.floor(Number(__ENV.CHANGE_READS ?? 1)));
+const playlistPath = () => `/api/playlists/${setup.playlistId}/items`;
+const pagesPath = (fileId) => `/api/files/${fileId}/pages?signage_mode=true`;
 
 const reply = new Trend('ws_reply', true);
 const replyFailed = new Rate('ws_reply_failed');
@@ -159,6 +165,8 @@ function display(screen, end) {
     timers: [],
     phase: 'run', // run | cut | storm | done
     edited: false,
+    /** path → ETag of the content reads it holds (the display page's conditional reads) */
+    etags: new Map(),
     tookOver: false,
     onPlaying: null,
   };
@@ -211,11 +219,21 @@ function display(screen, end) {
     return res;
   };
 
+  /** A content read as the display page's (fetchJsonWithEtag): with the ETag it holds, which a 200 replaces. */
+  const readHeld = async (path) => {
+    const held = d.etags.get(path);
+    const res = await read(
+      d,
+      path,
+      named('content'),
+      held ? { 'If-None-Match': held, 'Cache-Control': 'max-age=0' } : {},
+    );
+    if (res.status === 200 && res.headers.Etag) d.etags.set(path, res.headers.Etag);
+    return res;
+  };
+
   const loadContent = async () => {
-    const [items, pages] = await Promise.all([
-      read(d, `/api/playlists/${setup.playlistId}/items`, named('content')),
-      read(d, `/api/files/${setup.fileId}/pages?signage_mode=true`, named('content')),
-    ]);
+    const [items, pages] = await Promise.all([readHeld(playlistPath()), readHeld(pagesPath(setup.fileId))]);
     check(items, { 'playlist 200': (r) => r.status === 200 });
     check(pages, { 'pages 200': (r) => r.status === 200 });
     if (items.status !== 200 || pages.status !== 200) return false;
@@ -357,10 +375,28 @@ function display(screen, end) {
     }
   };
 
+  /** After a change: the playlist, then the pages of each file it plays, in order (the display page's slides). */
+  const contentAfterChange = async () => {
+    const items = await readHeld(playlistPath());
+    sawEdit(items);
+    // a 304: the files are those already read (the load's one edit always changes the playlist)
+    if (items.status !== 200) return;
+    let list = [];
+    try {
+      list = items.json();
+    } catch {}
+    if (!Array.isArray(list)) return;
+    for (const i of [...list].sort((a, b) => a.position - b.position)) {
+      if (i.file === null) continue;
+      const res = await readHeld(pagesPath(i.fileId));
+      check(res, { 'pages 200/304': (r) => r.status === 200 || r.status === 304 });
+    }
+  };
+
   const onEvent = async (msg) => {
     const type = msg.event?.type ?? '';
     if (!(type === PLAYLIST_SAVED || type.includes('playlist.saved'))) return;
-    sawEdit(await read(d, `/api/playlists/${setup.playlistId}/items`, named('content')));
+    await Promise.all(Array.from({ length: CHANGE_READS }, contentAfterChange));
   };
 
   /** Opens the socket; on a refusal or a drop, tries again with backoff (unless the display is off). */
@@ -429,7 +465,7 @@ function display(screen, end) {
     d.waiting.clear();
     d.open = false;
     d.ws?.close();
-    Object.assign(d, { version: null, loaded: false, clock: null, pending: [], booting: false });
+    Object.assign(d, { version: null, loaded: false, clock: null, pending: [], booting: false, etags: new Map() });
     const giveUp = STORM_AT + STORM_SPREAD_MS + STORM_GIVE_UP_MS;
     d.onPlaying = () => {
       stormMs.add(Date.now() - STORM_AT);

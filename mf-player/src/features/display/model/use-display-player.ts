@@ -10,14 +10,15 @@ import {
   nextChange,
   type PlayRecord,
   type Resolution,
+  type ResolutionInputs,
   resolveScreen,
   type Shown,
 } from '@pagecast/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePageTimer } from '../../../lib/use-page-timer';
 import { keepForOffline, registerPlayerServiceWorker } from '../../../sw/register';
-import { getDisplayPages, getDisplayPlaylist } from '../api/get-content';
-import { assignedMedia, KEEP_EVERY_MS, mediaOfSlides } from './keep-offline';
+import { contentReads } from './content-reads';
+import { assignedMedia, type ContentReads, KEEP_EVERY_MS, mediaOfSlides } from './keep-offline';
 import { retryDelay, type WaitingBoard } from './retry';
 import { pageSlides, playRecordOf, type Slide, slideAfter, slideTimerMs } from './slides';
 
@@ -37,7 +38,7 @@ async function kept<T>(key: string, read: () => Promise<T>): Promise<T> {
 }
 
 /** The slides of what plays; `missing`: a file whose pages could not be read (and none were kept), tried again. */
-async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boolean }> {
+async function slidesOf(playing: Shown, read: ContentReads): Promise<{ slides: Slide[]; missing: boolean }> {
   let fileIds: string[] = [];
   /** a playlist's video items: how many times each plays in a row */
   const loops = new Map<string, number>();
@@ -45,7 +46,7 @@ async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boo
   // a disaster alert whose rule shows a file: its pages, under the band of the report's facts
   else if (playing.kind === 'alert' && playing.fileId) fileIds = [playing.fileId];
   else if (playing.kind === 'playlist') {
-    const items = await kept(`pl:${playing.playlistId}`, () => getDisplayPlaylist(playing.playlistId));
+    const items = await kept(`pl:${playing.playlistId}`, () => read.playlist(playing.playlistId));
     const playable = [...items].sort((a, b) => a.position - b.position).filter((i) => i.file !== null);
     fileIds = playable.map((i) => i.fileId);
     for (const i of playable) if (i.loops && i.loops > 1) loops.set(i.fileId, i.loops);
@@ -55,7 +56,7 @@ async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boo
   for (const fileId of fileIds) {
     let pages: FilePage[];
     try {
-      pages = await kept(`pages:${fileId}`, () => getDisplayPages(fileId));
+      pages = await kept(`pages:${fileId}`, () => read.pages(fileId));
     } catch {
       missing = true; // gone or unreadable: the rest still plays, and it is asked for again
       continue;
@@ -70,6 +71,38 @@ async function slidesOf(playing: Shown): Promise<{ slides: Slide[]; missing: boo
 const keyOf = (p: Shown) => JSON.stringify(p);
 /** The clock re-resolves at the next change point, and at least this often (a clock set by hand, a sleeping tab). */
 const RECHECK_MS = 5000;
+
+/**
+ * Everything the screen may play, kept for a network cut (keep-offline.ts): at each change of the manifest or of the
+ * content, and every KEEP_EVERY_MS; a round started with the slides' reads of the same change shares them
+ * (`sharedReads`), any other reads afresh. Closed, nothing is fetched.
+ */
+function useOfflineKeeper(
+  inputs: ResolutionInputs,
+  version: number,
+  active: boolean,
+  sharedReads: () => ContentReads | undefined,
+) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version forces a new round; sharedReads is read at that moment
+  useEffect(() => {
+    if (!active) return;
+    let stale = false;
+    const round = async (reads: ContentReads) => {
+      // no worker (blocked, an insecure origin): nothing to keep, nothing read
+      if (!(await registerPlayerServiceWorker())) return;
+      const { items, complete } = await assignedMedia(inputs, reads);
+      if (!stale) await keepForOffline(items, complete);
+    };
+    // a round that fails (the worker went away) changes nothing: the next one tries again
+    const again = (reads: ContentReads) => void round(reads).catch(() => undefined);
+    again(sharedReads() ?? contentReads());
+    const timer = setInterval(() => again(contentReads()), KEEP_EVERY_MS);
+    return () => {
+      stale = true;
+      clearInterval(timer);
+    };
+  }, [inputs, version, active]);
+}
 
 export function useDisplayPlayer(
   screen: DeviceScreen,
@@ -118,7 +151,11 @@ export function useDisplayPlayer(
   const failures = useRef(0);
   const active = opts.active;
   const board = opts.board;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: playingKey stands for playing; version and retry force a reload
+  // The reads of the change this render committed: the slides' effect starts them, and the keeper's round started in
+  // the same commit shares them (content-reads.ts); a round started at another moment reads afresh.
+  const thisCommit = {};
+  const changeReads = useRef<{ commit: object; reads: ContentReads } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: playingKey stands for playing; version and retry force a reload; thisCommit only names the commit
   useEffect(() => {
     if (!active) {
       // closed: nothing on screen, nothing fetched; at opening the slides are read again
@@ -136,7 +173,9 @@ export function useDisplayPlayer(
       board.wait('content', Date.now() + ms);
       timer = setTimeout(() => setRetry((n) => n + 1), ms);
     };
-    slidesOf(playing)
+    const reads = contentReads();
+    changeReads.current = { commit: thisCommit, reads };
+    slidesOf(playing, reads)
       .then(({ slides: next, missing }) => {
         if (stale) return;
         if (JSON.stringify(slidesRef.current) !== JSON.stringify(next)) {
@@ -162,27 +201,9 @@ export function useDisplayPlayer(
   }, [playingKey, opts.version, retry, active, board]);
   useEffect(() => () => board.done('content'), [board]);
 
-  // Everything the screen may play, kept for a network cut (keep-offline.ts): at each change of the manifest or of
-  // the content, and every KEEP_EVERY_MS. Closed, nothing is fetched.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: version forces a new round
-  useEffect(() => {
-    if (!active) return;
-    let stale = false;
-    const round = async () => {
-      // no worker (blocked, an insecure origin): nothing to keep, nothing read
-      if (!(await registerPlayerServiceWorker())) return;
-      const { items, complete } = await assignedMedia(inputs, { playlist: getDisplayPlaylist, pages: getDisplayPages });
-      if (!stale) await keepForOffline(items, complete);
-    };
-    // a round that fails (the worker went away) changes nothing: the next one tries again
-    const again = () => void round().catch(() => undefined);
-    again();
-    const timer = setInterval(again, KEEP_EVERY_MS);
-    return () => {
-      stale = true;
-      clearInterval(timer);
-    };
-  }, [inputs, opts.version, active]);
+  useOfflineKeeper(inputs, opts.version, active, () =>
+    changeReads.current?.commit === thisCommit ? changeReads.current.reads : undefined,
+  );
 
   const slide = active && slides.length ? slides[step % slides.length] : undefined;
 
