@@ -6,11 +6,10 @@
 // and again after every display has made one more call at once (the buffers a call leaves behind), so the figure is
 // what each held display keeps, not the garbage of the moment (docs/scale.md "Memory per display").
 // Figures only (goal: at most 32 KiB of resident memory per display); it fails only when it cannot measure.
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startGatewayChild } from './gateway-child.mjs';
 import { jwksStandIn } from './jwks-stand-in.mjs';
 import { connect } from '@nats-io/transport-node';
 import { DEVICE_SOCKET_PATH } from '@pagecast/contracts';
@@ -20,7 +19,7 @@ import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const _here = dirname(fileURLToPath(import.meta.url));
 const KiB = 1024;
 
 async function jwksServer() {
@@ -40,37 +39,8 @@ const nodeArgs =
     ? process.env.BENCH_GATEWAY_NODE_ARGS.split(' ').filter(Boolean)
     : ownNodeArgs.gateway;
 
-async function startGateway(env) {
-  const child = fork(join(here, 'live-child.ts'), [], {
-    cwd: join(here, '..'),
-    env: { ...process.env, ...env },
-    // the gateway's own flags (scripts/lib/node-args.mjs), unless BENCH_GATEWAY_NODE_ARGS names others ('' for none)
-    execArgv: ['--expose-gc', '--import', 'tsx', ...nodeArgs],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [first] = await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`gateway exited with ${code} before listening`);
-    }),
-  ]);
-  const ask = async (m) => {
-    child.send(m);
-    const [reply] = await once(child, 'message');
-    return reply;
-  };
-  return {
-    port: first.port,
-    mem: () => ask({ type: 'mem' }),
-    cpu: () => ask({ type: 'cpu' }),
-    snapshot: (file) => ask({ type: 'snapshot', file }),
-    async stop() {
-      child.send({ type: 'stop' });
-      await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill();
-    },
-  };
-}
+// the gateway's own flags (scripts/lib/node-args.mjs), unless BENCH_GATEWAY_NODE_ARGS names others ('' for none)
+const startGateway = (env) => startGatewayChild(env, ['--expose-gc', '--import', 'tsx', ...nodeArgs]);
 
 /** One display: opens its socket, says hello, watches, sends a heartbeat and a play batch; resolves when answered. */
 function display(port, cookie, n, playlistId) {

@@ -6,17 +6,16 @@
 // stand-in (an HTTP server answering the same bytes and ETags: 200 with the body, 304 to the ETag held), so its own
 // cost per read is not measured here. Each pass: N displays, each "edits" once (a new playlist ETag), 50 displays
 // at a time; the two ways alternate, pass after pass. Figures only: it fails only when it cannot measure.
-import { fork } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { SignJWT } from 'jose';
 import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
+import { startGatewayChild } from './gateway-child.mjs';
 import { jwksStandIn } from './jwks-stand-in.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const _here = dirname(fileURLToPath(import.meta.url));
 const PLAYLIST = randomUUID().replaceAll('-', '').slice(0, 24);
 const FILES = [0, 1].map(() => randomUUID().replaceAll('-', '').slice(0, 24));
 const etagOf = (text) => `W/"${text.length.toString(16)}-${createHash('sha1').update(text).digest('base64url')}"`;
@@ -46,34 +45,7 @@ function contentOf(edit) {
   return new Map([...bodies].map(([path, json]) => [path, { json, etag: etagOf(json) }]));
 }
 
-async function startGateway(env) {
-  const child = fork(join(here, 'live-child.ts'), [], {
-    cwd: join(here, '..'),
-    env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx', ...ownNodeArgs.gateway],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [first] = await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`gateway exited with ${code} before listening`);
-    }),
-  ]);
-  const ask = async (m) => {
-    child.send(m);
-    const [reply] = await once(child, 'message');
-    return reply;
-  };
-  return {
-    port: first.port,
-    cpu: () => ask({ type: 'cpu' }),
-    async stop() {
-      child.send({ type: 'stop' });
-      await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill();
-    },
-  };
-}
+const startGateway = (env) => startGatewayChild(env, ['--import', 'tsx', ...ownNodeArgs.gateway]);
 
 export async function benchEditReads({
   log = console.log,

@@ -4,21 +4,16 @@
 // watching one shared playlist and its own file), reads the gateway's heap and RSS (after GC) before and after,
 // then publishes `events` playlist-saved events for the shared playlist on JetStream and times, per event, the first
 // and the last of the N streams to receive it. Figures only: it fails only when it cannot measure.
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { once } from 'node:events';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { startGatewayChild } from './gateway-child.mjs';
 import { jwksStandIn } from './jwks-stand-in.mjs';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { testEnv } from '@pagecast/service-kit/testing';
 import { SignJWT } from 'jose';
 import { percentile } from '../../scripts/lib/stats.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
 
 async function jwksServer() {
   const { url, kid, privateKey, close } = await jwksStandIn();
@@ -33,34 +28,7 @@ async function jwksServer() {
 }
 
 /** Starts the gateway process; resolves with its port and a `call(type)` for IPC requests. */
-async function startGateway(env) {
-  const child = fork(join(here, 'live-child.ts'), [], {
-    cwd: join(here, '..'),
-    env: { ...process.env, ...env },
-    execArgv: ['--expose-gc', '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [first] = await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`gateway exited with ${code} before listening`);
-    }),
-  ]);
-  const ask = async (type) => {
-    child.send({ type });
-    const [reply] = await once(child, 'message');
-    return reply;
-  };
-  return {
-    port: first.port,
-    mem: () => ask('mem'),
-    async stop() {
-      child.send({ type: 'stop' });
-      await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill();
-    },
-  };
-}
+const startGateway = (env) => startGatewayChild(env, ['--expose-gc', '--import', 'tsx']);
 
 /** Opens one SSE stream; resolves once `ready` arrived. onChunk sees every later chunk. */
 function openStream(port, path, cookie, onChunk) {

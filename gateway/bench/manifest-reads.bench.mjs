@@ -5,10 +5,7 @@
 // code screens answers with), and an HTTP server for the reads it is sent, answering the same bytes and ETag. Each
 // pass opens N displays (hello with an older version), then every display reads its manifest with If-None-Match,
 // 50 at a time; the two ways alternate, pass after pass. Figures only: it fails only when it cannot measure.
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { DEVICE_SOCKET_PATH } from '@pagecast/contracts';
@@ -17,9 +14,8 @@ import { testEnv } from '@pagecast/service-kit/testing';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
+import { startGatewayChild } from './gateway-child.mjs';
 import { jwksStandIn } from './jwks-stand-in.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
 
 /** A manifest of the size a display's is (one assignment, a group, no takeover), the same for every screen. */
 const manifestOf = (screenId) =>
@@ -34,34 +30,7 @@ const manifestOf = (screenId) =>
     rotation: { degrees: 0 },
   });
 
-async function startGateway(env) {
-  const child = fork(join(here, 'live-child.ts'), [], {
-    cwd: join(here, '..'),
-    env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx', ...ownNodeArgs.gateway],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [first] = await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`gateway exited with ${code} before listening`);
-    }),
-  ]);
-  const ask = async (m) => {
-    child.send(m);
-    const [reply] = await once(child, 'message');
-    return reply;
-  };
-  return {
-    port: first.port,
-    cpu: () => ask({ type: 'cpu' }),
-    async stop() {
-      child.send({ type: 'stop' });
-      await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill();
-    },
-  };
-}
+const startGateway = (env) => startGatewayChild(env, ['--import', 'tsx', ...ownNodeArgs.gateway]);
 
 /** A display's socket: open, hello with a version it no longer should hold; resolves with the version pushed. */
 function openDisplay(port, cookie) {
