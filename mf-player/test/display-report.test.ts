@@ -17,6 +17,7 @@ import {
   imageErrorOf,
   type PictureNow,
   type ReporterClock,
+  routineChange,
   settled,
   shownReportOf,
   withVideoSecond,
@@ -209,6 +210,53 @@ describe('when the display reports', () => {
     reporter.told(blankAt(T0 + window + 500));
     clock.advance(window);
     expect(sent).toHaveLength(1);
+  });
+
+  it('leaves the next drawn page of the same file to the regular heartbeat, and tells anything else at once', () => {
+    const clock = manualClock();
+    const sent: { at: number; shows: ShownReport }[] = [];
+    const reporter = createShownReporter((shows) => sent.push({ at: clock.now(), shows }), clock);
+    const page = (n: number, at: number, over: Partial<ShownReport> = {}): ShownReport =>
+      ({ ...pageShown(at), page: n, ...over }) as ShownReport;
+    reporter.change(page(1, T0));
+    expect(sent).toHaveLength(1);
+    // pages 2 and 3 of the same file, drawn, 5 s apart: nothing sent, no timer left waiting
+    clock.advance(5000);
+    reporter.change(page(2, T0 + 5000));
+    clock.advance(5000);
+    reporter.change(page(3, T0 + 10_000));
+    clock.advance(10 * window);
+    expect(sent).toHaveLength(1);
+    expect(clock.pending()).toBe(0);
+    // the regular heartbeat carries page 3; the next flip is routine against it too
+    reporter.told(page(3, T0 + 10_000));
+    clock.advance(window);
+    reporter.change(page(1, clock.now()));
+    expect(sent).toHaveLength(1);
+    // a page whose image failed is told at once (past the window), and so is the drawn page after it
+    reporter.change(page(2, clock.now(), { error: 'forbidden' }));
+    expect(sent.at(-1)?.shows).toMatchObject({ page: 2, error: 'forbidden' });
+    clock.advance(window);
+    reporter.change(page(3, clock.now()));
+    expect(sent.at(-1)?.shows).toMatchObject({ page: 3, error: null });
+    // another file is told at once
+    clock.advance(window);
+    reporter.change(page(1, clock.now(), { fileId: TAKEOVER }));
+    expect(sent.at(-1)?.shows).toMatchObject({ fileId: TAKEOVER, page: 1 });
+    expect(sent).toHaveLength(4);
+  });
+
+  it('judges a routine change only between drawn pages of one file', () => {
+    const drawn = pageShown(T0);
+    expect(routineChange(drawn, { ...drawn, page: 2 })).toBe(true);
+    expect(routineChange(null, drawn)).toBe(false);
+    expect(routineChange(blankAt(T0), drawn)).toBe(false);
+    expect(routineChange(drawn, blankAt(T0))).toBe(false);
+    expect(routineChange(drawn, { ...drawn, fileId: TAKEOVER })).toBe(false);
+    expect(routineChange(drawn, { ...drawn, page: 2, loaded: false })).toBe(false);
+    expect(routineChange({ ...drawn, error: 'forbidden', loaded: false }, { ...drawn, page: 2 })).toBe(false);
+    expect(routineChange(drawn, { ...drawn, video: { second: 3, frozen: true } })).toBe(false);
+    expect(routineChange({ ...drawn, video: { second: 0 } }, { ...drawn, video: { second: 0 } })).toBe(true);
   });
 
   it('stop() drops a change waiting for its window', () => {

@@ -1,7 +1,8 @@
 // What the display tells the server it shows: a page (its file, its number, when it appeared, how long it
 // is to stay, whether its image drew and why not), a takeover's message, or nothing (blank: nothing to play, or
 // closed). A change is told by a heartbeat at once, or at the end of the SHOWN_REPORT_MIN_SECONDS window since the
-// last report (the last change wins); every regular heartbeat carries what is shown too.
+// last report (the last change wins); every regular heartbeat carries what is shown too, and is what tells the
+// routine change of one drawn page to the next of the same file.
 import {
   ErrorCode,
   type HeartbeatRequest,
@@ -96,20 +97,42 @@ const realClock: ReporterClock = {
 };
 
 /**
+ * A change the next regular heartbeat tells: the next page of the file last told, both drawn. What the owner and the
+ * health rules need from it (that pages move; the file, which says right or wrong) the regular beat gives within its
+ * period, well inside the frozen rule's slack; told at once, a file of 5 s pages made a heartbeat every 5 s, three
+ * times the display's whole regular traffic. A page that failed, a video that froze, another file, a message, blank
+ * (and anything after one of them) is still told at once.
+ */
+export function routineChange(told: ShownReport | null, next: ShownReport): boolean {
+  const drawn = (s: ShownReport) => s.kind === 'page' && s.loaded && s.error === null && s.video?.frozen !== true;
+  return (
+    told !== null &&
+    told.kind === 'page' &&
+    next.kind === 'page' &&
+    told.fileId === next.fileId &&
+    drawn(told) &&
+    drawn(next)
+  );
+}
+
+/**
  * Tells changes of the picture through `send`, at most once per window (SHOWN_REPORT_MIN_SECONDS since the last
  * report, a regular heartbeat included): the first change after a quiet window goes at once, later ones wait for the
- * window's end and only the last is told. A change back to what was last told is not told again.
+ * window's end and only the last is told. A change back to what was last told is not told again, and a routine one
+ * (routineChange) is left to the next regular heartbeat.
  */
 export function createShownReporter(send: (shows: ShownReport) => void, clock: ReporterClock = realClock) {
   const minMs = SHOWN_REPORT_MIN_SECONDS * 1000;
   let latest: ShownReport | null = null;
   let latestKey = '';
+  let toldShows: ShownReport | null = null;
   let toldKey = '';
   let toldAt = Number.NEGATIVE_INFINITY;
   let timer: unknown = null;
   const flush = () => {
     timer = null;
     if (latest === null || latestKey === toldKey) return;
+    toldShows = latest;
     toldKey = latestKey;
     toldAt = clock.now();
     send(latest);
@@ -122,12 +145,14 @@ export function createShownReporter(send: (shows: ShownReport) => void, clock: R
       latest = shows;
       latestKey = key;
       if (timer !== null) return; // the window's end tells the last change
+      if (routineChange(toldShows, shows)) return; // the next regular heartbeat carries it
       const wait = toldAt + minMs - clock.now();
       if (wait <= 0) flush();
       else timer = clock.setTimeout(flush, wait);
     },
     /** A regular heartbeat carried `shows`: it counts as a report (the window starts again). */
     told(shows: ShownReport) {
+      toldShows = shows;
       toldKey = JSON.stringify(shows);
       toldAt = clock.now();
     },
