@@ -44,9 +44,10 @@ const setup = new SharedArray('setup', () => {
 })[0];
 const { vus, duration } = bounded({ vus: 20, duration: '5m' }, { vus: 500, seconds: 900 });
 const RUN_S = Number(duration.slice(0, -1));
-const HEARTBEAT_MS = 15_000;
+/** the display page's regular heartbeat (SCREEN_HEARTBEAT_SECONDS); HEARTBEAT_S and FLUSH_S try other intervals */
+const HEARTBEAT_MS = Number(__ENV.HEARTBEAT_S || 15) * 1000;
 /** the display page sends its play log every 10 s (mf-player, FLUSH_MS) */
-const FLUSH_MS = 10_000;
+const FLUSH_MS = Number(__ENV.FLUSH_S || 10) * 1000;
 const HOLD_S = 5;
 const BATCH_MAX = 500;
 const BOOT_SPREAD_S = Math.max(0, Number(__ENV.BOOT_SPREAD_S ?? 15));

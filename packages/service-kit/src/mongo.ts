@@ -1,5 +1,6 @@
 import mongoose from 'mongoose';
 import type { pino } from 'pino';
+import { countDbCommands } from './db-command-stats';
 import { type StartRetry, untilReady } from './start-retry';
 
 /**
@@ -36,7 +37,9 @@ async function connectOnce(
     // Fail a start (or a readiness probe) quickly instead of hanging for the driver's default 30 s.
     serverSelectionTimeoutMS: 5000,
     connectTimeoutMS: 5000,
+    ...(process.env.PAGECAST_DB_COMMAND_STATS ? { monitorCommands: true } : {}),
   });
+  if (process.env.PAGECAST_DB_COMMAND_STATS) countDbCommands(conn, dbName, process.env.PAGECAST_DB_COMMAND_STATS);
   // 'disconnecting' only happens on our own close(): that disconnect is expected, not worth a warning.
   let closing = false;
   conn.on('disconnecting', () => {

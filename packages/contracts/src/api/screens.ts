@@ -217,7 +217,8 @@ export const HeartbeatRequest = z.object({
   nowPlaying: ScreenNowPlaying.nullable(),
   /**
    * absent from older displays: what the display shows as it last changed (sent on each change, at most
-   * every SHOWN_REPORT_MIN_SECONDS, and with every heartbeat), and whether it is closed (outside its opening hours)
+   * every SHOWN_REPORT_MIN_SECONDS, and with every heartbeat; the next drawn page of the same file only with the
+   * next regular heartbeat), and whether it is closed (outside its opening hours)
    */
   shows: ShownReport.optional(),
   closed: z.boolean().optional(),
