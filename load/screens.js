@@ -2,7 +2,7 @@
 // Each display boots once, at a random moment of the first BOOT_SPREAD_S seconds (default one period, 15 s: a fleet
 // does not switch on in one instant) and reads its playlist, pages and page images once. Then, as the display page
 // (mf-player's display-page.tsx) does: every 15 s from its boot a heartbeat and its manifest (GET
-// /api/screens/device/me) with If-None-Match; every 10 s from its boot (FLUSH_MS there) a batch of the play records
+// /api/screens/device/me) with If-None-Match; every 30 s from its boot (PLAY_FLUSH_SECONDS) a batch of the play records
 // of the pages it showed since its last batch (one record per page, 5 s each, back to back from its boot; a batch
 // that failed but for a 400 is sent again with the next one, as the display's log keeps it). Its live stream
 // (GET /api/events) is held open for the whole run by load/lib/fleet-streams.mjs in Node, not here: k6 has no
@@ -33,8 +33,8 @@ const setup = new SharedArray('setup', () => {
 const { vus, duration } = bounded({ vus: 20, duration: '45s' }, { vus: 200, seconds: 180 });
 const RUN_S = Number(duration.slice(0, -1));
 const PERIOD_S = 15;
-/** the display page sends its play log every 10 s (mf-player display-page.tsx, FLUSH_MS) */
-const FLUSH_S = 10;
+/** the display page sends its play log every 30 s (PLAY_FLUSH_SECONDS) */
+const FLUSH_S = 30;
 /** each page is shown this long, back to back */
 const HOLD_S = 5;
 /** PLAY_BATCH_MAX of the contracts: the display sends at most this many records per call */

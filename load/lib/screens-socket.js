@@ -7,7 +7,7 @@
 //   `watch` frame: their changes come down as `event` frames), reads its manifest
 //   (GET /api/screens/device/me, with If-None-Match) only when the version answered differs from the one it holds, then once its
 //   playlist, pages and page images over HTTP;
-// - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 10 s a play
+// - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 30 s a play
 //   batch frame of the pages shown since the last one (a batch refused with 429/503, or not answered before its
 //   socket dropped, is sent again with the next); replies matched by ref, timed from the send;
 // - a `manifest` frame: reads its manifest again; an `event` frame of a playlist save: reads the playlist again, then
@@ -46,8 +46,8 @@ const { vus, duration } = bounded({ vus: 20, duration: '5m' }, { vus: 500, secon
 const RUN_S = Number(duration.slice(0, -1));
 /** the display page's regular heartbeat (SCREEN_HEARTBEAT_SECONDS); HEARTBEAT_S and FLUSH_S try other intervals */
 const HEARTBEAT_MS = Number(__ENV.HEARTBEAT_S || 15) * 1000;
-/** the display page sends its play log every 10 s (mf-player, FLUSH_MS) */
-const FLUSH_MS = Number(__ENV.FLUSH_S || 10) * 1000;
+/** the display page sends its play log every 30 s (PLAY_FLUSH_SECONDS) */
+const FLUSH_MS = Number(__ENV.FLUSH_S || 30) * 1000;
 const HOLD_S = 5;
 const BATCH_MAX = 500;
 const BOOT_SPREAD_S = Math.max(0, Number(__ENV.BOOT_SPREAD_S ?? 15));

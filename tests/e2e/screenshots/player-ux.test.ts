@@ -71,7 +71,7 @@ beforeAll(async () => {
   }
   await api.json('PUT', `/api/screens/${ids.lobby}`, { assignment: { kind: 'playlist', playlistId: list } });
   await displays.lobby.page.locator(`.pc-display__page[data-file="${fileA}"]`).waitFor({ timeout: 20_000 });
-  // the display's own proof of play (sent every 10 s, signed by its key) in the report: long names in its columns
+  // the display's own proof of play (sent every 30 s, signed by its key) in the report: long names in its columns
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const report = `/api/screens/plays?from=${day(Date.now() - 86_400_000)}&to=${day(Date.now() + 86_400_000)}`;
   await until('plays in the report', async () => (await api.json<unknown[]>('GET', report)).length > 0, 60_000, 1000);

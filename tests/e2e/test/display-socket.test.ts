@@ -70,13 +70,19 @@ describe('one connection per display', () => {
     await until('a pushed manifest version', async () => manifests() > before, 10_000);
     await until('the display plays the file', async () => (await shownFile(page)) === fileId, 30_000);
 
-    // its heartbeats and its proof of play go over the socket, answered as the HTTP routes answer
+    // its heartbeats and its proof of play go over the socket, answered as the HTTP routes answer (the page sends its
+    // plays every 30 s, and at once when the browser says it is back online: told so here, not to wait a whole period)
     await until(
       'a heartbeat and a play batch answered over the socket',
-      async () =>
-        calls.calls.some((c) => c.via === 'socket' && c.type === 'heartbeat' && c.status === 200) &&
-        calls.calls.some((c) => c.via === 'socket' && c.type === 'plays' && c.status === 200),
+      async () => {
+        await page.evaluate(() => window.dispatchEvent(new Event('online')));
+        return (
+          calls.calls.some((c) => c.via === 'socket' && c.type === 'heartbeat' && c.status === 200) &&
+          calls.calls.some((c) => c.via === 'socket' && c.type === 'plays' && c.status === 200)
+        );
+      },
       40_000,
+      1000,
     );
     await until('the owner sees it ok, showing the file', async () => {
       const h = await health(name, screenId);

@@ -337,6 +337,8 @@ describe('video items on a display', () => {
     await until(
       "clip A's play record",
       async () => {
+        // sent at once when the browser says it is back online, not after the page's 30 s period
+        await page.evaluate(() => window.dispatchEvent(new Event('online')));
         const proof = await api.json<{ records: { record: { seconds: number; reachedSecond?: number } }[] }>(
           'GET',
           proofPath,

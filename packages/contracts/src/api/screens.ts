@@ -15,6 +15,13 @@ export const PAIRING_CODE_TTL_SECONDS = 300;
 export const SCREEN_HEARTBEAT_SECONDS = 15;
 export const SCREEN_OFFLINE_AFTER_SECONDS = 2 * SCREEN_HEARTBEAT_SECONDS + 5;
 export const SCREEN_DEFAULT_TIME_ZONE = 'Asia/Tokyo';
+/**
+ * The display sends its play records this often (and at once when it comes back online). Proof of play is read per
+ * day, so half a minute costs a report nothing; every batch costs the whole stack about a millisecond of CPU whatever
+ * it holds (its frame, its relay, its judging, its ledger version: docs/scale.md), so three times fewer batches of
+ * three times the records were a fifth of the displays' load.
+ */
+export const PLAY_FLUSH_SECONDS = 30;
 /** Play batches: records per batch, and how far ahead of the server's clock a record may start. */
 export const PLAY_BATCH_MAX = 500;
 export const PLAY_FUTURE_SLACK_SECONDS = 300;

@@ -6,6 +6,7 @@ import {
   deviceInputs,
   type DisplayPublicKey,
   type HeartbeatRequest,
+  PLAY_FLUSH_SECONDS,
   SCREEN_HEARTBEAT_SECONDS,
   type ShownReport,
 } from '@pagecast/contracts';
@@ -77,7 +78,7 @@ const useLinkState = (link: DeviceLink) => useSyncExternalStore(link.subscribe, 
 
 /** Reported with each heartbeat; the Screens page shows it. */
 export const DISPLAY_APP_VERSION = '1.0.0';
-const FLUSH_MS = 10_000;
+const FLUSH_MS = PLAY_FLUSH_SECONDS * 1000;
 
 /**
  * Heartbeat, with what is shown (a refused report is dropped, the beat still counts); a 401 means unpaired. Regular
