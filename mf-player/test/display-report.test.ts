@@ -247,7 +247,7 @@ describe('when the display reports', () => {
   });
 
   it('judges a routine change only between drawn pages of one file', () => {
-    const drawn = pageShown(T0);
+    const drawn = pageShown(T0) as Extract<ShownReport, { kind: 'page' }>;
     expect(routineChange(drawn, { ...drawn, page: 2 })).toBe(true);
     expect(routineChange(null, drawn)).toBe(false);
     expect(routineChange(blankAt(T0), drawn)).toBe(false);
