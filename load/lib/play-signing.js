@@ -4,8 +4,10 @@
 // packages/verify itself (what the page, the screens service and the offline verifier all use).
 // A plain ES module that takes the WebCrypto `subtle` it is given: k6's global one in the load, node's in
 // tests/boundaries/load-accounting.test.ts, which checks it against the page's sender and the service's check.
-// k6 (v1.8.1) has neither btoa nor TextEncoder, hence the two encoders below; nor Ed25519 (generateKey answers
-// NotSupportedError), so the keys are ECDSA P-256: the page's own choice on a browser without Ed25519.
+// k6 (v1.8.1) has neither btoa nor TextEncoder, hence the encoders below; nor Ed25519 (generateKey answers
+// NotSupportedError), so the keys are ECDSA P-256: the page's own choice on a browser without Ed25519. Its JWK export
+// drops a coordinate's leading zero bytes (24 keys in 3,000 had a 31-byte x or y), which the service's contract
+// refuses (32 bytes, as RFC 7518 and every browser write them): each coordinate is written back at its full length.
 import { batchText, recordText, thumbprintText } from '../../packages/verify/src/canonical.js';
 
 /** @param {string} text @returns {Uint8Array} its UTF-8 bytes */
@@ -35,6 +37,31 @@ export function b64url(bytes) {
   return s;
 }
 
+/** @param {string} text base64url @returns {Uint8Array} */
+export function fromB64url(text) {
+  const bytes = [];
+  let bits = 0;
+  let n = 0;
+  for (const ch of text) {
+    n = (n << 6) | B64URL.indexOf(ch);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((n >> bits) & 255);
+    }
+  }
+  return new Uint8Array(bytes);
+}
+
+/** A JWK coordinate at its full length (`size` bytes, leading zeros written). @param {string} coordinate */
+export function fullLength(coordinate, size = 32) {
+  const b = fromB64url(coordinate);
+  if (b.length >= size) return coordinate;
+  const out = new Uint8Array(size);
+  out.set(b, size - b.length);
+  return b64url(out);
+}
+
 /** @param {SubtleCrypto} subtle @param {string} text */
 export const sha256 = async (subtle, text) => b64url(await subtle.digest('SHA-256', utf8(text)));
 
@@ -46,7 +73,7 @@ export const sha256 = async (subtle, text) => b64url(await subtle.digest('SHA-25
 export async function makeDisplayKey(subtle) {
   const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
   const full = await subtle.exportKey('jwk', pair.publicKey);
-  const jwk = { kty: 'EC', crv: 'P-256', x: full.x, y: full.y };
+  const jwk = { kty: 'EC', crv: 'P-256', x: fullLength(full.x), y: fullLength(full.y) };
   return { keyId: await sha256(subtle, thumbprintText(jwk)), alg: 'ES256', jwk, privateKey: pair.privateKey };
 }
 

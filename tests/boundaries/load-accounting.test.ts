@@ -1,6 +1,7 @@
 // load/lib/stack-cpu.mjs: the CPU seconds per display-hour an operator sizes a machine by, and the memory per
 // display, counted from /proc for the stack's processes only (npm run load -- screens).
 import { spawn } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -259,6 +260,8 @@ type Body = {
 const signing = (await import('../../load/lib/play-signing.js')) as {
   utf8(text: string): Uint8Array;
   b64url(bytes: ArrayBuffer | Uint8Array): string;
+  fromB64url(text: string): Uint8Array;
+  fullLength(coordinate: string, size?: number): string;
   makeDisplayKey(subtle: SubtleCrypto): Promise<Key>;
   signBatch(
     subtle: SubtleCrypto,
@@ -335,6 +338,26 @@ describe("the load's signed play batches (load/lib/play-signing.js)", () => {
       expect(Buffer.from(signing.utf8(text)).equals(Buffer.from(text, 'utf8'))).toBe(true);
       const bytes = new Uint8Array(Buffer.from(text, 'utf8'));
       expect(signing.b64url(bytes)).toBe(Buffer.from(bytes).toString('base64url'));
+    }
+  });
+
+  it("writes a coordinate k6's JWK export shortened back at its full 32 bytes: the same point, the length the contract asks", () => {
+    // a public key as k6 v1.8.1 exported it: x lost its leading zero byte
+    const k6 = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'ysdcLEzQ7sy_dDl0vF2ftnFi3oYUVG72B8FbqEAUwg',
+      y: 'C-0Q7oMybg8vxAVUmkYKMsndR6rUK4MHEIrL0DWW3vI',
+    };
+    const x = signing.fullLength(k6.x);
+    expect(x).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(x, 'base64url')).toEqual(Buffer.concat([Buffer.from([0]), Buffer.from(k6.x, 'base64url')]));
+    expect(signing.fullLength(k6.y)).toBe(k6.y);
+    // the same point: node takes it whole (as the service's usableKey does)
+    const point = createPublicKey({ key: { ...k6, x }, format: 'jwk' }).export({ format: 'jwk' });
+    expect(point).toMatchObject({ x, y: k6.y });
+    for (const text of ['', 'AA', 'AAE', 'ysdcLEzQ7sy_dDl0vF2ftnFi3oYUVG72B8FbqEAUwg']) {
+      expect(Buffer.from(signing.fromB64url(text))).toEqual(Buffer.from(text, 'base64url'));
     }
   });
 
