@@ -3,6 +3,8 @@
 // aims there instead (loopback only). Exits with k6's code, so a broken threshold fails the run.
 // screens: on a FerretDB of the load's own, kept from run to run, or new and empty with FRESH_DB=1
 // (load/lib/load-database.mjs); at the end one block with every figure of the run, and the same as one JSON line.
+// Over the socket the displays sign their play batches (load/lib/play-signing.js); after the run the signed batches
+// the screens service kept for them are counted in its database, and fewer than the displays saw taken fails the run.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -397,6 +399,7 @@ try {
     editShown = figures.edit.shown === figures.screens;
   }
   if (scenario === 'screens') Object.assign(figures, printCalls(summaryFile, transport));
+  const signedKept = transport === 'ws' ? await checkSigned(figures) : true;
   let stormPlayed = !figures.storm || figures.storm.playing === figures.screens;
   if (fleet) {
     say(
@@ -421,14 +424,15 @@ try {
   if (scenario === 'screens') {
     figures.transport = transport;
     figures.goals = goals(figures);
-    figures.passed = code === 0 && takeoverShown && editShown && stormPlayed;
+    figures.passed = code === 0 && takeoverShown && editShown && stormPlayed && signedKept;
     printSummary(figures);
   }
   say(code === 0 ? 'passed' : `k6 exited ${code} (a check or threshold failed)`);
   if (!takeoverShown) say('the takeover did not reach every display');
   if (!editShown) say('the playlist edit did not reach every display');
   if (!stormPlayed) say('after the power cut, some displays never played');
-  await finish(code || (takeoverShown && editShown && stormPlayed ? 0 : 1));
+  if (!signedKept) say('SIGNED PLAYS: the screens service did not keep as signed every batch the displays signed');
+  await finish(code || (takeoverShown && editShown && stormPlayed && signedKept ? 0 : 1));
 } catch (e) {
   console.error(`[load] ${e.stack || e.message}`);
   await finish(1);
@@ -456,6 +460,43 @@ function printCpu(cpu, kib, file) {
       `of one core) for ${cpu.displays} displays: ${cpu.perDisplayHour} CPU seconds per display-hour`,
   );
   return perRequest;
+}
+
+/**
+ * The signed batches the screens service kept for this run's displays (its database: a batch is kept there only once
+ * its signature held), beside those the displays saw taken signed; whether every one was kept and none went unsigned.
+ * Without the stack's database (BASE_URL given) it is not checked.
+ */
+async function checkSigned(f) {
+  const signing = f.plays?.signing;
+  if (!signing) return false;
+  const fine = signing.signed > 0 && Object.keys(signing.wrong).length === 0;
+  if (!stack) {
+    say("signed batches kept by the screens service: not checked (the stack at BASE_URL is not this run's)");
+    return fine;
+  }
+  const { storedSigned } = await import('../load/lib/signed-batches.mjs');
+  const env = stack.env;
+  const screenIds = JSON.parse(readFileSync(process.env.SCREENS_FILE, 'utf8')).screens.map((s) => s.screenId);
+  let kept;
+  try {
+    kept = await storedSigned({
+      url: env.MONGO_URL,
+      dbName: env.MONGO_DB ?? `${env.MONGO_DB_PREFIX ?? ''}pagecast_screens`,
+      screenIds,
+    });
+  } catch (e) {
+    say(`signed batches kept by the screens service: could not be read (${e.message})`);
+    return false;
+  }
+  f.plays.signing.kept = kept;
+  // a batch kept whose answer the display never had (lost at the run's end) is kept and not counted: at least
+  const ok = fine && kept.batches >= signing.signed && kept.keys >= signing.keysBound;
+  say(
+    `signed batches kept by the screens service for the run's displays: ${kept.batches} (the displays saw ` +
+      `${signing.signed} taken signed), keys bound ${kept.keys} (${signing.keysBound} by the displays): ${ok ? 'all' : 'NOT ALL'}`,
+  );
+  return ok;
 }
 
 /** A figure in whole units, or null when there is none. */
@@ -518,6 +559,7 @@ function printCalls(file, over) {
   };
   const batches = byOutcome('play_batches');
   const records = byOutcome('play_records');
+  const signing = byOutcome('play_signing');
   const sent = Object.values(batches).reduce((a, b) => a + b, 0);
   const { accepted = 0, 'records-refused': someRefused = 0, ...refusedWhole } = batches;
   const { accepted: recAccepted = 0, duplicate = 0, ...recRefused } = records;
@@ -529,6 +571,15 @@ function printCalls(file, over) {
     Object.entries(o)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ') || 'none';
+  // over the socket: the displays' keys bound and their batches taken signed (once each), and anything but
+  if (over === 'ws') {
+    const { 'key-bound': keysBound = 0, signed = 0, ...wrong } = signing;
+    plays.signing = { keysBound, signed, wrong };
+    say(
+      `signing: ${keysBound} display keys bound, ${signed} batches taken signed; ` +
+        `keys refused, batches taken unsigned, WebCrypto failures: ${list(wrong)}`,
+    );
+  }
   say(
     `play batches: ${sent} sent, ${accepted} counted whole, ${someRefused} with records refused, ` +
       `${sent - accepted - someRefused} refused whole (${list(refusedWhole)}); records: ${recAccepted} accepted, ` +
@@ -630,7 +681,11 @@ function printSummary(f) {
     p
       ? `plays: ${p.batches.sent} batches sent, ${p.batches.accepted} counted whole, ${p.batches.someRecordsRefused} with ` +
         `records refused, refused whole: ${list(p.batches.refused)}; records ${p.records.accepted} accepted, ` +
-        `${p.records.duplicates} duplicates, refused: ${list(p.records.refused)}`
+        `${p.records.duplicates} duplicates, refused: ${list(p.records.refused)}` +
+        (p.signing
+          ? `; signed: ${p.signing.signed} batches taken signed (${p.signing.kept ? `${p.signing.kept.batches} kept signed by screens` : 'kept: not read'}), ` +
+            `${p.signing.keysBound} keys bound, anything else: ${list(p.signing.wrong)}`
+          : '')
       : 'plays: n/a',
     `cores: ${f.cores ? `stack ${[...new Set(Object.values(f.cores.stack))].join('/')}, k6 ${f.cores.k6 ?? 'n/a'}, harness ${f.cores.harness}` : 'n/a'}; ` +
       `the load generator used ${f.generatorCoreShare === undefined ? 'n/a' : `${Math.round(100 * f.generatorCoreShare)} %`} of a core`,

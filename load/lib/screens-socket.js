@@ -8,8 +8,13 @@
 //   (GET /api/screens/device/me, with If-None-Match) only when the version answered differs from the one it holds, then once its
 //   playlist, pages and page images over HTTP;
 // - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 30 s a play
-//   batch frame of the pages shown since the last one (a batch refused with 429/503, or not answered before its
-//   socket dropped, is sent again with the next); replies matched by ref, timed from the send;
+//   batch frame of the pages shown since the last one, signed as the page's play-sender signs it
+//   (load/lib/play-signing.js): a key pair made at its boot (WebCrypto, ECDSA P-256: k6 has no Ed25519, and the
+//   page uses P-256 where the browser lacks it), bound by a `key` frame (`{ publicKey }`, answered with where the
+//   key's chain stands) at its first flush, then each batch signed over its place in the chain and its records'
+//   digests, kept as signed until answered (a batch refused with 429/503, or not answered in time or before its
+//   socket dropped, is sent again as it was; the records shown meanwhile wait for the next); replies matched by ref,
+//   timed from the send;
 // - a `manifest` frame: reads its manifest again; an `event` frame of a playlist save: reads the playlist again, then
 //   the pages of each file it holds, each with the ETag held (If-None-Match: unchanged files answer 304), once as the
 //   display page does (its slides and its offline keeper share the reads of a change); CHANGE_READS=2 models the
@@ -23,7 +28,9 @@
 // display does until it plays (socket, hello, manifest, playlist, pages, first image); a refused upgrade or call
 // is tried again with exponential backoff and jitter (1 s doubling to 10 s, ± half), until 60 s after the spread.
 // Timed: from the cut until each display plays. The storm's own calls are named storm-* (not in the run's p95s).
-// Counted for scripts/load.mjs: replies by type and status, socket drops, play batches and records by outcome.
+// Counted for scripts/load.mjs: replies by type and status, socket drops, play batches and records by outcome, and
+// the signing (play_signing: keys bound, batches the service took signed, once each); a batch refused, a key
+// refused, a batch taken unsigned or a WebCrypto failure fails the run (the server must check every batch's signature).
 import { check, sleep } from 'k6';
 import { SharedArray } from 'k6/data';
 import exec from 'k6/execution';
@@ -31,6 +38,7 @@ import http from 'k6/http';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { WebSocket } from 'k6/websockets';
+import { makeDisplayKey, signBatch } from './play-signing.js';
 import { baseUrl, bounded } from './target.js';
 
 const BASE_URL = baseUrl();
@@ -80,9 +88,13 @@ const stormPlaying = new Counter('storm_playing_count');
 const stormRefusals = new Counter('storm_refusals');
 const playBatches = new Counter('play_batches');
 const playRecords = new Counter('play_records');
+const signing = new Counter('play_signing');
 
 const BATCH_OUTCOMES = ['accepted', 'records-refused', 'retry', 'refused', 'lost'];
 const RECORD_OUTCOMES = ['accepted', 'duplicate', 'refused'];
+/** key-bound: a display's key taken (once per display); signed, unsigned: a batch the service took (once per batch,
+ * not per resend); key-refused: SCREEN_KEY_BOUND or a refused key (the page then sends unsigned); failed: WebCrypto threw */
+const SIGNING_OUTCOMES = ['key-bound', 'signed', 'key-refused', 'unsigned', 'failed'];
 const counted = (name, outcomes) => Object.fromEntries(outcomes.map((o) => [`${name}{outcome:${o}}`, ['count>=0']]));
 
 export const options = {
@@ -131,6 +143,12 @@ export const options = {
     ...counted('storm_refusals', ['upgrade', 'closed', 'manifest', 'content']),
     ...counted('play_batches', BATCH_OUTCOMES),
     ...counted('play_records', RECORD_OUTCOMES),
+    ...counted('play_signing', SIGNING_OUTCOMES),
+    // every batch is the server's signature check: one refused, or taken without it, fails the run
+    'play_batches{outcome:refused}': ['count==0'],
+    'play_signing{outcome:key-refused}': ['count==0'],
+    'play_signing{outcome:unsigned}': ['count==0'],
+    'play_signing{outcome:failed}': ['count==0'],
   },
 };
 
@@ -170,6 +188,15 @@ function display(screen, end) {
     etags: new Map(),
     tookOver: false,
     onPlaying: null,
+    /** its key pair, made at boot (a promise until the first flush takes it); `key` the same once the service has
+     * bound it: undefined until then, null if refused (unsigned from then on, as the page) */
+    keyMade: null,
+    pair: null,
+    key: undefined,
+    /** where its key's chain stands at the service, and the batch signed and not yet answered (the page's outbox) */
+    chain: { seq: 0, hash: '' },
+    outbox: null,
+    signing: false,
   };
 
   const later = (ms, fn) => {
@@ -268,7 +295,7 @@ function display(screen, end) {
     });
   };
 
-  const flush = () => {
+  const flush = async () => {
     if (!d.clock) return;
     const now = Date.now();
     while (d.clock.until + HOLD_S * 1000 <= now) {
@@ -282,8 +309,48 @@ function display(screen, end) {
       d.clock.until += HOLD_S * 1000;
       d.clock.page = (d.clock.page % PAGES) + 1;
     }
-    if (d.pending.length === 0 || [...d.waiting.values()].some((w) => w.type === 'plays')) return;
-    send('plays', { plays: d.pending.slice(0, BATCH_MAX) });
+    if (d.signing || [...d.waiting.values()].some((w) => w.type === 'plays' || w.type === 'key')) return;
+    if (!d.outbox && d.pending.length === 0) return;
+    // as the page's first flush: its key bound (or where the chain stands) before its first batch; the answer
+    // flushes again at once
+    d.signing = true;
+    try {
+      if (d.key === undefined) {
+        d.pair ??= await d.keyMade;
+        send('key', { publicKey: d.pair.jwk });
+        return;
+      }
+      if (!d.outbox) {
+        const plays = d.pending.slice(0, BATCH_MAX);
+        d.outbox =
+          d.key === null
+            ? { body: { plays }, hash: '' }
+            : await signBatch(crypto.subtle, d.key, d.chain, plays, new Date().toISOString());
+      }
+    } finally {
+      d.signing = false;
+    }
+    if (d.phase === 'run') send('plays', d.outbox.body);
+  };
+  const flushNow = () =>
+    flush().catch((e) => {
+      signing.add(1, { outcome: 'failed' });
+      console.error(`signing failed: ${e}`);
+    });
+
+  /** The `key` frame's answer: bound (the chain from where the service has it), refused (unsigned from then on), or
+   * neither (429/503, lost: asked again at the next flush). */
+  const onKey = (msg) => {
+    if (msg.status === 200) {
+      if (d.key === undefined) signing.add(1, { outcome: 'key-bound' });
+      d.key = d.pair;
+      // nothing signed waiting: the service's head is the chain's
+      if (!d.outbox) d.chain = msg.body?.head ?? { seq: 0, hash: '' };
+      flushNow();
+    } else if (msg.status === 400 || msg.status === 409) {
+      signing.add(1, { outcome: 'key-refused' });
+      d.key = null;
+    }
   };
 
   const onReply = (msg) => {
@@ -295,17 +362,30 @@ function display(screen, end) {
     const ok = msg.status === 200;
     replyFailed.add(!ok, { type: w.type });
     check(msg, { [`${w.type} reply 200`]: () => ok });
+    if (w.type === 'key') return onKey(msg);
     if (w.type !== 'plays') return;
-    const sent = w.frame.body.plays.length;
+    const body = w.frame.body;
+    const sent = body.plays.length;
     if (ok) {
+      // the chain moves on once the service has the batch (a resend of a batch it had is answered as taken too)
+      if (body.signed) d.chain = { seq: body.signed.seq, hash: d.outbox?.body === body ? d.outbox.hash : '' };
+      signing.add(1, { outcome: body.signed ? 'signed' : 'unsigned' });
       const b = msg.body ?? {};
       playBatches.add(1, { outcome: b.refused > 0 ? 'records-refused' : 'accepted' });
       playRecords.add(b.accepted ?? 0, { outcome: 'accepted' });
       playRecords.add(b.duplicates ?? 0, { outcome: 'duplicate' });
       playRecords.add(b.refused ?? 0, { outcome: 'refused' });
     } else playBatches.add(1, { outcome: msg.status === 429 || msg.status === 503 ? 'retry' : 'refused' });
-    // answered (or refused for good with a 400): forgotten; 429/503: sent again with the next
-    if (ok || msg.status === 400) d.pending = d.pending.slice(sent);
+    // answered (or refused for good with a 400): forgotten; 429/503: sent again as it was
+    if (ok || msg.status === 400) {
+      d.pending = d.pending.slice(sent);
+      d.outbox = null;
+    }
+    // the service's chain is elsewhere (PLAY_CHAIN_CONFLICT): signed again after its head, at the next flush
+    if (msg.status === 409 && body.signed) {
+      d.chain = msg.body?.details?.head ?? { seq: 0, hash: '' };
+      d.outbox = null;
+    }
   };
 
   const wait = (ms) => new Promise((resolve) => later(ms, resolve));
@@ -354,7 +434,7 @@ function display(screen, end) {
       };
       const batch = () => {
         if (d.phase !== 'run' || Date.now() >= end) return;
-        flush();
+        flushNow();
         later(FLUSH_MS, batch);
       };
       beat();
@@ -403,6 +483,8 @@ function display(screen, end) {
   /** Opens the socket; on a refusal or a drop, tries again with backoff (unless the display is off). */
   const open = (attempt = 0) => {
     if (d.phase === 'done' || d.phase === 'cut') return;
+    // its key pair, at its boot (the page keeps it in IndexedDB: a power cut keeps it, and the chain with it)
+    d.keyMade ??= makeDisplayKey(crypto.subtle);
     const t0 = Date.now();
     let opened = false;
     const ws = new WebSocket(WS_URL, null, {

@@ -1,6 +1,8 @@
 // load/lib/stack-cpu.mjs: the CPU seconds per display-hour an operator sizes a machine by, and the memory per
 // display, counted from /proc for the stack's processes only (npm run load -- screens).
 import { spawn } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 type Ticks = Record<string, { ticks: number; rssPages: number; processes: number }>;
@@ -241,5 +243,170 @@ describe("the run's goals", () => {
       stormAllPlayingWithin60s: null,
       gatewayAtMost32KiBPerDisplay: null,
     });
+  });
+});
+
+// load/lib/play-signing.js: the load's displays sign their play batches as mf-player's display page does, so the
+// screens service's signature check is in the load's CPU figures. Checked against the page's own sender and the
+// verifier's code (what the service runs), on node's WebCrypto.
+type Play = { id: string; fileId: string; page: number; startedAt: string; seconds: number };
+type Jwk = { kty: string; crv: string; x: string; y?: string };
+type Key = { keyId: string; alg: 'ES256'; jwk: Jwk; privateKey: CryptoKey };
+type Body = {
+  plays: Play[];
+  signed?: { key: string; seq: number; prev: string; sentAt: string; signature: string };
+};
+// @ts-expect-error: a plain ES module of the load, without types
+const signing = (await import('../../load/lib/play-signing.js')) as {
+  utf8(text: string): Uint8Array;
+  b64url(bytes: ArrayBuffer | Uint8Array): string;
+  fromB64url(text: string): Uint8Array;
+  fullLength(coordinate: string, size?: number): string;
+  makeDisplayKey(subtle: SubtleCrypto): Promise<Key>;
+  signBatch(
+    subtle: SubtleCrypto,
+    key: Key,
+    after: { seq: number; hash: string },
+    plays: Play[],
+    sentAt: string,
+  ): Promise<{ body: Body; hash: string }>;
+};
+const { sha256, verifyBatchSignature } = await import('@pagecast/verify');
+const { batchText, recordText, thumbprintText } = await import('@pagecast/verify/canonical');
+// the page's own modules, by a path the type check does not follow (they belong to mf-player's build)
+const playerModel = fileURLToPath(new URL('../../mf-player/src/features/display/model', import.meta.url));
+const { createPlaySender } = (await import(/* @vite-ignore */ `${playerModel}/play-sender.ts`)) as {
+  createPlaySender(deps: unknown): { flush(): Promise<string> };
+};
+const { createPlayLog } = (await import(/* @vite-ignore */ `${playerModel}/play-log.ts`)) as {
+  createPlayLog(storage: unknown): { add(record: Play): void };
+};
+const { memoryKeyStore } = (await import(/* @vite-ignore */ `${playerModel}/display-keys.ts`)) as {
+  memoryKeyStore(): { put(name: string, key: unknown): Promise<void> };
+};
+
+const subtle = globalThis.crypto.subtle;
+/** The text the service checks a batch's signature over (services/screens domain/play-signature.ts, signedTextOf). */
+const serviceText = (body: Body) => {
+  const s = body.signed as NonNullable<Body['signed']>;
+  return batchText({ ...s, records: body.plays.map((p) => sha256(recordText(p))) });
+};
+const play = (n: number, extra: Partial<Play> = {}): Play => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  fileId: '6f1c2a9e-3b47-4d1a-9c55-0a2b3c4d5e6f',
+  page: n,
+  startedAt: new Date(1_765_000_000_000 + n * 5000).toISOString(),
+  seconds: 5,
+  ...extra,
+});
+
+/** The page's sender with the load's key as its current key, sending to a list; flushed once per batch given. */
+async function pageSends(key: Key, batches: Play[][], sentAt: string) {
+  const map = new Map<string, string>();
+  const storage = {
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+  };
+  const log = createPlayLog(storage);
+  const keys = memoryKeyStore();
+  await keys.put('current', { ...key, screenId: 'screen-1' });
+  const sent: Body[] = [];
+  const sender = createPlaySender({
+    log,
+    storage,
+    keys,
+    subtle,
+    screenId: 'screen-1',
+    send: async (body: Body) => {
+      sent.push(body);
+      return {};
+    },
+    registerKey: async () => ({ keyId: key.keyId, head: { seq: 0, hash: '' } }),
+    now: () => Date.parse(sentAt),
+  });
+  for (const plays of batches) {
+    for (const p of plays) log.add(p);
+    expect(await sender.flush()).toBe('done');
+  }
+  return sent;
+}
+
+describe("the load's signed play batches (load/lib/play-signing.js)", () => {
+  it('encodes as the page does: UTF-8 beyond ASCII, base64url without padding', () => {
+    for (const text of ['', 'a', 'ab', 'abc', 'héllo ✓ 𝄞', '日本語のページ']) {
+      expect(Buffer.from(signing.utf8(text)).equals(Buffer.from(text, 'utf8'))).toBe(true);
+      const bytes = new Uint8Array(Buffer.from(text, 'utf8'));
+      expect(signing.b64url(bytes)).toBe(Buffer.from(bytes).toString('base64url'));
+    }
+  });
+
+  it("writes a coordinate k6's JWK export shortened back at its full 32 bytes: the same point, the length the contract asks", () => {
+    // a public key as k6 v1.8.1 exported it: x lost its leading zero byte
+    const k6 = {
+      kty: 'EC',
+      crv: 'P-256',
+      x: 'ysdcLEzQ7sy_dDl0vF2ftnFi3oYUVG72B8FbqEAUwg',
+      y: 'C-0Q7oMybg8vxAVUmkYKMsndR6rUK4MHEIrL0DWW3vI',
+    };
+    const x = signing.fullLength(k6.x);
+    expect(x).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(x, 'base64url')).toEqual(Buffer.concat([Buffer.from([0]), Buffer.from(k6.x, 'base64url')]));
+    expect(signing.fullLength(k6.y)).toBe(k6.y);
+    // the same point: node takes it whole (as the service's usableKey does)
+    const point = createPublicKey({ key: { ...k6, x }, format: 'jwk' }).export({ format: 'jwk' });
+    expect(point).toMatchObject({ x, y: k6.y });
+    for (const text of ['', 'AA', 'AAE', 'ysdcLEzQ7sy_dDl0vF2ftnFi3oYUVG72B8FbqEAUwg']) {
+      expect(Buffer.from(signing.fromB64url(text))).toEqual(Buffer.from(text, 'base64url'));
+    }
+  });
+
+  it("names its ECDSA P-256 key by the thumbprint the service and the verifier compute, from the public JWK's members only", async () => {
+    const key = await signing.makeDisplayKey(subtle);
+    expect(key.alg).toBe('ES256');
+    expect(Object.keys(key.jwk).sort()).toEqual(['crv', 'kty', 'x', 'y']);
+    expect(key.jwk).toMatchObject({ kty: 'EC', crv: 'P-256' });
+    expect(key.keyId).toBe(sha256(thumbprintText(key.jwk)));
+    expect(key.privateKey.extractable).toBe(false);
+  });
+
+  it("signs the text the page's sender signs, which the service's check verifies, and chains as the page does", async () => {
+    const key = await signing.makeDisplayKey(subtle);
+    const sentAt = '2025-12-06T05:46:50.000Z';
+    const first = [play(1), play(2)];
+    const second = [play(3), play(4, { page: 2 }), play(5, { fileId: 'ab-é' })];
+    const page = await pageSends(key, [first, second], sentAt);
+    expect(page).toHaveLength(2);
+    const [pageOne, pageTwo] = page as [Body, Body];
+
+    const one = await signing.signBatch(subtle, key, { seq: 0, hash: '' }, first, sentAt);
+    const two = await signing.signBatch(subtle, key, { seq: 1, hash: one.hash }, second, sentAt);
+    for (const [load, theirs] of [
+      [one, pageOne],
+      [two, pageTwo],
+    ] as const) {
+      // the same body but the signature (ECDSA draws a new nonce each time): the same signed text, both verified
+      const { signature, ...header } = load.body.signed as NonNullable<Body['signed']>;
+      const { signature: pageSignature, ...pageHeader } = theirs.signed as NonNullable<Body['signed']>;
+      expect(load.body.plays).toEqual(theirs.plays);
+      expect(header).toEqual(pageHeader);
+      expect(serviceText(load.body)).toBe(serviceText(theirs));
+      expect(verifyBatchSignature('ES256', key.jwk, serviceText(load.body), signature)).toBe(true);
+      expect(verifyBatchSignature('ES256', key.jwk, serviceText(theirs), pageSignature)).toBe(true);
+      expect(signature).toMatch(/^[A-Za-z0-9_-]{86}$/);
+      expect(load.hash).toBe(sha256(serviceText(load.body)));
+    }
+    expect(two.body.signed).toMatchObject({ key: key.keyId, seq: 2, prev: one.hash });
+    expect(one.body.signed).toMatchObject({ seq: 1, prev: '' });
+  });
+
+  it('is refused by the check for a record changed after signing, or by another key', async () => {
+    const key = await signing.makeDisplayKey(subtle);
+    const other = await signing.makeDisplayKey(subtle);
+    const { body } = await signing.signBatch(subtle, key, { seq: 0, hash: '' }, [play(1)], '2025-12-06T05:46:50.000Z');
+    const signature = body.signed?.signature as string;
+    const altered = { ...body, plays: [{ ...play(1), seconds: 6 }] };
+    expect(verifyBatchSignature('ES256', key.jwk, serviceText(altered), signature)).toBe(false);
+    expect(verifyBatchSignature('ES256', other.jwk, serviceText(body), signature)).toBe(false);
   });
 });
