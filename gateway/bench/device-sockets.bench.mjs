@@ -15,7 +15,6 @@ import { connect } from '@nats-io/transport-node';
 import { DEVICE_SOCKET_PATH } from '@pagecast/contracts';
 import { createLogger, serveDeviceRpc } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
-import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
 
@@ -23,14 +22,7 @@ const _here = dirname(fileURLToPath(import.meta.url));
 const KiB = 1024;
 
 async function jwksServer() {
-  const { url, kid, privateKey, close } = await jwksStandIn();
-  const sign = (d) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('2h')
-      .sign(privateKey);
+  const { url, signDevice: sign, close } = await jwksStandIn();
   return { url, sign, close };
 }
 

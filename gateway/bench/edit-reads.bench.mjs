@@ -10,7 +10,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testEnv } from '@pagecast/service-kit/testing';
-import { SignJWT } from 'jose';
 import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
 import { startGatewayChild } from './gateway-child.mjs';
 import { jwksStandIn } from './jwks-stand-in.mjs';
@@ -69,13 +68,7 @@ export async function benchEditReads({
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', etag: found.etag });
     res.end(found.json);
   });
-  const sign = (d) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid: jwks.kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('2h')
-      .sign(jwks.privateKey);
+  const sign = jwks.signDevice;
   const env = testEnv();
   const gateway = await startGateway({
     NATS_URL: env.NATS_URL,

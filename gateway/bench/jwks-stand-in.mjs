@@ -3,11 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import http from 'node:http';
-import { exportJWK, generateKeyPair } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 
 /**
  * An EdDSA key served at `<url>/.well-known/jwks.json`; `kid` and `privateKey` sign what the bench sends. `other`
- * answers any other request (the service's routes a bench stands in for); none: 404.
+ * answers any other request (the service's routes a bench stands in for); none: 404. `signDevice` makes a paired
+ * display's device token (the screens service's claims) for `{ deviceId, screenId, ownerId }`.
  */
 export async function jwksStandIn(other) {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
@@ -30,6 +31,13 @@ export async function jwksStandIn(other) {
     url: `http://127.0.0.1:${server.address().port}`,
     kid,
     privateKey,
+    signDevice: (d) =>
+      new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
+        .setProtectedHeader({ alg: 'EdDSA', kid })
+        .setSubject(d.deviceId)
+        .setIssuedAt()
+        .setExpirationTime('2h')
+        .sign(privateKey),
     close: () => new Promise((r) => server.close(r)),
   };
 }

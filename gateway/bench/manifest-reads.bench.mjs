@@ -11,7 +11,6 @@ import { connect } from '@nats-io/transport-node';
 import { DEVICE_SOCKET_PATH } from '@pagecast/contracts';
 import { createLogger, serveDeviceRpc } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
-import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { ownNodeArgs } from '../../scripts/lib/node-args.mjs';
 import { startGatewayChild } from './gateway-child.mjs';
@@ -73,13 +72,7 @@ export async function benchManifestReads({
     });
     res.end(m.json);
   });
-  const sign = (d) =>
-    new SignJWT({ scr: d.screenId, own: d.ownerId, typ: 'device' })
-      .setProtectedHeader({ alg: 'EdDSA', kid: jwks.kid })
-      .setSubject(d.deviceId)
-      .setIssuedAt()
-      .setExpirationTime('2h')
-      .sign(jwks.privateKey);
+  const sign = jwks.signDevice;
   const prefix = `bench-${randomUUID().slice(0, 8)}.device`;
   const nc = await connect({ servers: env.NATS_URL });
   let giveText = false;

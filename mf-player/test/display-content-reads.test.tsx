@@ -1,13 +1,13 @@
 // @vitest-environment jsdom
 // What a display reads after a change of what it plays: the slides and the offline keeper's round (a display with
 // its service worker) both need the playlist and each file's pages, and each path goes to the server once per
-// change. The network is an in-test fetch; the worker is a stand-in that says it is registered.
+// change. The network is the pages' in-test server (dom-harness); the worker is a stand-in that says it is registered.
 import type { DeviceScreen } from '@pagecast/contracts';
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createWaitingBoard } from '../src/features/display/model/retry';
 import { useDisplayPlayer } from '../src/features/display/model/use-display-player';
+import { byTestId, net, render, settle, setupDom } from './dom-harness';
 
 const kept: string[][] = [];
 vi.mock('../src/sw/register', () => ({
@@ -17,7 +17,7 @@ vi.mock('../src/sw/register', () => ({
   },
 }));
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+setupDom();
 
 const screen = {
   screenId: 's1',
@@ -47,9 +47,6 @@ const item = (fileId: string, position: number) => ({
 });
 
 let files: string[];
-let reads: string[];
-let root: Root;
-let host: HTMLDivElement;
 let bump: () => void;
 const board = createWaitingBoard();
 
@@ -62,50 +59,36 @@ function Player() {
 
 beforeEach(() => {
   files = ['doc'];
-  reads = [];
   kept.length = 0;
-  vi.stubGlobal('fetch', async (input: string) => {
-    const url = new URL(input, 'http://app.test');
-    reads.push(url.pathname);
-    const body = url.pathname.startsWith('/api/playlists/')
-      ? files.map(item)
-      : [page(decodeURIComponent(url.pathname.split('/')[3] ?? ''), 1)];
-    return new Response(JSON.stringify(body), {
-      status: 200,
-      headers: { 'content-type': 'application/json', etag: `W/"${files.join(',')}"` },
-    });
-  });
-  host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
-});
-afterEach(() => {
-  act(() => root.unmount());
-  host.remove();
-  vi.unstubAllGlobals();
+  net.serve = ({ path }) =>
+    new Response(
+      JSON.stringify(
+        path.startsWith('/api/playlists/') ? files.map(item) : [page(decodeURIComponent(path.split('/')[3] ?? ''), 1)],
+      ),
+      { status: 200, headers: { 'content-type': 'application/json', etag: `W/"${files.join(',')}"` } },
+    );
 });
 
-const settle = async () => {
-  for (let i = 0; i < 20; i++) await act(async () => new Promise((r) => setTimeout(r, 0)));
-};
-const count = (path: string) => reads.filter((p) => p === path).length;
+const settleAll = () => settle(20);
+const count = (path: string) => net.calls.filter((c) => c.path === path).length;
+const shown = () => byTestId('slide')?.textContent;
 
 describe('the content a display reads after a change', () => {
   it('reads its playlist and each file’s pages once per change, for its slides and its offline copy alike', async () => {
-    await act(async () => root.render(<Player />));
-    await settle();
+    await render(<Player />);
+    await settleAll();
     // at boot: one read of each, and both the slides and the keeper have them
     expect(count('/api/playlists/pl1/items')).toBe(1);
     expect(count('/api/files/doc/pages')).toBe(1);
-    expect(host.textContent).toBe('/media/doc-1.webp');
+    expect(shown()).toBe('/media/doc-1.webp');
     expect(kept.flat()).toContain('/media/doc-1.webp');
 
     // the playlist is edited (a file added): the change is read once, and both have the new file
     files = ['doc', 'added'];
-    reads = [];
+    net.calls = [];
     kept.length = 0;
     act(() => bump());
-    await settle();
+    await settleAll();
     expect(count('/api/playlists/pl1/items')).toBe(1);
     expect(count('/api/files/doc/pages')).toBe(1);
     expect(count('/api/files/added/pages')).toBe(1);
@@ -113,9 +96,9 @@ describe('the content a display reads after a change', () => {
 
     // a later change reads afresh (nothing of the last change answers for it)
     files = ['added'];
-    reads = [];
+    net.calls = [];
     act(() => bump());
-    await settle();
+    await settleAll();
     expect(count('/api/playlists/pl1/items')).toBe(1);
     expect(count('/api/files/added/pages')).toBe(1);
     expect(count('/api/files/doc/pages')).toBe(0);

@@ -70,6 +70,24 @@ export function bulkWriteErrors(err: unknown): Array<{ code: number; index: numb
   }));
 }
 
+/**
+ * Inserts `docs` unordered, each under its own unique key (the one write FerretDB makes atomic: who takes a key), and
+ * answers the positions of those whose key was already stored (the rest are stored). Any other failure is thrown.
+ */
+export async function insertManyOnce<T>(
+  collection: { insertMany(docs: T[], opts: { ordered: false }): Promise<unknown> },
+  docs: T[],
+): Promise<number[]> {
+  try {
+    await collection.insertMany(docs, { ordered: false });
+    return [];
+  } catch (err) {
+    const writeErrors = bulkWriteErrors(err);
+    if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || docs[e.index] === undefined)) throw err;
+    return writeErrors.map((e) => e.index);
+  }
+}
+
 /** An unordered insert that failed only on keys already stored (what was new is stored). */
 export function onlyDuplicateKeys(err: unknown): boolean {
   const errors = bulkWriteErrors(err);

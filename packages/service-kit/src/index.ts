@@ -6,6 +6,7 @@ export {
   bulkWriteErrors,
   errorAnswer,
   errorHandler,
+  insertManyOnce,
   isDuplicateKeyError,
   onlyDuplicateKeys,
   parseWith,

@@ -1,4 +1,4 @@
-import { bulkWriteErrors, isDuplicateKeyError } from '@pagecast/service-kit';
+import { insertManyOnce, isDuplicateKeyError } from '@pagecast/service-kit';
 import mongoose from 'mongoose';
 import type { Models, PairingClaimRecord, PairingRecord } from './models';
 
@@ -95,13 +95,8 @@ export function createPairingRepository(models: Models) {
     async claimMany(records: PairingClaimRecord[]): Promise<Set<string>> {
       const landed = new Set(records.map((r) => r._id));
       if (records.length === 0) return landed;
-      try {
-        await claims.collection.insertMany(records as never[], { ordered: false });
-      } catch (err) {
-        const writeErrors = bulkWriteErrors(err);
-        if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || records[e.index] === undefined)) throw err;
-        for (const e of writeErrors) landed.delete((records[e.index] as PairingClaimRecord)._id);
-      }
+      for (const i of await insertManyOnce(claims.collection as never, records))
+        landed.delete((records[i] as PairingClaimRecord)._id);
       return landed;
     },
     claimOf: (pairingId: string) => claims.findById(pairingId).lean<PairingClaimRecord>(),

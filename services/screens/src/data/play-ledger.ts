@@ -4,7 +4,7 @@
 // the one write FerretDB makes atomic; an update is a read then a write there, docs/platform.md). Inserts of many
 // screens' batches go together in one command (the kit's group commit); old versions are deleted in small bursts, and
 // a head document says roughly where a screen's versions are, for a process that has none in memory.
-import { bulkWriteErrors, createGroupCommit, LRUCache } from '@pagecast/service-kit';
+import { createGroupCommit, insertManyOnce, LRUCache } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { ClaimedPlay, Interval } from '../domain';
 
@@ -52,13 +52,7 @@ export function createPlayLedgerRepository(conn: mongoose.Connection) {
   const lost = new Set<string>();
   const writer = createGroupCommit<LedgerVersionDoc>(
     async (docs) => {
-      try {
-        await versions.insertMany(docs, { ordered: false });
-      } catch (err) {
-        const writeErrors = bulkWriteErrors(err);
-        if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || docs[e.index] === undefined)) throw err;
-        for (const e of writeErrors) lost.add((docs[e.index] as LedgerVersionDoc)._id);
-      }
+      for (const i of await insertManyOnce(versions, docs)) lost.add((docs[i] as LedgerVersionDoc)._id);
     },
     { maxBatch: 200 },
   );

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { PlayRefusalReason } from '@pagecast/contracts';
 import {
   type ByIdCollection,
-  bulkWriteErrors,
   createBatchLoader,
   createGroupCommit,
+  insertManyOnce,
   readByIds,
 } from '@pagecast/service-kit';
 import type { Models, PlayRecordDoc, PlayRefusalDoc } from './models';
@@ -57,18 +57,16 @@ export function createPlayRepository(models: Models) {
       const records = batches.flatMap((b) => b.records);
       const batchOf = batches.flatMap((b) => b.records.map(() => b.key));
       for (const b of batches) duplicatesOf.set(b.key, 0);
+      let taken: number[];
       try {
-        await plays.collection.insertMany(records as never[], { ordered: false });
+        taken = await insertManyOnce(plays.collection as never, records);
       } catch (err) {
-        const writeErrors = bulkWriteErrors(err);
-        if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || batchOf[e.index] === undefined)) {
-          for (const b of batches) duplicatesOf.delete(b.key);
-          throw err;
-        }
-        for (const e of writeErrors) {
-          const key = batchOf[e.index] as string;
-          duplicatesOf.set(key, (duplicatesOf.get(key) ?? 0) + 1);
-        }
+        for (const b of batches) duplicatesOf.delete(b.key);
+        throw err;
+      }
+      for (const i of taken) {
+        const key = batchOf[i] as string;
+        duplicatesOf.set(key, (duplicatesOf.get(key) ?? 0) + 1);
       }
     },
     { maxBatch: 50 },
@@ -107,13 +105,8 @@ export function createPlayRepository(models: Models) {
     async refuseOnce(records: PlayRefusalDoc[]): Promise<{ duplicates: Set<string> }> {
       const duplicates = new Set<string>();
       if (records.length === 0) return { duplicates };
-      try {
-        await refusals.collection.insertMany(records as never[], { ordered: false });
-      } catch (err) {
-        const writeErrors = bulkWriteErrors(err);
-        if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || records[e.index] === undefined)) throw err;
-        for (const e of writeErrors) duplicates.add((records[e.index] as PlayRefusalDoc)._id);
-      }
+      for (const i of await insertManyOnce(refusals.collection as never, records))
+        duplicates.add((records[i] as PlayRefusalDoc)._id);
       return { duplicates };
     },
   };

@@ -11,12 +11,12 @@ import {
 } from '@pagecast/contracts';
 import {
   type ByIdCollection,
-  bulkWriteErrors,
   createBatchLoader,
   createGroupCommit,
   createMemoryView,
   eventRoutes,
   followEvents,
+  insertManyOnce,
   isDuplicateKeyError,
   type Logger,
   type Nats,
@@ -114,13 +114,7 @@ export function createSignedPlayRepository(
   const taken = new WeakSet<SignedBatchDoc>();
   const writer = createGroupCommit<SignedBatchDoc>(
     async (docs) => {
-      try {
-        await batches.insertMany(docs, { ordered: false });
-      } catch (err) {
-        const writeErrors = bulkWriteErrors(err);
-        if (!writeErrors || writeErrors.some((e) => e.code !== 11000 || docs[e.index] === undefined)) throw err;
-        for (const e of writeErrors) taken.add(docs[e.index] as SignedBatchDoc);
-      }
+      for (const i of await insertManyOnce(batches, docs)) taken.add(docs[i] as SignedBatchDoc);
     },
     { maxBatch: 100 },
   );
