@@ -118,6 +118,13 @@ export function createSignedPlayRepository(
     },
     { maxBatch: 100 },
   );
+  // a chain's head is asked at every display's start (its key sent again): the notes, and the places probed from
+  // them, of displays starting together are read in one `$in` each (a storm after a power cut is thousands at once)
+  const notes = createBatchLoader<string, ChainHeadDoc>(readByIds<ChainHeadDoc>(heads as unknown as ByIdCollection));
+  const probes = createBatchLoader<string, { seq: number; hash: string }>(async (ids) => {
+    const docs = await batches.find({ _id: { $in: ids } }, { projection: { seq: 1, hash: 1 } }).toArray();
+    return new Map(docs.map((d) => [d._id, { seq: d.seq, hash: d.hash }]));
+  });
   const noteHead = (keyId: string, seq: number) =>
     heads.updateOne({ _id: keyId }, { $max: { seq } }, { upsert: true }).then(() => undefined);
   const events = eventRoutes()
@@ -128,27 +135,38 @@ export function createSignedPlayRepository(
       absent.forget(data.screenId);
     });
 
+  /**
+   * The screen's key, or null when none is bound yet ("none" from memory for KEY_ABSENT_TTL_MS at most, unless a
+   * binding was heard). `fresh`: read the database whatever memory holds (a signed batch about to be refused).
+   */
+  const keyOf = async (screenId: string, fresh = false): Promise<DisplayKeyDoc | null> => {
+    const kept = known.get(screenId);
+    if (kept) return kept;
+    const doc = await absent.get(screenId, fresh);
+    if (doc) known.set(screenId, doc);
+    return doc;
+  };
+
   return {
-    /**
-     * The screen's key, or null when none is bound yet ("none" from memory for KEY_ABSENT_TTL_MS at most, unless a
-     * binding was heard). `fresh`: read the database whatever memory holds (a signed batch about to be refused).
-     */
-    async keyOf(screenId: string, fresh = false): Promise<DisplayKeyDoc | null> {
-      const kept = known.get(screenId);
-      if (kept) return kept;
-      const doc = await absent.get(screenId, fresh);
-      if (doc) known.set(screenId, doc);
-      return doc;
-    },
+    keyOf,
     /**
      * Binds `key` to the screen unless one is bound: answers the key bound (this one, or the one before), and whether
      * this call bound it (then its caller announces it: screens.key.bound.v1).
      */
     async bind(key: DisplayKeyDoc): Promise<{ bound: DisplayKeyDoc; inserted: boolean }> {
+      // a display sends its key at every start, bound long before (at its pairing): that is a read (memory, or one
+      // `$in` with the others starting), not an insert refused by its unique key (a write each, on FerretDB's one
+      // writer: thousands of them after a power cut)
+      const before = await keyOf(key._id);
+      if (before) return { bound: before, inserted: false };
       try {
         await keys.insertOne(key);
-        // a new key has no batch: its chain's head is found from this note, never by a query over all batches
-        await noteHead(key.keyId, 0);
+        // a new key has no batch: its chain's head is found from this note, never by a query over all batches (an
+        // insert, not noteHead's upsert: a note already there, of the same key bound before, stands as $max would
+        // leave it, and FerretDB's upsert is a read and a write)
+        await heads.insertOne({ _id: key.keyId, seq: 0 }).catch((err) => {
+          if (!isDuplicateKeyError(err)) throw err;
+        });
         known.set(key._id, key);
         absent.forget(key._id);
         return { bound: key, inserted: true };
@@ -174,7 +192,7 @@ export function createSignedPlayRepository(
      * order moves the note before it is answered. A key bound before the notes is looked up once the old way.
      */
     async head(keyId: string): Promise<{ seq: number; hash: string }> {
-      let note = await heads.findOne({ _id: keyId });
+      let note = await notes.load(keyId);
       if (!note) {
         const [top] = await batches
           .find({ keyId }, { projection: { seq: 1, hash: 1 } })
@@ -187,9 +205,8 @@ export function createSignedPlayRepository(
       let top: { seq: number; hash: string } = { seq: 0, hash: '' };
       let from = Math.max(1, note.seq);
       for (let round = 0; round < 1_000_000; round++) {
-        const ids = Array.from({ length: PROBE }, (_, i) => id(keyId, from + i));
-        const docs = await batches.find({ _id: { $in: ids } }, { projection: { seq: 1, hash: 1 } }).toArray();
-        for (const d of docs) if (d.seq > top.seq) top = { seq: d.seq, hash: d.hash };
+        const docs = await Promise.all(Array.from({ length: PROBE }, (_, i) => probes.load(id(keyId, from + i))));
+        for (const d of docs) if (d && d.seq > top.seq) top = d;
         if (top.seq < from + PROBE - 1) break;
         from = top.seq;
       }
