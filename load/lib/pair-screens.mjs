@@ -5,9 +5,10 @@
 // change (POST /api/screens/bulk) assigns the playlist to all. PAIRING=single: code → POST /api/screens → poll →
 // PUT /api/screens/:id per display, 20 at a time (the path before bulk pairing).
 // Writes .data/test/load-screens.json for k6: the device tokens and the page images to fetch once.
-import { randomUUID } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeStoredDisplayKey } from './play-signing.js';
 
 async function json(res, what) {
   const text = await res.text();
@@ -89,10 +90,12 @@ async function pairInBulk(base, call, playlistId, count, say) {
     screens.push(
       ...(await inParallel(n, 25, async (j) => {
         const d = displays[j];
+        // its key pair, bound by the poll that hands out its credential, as the display page's poll binds it
+        const key = await makeStoredDisplayKey(webcrypto.subtle);
         const polled = await fetch(`${base}/api/screens/pairing/${d.pairingId}/poll`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ pollSecret: d.pollSecret }),
+          body: JSON.stringify({ pollSecret: d.pollSecret, publicKey: key.jwk }),
         });
         await json(polled, 'poll');
         const cookie = polled.headers
@@ -100,7 +103,7 @@ async function pairInBulk(base, call, playlistId, count, say) {
           .find((c) => c.startsWith('pc_device='))
           ?.split(';')[0];
         if (!cookie) throw new Error('no device cookie');
-        return { cookie, screenId: results[j].screenId };
+        return { cookie, screenId: results[j].screenId, key };
       })),
     );
     if ((i / 100) % 10 === 9)

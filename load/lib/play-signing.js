@@ -78,6 +78,44 @@ export async function makeDisplayKey(subtle) {
 }
 
 /**
+ * A display's key pair made by the load's pairing (load/lib/pair-screens.mjs, node's WebCrypto): the public JWK the
+ * pairing poll binds, as the page's poll does, and its private scalar, written to the screens file for k6 to import
+ * at the display's boot (the page keeps its key in IndexedDB from its pairing on).
+ * @param {SubtleCrypto} subtle
+ */
+export async function makeStoredDisplayKey(subtle) {
+  const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  const full = await subtle.exportKey('jwk', pair.privateKey);
+  return { jwk: { kty: 'EC', crv: 'P-256', x: fullLength(full.x), y: fullLength(full.y) }, d: fullLength(full.d) };
+}
+
+/**
+ * The display's key from its stored form (makeStoredDisplayKey), as makeDisplayKey answers it: the private half not
+ * extractable.
+ * @param {SubtleCrypto} subtle
+ * @param {{ jwk: { kty: 'EC', crv: 'P-256', x: string, y: string }, d: string }} stored
+ */
+export async function importDisplayKey(subtle, stored) {
+  const { jwk } = stored;
+  const privateKey = await subtle.importKey(
+    'jwk',
+    { ...jwk, d: stored.d },
+    { name: 'ECDSA', namedCurve: 'P-256' },
+    false,
+    ['sign'],
+  );
+  return { keyId: await sha256(subtle, thumbprintText(jwk)), alg: 'ES256', jwk, privateKey };
+}
+
+/**
+ * The encoders a batch's signing uses: `digest(text)` its SHA-256 in base64url, `utf8(text)` its bytes, `b64url(bytes)`.
+ * These are the plain ones (node, the tests); k6 passes its native ones (load/lib/screens-socket.js): goja runs the
+ * loops above many times slower than Go, and at thousands of displays the load generator's core was the limit.
+ * @param {SubtleCrypto} subtle
+ */
+export const plainCodec = (subtle) => ({ digest: (text) => sha256(subtle, text), utf8, b64url });
+
+/**
  * One batch signed after `after` (where the key's chain stands: `{ seq, hash }`, `{ 0, '' }` for a new key), as the
  * page's play-sender signs it: the body sent (`{ plays, signed }`) and the batch's hash (the chain's head once the
  * service has it).
@@ -86,11 +124,14 @@ export async function makeDisplayKey(subtle) {
  * @param {{ seq: number, hash: string }} after
  * @param {Array<{ id: string, fileId: string, page: number, startedAt: string, seconds: number }>} plays
  * @param {string} sentAt ISO date: when it was signed, on the display's clock
+ * @param {{ digest(text: string): string | Promise<string>, utf8(text: string): ArrayBuffer | Uint8Array, b64url(bytes: ArrayBuffer | Uint8Array): string }} [codec]
  */
-export async function signBatch(subtle, key, after, plays, sentAt) {
+export async function signBatch(subtle, key, after, plays, sentAt, codec = plainCodec(subtle)) {
   const header = { key: key.keyId, seq: after.seq + 1, prev: after.hash, sentAt };
-  const records = await Promise.all(plays.map((p) => sha256(subtle, recordText(p))));
+  const records = await Promise.all(plays.map((p) => codec.digest(recordText(p))));
   const text = batchText({ ...header, records });
-  const signature = b64url(await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, utf8(text)));
-  return { body: { plays, signed: { ...header, signature } }, hash: await sha256(subtle, text) };
+  const signature = codec.b64url(
+    await subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, codec.utf8(text)),
+  );
+  return { body: { plays, signed: { ...header, signature } }, hash: await codec.digest(text) };
 }

@@ -32,13 +32,15 @@
 // the signing (play_signing: keys bound, batches the service took signed, once each); a batch refused, a key
 // refused, a batch taken unsigned or a WebCrypto failure fails the run (the server must check every batch's signature).
 import { check, sleep } from 'k6';
+import { sha256 as nativeSha256 } from 'k6/crypto';
+import encoding from 'k6/encoding';
 import { SharedArray } from 'k6/data';
 import exec from 'k6/execution';
 import http from 'k6/http';
 import { Counter, Rate, Trend } from 'k6/metrics';
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { WebSocket } from 'k6/websockets';
-import { makeDisplayKey, signBatch } from './play-signing.js';
+import { importDisplayKey, makeDisplayKey, signBatch } from './play-signing.js';
 import { baseUrl, bounded } from './target.js';
 
 const BASE_URL = baseUrl();
@@ -56,6 +58,13 @@ const RUN_S = Number(duration.slice(0, -1));
 const HEARTBEAT_MS = Number(__ENV.HEARTBEAT_S || 15) * 1000;
 /** the display page sends its play log every 30 s (PLAY_FLUSH_SECONDS) */
 const FLUSH_MS = Number(__ENV.FLUSH_S || 30) * 1000;
+/** signing's encoders in Go (play-signing.js's plain ones are goja loops: the generator's core was the limit) */
+const codec = {
+  digest: (text) => nativeSha256(text, 'base64rawurl'),
+  // a string's UTF-8 bytes: k6 has no TextEncoder, and its base64 encoder takes a string as UTF-8
+  utf8: (text) => encoding.b64decode(encoding.b64encode(text, 'rawstd'), 'rawstd'),
+  b64url: (bytes) => encoding.b64encode(bytes, 'rawurl'),
+};
 const HOLD_S = 5;
 const BATCH_MAX = 500;
 const BOOT_SPREAD_S = Math.max(0, Number(__ENV.BOOT_SPREAD_S ?? 15));
@@ -325,7 +334,7 @@ function display(screen, end) {
         d.outbox =
           d.key === null
             ? { body: { plays }, hash: '' }
-            : await signBatch(crypto.subtle, d.key, d.chain, plays, new Date().toISOString());
+            : await signBatch(crypto.subtle, d.key, d.chain, plays, new Date().toISOString(), codec);
       }
     } finally {
       d.signing = false;
@@ -483,8 +492,10 @@ function display(screen, end) {
   /** Opens the socket; on a refusal or a drop, tries again with backoff (unless the display is off). */
   const open = (attempt = 0) => {
     if (d.phase === 'done' || d.phase === 'cut') return;
-    // its key pair, at its boot (the page keeps it in IndexedDB: a power cut keeps it, and the chain with it)
-    d.keyMade ??= makeDisplayKey(crypto.subtle);
+    // its key pair, at its boot (the page keeps it in IndexedDB: a power cut keeps it, and the chain with it): the
+    // one its pairing bound (the screens file's), else made now and bound by its first `key` frame (a display paired
+    // before it could sign)
+    d.keyMade ??= screen.key ? importDisplayKey(crypto.subtle, screen.key) : makeDisplayKey(crypto.subtle);
     const t0 = Date.now();
     let opened = false;
     const ws = new WebSocket(WS_URL, null, {

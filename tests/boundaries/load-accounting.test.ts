@@ -1,7 +1,7 @@
 // load/lib/stack-cpu.mjs: the CPU seconds per display-hour an operator sizes a machine by, and the memory per
 // display, counted from /proc for the stack's processes only (npm run load -- screens).
 import { spawn } from 'node:child_process';
-import { createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -263,13 +263,21 @@ const signing = (await import('../../load/lib/play-signing.js')) as {
   fromB64url(text: string): Uint8Array;
   fullLength(coordinate: string, size?: number): string;
   makeDisplayKey(subtle: SubtleCrypto): Promise<Key>;
+  makeStoredDisplayKey(subtle: SubtleCrypto): Promise<{ jwk: Key['jwk']; d: string }>;
+  importDisplayKey(subtle: SubtleCrypto, stored: { jwk: Key['jwk']; d: string }): Promise<Key>;
   signBatch(
     subtle: SubtleCrypto,
     key: Key,
     after: { seq: number; hash: string },
     plays: Play[],
     sentAt: string,
+    codec?: Codec,
   ): Promise<{ body: Body; hash: string }>;
+};
+type Codec = {
+  digest(text: string): string | Promise<string>;
+  utf8(text: string): Uint8Array;
+  b64url(bytes: ArrayBuffer | Uint8Array): string;
 };
 const { sha256, verifyBatchSignature } = await import('@pagecast/verify');
 const { batchText, recordText, thumbprintText } = await import('@pagecast/verify/canonical');
@@ -398,6 +406,41 @@ describe("the load's signed play batches (load/lib/play-signing.js)", () => {
     }
     expect(two.body.signed).toMatchObject({ key: key.keyId, seq: 2, prev: one.hash });
     expect(one.body.signed).toMatchObject({ seq: 1, prev: '' });
+  });
+
+  it("signs the same with a host's own encoders as with its plain ones (k6 passes Go's: the generator's CPU)", async () => {
+    const key = await signing.makeDisplayKey(subtle);
+    const calls = { digest: 0, utf8: 0, b64url: 0 };
+    // node's, as k6's are Go's: each counted, so a signer that ignored them would fail here
+    const host: Codec = {
+      digest: (text) => (calls.digest++, createHash('sha256').update(text, 'utf8').digest('base64url')),
+      utf8: (text) => (calls.utf8++, new Uint8Array(Buffer.from(text, 'utf8'))),
+      b64url: (bytes) => (calls.b64url++, Buffer.from(bytes as ArrayBuffer).toString('base64url')),
+    };
+    const plays = [play(1), play(2, { fileId: 'ab-é' })];
+    const sentAt = '2025-12-06T05:46:50.000Z';
+    const plain = await signing.signBatch(subtle, key, { seq: 3, hash: 'h3' }, plays, sentAt);
+    const native = await signing.signBatch(subtle, key, { seq: 3, hash: 'h3' }, plays, sentAt, host);
+    expect(calls).toEqual({ digest: 3, utf8: 1, b64url: 1 });
+    expect(native.hash).toBe(plain.hash);
+    expect(serviceText(native.body)).toBe(serviceText(plain.body));
+    expect(
+      verifyBatchSignature('ES256', key.jwk, serviceText(native.body), native.body.signed?.signature as string),
+    ).toBe(true);
+  });
+
+  it('keeps a key made at pairing (the screens file) and signs with it once imported, as one made at boot', async () => {
+    const stored = await signing.makeStoredDisplayKey(subtle);
+    expect(Object.keys(stored.jwk).sort()).toEqual(['crv', 'kty', 'x', 'y']);
+    expect(stored.d).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const key = await signing.importDisplayKey(subtle, stored);
+    expect(key.jwk).toEqual(stored.jwk);
+    expect(key.keyId).toBe(sha256(thumbprintText(stored.jwk)));
+    expect(key.privateKey.extractable).toBe(false);
+    const { body } = await signing.signBatch(subtle, key, { seq: 0, hash: '' }, [play(1)], '2025-12-06T05:46:50.000Z');
+    expect(verifyBatchSignature('ES256', stored.jwk, serviceText(body), body.signed?.signature as string)).toBe(true);
+    const other = await signing.makeStoredDisplayKey(subtle);
+    expect(verifyBatchSignature('ES256', other.jwk, serviceText(body), body.signed?.signature as string)).toBe(false);
   });
 
   it('is refused by the check for a record changed after signing, or by another key', async () => {
