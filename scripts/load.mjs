@@ -48,6 +48,8 @@ if (process.env.BASE_URL && !loopback(process.env.BASE_URL)) {
   process.exit(2);
 }
 
+/** k6's REST API while LOAD_CPU_PROF profiles it (its pprof endpoints; loopback only) */
+const K6_API = '127.0.0.1:6566';
 let stack;
 let database;
 let sideServers;
@@ -219,6 +221,7 @@ try {
   let cpuAtEnd = null;
   let windowEnd = null;
   let goProfile = null;
+  let k6Profile = null;
   // the load generator's own CPU (k6 and this process, on their core) over the same window: near a whole core, the
   // figures are the generator's limit, not the stack's
   // (k6 reaped moves its time into this process's children's count: both are read)
@@ -249,14 +252,18 @@ try {
         windowStartUs = process.hrtime.bigint() / 1000n;
       }, steadyAfter),
     );
-    // LOAD_CPU_PROF: FerretDB's CPU profile over the same window (Go's pprof; profile-summary prints its top)
-    if (process.env.LOAD_CPU_PROF && database?.debugUrl) {
+    // LOAD_CPU_PROF: FerretDB's and k6's CPU profiles over the same window (Go's pprof; profile-summary prints their
+    // top): k6's, because a generator near its whole core times its own delays, not the stack's
+    if (process.env.LOAD_CPU_PROF) {
       const seconds = Math.max(5, Math.floor(((moments.STORM_AT_MS || t0 + runMs) - Date.now() - steadyAfter) / 1000));
+      const profileOf = (url, who) =>
+        fetch(`${url}/debug/pprof/profile?seconds=${seconds}`)
+          .then(async (r) => Buffer.from(await r.arrayBuffer()))
+          .catch((e) => say(`${who}'s profile: ${e.message}`));
       timers.push(
         setTimeout(() => {
-          goProfile = fetch(`${database.debugUrl}/debug/pprof/profile?seconds=${seconds}`)
-            .then(async (r) => Buffer.from(await r.arrayBuffer()))
-            .catch((e) => say(`FerretDB's profile: ${e.message}`));
+          if (database?.debugUrl) goProfile = profileOf(database.debugUrl, 'FerretDB');
+          k6Profile = profileOf(`http://${K6_API}`, 'k6');
         }, steadyAfter),
       );
     }
@@ -280,23 +287,28 @@ try {
   }
   const k6Start = process.hrtime.bigint() / 1000n;
   const code = await new Promise((resolve) => {
-    k6 = spawn(k6Bin, ['run', '--no-usage-report', '--quiet', '--summary-export', summaryFile, k6Script], {
-      cwd: root,
-      env: {
-        ...process.env,
-        BASE_URL: baseUrl,
-        K6_NO_USAGE_REPORT: 'true',
-        ...(transport === 'ws'
-          ? {
-              // one VU per 50 displays unless told
-              VUS: process.env.VUS || String(Math.min(500, Math.ceil(figures.screens / 50))),
-              ORIGIN: stack?.env.PUBLIC_URL ?? baseUrl,
-              ...Object.fromEntries(Object.entries(moments).map(([k, v]) => [k, String(Math.round(v))])),
-            }
-          : {}),
+    const profiling = process.env.LOAD_CPU_PROF ? ['--address', K6_API, '--profiling-enabled'] : [];
+    k6 = spawn(
+      k6Bin,
+      ['run', '--no-usage-report', '--quiet', ...profiling, '--summary-export', summaryFile, k6Script],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          BASE_URL: baseUrl,
+          K6_NO_USAGE_REPORT: 'true',
+          ...(transport === 'ws'
+            ? {
+                // one VU per 50 displays unless told
+                VUS: process.env.VUS || String(Math.min(500, Math.ceil(figures.screens / 50))),
+                ORIGIN: stack?.env.PUBLIC_URL ?? baseUrl,
+                ...Object.fromEntries(Object.entries(moments).map(([k, v]) => [k, String(Math.round(v))])),
+              }
+            : {}),
+        },
+        stdio: 'inherit',
       },
-      stdio: 'inherit',
-    });
+    );
     if (figures.cores) setTimeout(() => (figures.cores.k6 = coresOf(k6.pid)), 1000).unref();
     k6.on('close', (c) => resolve(c ?? 1));
   });
@@ -366,6 +378,8 @@ try {
     mkdirSync(process.env.LOAD_CPU_PROF, { recursive: true });
     const ferret = await goProfile;
     if (ferret) writeFileSync(join(process.env.LOAD_CPU_PROF, 'ferretdb.pprof'), ferret);
+    const generator = await k6Profile;
+    if (generator) writeFileSync(join(process.env.LOAD_CPU_PROF, 'k6.pprof'), generator);
     writeFileSync(
       join(process.env.LOAD_CPU_PROF, 'marks.json'),
       JSON.stringify({

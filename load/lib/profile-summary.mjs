@@ -5,7 +5,8 @@
 // each Node process (the gateway and each service), busiest first, its V8 profile cut to that window (same monotonic
 // clock): CPU per k6 request when `requests` is given, by module (our bundle, each npm package, Node's internals,
 // GC), the top frames (`top`, default 15) by self and by inclusive time, named by their TypeScript source. Last,
-// FerretDB's Go profile over the same window (<dir>/ferretdb.pprof): go tool pprof's top by self and cumulative time.
+// FerretDB's and k6's Go profiles over the same window (<dir>/ferretdb.pprof, k6.pprof): go tool pprof's top by self
+// and cumulative time.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -137,11 +138,13 @@ for (const { proc, file, busy, idle, self, inclusive, modules } of summaries.sor
   for (const [k, v] of top(inclusive, TOP)) console.log(`  ${pct(v, busy).padStart(7)}  ${k}`);
 }
 
-// FerretDB: Go's profile, read by go tool pprof (the Go toolchain is a prerequisite, README)
-const pprof = join(dir, 'ferretdb.pprof');
-if (existsSync(pprof)) {
+// FerretDB and k6 (the load generator, on its own core): Go's profiles, read by go tool pprof (the Go toolchain is a
+// prerequisite, README)
+for (const name of ['ferretdb', 'k6']) {
+  const pprof = join(dir, `${name}.pprof`);
+  if (!existsSync(pprof)) continue;
   for (const order of [[], ['-cum']]) {
-    console.log(`\n## ferretdb (ferretdb.pprof), by ${order.length ? 'cumulative' : 'self'} time`);
+    console.log(`\n## ${name} (${name}.pprof), by ${order.length ? 'cumulative' : 'self'} time`);
     try {
       const out = execFileSync('go', ['tool', 'pprof', '-top', ...order, `-nodecount=${TOP}`, pprof], {
         encoding: 'utf8',
