@@ -255,11 +255,23 @@ try {
     // LOAD_CPU_PROF: FerretDB's and k6's CPU profiles over the same window (Go's pprof; profile-summary prints their
     // top): k6's, because a generator near its whole core times its own delays, not the stack's
     if (process.env.LOAD_CPU_PROF) {
-      const seconds = Math.max(5, Math.floor(((moments.STORM_AT_MS || t0 + runMs) - Date.now() - steadyAfter) / 1000));
-      const profileOf = (url, who) =>
-        fetch(`${url}/debug/pprof/profile?seconds=${seconds}`)
-          .then(async (r) => Buffer.from(await r.arrayBuffer()))
-          .catch((e) => say(`${who}'s profile: ${e.message}`));
+      const windowEndsAt = moments.STORM_AT_MS || t0 + runMs;
+      // until the window's end; asked again while the server is not listening yet (k6 opens its API after its
+      // init, which reads the screens file: tens of seconds at thousands of displays)
+      const profileOf = async (url, who) => {
+        for (;;) {
+          const seconds = Math.floor((windowEndsAt - Date.now()) / 1000);
+          if (seconds < 5) return void say(`${who}'s profile: not reachable in the window`);
+          try {
+            const r = await fetch(`${url}/debug/pprof/profile?seconds=${seconds}`);
+            if (!r.ok) return void say(`${who}'s profile: HTTP ${r.status}`);
+            return Buffer.from(await r.arrayBuffer());
+          } catch (e) {
+            if (e.cause?.code !== 'ECONNREFUSED') return void say(`${who}'s profile: ${e.message}`);
+            await new Promise((r) => setTimeout(r, 1000));
+          }
+        }
+      };
       timers.push(
         setTimeout(() => {
           if (database?.debugUrl) goProfile = profileOf(database.debugUrl, 'FerretDB');
