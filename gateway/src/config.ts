@@ -24,6 +24,11 @@
 //   REMOTES          optional JSON {"mf_files": "<url of mf-manifest.json>", ...}; replaces the defaults served
 //                    by /remotes.json, and its origins are allowed by the CSP
 //   PROXY_TIMEOUT_MS upstream idle timeout before 504/503 JSON (default 30000)
+//   LISTEN_BACKLOG   connections the kernel holds before the gateway accepts them (default 511, Node's; capped by
+//                    net.core.somaxconn). Beyond it, a burst of displays connecting at once (a power cut, the reads
+//                    after a playlist edit) has its handshakes dropped and tried again 1 to 31 s later, and requests
+//                    on half-open connections reset; 4096 kept them, at a cost in resident memory (docs/scale.md,
+//                    "5,000 signing displays, mended")
 //   RATE_LIMIT_WINDOW_MS  window of both rate limits (default 60000)
 //   RATE_LIMIT_AUTH_MAX   requests per window and address on the auth endpoints (login, register, ...; default 20)
 //   RATE_LIMIT_API_MAX    requests per window and address on all of /api (default 600)
@@ -71,6 +76,7 @@ export const gatewayConfigShape = {
   REMOTES_DIR: z.string().default(repoRoot),
   REMOTES: z.string().optional(),
   PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(511),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_API_MAX: z.coerce.number().int().positive().default(600),

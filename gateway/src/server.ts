@@ -124,6 +124,7 @@ function listenPublic(
     { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, requestTimeoutMs: config.REQUEST_TIMEOUT_MS },
     {
       endAllOnClose: true,
+      backlog: config.LISTEN_BACKLOG,
       onUpgrade: (req, socket, head) => {
         if (!sockets.upgrade(req, socket, head)) socket.destroy();
       },

@@ -287,13 +287,8 @@ export interface Listening {
  * (or every socket with `endAllOnClose`: the gateway's live streams never become idle).
  * Loopback unless told otherwise: a service is reached through the gateway, never directly from outside.
  */
-/**
- * Connections the kernel holds for the server before it accepts them (the kernel caps it at net.core.somaxconn, 4,096
- * by default). Node's 511 overflowed when thousands of displays connected at once (after a power cut, or reading
- * after a playlist edit): the dropped handshakes were tried again by the clients after 1, 3, 7, 15 and 31 s (socket
- * opens at p95 53 s at 5,000 displays), and requests on half-open connections were reset.
- */
-export const LISTEN_BACKLOG = 4096;
+/** Node's own listen backlog: connections the kernel holds for a server before it accepts them. */
+export const DEFAULT_LISTEN_BACKLOG = 511;
 
 export function listen(
   app: express.Express | http.RequestListener,
@@ -304,12 +299,14 @@ export function listen(
     endAllOnClose?: boolean;
     /** WebSocket upgrades (the gateway's display sockets); without it an upgrade request gets no answer */
     onUpgrade?: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+    /** connections held before they are accepted (the kernel caps it at net.core.somaxconn) */
+    backlog?: number;
   } = {},
 ): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = createServer(app, timeouts);
     if (opts.onUpgrade) server.on('upgrade', opts.onUpgrade);
-    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
+    server.listen({ port, host, backlog: opts.backlog ?? DEFAULT_LISTEN_BACKLOG }, () => {
       const actual = (server.address() as AddressInfo).port;
       resolve({
         port: actual,
