@@ -276,6 +276,9 @@ export function createHttpApp(opts: HttpAppOptions): {
   };
 }
 
+/** Node's own listen backlog: connections the kernel holds for a server before it accepts them. */
+export const DEFAULT_LISTEN_BACKLOG = 511;
+
 export interface Listening {
   port: number;
   url: string;
@@ -287,9 +290,6 @@ export interface Listening {
  * (or every socket with `endAllOnClose`: the gateway's live streams never become idle).
  * Loopback unless told otherwise: a service is reached through the gateway, never directly from outside.
  */
-/** Node's own listen backlog: connections the kernel holds for a server before it accepts them. */
-export const DEFAULT_LISTEN_BACKLOG = 511;
-
 export function listen(
   app: express.Express | http.RequestListener,
   port: number,
