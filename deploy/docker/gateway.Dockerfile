@@ -80,10 +80,7 @@ RUN ESBUILD_PATH=/opt/esbuild/node_modules/esbuild/lib/main.js node scripts/lib/
 
 # --- runtime: the compiled bundle run by node, with the production dependencies (no sources, no TypeScript)
 FROM ${NODE_IMAGE} AS runtime
-# two malloc arenas: the thread pool's crypto otherwise grows one per thread, resident memory held per display
-# (docs/scale.md, "5,000 signing displays, mended")
 ENV NODE_ENV=production \
-    MALLOC_ARENA_MAX=2 \
     PORT=8080 \
     STATIC_DIR=/app/shell/dist \
     REMOTES='{"mf_files":"http://localhost:3001/mf-manifest.json","mf_marketplace":"http://localhost:3002/mf-manifest.json","mf_player":"http://localhost:3003/mf-manifest.json"}'

@@ -250,10 +250,6 @@ export async function startStack({
           PORT: String(gatewayPort),
           INTERNAL_PORT: String(internalPort),
           VIDEO_CACHE_DIR: common.VIDEO_CACHE_DIR ?? join(videoCache, named('gateway', i)),
-          // glibc gives each thread that allocates its own arena: the thread pool's crypto (device tokens' EdDSA
-          // checks) kept the gateway 30-75 KiB resident per display beyond its 7 KiB live at 1,000 displays; with two
-          // arenas 25 KiB, at the same CPU (docs/scale.md). Read by glibc at the process's start: set here and in its image
-          MALLOC_ARENA_MAX: common.MALLOC_ARENA_MAX ?? '2',
         },
         `http://127.0.0.1:${internalPort}/readyz`,
       );
