@@ -299,7 +299,9 @@ describe('a team journey', () => {
     await until('the setting is read', () => toggle.isEnabled());
     // the switch's box is drawn by its label (the input itself is visually hidden): a person clicks the label
     await page.getByTestId('approval-card').locator('label.pc-switch').click();
-    expect(await toggle.isChecked()).toBe(true);
+    // on once the change is under way: React puts the controlled box back until the mutation's pending state is
+    // rendered (the query client tells it a moment after the click), so read at once it could still be off
+    await until('the switch shows on', () => toggle.isChecked());
     await toastText(page, '承認が必要になりました');
     expect(await page.getByTestId('approval-state').textContent()).toBe('オン：編集者の変更は承認待ちになります。');
 
