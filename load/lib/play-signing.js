@@ -62,6 +62,9 @@ export function fullLength(coordinate, size = 32) {
   return b64url(out);
 }
 
+/** An exported P-256 JWK reduced to the members that make the public key, each coordinate at its full length. */
+const publicJwk = (full) => ({ kty: 'EC', crv: 'P-256', x: fullLength(full.x), y: fullLength(full.y) });
+
 /** @param {SubtleCrypto} subtle @param {string} text */
 export const sha256 = async (subtle, text) => b64url(await subtle.digest('SHA-256', utf8(text)));
 
@@ -72,8 +75,7 @@ export const sha256 = async (subtle, text) => b64url(await subtle.digest('SHA-25
  */
 export async function makeDisplayKey(subtle) {
   const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
-  const full = await subtle.exportKey('jwk', pair.publicKey);
-  const jwk = { kty: 'EC', crv: 'P-256', x: fullLength(full.x), y: fullLength(full.y) };
+  const jwk = publicJwk(await subtle.exportKey('jwk', pair.publicKey));
   return { keyId: await sha256(subtle, thumbprintText(jwk)), alg: 'ES256', jwk, privateKey: pair.privateKey };
 }
 
@@ -86,7 +88,7 @@ export async function makeDisplayKey(subtle) {
 export async function makeStoredDisplayKey(subtle) {
   const pair = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
   const full = await subtle.exportKey('jwk', pair.privateKey);
-  return { jwk: { kty: 'EC', crv: 'P-256', x: fullLength(full.x), y: fullLength(full.y) }, d: fullLength(full.d) };
+  return { jwk: publicJwk(full), d: fullLength(full.d) };
 }
 
 /**

@@ -164,9 +164,7 @@ export function createSignedPlayRepository(
         // a new key has no batch: its chain's head is found from this note, never by a query over all batches (an
         // insert, not noteHead's upsert: a note already there, of the same key bound before, stands as $max would
         // leave it, and FerretDB's upsert is a read and a write)
-        await heads.insertOne({ _id: key.keyId, seq: 0 }).catch((err) => {
-          if (!isDuplicateKeyError(err)) throw err;
-        });
+        await insertManyOnce(heads, [{ _id: key.keyId, seq: 0 }]);
         known.set(key._id, key);
         absent.forget(key._id);
         return { bound: key, inserted: true };
