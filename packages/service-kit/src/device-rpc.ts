@@ -105,6 +105,10 @@ export function serveDeviceRpc(
     } else {
       text = await answerOf(type, msg.headers?.get(IDENTITY_HEADER) || undefined, msg.data);
     }
+    // larger than a NATS message (publishing it would throw): a batch's answers together (many manifests after a
+    // fleet-wide change), which the requester then sends again one by one, or one call's answer, refused as such
+    const size = typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+    if (size > maxPayload(nc)) text = tooLarge;
     // the requester may have given up (its socket closed): nothing to answer then
     if (msg.reply) msg.respond(text);
   };
@@ -150,6 +154,8 @@ function identityCache(secret: string) {
 const IDENTITY_CACHE_MAX = 50_000;
 
 const utf8 = new TextDecoder();
+/** The largest message the server takes (its INFO), 1 MiB (NATS's default) before it is known. */
+const maxPayload = (nc: NatsConnection) => nc.info?.max_payload ?? 1024 * 1024;
 const NL = 10;
 
 /**
@@ -243,7 +249,7 @@ export function deviceRpcClient(
   let queue: Pending[] = [];
   let bytes = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = () => Math.floor((nc.info?.max_payload ?? 1024 * 1024) * 0.9);
+  const limit = () => Math.floor(maxPayload(nc) * 0.9);
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
@@ -257,6 +263,11 @@ export function deviceRpcClient(
     }
     nc.request(`${prefix}.${DEVICE_RPC_BATCH}`, joinBatch(calls), { timeout }).then(
       (reply) => {
+        if (reply.data[0] === 0x7b && reply.string() === tooLarge) {
+          // the answers did not fit in one message together: each call again alone
+          for (const c of calls) void one(c.type, c.header, c.frame).then(c.resolve);
+          return;
+        }
         const answers = reply.data.length > 0 && reply.data[0] !== 0x7b ? splitAnswers(reply.data) : [];
         for (const [i, c] of calls.entries()) c.resolve(answers[i] ?? unavailable);
       },
