@@ -624,6 +624,8 @@ function printCalls(file, over) {
       socketDrops: metrics.ws_drops?.count ?? null,
       checksFailed: checks ? checks.fails : null,
     },
+    // manifests the socket gave with their version (read by no display)
+    manifestsPushed: metrics.ws_manifests_pushed?.count ?? null,
   };
 }
 

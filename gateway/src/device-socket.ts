@@ -170,7 +170,14 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
   const send = (c: Conn, text: string) => {
     if (c.ws.readyState === 1) c.ws.send(text);
   };
-  const manifestFrame = (version: string) => `{"type":"manifest","version":${JSON.stringify(version)}}`;
+  /**
+   * The version, and the manifest's text when screens gave it for this display's device (the body its read would
+   * get, as a JSON string: the display reads nothing then; at a fleet-wide change or a power cut, thousands of reads)
+   */
+  const manifestFrame = (version: string, manifest?: string) =>
+    manifest === undefined
+      ? `{"type":"manifest","version":${JSON.stringify(version)}}`
+      : `{"type":"manifest","version":${JSON.stringify(version)},"manifest":${JSON.stringify(manifest)}}`;
 
   const unwatch = (c: Conn) => {
     for (const key of c.keys) {
@@ -247,13 +254,15 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     }
     const now = byScreen.get(c.device.screenId);
     // remembered only when no change was heard while asking (else a newer version may exist)
-    if (now && now.gen === gen) {
+    const current = now !== undefined && now.gen === gen;
+    if (current) {
       now.version = answer.version;
-      // the display reads its manifest next (it holds another version): answered from this
+      // a display of an older page reads its manifest next (it holds another version): answered from this
       if (version !== answer.version) keep(now, c, answer.manifest);
     }
     c.version = answer.version;
-    send(c, manifestFrame(answer.version));
+    // the text with it, unless a change came meanwhile (its check pushes the newer one)
+    send(c, manifestFrame(answer.version, current && version !== answer.version ? answer.manifest : undefined));
   };
 
   // Changes heard (live.ts reads screens.screen.changed.v1 and screens.fleet.changed.v1 from SCREENS): gathered for
@@ -281,7 +290,8 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       if (c.version === answer.version) continue;
       c.version = answer.version;
       counts.pushed++;
-      send(c, manifestFrame(answer.version));
+      // the text to the display whose device screens was asked with; the screen's others read theirs
+      send(c, manifestFrame(answer.version, c === first ? answer.manifest : undefined));
     }
   };
   /** Without a version from screens, a frame that cannot match what the display holds (it reads its manifest). */

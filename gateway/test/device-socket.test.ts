@@ -390,6 +390,43 @@ describe("the display's socket at the gateway", () => {
     for (const s of [sa, again]) s.ws.close();
   });
 
+  it('sends the manifest text screens gave with its version to the display it was asked for, no other', async () => {
+    const [a] = gateways as [Started];
+    const screenId = randomUUID();
+    versions.set(screenId, 'W/"t1"');
+    manifests.set(screenId, '{"screenId":"t"}');
+    const one = await newDevice(screenId);
+    const two = await newDevice(screenId);
+    const s1 = await openSocket(a.url, one.cookie);
+    s1.send({ type: 'hello', version: null });
+    // the read's body as a string, whose ETag is the version: the display reads nothing
+    expect(await s1.next('manifest')).toEqual({
+      type: 'manifest',
+      version: 'W/"t1"',
+      manifest: '{"screenId":"t"}:W/"t1"',
+    });
+    // a display holding the current version is told the version alone
+    const s2 = await openSocket(a.url, two.cookie);
+    s2.send({ type: 'hello', version: 'W/"t1"' });
+    expect(await s2.next('manifest')).toEqual({ type: 'manifest', version: 'W/"t1"' });
+    // a change: the screen's displays get the new version; the text only the one whose device screens was asked with
+    versions.set(screenId, 'W/"t2"');
+    await publish('screens.screen.changed.v1', {
+      screenId,
+      ownerId: one.device.ownerId,
+      changedAt: new Date().toISOString(),
+      playlistIds: [],
+      fileIds: [],
+    });
+    const pushed = await Promise.all([s1, s2].map((s) => s.next('manifest', (f) => f.version === 'W/"t2"')));
+    const asked = seen.filter((c) => c.type === 'manifest' && c.device.screenId === screenId).at(-1)?.device;
+    const [f1, f2] = pushed as Array<{ manifest?: string }>;
+    const withText = asked?.deviceId === one.device.deviceId ? [f1, f2] : [f2, f1];
+    expect(withText[0]?.manifest).toBe('{"screenId":"t"}:W/"t2"');
+    expect(withText[1]?.manifest).toBeUndefined();
+    for (const s of [s1, s2]) s.ws.close();
+  });
+
   it('forwards the events of the playlists and files a display watches, ids only', async () => {
     const [{ url }] = gateways as [Started];
     const { cookie } = await newDevice();

@@ -90,6 +90,8 @@ const editMs = new Trend('probe_edit', true);
 const editShown = new Counter('probe_edit_shown');
 const takeoverMs = new Trend('probe_takeover', true);
 const takeoverShown = new Counter('probe_takeover_shown');
+/** manifests the socket pushed with their version (the display read nothing for them) */
+const pushedManifests = new Counter('ws_manifests_pushed');
 const stormMs = new Trend('storm_playing', true);
 /** from the display's own return (power back) until it plays */
 const stormFromBoot = new Trend('storm_from_boot', true);
@@ -248,12 +250,28 @@ function display(screen, end) {
     try {
       body = res.json();
     } catch {}
+    sawTakeover(body);
+    return res;
+  };
+
+  /** The manifest the socket pushed with its version (its text), taken as the page takes it: nothing read. */
+  const takeManifest = (msg) => {
+    let body = null;
+    try {
+      body = JSON.parse(msg.manifest);
+    } catch {}
+    if (!body || typeof body !== 'object') return null;
+    d.version = msg.version;
+    pushedManifests.add(1);
+    sawTakeover(body);
+    return body;
+  };
+  const sawTakeover = (body) => {
     if (TAKEOVER_AT && !d.tookOver && Date.now() >= TAKEOVER_AT && (body?.takeovers ?? []).length > 0) {
       d.tookOver = true;
       takeoverMs.add(Date.now() - TAKEOVER_AT);
       takeoverShown.add(1);
     }
-    return res;
   };
 
   /** A content read as the display page's (fetchJsonWithEtag): with the ETag it holds, which a 200 replaces. */
@@ -407,10 +425,12 @@ function display(screen, end) {
     }
     return false;
   };
-  /** after the power cut: manifest, playlist, pages, first image, each tried again until it answers */
-  const stormBoot = async () => {
+  /** after the power cut: manifest (unless the socket gave it), playlist, pages, first image, each tried again until
+   * it answers */
+  const stormBoot = async (msg) => {
+    const given = msg.manifest !== undefined && takeManifest(msg) !== null;
     if (
-      (await untilOk('manifest', async () => (await readManifest()) !== null)) &&
+      (given || (await untilOk('manifest', async () => (await readManifest()) !== null))) &&
       (await untilOk('content', loadContent))
     )
       d.onPlaying();
@@ -424,12 +444,13 @@ function display(screen, end) {
     if (d.phase === 'storm') {
       if (!d.booting) {
         d.booting = true;
-        await stormBoot();
+        await stormBoot(msg);
       }
       return;
     }
     if (msg.version === d.version) return;
-    const res = await readManifest();
+    // the page takes a manifest pushed with its version, else reads it (a version alone, another device's screen)
+    const res = (msg.manifest !== undefined && takeManifest(msg)) || (await readManifest());
     if (!res) return;
     if (!d.loaded) {
       d.loaded = await loadContent();

@@ -17,6 +17,7 @@ export interface Call {
   path: string;
   search: URLSearchParams;
   body: unknown;
+  headers: Headers;
 }
 
 export const json = (body: unknown, status = 200) =>
@@ -49,6 +50,7 @@ export function setupDom(): { i18n: () => typeof i18n } {
         path: url.pathname,
         search: url.searchParams,
         body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+        headers: new Headers(init?.headers),
       };
       net.calls.push(call);
       const answer = net.serve(call) ?? net.fallback(call);

@@ -413,9 +413,18 @@ describe("the load's signed play batches (load/lib/play-signing.js)", () => {
     const calls = { digest: 0, utf8: 0, b64url: 0 };
     // node's, as k6's are Go's: each counted, so a signer that ignored them would fail here
     const host: Codec = {
-      digest: (text) => (calls.digest++, createHash('sha256').update(text, 'utf8').digest('base64url')),
-      utf8: (text) => (calls.utf8++, new Uint8Array(Buffer.from(text, 'utf8'))),
-      b64url: (bytes) => (calls.b64url++, Buffer.from(bytes as ArrayBuffer).toString('base64url')),
+      digest: (text) => {
+        calls.digest++;
+        return createHash('sha256').update(text, 'utf8').digest('base64url');
+      },
+      utf8: (text) => {
+        calls.utf8++;
+        return new Uint8Array(Buffer.from(text, 'utf8'));
+      },
+      b64url: (bytes) => {
+        calls.b64url++;
+        return Buffer.from(bytes as ArrayBuffer).toString('base64url');
+      },
     };
     const plays = [play(1), play(2, { fileId: 'ab-é' })];
     const sentAt = '2025-12-06T05:46:50.000Z';

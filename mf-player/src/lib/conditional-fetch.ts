@@ -8,10 +8,18 @@ import { workspaceHeadersOf } from './events-since';
 const known = new Map<string, { etag: string; data: unknown }>();
 const MAX_KNOWN = 200;
 
+/** An answer is the workspace's the call named: another workspace's copy is not the same resource. */
+const keyOf = (url: string, headers = workspaceHeadersOf()) => `${Object.values(headers).join('')} ${url}`;
+
+const remember = (key: string, etag: string, data: unknown) => {
+  known.delete(key);
+  known.set(key, { etag, data });
+  if (known.size > MAX_KNOWN) known.delete(known.keys().next().value as string);
+};
+
 export async function fetchJsonWithEtag<T>(url: string, signal?: AbortSignal): Promise<T> {
   const headers = workspaceHeadersOf();
-  // an answer is the workspace's the call named: another workspace's copy is not the same resource
-  const key = `${Object.values(headers).join('')} ${url}`;
+  const key = keyOf(url, headers);
   const previous = known.get(key);
   const res = await fetch(url, {
     credentials: 'include',
@@ -28,12 +36,17 @@ export async function fetchJsonWithEtag<T>(url: string, signal?: AbortSignal): P
   await throwIfResNotOk(res);
   const data = (await res.json()) as T;
   const etag = res.headers.get('ETag');
-  if (etag) {
-    known.delete(key);
-    known.set(key, { etag, data });
-    if (known.size > MAX_KNOWN) known.delete(known.keys().next().value as string);
-  } else known.delete(url);
+  if (etag) remember(key, etag, data);
+  else known.delete(key);
   return data;
+}
+
+/**
+ * What `url` answers with this ETag, given by another way than a read (the display's socket pushes its manifest): the
+ * next conditional read of `url` sends it, and an unchanged resource answers 304 with `data`.
+ */
+export function rememberRead(url: string, etag: string, data: unknown) {
+  remember(keyOf(url), etag, data);
 }
 
 /** Forgets what was read (tests; a log-out). */
@@ -43,5 +56,5 @@ export function forgetEtags() {
 
 /** The ETag of what was last read from `url` (the display's manifest version), or null. */
 export function knownEtag(url: string): string | null {
-  return known.get(url)?.etag ?? null;
+  return known.get(keyOf(url))?.etag ?? null;
 }

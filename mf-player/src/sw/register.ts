@@ -4,6 +4,7 @@
 import type { KeepItem } from './keeper';
 import {
   appFilesToKeep,
+  CACHE_NAMES,
   KEEP_MESSAGE,
   PRECACHE_APP_MESSAGE,
   PRECACHE_MESSAGE,
@@ -92,4 +93,16 @@ export async function keepForOffline(items: readonly KeepItem[], replace: boolea
   if (!registration) return;
   const ready = await navigator.serviceWorker.ready;
   (navigator.serviceWorker.controller ?? ready.active)?.postMessage({ type: KEEP_MESSAGE, items: [...items], replace });
+}
+
+/**
+ * A read's answer the page was given another way (the display's socket pushes its manifest with its version), kept
+ * as the worker keeps a read it passed on (sw.ts, networkFirst): a reload during a network cut then starts from it,
+ * not from the last one read. Nothing without Cache Storage (an insecure origin has no worker either).
+ */
+export async function keepGivenRead(path: string, text: string, etag: string): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  const url = new URL(path, window.location.href).href;
+  const answer = new Response(text, { status: 200, headers: { 'content-type': 'application/json', etag } });
+  await (await caches.open(CACHE_NAMES.data)).put(url, answer);
 }

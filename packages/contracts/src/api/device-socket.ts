@@ -55,8 +55,12 @@ export const DeviceSocketDown = z.discriminatedUnion('type', [
   /** the HTTP route's status and JSON body for the same input (error bodies included) */
   // (ref null: the answer to a frame the gateway could not read, before it closes the socket with 4400)
   z.object({ type: z.literal('reply'), ref: Ref.nullable(), status: z.number().int(), body: z.unknown() }),
-  /** the manifest's current version: the display reads GET /api/screens/device/me when it differs from its own */
-  z.object({ type: z.literal('manifest'), version: z.string() }),
+  /**
+   * the manifest's current version: the display reads GET /api/screens/device/me when it differs from its own, unless
+   * `manifest` is given: that read's body (the same text, whose ETag is `version`), sent to the one display screens
+   * was asked for, so it reads nothing
+   */
+  z.object({ type: z.literal('manifest'), version: z.string(), manifest: z.string().optional() }),
   /** a change to a watched playlist or file: the same ids-only event as the live stream's */
   z.object({
     type: z.literal('event'),

@@ -24,7 +24,7 @@ export { DISPLAY_APP_VERSION } from '../model/use-display-links';
 /** /screen: a display pairs by a code shown on it, then plays what its screen is given, on its own. */
 export function DisplayPage() {
   const board = useMemo(createWaitingBoard, []);
-  const { state, refresh, unpaired } = useDisplaySession(board);
+  const { state, refresh, given, unpaired } = useDisplaySession(board);
   useOfflineApp();
   if (state.kind === 'starting')
     return (
@@ -38,6 +38,7 @@ export function DisplayPage() {
       key={state.screen.screenId}
       screen={state.screen}
       refresh={refresh}
+      given={given}
       unpaired={unpaired}
       board={board}
     />
@@ -95,11 +96,13 @@ function PairingCode({ code, board }: { code: string | null; board: WaitingBoard
 function PairedDisplay({
   screen,
   refresh,
+  given,
   unpaired,
   board,
 }: {
   screen: DeviceScreen;
   refresh: () => Promise<void>;
+  given: (version: string, manifest: string) => boolean;
   unpaired: () => void;
   board: WaitingBoard;
 }) {
@@ -107,7 +110,7 @@ function PairedDisplay({
   const [version, setVersion] = useState(0);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   // one socket for the display's calls and changes, HTTP and the live stream when it cannot open (device-link.ts)
-  const link = useDeviceLink({ refresh, reload, unpaired, board });
+  const link = useDeviceLink({ refresh, given, reload, unpaired, board });
   // Outside its opening hours (on its own clock, offline too) the display is black and plays nothing.
   const open = useOpenNow(screen.openingHours, screen.timeZone);
   const stage = useStageLayout(screen.rotation);

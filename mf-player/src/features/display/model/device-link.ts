@@ -45,8 +45,11 @@ export interface DeviceLinkDeps {
   url: string;
   /** the manifest version (ETag) the display holds */
   heldVersion(): string | null;
-  /** the manifest changed (a version other than the one held): read it again */
-  onManifest(version: string): void;
+  /**
+   * the manifest changed (a version other than the one held): read it again, or take `manifest`, the read's body
+   * (its text) when the gateway sent it with the version
+   */
+  onManifest(version: string, manifest?: string): void;
   /** a watched playlist or file changed */
   onEvent(event: { id: string; type: string; data: Record<string, string> }): void;
   /** live again after a drop: what changed meanwhile is read again */
@@ -145,7 +148,7 @@ export function createDeviceLink(d: DeviceLinkDeps) {
         if (wasLive) d.onResumed();
         wasLive = true;
       }
-      if (frame.version !== d.heldVersion()) d.onManifest(frame.version);
+      if (frame.version !== d.heldVersion()) d.onManifest(frame.version, frame.manifest);
     } else if (frame.type === 'reply' && frame.ref !== null) pending.answer(frame.ref, frame);
     else if (frame.type === 'event') d.onEvent(frame.event);
   };

@@ -41,6 +41,8 @@ const CONTENT_EVENTS = [
  */
 export function useDeviceLink(opts: {
   refresh: () => Promise<void>;
+  /** the manifest pushed with its version (its text): taken as the read's answer, nothing read */
+  given: (version: string, manifest: string) => boolean;
   reload: () => void;
   unpaired: () => void;
   board: WaitingBoard;
@@ -54,7 +56,9 @@ export function useDeviceLink(opts: {
         socket: typeof WebSocket === 'function' ? (url) => new WebSocket(url) : null,
         url: deviceSocketUrl(window.location),
         heldVersion: () => knownEtag(deviceScreenPath),
-        onManifest: () => void latest.current.refresh(),
+        onManifest: (version, manifest) => {
+          if (manifest === undefined || !latest.current.given(version, manifest)) void latest.current.refresh();
+        },
         onEvent: (event) => {
           if (CONTENT_EVENTS.includes(event.type)) latest.current.reload();
         },

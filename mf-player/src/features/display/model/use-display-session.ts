@@ -9,7 +9,9 @@
 import type { DeviceScreen, PairingStarted } from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getDeviceScreen } from '../api/get-device-screen';
+import { rememberRead } from '../../../lib/conditional-fetch';
+import { keepGivenRead } from '../../../sw/register';
+import { deviceScreenPath, getDeviceScreen } from '../api/get-device-screen';
 import { pollPairing } from '../api/poll-pairing';
 import { startPairing } from '../api/start-pairing';
 import { displayKeyStore, pendingKey, platformSubtle } from './display-keys';
@@ -77,6 +79,31 @@ export function useDisplaySession(board: WaitingBoard) {
     }
   }, [board, unpaired]);
 
+  /**
+   * The screen as the socket gave it with its version (the text GET /api/screens/device/me answers with that ETag):
+   * taken as that read's answer, replacing one still trying. False when it is not a manifest (then it is read).
+   */
+  const given = useCallback(
+    (version: string, text: string): boolean => {
+      let screen: DeviceScreen;
+      try {
+        screen = JSON.parse(text) as DeviceScreen;
+      } catch {
+        return false;
+      }
+      if (!screen || typeof screen !== 'object') return false;
+      reading.current?.abort();
+      board.done('screen');
+      rememberRead(deviceScreenPath, version, screen);
+      // for a reload during a network cut, as the worker keeps a read's answer (else it would give the one before)
+      void keepGivenRead(deviceScreenPath, text, version).catch(() => undefined);
+      store(screen);
+      setState({ kind: 'paired', screen });
+      return true;
+    },
+    [board],
+  );
+
   useEffect(() => {
     if (stored()) void refresh();
     return () => {
@@ -140,5 +167,5 @@ export function useDisplaySession(board: WaitingBoard) {
     };
   }, [pairing, refresh, board]);
 
-  return { state, refresh, unpaired };
+  return { state, refresh, given, unpaired };
 }

@@ -1,0 +1,162 @@
+// @vitest-environment jsdom
+// The display's manifest over its socket (device-link.ts, use-display-session.ts): its `hello` names the version it
+// read (the ETag of GET /api/screens/device/me), so an unchanged manifest is not read again after a reconnection; a
+// `manifest` frame carrying the manifest's text is taken as that read's answer (nothing read: at a takeover on a whole
+// fleet, or after a power cut, that is one read less per display); a frame with the version alone, or with a text
+// that is no manifest, reads it, with the version held as If-None-Match.
+import type { DeviceScreen } from '@pagecast/contracts';
+import { act } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { forgetEtags } from '../src/lib/conditional-fetch';
+import { createWaitingBoard } from '../src/features/display/model/retry';
+import { useDeviceLink } from '../src/features/display/model/use-display-links';
+import { useDisplaySession } from '../src/features/display/model/use-display-session';
+import { byTestId, net, render, settle, setupDom } from './dom-harness';
+
+setupDom();
+
+const screen = (name: string) =>
+  ({
+    screenId: 's1',
+    name,
+    timeZone: 'Asia/Tokyo',
+    assignment: { kind: 'none' },
+    heartbeatSeconds: 15,
+    groups: [],
+    takeovers: [],
+  }) as unknown as DeviceScreen;
+
+/** The page's WebSocket: each one opened, what it sent, and the gateway's side. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Record<string, unknown>[] = [];
+  onopen: ((ev: Event) => void) | null = null;
+  onmessage: ((ev: MessageEvent) => void) | null = null;
+  onclose: ((ev: CloseEvent) => void) | null = null;
+  onerror: ((ev: Event) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(text: string) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {
+    this.readyState = 3;
+  }
+  accept() {
+    this.readyState = 1;
+    this.onopen?.(new Event('open'));
+  }
+  down(frame: unknown) {
+    act(() => this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent));
+  }
+  drop() {
+    this.readyState = 3;
+    act(() => this.onclose?.({ code: 1006 } as CloseEvent));
+  }
+}
+
+const board = createWaitingBoard();
+function Display() {
+  const { state, refresh, given, unpaired } = useDisplaySession(board);
+  return state.kind === 'paired' ? (
+    <Linked refresh={refresh} given={given} unpaired={unpaired} name={state.screen.name} />
+  ) : null;
+}
+function Linked(p: {
+  refresh: () => Promise<void>;
+  given: (version: string, manifest: string) => boolean;
+  unpaired: () => void;
+  name: string;
+}) {
+  useDeviceLink({ ...p, reload: () => undefined, board });
+  return <div data-testid="name">{p.name}</div>;
+}
+
+let current: { version: string; screen: DeviceScreen };
+const reads = () => net.calls.filter((c) => c.path === '/api/screens/device/me');
+const lastSocket = () => FakeSocket.all.at(-1) as FakeSocket;
+
+beforeEach(() => {
+  forgetEtags();
+  FakeSocket.all = [];
+  vi.stubGlobal('WebSocket', FakeSocket);
+  current = { version: 'W/"v1"', screen: screen('Lobby') };
+  localStorage.setItem('pagecast.screen.device', JSON.stringify(current.screen));
+  net.serve = (call) => {
+    if (call.path !== '/api/screens/device/me') return undefined;
+    if (call.headers.get('If-None-Match') === current.version) return new Response(null, { status: 304 });
+    return new Response(JSON.stringify(current.screen), {
+      status: 200,
+      headers: { 'content-type': 'application/json', etag: current.version },
+    });
+  };
+});
+
+describe("the display's manifest over its socket", () => {
+  it('says hello with the version it read, and takes a pushed manifest without reading it', async () => {
+    await render(<Display />);
+    await settle();
+    expect(reads()).toHaveLength(1);
+    const ws = lastSocket();
+    ws.accept();
+    // the version it read (before: none, so every reconnection read its manifest again)
+    expect(ws.sent[0]).toEqual({ type: 'hello', version: 'W/"v1"' });
+    ws.down({ type: 'manifest', version: 'W/"v1"' });
+    await settle();
+    expect(reads()).toHaveLength(1);
+
+    // a takeover: the new version with its text
+    current = { version: 'W/"v2"', screen: screen('Hall') };
+    ws.down({ type: 'manifest', version: current.version, manifest: JSON.stringify(current.screen) });
+    await settle();
+    expect(byTestId('name')?.textContent).toBe('Hall');
+    expect(reads()).toHaveLength(1);
+    // kept for a reload with no network, as a read's answer is
+    expect(JSON.parse(localStorage.getItem('pagecast.screen.device') ?? '{}').name).toBe('Hall');
+  });
+
+  it('reads the manifest for a version alone, or a text that is no manifest, with the pushed version held', async () => {
+    await render(<Display />);
+    await settle();
+    const ws = lastSocket();
+    ws.accept();
+    ws.down({ type: 'manifest', version: 'W/"v1"' });
+    current = { version: 'W/"v2"', screen: screen('Hall') };
+    ws.down({ type: 'manifest', version: current.version, manifest: JSON.stringify(current.screen) });
+    await settle();
+
+    current = { version: 'W/"v3"', screen: screen('Foyer') };
+    ws.down({ type: 'manifest', version: current.version });
+    await settle();
+    expect(byTestId('name')?.textContent).toBe('Foyer');
+    expect(reads()).toHaveLength(2);
+    // the read named the version the socket gave
+    expect(reads()[1]?.headers.get('If-None-Match')).toBe('W/"v2"');
+
+    current = { version: 'W/"v4"', screen: screen('Hall 2') };
+    ws.down({ type: 'manifest', version: current.version, manifest: 'not json' });
+    await settle();
+    expect(byTestId('name')?.textContent).toBe('Hall 2');
+    expect(reads()).toHaveLength(3);
+  });
+
+  it('after a drop, says hello again with the version the socket gave', async () => {
+    await render(<Display />);
+    await settle();
+    const ws = lastSocket();
+    ws.accept();
+    ws.down({ type: 'manifest', version: 'W/"v1"' });
+    current = { version: 'W/"v2"', screen: screen('Hall') };
+    ws.down({ type: 'manifest', version: current.version, manifest: JSON.stringify(current.screen) });
+    await settle();
+    ws.drop();
+    await act(async () => {
+      await vi.waitFor(() => expect(FakeSocket.all.length).toBe(2), { timeout: 5000 });
+    });
+    const again = lastSocket();
+    again.accept();
+    expect(again.sent[0]).toEqual({ type: 'hello', version: 'W/"v2"' });
+  });
+});
