@@ -90,7 +90,8 @@ export async function startTakeover(
       for (const id of new Set(input.target.groupIds)) await ownedGroup(ctx, ownerId, id);
     }
     await checkContent(ctx, ownerId, content);
-    const screens = await ctx.data.screens.listActive(ownerId);
+    // from memory: at 10,000 screens the query was most of the call (each display's takeover waits for it)
+    const screens = await ctx.data.screens.activeHeld(ownerId);
     const target = input.target;
     const mine = new Set(covered({ target }, screens).map((s) => s._id));
     const fleet = await ctx.data.fleet.fleets.get(ownerId);
