@@ -142,7 +142,7 @@ describe("the display's manifest over its socket", () => {
     expect(reads()).toHaveLength(3);
   });
 
-  it('after a drop, says hello again with the version the socket gave', async () => {
+  it('after a drop, says hello again with the version the socket gave, and reads no unchanged manifest', async () => {
     await render(<Display />);
     await settle();
     const ws = lastSocket();
@@ -158,5 +158,10 @@ describe("the display's manifest over its socket", () => {
     const again = lastSocket();
     again.accept();
     expect(again.sent[0]).toEqual({ type: 'hello', version: 'W/"v2"' });
+    // resumed with the version it holds: its content is read again, its manifest not
+    again.down({ type: 'manifest', version: 'W/"v2"' });
+    await settle();
+    expect(reads()).toHaveLength(1);
+    expect(byTestId('name')?.textContent).toBe('Hall');
   });
 });

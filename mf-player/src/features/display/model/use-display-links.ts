@@ -35,9 +35,10 @@ const CONTENT_EVENTS = [
 
 /**
  * The display's socket (device-link.ts), one per paired screen: a pushed manifest version other than the one held
- * reads the manifest again, a watched change reloads the content, a resumption after a drop reads both again (what
- * changed meanwhile reached no socket), a revocation unpairs; a socket still opening, or dropped, is waited for on
- * the page as the live connection.
+ * reads the manifest again (or takes the text pushed with it), a watched change reloads the content, a resumption
+ * after a drop reads the content again (what changed meanwhile reached no socket; the manifest only when the version
+ * the socket gives is not the one its hello named), a revocation unpairs; a socket still opening, or dropped, is
+ * waited for on the page as the live connection.
  */
 export function useDeviceLink(opts: {
   refresh: () => Promise<void>;
@@ -62,10 +63,9 @@ export function useDeviceLink(opts: {
         onEvent: (event) => {
           if (CONTENT_EVENTS.includes(event.type)) latest.current.reload();
         },
-        onResumed: () => {
-          void latest.current.refresh();
-          latest.current.reload();
-        },
+        // the content read again (a playlist's or file's change meanwhile reached no socket); the manifest only if the
+        // version the resumed socket gives is not the one held (its hello named it: onManifest above)
+        onResumed: () => latest.current.reload(),
         onRevoked: () => latest.current.unpaired(),
         onWaiting: (at) => (at === null ? board.done('live') : board.wait('live', at)),
       }),
