@@ -626,6 +626,8 @@ function printCalls(file, over) {
     },
     // manifests the socket gave with their version (read by no display)
     manifestsPushed: metrics.ws_manifests_pushed?.count ?? null,
+    // content reads after a change tried again after a failure (as the page does)
+    changeReadsRetried: metrics.change_reads_retried?.count ?? 0,
   };
 }
 

@@ -90,6 +90,8 @@ const editMs = new Trend('probe_edit', true);
 const editShown = new Counter('probe_edit_shown');
 const takeoverMs = new Trend('probe_takeover', true);
 const takeoverShown = new Counter('probe_takeover_shown');
+/** content reads after a change tried again after a failure (the page's retry) */
+const changeRetries = new Counter('change_reads_retried');
 /** manifests the socket pushed with their version (the display read nothing for them) */
 const pushedManifests = new Counter('ws_manifests_pushed');
 const stormMs = new Trend('storm_playing', true);
@@ -197,6 +199,8 @@ function display(screen, end) {
     edited: false,
     /** path → ETag of the content reads it holds (the display page's conditional reads) */
     etags: new Map(),
+    /** the playlist's items it last read (a 304 answers with these) */
+    items: undefined,
     tookOver: false,
     onPlaying: null,
     /** its key pair, made at boot (a promise until the first flush takes it); `key` the same once the service has
@@ -292,6 +296,9 @@ function display(screen, end) {
     check(items, { 'playlist 200': (r) => r.status === 200 });
     check(pages, { 'pages 200': (r) => r.status === 200 });
     if (items.status !== 200 || pages.status !== 200) return false;
+    try {
+      d.items = items.json();
+    } catch {}
     // a display that boots after the edit reads the edited playlist: it has the edit from then
     if (d.phase === 'run') sawEdit(items);
     // at boot every page image; after the storm only the first before it plays (the rest as it goes)
@@ -486,21 +493,33 @@ function display(screen, end) {
     }
   };
 
-  /** After a change: the playlist, then the pages of each file it plays, in order (the display page's slides). */
-  const contentAfterChange = async () => {
+  /**
+   * After a change: the playlist, then the pages of each file it plays, in order (the display page's slides); true
+   * once all answered. A 304 playlist: the items read last (a read that failed after it is asked again).
+   */
+  const readChange = async () => {
     const items = await readHeld(playlistPath());
     sawEdit(items);
-    // a 304: the files are those already read (the load's one edit always changes the playlist)
-    if (items.status !== 200) return;
-    let list = [];
-    try {
-      list = items.json();
-    } catch {}
-    if (!Array.isArray(list)) return;
-    for (const i of [...list].sort((a, b) => a.position - b.position)) {
+    if (items.status === 200) {
+      try {
+        d.items = items.json();
+      } catch {}
+    } else if (items.status !== 304) return false;
+    if (!Array.isArray(d.items)) return items.status === 304;
+    for (const i of [...d.items].sort((a, b) => a.position - b.position)) {
       if (i.file === null) continue;
       const res = await readHeld(pagesPath(i.fileId));
       check(res, { 'pages 200/304': (r) => r.status === 200 || r.status === 304 });
+      if (res.status !== 200 && res.status !== 304) return false;
+    }
+    return true;
+  };
+  /** As the page's slides after a change: a failed read is tried again after its backoff (use-display-player.ts). */
+  const contentAfterChange = async () => {
+    for (let n = 0; d.phase === 'run' && Date.now() < end; n++) {
+      if (await readChange()) return;
+      changeRetries.add(1);
+      await wait(backoff(n));
     }
   };
 
@@ -580,7 +599,15 @@ function display(screen, end) {
     d.waiting.clear();
     d.open = false;
     d.ws?.close();
-    Object.assign(d, { version: null, loaded: false, clock: null, pending: [], booting: false, etags: new Map() });
+    Object.assign(d, {
+      version: null,
+      loaded: false,
+      clock: null,
+      pending: [],
+      booting: false,
+      etags: new Map(),
+      items: undefined,
+    });
     const giveUp = STORM_AT + STORM_SPREAD_MS + STORM_GIVE_UP_MS;
     d.onPlaying = () => {
       stormMs.add(Date.now() - STORM_AT);
