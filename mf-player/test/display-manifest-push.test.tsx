@@ -12,6 +12,7 @@ import { createWaitingBoard } from '../src/features/display/model/retry';
 import { useDeviceLink } from '../src/features/display/model/use-display-links';
 import { useDisplaySession } from '../src/features/display/model/use-display-session';
 import { byTestId, net, render, settle, setupDom } from './dom-harness';
+import { FakeSocket } from './fake-socket';
 
 setupDom();
 
@@ -26,34 +27,18 @@ const screen = (name: string) =>
     takeovers: [],
   }) as unknown as DeviceScreen;
 
-/** The page's WebSocket: each one opened, what it sent, and the gateway's side. */
-class FakeSocket {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
+/** The page's WebSocket: each one opened, its frames down inside act (the page renders what they change). */
+class PageSocket extends FakeSocket {
+  static all: PageSocket[] = [];
   constructor(readonly url: string) {
-    FakeSocket.all.push(this);
+    super();
+    PageSocket.all.push(this);
   }
-  send(text: string) {
-    this.sent.push(JSON.parse(text));
+  override down(frame: unknown) {
+    act(() => super.down(frame));
   }
-  close() {
-    this.readyState = 3;
-  }
-  accept() {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  down(frame: unknown) {
-    act(() => this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent));
-  }
-  drop() {
-    this.readyState = 3;
-    act(() => this.onclose?.({ code: 1006 } as CloseEvent));
+  override drop(code = 1006) {
+    act(() => super.drop(code));
   }
 }
 
@@ -76,12 +61,12 @@ function Linked(p: {
 
 let current: { version: string; screen: DeviceScreen };
 const reads = () => net.calls.filter((c) => c.path === '/api/screens/device/me');
-const lastSocket = () => FakeSocket.all.at(-1) as FakeSocket;
+const lastSocket = () => PageSocket.all.at(-1) as PageSocket;
 
 beforeEach(() => {
   forgetEtags();
-  FakeSocket.all = [];
-  vi.stubGlobal('WebSocket', FakeSocket);
+  PageSocket.all = [];
+  vi.stubGlobal('WebSocket', PageSocket);
   current = { version: 'W/"v1"', screen: screen('Lobby') };
   localStorage.setItem('pagecast.screen.device', JSON.stringify(current.screen));
   net.serve = (call) => {
@@ -93,6 +78,19 @@ beforeEach(() => {
     });
   };
 });
+
+/** Booted on v1 (read once), its socket live, then v2 ('Hall') pushed with its text; the socket. */
+async function pushedHall(): Promise<PageSocket> {
+  await render(<Display />);
+  await settle();
+  const ws = lastSocket();
+  ws.accept();
+  ws.down({ type: 'manifest', version: 'W/"v1"' });
+  current = { version: 'W/"v2"', screen: screen('Hall') };
+  ws.down({ type: 'manifest', version: current.version, manifest: JSON.stringify(current.screen) });
+  await settle();
+  return ws;
+}
 
 describe("the display's manifest over its socket", () => {
   it('says hello with the version it read, and takes a pushed manifest without reading it', async () => {
@@ -118,14 +116,7 @@ describe("the display's manifest over its socket", () => {
   });
 
   it('reads the manifest for a version alone, or a text that is no manifest, with the pushed version held', async () => {
-    await render(<Display />);
-    await settle();
-    const ws = lastSocket();
-    ws.accept();
-    ws.down({ type: 'manifest', version: 'W/"v1"' });
-    current = { version: 'W/"v2"', screen: screen('Hall') };
-    ws.down({ type: 'manifest', version: current.version, manifest: JSON.stringify(current.screen) });
-    await settle();
+    const ws = await pushedHall();
 
     current = { version: 'W/"v3"', screen: screen('Foyer') };
     ws.down({ type: 'manifest', version: current.version });
@@ -143,17 +134,10 @@ describe("the display's manifest over its socket", () => {
   });
 
   it('after a drop, says hello again with the version the socket gave, and reads no unchanged manifest', async () => {
-    await render(<Display />);
-    await settle();
-    const ws = lastSocket();
-    ws.accept();
-    ws.down({ type: 'manifest', version: 'W/"v1"' });
-    current = { version: 'W/"v2"', screen: screen('Hall') };
-    ws.down({ type: 'manifest', version: current.version, manifest: JSON.stringify(current.screen) });
-    await settle();
+    const ws = await pushedHall();
     ws.drop();
     await act(async () => {
-      await vi.waitFor(() => expect(FakeSocket.all.length).toBe(2), { timeout: 5000 });
+      await vi.waitFor(() => expect(PageSocket.all.length).toBe(2), { timeout: 5000 });
     });
     const again = lastSocket();
     again.accept();

@@ -13,33 +13,7 @@ import {
   SOCKET_RETRY_MS,
   viaLink,
 } from '../src/features/display/model/device-link';
-
-class FakeSocket {
-  readyState = 0;
-  sent: Record<string, unknown>[] = [];
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  send(text: string) {
-    this.sent.push(JSON.parse(text));
-  }
-  close() {
-    this.readyState = 3;
-  }
-  /** the gateway's side */
-  accept() {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  down(frame: unknown) {
-    this.onmessage?.({ data: JSON.stringify(frame) } as MessageEvent);
-  }
-  drop(code = 1006) {
-    this.readyState = 3;
-    this.onclose?.({ code } as CloseEvent);
-  }
-}
+import { FakeSocket } from './fake-socket';
 
 let sockets: FakeSocket[];
 let held: string | null;

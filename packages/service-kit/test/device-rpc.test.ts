@@ -22,10 +22,10 @@ const device = (n: number) => ({ kind: 'device' as const, deviceId: `d${n}`, scr
 
 beforeAll(async () => {
   nats = await connectNats(env.NATS_URL, logger, 'device-rpc-test');
-  const spy = nats.nc.subscribe(`${prefix}.*`, {
+  // every request the service is sent, seen beside it (outside its queue group)
+  nats.nc.subscribe(`${prefix}.*`, {
     callback: (_err, msg) => void received.push(msg.subject.slice(prefix.length + 1)),
   });
-  void spy;
   served = serveDeviceRpc(nats.nc, {
     secret: env.INTERNAL_SECRET,
     logger,
