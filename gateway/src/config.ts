@@ -54,7 +54,13 @@
 //                    its origin and nothing else of the card provider
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEVICE_RPC_BATCH_MS, DEVICE_RPC_PREFIX, deviceRpcPrefix, loadConfig } from '@pagecast/service-kit';
+import {
+  DEFAULT_LISTEN_BACKLOG,
+  DEVICE_RPC_BATCH_MS,
+  DEVICE_RPC_PREFIX,
+  deviceRpcPrefix,
+  loadConfig,
+} from '@pagecast/service-kit';
 import { z } from 'zod';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -76,7 +82,7 @@ export const gatewayConfigShape = {
   REMOTES_DIR: z.string().default(repoRoot),
   REMOTES: z.string().optional(),
   PROXY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(511),
+  LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(DEFAULT_LISTEN_BACKLOG),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(20),
   RATE_LIMIT_API_MAX: z.coerce.number().int().positive().default(600),

@@ -131,6 +131,15 @@ async function publish<S extends Subject>(type: S, data: EventData<S>) {
   await jetstream(nc).publish(type, JSON.stringify(event), { msgID: event.id });
 }
 
+/** What screens publishes when a screen's assignment changes (nothing it plays named here). */
+const screenChanged = (screenId: string, ownerId: string) =>
+  publish('screens.screen.changed.v1', {
+    screenId,
+    ownerId,
+    changedAt: new Date().toISOString(),
+    playlistIds: [],
+    fileIds: [],
+  });
 /** A display's socket as a test drives it: every frame received (checked against the contract), and its close. */
 async function openSocket(base: string, cookie: string | undefined, headers: Record<string, string> = {}) {
   const ws = new WebSocket(`${base.replace(/^http/, 'ws')}${DEVICE_SOCKET_PATH}`, {
@@ -295,13 +304,7 @@ describe("the display's socket at the gateway", () => {
     for (const s of [sa, sb, so]) s.send({ type: 'hello', version: 'W/"one"' });
     for (const s of [sa, sb, so]) await s.next('manifest');
     versions.set(screenId, 'W/"two"');
-    await publish('screens.screen.changed.v1', {
-      screenId,
-      ownerId: one.device.ownerId,
-      changedAt: new Date().toISOString(),
-      playlistIds: [],
-      fileIds: [],
-    });
+    await screenChanged(screenId, one.device.ownerId);
     for (const s of [sa, sb]) expect(await s.next('manifest', (f) => f.version === 'W/"two"')).toBeTruthy();
     // a fleet change names its screens: told the same way
     versions.set(screenId, 'W/"three"');
@@ -351,13 +354,7 @@ describe("the display's socket at the gateway", () => {
     // the display held this version: nothing kept to read
     expect((await me(one.cookie, 'W/"m0"')).status).not.toBe(200);
     versions.set(screenId, 'W/"m2"');
-    await publish('screens.screen.changed.v1', {
-      screenId,
-      ownerId: one.device.ownerId,
-      changedAt: new Date().toISOString(),
-      playlistIds: [],
-      fileIds: [],
-    });
+    await screenChanged(screenId, one.device.ownerId);
     expect(await sa.next('manifest', (f) => f.version === 'W/"m2"')).toBeTruthy();
     // another device of the screen is not given what screens gave this one
     expect((await me(two.cookie, 'W/"m1"')).status).not.toBe(200);
@@ -376,13 +373,7 @@ describe("the display's socket at the gateway", () => {
     const again = await openSocket(a.url, one.cookie);
     again.send({ type: 'hello', version: null });
     expect(await again.next('manifest')).toEqual({ type: 'manifest', version: 'W/"m2"' });
-    await publish('screens.screen.changed.v1', {
-      screenId,
-      ownerId: one.device.ownerId,
-      changedAt: new Date().toISOString(),
-      playlistIds: [],
-      fileIds: [],
-    });
+    await screenChanged(screenId, one.device.ownerId);
     await sa.next('manifest', (f) => f.version === 'W/"m3"');
     const third = await me(one.cookie, 'W/"m2"');
     expect(third.status).toBe(200);
@@ -411,13 +402,7 @@ describe("the display's socket at the gateway", () => {
     expect(await s2.next('manifest')).toEqual({ type: 'manifest', version: 'W/"t1"' });
     // a change: the screen's displays get the new version; the text only the one whose device screens was asked with
     versions.set(screenId, 'W/"t2"');
-    await publish('screens.screen.changed.v1', {
-      screenId,
-      ownerId: one.device.ownerId,
-      changedAt: new Date().toISOString(),
-      playlistIds: [],
-      fileIds: [],
-    });
+    await screenChanged(screenId, one.device.ownerId);
     const pushed = await Promise.all([s1, s2].map((s) => s.next('manifest', (f) => f.version === 'W/"t2"')));
     const asked = seen.filter((c) => c.type === 'manifest' && c.device.screenId === screenId).at(-1)?.device;
     const [f1, f2] = pushed as Array<{ manifest?: string }>;

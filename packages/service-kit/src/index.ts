@@ -17,6 +17,7 @@ export {
   createHttpApp,
   createServer,
   decodedBody,
+  DEFAULT_LISTEN_BACKLOG,
   DEFAULT_TIMEOUTS,
   KEEP_ALIVE_TIMEOUT_MS,
   type HttpAppOptions,

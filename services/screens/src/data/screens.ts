@@ -16,6 +16,13 @@ export type HealthScreenRecord = Pick<
  */
 export function createScreenRepository(models: Models, view: DeviceView) {
   const { screens } = models;
+  /**
+   * The owner's active screens from the device view's owner index, in no set order: no query (one only while the
+   * view may be incomplete, and behind its backstop). A takeover's target: listActive's query reads and decodes every
+   * screen of the owner (0.1 s per 1,000 on an idle database) on the call that starts it.
+   */
+  const activeHeld = (ownerId: string): Promise<ScreenRecord[]> =>
+    view.ownerScreens(ownerId, () => screens.find({ ownerId, revokedAt: null }).lean<ScreenRecord[]>());
   return {
     async create(record: ScreenRecord): Promise<void> {
       let created: ScreenRecord;
@@ -96,16 +103,9 @@ export function createScreenRepository(models: Models, view: DeviceView) {
     /** Every active screen (the alert feed, when the device view cannot answer). */
     allActive: () => screens.find({ revokedAt: null }).lean<ScreenRecord[]>(),
     byIds: (ids: string[]) => screens.find({ _id: { $in: ids } }).lean<ScreenRecord[]>(),
-    /**
-     * The owner's active screens from the device view's owner index, in no set order: no query (one only while the
-     * view may be incomplete, and behind its backstop). A takeover's target: listActive's query reads and decodes
-     * every screen of the owner (0.1 s per 1,000 on an idle database) on the call that starts it.
-     */
-    activeHeld: (ownerId: string): Promise<ScreenRecord[]> =>
-      view.ownerScreens(ownerId, () => screens.find({ ownerId, revokedAt: null }).lean<ScreenRecord[]>()),
+    activeHeld,
     /** The owner's active screens for their health (the fleet view): as activeHeld. */
-    forHealth: (ownerId: string, _now?: number): Promise<HealthScreenRecord[]> =>
-      view.ownerScreens(ownerId, () => screens.find({ ownerId, revokedAt: null }).lean<ScreenRecord[]>()),
+    forHealth: (ownerId: string, _now?: number): Promise<HealthScreenRecord[]> => activeHeld(ownerId),
   };
 }
 export type ScreenRepository = ReturnType<typeof createScreenRepository>;
