@@ -550,6 +550,9 @@ function printCalls(file, over) {
       ? [
           ['heartbeat', 'ws_reply{type:heartbeat}', null],
           ['plays', 'ws_reply{type:plays}', null],
+          // the content reads over the socket (the playlist's items, a file's pages); `content`: those over HTTP
+          ['playlist', 'ws_reply{type:playlist}', null],
+          ['pages', 'ws_reply{type:pages}', null],
           ['hello', 'ws_hello{phase:run}', null],
           ['socket-open', 'ws_connect{phase:run}', null],
           ...['manifest', 'content', 'images', 'fleet-health'].map(http),
@@ -701,7 +704,7 @@ function printSummary(f) {
     `N ${f.screens} screens; database: ${f.database.text}; pairing ${f.pairingS ?? 'n/a'} s; load average ${f.loadAverage} at the end of k6; ${f.passed ? 'passed' : 'FAILED'}`,
     `displays over ${f.transport === 'ws' ? 'their socket' : 'HTTP with a live stream each'}; p95: heartbeat ${p95('heartbeat')}, ` +
       `manifest ${p95('manifest')}${f.transport === 'ws' ? `, hello ${p95('hello')}, socket open ${p95('socket-open')}` : ` (304s ${p95('manifest-304')})`}, ` +
-      `plays ${p95('plays')}, content ${p95('content')}, images ${p95('images')}, fleet health ${p95('fleet-health')}`,
+      `plays ${p95('plays')}${f.transport === 'ws' ? `, playlist ${p95('playlist')}, pages ${p95('pages')}` : ''}, content ${p95('content')}, images ${p95('images')}, fleet health ${p95('fleet-health')}`,
     `errors: ${f.errors?.requests ?? 'n/a'} failed requests of ${f.errors?.of ?? 'n/a'}, ${f.errors?.checksFailed ?? 'n/a'} failed checks` +
       `${f.errors?.socketDrops !== null && f.errors?.socketDrops !== undefined ? `, ${f.errors.socketDrops} sockets dropped` : ''}` +
       ` (per call: ${Object.entries(c)

@@ -48,6 +48,8 @@
 //                        0 keeps none
 //   DEVICE_RPC_SUBJECT_PREFIX  where the displays' socket calls go over NATS: `<prefix>.<type>`, answered by the
 //                    screens service (default rpc.screens.device; docs/device-socket.md)
+//   DEVICE_READ_SUBJECT_PREFIX  where the displays' content reads over their socket go: `<prefix>.<type>`,
+//                    answered by file-conversion (default rpc.files.device)
 //   DEVICE_RPC_BATCH_MS  the calls relayed within this many ms go as one NATS request (default 4; 0: one each)
 //   STRIPE_JS_URL    where the purchase dialog loads Stripe.js (default https://js.stripe.com/endive/stripe.js, the
 //                    release @stripe/stripe-js expects; localstripe's /js.stripe.com/v3/ in tests); the CSP allows
@@ -56,6 +58,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_LISTEN_BACKLOG,
+  DEVICE_READ_PREFIX,
   DEVICE_RPC_BATCH_MS,
   DEVICE_RPC_PREFIX,
   deviceRpcPrefix,
@@ -105,6 +108,7 @@ export const gatewayConfigShape = {
     .min(0)
     .default(4 * 1024 * 1024 * 1024),
   DEVICE_RPC_SUBJECT_PREFIX: deviceRpcPrefix.default(DEVICE_RPC_PREFIX),
+  DEVICE_READ_SUBJECT_PREFIX: deviceRpcPrefix.default(DEVICE_READ_PREFIX),
   DEVICE_RPC_BATCH_MS: z.coerce.number().int().min(0).max(100).default(DEVICE_RPC_BATCH_MS),
   STRIPE_JS_URL: z.url({ protocol: /^https?$/ }).default('https://js.stripe.com/endive/stripe.js'),
 };

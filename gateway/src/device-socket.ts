@@ -1,6 +1,7 @@
 // The paired display's socket (docs/device-socket.md): one WebSocket per display, carrying its calls up (relayed to
-// the screens service over core NATS, device-rpc in the kit) and what it should play down (the manifest's version
-// after a change of its screen, the watched playlists' and files' events, its revocation).
+// the screens service over core NATS, device-rpc in the kit; its content reads to file-conversion the same way) and
+// what it should play down (the manifest's version after a change of its screen, the watched playlists' and files'
+// events, its revocation).
 //
 // Cheap per message, since ten thousand displays share one core: the device cookie is verified once, at the upgrade;
 // each frame is parsed once for `type` and `ref` and relayed as the text it came in; the service's answer is put into
@@ -18,6 +19,7 @@ import {
   DEVICE_SOCKET_MAX_WATCHES,
   DEVICE_SOCKET_PATH,
   DEVICE_SOCKET_PING_SECONDS,
+  DEVICE_SOCKET_READS,
   DEVICE_SOCKET_SILENT_SECONDS,
   errorMessagesJa,
   subjects,
@@ -78,8 +80,9 @@ export interface DeviceSocketOptions {
   revocations: RevocationStore;
   /** the display's signed identity header (device-headers.ts: reused for 10 s) */
   deviceHeader: (device: DeviceIdentity) => string;
-  /** set once NATS is connected */
+  /** set once NATS is connected: the calls to screens, and the content reads to file-conversion */
   rpc: () => DeviceRpcClient | undefined;
+  reads?: () => DeviceRpcClient | undefined;
   logger: Logger;
   publicUrl?: string;
   /** the HTTP device limit, the same per display: calls per window */
@@ -113,6 +116,7 @@ const MAX_INFLIGHT = 16;
  */
 const CHECK_CONCURRENCY = 2 * DEVICE_RPC_BATCH_MAX;
 const RELAYED = new Set<string>(DEVICE_SOCKET_CALLS);
+const READS = new Set<string>(DEVICE_SOCKET_READS);
 
 const errorBody = (code: 'VALIDATION' | 'NOT_FOUND' | 'RATE_LIMITED', extra = '') =>
   `{"code":"${code}","message":${JSON.stringify(errorMessagesJa[code])}${extra}}`;
@@ -375,7 +379,8 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     if (type === 'watch') return watch(c, frame) ? undefined : badFrame(c);
     const ref = frame.ref;
     if (typeof ref !== 'number' || !Number.isSafeInteger(ref) || ref < 0) return badFrame(c);
-    if (!RELAYED.has(type)) return reply(c, ref, 404, errorBody('NOT_FOUND'));
+    const read = READS.has(type);
+    if (!read && !RELAYED.has(type)) return reply(c, ref, 404, errorBody('NOT_FOUND'));
     if (now - c.windowStart >= opts.windowMs) {
       c.windowStart = now;
       c.calls = 0;
@@ -385,7 +390,7 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       const retryAfterSeconds = Math.max(1, Math.ceil((c.windowStart + opts.windowMs - now) / 1000));
       return reply(c, ref, 429, errorBody('RATE_LIMITED', `,"details":{"retryAfterSeconds":${retryAfterSeconds}}`));
     }
-    const rpc = opts.rpc();
+    const rpc = read ? opts.reads?.() : opts.rpc();
     if (!rpc)
       return reply(c, ref, 503, `{"code":"SERVICE_UNAVAILABLE","message":"${errorMessagesJa.SERVICE_UNAVAILABLE}"}`);
     c.inflight++;

@@ -158,11 +158,13 @@ export function createGateway(
   // a display's identity header, signed once per 10 s (device-headers.ts), for its HTTP calls and its socket's
   const deviceHeader = createDeviceHeaders(config.INTERNAL_SECRET);
   let rpc: DeviceRpcClient | undefined;
+  let reads: DeviceRpcClient | undefined;
   const sockets = createDeviceSockets({
     devices,
     revocations: deviceRevocations,
     deviceHeader,
     rpc: () => rpc,
+    reads: () => reads,
     logger,
     publicUrl: config.PUBLIC_URL,
     windowMs: config.RATE_LIMIT_WINDOW_MS,
@@ -315,6 +317,10 @@ export function createGateway(
       await ensureStreams(nats.jsm);
       rpc = deviceRpcClient(nats.nc, {
         prefix: config.DEVICE_RPC_SUBJECT_PREFIX,
+        batchMs: config.DEVICE_RPC_BATCH_MS,
+      });
+      reads = deviceRpcClient(nats.nc, {
+        prefix: config.DEVICE_READ_SUBJECT_PREFIX,
         batchMs: config.DEVICE_RPC_BATCH_MS,
       });
       feeds = startFeeds({

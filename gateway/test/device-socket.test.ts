@@ -13,7 +13,7 @@ import {
   type EventData,
   type Subject,
 } from '@pagecast/contracts';
-import { AppError, createLogger, serveDeviceRpc } from '@pagecast/service-kit';
+import { AppError, conditionalAnswer, createLogger, DEVICE_READ_QUEUE, serveDeviceRpc } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,7 @@ import {
 } from './support';
 
 const prefix = `test-${randomUUID().slice(0, 8)}.device`;
+const readPrefix = `test-${randomUUID().slice(0, 8)}.files`;
 const secret = testEnv().INTERNAL_SECRET;
 let nc: NatsConnection;
 let jwks: { url: string; close(): Promise<void> };
@@ -39,6 +40,7 @@ type Started = { gateway: Gateway; url: string; internalUrl: string };
 const gateways: Started[] = [];
 let closeOthers: () => Promise<void>;
 let responder: ReturnType<typeof serveDeviceRpc>;
+let reader: ReturnType<typeof serveDeviceRpc>;
 let baseEnv: Record<string, string>;
 
 interface Device {
@@ -102,6 +104,21 @@ beforeAll(async () => {
       },
     },
   });
+  // the file-conversion stand-in: content reads, answered with the kit's conditionalAnswer as the service answers
+  reader = serveDeviceRpc(nc, {
+    secret,
+    prefix: readPrefix,
+    queue: DEVICE_READ_QUEUE,
+    logger: createLogger('files-stand-in', 'silent'),
+    handlers: {
+      playlist: (device, body) => {
+        seen.push({ type: 'playlist', device: strip(device), body });
+        const { id, etag } = body as { id: string; etag?: string };
+        if (id === 'not-theirs') throw new AppError('PLAYLIST_NOT_FOUND');
+        return conditionalAnswer([{ playlistId: id, screenId: device.screenId }], etag);
+      },
+    },
+  });
   baseEnv = {
     ACCOUNT_URL: account.url,
     FILES_URL: echo.url,
@@ -109,6 +126,7 @@ beforeAll(async () => {
     BILLING_URL: echo.url,
     SCREENS_URL: jwks.url,
     DEVICE_RPC_SUBJECT_PREFIX: prefix,
+    DEVICE_READ_SUBJECT_PREFIX: readPrefix,
     RATE_LIMIT_API_MAX: '20',
   };
   gateways.push(await startGateway(baseEnv), await startGateway(baseEnv));
@@ -117,6 +135,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const g of gateways) await g.gateway.close();
   await responder?.stop();
+  await reader?.stop();
   await nc?.close();
   await closeOthers?.();
 });
@@ -274,6 +293,31 @@ describe("the display's socket at the gateway", () => {
     s.send('{not json');
     expect(await s.next('reply', (f) => f.status === 400 && f.ref === null)).toBeTruthy();
     expect(await s.closed()).toMatchObject({ code: DEVICE_SOCKET_CLOSE.badFrame, reason: 'bad frame' });
+  });
+
+  it("relays content reads to file-conversion with the display's identity: body, ETag and 304 as it answered", async () => {
+    const [{ url }] = gateways as [Started];
+    const { device, cookie } = await newDevice();
+    const s = await openSocket(url, cookie);
+    s.send({ type: 'hello', version: null });
+    await s.next('manifest');
+    s.send({ type: 'playlist', ref: 1, body: { id: 'p1' } });
+    const first = await s.reply(1);
+    expect(first).toMatchObject({ status: 200, body: [{ playlistId: 'p1', screenId: device.screenId }] });
+    expect(first.etag).toMatch(/^W\/"/);
+    expect(seen.filter((c) => c.device.deviceId === device.deviceId && c.type === 'playlist')).toEqual([
+      { type: 'playlist', device, body: { id: 'p1' } },
+    ]);
+    s.send({ type: 'playlist', ref: 2, body: { id: 'p1', etag: first.etag } });
+    expect(await s.reply(2)).toEqual({ type: 'reply', ref: 2, status: 304, etag: first.etag, body: null });
+    // the service's refusal, as it answered; a read type it does not serve: its 404
+    s.send({ type: 'playlist', ref: 3, body: { id: 'not-theirs' } });
+    expect(await s.reply(3)).toMatchObject({ status: 404, body: { code: 'PLAYLIST_NOT_FOUND' } });
+    s.send({ type: 'pages', ref: 4, body: { id: 'f1' } });
+    expect(await s.reply(4)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    // not to screens: its stand-in saw none of these
+    expect(seen.some((c) => c.device.deviceId === device.deviceId && c.type === 'pages')).toBe(false);
+    s.ws.close();
   });
 
   it('limits calls per display as the HTTP path does (429 with retryAfterSeconds)', async () => {

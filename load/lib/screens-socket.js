@@ -5,8 +5,9 @@
 // - boots at a random moment of the first BOOT_SPREAD_S seconds: opens its socket with its device cookie (and the
 //   site's Origin), says hello with the manifest version it holds (none at boot), watches its playlist and file (the
 //   `watch` frame: their changes come down as `event` frames), reads its manifest
-//   (GET /api/screens/device/me, with If-None-Match) only when the version answered differs from the one it holds, then once its
-//   playlist, pages and page images over HTTP;
+//   (GET /api/screens/device/me, with If-None-Match) only when the version answered differs from the one it holds (and
+//   the socket did not give its text), then once its playlist and pages over the socket (`playlist` and `pages`
+//   frames with the ETag held; over HTTP while the socket is down, as the page) and its page images over HTTP;
 // - every 15 s a heartbeat frame (saying what it shows: one of the file's pages, 5 s each) and every 30 s a play
 //   batch frame of the pages shown since the last one, signed as the page's play-sender signs it
 //   (load/lib/play-signing.js): a key pair made at its boot (WebCrypto, ECDSA P-256: k6 has no Ed25519, and the
@@ -16,7 +17,7 @@
 //   socket dropped, is sent again as it was; the records shown meanwhile wait for the next); replies matched by ref,
 //   timed from the send;
 // - a `manifest` frame: reads its manifest again; an `event` frame of a playlist save: reads the playlist again, then
-//   the pages of each file it holds, each with the ETag held (If-None-Match: unchanged files answer 304), once as the
+//   the pages of each file it holds, each with the ETag held (unchanged files answer 304), once as the
 //   display page does (its slides and its offline keeper share the reads of a change); CHANGE_READS=2 models the
 //   page before that, whose slides and keeper each made every read, at the same moment.
 // The probes' changes are made by scripts/load.mjs (the owner's calls) at moments agreed through the environment
@@ -133,6 +134,8 @@ export const options = {
     ws_reply_failed: ['rate<0.01'],
     'ws_reply{type:heartbeat}': ['p(95)<100'],
     'ws_reply{type:plays}': ['p(95)<100'],
+    'ws_reply{type:playlist}': ['p(95)<100'],
+    'ws_reply{type:pages}': ['p(95)<100'],
     'ws_hello{phase:run}': ['p(95)<100'],
     'ws_connect{phase:run}': ['p(95)<100'],
     'http_req_failed{name:manifest}': ['rate<0.01'],
@@ -172,6 +175,9 @@ const uuid = () =>
   });
 /** backoff for the n-th try again: 1 s doubling to 10 s, ± half (jitter, so a fleet does not come back in step) */
 const backoff = (n) => Math.min(10_000, 1000 * 2 ** n) * (0.5 + Math.random());
+
+/** A socket read with no reply (dropped, timed out): failed, tried again as the page's slides are. */
+const unanswered = { status: 0 };
 
 /** An HTTP read of a display (async: the VU's other sockets go on meanwhile); resolves with the response. */
 const read = (display, path, name, extra = {}) =>
@@ -223,7 +229,7 @@ function display(screen, end) {
   };
   const named = (name) => (d.phase === 'storm' ? `storm-${name}` : name);
 
-  const send = (type, body) => {
+  const send = (type, body, resolve) => {
     if (!d.open) return false;
     const ref = ++d.ref;
     const frame = { type, ref, body };
@@ -232,10 +238,20 @@ function display(screen, end) {
       d.waiting.delete(ref);
       replyFailed.add(1, { type });
       if (type === 'plays') playBatches.add(1, { outcome: 'lost' });
+      resolve?.(unanswered);
     }, REPLY_TIMEOUT_MS);
-    d.waiting.set(ref, { type, at: Date.now(), frame, timer });
+    d.waiting.set(ref, { type, at: Date.now(), frame, timer, resolve });
     d.ws.send(JSON.stringify(frame));
     return true;
+  };
+  /** the reads waiting on a socket that dropped (or a display switched off): failed, as the page's are */
+  const failReads = () => {
+    for (const [ref, w] of d.waiting) {
+      if (!w.resolve) continue;
+      clearTimeout(w.timer);
+      d.waiting.delete(ref);
+      w.resolve(unanswered);
+    }
   };
 
   const readManifest = async () => {
@@ -278,21 +294,32 @@ function display(screen, end) {
     }
   };
 
-  /** A content read as the display page's (fetchJsonWithEtag): with the ETag it holds, which a 200 replaces. */
-  const readHeld = async (path) => {
+  /**
+   * A content read as the display page's: over its socket while it is open (a `playlist` or `pages` frame with the
+   * ETag held, answered by a reply with the HTTP read's status, body and ETag), else over HTTP (fetchJsonWithEtag,
+   * If-None-Match); a 200 replaces the ETag held. Resolves with what an HTTP response gives the callers.
+   */
+  const readHeld = async (path, type, id) => {
     const held = d.etags.get(path);
-    const res = await read(
-      d,
-      path,
-      named('content'),
-      held ? { 'If-None-Match': held, 'Cache-Control': 'max-age=0' } : {},
-    );
+    let res;
+    if (d.open) {
+      const msg = await new Promise((resolve) => {
+        if (!send(type, held ? { id, etag: held } : { id }, resolve)) resolve(unanswered);
+      });
+      const text = msg.body === undefined ? '' : JSON.stringify(msg.body);
+      res = { status: msg.status, json: () => JSON.parse(text), headers: { Etag: msg.etag } };
+      check(res, { 'read over the socket answered': (r) => r.status > 0 });
+    } else {
+      res = await read(d, path, named('content'), held ? { 'If-None-Match': held, 'Cache-Control': 'max-age=0' } : {});
+    }
     if (res.status === 200 && res.headers.Etag) d.etags.set(path, res.headers.Etag);
     return res;
   };
+  const readPlaylist = () => readHeld(playlistPath(), 'playlist', setup.playlistId);
+  const readPages = (fileId) => readHeld(pagesPath(fileId), 'pages', fileId);
 
   const loadContent = async () => {
-    const [items, pages] = await Promise.all([readHeld(playlistPath()), readHeld(pagesPath(setup.fileId))]);
+    const [items, pages] = await Promise.all([readPlaylist(), readPages(setup.fileId)]);
     check(items, { 'playlist 200': (r) => r.status === 200 });
     check(pages, { 'pages 200': (r) => r.status === 200 });
     if (items.status !== 200 || pages.status !== 200) return false;
@@ -393,9 +420,11 @@ function display(screen, end) {
     d.waiting.delete(msg.ref);
     clearTimeout(w.timer);
     if (d.phase === 'run') reply.add(Date.now() - w.at, { type: w.type });
-    const ok = msg.status === 200;
+    // a read's 304: the ETag held is current
+    const ok = msg.status === 200 || (w.resolve !== undefined && msg.status === 304);
     replyFailed.add(!ok, { type: w.type });
     check(msg, { [`${w.type} reply 200`]: () => ok });
+    if (w.resolve) return w.resolve(msg);
     if (w.type === 'key') return onKey(msg);
     if (w.type !== 'plays') return;
     const body = w.frame.body;
@@ -498,7 +527,7 @@ function display(screen, end) {
    * once all answered. A 304 playlist: the items read last (a read that failed after it is asked again).
    */
   const readChange = async () => {
-    const items = await readHeld(playlistPath());
+    const items = await readPlaylist();
     sawEdit(items);
     if (items.status === 200) {
       try {
@@ -508,7 +537,7 @@ function display(screen, end) {
     if (!Array.isArray(d.items)) return items.status === 304;
     for (const i of [...d.items].sort((a, b) => a.position - b.position)) {
       if (i.file === null) continue;
-      const res = await readHeld(pagesPath(i.fileId));
+      const res = await readPages(i.fileId);
       check(res, { 'pages 200/304': (r) => r.status === 200 || r.status === 304 });
       if (res.status !== 200 && res.status !== 304) return false;
     }
@@ -554,7 +583,7 @@ function display(screen, end) {
       // a batch not answered before a drop is sent again on the new socket (idempotent by record id)
       for (const [ref, w] of d.waiting) {
         if (w.type === 'plays') ws.send(JSON.stringify(w.frame));
-        else d.waiting.delete(ref);
+        else if (!w.resolve) d.waiting.delete(ref);
       }
     };
     ws.onmessage = (e) => {
@@ -575,6 +604,7 @@ function display(screen, end) {
       if (ended) return;
       ended = true;
       d.open = false;
+      failReads();
       if (d.ws !== ws || d.phase === 'done' || d.phase === 'cut' || (d.phase === 'run' && Date.now() >= end)) return;
       if (!opened) {
         if (d.phase === 'storm') stormRefusals.add(1, { outcome: 'upgrade' });
@@ -595,6 +625,7 @@ function display(screen, end) {
     d.phase = 'cut';
     for (const t of d.timers) clearTimeout(t);
     d.timers = [];
+    failReads();
     for (const w of d.waiting.values()) clearTimeout(w.timer);
     d.waiting.clear();
     d.open = false;
@@ -627,6 +658,7 @@ function display(screen, end) {
     d.phase = 'done';
     for (const t of d.timers) clearTimeout(t);
     d.timers = [];
+    failReads();
     for (const w of d.waiting.values()) clearTimeout(w.timer);
     d.waiting.clear();
     d.open = false;

@@ -70,6 +70,9 @@ beforeEach(async () => {
   probeImages = [];
   vi.stubGlobal('EventSource', FakeEventSource);
   vi.stubGlobal('Image', FakeImage);
+  // no socket (as behind a proxy that refuses it): the content is read over HTTP at once, not after the wait for a
+  // socket still opening (jsdom's own WebSocket would try a real connection)
+  vi.stubGlobal('WebSocket', undefined);
   vi.stubGlobal('fetch', async (input: string, init?: RequestInit) => {
     const path = new URL(input, 'http://app.test').pathname;
     if (path === '/api/screens/device/me') return json(SCREEN);

@@ -98,6 +98,29 @@ describe("the display's socket", () => {
     expect(http).not.toHaveBeenCalled();
   });
 
+  it('reads content over the live socket: the whole reply whatever its status, LinkOffline when not live or dropped', async () => {
+    const l = link();
+    // not live yet: failed at once, nothing sent
+    await expect(l.read('playlist', { id: 'pl-1' })).rejects.toBeInstanceOf(LinkOffline);
+    live();
+    const fresh = l.read('playlist', { id: 'pl-1' });
+    const same = l.read('pages', { id: 'f-1', etag: 'W/"p1"' });
+    const gone = l.read('pages', { id: 'f-2' });
+    const [, a, b, c] = last().sent as Array<{ type: string; ref: number; body: unknown }>;
+    expect(a).toMatchObject({ type: 'playlist', body: { id: 'pl-1' } });
+    expect(b).toMatchObject({ type: 'pages', body: { id: 'f-1', etag: 'W/"p1"' } });
+    last().down({ type: 'reply', ref: b?.ref, status: 304, etag: 'W/"p1"', body: null });
+    last().down({ type: 'reply', ref: a?.ref, status: 200, etag: 'W/"l1"', body: [{ id: 'i1' }] });
+    last().down({ type: 'reply', ref: c?.ref, status: 404, body: { code: 'NOT_FOUND', message: 'no' } });
+    // a 304 and a 404 are answers, not failures (call would throw on both)
+    await expect(same).resolves.toEqual({ status: 304, etag: 'W/"p1"', body: null });
+    await expect(fresh).resolves.toEqual({ status: 200, etag: 'W/"l1"', body: [{ id: 'i1' }] });
+    await expect(gone).resolves.toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    const dropped = l.read('playlist', { id: 'pl-1' });
+    last().drop(1006);
+    await expect(dropped).rejects.toBeInstanceOf(LinkOffline);
+  });
+
   it('falls back to HTTP after closing before its manifest twice, and tries the socket again later', async () => {
     const l = link();
     const http = vi.fn(async () => ({ accepted: 1 }));

@@ -111,6 +111,9 @@ beforeEach(async () => {
   });
   videoStatus = 206;
   vi.stubGlobal('EventSource', FakeEventSource);
+  // no socket (as behind a proxy that refuses it): the content is read over HTTP at once, not after the wait for a
+  // socket still opening (jsdom's own WebSocket would try a real connection)
+  vi.stubGlobal('WebSocket', undefined);
   vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
     calls.push(`play ${this.dataset.step}`);
     byElement.push(['play', this]);

@@ -49,6 +49,19 @@ export function rememberRead(url: string, etag: string, data: unknown) {
   remember(keyOf(url), etag, data);
 }
 
+/**
+ * What is held for `url` (its ETag and data), for a read made another way than fetch (the display's socket): it sends
+ * this ETag, and a 304 answers with this data, as fetchJsonWithEtag does with what it held when it asked.
+ */
+export function heldRead(url: string): { etag: string; data: unknown } | null {
+  return known.get(keyOf(url)) ?? null;
+}
+
+/** Forgets what `url` answered (a read made another way whose answer had no ETag: the next read is not conditional). */
+export function forgetRead(url: string) {
+  known.delete(keyOf(url));
+}
+
 /** Forgets what was read (tests; a log-out). */
 export function forgetEtags() {
   known.clear();

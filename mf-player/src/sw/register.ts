@@ -106,3 +106,12 @@ export async function keepGivenRead(path: string, text: string, etag: string): P
   const answer = new Response(text, { status: 200, headers: { 'content-type': 'application/json', etag } });
   await (await caches.open(CACHE_NAMES.data)).put(url, answer);
 }
+
+/**
+ * A read answered another way that says "not yours (any more)" (401, 403, 404): its kept answer is dropped, as the
+ * worker drops it when an HTTP read is answered so (sw.ts, networkFirst), so a reload during a cut does not replay it.
+ */
+export async function dropGivenRead(path: string): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  await (await caches.open(CACHE_NAMES.data)).delete(new URL(path, window.location.href).href);
+}

@@ -8,6 +8,7 @@
 // to the display inside its reply frame without parsing it again.
 import { type DeviceIdentity, errorMessagesJa, IDENTITY_HEADER, streamForSubject } from '@pagecast/contracts';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import etag from 'etag';
 import type { pino } from 'pino';
 import { z } from 'zod';
 import { AppError, errorAnswer } from './errors';
@@ -28,6 +29,12 @@ export const deviceRpcPrefix = z
   });
 /** Instances of the service share the calls (one answers each). */
 export const DEVICE_RPC_QUEUE = 'screens';
+/**
+ * The display's content reads (its playlist's items, a file's pages), answered by file-conversion:
+ * `rpc.files.device.<type>` in the queue group `file-conversion`.
+ */
+export const DEVICE_READ_PREFIX = 'rpc.files.device';
+export const DEVICE_READ_QUEUE = 'file-conversion';
 /** How long the gateway waits for the service before answering 503 (the display sends again later). */
 export const DEVICE_RPC_TIMEOUT_MS = 10_000;
 /** How long the gateway gathers calls into one NATS request, and at most how many (a few ms: well under the 100 ms a
@@ -39,9 +46,10 @@ export const DEVICE_RPC_BATCH = 'batch';
 
 export const deviceRpcSubject = (type: string) => `${DEVICE_RPC_PREFIX}.${type}`;
 
-/** What a handler answers: the HTTP route's status (200 when absent) and JSON body. */
+/** What a handler answers: the HTTP route's status (200 when absent) and JSON body, and a read's ETag. */
 export interface DeviceRpcAnswer {
   status?: number;
+  etag?: string;
   body: unknown;
 }
 export type DeviceRpcHandler = (device: DeviceIdentity, body: unknown) => Promise<DeviceRpcAnswer> | DeviceRpcAnswer;
@@ -74,7 +82,7 @@ export function serveDeviceRpc(
   const verified = identityCache(opts.secret);
   /** One call: its answer's text (`{"status","body"}`), whatever happens. */
   const answerOf = async (type: string, header: string | undefined, data: Uint8Array): Promise<string> => {
-    let answer: { status: number; body: unknown };
+    let answer: { status: number; etag?: string; body: unknown };
     try {
       const identity = verified(header);
       if (!identity) throw new AppError('UNAUTHORIZED');
@@ -87,7 +95,11 @@ export function serveDeviceRpc(
         throw new AppError('VALIDATION', { issues: [], cause });
       }
       const out = await handler(identity, frame?.body);
-      answer = { status: out.status ?? 200, body: out.body };
+      // status first: the gateway reads it at a fixed place (`{"status":NNN,`)
+      answer =
+        out.etag === undefined
+          ? { status: out.status ?? 200, body: out.body }
+          : { status: out.status ?? 200, etag: out.etag, body: out.body };
     } catch (err) {
       answer = errorAnswer(err, opts.logger, { method: 'NATS', url: `${prefix}.${type}` });
     }
@@ -291,3 +303,12 @@ export function deviceRpcClient(
   };
 }
 export type DeviceRpcClient = ReturnType<typeof deviceRpcClient>;
+
+/**
+ * A read's answer over the socket with the ETag its HTTP answer carries (Express's weak ETag of the same JSON text),
+ * so a display holds one ETag per resource whichever way it read it: 304 with no body when `held` is current.
+ */
+export function conditionalAnswer(body: unknown, held: string | undefined): DeviceRpcAnswer {
+  const tag = etag(JSON.stringify(body), { weak: true });
+  return held === tag ? { status: 304, etag: tag, body: null } : { status: 200, etag: tag, body };
+}

@@ -147,6 +147,8 @@ export {
 export {
   DEVICE_RPC_BATCH,
   DEVICE_RPC_BATCH_MAX,
+  DEVICE_READ_PREFIX,
+  DEVICE_READ_QUEUE,
   DEVICE_RPC_BATCH_MS,
   DEVICE_RPC_PREFIX,
   DEVICE_RPC_QUEUE,
@@ -154,6 +156,7 @@ export {
   type DeviceRpcAnswer,
   type DeviceRpcClient,
   type DeviceRpcHandler,
+  conditionalAnswer,
   deviceRpcClient,
   deviceRpcPrefix,
   deviceRpcSubject,

@@ -4,7 +4,7 @@
 // alone and still answered, rather than all of them failing as unavailable.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEVICE_RPC_BATCH_MAX, deviceRpcClient, serveDeviceRpc } from '../src/device-rpc';
+import { conditionalAnswer, DEVICE_RPC_BATCH_MAX, deviceRpcClient, serveDeviceRpc } from '../src/device-rpc';
 import { signDeviceIdentityHeader } from '../src/identity';
 import { connectNats, type Nats } from '../src/nats';
 import { testEnv } from '../src/testing';
@@ -86,5 +86,28 @@ describe('device calls relayed over NATS', () => {
     ).then(JSON.parse)) as { status: number; body: { code: string } };
     expect([answer.status, answer.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
     expect(Date.now() - t0).toBeLessThan(4000);
+  });
+});
+
+describe('a read answered over the socket', () => {
+  it("carries the ETag Express's res.json gives the same body, and 304 with no body for it", async () => {
+    const express = (await import('express')).default;
+    const body = [{ id: 'p1', title: 'ロビー', n: 2 }];
+    const app = express();
+    app.get('/x', (_req, res) => void res.json(body));
+    const server = app.listen(0);
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/x`);
+      const httpTag = res.headers.get('etag');
+      expect(httpTag).toMatch(/^W\//);
+      expect(conditionalAnswer(body, undefined)).toEqual({ status: 200, etag: httpTag, body });
+      expect(conditionalAnswer(body, httpTag ?? '')).toEqual({ status: 304, etag: httpTag, body: null });
+      // another body, another tag
+      expect(conditionalAnswer([...body, { id: 'p2' }], httpTag ?? '').status).toBe(200);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { loadConfig } from '@pagecast/service-kit';
+import { DEVICE_READ_PREFIX, deviceRpcPrefix, loadConfig } from '@pagecast/service-kit';
 import { z } from 'zod';
 
 /** Variables of this service on top of the kit's base (docs/platform.md); PORT overrides the default. */
@@ -34,6 +34,11 @@ export const configSchema = {
   CONSUMER_PREFIX: z.string().min(1).default('file-conversion'),
   /** Where a new read-model durable starts: the whole history ('all') or from now ('new', tests). */
   EVENTS_DELIVER: z.enum(['all', 'new']).default('all'),
+  /**
+   * The displays' content reads relayed by the gateway from their sockets: `<prefix>.playlist` and `<prefix>.pages`
+   * (default rpc.files.device; docs/device-socket.md). The gateway's DEVICE_READ_SUBJECT_PREFIX must match.
+   */
+  DEVICE_READ_SUBJECT_PREFIX: deviceRpcPrefix.default(DEVICE_READ_PREFIX),
 };
 
 /** Throws a ConfigError naming every missing or bad variable. */

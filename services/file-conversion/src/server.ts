@@ -3,6 +3,7 @@ import { type Config, type ServiceSettings, settingsOf } from './config';
 import { closeDefaultOffices } from './conversion';
 import { createRepositories, createWriteClient, ensureIndexes, ResumableStore } from './data';
 import { startConsumers } from './events';
+import { serveDeviceReads } from './events/device-reads';
 import { createRouter } from './http';
 import { expireResumableUploads } from './use-cases/resumable-upload';
 import { backfillPreviewClips, clipBackfill, LocalOriginals, startConversionWorkers } from './workers';
@@ -65,6 +66,9 @@ export async function createServer(
           name: 'resumable upload expiry',
         });
         onClose(() => sweep.stop());
+        // the displays' content reads relayed by the gateway from their sockets (core NATS, shared by the instances)
+        const reads = serveDeviceReads(context);
+        onClose(() => reads.stop());
       }
       if (workers) {
         const running = await startConversionWorkers(context);

@@ -35,6 +35,8 @@ export async function startService(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     MONGO_DB: uniqueName('fc_test').replace(/-/g, '_'),
     S3_BUCKET: uniqueName('fc-test'),
+    // the displays' socket reads of this instance alone (another test's service on the same NATS answers its own)
+    DEVICE_READ_SUBJECT_PREFIX: `${uniqueName('fc-test')}.device`,
   };
   const settings: Partial<ServiceSettings> = {
     CONSUMER_PREFIX: opts.share?.settings.CONSUMER_PREFIX ?? uniqueName('fc-test'),

@@ -2,6 +2,7 @@
 // what it should play down. Names agreed with the load generator: fields may be added, none renamed.
 import { z } from 'zod';
 import { defineRoutes } from '../route-def';
+import { Id } from '../validation';
 import { RegisterDisplayKeyRequest } from './play-signature';
 import { HeartbeatRequest, PlayBatchRequest } from './screens';
 
@@ -30,6 +31,13 @@ export const DEVICE_SOCKET_MAX_FRAME_BYTES = 1024 * 1024;
 
 const Ref = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * A content read over the socket: the playlist's or the file's id, and the ETag of the answer the display holds
+ * (its HTTP read's If-None-Match): an unchanged answer is a `reply` of status 304 with no body.
+ */
+export const DeviceReadRequest = z.object({ id: Id, etag: z.string().max(200).optional() });
+export type DeviceReadRequest = z.infer<typeof DeviceReadRequest>;
+
 /** Display → gateway. */
 export const DeviceSocketUp = z.discriminatedUnion('type', [
   /** first after open: the manifest version (ETag) it holds */
@@ -37,6 +45,10 @@ export const DeviceSocketUp = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heartbeat'), ref: Ref, body: HeartbeatRequest }),
   z.object({ type: z.literal('plays'), ref: Ref, body: PlayBatchRequest }),
   z.object({ type: z.literal('key'), ref: Ref, body: RegisterDisplayKeyRequest }),
+  /** GET /api/playlists/:id/items, read over the socket (answered by file-conversion with the same rules) */
+  z.object({ type: z.literal('playlist'), ref: Ref, body: DeviceReadRequest }),
+  /** GET /api/files/:id/pages?signage_mode=true, read over the socket */
+  z.object({ type: z.literal('pages'), ref: Ref, body: DeviceReadRequest }),
   /** the playlists and files whose changes it wants as `event` frames (replaces what it watched) */
   z.object({
     type: z.literal('watch'),
@@ -49,12 +61,25 @@ export type DeviceSocketUp = z.infer<typeof DeviceSocketUp>;
 
 /** The calls relayed to the screens service (`screens.device.<type>`), each answered by a `reply`. */
 export const DEVICE_SOCKET_CALLS = ['heartbeat', 'plays', 'key'] as const;
+/**
+ * The content reads relayed to file-conversion (`files.device.<type>`), each answered by a `reply` with the HTTP
+ * read's status, body and ETag: after an edit thousands of displays read at once, and over HTTP each read was a new
+ * connection (the keep-alive long closed) through the gateway's accept queue and two HTTP hops.
+ */
+export const DEVICE_SOCKET_READS = ['playlist', 'pages'] as const;
 
 /** Gateway → display. */
 export const DeviceSocketDown = z.discriminatedUnion('type', [
   /** the HTTP route's status and JSON body for the same input (error bodies included) */
   // (ref null: the answer to a frame the gateway could not read, before it closes the socket with 4400)
-  z.object({ type: z.literal('reply'), ref: Ref.nullable(), status: z.number().int(), body: z.unknown() }),
+  // (etag: a content read's, as the HTTP answer's ETag header; a 304 has no body)
+  z.object({
+    type: z.literal('reply'),
+    ref: Ref.nullable(),
+    status: z.number().int(),
+    etag: z.string().optional(),
+    body: z.unknown(),
+  }),
   /**
    * the manifest's current version: the display reads GET /api/screens/device/me when it differs from its own, unless
    * `manifest` is given: that read's body (the same text, whose ETag is `version`), sent to the one display screens
@@ -83,8 +108,9 @@ export const deviceSocketRoutes = defineRoutes([
     auth: 'device',
     successStatus: 101,
     summary:
-      "The paired display's socket (WebSocket, answered by the gateway): heartbeats, play batches and its key go up " +
-      "as frames answered by `reply` frames with the HTTP routes' status and body; the manifest version, watched " +
+      "The paired display's socket (WebSocket, answered by the gateway): heartbeats, play batches, its key and its " +
+      "content reads (playlist items, file pages) go up as frames answered by `reply` frames with the HTTP routes' " +
+      'status, body (and ETag); the manifest version, watched ' +
       'changes and revocation (close 4401) come down, so a connected display polls nothing. Frames and close codes: ' +
       'docs/device-socket.md',
     response: DeviceSocketDown,

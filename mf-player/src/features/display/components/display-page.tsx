@@ -122,6 +122,8 @@ function PairedDisplay({
     onPlayed: (r) => log.add(r),
     board,
     reachedOf: (step) => reachedOf.current(step),
+    // its playlist and pages over the socket while it is live (one connection, not one per read), else HTTP
+    link,
   });
   const images = usePageImages(
     slide?.imagePath ?? null,

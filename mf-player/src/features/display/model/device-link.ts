@@ -1,14 +1,24 @@
-// The display's one connection (docs/device-socket.md): a WebSocket through the gateway carrying its heartbeats and
-// play batches up (answered by `reply` frames with the HTTP routes' status and body) and what it should play down
-// (the manifest's version after a change, its watched playlists' and files' events, its revocation). While it is
-// live the display polls nothing: no heartbeat POSTs, no live stream (SSE), no manifest reads but after a change.
+// The display's one connection (docs/device-socket.md): a WebSocket through the gateway carrying its heartbeats,
+// play batches and key up (answered by `reply` frames with the HTTP routes' status and body), its content reads (a
+// playlist's items, a file's pages: `reply` frames with the HTTP read's status, ETag and body, a 304 when the ETag it
+// holds is current), and what it should play down (the manifest's version after a change, its watched playlists' and
+// files' events, its revocation). While it is live the display polls nothing: no heartbeat POSTs, no live stream
+// (SSE), no manifest reads but after a change, no content reads over HTTP (after an edit a whole fleet reads at once,
+// and each HTTP read was a new connection through the gateway).
 //
-// Behind a proxy that refuses WebSockets the display uses the HTTP device API and the live stream, as before: the
-// socket falls back by itself when it closes before its first `manifest` FALLBACK_AFTER times in a row, and is tried
-// again later (SOCKET_RETRY_MS, drawn at random like every wait of the display). A live socket that drops is opened
-// again backing off (retry.ts); a call whose reply never came is failed, and its sender sends it again (on whichever
-// path is up then): the play batch path counts each record once, so at least once is safe.
-import { DEVICE_SOCKET_CLOSE, DEVICE_SOCKET_PATH, type DeviceSocketDown } from '@pagecast/contracts';
+// Behind a proxy that refuses WebSockets the display uses the HTTP device API, HTTP content reads and the live
+// stream, as before: the socket falls back by itself when it closes before its first `manifest` FALLBACK_AFTER times
+// in a row, and is tried again later (SOCKET_RETRY_MS, drawn at random like every wait of the display). A live socket
+// that drops is opened again backing off (retry.ts); a call whose reply never came is failed, and its sender sends it
+// again (on whichever path is up then): the play batch path counts each record once, so at least once is safe. A
+// content read whose reply never came is made over HTTP at once (content-reads.ts).
+import {
+  DEVICE_SOCKET_CLOSE,
+  DEVICE_SOCKET_PATH,
+  type DEVICE_SOCKET_READS,
+  type DeviceReadRequest,
+  type DeviceSocketDown,
+} from '@pagecast/contracts';
 import { HttpError } from '@pagecast/ui';
 import { retryDelay } from './retry';
 
@@ -23,6 +33,15 @@ export const SOCKET_RETRY_MS = 5 * 60_000;
 export const CALL_TIMEOUT_MS = 15_000;
 /** How long a call waits for a socket still opening before it goes over HTTP. */
 export const SETTLE_MS = 3000;
+
+/** A content read the socket carries (DEVICE_SOCKET_READS). */
+export type DeviceReadType = (typeof DEVICE_SOCKET_READS)[number];
+/** A content read's whole answer: the HTTP read's status, its ETag, and its body (null for a 304). */
+export interface ReadReply {
+  status: number;
+  etag?: string;
+  body: unknown;
+}
 
 /** A call that could not go over the socket (not live, dropped, unanswered): the sender tries again later. */
 export class LinkOffline extends Error {
@@ -68,15 +87,25 @@ const socketRetryDelay = (random: () => number) => Math.round(SOCKET_RETRY_MS / 
 function pendingCalls() {
   type Pending = { resolve(v: unknown): void; reject(e: unknown): void; timer: ReturnType<typeof setTimeout> };
   const pending = new Map<number, Pending>();
+  let nextRef = 0;
   return {
-    add: (ref: number) =>
-      new Promise<unknown>((resolve, reject) => {
+    /** sends a frame under the next ref: its reply's status, ETag and body */
+    send(socket: Pick<WebSocket, 'send'>, type: string, body: unknown): Promise<ReadReply> {
+      nextRef += 1;
+      const ref = nextRef;
+      const answer = new Promise<unknown>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(ref);
           reject(new LinkOffline('no reply'));
         }, CALL_TIMEOUT_MS);
         pending.set(ref, { resolve, reject, timer });
-      }),
+      });
+      socket.send(JSON.stringify({ type, ref, body }));
+      return answer.then((frame) => {
+        const { status, etag, body: replyBody } = frame as ReadReply;
+        return { status, etag, body: replyBody };
+      });
+    },
     answer(ref: number, frame: unknown) {
       const p = pending.get(ref);
       if (!p) return;
@@ -124,7 +153,6 @@ export function createDeviceLink(d: DeviceLinkDeps) {
   let failures = 0;
   let drops = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let nextRef = 0;
   const pending = pendingCalls();
   let watchFrame: string | null = null;
   const listeners = new Set<() => void>();
@@ -215,20 +243,19 @@ export function createDeviceLink(d: DeviceLinkDeps) {
   /** Resolves once the socket is live or fallen back, or after `ms` (a call then goes over HTTP). */
   const settled = (ms: number) => (state !== 'connecting' ? Promise.resolve() : waiters.wait(ms));
 
-  /** A call over the socket: the body of a 2xx reply, else the HTTP path's HttpError (same status and body). */
-  const call = (type: string, body: unknown): Promise<unknown> => {
+  /** A frame sent over the live socket, answered by the `reply` of its ref (LinkOffline when not live or dropped). */
+  const send = (type: string, body: unknown): Promise<ReadReply> => {
     const socket = ws;
     if (state !== 'live' || !socket || socket.readyState !== 1) return Promise.reject(new LinkOffline('not live'));
-    nextRef += 1;
-    const ref = nextRef;
-    const answer = pending.add(ref);
-    socket.send(JSON.stringify({ type, ref, body }));
-    return answer.then((frame) => {
-      const { status, body: replyBody } = frame as { status: number; body: unknown };
+    return pending.send(socket, type, body);
+  };
+
+  /** A call over the socket: the body of a 2xx reply, else the HTTP path's HttpError (same status and body). */
+  const call = (type: string, body: unknown): Promise<unknown> =>
+    send(type, body).then(({ status, body: replyBody }) => {
       if (status >= 200 && status < 300) return replyBody;
       throw new HttpError(status, '', JSON.stringify(replyBody ?? null));
     });
-  };
 
   return {
     start() {
@@ -257,6 +284,8 @@ export function createDeviceLink(d: DeviceLinkDeps) {
       if (state === 'live') ws?.send(watchFrame);
     },
     call,
+    /** A content read over the socket: its whole reply, whatever the status (a 304 is an answer); LinkOffline as call. */
+    read: (type: DeviceReadType, body: DeviceReadRequest): Promise<ReadReply> => send(type, body),
     settled,
   };
 }

@@ -17,7 +17,7 @@ import {
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { usePageTimer } from '../../../lib/use-page-timer';
 import { keepForOffline, registerPlayerServiceWorker } from '../../../sw/register';
-import { contentReads } from './content-reads';
+import { type ContentLink, contentReads, displayReads } from './content-reads';
 import { assignedMedia, type ContentReads, KEEP_EVERY_MS, mediaOfSlides } from './keep-offline';
 import { retryDelay, type WaitingBoard } from './retry';
 import { pageSlides, playRecordOf, type Slide, slideAfter, slideTimerMs } from './slides';
@@ -81,6 +81,7 @@ function useOfflineKeeper(
   inputs: ResolutionInputs,
   version: number,
   active: boolean,
+  read: ContentReads,
   sharedReads: () => ContentReads | undefined,
 ) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: version forces a new round; sharedReads is read at that moment
@@ -95,13 +96,13 @@ function useOfflineKeeper(
     };
     // a round that fails (the worker went away) changes nothing: the next one tries again
     const again = (reads: ContentReads) => void round(reads).catch(() => undefined);
-    again(sharedReads() ?? contentReads());
-    const timer = setInterval(() => again(contentReads()), KEEP_EVERY_MS);
+    again(sharedReads() ?? contentReads(read));
+    const timer = setInterval(() => again(contentReads(read)), KEEP_EVERY_MS);
     return () => {
       stale = true;
       clearInterval(timer);
     };
-  }, [inputs, version, active]);
+  }, [inputs, version, active, read]);
 }
 
 export function useDisplayPlayer(
@@ -113,9 +114,13 @@ export function useDisplayPlayer(
     board: WaitingBoard;
     /** the second a showing's video reached (its play record names it), null when not known */
     reachedOf?: (step: number) => number | null;
+    /** the display's socket: the content is read over it while it is live (none: over HTTP) */
+    link?: ContentLink | null;
   },
 ) {
   const inputs = useMemo(() => deviceInputs(screen), [screen]);
+  const link = opts.link ?? null;
+  const read = useMemo(() => displayReads(link), [link]);
   const [resolution, setResolution] = useState<Resolution>(() => resolveScreen(inputs, Date.now()));
   const playing = resolution.playing;
   const [slides, setSlides] = useState<Slide[]>([]);
@@ -173,7 +178,7 @@ export function useDisplayPlayer(
       board.wait('content', Date.now() + ms);
       timer = setTimeout(() => setRetry((n) => n + 1), ms);
     };
-    const reads = contentReads();
+    const reads = contentReads(read);
     changeReads.current = { commit: thisCommit, reads };
     slidesOf(playing, reads)
       .then(({ slides: next, missing }) => {
@@ -198,10 +203,10 @@ export function useDisplayPlayer(
       stale = true;
       clearTimeout(timer);
     };
-  }, [playingKey, opts.version, retry, active, board]);
+  }, [playingKey, opts.version, retry, active, board, read]);
   useEffect(() => () => board.done('content'), [board]);
 
-  useOfflineKeeper(inputs, opts.version, active, () =>
+  useOfflineKeeper(inputs, opts.version, active, read, () =>
     changeReads.current?.commit === thisCommit ? changeReads.current.reads : undefined,
   );
 
