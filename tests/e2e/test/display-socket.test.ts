@@ -1,7 +1,7 @@
 // One connection per display, in a real browser (docs/device-socket.md): a paired display holds its socket and
 // sends its heartbeats and play batches over it, learns of a change of what it plays from a pushed manifest version,
-// and polls nothing (no heartbeat POST, no live stream, no manifest read but after a change); its revocation closes
-// the socket and it shows a pairing code again. With the WebSocket blocked (a proxy that refuses it) the display
+// and polls nothing (no heartbeat POST, no live stream, no manifest read but after a change, its content read over the
+// socket); its revocation closes the socket and it shows a pairing code again. With the WebSocket blocked (a proxy that refuses it) the display
 // falls back to the HTTP device API and the live stream by itself: it still plays and reports.
 import type { FleetHealth, ScreenHealth } from '@pagecast/contracts';
 import type { Page } from 'playwright-core';
@@ -96,6 +96,15 @@ describe('one connection per display', () => {
     expect(since.filter((r) => r.method === 'POST' && r.path.startsWith('/api/screens/device/'))).toEqual([]);
     // the manifest is read only after a pushed change (one here)
     expect(since.filter((r) => r.path === '/api/screens/device/me').length).toBeLessThanOrEqual(manifests() - before);
+    // its content (the file's pages) read over the socket, answered by file-conversion with its ETag; none over HTTP
+    expect(since.filter((r) => r.path.startsWith('/api/files/') || r.path.startsWith('/api/playlists/'))).toEqual([]);
+    const pagesRead = calls.socket.sent.find(
+      (f) => f.type === 'pages' && (f.body as { id?: string } | undefined)?.id === fileId,
+    );
+    expect(pagesRead).toBeTruthy();
+    const answered = calls.socket.received.find((f) => f.type === 'reply' && f.ref === pagesRead?.ref);
+    expect(answered).toMatchObject({ status: 200, etag: expect.stringMatching(/^W\//) });
+    expect(Array.isArray(answered?.body) && answered.body.length).toBeGreaterThan(0);
     expect(calls.socket.closed).toBe(0);
 
     // revoked: the socket closes at once and the display shows a pairing code again

@@ -150,6 +150,11 @@ export function createDeviceView(collections: {
     .on([subjects.screenChanged, subjects.screenRevoked], (data) => screens.read([data.screenId]))
     .on(subjects.screenPaired, (data) => screens.read(data.screenIds))
     .on(subjects.fleetChanged, async (data) => {
+      // a takeover changes the owner's fleet document alone (its running takeovers), no screen or group record:
+      // re-reading every screen it names (the whole fleet, for one on all screens) cost each instance thousands of
+      // reads at the moment the displays ask for their new manifests
+      if (data.kind === 'takeover-started' || data.kind === 'takeover-ended')
+        return void (await fleets.read([data.ownerId]));
       const [read] = await Promise.all([screens.read(data.screenIds), fleets.read([data.ownerId])]);
       // the group it names, and every group its screens are in now (a group changed while it had no member
       // announces nothing: the screen that joins it later brings its re-read)
