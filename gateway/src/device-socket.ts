@@ -107,6 +107,10 @@ export type RefusalCode = 'RATE_LIMITED' | 'CROSS_SITE_REQUEST' | 'UNAUTHORIZED'
 /** A refused upgrade the operator must hear of (the display can do nothing about it) is logged at most this often. */
 const UNAVAILABLE_WARN_MS = 10_000;
 
+/** The first wait before a hello screens did not answer is asked again, and the longest (doubling, with jitter). */
+const HELLO_RETRY_MIN_MS = 1_000;
+const HELLO_RETRY_MAX_MS = 15_000;
+
 /** Calls relayed at once per socket; more are answered 429 (send again later). */
 const MAX_INFLIGHT = 16;
 /**
@@ -240,8 +244,22 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
 
   const revokeConn = (c: Conn) => c.ws.close(DEVICE_SOCKET_CLOSE.revoked, 'revoked');
 
+  // hellos screens did not answer (busy, restarting): logged at most every UNAVAILABLE_WARN_MS with how many
+  let unanswered = { since: 0, n: 0 };
+  const helloUnanswered = (status: number, screenId: string) => {
+    unanswered.n++;
+    const now = Date.now();
+    if (now - unanswered.since < UNAVAILABLE_WARN_MS) return;
+    logger.warn(
+      { status, screenId, unanswered: unanswered.n },
+      'device socket: screens gave no manifest version; asking again on the same sockets, backing off',
+    );
+    unanswered = { since: now, n: 0 };
+  };
+
   /** `hello`: the current version, from what the gateway knows of the screen, else from screens. */
-  const hello = async (c: Conn, version: string | null) => {
+  const hello = async (c: Conn, version: string | null, attempt = 0): Promise<void> => {
+    if (attempt > 0 && c.ws.readyState !== 1) return;
     c.version = version;
     const screen = byScreen.get(c.device.screenId);
     if (screen?.version !== undefined) {
@@ -252,9 +270,23 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
     const answer = await askVersion(c);
     if (answer.status === 401) return revokeConn(c);
     if (answer.version === undefined) {
-      // screens could not answer: the display reconnects later (its manifest is kept meanwhile)
-      logger.warn({ status: answer.status, screenId: c.device.screenId }, 'device socket: no manifest version');
-      return c.ws.close(DEVICE_SOCKET_CLOSE.tryAgain, 'try again');
+      // screens could not answer (busy, restarting): asked again later on this socket, the wait doubling with jitter;
+      // the display waits for its `manifest` (keeping what it plays). Closing it instead (1013) made every display
+      // reconnect and ask again at once: at a fleet's boot on a busy core each retry was a new upgrade, a new hello
+      // and its play batches again, and screens never caught up (4,348 closes in a 5,000-display run)
+      if (c.ws.readyState !== 1) return;
+      helloUnanswered(answer.status, c.device.screenId);
+      const ceiling = Math.min(HELLO_RETRY_MAX_MS, HELLO_RETRY_MIN_MS * 2 ** attempt);
+      const t = setTimeout(
+        () =>
+          void hello(c, version, attempt + 1).catch((err) => {
+            logger.warn({ err }, 'device socket: hello failed');
+            c.ws.close(DEVICE_SOCKET_CLOSE.tryAgain, 'try again');
+          }),
+        Math.round(ceiling / 2 + (Math.random() * ceiling) / 2),
+      );
+      t.unref();
+      return;
     }
     const now = byScreen.get(c.device.screenId);
     // remembered only when no change was heard while asking (else a newer version may exist)

@@ -56,6 +56,8 @@ const manifests = new Map<string, string>();
 const seen: Array<{ type: string; device: Device; body: unknown }> = [];
 const counted = new Set<string>();
 const revokedScreens = new Set<string>();
+/** screens whose manifest the stand-in does not give, this many times more (busy) */
+const busyScreens = new Map<string, number>();
 let holdPlays: Promise<void> | undefined;
 
 async function startJwks() {
@@ -84,6 +86,12 @@ beforeAll(async () => {
     handlers: {
       manifest: (device) => {
         if (revokedScreens.has(device.screenId)) throw new AppError('UNAUTHORIZED');
+        const busy = busyScreens.get(device.screenId) ?? 0;
+        if (busy > 0) {
+          busyScreens.set(device.screenId, busy - 1);
+          seen.push({ type: 'manifest-busy', device: strip(device), body: undefined });
+          throw new AppError('SERVICE_UNAVAILABLE');
+        }
         seen.push({ type: 'manifest', device: strip(device), body: undefined });
         const version = versions.get(device.screenId) ?? 'W/"v0"';
         const manifest = manifests.get(device.screenId);
@@ -516,6 +524,25 @@ describe("the display's socket at the gateway", () => {
     const s = await openSocket(url, cookie);
     s.send({ type: 'hello', version: null });
     expect(await s.closed()).toMatchObject({ code: DEVICE_SOCKET_CLOSE.revoked });
+  });
+
+  it('keeps a socket whose hello screens could not answer and asks again, backing off, until it answers', async () => {
+    const [{ url }] = gateways as [Started];
+    const { device, cookie } = await newDevice();
+    versions.set(device.screenId, 'W/"busy1"');
+    busyScreens.set(device.screenId, 2);
+    const s = await openSocket(url, cookie);
+    const opened = Date.now();
+    s.send({ type: 'hello', version: null });
+    expect(await s.next('manifest')).toEqual({ type: 'manifest', version: 'W/"busy1"' });
+    // asked three times on the one socket: two refusals, then the version, after waits of 0.5-1 s and 1-2 s
+    const asked = seen.filter((c) => c.device.deviceId === device.deviceId && c.type.startsWith('manifest'));
+    expect(asked.map((c) => c.type)).toEqual(['manifest-busy', 'manifest-busy', 'manifest']);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(1_400);
+    expect(s.frames.filter((f) => f.type === 'manifest')).toHaveLength(1);
+    s.send({ type: 'heartbeat', ref: 1, body: heartbeatBody });
+    expect((await s.reply(1)).status).toBe(200);
+    s.ws.close();
   });
 
   it('a play batch whose reply was lost with the socket is sent again on a new one and counted once', async () => {
