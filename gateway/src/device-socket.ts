@@ -12,6 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
   type AnyEvent,
+  backoffDelay,
   DEVICE_COOKIE,
   DEVICE_SOCKET_CALLS,
   DEVICE_SOCKET_CLOSE,
@@ -276,14 +277,13 @@ export function createDeviceSockets(opts: DeviceSocketOptions) {
       // and its play batches again, and screens never caught up (4,348 closes in a 5,000-display run)
       if (c.ws.readyState !== 1) return;
       helloUnanswered(answer.status, c.device.screenId);
-      const ceiling = Math.min(HELLO_RETRY_MAX_MS, HELLO_RETRY_MIN_MS * 2 ** attempt);
       const t = setTimeout(
         () =>
           void hello(c, version, attempt + 1).catch((err) => {
             logger.warn({ err }, 'device socket: hello failed');
             c.ws.close(DEVICE_SOCKET_CLOSE.tryAgain, 'try again');
           }),
-        Math.round(ceiling / 2 + (Math.random() * ceiling) / 2),
+        backoffDelay(attempt + 1, HELLO_RETRY_MIN_MS, HELLO_RETRY_MAX_MS),
       );
       t.unref();
       return;

@@ -580,10 +580,11 @@ function display(screen, end) {
       ws.send(JSON.stringify({ type: 'hello', version: d.version }));
       // as the display page watches what it plays: its playlist and the playlist's file (changes come as events)
       ws.send(JSON.stringify({ type: 'watch', playlists: [setup.playlistId], files: [setup.fileId] }));
-      // a batch not answered before a drop is sent again on the new socket (idempotent by record id)
+      // a batch not answered before a drop is sent again on the new socket (idempotent by record id); the reads
+      // were failed at the drop (failReads), so what else waits is a call not worth sending again (a heartbeat)
       for (const [ref, w] of d.waiting) {
         if (w.type === 'plays') ws.send(JSON.stringify(w.frame));
-        else if (!w.resolve) d.waiting.delete(ref);
+        else d.waiting.delete(ref);
       }
     };
     ws.onmessage = (e) => {

@@ -22,6 +22,7 @@ export * from './api/transfers';
 export * from './api/user';
 export * from './api/wall-time';
 export * from './api/workspaces';
+export * from './backoff';
 export * from './constants';
 export * from './errors';
 export * from './events';

@@ -2,6 +2,7 @@
 // store coming up in the same compose run) must wait for them, not exit on the first time-out: each start-up step
 // is tried again, waiting longer each time, with one log line per failure, until START_TIMEOUT_MS has passed since
 // the service began to start; only then does the start fail, saying what it waited for.
+import { backoffDelay } from '@pagecast/contracts';
 import type { pino } from 'pino';
 
 /** How long a start waits for its servers in all (START_TIMEOUT_MS overrides it). */
@@ -11,8 +12,7 @@ const LONGEST_WAIT_MS = 5000;
 
 /** The wait after `failures` failures: 250 ms doubling to 5 s, drawn between half and all of it (no lockstep). */
 export function startRetryDelay(failures: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(Math.max(failures, 1) - 1, 20));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  return backoffDelay(failures, FIRST_WAIT_MS, LONGEST_WAIT_MS, random);
 }
 
 /** Thrown when a server was not there within the bound; `cause` is the last failure. */

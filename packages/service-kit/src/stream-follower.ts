@@ -1,3 +1,4 @@
+import { backoffDelay } from '@pagecast/contracts';
 import type { pino } from 'pino';
 
 export interface StreamFollower {
@@ -50,8 +51,7 @@ export function followStream(
       } catch (err) {
         if (!going()) break; // stopped, or no longer wanted: the failure is the closing itself
         failures++;
-        const ceiling = Math.min(maxMs, minMs * 2 ** (failures - 1));
-        const waitMs = Math.round(ceiling / 2 + (random() * ceiling) / 2);
+        const waitMs = backoffDelay(failures, minMs, maxMs, random);
         opts.logger?.[opts.level ?? 'error'](
           { err, failures, waitMs },
           `${opts.name}: waiting for ${opts.waitingFor}; trying again in ${(waitMs / 1000).toFixed(1)} s`,

@@ -2,20 +2,16 @@
 // must answer what the HTTP reads answer (status, body, ETag) under the same rules, and 304 with the ETag held, so a
 // display may read either way and hold one ETag per resource.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { deviceRpcClient, signDeviceIdentityHeader } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
-  corpus,
+  convertedPdf,
   destroyService,
-  fileBytes,
   newUser,
   publishEvent,
   startService,
   type TestService,
-  upload,
-  waitConverted,
   waitFor,
 } from './helpers';
 
@@ -47,14 +43,7 @@ async function overSocket(as: Device, type: string, body: unknown) {
 const itemsPath = (id: string) => `/api/playlists/${id}/items`;
 const pagesPath = (id: string) => `/api/files/${id}/pages?signage_mode=true`;
 
-async function uploaded(title: string, pdf: string): Promise<string> {
-  const up = await upload(svc, owner, await fileBytes(join(corpus, 'pdf', pdf)), { title });
-  expect(up.status).toBe(200);
-  const converted = await waitConverted(svc, owner, up.body.id as string);
-  // converted (not failed): its pages are there to read
-  expect(converted.pageCount).toBeGreaterThan(0);
-  return up.body.id as string;
-}
+const uploaded = (title: string, pdf: string) => convertedPdf(svc, owner, title, pdf);
 
 beforeAll(async () => {
   svc = await startService();

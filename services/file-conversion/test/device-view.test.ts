@@ -3,22 +3,18 @@
 // display at once (each wait is far shorter than any age that could explain the change), the same after a restart,
 // and from memory alone once warm.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { signDeviceIdentityHeader } from '@pagecast/service-kit';
 import { uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteFile } from '../src/use-cases/delete-file';
 import {
   call,
-  corpus,
+  convertedPdf,
   destroyService,
-  fileBytes,
   newUser,
   publishEvent,
   startService,
   type TestService,
-  upload,
-  waitConverted,
   waitFor,
 } from './helpers';
 
@@ -61,12 +57,7 @@ const assign = (as: Device, playlistIds: string[], fileIds: string[] = []) =>
     fileIds,
   });
 
-async function uploaded(title: string, pdf: string): Promise<string> {
-  const up = await upload(a, owner, await fileBytes(join(corpus, 'pdf', pdf)), { title });
-  expect(up.status).toBe(200);
-  await waitConverted(a, owner, up.body.id as string);
-  return up.body.id as string;
-}
+const uploaded = (title: string, pdf: string) => convertedPdf(a, owner, title, pdf);
 
 async function playlist(name: string, fileIds: string[]): Promise<string> {
   const id = (await call(a, owner, 'POST', '/api/playlists', { name })).body.id as string;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { WorkspaceRole } from '@pagecast/contracts';
 import { signIdentityHeader } from '@pagecast/service-kit';
 import { callService, publishEvent, testEnv, uniqueName, waitFor as kitWaitFor } from '@pagecast/service-kit/testing';
@@ -156,3 +156,12 @@ export async function objectNames(svc: TestService, prefix = ''): Promise<string
 }
 
 export const newUser = () => uniqueName('user');
+
+/** A PDF of the corpus (`pdf/<name>`) uploaded as `userId` and converted (its pages there to read): its id. */
+export async function convertedPdf(svc: TestService, userId: string, title: string, pdf: string): Promise<string> {
+  const up = await upload(svc, userId, await fileBytes(join(corpus, 'pdf', pdf)), { title });
+  if (up.status !== 200) throw new Error(`upload of ${pdf} answered ${up.status}: ${JSON.stringify(up.body)}`);
+  const converted = await waitConverted(svc, userId, up.body.id as string);
+  if (!(converted.pageCount > 0)) throw new Error(`${pdf} did not convert: ${converted.status}`);
+  return up.body.id as string;
+}

@@ -2,13 +2,11 @@
 // (`rpc.files.device.<type>`, queue group `file-conversion`), answered here by the use cases of the HTTP reads
 // (use-cases/device-reads.ts), with the same rules, bodies, error bodies and ETags: after a playlist edit thousands
 // of displays read at once, and over HTTP each read was a new connection and two HTTP hops.
-import { DeviceReadRequest, type DeviceIdentity } from '@pagecast/contracts';
+import { DeviceReadRequest } from '@pagecast/contracts';
 import { conditionalAnswer, DEVICE_READ_QUEUE, parseWith, serveDeviceRpc } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
+import { deviceCaller } from '../http/caller';
 import { deviceFilePages, devicePlaylistItems } from '../use-cases/device-reads';
-
-const callerOf = (device: DeviceIdentity) =>
-  ({ kind: 'device', screenId: device.screenId, ownerId: device.ownerId }) as const;
 
 export function serveDeviceReads(ctx: ServiceContext) {
   return serveDeviceRpc(ctx.nats.nc, {
@@ -20,12 +18,12 @@ export function serveDeviceReads(ctx: ServiceContext) {
       // GET /api/playlists/:id/items
       playlist: async (device, body) => {
         const { id, etag } = parseWith(DeviceReadRequest, body);
-        return conditionalAnswer(await devicePlaylistItems(ctx, callerOf(device), id), etag);
+        return conditionalAnswer(await devicePlaylistItems(ctx, deviceCaller(device), id), etag);
       },
       // GET /api/files/:id/pages?signage_mode=true (what it plays: the player's use)
       pages: async (device, body) => {
         const { id, etag } = parseWith(DeviceReadRequest, body);
-        return conditionalAnswer(await deviceFilePages(ctx, callerOf(device), id, 'play'), etag);
+        return conditionalAnswer(await deviceFilePages(ctx, deviceCaller(device), id, 'play'), etag);
       },
     },
   });

@@ -1,6 +1,16 @@
+import type { DeviceIdentity } from '@pagecast/contracts';
 import { requireActor } from '@pagecast/service-kit';
 import type { Request } from 'express';
 import type { Caller } from '../use-cases/reader';
+
+/** A paired display reads as its screen, within its owner's workspace (over HTTP or over its socket). */
+export const deviceCaller = (
+  device: Pick<DeviceIdentity, 'screenId' | 'ownerId'>,
+): Extract<Caller, { kind: 'device' }> => ({
+  kind: 'device',
+  screenId: device.screenId,
+  ownerId: device.ownerId,
+});
 
 /**
  * Who calls for the player: a paired display (as the gateway verified it), else a member (anonymous: 401), who reads
@@ -8,6 +18,6 @@ import type { Caller } from '../use-cases/reader';
  */
 export function callerOf(req: Request, action: 'files.read' | 'playlists.read'): Caller {
   const device = req.device;
-  if (device) return { kind: 'device', screenId: device.screenId, ownerId: device.ownerId };
+  if (device) return deviceCaller(device);
   return { kind: 'member', userId: requireActor(req, action).workspaceId };
 }

@@ -13,6 +13,7 @@
 // again (on whichever path is up then): the play batch path counts each record once, so at least once is safe. A
 // content read whose reply never came is made over HTTP at once (content-reads.ts).
 import {
+  backoffDelay,
   DEVICE_SOCKET_CLOSE,
   DEVICE_SOCKET_PATH,
   type DEVICE_SOCKET_READS,
@@ -81,7 +82,7 @@ export interface DeviceLinkDeps {
 }
 
 /** The wait before a fallen-back display tries the socket again: equal jitter, as retry.ts draws every wait. */
-const socketRetryDelay = (random: () => number) => Math.round(SOCKET_RETRY_MS / 2 + (random() * SOCKET_RETRY_MS) / 2);
+const socketRetryDelay = (random: () => number) => backoffDelay(1, SOCKET_RETRY_MS, SOCKET_RETRY_MS, random);
 
 /** Calls sent and not answered yet, by ref: each answered by its reply, failed after CALL_TIMEOUT_MS or a close. */
 function pendingCalls() {

@@ -2,6 +2,7 @@
 // one address reboot at once, a 503, a network cut), forever, waiting longer each time up to a ceiling, each wait
 // drawn at random (so displays that failed together do not come back together), and it says on screen what it is
 // waiting for (`WaitingBoard`, shown by the page).
+import { backoffDelay } from '@pagecast/contracts';
 import { useSyncExternalStore } from 'react';
 
 /** The first wait after a failure. */
@@ -14,8 +15,7 @@ export const RETRY_MAX_MS = 15_000;
  * it ("equal jitter": never zero, so a crowd spreads out without hammering).
  */
 export function retryDelay(failures: number, random: () => number = Math.random, maxMs = RETRY_MAX_MS): number {
-  const ceiling = Math.min(maxMs, RETRY_FIRST_MS * 2 ** Math.min(Math.max(failures, 1) - 1, 30));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  return backoffDelay(failures, RETRY_FIRST_MS, maxMs, random);
 }
 
 /** What the display is waiting for, most important first (the page shows the first that waits). */
