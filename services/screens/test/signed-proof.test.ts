@@ -9,8 +9,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PlayProof, recordText, type SignedRecordFields } from '@pagecast/contracts';
 import { verifyProof } from '@pagecast/verify';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { announcer, assign, call, type Device, eventsHandled, member, postPlays, useService } from './helpers';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  announcer,
+  assign,
+  call,
+  type Device,
+  eventsHandled,
+  member,
+  postPlays,
+  startReplica,
+  useService,
+} from './helpers';
 import { makeSigner, type Signer, sha } from './display-signer';
 
 const svc = useService();
@@ -218,6 +228,51 @@ describe('signed proof of play', () => {
     const res = await send(device, fork.body);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: 'PLAY_CHAIN_CONFLICT', details: { head: { seq: 3 } } });
+  });
+
+  it('batches sent one after another are checked without reading their neighbours, and the chain rules still hold', async () => {
+    const owner = member();
+    const file = await facts.file(owner.userId, 1, Date.now() - 3_600_000);
+    const { signer, device } = await signingScreen(owner, [file]);
+    const places = vi.spyOn(svc.server.context.data.signed, 'batch');
+    const replica = await startReplica(svc);
+    try {
+      let head = { seq: 0, hash: '' };
+      const next = async () => {
+        const signed = await signer.signAt([rec(file)], head.seq + 1, head.hash);
+        head = { seq: head.seq + 1, hash: signed.hash };
+        return signed.body;
+      };
+      expect((await send(device, await next())).status).toBe(200);
+      const afterFirst = places.mock.calls.length;
+      for (let i = 0; i < 2; i++) expect((await send(device, await next())).status).toBe(200);
+      // places 2 and 3 follow the place this instance stored: no read of a neighbour
+      expect(places.mock.calls.length).toBe(afterFirst);
+
+      // a fork at the next place (another predecessor named) is refused, with where the chain stands
+      const fork = await signer.signAt([rec(file)], 4, await sha('another predecessor'));
+      const forked = await send(device, fork.body);
+      expect(forked.status).toBe(409);
+      expect(forked.body).toMatchObject({ code: 'PLAY_CHAIN_CONFLICT', details: { head: { seq: 3 } } });
+
+      // place 4 taken through the other instance, its answer lost: the same batch again here is a resend
+      const four = await next();
+      expect((await postPlays(replica, device, four)).body).toMatchObject({ accepted: 1 });
+      const again = await send(device, four);
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ accepted: 0, duplicates: 1 });
+      // and another batch in that place, through here, is a conflict
+      const other = await signer.signAt([rec(file)], 4, (await proofOf(owner, file)).batches[2]?.prev ?? '');
+      expect((await send(device, other.body)).status).toBe(409);
+      expect((await send(device, await next())).status).toBe(200);
+
+      const proof = verifyProof(await proofOf(owner, file));
+      expect(proof).toMatchObject({ ok: true, complete: true, summary: { records: 5 } });
+      expect(proof.notes).toEqual([]);
+    } finally {
+      places.mockRestore();
+      await replica.close();
+    }
   });
 
   it("a revoked display's key verifies nothing after its revocation", async () => {

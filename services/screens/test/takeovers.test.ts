@@ -2,7 +2,8 @@
 // or until ended; in the manifests with their end (so an offline display ends them by itself); overlapping ones
 // refused; the log of starts and ends; templates; plays during a file takeover counted as takeover plays.
 import { randomUUID } from 'node:crypto';
-import { TAKEOVER_BODY_MAX } from '@pagecast/contracts';
+import { PLAY_MAX_AGE_DAYS, TAKEOVER_BODY_MAX } from '@pagecast/contracts';
+import type { TakeoverDoc } from '../src/data';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fleetEvents, manifest, ok, refused, streamSeq } from './fleet-helpers';
 import { announcer, eventsHandled, member, pairDisplay, postPlays, useService } from './helpers';
@@ -274,5 +275,53 @@ describe('takeovers', () => {
       })
     ).body;
     expect(late).toMatchObject({ accepted: 0, refusedByReason: { 'not-assigned': 1 } });
+  });
+});
+
+describe('the takeovers proof of play reads', () => {
+  it('reads only the file takeovers that may cover a record still taken, and callers at once share one read', async () => {
+    const { takeovers } = svc.server.context.data.fleet;
+    const ownerId = `owner-${randomUUID()}`;
+    const now = svc.server.context.clock.ms();
+    const day = 86_400_000;
+    const doc = (id: string, over: Partial<TakeoverDoc>): TakeoverDoc => ({
+      _id: `${id}-${randomUUID()}`,
+      ownerId,
+      target: { kind: 'all' },
+      content: { kind: 'file', fileId: randomUUID() },
+      startedAt: new Date(now - 60 * day),
+      startedBy: ownerId,
+      endsAt: null,
+      endedAt: null,
+      endedBy: null,
+      screenIds: ['s1'],
+      templateId: null,
+      ...over,
+    });
+    const past = (days: number) => new Date(now - days * day);
+    const kept = [
+      doc('running', {}),
+      doc('ended-lately', { endedAt: past(PLAY_MAX_AGE_DAYS - 1), endedBy: ownerId }),
+      doc('ends-later', { endsAt: new Date(now + day) }),
+      doc('ended-on-time-lately', { endsAt: past(2) }),
+    ];
+    const dropped = [
+      doc('ended-long-ago', { endedAt: past(PLAY_MAX_AGE_DAYS + 2), endedBy: ownerId }),
+      doc('ended-on-time-long-ago', { endsAt: past(PLAY_MAX_AGE_DAYS + 2) }),
+      doc('message', { content: { kind: 'message', title: 't', body: 'b' } }),
+    ];
+    for (const d of [...kept, ...dropped]) await takeovers.insert(d);
+
+    const reads = await Promise.all(Array.from({ length: 5 }, () => takeovers.recentOfOwner(ownerId, now, false)));
+    expect(reads[0]?.map((d) => d._id).sort()).toEqual(kept.map((d) => d._id).sort());
+    // one read for all five (the same documents, not five copies of them)
+    for (const r of reads) expect(r).toBe(reads[0]);
+
+    // a start on this instance is seen at once, and a fresh read is its own
+    const started = doc('started-now', { startedAt: new Date(now) });
+    await takeovers.insert(started);
+    const after = await takeovers.recentOfOwner(ownerId, now, false);
+    expect(after.map((d) => d._id)).toContain(started._id);
+    expect(await takeovers.recentOfOwner(ownerId, now, true)).not.toBe(after);
   });
 });

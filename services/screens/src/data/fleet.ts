@@ -3,13 +3,14 @@
 // the owner's fleet document and the screen's groups from the device view (device-view.ts: in memory, re-read here
 // after every write of a group or fleet document, before the call answers); the member's own pages may filter by
 // owner (FerretDB scans those: a member's list, not a display's path).
-import type {
-  MemberTakeoverContent,
-  OpeningHours,
-  ScreenAssignment,
-  ScreenPlace,
-  TakeoverContent,
-  TakeoverTarget,
+import {
+  type MemberTakeoverContent,
+  type OpeningHours,
+  PLAY_MAX_AGE_DAYS,
+  type ScreenAssignment,
+  type ScreenPlace,
+  type TakeoverContent,
+  type TakeoverTarget,
 } from '@pagecast/contracts';
 import { isDuplicateKeyError, LRUCache, onceUntilFailure } from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
@@ -102,6 +103,13 @@ export interface FleetView {
   refreshFleet(ownerId: string): Promise<void>;
 }
 
+/**
+ * A takeover that ended (or was set to end) longer ago than this before a read covers no record the service still
+ * takes (PLAY_MAX_AGE_DAYS), with a day's slack for a list kept a minute: proof of play never reads it again, so
+ * its cost stays the same however many takeovers an owner ran over the years.
+ */
+const TAKEOVER_HORIZON_MS = (PLAY_MAX_AGE_DAYS + 1) * 86_400_000;
+
 export function createFleetRepository(conn: mongoose.Connection, view: FleetView) {
   const groups = conn.collection<GroupDoc>('screen_groups');
   const fleets = conn.collection<FleetDoc>('screen_fleets');
@@ -114,6 +122,10 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
     ttlResolution: 0,
     perf: { now: () => clock },
   });
+  /** the reads running per owner: a minute's end finds every judge group of the owner's screens missing it at once */
+  const reading = new Map<string, Promise<TakeoverDoc[]>>();
+  /** bumped by every start and end on this instance: a read that overlapped one is answered but not kept */
+  let writes = 0;
   const log = conn.collection<TakeoverLogDoc>('screen_takeover_log');
   const templates = conn.collection<TemplateDoc>('screen_takeover_templates');
   const changes = conn.collection<ChangeDoc>('screen_changes');
@@ -187,16 +199,39 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
       get: (id: string) => takeovers.findOne({ _id: id }),
       ofOwner: (ownerId: string) => takeovers.find({ ownerId }).toArray(),
       /**
-       * The owner's takeovers as read within the last minute of `now` (10,000 owners kept), or afresh: proof of play;
-       * a takeover started or ended on this instance is seen at once.
+       * The owner's file takeovers that may cover a record the service still takes (running, or ended within
+       * TAKEOVER_HORIZON_MS of `now`), as read within the last minute of `now` (10,000 owners kept), or afresh: proof
+       * of play, for every batch; a takeover started or ended on this instance is seen at once. The callers that
+       * find none kept share one read (each document names every screen it covered: thousands of ids).
        */
-      async recentOfOwner(ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
+      recentOfOwner(ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
         clock = now;
         const hit = fresh ? undefined : recentByOwner.get(ownerId);
-        if (hit) return hit;
-        const docs = await takeovers.find({ ownerId }).toArray();
-        recentByOwner.set(ownerId, docs, { start: now });
-        return docs;
+        if (hit) return Promise.resolve(hit);
+        const running = fresh ? undefined : reading.get(ownerId);
+        if (running) return running;
+        const since = new Date(now - TAKEOVER_HORIZON_MS);
+        const before = writes;
+        const read = takeovers
+          .find({
+            ownerId,
+            'content.kind': 'file',
+            $or: [
+              { endedAt: { $gte: since } },
+              { endedAt: null, endsAt: null },
+              { endedAt: null, endsAt: { $gte: since } },
+            ],
+          })
+          .toArray()
+          .then((docs) => {
+            if (writes === before) recentByOwner.set(ownerId, docs, { start: now });
+            return docs;
+          })
+          .finally(() => {
+            if (reading.get(ownerId) === read) reading.delete(ownerId);
+          });
+        reading.set(ownerId, read);
+        return read;
       },
       /** The members with an alert takeover of this event not ended by hand or by the feed (a report's rare read). */
       async ownersOfAlert(eventId: string): Promise<string[]> {
@@ -216,11 +251,15 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
       insert: async (doc: TakeoverDoc) => {
         await ensureIndexes();
         await takeovers.insertOne(doc);
+        writes++;
+        reading.delete(doc.ownerId);
         recentByOwner.delete(doc.ownerId);
       },
       /** `ownerId`: the takeover's owner, whose recent takeovers are read again */
       end: async (id: string, ownerId: string, endedAt: Date, endedBy: string) => {
         await takeovers.updateOne({ _id: id }, { $set: { endedAt, endedBy } });
+        writes++;
+        reading.delete(ownerId);
         recentByOwner.delete(ownerId);
       },
     },

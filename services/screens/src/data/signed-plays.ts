@@ -19,6 +19,7 @@ import {
   insertManyOnce,
   isDuplicateKeyError,
   type Logger,
+  LRUCache,
   type Nats,
   readByIds,
 } from '@pagecast/service-kit';
@@ -78,6 +79,8 @@ interface ChainHeadDoc {
 const HEAD_EVERY = 16;
 /** Places looked for in one read when finding the head from its note. */
 const PROBE = 2 * HEAD_EVERY;
+/** Keys whose last place stored or found here is held (the least recently used goes first: it is read again). */
+const TIPS_MAX = 100_000;
 
 export function createSignedPlayRepository(
   conn: mongoose.Connection,
@@ -125,6 +128,13 @@ export function createSignedPlayRepository(
     const docs = await batches.find({ _id: { $in: ids } }, { projection: { seq: 1, hash: 1 } }).toArray();
     return new Map(docs.map((d) => [d._id, { seq: d.seq, hash: d.hash }]));
   });
+  // Per key, the last place this instance stored or found (a place, once taken, never changes): a display sends a
+  // batch only once the one before was answered, so its next batch names this place as its predecessor, and that
+  // batch's check needs no read (use-cases/signed-batch.ts).
+  const tips = new LRUCache<string, { seq: number; hash: string }>({ max: TIPS_MAX });
+  const noteTip = (keyId: string, seq: number, hash: string) => {
+    if (seq > (tips.get(keyId)?.seq ?? 0)) tips.set(keyId, { seq, hash });
+  };
   const noteHead = (keyId: string, seq: number) =>
     heads.updateOne({ _id: keyId }, { $max: { seq } }, { upsert: true }).then(() => undefined);
   const events = eventRoutes()
@@ -183,6 +193,10 @@ export function createSignedPlayRepository(
     },
     keysOf: (screenIds: string[]) => keys.find({ _id: { $in: screenIds } }).toArray(),
     batch: async (keyId: string, seq: number) => (await places.load(id(keyId, seq))) ?? null,
+    /** The last place of the key this instance stored or found (undefined: none held). */
+    tip: (keyId: string) => tips.get(keyId),
+    /** A place of the key found taken by the batch that took it (a resend answered). */
+    noteTip,
     /**
      * Where the key's chain stands: its highest place stored. Found from the head's note by reads by `_id` (a
      * query by keyId sorted by seq reads every batch ever kept on FerretDB, which indexes only `_id`: 257 ms a call
@@ -208,6 +222,7 @@ export function createSignedPlayRepository(
         if (top.seq < from + PROBE - 1) break;
         from = top.seq;
       }
+      if (top.seq > 0) noteTip(keyId, top.seq, top.hash);
       return top;
     },
     /** Stores the batch in its place: false when that place was taken (by this batch before, or another). */
@@ -215,6 +230,7 @@ export function createSignedPlayRepository(
       // its own key in the group (two calls for one place both reach the insert; one of them finds it taken)
       await writer.add(randomUUID(), doc);
       if (taken.has(doc)) return false;
+      noteTip(doc.keyId, doc.seq, doc.hash);
       // out of order, before it is answered (head() counts on the places after its note being contiguous); else now
       // and then, off the batch's way (a note a little behind costs head() one more read)
       if (doc.arrival !== 'in-order') await noteHead(doc.keyId, doc.seq);

@@ -46,6 +46,17 @@ async function checkContent(ctx: ServiceContext, ownerId: string, content: Membe
   if (content.kind === 'file') await checkFile(ctx, ownerId, content.fileId, ctx.clock.ms());
 }
 
+/** Each takeover's screens as a set, while its document is held (a fleet's takeover names thousands). */
+const screenSets = new WeakMap<TakeoverDoc, Set<string>>();
+const coveredBy = (d: TakeoverDoc): Set<string> => {
+  let set = screenSets.get(d);
+  if (!set) {
+    set = new Set(d.screenIds);
+    screenSets.set(d, set);
+  }
+  return set;
+};
+
 /** The file takeovers that covered this screen (the screens they covered when they started), for proof of play. */
 export async function takeoverPeriods(
   ctx: ServiceContext,
@@ -55,7 +66,7 @@ export async function takeoverPeriods(
 ): Promise<TakeoverPeriod[]> {
   const docs = await ctx.data.fleet.takeovers.recentOfOwner(screen.ownerId, now, fresh);
   return docs.flatMap((d) =>
-    d.content.kind === 'file' && d.screenIds.includes(screen._id)
+    d.content.kind === 'file' && coveredBy(d).has(screen._id)
       ? [
           {
             id: d._id,
