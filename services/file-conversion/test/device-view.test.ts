@@ -3,6 +3,7 @@
 // display at once (each wait is far shorter than any age that could explain the change), the same after a restart,
 // and from memory alone once warm.
 import { randomUUID } from 'node:crypto';
+import { INTERNAL_MEDIA_ACCESS_PATH } from '@pagecast/contracts';
 import { signDeviceIdentityHeader } from '@pagecast/service-kit';
 import { uniqueName } from '@pagecast/service-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,18 @@ describe('what a display may read, on every instance', () => {
     }
   });
 
+  it('a file deleted through A: B refuses its images at once, though it remembered which files show them', async () => {
+    const f4 = await uploaded('images deleted', 'noembed-sjis.pdf');
+    const d = await paired([await playlist('images', [f4])]);
+    const shown = await pages(b, d, f4);
+    expect(shown.status).toBe(200);
+    const image = (shown.body[0].imagePath as string).slice('/media/'.length);
+    const access = async () => (await asDevice(b, d, `${INTERNAL_MEDIA_ACCESS_PATH}/${image}`)).body.access;
+    expect(await access()).toBe('owner');
+    expect((await call(a, owner, 'DELETE', `/api/files/${f4}`)).status).toBe(200);
+    await waitFor("B refuses the deleted file's image", async () => (await access()) === null, AT_ONCE_MS);
+  });
+
   it('a restarted instance answers the same', async () => {
     const d = await paired([p2]);
     const answers = async (svc: TestService) =>
@@ -216,7 +229,7 @@ describe('what a display may read, on every instance', () => {
     expect(await answers(b)).toEqual(before);
   });
 
-  it('once warm, a display reads its items and pages without a database query', async () => {
+  it('once warm, a display reads its items, pages and images without a database query', async () => {
     const d = newDevice();
     await assign(d, [p1], [f2]);
     const conn = b.server.context.conn;
@@ -230,10 +243,15 @@ describe('what a display may read, on every instance', () => {
       await waitFor('B lets the display read', async () => (await items(b, d, p1)).status === 200);
       const boot = [await items(b, d, p1), await pages(b, d, f1), await pages(b, d, f2)];
       expect(boot.map((r) => r.status)).toEqual([200, 200, 200]);
+      // the gateway's check before it serves a page image (each image, every display)
+      const image = (boot[1]?.body[0].imagePath as string).slice('/media/'.length);
+      const access = () => asDevice(b, d, `${INTERNAL_MEDIA_ACCESS_PATH}/${image}`);
+      expect((await access()).body).toMatchObject({ access: 'owner' });
       expect(queries.length).toBeGreaterThan(0); // the count sees this instance's reads
       queries.length = 0;
       for (let i = 0; i < 5; i++) {
         expect(await Promise.all([items(b, d, p1), pages(b, d, f1), pages(b, d, f2)])).toEqual(boot);
+        expect((await access()).body).toMatchObject({ access: 'owner' });
       }
       expect(queries).toEqual([]);
     } finally {

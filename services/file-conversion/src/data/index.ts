@@ -54,17 +54,18 @@ export function createRepositories(
   const files = createFilesRepo(models, clock);
   const playlists = createPlaylistsRepo(conn, clock);
   const screenContent = createScreenContent(conn);
+  const screenViews = createScreenViews(conn, screenContent, models);
   return {
     models,
     owners: createOwners(models, clock),
     files,
-    imageFiles: createImageFiles(files),
+    imageFiles: createImageFiles(files, screenViews.file),
     playlists,
     storage: createStorage(s3, writer),
     resumable,
     uploadLocks: createUploadLocks(conn),
     screenContent,
-    screenViews: createScreenViews(conn, screenContent, models),
+    screenViews,
   };
 }
 
