@@ -4,7 +4,13 @@
 // Each entry also holds the opening hours that applied from its time and the screen's zone, so proof of
 // play can refuse records made while the screen was closed by the hours in force then.
 import type { OpeningHours, ScreenAssignment } from '@pagecast/contracts';
-import { isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
+import {
+  type ByIdCollection,
+  createBatchLoader,
+  isDuplicateKeyError,
+  LRUCache,
+  readByIds,
+} from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { AssignmentAt, HoursInForce } from '../domain';
 
@@ -37,6 +43,8 @@ const idOf = (screenId: string, seq: number) => `${screenId}#${seq}`;
 
 export function createAssignmentHistory(conn: mongoose.Connection) {
   const col = conn.collection<AssignmentHistoryDoc>('screen_assignments');
+  // the screens of a judge group read their entries together (a fleet's first batches after a boot: thousands)
+  const entryOf = createBatchLoader<string, AssignmentHistoryDoc>(readByIds(col as unknown as ByIdCollection));
   /** per screen: seq → entry (immutable; null: no entry has that number) */
   const known = new LRUCache<string, Map<number, AssignmentAt | null>>({ max: SCREENS_REMEMBERED });
 
@@ -126,8 +134,9 @@ export function createAssignmentHistory(conn: mongoose.Connection) {
         if (low === 0) return collect(0);
         const seqs: number[] = [];
         for (let seq = low - 1; seq >= Math.max(0, low - CHUNK); seq--) seqs.push(seq);
-        const docs = await col.find({ _id: { $in: seqs.map((seq) => idOf(screenId, seq)) } }).toArray();
+        const docs = await Promise.all(seqs.map((seq) => entryOf.load(idOf(screenId, seq))));
         for (const d of docs) {
+          if (!d) continue;
           entries.set(d.seq, {
             at: new Date(d.at).getTime(),
             assignment: d.assignment,

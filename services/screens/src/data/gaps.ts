@@ -1,7 +1,13 @@
 // When each display was out of contact (no heartbeat and no play batch for longer than SCREEN_OFFLINE_AFTER_SECONDS):
 // one push per reconnection to the screen's document (read by _id), so its records of that time may show what it
 // last received. Two instances that see the same reconnection push it twice: read as one.
-import { isDuplicateKeyError, LRUCache } from '@pagecast/service-kit';
+import {
+  type ByIdCollection,
+  createBatchLoader,
+  isDuplicateKeyError,
+  LRUCache,
+  readByIds,
+} from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { OfflineGap } from '../domain';
 
@@ -28,6 +34,9 @@ export function createGapRepository(conn: mongoose.Connection, opts: { maxAgeMs:
     perf: { now: () => clock },
   });
 
+  // the screens of a judge group read together (a fleet's first batches after a boot: thousands at once)
+  const gapsOf = createBatchLoader<string, GapsDoc>(readByIds(col as unknown as ByIdCollection));
+
   const normalise = (doc: GapsDoc | null): OfflineGap[] => {
     const byFrom = new Map<number, OfflineGap>();
     for (const g of doc?.gaps ?? []) {
@@ -43,7 +52,7 @@ export function createGapRepository(conn: mongoose.Connection, opts: { maxAgeMs:
       clock = now;
       const hit = fresh ? undefined : memory.get(screenId);
       if (hit) return hit;
-      const gaps = normalise(await col.findOne({ _id: screenId }));
+      const gaps = normalise((await gapsOf.load(screenId)) ?? null);
       memory.set(screenId, gaps, { start: now });
       return gaps;
     },

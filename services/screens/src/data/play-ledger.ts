@@ -4,7 +4,14 @@
 // the one write FerretDB makes atomic; an update is a read then a write there, docs/platform.md). Inserts of many
 // screens' batches go together in one command (the kit's group commit); old versions are deleted in small bursts, and
 // a head document says roughly where a screen's versions are, for a process that has none in memory.
-import { createGroupCommit, insertManyOnce, LRUCache } from '@pagecast/service-kit';
+import {
+  type ByIdCollection,
+  createBatchLoader,
+  createGroupCommit,
+  insertManyOnce,
+  LRUCache,
+  readByIds,
+} from '@pagecast/service-kit';
 import type mongoose from 'mongoose';
 import type { ClaimedPlay, Interval } from '../domain';
 
@@ -47,6 +54,10 @@ export function createPlayLedgerRepository(conn: mongoose.Connection) {
   const heads = conn.collection<LedgerHeadDoc>('screen_play_ledger_heads');
   /** what this process last read or wrote: it is usually the screen's only writer, so a batch need not read it */
   const memory = new LRUCache<string, PlayLedger>({ max: SCREENS_REMEMBERED });
+  // a screen's first batch since this process started reads its head and probes its versions: at a fleet's boot
+  // (or after a power cut) thousands at once, read in one `$in` per turn instead of two queries per screen
+  const headOf = createBatchLoader<string, LedgerHeadDoc>(readByIds(heads as unknown as ByIdCollection));
+  const versionOf = createBatchLoader<string, LedgerVersionDoc>(readByIds(versions as unknown as ByIdCollection));
   const chains = new Map<string, Promise<unknown>>();
   /** versions whose insert met one already there (another instance wrote that version first) */
   const lost = new Set<string>();
@@ -63,8 +74,11 @@ export function createPlayLedgerRepository(conn: mongoose.Connection) {
     let found: LedgerVersionDoc | undefined;
     for (let round = 0; round < 1000; round++) {
       const ids = Array.from({ length: PROBE }, (_, i) => idOf(screenId, base + i));
-      const docs = await versions.find({ _id: { $in: ids } }).toArray();
-      const newest = docs.reduce<LedgerVersionDoc | undefined>((a, d) => (!a || d.rev > a.rev ? d : a), undefined);
+      const docs = await Promise.all(ids.map((id) => versionOf.load(id)));
+      const newest = docs.reduce<LedgerVersionDoc | undefined>(
+        (a, d) => (d && (!a || d.rev > a.rev) ? d : a),
+        undefined,
+      );
       if (newest) found = newest;
       // the window held the newest unless its last number is taken (or nothing was found past a stale start)
       if (newest ? newest.rev < base + PROBE - 1 : found !== undefined || base === 0) break;
@@ -96,7 +110,7 @@ export function createPlayLedgerRepository(conn: mongoose.Connection) {
     async get(screenId: string, fresh = false): Promise<PlayLedger> {
       const known = memory.get(screenId);
       if (known && !fresh) return known;
-      const head = await heads.findOne({ _id: screenId });
+      const head = await headOf.load(screenId);
       return newestFrom(screenId, Math.max(known?.rev ?? 0, head?.rev ?? 0));
     },
     /**
