@@ -244,7 +244,7 @@ describe('what a display may read, on every instance', () => {
       const boot = [await items(b, d, p1), await pages(b, d, f1), await pages(b, d, f2)];
       expect(boot.map((r) => r.status)).toEqual([200, 200, 200]);
       // the gateway's check before it serves a page image (each image, every display)
-      const image = (boot[1]?.body[0].imagePath as string).slice('/media/'.length);
+      const image = String(boot[1]?.body[0]?.imagePath ?? '').slice('/media/'.length);
       const access = () => asDevice(b, d, `${INTERNAL_MEDIA_ACCESS_PATH}/${image}`);
       expect((await access()).body).toMatchObject({ access: 'owner' });
       expect(queries.length).toBeGreaterThan(0); // the count sees this instance's reads
