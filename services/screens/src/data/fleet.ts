@@ -114,18 +114,33 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
   const groups = conn.collection<GroupDoc>('screen_groups');
   const fleets = conn.collection<FleetDoc>('screen_fleets');
   const takeovers = conn.collection<TakeoverDoc>('screen_takeovers');
-  /** Each owner's takeovers as last read, per owner (proof of play reads them for every batch). */
   let clock = 0; // the service's clock as of the last read (tests move it): the ages are in it
-  const recentByOwner = new LRUCache<string, TakeoverDoc[]>({
+  /**
+   * Each owner's file takeovers as last read (proof of play reads them for every batch). The callers that find none
+   * kept share one read (a minute's end finds every judge group of the owner's screens missing it at once). A start
+   * or an end on this instance deletes the entry, which aborts a read running (it may have missed the change): its
+   * callers are refused by lru-cache and read again.
+   */
+  const recentByOwner = new LRUCache<string, TakeoverDoc[], number>({
     max: 10_000,
     ttl: 60_000,
     ttlResolution: 0,
     perf: { now: () => clock },
+    fetchMethod: (ownerId, _stale, { context: now }) => {
+      const since = new Date(now - TAKEOVER_HORIZON_MS);
+      return takeovers
+        .find({
+          ownerId,
+          'content.kind': 'file',
+          $or: [
+            { endedAt: { $gte: since } },
+            { endedAt: null, endsAt: null },
+            { endedAt: null, endsAt: { $gte: since } },
+          ],
+        })
+        .toArray();
+    },
   });
-  /** the reads running per owner: a minute's end finds every judge group of the owner's screens missing it at once */
-  const reading = new Map<string, Promise<TakeoverDoc[]>>();
-  /** bumped by every start and end on this instance: a read that overlapped one is answered but not kept */
-  let writes = 0;
   const log = conn.collection<TakeoverLogDoc>('screen_takeover_log');
   const templates = conn.collection<TemplateDoc>('screen_takeover_templates');
   const changes = conn.collection<ChangeDoc>('screen_changes');
@@ -204,34 +219,18 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
        * of play, for every batch; a takeover started or ended on this instance is seen at once. The callers that
        * find none kept share one read (each document names every screen it covered: thousands of ids).
        */
-      recentOfOwner(ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
+      async recentOfOwner(ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
         clock = now;
-        const hit = fresh ? undefined : recentByOwner.get(ownerId);
-        if (hit) return Promise.resolve(hit);
-        const running = fresh ? undefined : reading.get(ownerId);
-        if (running) return running;
-        const since = new Date(now - TAKEOVER_HORIZON_MS);
-        const before = writes;
-        const read = takeovers
-          .find({
-            ownerId,
-            'content.kind': 'file',
-            $or: [
-              { endedAt: { $gte: since } },
-              { endedAt: null, endsAt: null },
-              { endedAt: null, endsAt: { $gte: since } },
-            ],
-          })
-          .toArray()
-          .then((docs) => {
-            if (writes === before) recentByOwner.set(ownerId, docs, { start: now });
-            return docs;
-          })
-          .finally(() => {
-            if (reading.get(ownerId) === read) reading.delete(ownerId);
-          });
-        reading.set(ownerId, read);
-        return read;
+        // a fresh read starts now: one running may have started before what the caller knows of
+        if (fresh) recentByOwner.delete(ownerId);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return (await recentByOwner.fetch(ownerId, { context: now })) ?? [];
+          } catch (err) {
+            // aborted by a start or an end meanwhile (or the read failed): read again, a few times at most
+            if (attempt >= 3) throw err;
+          }
+        }
       },
       /** The members with an alert takeover of this event not ended by hand or by the feed (a report's rare read). */
       async ownersOfAlert(eventId: string): Promise<string[]> {
@@ -251,15 +250,11 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
       insert: async (doc: TakeoverDoc) => {
         await ensureIndexes();
         await takeovers.insertOne(doc);
-        writes++;
-        reading.delete(doc.ownerId);
         recentByOwner.delete(doc.ownerId);
       },
       /** `ownerId`: the takeover's owner, whose recent takeovers are read again */
       end: async (id: string, ownerId: string, endedAt: Date, endedBy: string) => {
         await takeovers.updateOne({ _id: id }, { $set: { endedAt, endedBy } });
-        writes++;
-        reading.delete(ownerId);
         recentByOwner.delete(ownerId);
       },
     },
