@@ -58,10 +58,12 @@ const decode = (data: Uint8Array): ScreenStatus | null => {
 export async function createStatusRepository(nats: Nats, logger?: Logger) {
   const kv = await openKeyValue(nats, STATUS_BUCKET, { ttlMs: STATUS_TTL_MS });
   const all = new Map<string, { revision: number; status: ScreenStatus }>();
-  const apply = (key: string, revision: number, status: ScreenStatus | null) => {
+  /** `status`: the value, or how to decode it (not done for a revision held: this instance's own puts come back) */
+  const apply = (key: string, revision: number, status: ScreenStatus | null | (() => ScreenStatus | null)) => {
     const held = all.get(key);
     if (held && held.revision >= revision) return;
-    if (status) all.set(key, { revision, status });
+    const value = typeof status === 'function' ? status() : status;
+    if (value) all.set(key, { revision, status: value });
     else all.delete(key);
   };
   // every key, its last values first, then every change; after a failure from the last revision seen (the kit's
@@ -72,7 +74,7 @@ export async function createStatusRepository(nats: Nats, logger?: Logger) {
     open: async () => kv,
     name: 'screen statuses',
     logger,
-    onEntry: (e) => apply(e.key, e.revision, e.operation === 'PUT' ? decode(e.value) : null),
+    onEntry: (e) => apply(e.key, e.revision, e.operation === 'PUT' ? () => decode(e.value) : null),
   });
 
   /** A value the bucket has dropped by its age (expiry leaves no marker in a watch) is gone here too. */
