@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { corpusDir, root } from './lib/infra.mjs';
 import {
   coresOf,
+  cpuByPhase,
   cpuPerDisplayHour,
   kernelUnits,
   heldPerDisplay,
@@ -355,6 +356,29 @@ try {
       displays: figures.screens,
       seconds: ((windowEnd ?? performance.now()) - windowStart) / 1000,
     });
+    figures.phases = cpuByPhase({
+      timeline: watch.timeline,
+      ticksPerSecond: kernelUnits().ticksPerSecond,
+      displays: figures.screens,
+      marks: {
+        start: t0,
+        steady: t0 + bootSpreadMs + 5000,
+        edit: moments.EDIT_AT_MS,
+        takeover: moments.TAKEOVER_AT_MS,
+        storm: moments.STORM_AT_MS,
+        end: watch.timeline.at(-1)?.at ?? Date.now(),
+      },
+    });
+    if (figures.phases) {
+      const p = figures.phases;
+      const ms = (v) => (v === null ? 'n/a' : `${v} ms`);
+      say(
+        `the stack's CPU by phase (sampled every 5 s): each display's boot ${ms(p.bootMsPerDisplay)} (${p.bootCpuS ?? 'n/a'} s in all); ` +
+          `the quiet fleet ${p.quietCoreShare ?? 'n/a'} of a core, ${p.quietPerDisplayHour ?? 'n/a'} s per display-hour (the steady run less 20 s after ` +
+          `the edit and after the takeover); the edit ${ms(p.editMsPerDisplay)} and the takeover ${ms(p.takeoverMsPerDisplay)} more per display ` +
+          `over their 20 s; the storm ${ms(p.stormMsPerDisplay)} per display (${p.stormCpuS ?? 'n/a'} s from the cut to k6's end)`,
+      );
+    }
     figures.kibPerScreen = kibPerDisplay({
       before: Object.fromEntries(Object.entries(rssBefore).map(([k, v]) => [k, v.rssPages])),
       during: peak,
@@ -768,10 +792,18 @@ function watchStack() {
   const sampler = stackSampler(groups);
   let timer = null;
   const peak = {};
+  /** the stack's total CPU ticks every 5 s (cpuByPhase: the boot, the quiet fleet, the changes, the storm) */
+  const timeline = [];
   const track = () => {
-    for (const [name, v] of Object.entries(sampler.sample())) peak[name] = Math.max(peak[name] ?? 0, v.rssPages);
+    let ticks = 0;
+    for (const [name, v] of Object.entries(sampler.sample())) {
+      peak[name] = Math.max(peak[name] ?? 0, v.rssPages);
+      ticks += v.ticks;
+    }
+    timeline.push({ at: Date.now(), ticks });
   };
   return {
+    timeline,
     sample: () => sampler.sample(),
     watchPeak() {
       track();

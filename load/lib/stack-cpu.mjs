@@ -80,6 +80,72 @@ export function cpuPerDisplayHour({ before, after, ticksPerSecond, displays, sec
   };
 }
 
+/**
+ * The stack's CPU by phase of the run, from its total ticks sampled every few seconds (`timeline`: `{ at, ticks }`,
+ * ms on the wall clock, in order; read between samples by straight lines): what each display's boot costs, what a
+ * quiet fleet costs per display-hour, and what the edit, the takeover and the storm add. `marks` (ms): `start` (k6
+ * starts the displays), `steady` (every display booted), `edit`, `takeover`, `storm` (0 or absent: none), `end`.
+ * Quiet: the steady run less `afterMs` after the edit and after the takeover; each change's extra is its `afterMs`
+ * less the quiet rate over the same time. Null where the timeline does not cover the phase.
+ */
+export function cpuByPhase({ timeline, ticksPerSecond, displays, marks, afterMs = 20_000 }) {
+  const first = timeline[0];
+  const last = timeline[timeline.length - 1];
+  /** cumulative CPU seconds at `t` (null outside the timeline) */
+  const at = (t) => {
+    if (!first || !last || t < first.at || t > last.at) return null;
+    let i = 1;
+    while (i < timeline.length - 1 && timeline[i].at < t) i++;
+    const a = timeline[i - 1];
+    const b = timeline[i] ?? a;
+    const ticks = b.at === a.at ? b.ticks : a.ticks + ((b.ticks - a.ticks) * (t - a.at)) / (b.at - a.at);
+    return ticks / ticksPerSecond;
+  };
+  const used = (from, to) => {
+    const a = at(from);
+    const b = at(to);
+    return a === null || b === null || to <= from ? null : b - a;
+  };
+  const steadyEnd = marks.storm || marks.end;
+  const changes = [marks.edit, marks.takeover]
+    .filter((t) => t && t >= marks.steady && t < steadyEnd)
+    .map((t) => [t, Math.min(t + afterMs, steadyEnd)]);
+  let quietS = 0;
+  let quietCpu = 0;
+  let from = marks.steady;
+  for (const [a, b] of [...changes, [steadyEnd, steadyEnd]]) {
+    if (a > from) {
+      const u = used(from, a);
+      if (u === null) return null;
+      quietCpu += u;
+      quietS += (a - from) / 1000;
+    }
+    from = Math.max(from, b);
+  }
+  const quietRate = quietS > 0 ? quietCpu / quietS : null;
+  const perDisplayMs = (cpuS) => (cpuS === null || displays <= 0 ? null : round3((cpuS * 1000) / displays));
+  const extra = (t) => {
+    if (!t || quietRate === null || t < marks.steady || t >= steadyEnd) return null;
+    const to = Math.min(t + afterMs, steadyEnd);
+    const u = used(t, to);
+    return u === null ? null : Math.max(0, u - (quietRate * (to - t)) / 1000);
+  };
+  const boot = used(marks.start, marks.steady);
+  const storm = marks.storm ? used(marks.storm, marks.end) : null;
+  const edit = extra(marks.edit);
+  const takeover = extra(marks.takeover);
+  return {
+    bootCpuS: boot === null ? null : round3(boot),
+    bootMsPerDisplay: perDisplayMs(boot),
+    quietCoreShare: quietRate === null ? null : round3(quietRate),
+    quietPerDisplayHour: quietRate === null || displays <= 0 ? null : round3((quietRate * 3600) / displays),
+    editMsPerDisplay: perDisplayMs(edit),
+    takeoverMsPerDisplay: perDisplayMs(takeover),
+    stormCpuS: storm === null ? null : round3(storm),
+    stormMsPerDisplay: perDisplayMs(storm),
+  };
+}
+
 /** Resident KiB per connected display: (while connected − before) / displays, per process. */
 export function kibPerDisplay({ before, during, pageBytes, displays }) {
   const out = {};

@@ -36,6 +36,13 @@ const lib = (await import('../../load/lib/stack-cpu.mjs')) as {
     coreShare: number | null;
     perProcess: Record<string, { cpuS: number; perDisplayHour: number | null }>;
   };
+  cpuByPhase(o: {
+    timeline: { at: number; ticks: number }[];
+    ticksPerSecond: number;
+    displays: number;
+    marks: { start: number; steady: number; edit?: number; takeover?: number; storm?: number; end: number };
+    afterMs?: number;
+  }): Record<string, number | null> | null;
   kibPerDisplay(o: {
     before: Record<string, number>;
     during: Record<string, number>;
@@ -105,6 +112,52 @@ describe('CPU per display-hour from /proc', () => {
     expect(cpu.coreShare).toBe(0.3);
     expect(cpu.perProcess.gateway).toEqual({ cpuS: 60, perDisplayHour: 0.72 });
     expect(cpu.perProcess.ferretdb).toEqual({ cpuS: 30, perDisplayHour: 0.36 });
+  });
+
+  it("splits the stack's CPU into each display's boot, the quiet fleet, and what the edit, the takeover and the storm add", () => {
+    // a core's share at each second: the boot (0-20 s) a whole core, then half, the edit (60 s) a whole one for 20 s,
+    // the takeover (100 s) 0.7 for 20 s, the storm (140-160 s) a whole core; sampled every 5 s, 100 ticks a second
+    const rate = (t: number) => (t < 20 ? 1 : t >= 60 && t < 80 ? 1 : t >= 100 && t < 120 ? 0.7 : t >= 140 ? 1 : 0.5);
+    const timeline: { at: number; ticks: number }[] = [];
+    let ticks = 0;
+    for (let t = 0; t <= 160; t++) {
+      if (t % 5 === 0) timeline.push({ at: 1_000_000 + t * 1000, ticks });
+      ticks += rate(t) * 100;
+    }
+    const marks = (at: number) => 1_000_000 + at * 1000;
+    const phases = lib.cpuByPhase({
+      timeline,
+      ticksPerSecond: 100,
+      displays: 100,
+      marks: {
+        start: marks(0),
+        steady: marks(20),
+        edit: marks(60),
+        takeover: marks(100),
+        storm: marks(140),
+        end: marks(160),
+      },
+    });
+    expect(phases).toEqual({
+      bootCpuS: 20,
+      bootMsPerDisplay: 200,
+      quietCoreShare: 0.5,
+      quietPerDisplayHour: 18,
+      editMsPerDisplay: 100,
+      takeoverMsPerDisplay: 40,
+      stormCpuS: 20,
+      stormMsPerDisplay: 200,
+    });
+    // a timeline that starts after the boot: no figure for it, the rest still given
+    const late = lib.cpuByPhase({
+      timeline: timeline.filter((p) => p.at >= marks(10)),
+      ticksPerSecond: 100,
+      displays: 100,
+      marks: { start: marks(0), steady: marks(20), end: marks(160) },
+    });
+    expect(late?.bootMsPerDisplay).toBeNull();
+    // no change named: the whole steady run is quiet (20-60 s half, the edit's 20 s whole, 80-100 half, 0.7, half, whole)
+    expect(late?.quietCoreShare).toBeCloseTo((40 * 0.5 + 20 + 20 * 0.5 + 14 + 20 * 0.5 + 20) / 140, 3);
   });
 
   it('gives the resident rise per display in KiB', () => {
