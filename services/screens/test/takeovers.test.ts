@@ -324,4 +324,36 @@ describe('the takeovers proof of play reads', () => {
     expect(after.map((d) => d._id)).toContain(started._id);
     expect(await takeovers.recentOfOwner(ownerId, now, true)).not.toBe(after);
   });
+
+  it('answers every caller when fresh reads and a start come one after another while shared reads run', async () => {
+    const { takeovers } = svc.server.context.data.fleet;
+    const ownerId = `owner-${randomUUID()}`;
+    const now = svc.server.context.clock.ms();
+    const doc = (): TakeoverDoc => ({
+      _id: `t-${randomUUID()}`,
+      ownerId,
+      target: { kind: 'all' },
+      content: { kind: 'file', fileId: randomUUID() },
+      startedAt: new Date(now),
+      startedBy: ownerId,
+      endsAt: null,
+      endedAt: null,
+      endedBy: null,
+      screenIds: ['s1'],
+      templateId: null,
+    });
+    await takeovers.insert(doc());
+    // many judge batches at once, some refusing and reading afresh, each a turn after the last (a fresh read that
+    // dropped the shared entry aborted the read the others waited on: four in a row failed the first caller)
+    const calls: Promise<TakeoverDoc[]>[] = [];
+    for (let i = 0; i < 12; i++) {
+      calls.push(takeovers.recentOfOwner(ownerId, now, i % 2 === 1));
+      await new Promise((r) => setImmediate(r));
+    }
+    const started = doc();
+    const [, ...rest] = await Promise.all([takeovers.insert(started), ...calls]);
+    for (const docs of rest) expect(docs.length).toBeGreaterThanOrEqual(1);
+    // the start on this instance is seen by the next shared read
+    expect((await takeovers.recentOfOwner(ownerId, now, false)).map((d) => d._id)).toContain(started._id);
+  });
 });

@@ -115,6 +115,21 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
   const fleets = conn.collection<FleetDoc>('screen_fleets');
   const takeovers = conn.collection<TakeoverDoc>('screen_takeovers');
   let clock = 0; // the service's clock as of the last read (tests move it): the ages are in it
+  /** The owner's file takeovers that may cover a record the service still takes, read now. */
+  const readRecent = (ownerId: string, now: number) => {
+    const since = new Date(now - TAKEOVER_HORIZON_MS);
+    return takeovers
+      .find({
+        ownerId,
+        'content.kind': 'file',
+        $or: [
+          { endedAt: { $gte: since } },
+          { endedAt: null, endsAt: null },
+          { endedAt: null, endsAt: { $gte: since } },
+        ],
+      })
+      .toArray();
+  };
   /**
    * Each owner's file takeovers as last read (proof of play reads them for every batch). The callers that find none
    * kept share one read (a minute's end finds every judge group of the owner's screens missing it at once). A start
@@ -126,20 +141,7 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
     ttl: 60_000,
     ttlResolution: 0,
     perf: { now: () => clock },
-    fetchMethod: (ownerId, _stale, { context: now }) => {
-      const since = new Date(now - TAKEOVER_HORIZON_MS);
-      return takeovers
-        .find({
-          ownerId,
-          'content.kind': 'file',
-          $or: [
-            { endedAt: { $gte: since } },
-            { endedAt: null, endsAt: null },
-            { endedAt: null, endsAt: { $gte: since } },
-          ],
-        })
-        .toArray();
-    },
+    fetchMethod: (ownerId, _stale, { context: now }) => readRecent(ownerId, now),
   });
   const log = conn.collection<TakeoverLogDoc>('screen_takeover_log');
   const templates = conn.collection<TemplateDoc>('screen_takeover_templates');
@@ -221,8 +223,9 @@ export function createFleetRepository(conn: mongoose.Connection, view: FleetView
        */
       async recentOfOwner(ownerId: string, now: number, fresh: boolean): Promise<TakeoverDoc[]> {
         clock = now;
-        // a fresh read starts now: one running may have started before what the caller knows of
-        if (fresh) recentByOwner.delete(ownerId);
+        // a fresh read (a record about to be refused) is its own, started now, and kept by nobody: dropping the entry
+        // instead would abort the read other callers share, and many refusals at once would abort each other's
+        if (fresh) return readRecent(ownerId, now);
         for (let attempt = 1; ; attempt++) {
           try {
             return (await recentByOwner.fetch(ownerId, { context: now })) ?? [];
