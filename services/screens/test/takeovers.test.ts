@@ -279,25 +279,29 @@ describe('takeovers', () => {
 });
 
 describe('the takeovers proof of play reads', () => {
+  /** A file takeover of `ownerId` on one screen, running since `startedAt`, changed by `over`. */
+  const takeoverDoc = (ownerId: string, startedAt: Date, over: Partial<TakeoverDoc> = {}): TakeoverDoc => ({
+    _id: `t-${randomUUID()}`,
+    ownerId,
+    target: { kind: 'all' },
+    content: { kind: 'file', fileId: randomUUID() },
+    startedAt,
+    startedBy: ownerId,
+    endsAt: null,
+    endedAt: null,
+    endedBy: null,
+    screenIds: ['s1'],
+    templateId: null,
+    ...over,
+  });
+
   it('reads only the file takeovers that may cover a record still taken, and callers at once share one read', async () => {
     const { takeovers } = svc.server.context.data.fleet;
     const ownerId = `owner-${randomUUID()}`;
     const now = svc.server.context.clock.ms();
     const day = 86_400_000;
-    const doc = (id: string, over: Partial<TakeoverDoc>): TakeoverDoc => ({
-      _id: `${id}-${randomUUID()}`,
-      ownerId,
-      target: { kind: 'all' },
-      content: { kind: 'file', fileId: randomUUID() },
-      startedAt: new Date(now - 60 * day),
-      startedBy: ownerId,
-      endsAt: null,
-      endedAt: null,
-      endedBy: null,
-      screenIds: ['s1'],
-      templateId: null,
-      ...over,
-    });
+    const doc = (id: string, over: Partial<TakeoverDoc>): TakeoverDoc =>
+      takeoverDoc(ownerId, new Date(now - 60 * day), { _id: `${id}-${randomUUID()}`, ...over });
     const past = (days: number) => new Date(now - days * day);
     const kept = [
       doc('running', {}),
@@ -329,19 +333,7 @@ describe('the takeovers proof of play reads', () => {
     const { takeovers } = svc.server.context.data.fleet;
     const ownerId = `owner-${randomUUID()}`;
     const now = svc.server.context.clock.ms();
-    const doc = (): TakeoverDoc => ({
-      _id: `t-${randomUUID()}`,
-      ownerId,
-      target: { kind: 'all' },
-      content: { kind: 'file', fileId: randomUUID() },
-      startedAt: new Date(now),
-      startedBy: ownerId,
-      endsAt: null,
-      endedAt: null,
-      endedBy: null,
-      screenIds: ['s1'],
-      templateId: null,
-    });
+    const doc = () => takeoverDoc(ownerId, new Date(now));
     await takeovers.insert(doc());
     // many judge batches at once, some refusing and reading afresh, each a turn after the last (a fresh read that
     // dropped the shared entry aborted the read the others waited on: four in a row failed the first caller)
