@@ -1,7 +1,7 @@
 // Where a display key's chain stands (data/signed-plays.ts head): found from the head's note by reads by `_id`, never
 // by a query over every batch kept (FerretDB indexes only `_id`: that query read all of history at every display's
 // start); exact past a gap; a key bound before the notes found once the old way. And a place in the chain taken once
-// when two calls for it reach the same grouped insert.
+// when two calls for it reach the same grouped insert, and the batches of many displays grouped into fewer inserts.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSignedPlayRepository, type SignedBatchDoc } from '../src/data/signed-plays';
@@ -79,5 +79,20 @@ describe("a key's chain head", () => {
     expect([ra, rb].filter(Boolean)).toHaveLength(1);
     const stored = await signed.batch(keyId, 1);
     expect(stored?.hash).toBe(ra ? 'first' : 'second');
+  });
+
+  it('the batches of a fleet arriving one after another, not together, go into fewer inserts than batches', async () => {
+    const signed = repo();
+    const before = signed.insertWrites();
+    // 40 displays' next batches, 12 ms apart (a write takes a few ms: without waiting, each was an insert of its own)
+    const stored: Array<Promise<boolean>> = [];
+    for (let i = 0; i < 40; i++) {
+      stored.push(signed.insert(batchOf(`k-${randomUUID()}`, 1)));
+      await new Promise((r) => setTimeout(r, 12));
+    }
+    expect(await Promise.all(stored)).toEqual(Array.from({ length: 40 }, () => true));
+    const writes = signed.insertWrites() - before;
+    expect(writes).toBeGreaterThan(1);
+    expect(writes).toBeLessThanOrEqual(28);
   });
 });
