@@ -197,28 +197,33 @@ describe('reading', () => {
       addedAt: new Date(),
       addedBy: owner.userId,
     });
-    await publish(entry(ws, { actorUserId: owner.userId }));
-    await rowsOf(ws, 1);
-    await publish(
-      entry(ws, {
-        actorUserId: owner.userId,
-        action: 'playlist.created',
-        object: { type: 'playlist', id: 'p1' },
-        before: null,
-      }),
-    );
-    await rowsOf(ws, 2);
-    await publish(
-      entry(ws, {
-        actorUserId: admin.userId,
-        action: 'screen.updated',
-        object: { type: 'screen', id: 's1' },
-        before: { name: 'Lobby', rotation: 0 },
-        after: { name: 'Lobby', rotation: 90 },
-      }),
-      subjects.auditScreens,
-    );
-    await rowsOf(ws, 3);
+    // one at a time, each chained before the next: seq 1 a file, 2 a playlist, 3 the admin's screen change
+    const entries: Array<[AuditEntry, string]> = [
+      [entry(ws, { actorUserId: owner.userId }), subjects.auditFiles],
+      [
+        entry(ws, {
+          actorUserId: owner.userId,
+          action: 'playlist.created',
+          object: { type: 'playlist', id: 'p1' },
+          before: null,
+        }),
+        subjects.auditFiles,
+      ],
+      [
+        entry(ws, {
+          actorUserId: admin.userId,
+          action: 'screen.updated',
+          object: { type: 'screen', id: 's1' },
+          before: { name: 'Lobby', rotation: 0 },
+          after: { name: 'Lobby', rotation: 90 },
+        }),
+        subjects.auditScreens,
+      ],
+    ];
+    for (const [i, [e, subject]] of entries.entries()) {
+      await publish(e, subject);
+      await rowsOf(ws, i + 1);
+    }
   });
 
   it('gives the owner the log newest first, with the difference, in pages', async () => {
