@@ -159,6 +159,10 @@ const benches = [
     name: 'plays: CPU per play record in the screens service, accepting (a request per record vs one inbox) and judging',
     run: owned('services/screens/bench/play-intake.bench.mjs', 'benchPlayIntake'),
   },
+  {
+    name: "signed inserts: FerretDB's CPU per signed play batch, a fleet's steady flow, the insert waiting under load vs not",
+    run: owned('services/screens/bench/signed-inserts.bench.mjs', 'benchSignedInserts'),
+  },
   { name: 'live updates: open streams per gateway', run: owned('gateway/bench/live.bench.mjs', 'benchLive') },
   {
     name: 'sockets: memory per connected display at the gateway, after a full collection (1,000 and 5,000; goal ≤ 32 KiB)',

@@ -1,13 +1,15 @@
 // The page-image path's two calls to file-conversion (media.ts): the access decision and the image's bytes, each
-// coalesced (callers missing at once share one call) and counted.
+// coalesced (callers missing at once share one call) and counted. A display's decision goes over the display-read
+// relay (core NATS, gathered with the other displays' calls) once it is connected, a member's over HTTP.
 import {
+  DEVICE_MEDIA_ACCESS_CALL,
   IDENTITY_HEADER,
   type WorkspaceRole,
   internalMediaAccessPath,
   internalMediaPath,
   MediaAccessAnswer,
 } from '@pagecast/contracts';
-import { signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
+import { type DeviceRpcClient, signDeviceIdentityHeader, signIdentityHeader } from '@pagecast/service-kit';
 import type { AccessCache, AccessEntry, ByteCache } from './media-caches';
 
 export type MediaCaller =
@@ -29,6 +31,13 @@ export interface UpstreamOptions {
   /** upper bound on how long any decision is remembered, whatever file-conversion grants */
   accessMaxMs: number;
   timeoutMs: number;
+  /**
+   * The display-read relay, once NATS is connected (server.ts): a display's access check goes there, where a boot's
+   * or an edit's thousands of checks at once travel together. Until then (and without it), over HTTP.
+   */
+  deviceReads?: () => DeviceRpcClient | undefined;
+  /** a display's signed identity header, reused for a few seconds (device-headers.ts) */
+  deviceHeader?: (device: { deviceId: string; screenId: string; ownerId: string }) => string;
 }
 
 /** upstream calls made: access checks and byte fetches, and the byte cache's hits (for tests and metrics) */
@@ -46,7 +55,29 @@ export function mediaUpstream(opts: UpstreamOptions, access: AccessCache, bytes:
   const identityHeader = (caller: MediaCaller) =>
     caller.kind === 'member'
       ? signIdentityHeader(caller, opts.internalSecret)
-      : signDeviceIdentityHeader(caller, opts.internalSecret);
+      : (opts.deviceHeader?.(caller) ?? signDeviceIdentityHeader(caller, opts.internalSecret));
+
+  /** The decision as file-conversion answers it: over the relay for a display when it is there, else over HTTP. */
+  const askAccess = async (caller: MediaCaller, key: string, requestId: string): Promise<MediaAccessAnswer> => {
+    const relay = caller.kind === 'device' ? opts.deviceReads?.() : undefined;
+    if (relay) {
+      const text = await relay(DEVICE_MEDIA_ACCESS_CALL, identityHeader(caller), JSON.stringify({ body: { key } }));
+      const answer = JSON.parse(text) as { status: number; body: unknown };
+      // no file-conversion answering (none running, or none in time): 503, and the display asks again
+      if (answer.status === 503) throw new Error('media access check: file-conversion unavailable over the relay');
+      if (answer.status !== 200) throw new UpstreamError(`media access check answered ${answer.status}`, answer.status);
+      return MediaAccessAnswer.parse(answer.body);
+    }
+    const res = await fetch(`${filesUrl}${internalMediaAccessPath(key)}`, {
+      headers: upstreamHeaders(caller, requestId),
+      signal: AbortSignal.timeout(opts.timeoutMs),
+    });
+    if (res.status !== 200) {
+      await res.body?.cancel();
+      throw new UpstreamError(`media access check answered ${res.status}`, res.status);
+    }
+    return MediaAccessAnswer.parse(await res.json());
+  };
 
   const upstreamHeaders = (caller: MediaCaller, requestId: string) => ({
     [IDENTITY_HEADER]: identityHeader(caller),
@@ -59,15 +90,7 @@ export function mediaUpstream(opts: UpstreamOptions, access: AccessCache, bytes:
     const generation = access.generation;
     pending = (async () => {
       counts.checks++;
-      const res = await fetch(`${filesUrl}${internalMediaAccessPath(key)}`, {
-        headers: upstreamHeaders(caller, requestId),
-        signal: AbortSignal.timeout(opts.timeoutMs),
-      });
-      if (res.status !== 200) {
-        await res.body?.cancel();
-        throw new UpstreamError(`media access check answered ${res.status}`, res.status);
-      }
-      const answer = MediaAccessAnswer.parse(await res.json());
+      const answer = await askAccess(caller, key, requestId);
       const entry: AccessEntry = {
         access: answer.access,
         subject: caller.kind === 'member' ? caller.userId : caller.ownerId,

@@ -12,7 +12,8 @@
 //
 // - Who: the caller is verified exactly as for /api (page-images.ts `resolveCaller`), revocations on every request.
 // - May they: file-conversion decides, once per (caller, image) and grant, through GET /internal/media-access/<key>
-//   (no bytes), and says how long the answer may be remembered: an owner's yes up to 60 s, a licence's at most 3 s and
+//   (no bytes; a display's over the display-read relay instead, gathered with the others': a boot asks for every
+//   display and image at once), and says how long the answer may be remembered: an owner's yes up to 60 s, a licence's at most 3 s and
 //   never past its end, a refusal 2 s. Kept in a bounded LRU (lru-cache, each entry with its own time), also capped by
 //   MEDIA_ACCESS_MAX_MS; events the gateway already reads drop entries early: a deleted or changed file (its owner's
 //   entries), an ended licence (the buyer's), a screen's new content or its owner's playlist edits (that owner's
@@ -29,6 +30,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnyEvent } from '@pagecast/contracts';
+import type { DeviceRpcClient } from '@pagecast/service-kit';
 import type { Logger } from './log';
 import { mediaAnswers } from './media-answers';
 import { AccessCache, ByteCache, forgetDecisions } from './media-caches';
@@ -60,6 +62,10 @@ export interface MediaOptions {
   /** upper bound on how long any decision is remembered, whatever file-conversion grants */
   accessMaxMs: number;
   timeoutMs: number;
+  /** the display-read relay, once connected: displays' access checks go there (media-upstream.ts) */
+  deviceReads?: () => DeviceRpcClient | undefined;
+  /** a display's signed identity header, reused for a few seconds (device-headers.ts) */
+  deviceHeader?: (device: { deviceId: string; screenId: string; ownerId: string }) => string;
   logger: Logger;
   /** the caller, verified as for /api (revocations included) */
   resolveCaller(req: IncomingMessage): Promise<CallerOutcome>;

@@ -1,7 +1,7 @@
 // Page images (media.ts), wired to the gateway: callers identified exactly as for /api, the security headers every
 // answer carries, and the request metrics (server.ts).
 import { type MembershipStore, mediaWorkspace } from './memberships';
-import type { createHttpApp } from '@pagecast/service-kit';
+import type { createHttpApp, DeviceRpcClient } from '@pagecast/service-kit';
 import type express from 'express';
 import type { GatewayConfig } from './config';
 import type { callerIdentifier } from './identify';
@@ -41,6 +41,9 @@ export function pageImages(
     logger: Logger;
     /** the workspace memberships (memberships.ts): an image is decided in the workspace the page acts in */
     memberships: MembershipStore;
+    /** the display-read relay, once NATS is connected: displays' access checks go there */
+    deviceReads?: () => DeviceRpcClient | undefined;
+    deviceHeader?: (device: { deviceId: string; screenId: string; ownerId: string }) => string;
   },
 ) {
   const { identify, security, registry, logger } = deps;
@@ -55,6 +58,8 @@ export function pageImages(
     accessEntries: config.MEDIA_ACCESS_ENTRIES,
     accessMaxMs: config.MEDIA_ACCESS_MAX_MS,
     timeoutMs: config.PROXY_TIMEOUT_MS,
+    ...(deps.deviceReads ? { deviceReads: deps.deviceReads } : {}),
+    ...(deps.deviceHeader ? { deviceHeader: deps.deviceHeader } : {}),
     logger,
     securityHeaders: headersSetBy(security),
     async resolveCaller(req): Promise<CallerOutcome> {

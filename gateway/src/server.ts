@@ -295,7 +295,15 @@ export function createGateway(
   finish();
 
   // Page images: answered by the gateway itself, before express (media.ts says why and how).
-  const media = pageImages(config, { identify, security, registry, logger, memberships });
+  const media = pageImages(config, {
+    identify,
+    security,
+    registry,
+    logger,
+    memberships,
+    deviceReads: () => reads,
+    deviceHeader: (device) => deviceHeader(device),
+  });
   const handler: RequestListener = (req, res) => {
     if (!media.handle(req, res)) app(req, res);
   };

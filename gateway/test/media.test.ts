@@ -6,8 +6,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { createEvent, type EventData, IDENTITY_HEADER, type Subject } from '@pagecast/contracts';
-import { verifyAnyIdentityHeader } from '@pagecast/service-kit';
+import {
+  createEvent,
+  DEVICE_MEDIA_ACCESS_CALL,
+  DeviceMediaAccessRequest,
+  type EventData,
+  IDENTITY_HEADER,
+  MediaAccessAnswer,
+  type Subject,
+} from '@pagecast/contracts';
+import { createLogger, serveDeviceRpc, verifyAnyIdentityHeader } from '@pagecast/service-kit';
 import { testEnv } from '@pagecast/service-kit/testing';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,12 +40,19 @@ import { fakeAnswer, sendAnswer } from './contract';
 const secret = testEnv().INTERNAL_SECRET;
 type Grant = { access: 'owner' | 'licence' | null; maxAgeMs: number };
 
-/** file-conversion stand-in: the internal access check, the image bytes and /media (which decides), each call recorded. */
+/**
+ * file-conversion stand-in: the internal access check (over HTTP, and a display's over the display-read relay), the
+ * image bytes and /media (which decides), each call recorded.
+ */
 async function startFakeFiles() {
   const images = new Map<string, Buffer>();
   /** `${userId or device:<id>}\0${hash}` → the answer of the access check (default: refused, 2 s) */
   const grants = new Map<string, Grant>();
   const checks: string[] = [];
+  /** the checks that came over HTTP (a display's go over the relay once the gateway is connected) */
+  const httpChecks: string[] = [];
+  /** the relay's NATS requests (a batch is one), by subject */
+  const relayRequests: string[] = [];
   const fetches: string[] = [];
   /** GET /media/<key>: file-conversion decides there too (its own rule), so the gateway never asks it for bytes */
   const mediaReads: string[] = [];
@@ -55,8 +70,27 @@ async function startFakeFiles() {
     if (!who) return sendAnswer(res, 'files.mediaAccess', 401, unauthorized);
     const hash = String(req.params.key).replace(/\.webp$/, '');
     checks.push(`${who} ${hash}`);
+    httpChecks.push(`${who} ${hash}`);
     sendAnswer(res, 'files.mediaAccess', 200, grants.get(`${who}\u0000${hash}`) ?? { access: null, maxAgeMs: 2000 });
   });
+  // a display's check over the relay, as file-conversion's events/device-reads.ts answers it (the kit's responder)
+  const readPrefix = `fake-files-${randomUUID()}.device`;
+  const relayNc = await connect({ servers: testEnv().NATS_URL });
+  const relay = serveDeviceRpc(relayNc, {
+    secret,
+    prefix: readPrefix,
+    queue: 'fake-files',
+    logger: createLogger('files-stand-in', 'silent'),
+    handlers: {
+      [DEVICE_MEDIA_ACCESS_CALL]: (device, body) => {
+        const hash = DeviceMediaAccessRequest.parse(body).key.replace(/\.webp$/, '');
+        checks.push(`device:${device.deviceId} ${hash}`);
+        const answer = grants.get(`device:${device.deviceId}\u0000${hash}`) ?? { access: null, maxAgeMs: 2000 };
+        return { body: MediaAccessAnswer.parse(answer) };
+      },
+    },
+  });
+  relayNc.subscribe(`${readPrefix}.*`, { callback: (_err, msg) => void relayRequests.push(msg.subject) });
   app.get('/internal/media/:key', async (req, res) => {
     const who = caller(req);
     if (!who) return sendAnswer(res, 'files.mediaBytes', 401, unauthorized);
@@ -91,7 +125,23 @@ async function startFakeFiles() {
   /** what the access check answers `who` for `hash` from now on (checked against the contract at once) */
   const grant = (who: string, hash: string, answer: Grant) =>
     grants.set(`${who}\u0000${hash}`, fakeAnswer('files.mediaAccess', 200, answer));
-  return { url, checks, fetches, mediaReads, state, addImage, grant, close: () => closeServer(server) };
+  return {
+    url,
+    readPrefix,
+    checks,
+    httpChecks,
+    relayRequests,
+    fetches,
+    mediaReads,
+    state,
+    addImage,
+    grant,
+    close: async () => {
+      await relay.stop();
+      await relayNc.close();
+      await closeServer(server);
+    },
+  };
 }
 
 let keys: Keys;
@@ -114,6 +164,7 @@ beforeAll(async () => {
   env = {
     ACCOUNT_URL: account.url,
     FILES_URL: files.url,
+    DEVICE_READ_SUBJECT_PREFIX: files.readPrefix,
     MARKETPLACE_URL: echo.url,
     BILLING_URL: echo.url,
     SCREENS_URL: screens.url,
@@ -404,16 +455,45 @@ describe('page images at the gateway', () => {
     expect(res.headers['set-cookie']?.[0]).toMatch(/^pc_session=[^;]+\..+; Path=\/; HttpOnly/);
   });
 
-  it('file-conversion down: 503 JSON, nothing cached', async () => {
-    const down = await startGateway({ ...env, FILES_URL: 'http://127.0.0.1:9' });
+  it('file-conversion down: 503 JSON, nothing cached, for a member (HTTP) and a display (the relay)', async () => {
+    const down = await startGateway({
+      ...env,
+      FILES_URL: 'http://127.0.0.1:9',
+      DEVICE_READ_SUBJECT_PREFIX: `nobody-${randomUUID()}.device`,
+    });
     extra.push(down.gateway);
     const owner = await member();
+    const device = { deviceId: randomUUID(), screenId: randomUUID(), ownerId: owner.userId };
     const img = files.addImage(1000);
-    const res = await get(down.url, img.path, { cookie: owner.cookie });
-    expect(res.status).toBe(503);
-    expect(JSON.parse(res.body.toString())).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    expect(res.headers['cache-control']).toBe('no-store');
+    for (const cookie of [owner.cookie, `pc_device=${await screens.signDevice(device)}`]) {
+      const res = await get(down.url, img.path, { cookie });
+      expect(res.status).toBe(503);
+      expect(JSON.parse(res.body.toString())).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
     expect(down.gateway.media.access.size).toBe(0);
+  });
+
+  it("displays' checks go over the relay, many displays' in one NATS request, none over HTTP", async () => {
+    const owner = await member();
+    const img = files.addImage(1000);
+    const displays = Array.from({ length: 30 }, () => ({
+      deviceId: randomUUID(),
+      screenId: randomUUID(),
+      ownerId: owner.userId,
+    }));
+    const cookies = await Promise.all(displays.map(async (d) => `pc_device=${await screens.signDevice(d)}`));
+    for (const d of displays.slice(0, 20))
+      files.grant(`device:${d.deviceId}`, img.hash, { access: 'owner', maxAgeMs: 60_000 });
+    const [requests, http] = [files.relayRequests.length, files.httpChecks.length];
+    const answers = await Promise.all(cookies.map((cookie) => get(gw.url, img.path, { cookie })));
+    // the granted 20 see it, the other 10 are refused: each display decided as its own
+    expect(answers.map((a) => a.status)).toEqual([...Array(20).fill(200), ...Array(10).fill(404)]);
+    for (const d of displays) expect(files.checks).toContain(`device:${d.deviceId} ${img.hash}`);
+    expect(files.httpChecks.length).toBe(http);
+    const sent = files.relayRequests.length - requests;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(10);
   });
 
   it('other /media paths and methods still go to file-conversion; /internal is never routed', async () => {

@@ -1,6 +1,7 @@
 // The display's content reads over its socket (events/device-reads.ts): relayed by the gateway over core NATS, they
 // must answer what the HTTP reads answer (status, body, ETag) under the same rules, and 304 with the ETag held, so a
-// display may read either way and hold one ETag per resource.
+// display may read either way and hold one ETag per resource. The gateway's image check for a display goes the same
+// way and must decide as its HTTP check does.
 import { randomUUID } from 'node:crypto';
 import { deviceRpcClient, signDeviceIdentityHeader } from '@pagecast/service-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +120,25 @@ describe("a display's content reads over its socket", () => {
     const bad = await overSocket(display, 'playlist', { id: '' });
     expect(bad.status).toBe(400);
     expect((bad.body as { code: string }).code).toBe('VALIDATION');
+  });
+
+  it("the gateway's image check for a display answers as GET /internal/media-access does, for it and a stranger", async () => {
+    const pages = (await overHttp(display, pagesPath(fileId))).body as Array<{ imagePath: string }>;
+    const key = (pages[0]?.imagePath ?? '').slice('/media/'.length);
+    expect(key).toMatch(/^[0-9a-f]{64}\.webp$/);
+    for (const as of [display, stranger]) {
+      const http = await overHttp(as, `/internal/media-access/${key}`);
+      expect(http.status).toBe(200);
+      expect(await overSocket(as, 'mediaAccess', { key })).toEqual({ status: 200, body: http.body });
+    }
+    expect((await overSocket(display, 'mediaAccess', { key })).body).toMatchObject({ access: 'owner' });
+    expect((await overSocket(stranger, 'mediaAccess', { key })).body).toMatchObject({ access: null });
+    // a key that names no image is a refusal; a body without a key is a validation error
+    expect((await overSocket(display, 'mediaAccess', { key: `${'0'.repeat(64)}.webp` })).body).toMatchObject({
+      access: null,
+    });
+    const bad = await overSocket(display, 'mediaAccess', {});
+    expect([bad.status, (bad.body as { code: string }).code]).toEqual([400, 'VALIDATION']);
   });
 
   it('refuse a call without a valid identity', async () => {

@@ -31,6 +31,18 @@ export const MediaAccessAnswer = z.object({
 export type MediaAccessAnswer = z.infer<typeof MediaAccessAnswer>;
 
 /**
+ * The same check for a paired display, over the display-read relay (`<DEVICE_READ_PREFIX>.mediaAccess`, core NATS,
+ * answered by file-conversion; docs/device-socket.md): the frame's body names the image, the display's signed
+ * identity travels as on every relayed call, and the answer is `{"status":200,"body":<MediaAccessAnswer>}`, decided
+ * exactly as `GET ${INTERNAL_MEDIA_ACCESS_PATH}/<key>` decides for that display. A fleet's boot or a playlist edit
+ * asks for every display and each of its images at once: the relay gathers those into a few NATS requests, where
+ * each was an HTTP call of its own.
+ */
+export const DEVICE_MEDIA_ACCESS_CALL = 'mediaAccess';
+export const DeviceMediaAccessRequest = z.object({ key: z.string().min(1).max(200) }).strict();
+export type DeviceMediaAccessRequest = z.infer<typeof DeviceMediaAccessRequest>;
+
+/**
  * File-conversion's internal access check for a video, asked by the gateway, which then reads the bytes from object
  * storage itself (one Node process on the byte path instead of two). NOT routed by the gateway: it calls it with the
  * caller's signed identity header, exactly as it would forward `GET /media/video/<id>` (or `.../preview`).

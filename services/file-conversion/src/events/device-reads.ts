@@ -2,11 +2,12 @@
 // (`rpc.files.device.<type>`, queue group `file-conversion`), answered here by the use cases of the HTTP reads
 // (use-cases/device-reads.ts), with the same rules, bodies, error bodies and ETags: after a playlist edit thousands
 // of displays read at once, and over HTTP each read was a new connection and two HTTP hops.
-import { DeviceReadRequest } from '@pagecast/contracts';
+import { DEVICE_MEDIA_ACCESS_CALL, DeviceMediaAccessRequest, DeviceReadRequest } from '@pagecast/contracts';
 import { conditionalAnswer, DEVICE_READ_QUEUE, parseWith, serveDeviceRpc } from '@pagecast/service-kit';
 import type { ServiceContext } from '../context';
 import { deviceCaller } from '../http/caller';
 import { deviceFilePages, devicePlaylistItems } from '../use-cases/device-reads';
+import { mediaAccess } from '../use-cases/media-access';
 
 export function serveDeviceReads(ctx: ServiceContext) {
   return serveDeviceRpc(ctx.nats.nc, {
@@ -24,6 +25,12 @@ export function serveDeviceReads(ctx: ServiceContext) {
       pages: async (device, body) => {
         const { id, etag } = parseWith(DeviceReadRequest, body);
         return conditionalAnswer(await deviceFilePages(ctx, deviceCaller(device), id, 'play'), etag);
+      },
+      // GET /internal/media-access/<key> for a display: the gateway's check before it serves a page image (a boot or
+      // an edit asks for thousands of displays at once; the relay gathers them into a few requests)
+      [DEVICE_MEDIA_ACCESS_CALL]: async (device, body) => {
+        const { key } = parseWith(DeviceMediaAccessRequest, body);
+        return { body: await mediaAccess(ctx, deviceCaller(device), key) };
       },
     },
   });

@@ -84,8 +84,11 @@ const TIPS_MAX = 100_000;
 
 export function createSignedPlayRepository(
   conn: mongoose.Connection,
-  /** now: the clock the "no key" entries age on (the service's: the tests move it) */
-  opts: { now?: () => number } = {},
+  /**
+   * now: the clock the "no key" entries age on (the service's: the tests move it); insertLingerMs: how long an insert
+   * under load waits for the batches behind it (20 ms; the benchmark compares 0)
+   */
+  opts: { now?: () => number; insertLingerMs?: number } = {},
 ) {
   const keys = conn.collection<DisplayKeyDoc>('screen_keys');
   const batches = conn.collection<SignedBatchDoc>('play_batches');
@@ -111,9 +114,8 @@ export function createSignedPlayRepository(
   // on a display's path, about 2 ms of FerretDB each batch. The reads of batches arriving together go in one `$in`,
   // and their inserts in one insertMany (each still its own place, taken once: a duplicate key is that place taken).
   // A fleet's batches do not arrive together but one after another: under load (a write ended less than 20 ms ago)
-  // an insert waits 20-40 ms for the batches behind it. 2,000 displays: the stack's CPU per display-hour 0.657
-  // against 0.796, FerretDB's 0.191 against 0.239, the batch's p95 181 ms against 211 (docs/scale.md). Alone, a batch
-  // is inserted at once.
+  // an insert waits 20-40 ms for the batches behind it. 150 batches a second: 0.22 inserts per batch instead of 1,
+  // FerretDB 0.61 ms per batch against 1.13 (npm run bench -- "signed inserts"). Alone, a batch is inserted at once.
   const places = createBatchLoader<string, SignedBatchDoc>(
     readByIds<SignedBatchDoc>(batches as unknown as ByIdCollection),
   );
@@ -123,7 +125,7 @@ export function createSignedPlayRepository(
     async (docs) => {
       for (const i of await insertManyOnce(batches, docs)) taken.add(docs[i] as SignedBatchDoc);
     },
-    { maxBatch: 100, lingerMs: 20, maxLingerMs: 40 },
+    { maxBatch: 100, lingerMs: opts.insertLingerMs ?? 20, maxLingerMs: 2 * (opts.insertLingerMs ?? 20) },
   );
   // a chain's head is asked at every display's start (its key sent again): the notes, and the places probed from
   // them, of displays starting together are read in one `$in` each (a storm after a power cut is thousands at once)
