@@ -239,7 +239,9 @@ describe('billing read model', { timeout: 200_000 }, () => {
     const { session } = await login(h, email, password);
     const me = async () => (await call(h, 'GET', '/api/auth/user', { identity: session.identity })).body;
     const userId = session.userId;
-    const now = Date.now();
+    // a day ahead: a billing service of another suite on the same NATS hears this registration and announces the
+    // member's bonus and plan at any moment; those events are older than these, so they cannot win over them
+    const now = Date.now() + 86_400_000;
     await publish(subjects.pointsChanged, { userId, balance: 3300, entryId: 'e1' }, new Date(now));
     await until(async () => (await me()).points === 3300);
     await publish(subjects.pointsChanged, { userId, balance: 50, entryId: 'e0' }, new Date(now - 60_000));
@@ -262,7 +264,8 @@ describe('billing read model', { timeout: 200_000 }, () => {
     const stored = async () =>
       (await h.server.context.data.users.model.findById(userId).lean()) as { points: number; updatedAt: Date };
     const before = await stored();
-    await publish(subjects.pointsChanged, { userId, balance: 777, entryId: 'own' }, new Date());
+    // a day ahead, as above: another suite's billing announcing this member's bonus cannot win over it
+    await publish(subjects.pointsChanged, { userId, balance: 777, entryId: 'own' }, new Date(Date.now() + 86_400_000));
     await until(
       async () => (await call(h, 'GET', '/api/auth/user', { identity: session.identity })).body.points === 777,
     );
