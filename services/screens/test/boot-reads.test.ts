@@ -1,11 +1,13 @@
 // A fleet's boot (or the storm after a power cut): every display's first play batch since the process started
 // makes the judge read the screen's ledger head and versions, its offline gaps and its assignment history. The
-// screens judged together read each of these in one query per turn, not one (or two) per screen.
+// screens judged together read each of these in one query per turn, not one (or two) per screen. And every batch is
+// judged on its screen's record as the device view holds it, not on one read from the database at each pass.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useService } from './helpers';
+import { announcer, displayGiven, member, sendPlays, useService } from './helpers';
 
 const svc = useService();
+const facts = announcer(svc);
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -57,5 +59,38 @@ describe('the first batches of many screens at once', () => {
       // one query per turn for up to 500 ids (the ledger probes 32 versions per screen: 6,400 ids); 200 before
       expect(n, name).toBeLessThanOrEqual(20);
     }
+  });
+});
+
+describe("the judge's screens", () => {
+  it("come from the device view: judging a display's batches reads no screen document", async () => {
+    const owner = member();
+    const file = await facts.file(owner.userId, 2, svc.server.context.clock.ms() - 3_600_000);
+    const device = await displayGiven(svc, owner, file);
+    // two minutes after its pairing: the records below start after it and have ended
+    svc.clock.offsetMs += 120_000;
+    const t0 = svc.server.context.clock.ms();
+    const record = (page: number, start: number) => ({
+      id: randomUUID(),
+      fileId: file,
+      page,
+      startedAt: new Date(start).toISOString(),
+      seconds: 10,
+    });
+    let verdicts: Awaited<ReturnType<typeof sendPlays>>[] = [];
+    const counts = await queriesOf(['screens'], async () => {
+      verdicts = [
+        await sendPlays(svc, device, [record(1, t0 - 40_000), record(2, t0 - 30_000)]),
+        await sendPlays(svc, device, [record(1, t0 - 20_000)]),
+      ];
+    });
+    svc.clock.offsetMs -= 120_000;
+    // judged as before: every record counted
+    expect(verdicts.map((v) => [v.accepted, v.refused])).toEqual([
+      [2, 0],
+      [1, 0],
+    ]);
+    // a pass read its group's screens from the database before (one query each)
+    expect(counts.screens).toBe(0);
   });
 });

@@ -189,6 +189,8 @@ export function createDeviceView(collections: {
     },
     /** The screen's record (revoked ones too), or null. */
     screen: (id: string) => screens.view.get(id),
+    /** The records of these screens that exist (revoked ones too): held ones from memory, the others read together. */
+    screens: (ids: readonly string[]) => screens.view.many(ids),
     /** The owner's fleet document (its default when it has none). */
     async fleet(ownerId: string): Promise<FleetDoc> {
       return (await fleets.view.get(ownerId)) ?? { _id: ownerId, order: [], running: [] };

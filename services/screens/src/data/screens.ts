@@ -38,11 +38,8 @@ export function createScreenRepository(models: Models, view: DeviceView) {
     /** The record read now from the database (the member's pages). */
     get: (id: string, _now?: number) => screens.findById(id).lean<ScreenRecord>(),
     /** The records of these screens read now, in one command (the play judge's group: not one read per screen). */
-    async getMany(ids: string[]): Promise<Map<string, ScreenRecord>> {
-      if (ids.length === 0) return new Map();
-      const found = await screens.find({ _id: { $in: ids } }).lean<ScreenRecord[]>();
-      return new Map(found.map((s) => [s._id, s]));
-    },
+    /** The records of these screens as the device view holds them (revoked ones too; a miss is read by `_id`). */
+    ofDevices: (ids: readonly string[]) => view.screens(ids),
     /** The record as the device view holds it (a display's calls: no database read once loaded), or null. */
     ofDevice: (id: string) => view.screen(id),
     byPairing: (pairingId: string) => screens.findOne({ pairingId }).lean<ScreenRecord>(),

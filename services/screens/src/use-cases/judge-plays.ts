@@ -62,8 +62,10 @@ export async function judgePlays(
   // records found stored whose rollups may be unwritten (a judge died between storing them and its flush)
   const storedCounted: PlayRecordDoc[] = [];
   const storedRefused: PlayRefusalDoc[] = [];
-  // the group's screens as stored now, in one read (a record is judged on its screen's committed record, as before)
-  const screens = await ctx.data.screens.getMany([...byScreen.keys()]);
+  // the group's screens from the device view, as the displays' calls read them (current on every instance from the
+  // screens' events): read from the database at every pass, they were thousands of documents a minute at 2,000
+  // displays. A record about to be refused on what memory held is judged again on the screen read afresh (below).
+  const screens = await ctx.data.screens.ofDevices([...byScreen.keys()]);
   await Promise.all(
     [...byScreen].map(async ([screenId, list]) => {
       const screen = screens.get(screenId);
