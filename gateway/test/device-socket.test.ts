@@ -297,6 +297,13 @@ describe("the display's socket at the gateway", () => {
     expect(metrics).toMatch(
       /^gateway_device_socket_call_seconds_count\{[^}]*type="heartbeat",status="400"[^}]*\} [1-9]/m,
     );
+    // a call whose first bytes read as one (as the page writes it) is relayed unparsed: a body that is not JSON is
+    // refused by the service's parse (400), and the socket stays
+    s.send('{"type":"heartbeat","ref":11,"body":{not json');
+    expect(await s.reply(11)).toMatchObject({ status: 400, body: { code: 'VALIDATION' } });
+    // the same call with its members in another order is read whole, and relayed as before
+    s.send(JSON.stringify({ ref: 12, body: heartbeatBody, type: 'heartbeat' }));
+    expect(await s.reply(12)).toMatchObject({ status: 200, body: { ok: true } });
     // a frame that is not JSON: an error reply, then close 4400
     s.send('{not json');
     expect(await s.next('reply', (f) => f.status === 400 && f.ref === null)).toBeTruthy();
