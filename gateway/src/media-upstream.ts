@@ -63,10 +63,14 @@ export function mediaUpstream(opts: UpstreamOptions, access: AccessCache, bytes:
     if (relay) {
       const text = await relay(DEVICE_MEDIA_ACCESS_CALL, identityHeader(caller), JSON.stringify({ body: { key } }));
       const answer = JSON.parse(text) as { status: number; body: unknown };
+      if (answer.status === 200) return MediaAccessAnswer.parse(answer.body);
       // no file-conversion answering (none running, or none in time): 503, and the display asks again
       if (answer.status === 503) throw new Error('media access check: file-conversion unavailable over the relay');
-      if (answer.status !== 200) throw new UpstreamError(`media access check answered ${answer.status}`, answer.status);
-      return MediaAccessAnswer.parse(answer.body);
+      // 404 is an older file-conversion, without this call (the check itself refuses with 200): asked over HTTP, so
+      // the gateway may be upgraded first
+      if (answer.status !== 404) {
+        throw new UpstreamError(`media access check answered ${answer.status}`, answer.status);
+      }
     }
     const res = await fetch(`${filesUrl}${internalMediaAccessPath(key)}`, {
       headers: upstreamHeaders(caller, requestId),

@@ -13,8 +13,8 @@
 // - Who: the caller is verified exactly as for /api (page-images.ts `resolveCaller`), revocations on every request.
 // - May they: file-conversion decides, once per (caller, image) and grant, through GET /internal/media-access/<key>
 //   (no bytes; a display's over the display-read relay instead, gathered with the others': a boot asks for every
-//   display and image at once), and says how long the answer may be remembered: an owner's yes up to 60 s, a licence's at most 3 s and
-//   never past its end, a refusal 2 s. Kept in a bounded LRU (lru-cache, each entry with its own time), also capped by
+//   display and image at once), and says how long the answer may be remembered: an owner's yes up to 60 s, a
+//   licence's at most 3 s and never past its end, a refusal 2 s. Kept in a bounded LRU (lru-cache, each entry with its own time), also capped by
 //   MEDIA_ACCESS_MAX_MS; events the gateway already reads drop entries early: a deleted or changed file (its owner's
 //   entries), an ended licence (the buyer's), a screen's new content or its owner's playlist edits (that owner's
 //   displays).

@@ -474,6 +474,29 @@ describe('page images at the gateway', () => {
     expect(down.gateway.media.access.size).toBe(0);
   });
 
+  it('an older file-conversion, without the relay call (404): the display is checked over HTTP', async () => {
+    const prefix = `older-files-${randomUUID()}.device`;
+    const older = serveDeviceRpc(nc, {
+      secret,
+      prefix,
+      queue: 'older-files',
+      logger: createLogger('older-files', 'silent'),
+      handlers: {},
+    });
+    try {
+      const gateway = await startGateway({ ...env, DEVICE_READ_SUBJECT_PREFIX: prefix });
+      extra.push(gateway.gateway);
+      const device = { deviceId: randomUUID(), screenId: randomUUID(), ownerId: `u-${randomUUID()}` };
+      const img = files.addImage(1000);
+      files.grant(`device:${device.deviceId}`, img.hash, { access: 'owner', maxAgeMs: 60_000 });
+      const res = await get(gateway.url, img.path, { cookie: `pc_device=${await screens.signDevice(device)}` });
+      expect(res.status).toBe(200);
+      expect(files.httpChecks).toContain(`device:${device.deviceId} ${img.hash}`);
+    } finally {
+      await older.stop();
+    }
+  });
+
   it("displays' checks go over the relay, many displays' in one NATS request, none over HTTP", async () => {
     const owner = await member();
     const img = files.addImage(1000);

@@ -37,8 +37,10 @@ export function createScreenRepository(models: Models, view: DeviceView) {
     },
     /** The record read now from the database (the member's pages). */
     get: (id: string, _now?: number) => screens.findById(id).lean<ScreenRecord>(),
-    /** The records of these screens read now, in one command (the play judge's group: not one read per screen). */
-    /** The records of these screens as the device view holds them (revoked ones too; a miss is read by `_id`). */
+    /**
+     * The records of these screens as the device view holds them (revoked ones too; the misses read by `_id` in one
+     * command): the play judge's group.
+     */
     ofDevices: (ids: readonly string[]) => view.screens(ids),
     /** The record as the device view holds it (a display's calls: no database read once loaded), or null. */
     ofDevice: (id: string) => view.screen(id),
