@@ -65,13 +65,17 @@ async function startFakeFiles() {
   const app = express();
   const unauthorized = { code: 'UNAUTHORIZED', message: 'Unauthorized' };
   const notFound = { code: 'NOT_FOUND', message: 'Not found' };
+  /** the access check, whichever way it came: recorded, and answered as granted */
+  const decide = (who: string, key: string): Grant => {
+    const hash = key.replace(/\.webp$/, '');
+    checks.push(`${who} ${hash}`);
+    return grants.get(`${who}\u0000${hash}`) ?? { access: null, maxAgeMs: 2000 };
+  };
   app.get('/internal/media-access/:key', (req, res) => {
     const who = caller(req);
     if (!who) return sendAnswer(res, 'files.mediaAccess', 401, unauthorized);
-    const hash = String(req.params.key).replace(/\.webp$/, '');
-    checks.push(`${who} ${hash}`);
-    httpChecks.push(`${who} ${hash}`);
-    sendAnswer(res, 'files.mediaAccess', 200, grants.get(`${who}\u0000${hash}`) ?? { access: null, maxAgeMs: 2000 });
+    httpChecks.push(`${who} ${String(req.params.key).replace(/\.webp$/, '')}`);
+    sendAnswer(res, 'files.mediaAccess', 200, decide(who, String(req.params.key)));
   });
   // a display's check over the relay, as file-conversion's events/device-reads.ts answers it (the kit's responder)
   const readPrefix = `fake-files-${randomUUID()}.device`;
@@ -82,12 +86,9 @@ async function startFakeFiles() {
     queue: 'fake-files',
     logger: createLogger('files-stand-in', 'silent'),
     handlers: {
-      [DEVICE_MEDIA_ACCESS_CALL]: (device, body) => {
-        const hash = DeviceMediaAccessRequest.parse(body).key.replace(/\.webp$/, '');
-        checks.push(`device:${device.deviceId} ${hash}`);
-        const answer = grants.get(`device:${device.deviceId}\u0000${hash}`) ?? { access: null, maxAgeMs: 2000 };
-        return { body: MediaAccessAnswer.parse(answer) };
-      },
+      [DEVICE_MEDIA_ACCESS_CALL]: (device, body) => ({
+        body: MediaAccessAnswer.parse(decide(`device:${device.deviceId}`, DeviceMediaAccessRequest.parse(body).key)),
+      }),
     },
   });
   relayNc.subscribe(`${readPrefix}.*`, { callback: (_err, msg) => void relayRequests.push(msg.subject) });

@@ -6,8 +6,8 @@
 // nothing else meanwhile. Figures only; it never fails on time.
 //   env $(node scripts/infra.mjs env --profile test) node --import tsx services/screens/bench/run.mjs signed
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import mongoose from 'mongoose';
+import { percentile, processTree } from '../../../scripts/lib/stats.mjs';
 import { createSignedPlayRepository } from '../src/data/signed-plays.ts';
 
 const RATE = Number(process.env.BENCH_SIGNED_RATE ?? 150);
@@ -15,26 +15,12 @@ const SECONDS = Number(process.env.BENCH_SIGNED_SECONDS ?? 10);
 /** passes of each arm, alternated; the first pair is a warm-up */
 const REPS = Number(process.env.BENCH_REPS ?? 4);
 
-/** FerretDB's process: the one listening where MONGO_URL points */
-function ferretPid(mongoUrl) {
+/** FerretDB's CPU so far (ms): the process listening where MONGO_URL points, from /proc (scripts/lib/stats.mjs) */
+function ferretCpuMs(mongoUrl) {
   const { host } = new URL(mongoUrl);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let cmd = '';
-    try {
-      cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (cmd.includes('ferretdb') && cmd.includes(`--listen-addr=${host}`)) return Number(entry);
-  }
-  throw new Error(`no FerretDB process listening on ${host} (this bench reads its CPU from /proc)`);
-}
-
-/** user + system CPU of a process, in ms */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  const ms = processTree((p) => p.cmd.includes('ferretdb') && p.cmd.includes(`--listen-addr=${host}`));
+  if (!(ms > 0)) throw new Error(`no FerretDB process listening on ${host} (this bench reads its CPU from /proc)`);
+  return ms;
 }
 
 const batchOf = (i) => {
@@ -69,7 +55,7 @@ const batchOf = (i) => {
 export async function benchSignedInserts({ log = () => {} } = {}) {
   const url = process.env.MONGO_URL;
   if (!url) throw new Error('MONGO_URL is not set (the test profile: node scripts/infra.mjs env --profile test)');
-  const pid = ferretPid(url);
+  ferretCpuMs(url); // there, before anything is sent
   const conn = await mongoose.createConnection(url, { dbName: `bench_signed_${process.pid}` }).asPromise();
   const results = { 20: [], 0: [] };
   try {
@@ -78,7 +64,7 @@ export async function benchSignedInserts({ log = () => {} } = {}) {
         const repo = createSignedPlayRepository(conn, { insertLingerMs: linger });
         const n = RATE * SECONDS;
         const writes0 = repo.insertWrites();
-        const cpu0 = cpuMs(pid);
+        const cpu0 = ferretCpuMs(url);
         const t0 = Date.now();
         const pending = [];
         for (let i = 0; i < n; i++) {
@@ -88,7 +74,7 @@ export async function benchSignedInserts({ log = () => {} } = {}) {
           pending.push(repo.insert(batchOf(i)));
         }
         await Promise.all(pending);
-        const cpu = cpuMs(pid) - cpu0;
+        const cpu = ferretCpuMs(url) - cpu0;
         const writes = repo.insertWrites() - writes0;
         if (rep > 0) results[linger].push({ cpuPerBatch: cpu / n, writes, batches: n });
         log(
@@ -100,7 +86,11 @@ export async function benchSignedInserts({ log = () => {} } = {}) {
     await conn.dropDatabase().catch(() => undefined);
     await conn.close();
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const median = (xs) =>
+    percentile(
+      [...xs].sort((a, b) => a - b),
+      50,
+    );
   return [20, 0].map((linger) => ({
     label: linger ? 'insert waits 20 ms under load (as run)' : 'each batch inserted at once',
     batchesPerSecond: RATE,

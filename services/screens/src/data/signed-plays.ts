@@ -116,6 +116,7 @@ export function createSignedPlayRepository(
   // A fleet's batches do not arrive together but one after another: under load (a write ended less than 20 ms ago)
   // an insert waits 20-40 ms for the batches behind it. 150 batches a second: 0.22 inserts per batch instead of 1,
   // FerretDB 0.61 ms per batch against 1.13 (npm run bench -- "signed inserts"). Alone, a batch is inserted at once.
+  const insertLingerMs = opts.insertLingerMs ?? 20;
   const places = createBatchLoader<string, SignedBatchDoc>(
     readByIds<SignedBatchDoc>(batches as unknown as ByIdCollection),
   );
@@ -125,7 +126,7 @@ export function createSignedPlayRepository(
     async (docs) => {
       for (const i of await insertManyOnce(batches, docs)) taken.add(docs[i] as SignedBatchDoc);
     },
-    { maxBatch: 100, lingerMs: opts.insertLingerMs ?? 20, maxLingerMs: 2 * (opts.insertLingerMs ?? 20) },
+    { maxBatch: 100, lingerMs: insertLingerMs, maxLingerMs: 2 * insertLingerMs },
   );
   // a chain's head is asked at every display's start (its key sent again): the notes, and the places probed from
   // them, of displays starting together are read in one `$in` each (a storm after a power cut is thousands at once)
